@@ -1,0 +1,28 @@
+package io.capstan.flink.mysql.error;
+
+/**
+ * A refusal to start or a stop of a running job for a named {@link HaltReason}.
+ *
+ * <p>Messages name the reason, the subject (a setting, table or position) and the remedy. By
+ * Rule 1 they never carry row values, key values, chunk boundaries or passwords: build them only
+ * from identifiers and settings.
+ */
+public class CapstanHaltException extends RuntimeException {
+    private static final long serialVersionUID = 1L;
+
+    private final HaltReason reason;
+
+    public CapstanHaltException(HaltReason reason, String message) {
+        super("[" + reason.code() + "] " + message);
+        this.reason = reason;
+    }
+
+    public CapstanHaltException(HaltReason reason, String message, Throwable cause) {
+        super("[" + reason.code() + "] " + message, cause);
+        this.reason = reason;
+    }
+
+    public HaltReason reason() {
+        return reason;
+    }
+}

@@ -1,0 +1,56 @@
+package io.capstan.flink.mysql.error;
+
+/**
+ * Every named reason for which capstan-mysql refuses to start or stops a running job.
+ *
+ * <p>The {@link #code()} is the stable, documented name users search for (docs/operations.md lists
+ * each with its remedy). Reasons describe settings, tables and positions, never row values.
+ */
+public enum HaltReason {
+    // Preflight: server settings and privileges, checked before anything is read.
+    BINLOG_DISABLED("binlog_disabled"),
+    BINLOG_FORMAT_NOT_ROW("binlog_format_not_row"),
+    BINLOG_ROW_IMAGE_NOT_FULL("binlog_row_image_not_full"),
+    BINLOG_ROW_METADATA_NOT_FULL("binlog_row_metadata_not_full"),
+    BINLOG_ROW_VALUE_OPTIONS_SET("binlog_row_value_options_set"),
+    GTID_MODE_NOT_ON("gtid_mode_not_on"),
+    ENFORCE_GTID_CONSISTENCY_NOT_ON("enforce_gtid_consistency_not_on"),
+    MISSING_PRIVILEGE("missing_privilege"),
+    UNSUPPORTED_SERVER_VERSION("unsupported_server_version"),
+
+    // Configuration and tables, checked before anything is read.
+    INVALID_CONFIGURATION("invalid_configuration"),
+    INVALID_START_POSITION("invalid_start_position"),
+    NO_TABLES_MATCHED("no_tables_matched"),
+    TABLE_WITHOUT_KEY("table_without_key"),
+    UNSUPPORTED_COLUMN_TYPE("unsupported_column_type"),
+    UNSUPPORTED_CHUNK_KEY("unsupported_chunk_key"),
+    LOCK_WAIT_BUDGET_EXHAUSTED("lock_wait_budget_exhausted"),
+
+    // While streaming.
+    DATA_GAP("data_gap"),
+    SOURCE_IDENTITY_MISMATCH("source_identity_mismatch"),
+    SERVER_ID_CONFLICT("server_id_conflict"),
+    UNMAPPED_TABLE_ID("unmapped_table_id"),
+    UNDECODABLE_COLUMN("undecodable_column"),
+    COMPRESSED_TRANSACTION_UNSUPPORTED("compressed_transaction_unsupported"),
+    XA_UNSUPPORTED("xa_unsupported"),
+    SNAPSHOT_SCHEMA_DRIFTED("snapshot_schema_drifted"),
+    RECONNECT_BUDGET_EXHAUSTED("reconnect_budget_exhausted");
+
+    private final String code;
+
+    HaltReason(String code) {
+        this.code = code;
+    }
+
+    /** The stable name of this reason, as documented and as printed in messages. */
+    public String code() {
+        return code;
+    }
+
+    @Override
+    public String toString() {
+        return code;
+    }
+}
