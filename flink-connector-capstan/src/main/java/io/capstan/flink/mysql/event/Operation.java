@@ -1,0 +1,21 @@
+package io.capstan.flink.mysql.event;
+
+/** What a change event did to its row. */
+public enum Operation {
+    /** A row read by the snapshot (emitted as an insert). */
+    READ("r"),
+    INSERT("c"),
+    UPDATE("u"),
+    DELETE("d");
+
+    private final String debeziumCode;
+
+    Operation(String debeziumCode) {
+        this.debeziumCode = debeziumCode;
+    }
+
+    /** The Debezium envelope's {@code op} letter. */
+    public String debeziumCode() {
+        return debeziumCode;
+    }
+}
