@@ -202,6 +202,14 @@ class TypeMatrixIT {
             serverVersion = c.getMetaData().getDatabaseProductVersion();
         }
 
+        // The binary protocol (server-side prepared statements) reads the same values.
+        try (Connection c = JdbcConnections.open(DB.connectorConfig().toBuilder()
+                .jdbcProperty("useServerPrepStmts", "true").build())) {
+            assertSameRows(matrix, readAll(c, matrix), jdbcMatrix);
+            assertSameRows(json, readAll(c, json), jdbcJson);
+            assertSameRows(mixed, readAll(c, mixed), jdbcMixed);
+        }
+
         // (1) the schema and JDBC values against hand-written expectations
         assertMatrixSchema(matrix);
         assertThat(keyed.keyColumnIndexes()).containsExactly(1, 0);
@@ -459,7 +467,7 @@ class TypeMatrixIT {
             sql.append(i == 0 ? "" : ", ").append('`').append(schema.column(i).name()).append('`');
         }
         sql.append(" FROM ").append(schema.tableId().quoted());
-        try (Statement st = c.createStatement(); ResultSet rs = st.executeQuery(sql.toString())) {
+        try (java.sql.PreparedStatement st = c.prepareStatement(sql.toString()); ResultSet rs = st.executeQuery()) {
             while (rs.next()) {
                 GenericRowData row = converter.fromJdbc(rs);
                 rows.put(row.getInt(0), row);
@@ -483,6 +491,14 @@ class TypeMatrixIT {
         assertThat(binlog.getArity()).isEqualTo(jdbc.getArity());
         for (int i = 0; i < schema.columnCount(); i++) {
             assertField(schema.tableId() + "." + schema.column(i).name(), jdbc.getField(i), binlog.getField(i));
+        }
+    }
+
+    private static void assertSameRows(
+            TableSchema schema, Map<Integer, GenericRowData> actual, Map<Integer, GenericRowData> expected) {
+        assertThat(actual.keySet()).isEqualTo(expected.keySet());
+        for (Integer id : expected.keySet()) {
+            assertSameRow(schema, actual.get(id), expected.get(id));
         }
     }
 
