@@ -2,16 +2,28 @@ package io.capstan.flink.mysql.binlog;
 
 import java.util.concurrent.TimeUnit;
 
-/** TEMPORARY stand-in for branch binlog's BinlogStreamer (replaced on merge). */
+/** API placeholder: the implementation follows in the next commit on this branch. */
 public final class BinlogStreamer implements AutoCloseable {
-    public BinlogStreamer(BinlogStreamerConfig config, BinlogStartPosition start) {}
+
+    private final BinlogStreamerConfig config;
+    private final BinlogStartPosition start;
+    private final BinlogStreamerMetrics metrics = new BinlogStreamerMetrics();
+
+    public BinlogStreamer(BinlogStreamerConfig config, BinlogStartPosition start) {
+        this.config = config;
+        this.start = start;
+    }
 
     public void start() {
-        throw new UnsupportedOperationException("stand-in: branch binlog not merged yet");
+        throw new UnsupportedOperationException("not implemented yet");
     }
 
     public BinlogRecord poll(long timeout, TimeUnit unit) throws InterruptedException {
-        throw new UnsupportedOperationException("stand-in: branch binlog not merged yet");
+        throw new UnsupportedOperationException("not implemented yet");
+    }
+
+    public BinlogStreamerMetrics metrics() {
+        return metrics;
     }
 
     @Override

@@ -2,25 +2,31 @@ package io.capstan.flink.mysql.binlog;
 
 import io.capstan.flink.mysql.connect.MySqlConnectionConfig;
 import io.capstan.flink.mysql.gtid.GtidSet;
-import java.sql.SQLException;
 
-/** TEMPORARY stand-in for branch binlog's StartPositions (replaced on merge). */
+/** API placeholder: the implementation follows in the next commit on this branch. */
 public final class StartPositions {
     private StartPositions() {}
 
-    public static BinlogStartPosition latest(MySqlConnectionConfig c) throws SQLException {
-        throw new UnsupportedOperationException("stand-in");
+    /** The server's current {@code @@global.gtid_executed}: stream what commits from now on. */
+    public static BinlogStartPosition latest(MySqlConnectionConfig connection) {
+        throw new UnsupportedOperationException("not implemented yet");
     }
 
-    public static BinlogStartPosition earliest(MySqlConnectionConfig c) throws SQLException {
-        throw new UnsupportedOperationException("stand-in");
+    /** Everything the server still holds ({@code @@global.gtid_purged} as processed set). */
+    public static BinlogStartPosition earliest(MySqlConnectionConfig connection) {
+        throw new UnsupportedOperationException("not implemented yet");
     }
 
-    public static BinlogStartPosition gtidSet(MySqlConnectionConfig c, GtidSet s) throws SQLException {
-        throw new UnsupportedOperationException("stand-in");
+    /** Every transaction not in {@code processed}, validated against the server. */
+    public static BinlogStartPosition gtidSet(MySqlConnectionConfig connection, GtidSet processed) {
+        throw new UnsupportedOperationException("not implemented yet");
     }
 
-    public static BinlogStartPosition timestamp(MySqlConnectionConfig c, long millis) throws SQLException {
-        throw new UnsupportedOperationException("stand-in");
+    /**
+     * Earliest position; the streamer must be configured with {@link
+     * BinlogStreamerConfig.Builder#startTimestampMillis} to drop earlier transactions.
+     */
+    public static BinlogStartPosition timestamp(MySqlConnectionConfig connection, long startTimestampMillis) {
+        throw new UnsupportedOperationException("not implemented yet");
     }
 }
