@@ -38,7 +38,7 @@ public final class CapstanMySqlSourceBuilder<T> {
     private Duration heartbeatInterval = Duration.ofSeconds(30);
     private int binlogQueueCapacity = 8192;
     private Duration reconnectBackoff = Duration.ofMillis(500);
-    private Duration reconnectBudget = Duration.ofMinutes(5);
+    private Duration reconnectBudget = Duration.ofMinutes(10);
 
     CapstanMySqlSourceBuilder() {}
 
@@ -147,7 +147,7 @@ public final class CapstanMySqlSourceBuilder<T> {
         return this;
     }
 
-    /** How long reconnecting may take before the job fails (default 5 min). */
+    /** How long reconnecting may take before the job fails (default 10 min). */
     public CapstanMySqlSourceBuilder<T> reconnectBudget(Duration budget) {
         this.reconnectBudget = budget;
         return this;

@@ -2,7 +2,6 @@ package io.capstan.flink.mysql.source.reader;
 
 import io.capstan.flink.mysql.binlog.BinlogRecord;
 import io.capstan.flink.mysql.binlog.BinlogStreamer;
-import io.capstan.flink.mysql.binlog.RowChange;
 import io.capstan.flink.mysql.source.split.BinlogSplit;
 import io.capstan.flink.mysql.source.split.CapstanSplit;
 import java.io.IOException;
@@ -70,11 +69,7 @@ final class BinlogSplitReader implements SplitReader<BinlogRecord, CapstanSplit>
     }
 
     private void noteFetchLag(BinlogRecord last) {
-        long commitMicros =
-                last instanceof RowChange
-                        ? ((RowChange) last).commitTimestampMicros()
-                        : ((io.capstan.flink.mysql.binlog.TransactionEnd) last).commitTimestampMicros();
-        metrics.recordFetched(commitMicros, System.currentTimeMillis());
+        metrics.recordFetched(last.commitTimestampMicros(), System.currentTimeMillis());
     }
 
     @Override
@@ -92,6 +87,7 @@ final class BinlogSplitReader implements SplitReader<BinlogRecord, CapstanSplit>
                     BinlogSplit binlog = split.asBinlogSplit();
                     LOG.info("Starting to stream {}", binlog);
                     BinlogStreamer s = streamers.apply(binlog);
+                    metrics.streamerStarted(s.metrics());
                     s.start();
                     streamer = s;
                     break;

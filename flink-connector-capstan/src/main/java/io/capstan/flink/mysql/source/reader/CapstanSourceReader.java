@@ -26,9 +26,7 @@ public final class CapstanSourceReader<T>
         super(
                 () ->
                         new BinlogSplitReader(
-                                split ->
-                                        BinlogStreamerFactory.create(
-                                                config, split.tables(), split.start()),
+                                split -> BinlogStreamerFactory.create(config, split),
                                 metrics),
                 new BinlogRecordEmitter<>(deserializer, metrics),
                 flinkConfig,

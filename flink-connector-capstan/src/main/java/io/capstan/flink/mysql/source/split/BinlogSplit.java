@@ -57,25 +57,19 @@ public final class BinlogSplit implements CapstanSplit {
             return false;
         }
         BinlogSplit that = (BinlogSplit) o;
-        return tables.equals(that.tables) && positionEquals(start, that.start);
-    }
-
-    static boolean positionEquals(BinlogStartPosition a, BinlogStartPosition b) {
-        return a.processed().equals(b.processed())
-                && Objects.equals(a.partialTransaction(), b.partialTransaction())
-                && a.rowsAlreadyEmitted() == b.rowsAlreadyEmitted();
+        return tables.equals(that.tables) && start.equals(that.start);
     }
 
     @Override
     public int hashCode() {
-        return Objects.hash(tables, start.processed(), start.partialTransaction());
+        return Objects.hash(tables, start);
     }
 
     @Override
     public String toString() {
         // Positions and identifiers only (Rule 1).
         return "BinlogSplit{tables=" + tables.size() + ", processed=" + start.processed()
-                + ", partial=" + start.partialTransaction() + ", rowsAlreadyEmitted="
+                + ", partial=" + start.partialGtid() + ", rowsAlreadyEmitted="
                 + start.rowsAlreadyEmitted() + "}";
     }
 }

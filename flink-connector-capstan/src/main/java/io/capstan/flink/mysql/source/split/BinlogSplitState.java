@@ -20,8 +20,8 @@ public final class BinlogSplitState extends CapstanSplitState {
         this.split = split;
         BinlogStartPosition start = split.start();
         this.processed = start.processed();
-        this.partialTransaction = start.partialTransaction();
-        this.rowsEmitted = start.partialTransaction() == null ? 0 : start.rowsAlreadyEmitted();
+        this.partialTransaction = start.partialGtid();
+        this.rowsEmitted = start.partialGtid() == null ? 0 : start.rowsAlreadyEmitted();
     }
 
     /**
@@ -83,7 +83,7 @@ public final class BinlogSplitState extends CapstanSplitState {
 
     /** Where a restore resumes: this state as a start position. */
     public BinlogStartPosition position() {
-        return new BinlogStartPosition(processed, partialTransaction, rowsEmitted);
+        return BinlogStartPosition.of(processed, partialTransaction, rowsEmitted);
     }
 
     @Override

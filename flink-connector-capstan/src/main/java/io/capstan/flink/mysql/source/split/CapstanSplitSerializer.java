@@ -89,7 +89,7 @@ public final class CapstanSplitSerializer implements SimpleVersionedSerializer<C
         }
         BinlogStartPosition start = split.start();
         SerdeText.write(out, start.processed().toString());
-        Gtid partial = start.partialTransaction();
+        Gtid partial = start.partialGtid();
         out.writeBoolean(partial != null);
         if (partial != null) {
             SerdeText.write(out, partial.toString());
@@ -109,6 +109,10 @@ public final class CapstanSplitSerializer implements SimpleVersionedSerializer<C
         GtidSet processed = GtidSet.parse(SerdeText.read(in));
         Gtid partial = in.readBoolean() ? Gtid.parse(SerdeText.read(in)) : null;
         int rows = in.readInt();
-        return new BinlogSplit(tables, new BinlogStartPosition(processed, partial, rows));
+        try {
+            return new BinlogSplit(tables, BinlogStartPosition.of(processed, partial, rows));
+        } catch (IllegalArgumentException e) {
+            throw new IOException("corrupt split state: " + e.getMessage(), e);
+        }
     }
 }
