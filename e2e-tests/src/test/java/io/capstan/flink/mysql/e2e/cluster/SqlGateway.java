@@ -135,7 +135,7 @@ public final class SqlGateway implements AutoCloseable {
                             .path("operationHandle")
                             .asText();
             List<String> columns = new ArrayList<>();
-            List<List<String>> rows = new ArrayList<>();
+            List<SqlRow> rows = new ArrayList<>();
             String jobId = null;
             String next = "/v1/sessions/" + handle + "/operations/" + operation + "/result/0?rowFormat=JSON";
             long deadline = System.nanoTime() + timeout.toNanos();
@@ -161,7 +161,7 @@ public final class SqlGateway implements AutoCloseable {
                     for (JsonNode field : row.path("fields")) {
                         fields.add(field.isNull() ? null : field.isValueNode() ? field.asText() : field.toString());
                     }
-                    rows.add(fields);
+                    rows.add(new SqlRow(row.path("kind").asText("INSERT"), fields));
                 }
                 if ("EOS".equals(type)) {
                     next = null;
@@ -181,7 +181,7 @@ public final class SqlGateway implements AutoCloseable {
                 closeOperation(operation);
             }
             if (jobId == null && columns.size() == 1 && "job id".equals(columns.get(0)) && rows.size() == 1) {
-                jobId = rows.get(0).get(0);
+                jobId = rows.get(0).fields().get(0);
             }
             return new SqlResult(columns, rows, jobId);
         }
@@ -198,14 +198,38 @@ public final class SqlGateway implements AutoCloseable {
         }
     }
 
-    /** The result of one statement: its columns, its rows (fields as text, null for NULL) and, for an INSERT, the job id. */
-    public record SqlResult(List<String> columns, List<List<String>> rows, String jobId) {
+    /** One row of a result: its changelog kind (INSERT, UPDATE_BEFORE, UPDATE_AFTER, DELETE) and fields as text, null for NULL. */
+    public record SqlRow(String kind, List<String> fields) {}
+
+    /** The result of one statement: its columns, its rows as a changelog and, for an INSERT, the job id. */
+    public record SqlResult(List<String> columns, List<SqlRow> rows, String jobId) {
         /** The job id of an INSERT, or an error that the statement started no job. */
         public String requireJobId() {
             if (jobId == null) {
                 throw new IllegalStateException("The statement started no job; columns " + columns);
             }
             return jobId;
+        }
+
+        /**
+         * The rows the changelog ends with: INSERT and UPDATE_AFTER add a row, UPDATE_BEFORE and
+         * DELETE retract an equal one (a retraction of a row not there is an error).
+         */
+        public List<List<String>> materialized() {
+            List<List<String>> table = new ArrayList<>();
+            for (SqlRow row : rows) {
+                switch (row.kind()) {
+                    case "INSERT", "UPDATE_AFTER" -> table.add(row.fields());
+                    case "UPDATE_BEFORE", "DELETE" -> {
+                        if (!table.remove(row.fields())) {
+                            throw new IllegalStateException(
+                                    "The changelog retracts a row it never added (" + row.kind() + ")");
+                        }
+                    }
+                    default -> throw new IllegalStateException("Unknown row kind " + row.kind());
+                }
+            }
+            return table;
         }
     }
 }

@@ -98,7 +98,7 @@ class StandaloneClusterIT {
             assertThat(ids).isEqualTo(expected);
 
             SqlGateway.SqlResult count = session.execute("SELECT COUNT(*) FROM numbers");
-            assertThat(count.rows()).containsExactly(List.of("500"));
+            assertThat(count.materialized()).containsExactly(List.of("500"));
         }
     }
 
