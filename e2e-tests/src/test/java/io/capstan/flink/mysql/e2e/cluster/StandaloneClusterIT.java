@@ -8,8 +8,6 @@ import java.nio.file.Path;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
-import java.util.Map;
-import java.util.TreeMap;
 
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
@@ -32,6 +30,7 @@ class StandaloneClusterIT {
                         .taskManagers(2)
                         .slotsPerTaskManager(1)
                         .checkpointInterval(Duration.ofSeconds(1))
+                        .stateBackend(System.getProperty("capstan.e2e.state-backend", "hashmap"))
                         .start();
         System.out.printf("Cluster up in %d ms: %s%n", cluster.startupMillis(), cluster.restUrl());
     }
@@ -73,7 +72,7 @@ class StandaloneClusterIT {
         System.out.printf("Job finished %d ms after the kill, %d restarts%n",
                 (System.nanoTime() - killedAt) / 1_000_000, cluster.rest().restarts(jobId));
         assertThat(cluster.rest().restarts(jobId)).as("restarts after the kill").isGreaterThanOrEqualTo(1);
-        assertExactlyOnce(OutputFiles.committedLines(output), count);
+        SequenceOutputCheck.assertExactlyOnce(OutputFiles.committedLines(output), count);
     }
 
     @Test
@@ -100,36 +99,5 @@ class StandaloneClusterIT {
             SqlGateway.SqlResult count = session.execute("SELECT COUNT(*) FROM numbers");
             assertThat(count.materialized()).containsExactly(List.of("500"));
         }
-    }
-
-    /**
-     * Every value 0..count-1 exactly once, and per key the running counts exactly 1..n: a
-     * duplicate or a gap of a record or of a state update fails this.
-     */
-    static void assertExactlyOnce(List<String> lines, long count) {
-        long[] seen = new long[(int) count];
-        Map<Long, List<Long>> countsPerKey = new TreeMap<>();
-        for (String line : lines) {
-            String[] parts = line.split(",");
-            seen[Integer.parseInt(parts[0])]++;
-            countsPerKey.computeIfAbsent(Long.parseLong(parts[1]), k -> new ArrayList<>())
-                    .add(Long.parseLong(parts[2]));
-        }
-        List<Long> wrong = new ArrayList<>();
-        for (int value = 0; value < count; value++) {
-            if (seen[value] != 1) {
-                wrong.add((long) value);
-            }
-        }
-        assertThat(wrong).as("values not seen exactly once (of %d lines)", lines.size()).isEmpty();
-        assertThat(lines).hasSize((int) count);
-        countsPerKey.forEach(
-                (key, counts) -> {
-                    List<Long> sorted = counts.stream().sorted().toList();
-                    for (int i = 0; i < sorted.size(); i++) {
-                        assertThat(sorted.get(i)).as("running count %d of key %d", i + 1, key)
-                                .isEqualTo(i + 1L);
-                    }
-                });
     }
 }
