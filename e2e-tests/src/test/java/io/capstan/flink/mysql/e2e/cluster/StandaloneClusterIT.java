@@ -78,7 +78,9 @@ class StandaloneClusterIT {
     @Test
     void sqlInsertThroughTheGateway() {
         Path output = cluster.workDir().resolve("sql-out");
+        long started = System.nanoTime();
         SqlGateway gateway = cluster.startSqlGateway(List.of());
+        System.out.printf("SQL Gateway up in %d ms%n", (System.nanoTime() - started) / 1_000_000);
         try (SqlGateway.Session session = gateway.openSession()) {
             session.execute(
                     "CREATE TABLE numbers (id BIGINT) WITH ('connector' = 'datagen',"
@@ -88,6 +90,8 @@ class StandaloneClusterIT {
                             + " 'path' = '" + output.toUri() + "', 'format' = 'csv')");
             String jobId = session.execute("INSERT INTO numbers_out SELECT id FROM numbers").requireJobId();
             cluster.waitForJobState(jobId, Duration.ofMinutes(3), "FINISHED");
+            System.out.printf("SQL INSERT job finished %d ms after the gateway start%n",
+                    (System.nanoTime() - started) / 1_000_000);
 
             List<Long> ids = OutputFiles.committedLines(output).stream().map(Long::parseLong).sorted().toList();
             List<Long> expected = new ArrayList<>();
