@@ -484,6 +484,15 @@ public final class FlinkStandaloneCluster implements AutoCloseable {
             return this;
         }
 
+        /**
+         * Drops the default extra JVM options (serial GC and C1 only: less CPU on a small shared
+         * machine, less peak throughput), e.g. for throughput measurements.
+         */
+        public Builder withoutDefaultJvmOptions() {
+            this.jvmOptions.clear();
+            return this;
+        }
+
         /** A JVM option for every JVM, after the memory flags. */
         public Builder jvmOption(String option) {
             this.jvmOptions.add(option);
