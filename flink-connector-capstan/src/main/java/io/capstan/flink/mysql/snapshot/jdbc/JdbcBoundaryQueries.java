@@ -110,7 +110,6 @@ public final class JdbcBoundaryQueries implements BoundaryQueries {
     }
 
     private static IOException failure(String what, ChunkKey key, SQLException e) {
-        // SQLException messages from the server name objects, not bound values.
-        return new IOException("could not " + what + " table " + key.table(), e);
+        return SqlErrors.scrub("could not " + what + " table " + key.table(), e);
     }
 }

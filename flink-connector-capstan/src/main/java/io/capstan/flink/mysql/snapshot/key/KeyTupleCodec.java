@@ -159,7 +159,7 @@ public final class KeyTupleCodec {
         return b;
     }
 
-    static void writeVarInt(DataOutput out, int v) throws IOException {
+    public static void writeVarInt(DataOutput out, int v) throws IOException {
         while ((v & ~0x7f) != 0) {
             out.writeByte((v & 0x7f) | 0x80);
             v >>>= 7;
@@ -167,7 +167,7 @@ public final class KeyTupleCodec {
         out.writeByte(v);
     }
 
-    static int readVarInt(DataInput in) throws IOException {
+    public static int readVarInt(DataInput in) throws IOException {
         int v = 0;
         for (int shift = 0; shift < 35; shift += 7) {
             int b = in.readUnsignedByte();
