@@ -39,6 +39,12 @@ public final class JdbcKeyValues {
         return KeyTuple.of(values);
     }
 
+    /** Reads key column {@code keyColumn} (0-based, key order) from result column {@code col}. */
+    public static Object readColumn(ChunkKey key, int keyColumn, ResultSet rs, int col)
+            throws SQLException {
+        return readValue(key.table(), key.column(keyColumn), rs, col);
+    }
+
     static Object readValue(TableId table, KeyColumn c, ResultSet rs, int col)
             throws SQLException {
         Object v;
