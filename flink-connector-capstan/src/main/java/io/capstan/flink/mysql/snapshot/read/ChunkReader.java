@@ -47,10 +47,19 @@ import org.slf4j.LoggerFactory;
 public final class ChunkReader implements AutoCloseable {
     private static final Logger LOG = LoggerFactory.getLogger(ChunkReader.class);
 
-    /** When G is read. Only {@link #UNDER_LOCK} is correct; the others exist to prove tests fail. */
+    /**
+     * When G is read. Only {@link #UNDER_LOCK} is correct; the others exist only so that the
+     * exactness test can prove it would notice a misplaced capture.
+     */
     enum CapturePoint {
         UNDER_LOCK,
+        /** Wrong: transactions committing before the lock are in the view but not in G. */
         BEFORE_LOCK,
+        /**
+         * Wrong: transactions committing after the unlock are in G but not in the view. The race
+         * window is one round trip, so it is widened by a 20 ms pause (what a slow network or a
+         * descheduled thread would do) to make the loss observable in a test.
+         */
         AFTER_UNLOCK
     }
 
@@ -142,6 +151,12 @@ public final class ChunkReader implements AutoCloseable {
             unlock();
         }
         if (capturePoint == CapturePoint.AFTER_UNLOCK) {
+            try {
+                Thread.sleep(20);
+            } catch (InterruptedException e) {
+                Thread.currentThread().interrupt();
+                throw new InterruptedIOException("interrupted");
+            }
             g = readGtidExecuted();
         }
         return g;
