@@ -1,6 +1,11 @@
 package io.capstan.flink.mysql.snapshot.read;
 
+import io.capstan.flink.mysql.convert.RowConverter;
+import io.capstan.flink.mysql.schema.ColumnSchema;
+import io.capstan.flink.mysql.schema.TableSchema;
 import io.capstan.flink.mysql.snapshot.key.ChunkKey;
+import io.capstan.flink.mysql.snapshot.key.KeyColumn;
+import java.util.ArrayList;
 import java.util.List;
 import java.util.Objects;
 
@@ -29,6 +34,32 @@ public final class TableReadSpec {
             sb.append('`').append(columns.get(i).replace("`", "``")).append('`');
         }
         this.selectPrefix = sb.append(" FROM ").append(key.table().quoted()).toString();
+    }
+
+    /**
+     * Reads all of the schema's columns and converts them with one {@link RowConverter} built here,
+     * so snapshot rows hold exactly the values the binlog path produces for the same row. Checks
+     * that the key's field positions are the schema's (they both come from information_schema).
+     */
+    public static TableReadSpec forSchema(ChunkKey key, TableSchema schema) {
+        if (!schema.tableId().equals(key.table())) {
+            throw new IllegalArgumentException(
+                    "schema of " + schema.tableId() + " given for table " + key.table());
+        }
+        for (KeyColumn c : key.columns()) {
+            if (c.rowIndex() >= schema.columnCount()
+                    || !schema.column(c.rowIndex()).name().equalsIgnoreCase(c.name())) {
+                throw new IllegalStateException(
+                        "table " + key.table() + ": key column " + c.name() + " is not at position "
+                                + c.rowIndex() + " of the schema; the table changed, restart");
+            }
+        }
+        List<String> names = new ArrayList<>();
+        for (ColumnSchema c : schema.columns()) {
+            names.add(c.name());
+        }
+        RowConverter converter = RowConverter.of(schema);
+        return new TableReadSpec(key, names, converter::fromJdbc);
     }
 
     public ChunkKey key() {
