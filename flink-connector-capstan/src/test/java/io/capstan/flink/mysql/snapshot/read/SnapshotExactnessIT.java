@@ -15,18 +15,19 @@ import com.github.shyiko.mysql.binlog.event.WriteRowsEventData;
 import com.github.shyiko.mysql.binlog.event.XidEventData;
 import io.capstan.flink.mysql.connect.JdbcConnections;
 import io.capstan.flink.mysql.connect.MySqlConnectionConfig;
+import io.capstan.flink.mysql.convert.BinlogEventDeserializers;
+import io.capstan.flink.mysql.convert.RowConverter;
 import io.capstan.flink.mysql.gtid.Gtid;
 import io.capstan.flink.mysql.gtid.GtidSet;
+import io.capstan.flink.mysql.schema.JdbcSchemaReader;
 import io.capstan.flink.mysql.schema.TableId;
 import io.capstan.flink.mysql.snapshot.gate.CursorGate;
 import io.capstan.flink.mysql.snapshot.gate.FinishedChunk;
 import io.capstan.flink.mysql.snapshot.jdbc.JdbcBoundaryQueries;
 import io.capstan.flink.mysql.snapshot.key.ChunkKey;
-import io.capstan.flink.mysql.snapshot.key.KeyTuple;
 import io.capstan.flink.mysql.snapshot.plan.SnapshotChunk;
 import io.capstan.flink.mysql.snapshot.plan.TableChunkPlanner;
 import io.capstan.flink.mysql.testing.MySqlTestDatabase;
-import java.io.Serializable;
 import java.sql.Connection;
 import java.sql.PreparedStatement;
 import java.sql.ResultSet;
@@ -207,8 +208,9 @@ class SnapshotExactnessIT {
     /** Applies one change, gated per image (the rules documented on CursorGate), strictly. */
     private static void applyGated(
             CursorGate gate, TableId table, Gtid g, Change c, Map<Long, long[]> model, Outcome o) {
-        boolean before = c.before != null && gate.suppress(table, KeyTuple.of(c.before[0]), g);
-        boolean after = c.after != null && gate.suppress(table, KeyTuple.of(c.after[0]), g);
+        // the gate extracts the key from the converted binlog image, as the binlog reader will
+        boolean before = c.beforeImage != null && gate.suppress(table, c.beforeImage, g);
+        boolean after = c.afterImage != null && gate.suppress(table, c.afterImage, g);
         if (c.before != null) {
             if (before) {
                 o.suppressed++;
@@ -297,19 +299,17 @@ class SnapshotExactnessIT {
         };
     }
 
-    private static long[] normalize(Serializable[] row) {
-        return new long[] {
-            ((Number) row[0]).longValue(), ((Number) row[1]).longValue(), ((Number) row[2]).longValue()
-        };
-    }
-
     static final class Change {
+        final RowData beforeImage;
+        final RowData afterImage;
         final long[] before;
         final long[] after;
 
-        Change(long[] before, long[] after) {
-            this.before = before;
-            this.after = after;
+        Change(GenericRowData before, GenericRowData after) {
+            this.beforeImage = before;
+            this.afterImage = after;
+            this.before = before == null ? null : normalize(before);
+            this.after = after == null ? null : normalize(after);
         }
     }
 
@@ -325,6 +325,10 @@ class SnapshotExactnessIT {
     /** The transactions after {@code start} up to {@code end}, with this table's row changes. */
     private static List<Transaction> readBinlog(
             MySqlConnectionConfig config, GtidSet start, GtidSet end, String table) throws Exception {
+        RowConverter converter;
+        try (Connection c = JdbcConnections.open(config)) {
+            converter = RowConverter.of(JdbcSchemaReader.read(c, TableId.of(DB.name(), table)));
+        }
         List<Transaction> out = new ArrayList<>();
         if (start.containsAll(end)) {
             return out;
@@ -334,6 +338,7 @@ class SnapshotExactnessIT {
         client.setServerId(100_000 + new Random().nextInt(1_000_000));
         client.setGtidSet(start.toString());
         client.setKeepAlive(false);
+        client.setEventDeserializer(BinlogEventDeserializers.create());
         CountDownLatch done = new CountDownLatch(1);
         Map<Long, String> tableNames = new HashMap<>();
         AtomicReference<Transaction> current = new AtomicReference<>();
@@ -350,18 +355,18 @@ class SnapshotExactnessIT {
             } else if (d instanceof WriteRowsEventData) {
                 WriteRowsEventData w = (WriteRowsEventData) d;
                 if (ours(tableNames.get(w.getTableId()), table)) {
-                    w.getRows().forEach(row -> current.get().changes.add(new Change(null, normalize(row))));
+                    w.getRows().forEach(row -> current.get().changes.add(new Change(null, converter.fromBinlog(row))));
                 }
             } else if (d instanceof UpdateRowsEventData) {
                 UpdateRowsEventData u = (UpdateRowsEventData) d;
                 if (ours(tableNames.get(u.getTableId()), table)) {
                     u.getRows().forEach(e -> current.get().changes.add(
-                            new Change(normalize(e.getKey()), normalize(e.getValue()))));
+                            new Change(converter.fromBinlog(e.getKey()), converter.fromBinlog(e.getValue()))));
                 }
             } else if (d instanceof DeleteRowsEventData) {
                 DeleteRowsEventData x = (DeleteRowsEventData) d;
                 if (ours(tableNames.get(x.getTableId()), table)) {
-                    x.getRows().forEach(row -> current.get().changes.add(new Change(normalize(row), null)));
+                    x.getRows().forEach(row -> current.get().changes.add(new Change(converter.fromBinlog(row), null)));
                 }
             }
             if (d instanceof XidEventData || (d instanceof com.github.shyiko.mysql.binlog.event.QueryEventData
