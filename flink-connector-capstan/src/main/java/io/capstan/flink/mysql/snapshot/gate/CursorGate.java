@@ -103,6 +103,22 @@ public final class CursorGate {
         return t != null && t.suppress(extractors.get(table).extract(image), g);
     }
 
+    /**
+     * The tables whose snapshot was in progress when transaction {@code g} committed: some of
+     * their chunks were read before {@code g} (their G lacks it) and some after (their G holds
+     * it). A DDL in {@code g} on one of these tables means their chunks do not share one schema:
+     * pass this set to {@code SnapshotDdlGuard.check} for every DDL query event of the binlog.
+     */
+    public Set<TableId> tablesInProgressAt(Gtid g) {
+        Set<TableId> out = new TreeSet<>();
+        for (Map.Entry<TableId, TableGate> e : tables.entrySet()) {
+            if (e.getValue().straddles(g)) {
+                out.add(e.getKey());
+            }
+        }
+        return out;
+    }
+
     /** True while changes of the table are gated (not yet retired, and snapshotted at all). */
     public boolean isGated(TableId table) {
         return tables.containsKey(table);

@@ -92,6 +92,23 @@ final class TableGate {
         return union;
     }
 
+    /** True when some chunk's G holds {@code g} and another's does not. */
+    boolean straddles(Gtid g) {
+        boolean in = false;
+        boolean out = false;
+        for (GtidSet s : gtidSets) {
+            if (s.contains(g)) {
+                in = true;
+            } else {
+                out = true;
+            }
+            if (in && out) {
+                return true;
+            }
+        }
+        return false;
+    }
+
     /** The index of the chunk whose range holds {@code k}: the last chunk with low <= k. */
     int chunkOf(KeyTuple k) {
         int lo = 1;

@@ -22,6 +22,14 @@ public final class SqlErrors {
         return e.getErrorCode() == 1205; // ER_LOCK_WAIT_TIMEOUT, also for LOCK TABLES
     }
 
+    public static boolean isUnknownColumn(SQLException e) {
+        return e.getErrorCode() == 1054; // ER_BAD_FIELD_ERROR: a selected column was dropped
+    }
+
+    public static boolean isUnknownTable(SQLException e) {
+        return e.getErrorCode() == 1146; // ER_NO_SUCH_TABLE: dropped or renamed
+    }
+
     public static boolean isTableDefinitionChanged(SQLException e) {
         return e.getErrorCode() == 1412; // ER_TABLE_DEF_CHANGED: DDL after the read view opened
     }

@@ -5,7 +5,9 @@ import io.capstan.flink.mysql.connect.MySqlConnectionConfig;
 import io.capstan.flink.mysql.error.CapstanHaltException;
 import io.capstan.flink.mysql.error.HaltReason;
 import io.capstan.flink.mysql.gtid.GtidSet;
+import io.capstan.flink.mysql.schema.JdbcSchemaReader;
 import io.capstan.flink.mysql.schema.TableId;
+import io.capstan.flink.mysql.schema.TableSchema;
 import io.capstan.flink.mysql.snapshot.jdbc.JdbcKeyValues;
 import io.capstan.flink.mysql.snapshot.jdbc.SqlErrors;
 import io.capstan.flink.mysql.snapshot.key.ChunkKey;
@@ -97,17 +99,15 @@ public final class ChunkReader implements AutoCloseable {
             openConnections();
             GtidSet g = openReadViewAtExactPosition(chunk.table());
             List<RowData> rows = readRows(chunk.range(), spec);
+            checkSchemaUnchanged(chunk, spec);
             execute(snapshotConnection, "COMMIT");
             ok = true;
             return new ChunkResult(chunk, g, rows);
         } catch (SQLException e) {
-            if (SqlErrors.isTableDefinitionChanged(e)) {
-                throw new CapstanHaltException(
-                        HaltReason.SNAPSHOT_SCHEMA_DRIFTED,
-                        "the definition of table " + chunk.table() + " changed while chunk "
-                                + chunk.id() + " was being read; restart the job from scratch"
-                                + " (or from a checkpoint taken before the change) once the"
-                                + " schema change is done");
+            if (SqlErrors.isTableDefinitionChanged(e)
+                    || SqlErrors.isUnknownColumn(e)
+                    || SqlErrors.isUnknownTable(e)) {
+                throw drifted(chunk);
             }
             throw SqlErrors.scrub("could not read chunk " + chunk.id(), e);
         } finally {
@@ -115,6 +115,28 @@ public final class ChunkReader implements AutoCloseable {
                 closeQuietly();
             }
         }
+    }
+
+    /**
+     * After the rows are read, B holds a metadata lock on the table until COMMIT, so no DDL can
+     * run between this check and the read: the rows were read under the expected schema. A DDL
+     * that changed it at any time since the job took the schema, instant ones included, is caught.
+     */
+    private void checkSchemaUnchanged(SnapshotChunk chunk, TableReadSpec spec) throws SQLException {
+        TableSchema expected = spec.schema();
+        if (expected != null
+                && !JdbcSchemaReader.read(snapshotConnection, chunk.table()).equals(expected)) {
+            throw drifted(chunk);
+        }
+    }
+
+    private static CapstanHaltException drifted(SnapshotChunk chunk) {
+        return new CapstanHaltException(
+                HaltReason.SNAPSHOT_SCHEMA_DRIFTED,
+                "the definition of table " + chunk.table() + " changed while its snapshot was in"
+                        + " progress (detected reading chunk " + chunk.id() + "), so its chunks"
+                        + " would not fit one schema; restart the job without state once the"
+                        + " schema change is done (avoid DDL on tables being snapshotted)");
     }
 
     private void openConnections() throws SQLException {

@@ -18,8 +18,16 @@ public final class TableReadSpec {
     private final List<String> columns;
     private final JdbcRowDecoder decoder;
     private final String selectPrefix;
+    private final TableSchema schema; // null: no schema check
 
+    /** A spec without schema check: prefer {@link #forSchema}. */
     public TableReadSpec(ChunkKey key, List<String> columns, JdbcRowDecoder decoder) {
+        this(key, columns, decoder, null);
+    }
+
+    private TableReadSpec(
+            ChunkKey key, List<String> columns, JdbcRowDecoder decoder, TableSchema schema) {
+        this.schema = schema;
         this.key = Objects.requireNonNull(key, "key");
         if (columns.isEmpty()) {
             throw new IllegalArgumentException("no columns to read from table " + key.table());
@@ -59,7 +67,7 @@ public final class TableReadSpec {
             names.add(c.name());
         }
         RowConverter converter = RowConverter.of(schema);
-        return new TableReadSpec(key, names, converter::fromJdbc);
+        return new TableReadSpec(key, names, converter::fromJdbc, schema);
     }
 
     public ChunkKey key() {
@@ -72,6 +80,14 @@ public final class TableReadSpec {
 
     public JdbcRowDecoder decoder() {
         return decoder;
+    }
+
+    /**
+     * The schema the rows are converted with; the reader checks after each chunk that the table
+     * still has it. Null when the spec was built without one.
+     */
+    public TableSchema schema() {
+        return schema;
     }
 
     /** {@code SELECT `a`, `b` FROM `db`.`t`}. */

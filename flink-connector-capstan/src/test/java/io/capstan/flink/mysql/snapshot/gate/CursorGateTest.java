@@ -134,6 +134,22 @@ class CursorGateTest {
     }
 
     @Test
+    void aTableIsInProgressAtATransactionThatSomeButNotAllOfItsChunksSaw() {
+        ChunkKey a = TestKeys.bigint();
+        ChunkKey b = new ChunkKey(TableId.of("db", "b"), a.columns(), ChunkKey.Source.PRIMARY_KEY);
+        Map<ChunkKey, List<FinishedChunk>> finished = new LinkedHashMap<>();
+        finished.put(a, List.of(
+                new FinishedChunk(ChunkRange.of(null, KeyTuple.of(10L)), GtidSet.parse(U1 + ":1-5")),
+                new FinishedChunk(ChunkRange.of(KeyTuple.of(10L), null), GtidSet.parse(U1 + ":1-8"))));
+        finished.put(b, List.of(new FinishedChunk(ChunkRange.all(), GtidSet.parse(U1 + ":1-7"))));
+        CursorGate gate = CursorGate.of(finished);
+        assertThat(gate.tablesInProgressAt(Gtid.of(U1, 3))).isEmpty(); // before every chunk
+        assertThat(gate.tablesInProgressAt(Gtid.of(U1, 6))).containsExactly(a.table());
+        assertThat(gate.tablesInProgressAt(Gtid.of(U1, 9))).isEmpty(); // after every chunk
+        assertThat(gate.tablesInProgressAt(Gtid.of(U2, 1))).isEmpty();
+    }
+
+    @Test
     void theStartPositionIsTheIntersectionOfAllG() {
         assertThat(CursorGate.startPosition(List.of(
                         GtidSet.parse(U1 + ":1-10:12," + U2 + ":1-4"),

@@ -280,6 +280,33 @@ class ChunkReadingIT {
         }
     }
 
+    @Test
+    void aSchemaChangeBetweenChunksHaltsTheNextChunk() throws Exception {
+        for (String ddl : List.of(
+                "ALTER TABLE %s ADD COLUMN extra INT", // instant in 8.0
+                "ALTER TABLE %s MODIFY COLUMN v BIGINT", // copying
+                "ALTER TABLE %s DROP COLUMN v",
+                "RENAME TABLE %s TO %s_old")) {
+            String name = "drift_" + Math.abs(ddl.hashCode() % 10_000);
+            DB.execute("CREATE TABLE " + name + " (id BIGINT PRIMARY KEY, v INT)");
+            insert(name, 100, i -> i + ", " + i);
+            ChunkKey key = resolve(config(), table(name), Optional.empty());
+            TableReadSpec spec = spec(config(), key);
+            try (ChunkReader reader = new ChunkReader(config(), SnapshotReadOptions.defaults());
+                    Connection c = JdbcConnections.open(config())) {
+                TableChunkPlanner planner = new TableChunkPlanner(key, 30, new JdbcBoundaryQueries(c));
+                assertThat(reader.read(planner.next().orElseThrow(), spec).rowCount()).isEqualTo(30);
+                SnapshotChunk next = planner.next().orElseThrow();
+                DB.execute(String.format(ddl, name, name));
+                assertThatThrownBy(() -> reader.read(next, spec))
+                        .as(ddl)
+                        .isInstanceOfSatisfying(CapstanHaltException.class,
+                                e -> assertThat(e.reason()).isEqualTo(HaltReason.SNAPSHOT_SCHEMA_DRIFTED))
+                        .hasMessageContaining(DB.name() + "." + name);
+            }
+        }
+    }
+
     private void insert(String table, int rows, Function<Integer, String> values) {
         StringBuilder sql = new StringBuilder("INSERT INTO " + table + " VALUES ");
         for (int i = 0; i < rows; i++) {
