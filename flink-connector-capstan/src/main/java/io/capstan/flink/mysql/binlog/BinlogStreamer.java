@@ -26,7 +26,8 @@ import org.slf4j.LoggerFactory;
  * the heartbeat) reconnect with capped, jittered exponential backoff, from the assembler's exact
  * position: the processed set plus the rows of the open transaction already queued, so nothing is
  * lost or queued twice. Conditions that would lose or duplicate data halt: {@link #poll} then
- * throws the {@link CapstanHaltException}.
+ * throws the {@link CapstanHaltException}. DDL statements go to the caller's {@link DdlObserver},
+ * whose halts stop the stream the same way.
  */
 public final class BinlogStreamer implements AutoCloseable {
 

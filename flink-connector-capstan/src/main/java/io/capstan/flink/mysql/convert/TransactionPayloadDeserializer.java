@@ -80,7 +80,12 @@ public final class TransactionPayloadDeserializer implements EventDataDeserializ
             events = payload;
         } else if (data.getCompressionType() == ZSTD) {
             events = new byte[data.getUncompressedSize()];
-            long n = Zstd.decompressByteArray(events, 0, events.length, payload, 0, payload.length);
+            long n;
+            try {
+                n = Zstd.decompressByteArray(events, 0, events.length, payload, 0, payload.length);
+            } catch (RuntimeException e) { // ZstdException: sizes that do not match the frame
+                throw new IOException("corrupt zstd transaction payload (" + e.getClass().getSimpleName() + ")");
+            }
             if (Zstd.isError(n) || n != events.length) {
                 throw new IOException("corrupt zstd transaction payload");
             }
