@@ -60,8 +60,19 @@ public final class FailInPhases implements MapFunction<String, String> {
         return READS.get();
     }
 
+    /** Every this many records, a 1 ms pause: back-pressure keeps records in flight. */
+    private static final int PAUSE_EVERY = 20;
+
+    private transient long seen;
+
     @Override
-    public String map(String value) {
+    public String map(String value) throws InterruptedException {
+        // Slower than the source, so the network buffers between the source subtasks and this
+        // operator fill up: the last chunks' rows are still in flight when the binlog starts, which
+        // is when an early handoff (without the checkpoint barrier) lets a binlog change overtake.
+        if (++seen % PAUSE_EVERY == 0) {
+            Thread.sleep(1);
+        }
         if (!DISTINCT.add(value)) {
             return value;
         }
