@@ -40,8 +40,8 @@ class SnapshotEnumeratorTest {
         }
 
         @Override
-        public List<ChunkKey> resolveTables() {
-            return List.of(KEY);
+        public List<SnapshotTable> resolveTables() {
+            return List.of(new SnapshotTable(KEY, 42L));
         }
 
         @Override

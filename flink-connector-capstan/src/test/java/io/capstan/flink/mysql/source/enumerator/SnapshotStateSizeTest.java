@@ -32,7 +32,7 @@ class SnapshotStateSizeTest {
     @Test
     void enumeratorAndBinlogSplitSizesAfterTenThousandChunks() throws Exception {
         ChunkKey key = TestKeys.bigint();
-        SnapshotBook book = new SnapshotBook(List.of(key));
+        SnapshotBook book = new SnapshotBook(List.of(new SnapshotTable(key, 42L)));
         List<SnapshotChunk> chunks = new ArrayList<>();
         for (int i = 0; i < CHUNKS; i++) {
             KeyTuple low = i == 0 ? null : KeyTuple.of(8_096L * i);

@@ -15,6 +15,7 @@ import io.capstan.flink.mysql.snapshot.plan.SnapshotChunk;
 import io.capstan.flink.mysql.source.enumerator.EnumState;
 import io.capstan.flink.mysql.source.enumerator.SnapshotBook;
 import io.capstan.flink.mysql.source.enumerator.SnapshotProgress;
+import io.capstan.flink.mysql.source.enumerator.SnapshotTable;
 import java.io.IOException;
 import java.io.InputStream;
 import java.nio.file.Files;
@@ -62,9 +63,9 @@ public final class SerializerFixtures {
             new SnapshotChunk(KEY.table(), 0, ChunkRange.of(null, KeyTuple.of(1000L)));
     static final SnapshotChunk CHUNK_1 =
             new SnapshotChunk(KEY.table(), 1, ChunkRange.of(KeyTuple.of(1000L), null));
-    static final SnapshotChunkSplit CHUNK_UNREAD = SnapshotChunkSplit.unread(KEY, CHUNK_1);
+    static final SnapshotChunkSplit CHUNK_UNREAD = SnapshotChunkSplit.unread(KEY, CHUNK_1, 0x1234_5678_9abc_def0L);
     static final SnapshotChunkSplit CHUNK_COMPLETED =
-            SnapshotChunkSplit.unread(KEY, CHUNK_0).withCompletion(new ChunkCompletion(G1, 999));
+            SnapshotChunkSplit.unread(KEY, CHUNK_0, 0x1234_5678_9abc_def0L).withCompletion(new ChunkCompletion(G1, 999));
     static final BinlogSplit BINLOG_WITH_GATE =
             new BinlogSplit(
                     List.of(KEY.table()),
@@ -77,7 +78,7 @@ public final class SerializerFixtures {
                     null,
                     false,
                     new SnapshotProgress(
-                            List.of(KEY),
+                            List.of(new SnapshotTable(KEY, 0x1234_5678_9abc_def0L)),
                             List.of(new ChunkPlannerState(
                                     KEY.table(), ChunkPlannerState.Mode.FINISHED, 2, null, null)),
                             List.of(CHUNK_UNREAD),
