@@ -44,30 +44,44 @@ public final class CapstanSourceReader<T>
     /** Unread chunks restored before start(), reported in start(). */
     private final List<String> reopened = new ArrayList<>();
     private boolean started;
+    /** Outlives the split readers: connections and read specs stay open across chunks. */
+    private final ChunkFetcher chunks;
 
     private CapstanSourceReader(
             CapstanSourceConfig config,
             CapstanReaderMetrics metrics,
+            ChunkFetcher chunks,
             CapstanDeserializer<T> deserializer,
             Configuration flinkConfig,
             SourceReaderContext context) {
         super(
                 () ->
                         new CapstanSplitReader(
-                                new ChunkFetcher(
-                                        config.connection(), config.snapshot().readOptions(), metrics),
+                                chunks,
                                 new BinlogFetcher(
                                         split -> BinlogStreamerFactory.create(config, split), metrics)),
                 new CapstanRecordEmitter<>(deserializer, metrics),
                 flinkConfig,
                 context);
+        this.chunks = chunks;
     }
 
     public static <T> CapstanSourceReader<T> create(
             CapstanSourceConfig config, CapstanDeserializer<T> deserializer, SourceReaderContext context) {
         CapstanReaderMetrics metrics = new CapstanReaderMetrics(context.metricGroup());
+        ChunkFetcher chunks =
+                new ChunkFetcher(config.connection(), config.snapshot().readOptions(), metrics);
         return new CapstanSourceReader<>(
-                config, metrics, deserializer, context.getConfiguration(), context);
+                config, metrics, chunks, deserializer, context.getConfiguration(), context);
+    }
+
+    @Override
+    public void close() throws Exception {
+        try {
+            super.close();
+        } finally {
+            chunks.close();
+        }
     }
 
     @Override

@@ -10,7 +10,8 @@ import org.apache.flink.connector.base.source.reader.splitreader.SplitsChange;
 /**
  * The reader's one split reader (fetcher thread): reads its chunk splits, one whole chunk per
  * fetch, and streams its binlog split. The enumerator hands out the binlog split only after every
- * chunk is finished, so the two never interleave. Never touches split state.
+ * chunk is finished, so the two never interleave. Never touches split state. The chunk fetcher
+ * belongs to the source reader (it outlives this split reader); the binlog fetcher to this one.
  */
 final class CapstanSplitReader implements SplitReader<SourceElement, CapstanSplit> {
 
@@ -59,10 +60,6 @@ final class CapstanSplitReader implements SplitReader<SourceElement, CapstanSpli
 
     @Override
     public void close() throws Exception {
-        try {
-            chunks.close();
-        } finally {
-            binlog.close();
-        }
+        binlog.close();
     }
 }

@@ -28,6 +28,10 @@ import java.util.Map;
  * one the enumerator fingerprinted when the snapshot began; the chunk reader checks after every
  * chunk that the table still has it. So a DDL on a table whose snapshot is in progress halts as
  * {@code snapshot_schema_drifted}, in this attempt and in every later one.
+ *
+ * <p>One per source reader, shared by the split readers Flink creates one after another (it shuts
+ * an idle fetcher down after each finished chunk): the connections and read specs outlive them.
+ * Synchronized because a shut-down fetcher's thread and its successor may overlap briefly.
  */
 final class ChunkFetcher implements AutoCloseable {
 
@@ -44,16 +48,16 @@ final class ChunkFetcher implements AutoCloseable {
         this.metrics = metrics;
     }
 
-    void add(SnapshotChunkSplit split) {
+    synchronized void add(SnapshotChunkSplit split) {
         queue.addLast(split);
     }
 
-    boolean hasWork() {
+    synchronized boolean hasWork() {
         return !queue.isEmpty();
     }
 
     /** Reads the next chunk; on failure it stays queued (nothing of it was emitted). */
-    ElementBatch fetch() throws IOException {
+    synchronized ElementBatch fetch() throws IOException {
         SnapshotChunkSplit split = queue.peekFirst();
         TableReadSpec spec = spec(split);
         if (reader == null) {
@@ -92,7 +96,7 @@ final class ChunkFetcher implements AutoCloseable {
     }
 
     @Override
-    public void close() {
+    public synchronized void close() {
         if (reader != null) {
             reader.close();
             reader = null;
