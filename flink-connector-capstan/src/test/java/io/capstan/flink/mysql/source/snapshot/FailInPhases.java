@@ -27,6 +27,11 @@ public final class FailInPhases implements MapFunction<String, String> {
     private static final AtomicLong READS_AFTER_A_CHANGE = new AtomicLong();
 
     public static void arm(Collection<Long> readPoints, Collection<Long> changePoints) {
+        arm(readPoints, changePoints, 20);
+    }
+
+    public static void arm(Collection<Long> readPoints, Collection<Long> changePoints, int pauseEveryRecords) {
+        pauseEvery = pauseEveryRecords;
         DISTINCT.clear();
         READS.set(0);
         CHANGES.set(0);
@@ -61,7 +66,7 @@ public final class FailInPhases implements MapFunction<String, String> {
     }
 
     /** Every this many records, a 1 ms pause: back-pressure keeps records in flight. */
-    private static final int PAUSE_EVERY = 20;
+    private static volatile int pauseEvery = 20;
 
     private transient long seen;
 
@@ -70,7 +75,7 @@ public final class FailInPhases implements MapFunction<String, String> {
         // Slower than the source, so the network buffers between the source subtasks and this
         // operator fill up: the last chunks' rows are still in flight when the binlog starts, which
         // is when an early handoff (without the checkpoint barrier) lets a binlog change overtake.
-        if (++seen % PAUSE_EVERY == 0) {
+        if (++seen % pauseEvery == 0) {
             Thread.sleep(1);
         }
         if (!DISTINCT.add(value)) {

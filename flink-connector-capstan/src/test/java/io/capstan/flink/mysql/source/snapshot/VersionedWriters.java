@@ -32,11 +32,16 @@ public final class VersionedWriters {
 
     /** Inserts rows seq = 1..count (id = 2 * seq, ver = 1) in transactions of 5,000. */
     public static void fill(MySqlTestDatabase db, String table, int count) throws SQLException {
+        fill(db, table, count, 2);
+    }
+
+    /** Inserts rows seq = 1..count (id = stride * seq, ver = 1) in transactions of 5,000. */
+    public static void fill(MySqlTestDatabase db, String table, int count, int stride) throws SQLException {
         try (Connection c = db.openRootConnection(); Statement s = c.createStatement()) {
             for (int lo = 1; lo <= count; lo += 5_000) {
                 StringBuilder sql = new StringBuilder("INSERT INTO " + table + " VALUES ");
                 for (int i = lo; i < lo + 5_000 && i <= count; i++) {
-                    sql.append(i == lo ? "" : ",").append('(').append(2L * i).append(',').append(i)
+                    sql.append(i == lo ? "" : ",").append('(').append((long) stride * i).append(',').append(i)
                             .append(",1,'payload-").append(i).append("')");
                 }
                 s.executeUpdate(sql.toString());
@@ -63,6 +68,8 @@ public final class VersionedWriters {
     private final int writers;
     private final int initialRows;
     private final long pauseMillis;
+    private boolean updatesOnly;
+    private int stride = 2;
     private final AtomicBoolean stop = new AtomicBoolean();
     private final AtomicLong transactions = new AtomicLong();
     private final AtomicLong keyMoves = new AtomicLong();
@@ -75,6 +82,13 @@ public final class VersionedWriters {
         this.writers = writers;
         this.initialRows = initialRows;
         this.pauseMillis = pauseMillis;
+    }
+
+    /** Only version bumps of the initial rows (id = stride * seq): the key set never changes. */
+    public VersionedWriters updatesOnly(int idStride) {
+        this.updatesOnly = true;
+        this.stride = idStride;
+        return this;
     }
 
     public void start(long seed) {
@@ -111,7 +125,7 @@ public final class VersionedWriters {
         List<long[]> mine = new ArrayList<>(); // {id, seq, ver}
         for (long seq = 1; seq <= initialRows; seq++) {
             if (seq % writers == w) {
-                mine.add(new long[] {2 * seq, seq, 1});
+                mine.add(new long[] {(long) stride * seq, seq, 1});
             }
         }
         java.util.Set<Long> usedIds = new java.util.HashSet<>();
@@ -127,7 +141,7 @@ public final class VersionedWriters {
             while (!stop.get()) {
                 int ops = 1 + random.nextInt(3);
                 for (int i = 0; i < ops; i++) {
-                    int dice = random.nextInt(10);
+                    int dice = updatesOnly ? 4 : random.nextInt(10);
                     if (mine.isEmpty() || dice < 2) {
                         long id = freshId(w, random, usedIds);
                         insert.setLong(1, id);
