@@ -2,6 +2,7 @@ package io.capstan.flink.mysql.table;
 
 import io.capstan.flink.mysql.connect.MySqlConnectionConfig;
 import io.capstan.flink.mysql.connect.SslMode;
+import io.capstan.flink.mysql.gtid.GtidSet;
 
 import org.apache.flink.configuration.ConfigOption;
 import org.apache.flink.configuration.ReadableConfig;
@@ -93,6 +94,20 @@ public final class CapstanMySqlTableConfig implements Serializable {
         requireForMode(mode, TableStartupMode.TIMESTAMP, SCAN_STARTUP_TIMESTAMP_MILLIS.key(),
                 timestampMillis != null,
                 "an epoch millisecond such as '1700000000000'");
+        if (gtidSet != null) {
+            try {
+                GtidSet.parse(gtidSet);
+            } catch (IllegalArgumentException e) {
+                throw new ValidationException(
+                        "Invalid value for option '"
+                                + SCAN_STARTUP_SPECIFIC_OFFSET_GTID_SET.key()
+                                + "': "
+                                + e.getMessage()
+                                + ". Expected MySQL's GTID set text, e.g."
+                                + " '3E11FA47-71CA-11E1-9E33-C80AA9429562:1-23,4D8B564F-03F4-4975-856A-0E65C3105328:1-5'.",
+                        e);
+            }
+        }
         if (timestampMillis != null && timestampMillis < 0) {
             throw new ValidationException(
                     "Invalid value for option '"
