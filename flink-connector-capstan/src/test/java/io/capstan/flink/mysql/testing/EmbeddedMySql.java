@@ -204,8 +204,9 @@ final class EmbeddedMySql {
         long mysqld = process.pid();
         String script = "while kill -0 " + JVM_PID + " 2>/dev/null && kill -0 " + mysqld + " 2>/dev/null;"
                 + " do sleep 1; done;"
-                + " if kill -0 " + mysqld + " 2>/dev/null; then kill -TERM " + mysqld + ";"
-                + " sleep 10; kill -KILL " + mysqld + " 2>/dev/null; fi";
+                + " kill -TERM " + mysqld + " 2>/dev/null; i=0;"
+                + " while kill -0 " + mysqld + " 2>/dev/null && [ $i -lt 20 ]; do sleep 1; i=$((i+1)); done;"
+                + " kill -KILL " + mysqld + " 2>/dev/null";
         try {
             watchdog = new ProcessBuilder("/bin/sh", "-c", script)
                     .redirectErrorStream(true)

@@ -1,0 +1,102 @@
+package io.capstan.flink.mysql;
+
+import io.capstan.flink.mysql.source.CapstanSourceConfig;
+import io.capstan.flink.mysql.source.enumerator.CapstanEnumerator;
+import io.capstan.flink.mysql.source.enumerator.EnumState;
+import io.capstan.flink.mysql.source.enumerator.EnumStateSerializer;
+import io.capstan.flink.mysql.source.enumerator.JdbcBinlogSplitPlanner;
+import io.capstan.flink.mysql.source.reader.CapstanSourceReader;
+import io.capstan.flink.mysql.source.split.CapstanSplit;
+import io.capstan.flink.mysql.source.split.CapstanSplitSerializer;
+import org.apache.flink.api.common.typeinfo.TypeInformation;
+import org.apache.flink.api.connector.source.Boundedness;
+import org.apache.flink.api.connector.source.Source;
+import org.apache.flink.api.connector.source.SourceReader;
+import org.apache.flink.api.connector.source.SourceReaderContext;
+import org.apache.flink.api.connector.source.SplitEnumerator;
+import org.apache.flink.api.connector.source.SplitEnumeratorContext;
+import org.apache.flink.api.java.typeutils.ResultTypeQueryable;
+import org.apache.flink.core.io.SimpleVersionedSerializer;
+
+/**
+ * An exactly-once change stream of MySQL tables for Flink's DataStream API.
+ *
+ * <pre>{@code
+ * CapstanMySqlSource<String> source = CapstanMySqlSource.<String>builder()
+ *         .hostname("db.example.com").port(3306)
+ *         .username("capstan").password(secret)
+ *         .tableList("shop.orders", "shop.order_line_.*")
+ *         .serverId(5401)
+ *         .startupOptions(StartupOptions.latest())
+ *         .deserializer(new JsonDebeziumDeserializer())
+ *         .build();
+ * env.fromSource(source, WatermarkStrategy.noWatermarks(), "orders").uid("orders-cdc");
+ * }</pre>
+ *
+ * <p>Immutable; see docs/datastream.md for every option.
+ */
+public final class CapstanMySqlSource<T>
+        implements Source<T, CapstanSplit, EnumState>, ResultTypeQueryable<T> {
+    private static final long serialVersionUID = 1L;
+
+    private final CapstanSourceConfig config;
+    private final CapstanDeserializer<T> deserializer;
+
+    CapstanMySqlSource(CapstanSourceConfig config, CapstanDeserializer<T> deserializer) {
+        this.config = config;
+        this.deserializer = deserializer;
+    }
+
+    public static <T> CapstanMySqlSourceBuilder<T> builder() {
+        return new CapstanMySqlSourceBuilder<>();
+    }
+
+    /** The validated configuration (its toString masks the password). */
+    public CapstanSourceConfig config() {
+        return config;
+    }
+
+    @Override
+    public Boundedness getBoundedness() {
+        return config.startupOptions().mode().isBounded()
+                ? Boundedness.BOUNDED
+                : Boundedness.CONTINUOUS_UNBOUNDED;
+    }
+
+    @Override
+    public SourceReader<T, CapstanSplit> createReader(SourceReaderContext readerContext) {
+        return CapstanSourceReader.create(config, deserializer, readerContext);
+    }
+
+    @Override
+    public SplitEnumerator<CapstanSplit, EnumState> createEnumerator(
+            SplitEnumeratorContext<CapstanSplit> enumContext) {
+        return new CapstanEnumerator(enumContext, new JdbcBinlogSplitPlanner(config), EnumState.initial());
+    }
+
+    @Override
+    public SplitEnumerator<CapstanSplit, EnumState> restoreEnumerator(
+            SplitEnumeratorContext<CapstanSplit> enumContext, EnumState checkpoint) {
+        return new CapstanEnumerator(enumContext, new JdbcBinlogSplitPlanner(config), checkpoint);
+    }
+
+    @Override
+    public SimpleVersionedSerializer<CapstanSplit> getSplitSerializer() {
+        return CapstanSplitSerializer.INSTANCE;
+    }
+
+    @Override
+    public SimpleVersionedSerializer<EnumState> getEnumeratorCheckpointSerializer() {
+        return EnumStateSerializer.INSTANCE;
+    }
+
+    @Override
+    public TypeInformation<T> getProducedType() {
+        return deserializer.getProducedType();
+    }
+
+    @Override
+    public String toString() {
+        return "CapstanMySqlSource{" + config + "}";
+    }
+}

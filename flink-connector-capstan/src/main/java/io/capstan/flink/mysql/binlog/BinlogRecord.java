@@ -1,0 +1,19 @@
+package io.capstan.flink.mysql.binlog;
+
+import io.capstan.flink.mysql.gtid.Gtid;
+
+/**
+ * One element of the binlog stream: a captured row change, or the end of a transaction.
+ *
+ * <p>Every transaction the server sends, captured or not, ends with exactly one {@link
+ * TransactionEnd}, so a consumer that folds records into a {@link BinlogPositionTracker} always
+ * advances its processed GTID set.
+ */
+public sealed interface BinlogRecord permits RowChange, TransactionEnd {
+
+    /** The transaction this record belongs to. */
+    Gtid gtid();
+
+    /** The transaction's original commit time on its source server, in microseconds since the epoch. */
+    long commitTimestampMicros();
+}

@@ -1,0 +1,205 @@
+package io.capstan.flink.mysql.binlog;
+
+import io.capstan.flink.mysql.connect.MySqlConnectionConfig;
+import java.io.Serializable;
+import java.time.Duration;
+import java.util.Objects;
+
+/**
+ * Everything a {@link BinlogStreamer} needs besides its start position. Immutable, serializable;
+ * {@link #toString()} shows no password.
+ *
+ * <p>Connection address, credentials, TLS mode, connect timeout and heartbeat interval come from
+ * the {@link MySqlConnectionConfig}. The reconnect budget ends at whichever limit comes first:
+ * {@link #reconnectMaxAttempts()} consecutive failed attempts or {@link #reconnectMaxDuration()}
+ * since the connection was lost.
+ */
+public final class BinlogStreamerConfig implements Serializable {
+    private static final long serialVersionUID = 1L;
+
+    /** Replication server ids are unsigned 32-bit; 0 is refused by MySQL for replicas. */
+    public static final long MAX_SERVER_ID = 0xFFFF_FFFFL;
+
+    private final MySqlConnectionConfig connection;
+    private final long serverId;
+    private final TableFilter tableFilter;
+    private final int queueCapacity;
+    private final Duration reconnectInitialBackoff;
+    private final Duration reconnectMaxBackoff;
+    private final int reconnectMaxAttempts;
+    private final Duration reconnectMaxDuration;
+    private final Long startTimestampMillis;
+
+    private BinlogStreamerConfig(Builder b) {
+        this.connection = Objects.requireNonNull(b.connection, "connection");
+        if (b.serverId < 1 || b.serverId > MAX_SERVER_ID) {
+            throw new IllegalArgumentException(
+                    "server-id must be in 1.." + MAX_SERVER_ID + " and unique among the server's replicas, was "
+                            + b.serverId);
+        }
+        this.serverId = b.serverId;
+        this.tableFilter = Objects.requireNonNull(b.tableFilter, "tableFilter");
+        if (b.queueCapacity < 1) {
+            throw new IllegalArgumentException("binlog queue capacity must be >= 1, was " + b.queueCapacity);
+        }
+        this.queueCapacity = b.queueCapacity;
+        this.reconnectInitialBackoff = positive(b.reconnectInitialBackoff, "reconnect initial backoff");
+        this.reconnectMaxBackoff = positive(b.reconnectMaxBackoff, "reconnect max backoff");
+        if (reconnectMaxBackoff.compareTo(reconnectInitialBackoff) < 0) {
+            throw new IllegalArgumentException("reconnect max backoff must be >= the initial backoff");
+        }
+        if (b.reconnectMaxAttempts < 0) {
+            throw new IllegalArgumentException("reconnect max attempts must be >= 0, was " + b.reconnectMaxAttempts);
+        }
+        this.reconnectMaxAttempts = b.reconnectMaxAttempts;
+        this.reconnectMaxDuration = positive(b.reconnectMaxDuration, "reconnect max duration");
+        if (b.startTimestampMillis != null && b.startTimestampMillis < 0) {
+            throw new IllegalArgumentException("start timestamp must be >= 0 ms since the epoch");
+        }
+        this.startTimestampMillis = b.startTimestampMillis;
+    }
+
+    public static Builder builder() {
+        return new Builder();
+    }
+
+    public MySqlConnectionConfig connection() {
+        return connection;
+    }
+
+    public long serverId() {
+        return serverId;
+    }
+
+    public TableFilter tableFilter() {
+        return tableFilter;
+    }
+
+    /** Records buffered between the binlog reader thread and {@link BinlogStreamer#poll}. */
+    public int queueCapacity() {
+        return queueCapacity;
+    }
+
+    public Duration reconnectInitialBackoff() {
+        return reconnectInitialBackoff;
+    }
+
+    public Duration reconnectMaxBackoff() {
+        return reconnectMaxBackoff;
+    }
+
+    /** Consecutive failed reconnect attempts allowed; 0 means no reconnect at all. */
+    public int reconnectMaxAttempts() {
+        return reconnectMaxAttempts;
+    }
+
+    /** Time allowed from losing the connection to having it back. */
+    public Duration reconnectMaxDuration() {
+        return reconnectMaxDuration;
+    }
+
+    /** Transactions committed before this instant are dropped (but still ended); null = keep all. */
+    public Long startTimestampMillis() {
+        return startTimestampMillis;
+    }
+
+    public Builder toBuilder() {
+        Builder b = new Builder();
+        b.connection = connection;
+        b.serverId = serverId;
+        b.tableFilter = tableFilter;
+        b.queueCapacity = queueCapacity;
+        b.reconnectInitialBackoff = reconnectInitialBackoff;
+        b.reconnectMaxBackoff = reconnectMaxBackoff;
+        b.reconnectMaxAttempts = reconnectMaxAttempts;
+        b.reconnectMaxDuration = reconnectMaxDuration;
+        b.startTimestampMillis = startTimestampMillis;
+        return b;
+    }
+
+    @Override
+    public String toString() {
+        return "BinlogStreamerConfig{connection=" + connection
+                + ", serverId=" + serverId
+                + ", queueCapacity=" + queueCapacity
+                + ", reconnectBackoff=" + reconnectInitialBackoff + ".." + reconnectMaxBackoff
+                + ", reconnectMaxAttempts=" + reconnectMaxAttempts
+                + ", reconnectMaxDuration=" + reconnectMaxDuration
+                + ", startTimestampMillis=" + startTimestampMillis
+                + "}";
+    }
+
+    private static Duration positive(Duration d, String what) {
+        if (d == null || d.isZero() || d.isNegative()) {
+            throw new IllegalArgumentException(what + " must be a positive duration");
+        }
+        return d;
+    }
+
+    /** Builds a {@link BinlogStreamerConfig}; defaults are documented on each setter. */
+    public static final class Builder {
+        private MySqlConnectionConfig connection;
+        private long serverId;
+        private TableFilter tableFilter;
+        private int queueCapacity = 4096;
+        private Duration reconnectInitialBackoff = Duration.ofMillis(200);
+        private Duration reconnectMaxBackoff = Duration.ofSeconds(30);
+        private int reconnectMaxAttempts = Integer.MAX_VALUE;
+        private Duration reconnectMaxDuration = Duration.ofMinutes(10);
+        private Long startTimestampMillis;
+
+        private Builder() {}
+
+        public Builder connection(MySqlConnectionConfig connection) {
+            this.connection = connection;
+            return this;
+        }
+
+        /** Required: this stream's replica server id, unique among everything replicating from the server. */
+        public Builder serverId(long serverId) {
+            this.serverId = serverId;
+            return this;
+        }
+
+        /** Required: the captured tables. Rows of other tables are skipped undecoded. */
+        public Builder tableFilter(TableFilter tableFilter) {
+            this.tableFilter = tableFilter;
+            return this;
+        }
+
+        /** Default 4096 records. */
+        public Builder queueCapacity(int queueCapacity) {
+            this.queueCapacity = queueCapacity;
+            return this;
+        }
+
+        /** Default 200 ms, doubling (with jitter) up to the max backoff, default 30 s. */
+        public Builder reconnectBackoff(Duration initial, Duration max) {
+            this.reconnectInitialBackoff = initial;
+            this.reconnectMaxBackoff = max;
+            return this;
+        }
+
+        /** Default unlimited attempts. */
+        public Builder reconnectMaxAttempts(int reconnectMaxAttempts) {
+            this.reconnectMaxAttempts = reconnectMaxAttempts;
+            return this;
+        }
+
+        /** Default 10 minutes. */
+        public Builder reconnectMaxDuration(Duration reconnectMaxDuration) {
+            this.reconnectMaxDuration = reconnectMaxDuration;
+            return this;
+        }
+
+        /** Default none. */
+        public Builder startTimestampMillis(Long startTimestampMillis) {
+            this.startTimestampMillis = startTimestampMillis;
+            return this;
+        }
+
+        public BinlogStreamerConfig build() {
+            return new BinlogStreamerConfig(this);
+        }
+    }
+}

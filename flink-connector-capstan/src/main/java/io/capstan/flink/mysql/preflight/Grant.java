@@ -1,0 +1,127 @@
+package io.capstan.flink.mysql.preflight;
+
+import java.util.Collections;
+import java.util.Locale;
+import java.util.Objects;
+import java.util.Set;
+import java.util.TreeSet;
+
+/**
+ * One line of {@code SHOW GRANTS}: privileges granted (or, with partial revokes, revoked) at one
+ * level. Only whole-object privileges are kept; column-level ones ({@code SELECT (a)}) are not,
+ * because a snapshot reads every column.
+ */
+public final class Grant {
+
+    /** Where a grant applies. Routine, proxy and role grants are {@link #OTHER}. */
+    public enum Level {
+        GLOBAL,
+        SCHEMA,
+        TABLE,
+        OTHER
+    }
+
+    private final boolean revoke;
+    private final Level level;
+    private final String schema;
+    private final String table;
+    private final Set<String> privileges;
+
+    private Grant(boolean revoke, Level level, String schema, String table, Set<String> privileges) {
+        this.revoke = revoke;
+        this.level = Objects.requireNonNull(level, "level");
+        this.schema = schema;
+        this.table = table;
+        Set<String> normalized = new TreeSet<>();
+        for (String p : privileges) {
+            normalized.add(normalize(p));
+        }
+        this.privileges = Collections.unmodifiableSet(normalized);
+    }
+
+    public static Grant global(Set<String> privileges) {
+        return new Grant(false, Level.GLOBAL, null, null, privileges);
+    }
+
+    /** A schema-level grant; {@code schemaPattern} as SHOW GRANTS prints it (may hold wildcards). */
+    public static Grant schema(String schemaPattern, Set<String> privileges) {
+        return new Grant(false, Level.SCHEMA, schemaPattern, null, privileges);
+    }
+
+    public static Grant table(String schema, String table, Set<String> privileges) {
+        return new Grant(false, Level.TABLE, schema, table, privileges);
+    }
+
+    /** A partial revoke ({@code partial_revokes=ON}): removes global privileges for one schema. */
+    public static Grant schemaRevoke(String schema, Set<String> privileges) {
+        return new Grant(true, Level.SCHEMA, schema, null, privileges);
+    }
+
+    static Grant of(boolean revoke, Level level, String schema, String table, Set<String> privileges) {
+        return new Grant(revoke, level, schema, table, privileges);
+    }
+
+    /** Upper case, single spaces: {@code "replication  slave"} becomes {@code "REPLICATION SLAVE"}. */
+    public static String normalize(String privilege) {
+        return privilege.trim().replaceAll("\\s+", " ").toUpperCase(Locale.ROOT);
+    }
+
+    public boolean isRevoke() {
+        return revoke;
+    }
+
+    public Level level() {
+        return level;
+    }
+
+    /** The schema name or pattern, or null for global and other grants. */
+    public String schema() {
+        return schema;
+    }
+
+    /** The table name for table-level grants, else null. */
+    public String table() {
+        return table;
+    }
+
+    public Set<String> privileges() {
+        return privileges;
+    }
+
+    /** Whether this line names {@code privilege}, directly or through {@code ALL [PRIVILEGES]}. */
+    boolean names(String privilege) {
+        return privileges.contains(privilege)
+                || privileges.contains("ALL")
+                || privileges.contains("ALL PRIVILEGES");
+    }
+
+    @Override
+    public boolean equals(Object o) {
+        if (!(o instanceof Grant)) {
+            return false;
+        }
+        Grant g = (Grant) o;
+        return revoke == g.revoke
+                && level == g.level
+                && Objects.equals(schema, g.schema)
+                && Objects.equals(table, g.table)
+                && privileges.equals(g.privileges);
+    }
+
+    @Override
+    public int hashCode() {
+        return Objects.hash(revoke, level, schema, table, privileges);
+    }
+
+    @Override
+    public String toString() {
+        return (revoke ? "REVOKE " : "GRANT ")
+                + String.join(", ", privileges)
+                + " ON "
+                + (level == Level.GLOBAL
+                        ? "*.*"
+                        : level == Level.SCHEMA
+                                ? schema + ".*"
+                                : level == Level.TABLE ? schema + "." + table : "(other)");
+    }
+}

@@ -1,0 +1,41 @@
+package io.capstan.flink.mysql.preflight;
+
+import io.capstan.flink.mysql.connect.JdbcConnections;
+import io.capstan.flink.mysql.connect.MySqlConnectionConfig;
+import io.capstan.flink.mysql.schema.TableId;
+import java.sql.Connection;
+import java.sql.SQLException;
+import java.util.Collection;
+import java.util.List;
+
+/**
+ * The check a source runs before it reads anything: it reads the server's settings and the
+ * account's privileges and refuses, with every problem and its fix, when capturing would be
+ * unsafe.
+ */
+public final class Preflight {
+
+    private Preflight() {}
+
+    /**
+     * Verifies that the server at {@code config} can be captured from safely for {@code tables}.
+     *
+     * @throws PreflightException listing every problem found, each with its remedy
+     * @throws SQLException if the server cannot be reached or read (not a refusal: retryable)
+     */
+    public static void verify(MySqlConnectionConfig config, Collection<TableId> tables)
+            throws SQLException {
+        try (Connection connection = JdbcConnections.open(config)) {
+            verify(connection, config.address(), tables);
+        }
+    }
+
+    /** As {@link #verify(MySqlConnectionConfig, Collection)} on an open connection. */
+    public static void verify(Connection connection, String serverAddress, Collection<TableId> tables)
+            throws SQLException {
+        List<PreflightFailure> failures = PreflightRules.check(ServerFactsReader.read(connection), tables);
+        if (!failures.isEmpty()) {
+            throw new PreflightException(serverAddress, failures);
+        }
+    }
+}

@@ -1,0 +1,252 @@
+package io.capstan.flink.mysql.preflight;
+
+import io.capstan.flink.mysql.error.HaltReason;
+import io.capstan.flink.mysql.schema.TableId;
+import java.util.ArrayList;
+import java.util.Collection;
+import java.util.List;
+import java.util.Locale;
+import java.util.Map;
+import java.util.Optional;
+import java.util.TreeMap;
+import java.util.TreeSet;
+
+/**
+ * Judges {@link ServerFacts}: every reason the server is unsafe to capture from, all at once, each
+ * with the statement or config line that fixes it. Pure: no I/O.
+ *
+ * <p>An unsupported server (MariaDB, MySQL before {@link #MIN_MYSQL_VERSION}, MySQL 10 or later)
+ * yields that one failure only: the other rules are defined by MySQL 8.0+ semantics and would only
+ * add noise (MariaDB, for example, has no {@code gtid_mode} at all).
+ */
+public final class PreflightRules {
+
+    /**
+     * The oldest supported MySQL: 8.0.11, the first GA release of 8.0. Everything preflight and the
+     * source rely on exists there: {@code binlog_row_metadata} (8.0.1), {@code
+     * binlog_row_value_options} (8.0.3), {@code SET PERSIST}, roles and {@code CURRENT_ROLE()}.
+     * Releases before it are development milestones. The oldest version integration-tested is
+     * 8.0.15 (the embedded test server).
+     */
+    public static final ServerVersion MIN_MYSQL_VERSION = ServerVersion.mysql(8, 0, 11);
+
+    /** The first major version not yet verified (8.0, 8.1-8.3, 8.4 LTS and 9.x are). */
+    public static final int FIRST_UNVERIFIED_MAJOR = 10;
+
+    static final String REPLICATION_SLAVE = "REPLICATION SLAVE";
+    static final String REPLICATION_CLIENT = "REPLICATION CLIENT";
+    static final String SELECT = "SELECT";
+    static final String LOCK_TABLES = "LOCK TABLES";
+
+    private PreflightRules() {}
+
+    /** All failures found, in a stable order; empty when the server is safe. */
+    public static List<PreflightFailure> check(ServerFacts facts, Collection<TableId> tables) {
+        List<PreflightFailure> failures = new ArrayList<>();
+        Optional<PreflightFailure> version = checkVersion(facts.version());
+        if (version.isPresent()) {
+            failures.add(version.get());
+            return failures;
+        }
+        checkSettings(facts, failures);
+        checkPrivileges(facts.privileges(), tables, failures);
+        return failures;
+    }
+
+    static Optional<PreflightFailure> checkVersion(ServerVersion v) {
+        String supported = "MySQL 8.0.11 or later 8.0, 8.4 LTS or 9.x";
+        if (v.flavour() == ServerVersion.Flavour.MARIADB) {
+            return Optional.of(
+                    new PreflightFailure(
+                            HaltReason.UNSUPPORTED_SERVER_VERSION,
+                            "server version",
+                            v + " (MariaDB's GTIDs and binary log differ from MySQL's; not"
+                                    + " supported)",
+                            "capture from " + supported));
+        }
+        if (v.compareTo(MIN_MYSQL_VERSION) < 0) {
+            return Optional.of(
+                    new PreflightFailure(
+                            HaltReason.UNSUPPORTED_SERVER_VERSION,
+                            "server version",
+                            v + " (older than " + MIN_MYSQL_VERSION.text() + ")",
+                            "upgrade the server to " + supported + " (8.4 LTS recommended)"));
+        }
+        if (v.major() >= FIRST_UNVERIFIED_MAJOR) {
+            return Optional.of(
+                    new PreflightFailure(
+                            HaltReason.UNSUPPORTED_SERVER_VERSION,
+                            "server version",
+                            v + " (not yet verified with this release of capstan-mysql)",
+                            "capture from " + supported + ", or upgrade capstan-mysql"));
+        }
+        return Optional.empty();
+    }
+
+    private static void checkSettings(ServerFacts facts, List<PreflightFailure> out) {
+        Optional<String> logBin = facts.variable("log_bin");
+        if (!logBin.map(PreflightRules::isOn).orElse(false)) {
+            out.add(
+                    new PreflightFailure(
+                            HaltReason.BINLOG_DISABLED,
+                            "log_bin",
+                            found(logBin, "ON"),
+                            "log_bin is not dynamic: in my.cnf under [mysqld] remove skip-log-bin"
+                                    + " / disable-log-bin, set 'log_bin = binlog' and a unique"
+                                    + " non-zero 'server_id', then restart mysqld"));
+        }
+        // binlog_format is deprecated since 8.0.34; once MySQL removes it, ROW is the only format.
+        Optional<String> format = facts.variable("binlog_format");
+        if (format.isPresent() && !is(format, "ROW")) {
+            out.add(
+                    dynamic(
+                            HaltReason.BINLOG_FORMAT_NOT_ROW,
+                            "binlog_format",
+                            format,
+                            "ROW",
+                            "SET PERSIST binlog_format = 'ROW'; sessions already open keep"
+                                    + " their format, so reconnect the writing applications"));
+        }
+        checkDynamic(facts, "binlog_row_image", "FULL", HaltReason.BINLOG_ROW_IMAGE_NOT_FULL, out);
+        checkDynamic(
+                facts, "binlog_row_metadata", "FULL", HaltReason.BINLOG_ROW_METADATA_NOT_FULL, out);
+        Optional<String> valueOptions = facts.variable("binlog_row_value_options");
+        if (!is(valueOptions, "")) {
+            out.add(
+                    dynamic(
+                            HaltReason.BINLOG_ROW_VALUE_OPTIONS_SET,
+                            "binlog_row_value_options",
+                            valueOptions,
+                            "empty (partial JSON updates would lose data)",
+                            "SET PERSIST binlog_row_value_options = '';"));
+        }
+        Optional<String> enforce = facts.variable("enforce_gtid_consistency");
+        boolean enforceOn = enforce.map(PreflightRules::isOn).orElse(false);
+        if (!enforceOn) {
+            out.add(
+                    dynamic(
+                            HaltReason.ENFORCE_GTID_CONSISTENCY_NOT_ON,
+                            "enforce_gtid_consistency",
+                            enforce,
+                            "ON",
+                            "SET PERSIST enforce_gtid_consistency = WARN; then, once the error"
+                                    + " log shows no GTID-unsafe statements, SET PERSIST"
+                                    + " enforce_gtid_consistency = ON;"));
+        }
+        Optional<String> gtidMode = facts.variable("gtid_mode");
+        if (!is(gtidMode, "ON")) {
+            out.add(
+                    new PreflightFailure(
+                            HaltReason.GTID_MODE_NOT_ON,
+                            "gtid_mode",
+                            found(gtidMode, "ON"),
+                            gtidModeRemedy(gtidMode.orElse("OFF"), enforceOn)));
+        }
+    }
+
+    /** The online procedure from the current mode, one step at a time as MySQL requires. */
+    static String gtidModeRemedy(String current, boolean enforceOn) {
+        List<String> steps = new ArrayList<>();
+        if (!enforceOn) {
+            steps.add("SET PERSIST enforce_gtid_consistency = ON;");
+        }
+        String mode = current.trim().toUpperCase(Locale.ROOT);
+        if (mode.equals("OFF")) {
+            steps.add("SET PERSIST gtid_mode = OFF_PERMISSIVE;");
+        }
+        if (mode.equals("OFF") || mode.equals("OFF_PERMISSIVE")) {
+            steps.add("SET PERSIST gtid_mode = ON_PERMISSIVE;");
+        }
+        steps.add(
+                "wait until SHOW STATUS LIKE 'Ongoing_anonymous_transaction_count' shows 0, then"
+                        + " SET PERSIST gtid_mode = ON;");
+        return String.join(" ", steps)
+                + " (on every server of the topology; or set gtid_mode = ON and"
+                + " enforce_gtid_consistency = ON in my.cnf and restart)";
+    }
+
+    private static void checkDynamic(
+            ServerFacts facts,
+            String variable,
+            String required,
+            HaltReason reason,
+            List<PreflightFailure> out) {
+        Optional<String> value = facts.variable(variable);
+        if (!is(value, required)) {
+            out.add(
+                    dynamic(
+                            reason,
+                            variable,
+                            value,
+                            required,
+                            "SET PERSIST " + variable + " = '" + required + "';"));
+        }
+    }
+
+    private static PreflightFailure dynamic(
+            HaltReason reason,
+            String variable,
+            Optional<String> value,
+            String required,
+            String remedy) {
+        return new PreflightFailure(reason, variable, found(value, required), remedy);
+    }
+
+    private static String found(Optional<String> value, String required) {
+        return value.map(v -> "is '" + v + "', must be " + required)
+                .orElse("is not a variable of this server, must be " + required);
+    }
+
+    private static boolean is(Optional<String> value, String expected) {
+        return value.map(v -> v.trim().equalsIgnoreCase(expected)).orElse(false);
+    }
+
+    private static boolean isOn(String value) {
+        String v = value.trim().toUpperCase(Locale.ROOT);
+        return v.equals("ON") || v.equals("1") || v.equals("TRUE");
+    }
+
+    private static void checkPrivileges(
+            AccountPrivileges privileges, Collection<TableId> tables, List<PreflightFailure> out) {
+        String account = privileges.quotedAccount();
+        for (String global : List.of(REPLICATION_SLAVE, REPLICATION_CLIENT)) {
+            if (!privileges.hasGlobal(global)) {
+                out.add(
+                        new PreflightFailure(
+                                HaltReason.MISSING_PRIVILEGE,
+                                "privilege " + global,
+                                "not granted to " + account + " (needed for the binary log)",
+                                "GRANT " + global + " ON *.* TO " + account + ";"));
+            }
+        }
+        // LOCK TABLES exists only at global and schema level: one failure per schema.
+        Map<String, TreeSet<String>> unlockable = new TreeMap<>();
+        for (TableId table : new TreeSet<>(tables)) {
+            if (!privileges.hasOnTable(SELECT, table)) {
+                out.add(
+                        new PreflightFailure(
+                                HaltReason.MISSING_PRIVILEGE,
+                                "table " + table,
+                                "SELECT not granted to " + account,
+                                "GRANT SELECT ON " + table.quoted() + " TO " + account + ";"));
+            }
+            if (!privileges.hasOnTable(LOCK_TABLES, table)) {
+                unlockable.computeIfAbsent(table.database(), k -> new TreeSet<>()).add(table.table());
+            }
+        }
+        for (Map.Entry<String, TreeSet<String>> e : unlockable.entrySet()) {
+            out.add(
+                    new PreflightFailure(
+                            HaltReason.MISSING_PRIVILEGE,
+                            "schema " + e.getKey() + " (tables " + String.join(", ", e.getValue()) + ")",
+                            "LOCK TABLES not granted to " + account
+                                    + " (needed for the snapshot's brief table lock)",
+                            "GRANT LOCK TABLES ON " + quoteIdentifier(e.getKey()) + ".* TO "
+                                    + account + ";"));
+        }
+    }
+
+    private static String quoteIdentifier(String identifier) {
+        return "`" + identifier.replace("`", "``") + "`";
+    }
+}

@@ -1,0 +1,67 @@
+package io.capstan.flink.mysql.preflight;
+
+import java.util.Collections;
+import java.util.List;
+import java.util.Locale;
+import java.util.Map;
+import java.util.Objects;
+import java.util.Optional;
+import java.util.TreeMap;
+
+/**
+ * An immutable snapshot of what preflight judges: the server's version, the global variables
+ * preflight reads ({@link #VARIABLES}) and the connecting account's effective privileges.
+ *
+ * <p>Variables are settings, not row values, so they may appear in messages. A variable the server
+ * does not know is absent (an older or a different server).
+ */
+public final class ServerFacts {
+
+    /** The global variables preflight reads, by their {@code SHOW VARIABLES} names. */
+    public static final List<String> VARIABLES =
+            List.of(
+                    "log_bin",
+                    "binlog_format",
+                    "binlog_row_image",
+                    "binlog_row_metadata",
+                    "binlog_row_value_options",
+                    "gtid_mode",
+                    "enforce_gtid_consistency",
+                    "partial_revokes",
+                    "lower_case_table_names");
+
+    private final ServerVersion version;
+    private final Map<String, String> variables;
+    private final AccountPrivileges privileges;
+
+    public ServerFacts(
+            ServerVersion version, Map<String, String> variables, AccountPrivileges privileges) {
+        this.version = Objects.requireNonNull(version, "version");
+        Map<String, String> copy = new TreeMap<>();
+        variables.forEach((k, v) -> copy.put(k.toLowerCase(Locale.ROOT), v == null ? "" : v));
+        this.variables = Collections.unmodifiableMap(copy);
+        this.privileges = Objects.requireNonNull(privileges, "privileges");
+    }
+
+    public ServerVersion version() {
+        return version;
+    }
+
+    /** The global value of a variable, empty if the server has no such variable. */
+    public Optional<String> variable(String name) {
+        return Optional.ofNullable(variables.get(name.toLowerCase(Locale.ROOT)));
+    }
+
+    public Map<String, String> variables() {
+        return variables;
+    }
+
+    public AccountPrivileges privileges() {
+        return privileges;
+    }
+
+    @Override
+    public String toString() {
+        return "ServerFacts{version=" + version + ", variables=" + variables + ", " + privileges + "}";
+    }
+}

@@ -1,0 +1,101 @@
+package io.capstan.flink.mysql.preflight;
+
+import java.sql.Connection;
+import java.sql.ResultSet;
+import java.sql.SQLException;
+import java.sql.Statement;
+import java.util.ArrayList;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Map;
+
+/**
+ * Reads {@link ServerFacts} over JDBC with statements that need no privilege beyond logging in and
+ * work on MySQL 8.0, 8.4 and 9.x (and far enough on older servers and MariaDB for preflight to
+ * name them unsupported).
+ *
+ * <p>Privileges come from {@code SHOW GRANTS FOR CURRENT_USER() USING <active roles>}: it shows the
+ * account's own grants, its partial revokes and the privileges of the roles active at login
+ * (default roles, or all granted roles with {@code activate_all_roles_on_login}) — the same
+ * privileges every connection of the connector has, since it never runs {@code SET ROLE}.
+ */
+public final class ServerFactsReader {
+
+    private ServerFactsReader() {}
+
+    public static ServerFacts read(Connection connection) throws SQLException {
+        try (Statement st = connection.createStatement()) {
+            String version;
+            String comment;
+            String currentUser;
+            try (ResultSet rs = st.executeQuery("SELECT @@version, @@version_comment, CURRENT_USER()")) {
+                rs.next();
+                version = rs.getString(1);
+                comment = rs.getString(2);
+                currentUser = rs.getString(3);
+            }
+            ServerVersion serverVersion = ServerVersion.parse(version, comment);
+            Map<String, String> variables = readVariables(st);
+            String[] account = AccountPrivileges.splitAccount(currentUser);
+            List<Grant> grants =
+                    GrantParser.parseAll(readGrantLines(st, activeRoles(st, serverVersion)));
+            AccountPrivileges privileges =
+                    new AccountPrivileges(
+                            account[0],
+                            account[1],
+                            grants,
+                            !isOn(variables.get("partial_revokes")),
+                            !"0".equals(variables.getOrDefault("lower_case_table_names", "0").trim()));
+            return new ServerFacts(serverVersion, variables, privileges);
+        }
+    }
+
+    private static Map<String, String> readVariables(Statement st) throws SQLException {
+        // SHOW GLOBAL VARIABLES returns only the variables the server has: no error for a name
+        // an older or a different server does not know.
+        StringBuilder sql = new StringBuilder("SHOW GLOBAL VARIABLES WHERE Variable_name IN (");
+        for (int i = 0; i < ServerFacts.VARIABLES.size(); i++) {
+            sql.append(i == 0 ? "'" : ", '").append(ServerFacts.VARIABLES.get(i)).append("'");
+        }
+        sql.append(")");
+        Map<String, String> variables = new HashMap<>();
+        try (ResultSet rs = st.executeQuery(sql.toString())) {
+            while (rs.next()) {
+                variables.put(rs.getString(1), rs.getString(2));
+            }
+        }
+        return variables;
+    }
+
+    /** The session's active roles as CURRENT_ROLE() prints them, or null for none. */
+    private static String activeRoles(Statement st, ServerVersion version) throws SQLException {
+        if (!version.isMySqlAtLeast(8, 0, 0)) {
+            return null; // no roles before MySQL 8.0 (and MariaDB's differ)
+        }
+        try (ResultSet rs = st.executeQuery("SELECT CURRENT_ROLE()")) {
+            rs.next();
+            String roles = rs.getString(1);
+            return roles == null || roles.isBlank() || roles.equalsIgnoreCase("NONE") ? null : roles;
+        }
+    }
+
+    private static List<String> readGrantLines(Statement st, String activeRoles)
+            throws SQLException {
+        // The role list comes from the server's own CURRENT_ROLE(): quoted account names.
+        String sql =
+                activeRoles == null
+                        ? "SHOW GRANTS FOR CURRENT_USER()"
+                        : "SHOW GRANTS FOR CURRENT_USER() USING " + activeRoles;
+        List<String> lines = new ArrayList<>();
+        try (ResultSet rs = st.executeQuery(sql)) {
+            while (rs.next()) {
+                lines.add(rs.getString(1));
+            }
+        }
+        return lines;
+    }
+
+    private static boolean isOn(String value) {
+        return value != null && (value.equalsIgnoreCase("ON") || value.equals("1"));
+    }
+}

@@ -1,0 +1,109 @@
+package io.capstan.flink.mysql.source.split;
+
+import io.capstan.flink.mysql.binlog.BinlogStartPosition;
+import io.capstan.flink.mysql.gtid.Gtid;
+import io.capstan.flink.mysql.gtid.GtidSet;
+import javax.annotation.Nullable;
+
+/**
+ * Progress on the binlog split: the set of transactions fully processed, and for the transaction
+ * in progress its GTID and how many of its captured row changes were emitted.
+ */
+public final class BinlogSplitState extends CapstanSplitState {
+
+    private final BinlogSplit split;
+    private GtidSet processed;
+    @Nullable private Gtid partialTransaction;
+    private int rowsEmitted;
+
+    public BinlogSplitState(BinlogSplit split) {
+        this.split = split;
+        BinlogStartPosition start = split.start();
+        this.processed = start.processed();
+        this.partialTransaction = start.partialGtid();
+        this.rowsEmitted = start.partialGtid() == null ? 0 : start.rowsAlreadyEmitted();
+    }
+
+    /**
+     * Whether the row change at {@code index} of transaction {@code gtid} was already emitted
+     * before the position this state describes: the transaction is processed, or it is the
+     * partial transaction and at least {@code index + 1} of its rows were emitted.
+     */
+    public boolean alreadyEmitted(Gtid gtid, int index) {
+        if (gtid.equals(partialTransaction)) {
+            return index < rowsEmitted;
+        }
+        return processed.contains(gtid);
+    }
+
+    /**
+     * Records that the row change at {@code index} of {@code gtid} was emitted.
+     *
+     * @throws IllegalStateException when rows of another transaction are still open or the index
+     *     is not the next one: the stream broke its order, and continuing could lose or repeat rows
+     */
+    public void rowEmitted(Gtid gtid, int index) {
+        if (partialTransaction != null && !partialTransaction.equals(gtid)) {
+            throw new IllegalStateException(
+                    "row of transaction " + gtid + " arrived before transaction "
+                            + partialTransaction + " ended");
+        }
+        int expected = partialTransaction == null ? 0 : rowsEmitted;
+        if (index != expected) {
+            throw new IllegalStateException(
+                    "row " + index + " of transaction " + gtid + " arrived, expected row " + expected);
+        }
+        partialTransaction = gtid;
+        rowsEmitted = index + 1;
+    }
+
+    /** Records that {@code gtid} ended: it joins the processed set and nothing is partial. */
+    public void transactionEnded(Gtid gtid) {
+        if (partialTransaction != null && !partialTransaction.equals(gtid)) {
+            throw new IllegalStateException(
+                    "transaction " + gtid + " ended while " + partialTransaction + " was open");
+        }
+        processed = processed.add(gtid);
+        partialTransaction = null;
+        rowsEmitted = 0;
+    }
+
+    public GtidSet processed() {
+        return processed;
+    }
+
+    @Nullable
+    public Gtid partialTransaction() {
+        return partialTransaction;
+    }
+
+    public int rowsEmitted() {
+        return rowsEmitted;
+    }
+
+    /** Where a restore resumes: this state as a start position. */
+    public BinlogStartPosition position() {
+        return BinlogStartPosition.of(processed, partialTransaction, rowsEmitted);
+    }
+
+    @Override
+    public SplitKind kind() {
+        return SplitKind.BINLOG;
+    }
+
+    @Override
+    public BinlogSplit toSplit() {
+        return split.withStart(position());
+    }
+
+    @Override
+    public BinlogSplitState asBinlogSplitState() {
+        return this;
+    }
+
+    @Override
+    public String toString() {
+        return "BinlogSplitState{processed=" + processed + ", partial=" + partialTransaction
+                + ", rowsEmitted=" + rowsEmitted + "}";
+    }
+}

@@ -1,0 +1,23 @@
+package io.capstan.flink.mysql.source.split;
+
+import org.apache.flink.api.connector.source.SourceSplit;
+
+/**
+ * A unit of work the enumerator hands to a reader: the binlog split now, snapshot chunk splits
+ * with the snapshot feature. Immutable; progress lives in the reader's {@link CapstanSplitState}.
+ *
+ * <p>Code tells the kinds apart by {@link #kind()} and the typed accessors, never by casting.
+ */
+public interface CapstanSplit extends SourceSplit {
+
+    SplitKind kind();
+
+    /**
+     * This split as a binlog split.
+     *
+     * @throws IllegalStateException when it is of another kind
+     */
+    default BinlogSplit asBinlogSplit() {
+        throw new IllegalStateException("split " + splitId() + " is a " + kind() + " split");
+    }
+}

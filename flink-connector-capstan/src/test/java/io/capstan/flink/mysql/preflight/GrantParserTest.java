@@ -1,0 +1,71 @@
+package io.capstan.flink.mysql.preflight;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import java.util.Set;
+import org.junit.jupiter.api.Test;
+
+class GrantParserTest {
+
+    @Test
+    void globalPrivilegesAsMySql8PrintsThem() {
+        assertThat(
+                        GrantParser.parse(
+                                "GRANT SELECT, LOCK TABLES, REPLICATION SLAVE, REPLICATION CLIENT"
+                                        + " ON *.* TO `capstan`@`%`"))
+                .contains(
+                        Grant.global(
+                                Set.of("SELECT", "LOCK TABLES", "REPLICATION SLAVE", "REPLICATION CLIENT")));
+    }
+
+    @Test
+    void schemaAndTableLevels() {
+        assertThat(GrantParser.parse("GRANT SELECT, INSERT ON `shop`.* TO `u`@`10.0.%`"))
+                .contains(Grant.schema("shop", Set.of("SELECT", "INSERT")));
+        assertThat(GrantParser.parse("GRANT SELECT ON `shop`.`orders` TO `u`@`%` WITH GRANT OPTION"))
+                .contains(Grant.table("shop", "orders", Set.of("SELECT")));
+    }
+
+    @Test
+    void quotedNamesKeepDotsSpacesAndDoubledQuotes() {
+        assertThat(GrantParser.parse("GRANT SELECT ON `my.db`.`odd``name on x` TO `u`@`%`"))
+                .contains(Grant.table("my.db", "odd`name on x", Set.of("SELECT")));
+        assertThat(GrantParser.parse("GRANT SELECT ON \"ansi\".\"t\" TO \"u\"@\"%\""))
+                .contains(Grant.table("ansi", "t", Set.of("SELECT")));
+    }
+
+    @Test
+    void columnLevelPrivilegesAreNotTableWide() {
+        assertThat(GrantParser.parse("GRANT SELECT (`id`, `name`), INSERT ON `db`.`t` TO `u`@`%`"))
+                .contains(Grant.table("db", "t", Set.of("INSERT")));
+    }
+
+    @Test
+    void partialRevokeIsAnSchemaRevoke() {
+        assertThat(GrantParser.parse("REVOKE SELECT ON `secret`.* FROM `u`@`%`"))
+                .contains(Grant.schemaRevoke("secret", Set.of("SELECT")));
+    }
+
+    @Test
+    void roleGrantsAndProxyAndRoutinesGrantNoTablePrivilege() {
+        assertThat(GrantParser.parse("GRANT `reader`@`%`,`ops`@`%` TO `u`@`%`")).isEmpty();
+        assertThat(GrantParser.parse("GRANT PROXY ON ''@'' TO 'root'@'localhost' WITH GRANT OPTION"))
+                .hasValueSatisfying(g -> assertThat(g.level()).isEqualTo(Grant.Level.OTHER));
+        assertThat(GrantParser.parse("GRANT EXECUTE ON PROCEDURE `db`.`p` TO `u`@`%`"))
+                .hasValueSatisfying(g -> assertThat(g.level()).isEqualTo(Grant.Level.OTHER));
+        assertThat(GrantParser.parse("something else")).isEmpty();
+    }
+
+    @Test
+    void privilegeNamesAreNormalised() {
+        assertThat(GrantParser.parse("grant replication   slave on *.* to `u`@`%`"))
+                .contains(Grant.global(Set.of("REPLICATION SLAVE")));
+    }
+
+    @Test
+    void allPrivilegesNamesEveryPrivilege() {
+        Grant g = GrantParser.parse("GRANT ALL PRIVILEGES ON `db`.* TO `u`@`%`").orElseThrow();
+        assertThat(g.names("LOCK TABLES")).isTrue();
+        assertThat(g.names("SELECT")).isTrue();
+    }
+}

@@ -1,0 +1,168 @@
+package io.capstan.flink.mysql.preflight;
+
+import io.capstan.flink.mysql.connect.MySqlConnectionConfig;
+import java.io.IOException;
+import java.io.UncheckedIOException;
+import java.net.ServerSocket;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.nio.file.Paths;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.Comparator;
+import java.util.List;
+import java.util.concurrent.TimeUnit;
+import java.util.stream.Stream;
+
+/**
+ * A throw-away MariaDB server for the one test that needs a server preflight must refuse as
+ * unsupported. It runs Debian's {@code mariadbd} (package {@code mariadb-server-core}, binaries
+ * only) from {@code target/}: bootstrapped from the packaged system-table scripts, started on a
+ * free loopback port, stopped and deleted on {@link #close()} or at JVM exit.
+ */
+final class MariaDbServer implements AutoCloseable {
+
+    static final Path MARIADBD = Paths.get("/usr/sbin/mariadbd");
+    private static final Path SHARE = Paths.get("/usr/share/mysql");
+    static final String MISSING =
+            "MariaDB test server not found at " + MARIADBD + ": run 'apt-get install -y mariadb-server-core'";
+
+    private final Path dir;
+    private final int port;
+    private final Process process;
+    private final Thread shutdownHook;
+
+    private MariaDbServer(Path dir, int port, Process process) {
+        this.dir = dir;
+        this.port = port;
+        this.process = process;
+        this.shutdownHook = new Thread(this::stop, "stop-mariadb-" + port);
+        Runtime.getRuntime().addShutdownHook(shutdownHook);
+    }
+
+    static boolean isInstalled() {
+        return Files.isExecutable(MARIADBD)
+                && Files.isRegularFile(SHARE.resolve("mysql_system_tables.sql"));
+    }
+
+    static MariaDbServer start() throws IOException, InterruptedException {
+        Path dir = Paths.get("target", "mariadb-servers", "m" + ProcessHandle.current().pid() + "-" + System.nanoTime())
+                .toAbsolutePath();
+        Files.createDirectories(dir.resolve("data"));
+        Files.createDirectories(dir.resolve("tmp"));
+        bootstrap(dir);
+        int port = freePort();
+        List<String> cmd = baseCommand(dir);
+        cmd.add("--port=" + port);
+        cmd.add("--bind-address=127.0.0.1");
+        cmd.add("--socket=" + dir.resolve("mariadb.sock"));
+        cmd.add("--pid-file=" + dir.resolve("mariadb.pid"));
+        cmd.add("--log-error=" + dir.resolve("error.log"));
+        Process p = new ProcessBuilder(cmd)
+                .redirectErrorStream(true)
+                .redirectOutput(dir.resolve("mariadbd.out").toFile())
+                .start();
+        MariaDbServer server = new MariaDbServer(dir, port, p);
+        server.awaitReady();
+        return server;
+    }
+
+    /** Creates the system tables, as mariadb-install-db does, without needing its client tools. */
+    private static void bootstrap(Path dir) throws IOException, InterruptedException {
+        Path script = dir.resolve("bootstrap.sql");
+        StringBuilder sql = new StringBuilder("CREATE DATABASE mysql;\nUSE mysql;\n");
+        for (String file : List.of("mysql_system_tables.sql", "mysql_system_tables_data.sql")) {
+            sql.append(Files.readString(SHARE.resolve(file), StandardCharsets.UTF_8)).append('\n');
+        }
+        Files.writeString(script, sql, StandardCharsets.UTF_8);
+        List<String> cmd = baseCommand(dir);
+        cmd.add("--bootstrap");
+        Process p = new ProcessBuilder(cmd)
+                .redirectInput(script.toFile())
+                .redirectErrorStream(true)
+                .redirectOutput(dir.resolve("bootstrap.log").toFile())
+                .start();
+        if (!p.waitFor(60, TimeUnit.SECONDS) || p.exitValue() != 0) {
+            p.destroyForcibly();
+            throw new IllegalStateException("mariadbd --bootstrap failed; see " + dir.resolve("bootstrap.log"));
+        }
+    }
+
+    private static List<String> baseCommand(Path dir) {
+        List<String> cmd = new ArrayList<>();
+        cmd.add(MARIADBD.toString());
+        cmd.add("--no-defaults");
+        cmd.add("--datadir=" + dir.resolve("data"));
+        cmd.add("--tmpdir=" + dir.resolve("tmp"));
+        cmd.add("--lc-messages-dir=" + SHARE);
+        cmd.add("--skip-name-resolve");
+        if ("root".equals(System.getProperty("user.name"))) {
+            cmd.add("--user=root");
+        }
+        return cmd;
+    }
+
+    private void awaitReady() throws IOException, InterruptedException {
+        Path log = dir.resolve("error.log");
+        long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(60);
+        while (System.nanoTime() < deadline) {
+            if (Files.exists(log) && Files.readString(log).contains("ready for connections")) {
+                return;
+            }
+            if (!process.isAlive()) {
+                throw new IllegalStateException("mariadbd exited during startup; see " + log);
+            }
+            Thread.sleep(50);
+        }
+        close();
+        throw new IllegalStateException("mariadbd was not ready within 60 s; see " + log);
+    }
+
+    /** The bootstrap creates root@127.0.0.1 without a password; fine for a loopback test server. */
+    MySqlConnectionConfig rootConfig() {
+        return MySqlConnectionConfig.builder()
+                .hostname("127.0.0.1")
+                .port(port)
+                .username("root")
+                .password("")
+                .connectTimeout(Duration.ofSeconds(10))
+                .maxRetries(0)
+                .build();
+    }
+
+    private static int freePort() throws IOException {
+        try (ServerSocket s = new ServerSocket(0)) {
+            return s.getLocalPort();
+        }
+    }
+
+    private void stop() {
+        if (process.isAlive()) {
+            process.destroy();
+            try {
+                if (!process.waitFor(30, TimeUnit.SECONDS)) {
+                    process.destroyForcibly().waitFor(10, TimeUnit.SECONDS);
+                }
+            } catch (InterruptedException e) {
+                process.destroyForcibly();
+                Thread.currentThread().interrupt();
+            }
+        }
+    }
+
+    @Override
+    public void close() {
+        stop();
+        try {
+            Runtime.getRuntime().removeShutdownHook(shutdownHook);
+        } catch (IllegalStateException e) {
+            // already shutting down: the hook stops the server
+        }
+        try (Stream<Path> files = Files.walk(dir)) {
+            files.sorted(Comparator.reverseOrder()).forEach(p -> p.toFile().delete());
+        } catch (IOException e) {
+            throw new UncheckedIOException(e);
+        }
+    }
+}
