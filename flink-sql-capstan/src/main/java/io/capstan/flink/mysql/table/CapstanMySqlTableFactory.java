@@ -71,7 +71,7 @@ public final class CapstanMySqlTableFactory implements DynamicTableSourceFactory
     }
 
     @Override
-    public DynamicTableSource createDynamicSource(Context context) {
+    public DynamicTableSource createDynamicTableSource(Context context) {
         Map<String, String> raw = context.getCatalogTable().getOptions();
         UnsupportedOptionHints.check(raw.keySet());
 

@@ -64,9 +64,7 @@ public final class CapstanMySqlTableSource
 
     @Override
     public ScanRuntimeProvider getScanRuntimeProvider(ScanContext context) {
-        @SuppressWarnings("unchecked")
-        TypeInformation<RowData> producedType =
-                (TypeInformation<RowData>) context.createTypeInformation(producedDataType);
+        TypeInformation<RowData> producedType = context.createTypeInformation(producedDataType);
         ChangelogRowDeserializer deserializer =
                 new ChangelogRowDeserializer(
                         producedType, (RowType) physicalDataType.getLogicalType(), metadata);

@@ -120,7 +120,7 @@ final class ChangelogRowDeserializer implements CapstanDeserializer<RowData> {
                     throw drifted(event, "column '" + fieldNames[i] + "' no longer exists");
                 }
                 LogicalType mapped = tableRow.getTypeAt(index);
-                if (!DeclaredTypeRule.isLosslessWidening(mapped, fieldTypes[i])) {
+                if (!DeclaredTypeRule.isLosslessWideningIgnoringLength(mapped, fieldTypes[i])) {
                     throw drifted(
                             event,
                             "column '"

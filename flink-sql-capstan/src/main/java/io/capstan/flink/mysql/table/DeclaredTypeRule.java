@@ -93,6 +93,31 @@ public final class DeclaredTypeRule {
         }
     }
 
+    /**
+     * As {@link #isLosslessWidening} but without comparing string and byte-string lengths: the
+     * check made on the running job when a table's schema object changes (lengths were checked
+     * at planning time; Flink does not enforce them at runtime).
+     */
+    public static boolean isLosslessWideningIgnoringLength(LogicalType mapped, LogicalType declared) {
+        LogicalTypeRoot f = mapped.getTypeRoot();
+        LogicalTypeRoot t = declared.getTypeRoot();
+        if (isCharacter(f) && isCharacter(t)) {
+            return true;
+        }
+        if (isByteString(f) && isByteString(t)) {
+            return true;
+        }
+        return isLosslessWidening(mapped, declared);
+    }
+
+    private static boolean isCharacter(LogicalTypeRoot root) {
+        return root == LogicalTypeRoot.CHAR || root == LogicalTypeRoot.VARCHAR;
+    }
+
+    private static boolean isByteString(LogicalTypeRoot root) {
+        return root == LogicalTypeRoot.BINARY || root == LogicalTypeRoot.VARBINARY;
+    }
+
     /** Why a declared NOT NULL cannot be honoured, or empty. */
     public static Optional<String> nullabilityProblem(boolean mysqlNullable, LogicalType declared) {
         if (mysqlNullable && !declared.isNullable()) {

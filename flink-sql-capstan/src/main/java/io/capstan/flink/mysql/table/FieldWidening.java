@@ -24,7 +24,7 @@ interface FieldWidening extends Serializable {
 
     /** The conversion for an accepted pair; fails for a pair the rule refuses. */
     static FieldWidening between(LogicalType mapped, LogicalType declared) {
-        if (!DeclaredTypeRule.isLosslessWidening(mapped, declared)) {
+        if (!DeclaredTypeRule.isLosslessWideningIgnoringLength(mapped, declared)) {
             throw new IllegalArgumentException(
                     "not a lossless widening: "
                             + mapped.asSummaryString()
