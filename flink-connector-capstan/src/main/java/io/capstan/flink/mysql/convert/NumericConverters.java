@@ -1,0 +1,187 @@
+package io.capstan.flink.mysql.convert;
+
+import org.apache.flink.table.data.DecimalData;
+import org.apache.flink.table.data.StringData;
+
+import java.math.BigDecimal;
+import java.math.MathContext;
+import java.math.RoundingMode;
+import java.sql.ResultSet;
+import java.sql.SQLException;
+
+/** Integers (signed and widened unsigned), DECIMAL, FLOAT and DOUBLE. */
+final class NumericConverters {
+
+    private NumericConverters() {}
+
+    /** TINYINT → Byte. */
+    static final class TinyInt extends ColumnConverter {
+        @Override
+        Object fromBinlog(Object raw) {
+            return (byte) ((Number) raw).intValue();
+        }
+
+        @Override
+        Object fromJdbc(ResultSet rs, int i) throws SQLException {
+            byte v = rs.getByte(i);
+            return rs.wasNull() ? null : v;
+        }
+    }
+
+    /** SMALLINT → Short; TINYINT UNSIGNED → Short (0..255). */
+    static final class SmallInt extends ColumnConverter {
+        private final int mask;
+
+        SmallInt(boolean fromUnsignedTiny) {
+            this.mask = fromUnsignedTiny ? 0xFF : 0xFFFF_FFFF;
+        }
+
+        @Override
+        Object fromBinlog(Object raw) {
+            return (short) (((Number) raw).intValue() & mask);
+        }
+
+        @Override
+        Object fromJdbc(ResultSet rs, int i) throws SQLException {
+            short v = rs.getShort(i);
+            return rs.wasNull() ? null : v;
+        }
+    }
+
+    /** INT, MEDIUMINT (either sign), SMALLINT UNSIGNED → Integer. */
+    static final class Int extends ColumnConverter {
+        private final int mask;
+
+        /** @param unsignedBits 16 or 24 for an UNSIGNED source narrower than INT, else 0 */
+        Int(int unsignedBits) {
+            this.mask = unsignedBits == 0 ? 0xFFFF_FFFF : (1 << unsignedBits) - 1;
+        }
+
+        @Override
+        Object fromBinlog(Object raw) {
+            return ((Number) raw).intValue() & mask;
+        }
+
+        @Override
+        Object fromJdbc(ResultSet rs, int i) throws SQLException {
+            int v = rs.getInt(i);
+            return rs.wasNull() ? null : v;
+        }
+    }
+
+    /** BIGINT → Long; INT UNSIGNED → Long (0..4294967295). */
+    static final class BigInt extends ColumnConverter {
+        private final boolean fromUnsignedInt;
+
+        BigInt(boolean fromUnsignedInt) {
+            this.fromUnsignedInt = fromUnsignedInt;
+        }
+
+        @Override
+        Object fromBinlog(Object raw) {
+            long v = ((Number) raw).longValue();
+            return fromUnsignedInt ? v & 0xFFFF_FFFFL : v;
+        }
+
+        @Override
+        Object fromJdbc(ResultSet rs, int i) throws SQLException {
+            long v = rs.getLong(i);
+            return rs.wasNull() ? null : v;
+        }
+    }
+
+    /** BIGINT UNSIGNED → DECIMAL(20,0); the binlog hands it over as a signed long. */
+    static final class UnsignedBigInt extends ColumnConverter {
+        @Override
+        Object fromBinlog(Object raw) {
+            long v = ((Number) raw).longValue();
+            if (v >= 0) {
+                return DecimalData.fromUnscaledLong(v, 20, 0);
+            }
+            return DecimalData.fromBigDecimal(new BigDecimal(Long.toUnsignedString(v)), 20, 0);
+        }
+
+        @Override
+        Object fromJdbc(ResultSet rs, int i) throws SQLException {
+            BigDecimal v = rs.getBigDecimal(i);
+            return v == null ? null : DecimalData.fromBigDecimal(v, 20, 0);
+        }
+    }
+
+    /** DECIMAL(p,s) with p ≤ 38 → DecimalData; wider → STRING of the plain decimal text. */
+    static final class Decimal extends ColumnConverter {
+        private final int precision;
+        private final int scale;
+        private final boolean asString;
+
+        Decimal(int precision, int scale, boolean asString) {
+            this.precision = precision;
+            this.scale = scale;
+            this.asString = asString;
+        }
+
+        @Override
+        Object fromBinlog(Object raw) {
+            return convert((BigDecimal) raw);
+        }
+
+        @Override
+        Object fromJdbc(ResultSet rs, int i) throws SQLException {
+            BigDecimal v = rs.getBigDecimal(i);
+            return v == null ? null : convert(v);
+        }
+
+        private Object convert(BigDecimal v) {
+            BigDecimal scaled = v.setScale(scale, RoundingMode.UNNECESSARY);
+            if (asString) {
+                return StringData.fromString(scaled.toPlainString());
+            }
+            DecimalData d = DecimalData.fromBigDecimal(scaled, precision, scale);
+            if (d == null) {
+                throw new ArithmeticException("DECIMAL value exceeds the declared precision");
+            }
+            return d;
+        }
+    }
+
+    /**
+     * FLOAT → Float, rounded to the 6 significant digits MySQL prints for FLOAT (FLT_DIG). A JDBC
+     * read over the text protocol can only deliver those digits, so both paths round the stored
+     * value the same way and agree; the rounding is idempotent.
+     */
+    static final class Float extends ColumnConverter {
+        private static final MathContext FLT_DIG = new MathContext(6, RoundingMode.HALF_EVEN);
+
+        @Override
+        Object fromBinlog(Object raw) {
+            return roundToFltDig(((Number) raw).floatValue());
+        }
+
+        @Override
+        Object fromJdbc(ResultSet rs, int i) throws SQLException {
+            float v = rs.getFloat(i);
+            return rs.wasNull() ? null : roundToFltDig(v);
+        }
+
+        static float roundToFltDig(float v) {
+            if (v == 0 || java.lang.Float.isNaN(v) || java.lang.Float.isInfinite(v)) {
+                return v;
+            }
+            return new BigDecimal((double) v).round(FLT_DIG).floatValue();
+        }
+    }
+
+    /** DOUBLE → Double (MySQL prints DOUBLE with round-trip precision, so JDBC is exact). */
+    static final class Double extends ColumnConverter {
+        @Override
+        Object fromBinlog(Object raw) {
+            return ((Number) raw).doubleValue();
+        }
+
+        @Override
+        Object fromJdbc(ResultSet rs, int i) throws SQLException {
+            double v = rs.getDouble(i);
+            return rs.wasNull() ? null : v;
+        }
+    }
+}

@@ -1,0 +1,99 @@
+package io.capstan.flink.mysql.convert;
+
+import org.apache.flink.table.data.TimestampData;
+
+import java.sql.ResultSet;
+import java.sql.SQLException;
+import java.time.LocalDate;
+import java.time.LocalDateTime;
+
+/**
+ * DATE, TIME, DATETIME, TIMESTAMP and YEAR.
+ *
+ * <p>JDBC reads rely on the session settings of {@code JdbcConnections}: session time zone UTC
+ * (TIMESTAMP values arrive as UTC wall clock) and {@code zeroDateTimeBehavior=CONVERT_TO_NULL}.
+ */
+final class TemporalConverters {
+
+    private TemporalConverters() {}
+
+    /** DATE → Integer days since 1970-01-01. */
+    static final class Date extends ColumnConverter {
+        @Override
+        Object fromBinlog(Object raw) {
+            return ((Number) raw).intValue();
+        }
+
+        @Override
+        Object fromJdbc(ResultSet rs, int i) throws SQLException {
+            LocalDate d = rs.getObject(i, LocalDate.class);
+            return d == null ? null : (int) d.toEpochDay();
+        }
+    }
+
+    /** TIME(fsp) → Long signed microseconds (may be negative or exceed 24 hours). */
+    static final class Time extends ColumnConverter {
+        @Override
+        Object fromBinlog(Object raw) {
+            return ((Number) raw).longValue();
+        }
+
+        @Override
+        Object fromJdbc(ResultSet rs, int i) throws SQLException {
+            // getString/getTime lose the sign of '-00:..' and cannot hold > 24h: read the wire bytes.
+            byte[] b = rs.getBytes(i);
+            return b == null ? null : TimeText.micros(b);
+        }
+    }
+
+    /** DATETIME(p) → TimestampData of the wall-clock value (no time zone applied). */
+    static final class DateTime extends ColumnConverter {
+        @Override
+        Object fromBinlog(Object raw) {
+            return fromMicros(((Number) raw).longValue());
+        }
+
+        @Override
+        Object fromJdbc(ResultSet rs, int i) throws SQLException {
+            LocalDateTime t = rs.getObject(i, LocalDateTime.class);
+            return t == null ? null : TimestampData.fromLocalDateTime(t);
+        }
+    }
+
+    /**
+     * TIMESTAMP(p) → TimestampData holding the instant (TIMESTAMP_LTZ). The binlog carries epoch
+     * seconds; JDBC reads the UTC wall clock of the UTC session, which is the same instant.
+     */
+    static final class Timestamp extends ColumnConverter {
+        @Override
+        Object fromBinlog(Object raw) {
+            return fromMicros(((Number) raw).longValue());
+        }
+
+        @Override
+        Object fromJdbc(ResultSet rs, int i) throws SQLException {
+            LocalDateTime utc = rs.getObject(i, LocalDateTime.class);
+            return utc == null ? null : TimestampData.fromLocalDateTime(utc);
+        }
+    }
+
+    /** YEAR → Integer (0 for the zero year). */
+    static final class Year extends ColumnConverter {
+        @Override
+        Object fromBinlog(Object raw) {
+            return ((Number) raw).intValue();
+        }
+
+        @Override
+        Object fromJdbc(ResultSet rs, int i) throws SQLException {
+            int v = rs.getInt(i);
+            return rs.wasNull() ? null : v;
+        }
+    }
+
+    static TimestampData fromMicros(long micros) {
+        long millis = Math.floorDiv(micros, 1000L);
+        int nanosOfMilli = (int) Math.floorMod(micros, 1000L) * 1000;
+        return TimestampData.fromEpochMillis(millis, nanosOfMilli);
+    }
+}

@@ -1,0 +1,329 @@
+package io.capstan.flink.mysql.schema;
+
+import io.capstan.flink.mysql.error.CapstanHaltException;
+import io.capstan.flink.mysql.error.HaltReason;
+
+import com.github.shyiko.mysql.binlog.event.TableMapEventData;
+import com.github.shyiko.mysql.binlog.event.TableMapEventMetadata;
+import com.github.shyiko.mysql.binlog.event.deserialization.ColumnType;
+import com.mysql.cj.CharsetMapping;
+
+import java.util.Arrays;
+import java.util.BitSet;
+import java.util.Collections;
+import java.util.List;
+import java.util.Map;
+
+/**
+ * Builds a table's schema from a binlog TABLE_MAP event and its {@code binlog_row_metadata=FULL}
+ * optional metadata (column names, signedness, character sets, ENUM/SET labels, geometry types,
+ * primary key). No DDL is parsed and no query is made.
+ */
+public final class BinlogSchemaReader {
+
+    /** The collation id of the {@code binary} character set. */
+    private static final int BINARY_COLLATION = 63;
+
+    private BinlogSchemaReader() {}
+
+    /**
+     * @throws CapstanHaltException BINLOG_ROW_METADATA_NOT_FULL when the event carries no column
+     *     names; UNSUPPORTED_COLUMN_TYPE or UNDECODABLE_COLUMN naming the table and column
+     */
+    public static TableSchema fromTableMap(TableId id, TableMapEventData tableMap) {
+        byte[] types = tableMap.getColumnTypes();
+        int[] meta = tableMap.getColumnMetadata();
+        BitSet nullability = tableMap.getColumnNullability();
+        TableMapEventMetadata md = tableMap.getEventMetadata();
+        if (md == null || md.getColumnNames() == null || md.getColumnNames().size() != types.length) {
+            throw new CapstanHaltException(
+                    HaltReason.BINLOG_ROW_METADATA_NOT_FULL,
+                    "the binlog table map of table " + id + " carries no column names. Remedy:"
+                            + " SET GLOBAL binlog_row_metadata = FULL (and persist it) on the"
+                            + " server.");
+        }
+        Cursor cursor = new Cursor(md);
+        ColumnSchema[] columns = new ColumnSchema[types.length];
+        for (int i = 0; i < types.length; i++) {
+            String name = checkDecoded(id, i, md.getColumnNames().get(i), md.getColumnNames().get(i));
+            boolean nullable = nullability != null && nullability.get(i);
+            columns[i] = column(id, i, name, types[i] & 0xFF, meta[i], nullable, cursor);
+        }
+        int[] key = primaryKey(md);
+        for (int k : key) {
+            if (k < 0 || k >= columns.length) {
+                throw new CapstanHaltException(
+                        HaltReason.UNDECODABLE_COLUMN,
+                        "the binlog table map of table " + id + " names a primary key column"
+                                + " that does not exist");
+            }
+        }
+        return new TableSchema(id, Arrays.asList(columns), key);
+    }
+
+    private static int[] primaryKey(TableMapEventMetadata md) {
+        if (md.getSimplePrimaryKeys() != null) {
+            return md.getSimplePrimaryKeys().stream().mapToInt(Integer::intValue).toArray();
+        }
+        if (md.getPrimaryKeysWithPrefix() != null) {
+            return md.getPrimaryKeysWithPrefix().keySet().stream()
+                    .mapToInt(Integer::intValue)
+                    .toArray();
+        }
+        return new int[0];
+    }
+
+    private static ColumnSchema column(
+            TableId id, int index, String name, int code, int meta, boolean nullable, Cursor cursor) {
+        int realCode = code;
+        int length = meta;
+        if (code == ColumnType.STRING.getCode() && meta >= 256) {
+            // Same decoding of CHAR/BINARY/ENUM/SET metadata as the row deserializer.
+            int meta0 = meta >> 8;
+            int meta1 = meta & 0xFF;
+            if ((meta0 & 0x30) != 0x30) {
+                realCode = meta0 | 0x30;
+                length = meta1 | (((meta0 & 0x30) ^ 0x30) << 4);
+            } else {
+                realCode = meta0;
+                length = meta1;
+            }
+        }
+        ColumnType ct = ColumnType.byCode(realCode);
+        if (ct == null) {
+            throw unsupported(id, name, "binlog type code " + realCode);
+        }
+        boolean unsigned = cursor.unsigned(index);
+        switch (ct) {
+            case TINY:
+                return simple(id, name, MySqlType.TINYINT, nullable).unsigned(unsigned).build(id);
+            case SHORT:
+                return simple(id, name, MySqlType.SMALLINT, nullable).unsigned(unsigned).build(id);
+            case INT24:
+                return simple(id, name, MySqlType.MEDIUMINT, nullable).unsigned(unsigned).build(id);
+            case LONG:
+                return simple(id, name, MySqlType.INT, nullable).unsigned(unsigned).build(id);
+            case LONGLONG:
+                return simple(id, name, MySqlType.BIGINT, nullable).unsigned(unsigned).build(id);
+            case NEWDECIMAL:
+                return simple(id, name, MySqlType.DECIMAL, nullable)
+                        .unsigned(unsigned)
+                        .precision(meta & 0xFF)
+                        .scale(meta >> 8)
+                        .build(id);
+            case FLOAT:
+                return simple(id, name, MySqlType.FLOAT, nullable).unsigned(unsigned).build(id);
+            case DOUBLE:
+                return simple(id, name, MySqlType.DOUBLE, nullable).unsigned(unsigned).build(id);
+            case BIT:
+                return simple(id, name, MySqlType.BIT, nullable)
+                        .length((meta >> 8) * 8 + (meta & 0xFF))
+                        .build(id);
+            case DATE:
+                return simple(id, name, MySqlType.DATE, nullable).build(id);
+            case TIME_V2:
+                return simple(id, name, MySqlType.TIME, nullable).precision(meta).build(id);
+            case DATETIME_V2:
+                return simple(id, name, MySqlType.DATETIME, nullable).precision(meta).build(id);
+            case TIMESTAMP_V2:
+                return simple(id, name, MySqlType.TIMESTAMP, nullable).precision(meta).build(id);
+            case YEAR:
+                return simple(id, name, MySqlType.YEAR, nullable).build(id);
+            case STRING:
+                return characterColumn(id, name, MySqlType.CHAR, MySqlType.BINARY, length, nullable,
+                        cursor.nextCharset(id, name));
+            case VARCHAR:
+            case VAR_STRING:
+                return characterColumn(id, name, MySqlType.VARCHAR, MySqlType.VARBINARY, meta,
+                        nullable, cursor.nextCharset(id, name));
+            case BLOB:
+                return blobColumn(id, name, meta, nullable, cursor.nextCharset(id, name));
+            case ENUM:
+                return simple(id, name, MySqlType.ENUM, nullable)
+                        .enumValues(cursor.nextEnumLabels(id, name))
+                        .build(id);
+            case SET:
+                return simple(id, name, MySqlType.SET, nullable)
+                        .setValues(cursor.nextSetLabels(id, name))
+                        .build(id);
+            case JSON:
+                return simple(id, name, MySqlType.JSON, nullable).build(id);
+            case GEOMETRY:
+                return simple(id, name, cursor.nextGeometryType(id, name), nullable).build(id);
+            case TIME:
+            case DATETIME:
+            case TIMESTAMP:
+                throw unsupported(id, name, "pre-5.6 temporal storage format (" + ct + ")."
+                        + " Remedy: ALTER TABLE " + id.quoted() + " FORCE to upgrade the column");
+            default:
+                throw unsupported(id, name, "binlog type " + ct);
+        }
+    }
+
+    private static ColumnSchema.Builder simple(TableId id, String name, MySqlType type, boolean nullable) {
+        return ColumnSchema.builder(name, type).nullable(nullable);
+    }
+
+    private static ColumnSchema characterColumn(TableId id, String name, MySqlType textType,
+            MySqlType binaryType, int byteLength, boolean nullable, String charset) {
+        if (MySqlCharsets.BINARY.equals(charset)) {
+            return simple(id, name, binaryType, nullable).length(byteLength).build(id);
+        }
+        int perChar = MySqlCharsets.maxBytesPerChar(charset);
+        if (perChar < 1) {
+            throw unsupported(id, name, "character set " + charset);
+        }
+        return simple(id, name, textType, nullable)
+                .charset(charset)
+                .length(byteLength / perChar)
+                .build(id);
+    }
+
+    private static ColumnSchema blobColumn(
+            TableId id, String name, int lengthBytes, boolean nullable, String charset) {
+        boolean binary = MySqlCharsets.BINARY.equals(charset);
+        MySqlType type;
+        switch (lengthBytes) {
+            case 1:
+                type = binary ? MySqlType.TINYBLOB : MySqlType.TINYTEXT;
+                break;
+            case 2:
+                type = binary ? MySqlType.BLOB : MySqlType.TEXT;
+                break;
+            case 3:
+                type = binary ? MySqlType.MEDIUMBLOB : MySqlType.MEDIUMTEXT;
+                break;
+            case 4:
+                type = binary ? MySqlType.LONGBLOB : MySqlType.LONGTEXT;
+                break;
+            default:
+                throw unsupported(id, name, "BLOB length prefix of " + lengthBytes + " bytes");
+        }
+        return simple(id, name, type, nullable).charset(charset).build(id);
+    }
+
+    private static CapstanHaltException unsupported(TableId id, String column, String what) {
+        return new CapstanHaltException(
+                HaltReason.UNSUPPORTED_COLUMN_TYPE,
+                "table " + id + " column " + column + ": unsupported " + what
+                        + ". Remedy: change the column type (see docs/types.md) or exclude the"
+                        + " table from capture.");
+    }
+
+    /**
+     * The binlog library decodes names and labels with the JVM's default charset; a replacement
+     * character means the text was not decodable, so refuse instead of guessing.
+     */
+    private static String checkDecoded(TableId id, int index, String text, String columnName) {
+        if (text == null || text.indexOf('\uFFFD') >= 0) {
+            throw new CapstanHaltException(
+                    HaltReason.UNDECODABLE_COLUMN,
+                    "table " + id + " column #" + (index + 1) + ": a column name or ENUM/SET label"
+                            + " in the binlog table map is not decodable. Remedy: run the JVM with"
+                            + " -Dfile.encoding=UTF-8 and use utf8mb4 names and labels.");
+        }
+        return text;
+    }
+
+    /** Walks the per-type metadata lists, which hold one entry per column of that kind. */
+    private static final class Cursor {
+        private final TableMapEventMetadata md;
+        private final BitSet signedness;
+        private int characterColumn;
+        private int enumColumn;
+        private int setColumn;
+        private int geometryColumn;
+
+        Cursor(TableMapEventMetadata md) {
+            this.md = md;
+            this.signedness = md.getSignedness() == null ? new BitSet() : md.getSignedness();
+        }
+
+        /** The library maps the SIGNEDNESS bits onto column indexes; a set bit means UNSIGNED. */
+        boolean unsigned(int columnIndex) {
+            return signedness.get(columnIndex);
+        }
+
+        String nextCharset(TableId id, String column) {
+            int n = characterColumn++;
+            Integer collation = null;
+            if (md.getColumnCharsets() != null) {
+                List<Integer> list = md.getColumnCharsets();
+                collation = n < list.size() ? list.get(n) : null;
+            } else if (md.getDefaultCharset() != null) {
+                TableMapEventMetadata.DefaultCharset dc = md.getDefaultCharset();
+                Map<Integer, Integer> exceptions =
+                        dc.getCharsetCollations() == null ? Collections.emptyMap() : dc.getCharsetCollations();
+                collation = exceptions.getOrDefault(n, dc.getDefaultCharsetCollation());
+            }
+            if (collation == null) {
+                throw new CapstanHaltException(
+                        HaltReason.UNDECODABLE_COLUMN,
+                        "table " + id + " column " + column + ": the binlog table map carries no"
+                                + " character set. Remedy: SET GLOBAL binlog_row_metadata = FULL.");
+            }
+            if (collation == BINARY_COLLATION) {
+                return MySqlCharsets.BINARY;
+            }
+            String name = CharsetMapping.getStaticMysqlCharsetNameForCollationIndex(collation);
+            if (name == null) {
+                throw unsupported(id, column, "collation id " + collation);
+            }
+            return MySqlCharsets.canonical(name);
+        }
+
+        List<String> nextEnumLabels(TableId id, String column) {
+            return labels(id, column, md.getEnumStrValues(), enumColumn++);
+        }
+
+        List<String> nextSetLabels(TableId id, String column) {
+            return labels(id, column, md.getSetStrValues(), setColumn++);
+        }
+
+        private List<String> labels(TableId id, String column, List<String[]> all, int n) {
+            if (all == null || n >= all.size()) {
+                throw new CapstanHaltException(
+                        HaltReason.UNDECODABLE_COLUMN,
+                        "table " + id + " column " + column + ": the binlog table map carries no"
+                                + " ENUM/SET labels. Remedy: SET GLOBAL binlog_row_metadata = FULL.");
+            }
+            String[] labels = all.get(n);
+            for (String label : labels) {
+                if (label == null || label.indexOf('\uFFFD') >= 0) {
+                    throw new CapstanHaltException(
+                            HaltReason.UNDECODABLE_COLUMN,
+                            "table " + id + " column " + column + ": an ENUM/SET label in the binlog"
+                                    + " table map is not decodable. Remedy: run the JVM with"
+                                    + " -Dfile.encoding=UTF-8 and use utf8mb4 labels.");
+                }
+            }
+            return Arrays.asList(labels);
+        }
+
+        MySqlType nextGeometryType(TableId id, String column) {
+            List<Integer> all = md.getGeometryTypes();
+            int n = geometryColumn++;
+            int code = all == null || n >= all.size() ? 0 : all.get(n);
+            switch (code) {
+                case 0:
+                    return MySqlType.GEOMETRY;
+                case 1:
+                    return MySqlType.POINT;
+                case 2:
+                    return MySqlType.LINESTRING;
+                case 3:
+                    return MySqlType.POLYGON;
+                case 4:
+                    return MySqlType.MULTIPOINT;
+                case 5:
+                    return MySqlType.MULTILINESTRING;
+                case 6:
+                    return MySqlType.MULTIPOLYGON;
+                case 7:
+                    return MySqlType.GEOMETRYCOLLECTION;
+                default:
+                    throw unsupported(id, column, "geometry type code " + code);
+            }
+        }
+    }
+}
