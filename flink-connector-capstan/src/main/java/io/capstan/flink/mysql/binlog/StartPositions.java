@@ -3,30 +3,50 @@ package io.capstan.flink.mysql.binlog;
 import io.capstan.flink.mysql.connect.MySqlConnectionConfig;
 import io.capstan.flink.mysql.gtid.GtidSet;
 
-/** API placeholder: the implementation follows in the next commit on this branch. */
+/**
+ * Resolves a user's start choice to a validated {@link BinlogStartPosition} by asking the server
+ * (over JDBC) for its {@code gtid_executed} and {@code gtid_purged}.
+ */
 public final class StartPositions {
+
     private StartPositions() {}
 
     /** The server's current {@code @@global.gtid_executed}: stream what commits from now on. */
     public static BinlogStartPosition latest(MySqlConnectionConfig connection) {
-        throw new UnsupportedOperationException("not implemented yet");
+        return BinlogStartPosition.of(ServerGtidState.read(connection).executed);
     }
 
-    /** Everything the server still holds ({@code @@global.gtid_purged} as processed set). */
+    /** Everything the server still holds: {@code @@global.gtid_purged} as the processed set. */
     public static BinlogStartPosition earliest(MySqlConnectionConfig connection) {
-        throw new UnsupportedOperationException("not implemented yet");
-    }
-
-    /** Every transaction not in {@code processed}, validated against the server. */
-    public static BinlogStartPosition gtidSet(MySqlConnectionConfig connection, GtidSet processed) {
-        throw new UnsupportedOperationException("not implemented yet");
+        return BinlogStartPosition.of(ServerGtidState.read(connection).purged);
     }
 
     /**
-     * Earliest position; the streamer must be configured with {@link
-     * BinlogStreamerConfig.Builder#startTimestampMillis} to drop earlier transactions.
+     * Every transaction not in {@code processed}. Halts with {@code source_identity_mismatch} when
+     * the set holds transactions the server never executed, and with {@code data_gap} when the
+     * server already purged transactions outside it.
+     */
+    public static BinlogStartPosition gtidSet(MySqlConnectionConfig connection, GtidSet processed) {
+        BinlogStartPosition position = BinlogStartPosition.of(processed);
+        validate(connection, position);
+        return position;
+    }
+
+    /**
+     * The earliest position, for a start at a commit time: configure the streamer with {@link
+     * BinlogStreamerConfig.Builder#startTimestampMillis} = {@code startTimestampMillis} so that the
+     * transactions committed before it are dropped (each still ends with a {@link TransactionEnd}).
      */
     public static BinlogStartPosition timestamp(MySqlConnectionConfig connection, long startTimestampMillis) {
-        throw new UnsupportedOperationException("not implemented yet");
+        if (startTimestampMillis < 0) {
+            throw new IllegalArgumentException("start timestamp must be >= 0 ms since the epoch");
+        }
+        return earliest(connection);
+    }
+
+    /** Halts (data_gap, source_identity_mismatch) unless the server can serve {@code position} exactly. */
+    public static void validate(MySqlConnectionConfig connection, BinlogStartPosition position) {
+        ServerGtidState state = ServerGtidState.read(connection);
+        ResumeCheck.check(position, state.executed, state.purged, connection.address());
     }
 }

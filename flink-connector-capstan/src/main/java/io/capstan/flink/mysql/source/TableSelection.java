@@ -14,8 +14,9 @@ import java.util.regex.PatternSyntaxException;
  * Which tables a job captures, as the user wrote them: database names and {@code db.table} names,
  * each an exact name or a Java regular expression matched against the whole name.
  *
- * <p>An entry of {@code tableList} splits at its first dot that is not escaped ({@code \.}); the
- * part before matches the database, the part after the table. A table is captured when it matches
+ * <p>An entry of {@code tableList} is matched against the whole {@code database.table} text (as in
+ * Flink CDC): {@code shop.orders} is exact enough in practice, {@code shop\.order_line_.*} or
+ * {@code .*\.orders} are patterns. A table is captured when it matches
  * some {@code databaseList} entry (or that list is empty) and some {@code tableList} entry (or that
  * list is empty). System schemas are never captured. Pure logic: resolution against the server is
  * {@link TableDiscovery}'s job.
@@ -31,7 +32,7 @@ public final class TableSelection implements Serializable {
     private final List<String> tableList;
 
     private transient List<Pattern> databasePatterns;
-    private transient List<Pattern[]> tablePatterns;
+    private transient List<Pattern> tablePatterns;
 
     private TableSelection(List<String> databaseList, List<String> tableList) {
         this.databaseList = List.copyOf(databaseList);
@@ -73,12 +74,11 @@ public final class TableSelection implements Serializable {
                 && databasePatterns.stream().noneMatch(p -> p.matcher(table.database()).matches())) {
             return false;
         }
-        return tablePatterns.isEmpty()
-                || tablePatterns.stream()
-                        .anyMatch(
-                                p ->
-                                        p[0].matcher(table.database()).matches()
-                                                && p[1].matcher(table.table()).matches());
+        if (tablePatterns.isEmpty()) {
+            return true;
+        }
+        String qualified = table.database() + "." + table.table();
+        return tablePatterns.stream().anyMatch(p -> p.matcher(qualified).matches());
     }
 
     private void compile() {
@@ -86,19 +86,15 @@ public final class TableSelection implements Serializable {
         for (String entry : databaseList) {
             dbs.add(compile("databaseList", entry, entry));
         }
-        List<Pattern[]> tables = new ArrayList<>();
+        List<Pattern> tables = new ArrayList<>();
         for (String entry : tableList) {
-            int dot = firstUnescapedDot(entry);
-            if (dot <= 0 || dot == entry.length() - 1) {
+            if (entry == null || entry.indexOf('.') < 0) {
                 throw new IllegalArgumentException(
-                        "tableList: entry '" + entry + "' must be database.table (either part may be"
-                                + " a regular expression; escape a literal dot as \\.)");
+                        "tableList: entry '" + entry + "' must be database.table (a regular"
+                                + " expression over the whole name, e.g. shop.orders or"
+                                + " shop\\.order_line_.*)");
             }
-            tables.add(
-                    new Pattern[] {
-                        compile("tableList", entry, entry.substring(0, dot)),
-                        compile("tableList", entry, entry.substring(dot + 1))
-                    });
+            tables.add(compile("tableList", entry, entry));
         }
         this.databasePatterns = Collections.unmodifiableList(dbs);
         this.tablePatterns = Collections.unmodifiableList(tables);
@@ -116,18 +112,6 @@ public final class TableSelection implements Serializable {
                             + e.getDescription(),
                     e);
         }
-    }
-
-    private static int firstUnescapedDot(String s) {
-        for (int i = 0; i < s.length(); i++) {
-            char c = s.charAt(i);
-            if (c == '\\') {
-                i++; // skip the escaped character
-            } else if (c == '.') {
-                return i;
-            }
-        }
-        return -1;
     }
 
     @Override

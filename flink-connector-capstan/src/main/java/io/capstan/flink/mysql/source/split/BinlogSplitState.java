@@ -57,8 +57,14 @@ public final class BinlogSplitState extends CapstanSplitState {
         rowsEmitted = index + 1;
     }
 
-    /** Records that {@code gtid} ended: it joins the processed set and nothing is partial. */
+    /**
+     * Records that {@code gtid} ended: it joins the processed set and nothing is partial. The end
+     * of a transaction already processed changes nothing (defence in depth against a replay).
+     */
     public void transactionEnded(Gtid gtid) {
+        if (processed.contains(gtid)) {
+            return;
+        }
         if (partialTransaction != null && !partialTransaction.equals(gtid)) {
             throw new IllegalStateException(
                     "transaction " + gtid + " ended while " + partialTransaction + " was open");

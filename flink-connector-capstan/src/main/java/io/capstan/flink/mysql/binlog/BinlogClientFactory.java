@@ -1,0 +1,54 @@
+package io.capstan.flink.mysql.binlog;
+
+import com.github.shyiko.mysql.binlog.BinaryLogClient;
+import com.github.shyiko.mysql.binlog.event.EventType;
+import com.github.shyiko.mysql.binlog.event.deserialization.EventDeserializer;
+import com.github.shyiko.mysql.binlog.network.SSLMode;
+import io.capstan.flink.mysql.connect.MySqlConnectionConfig;
+import io.capstan.flink.mysql.convert.BinlogEventDeserializers;
+
+/**
+ * Builds one {@link BinaryLogClient} per connection attempt: dump by GTID set from our own
+ * processed set, our server id, no keep-alive thread (the streamer reconnects itself, from its
+ * exact position), heartbeats, TLS per the configured mode, and an event deserializer that skips
+ * the rows of uncaptured tables and refuses compressed transactions.
+ */
+final class BinlogClientFactory {
+
+    private static final EventType[] ROWS_EVENTS = {
+        EventType.WRITE_ROWS, EventType.EXT_WRITE_ROWS,
+        EventType.UPDATE_ROWS, EventType.EXT_UPDATE_ROWS,
+        EventType.DELETE_ROWS, EventType.EXT_DELETE_ROWS,
+    };
+
+    private BinlogClientFactory() {}
+
+    static BinaryLogClient create(
+            BinlogStreamerConfig config, BinlogStartPosition position, TableSchemaCache tables, BinlogStreamerMetrics metrics) {
+        MySqlConnectionConfig c = config.connection();
+        BinaryLogClient client = new BinaryLogClient(c.hostname(), c.port(), c.username(), c.password());
+        client.setServerId(config.serverId());
+        client.setKeepAlive(false);
+        client.setHeartbeatInterval(c.heartbeatInterval().toMillis());
+        client.setConnectTimeout(c.connectTimeout().toMillis());
+        client.setSSLMode(SSLMode.valueOf(c.sslMode().name()));
+        client.setGtidSet(position.processed().toString());
+        client.setEventDeserializer(eventDeserializer(tables, metrics));
+        client.setThreadFactory(r -> {
+            Thread t = new Thread(r, "capstan-binlog-client-" + config.serverId());
+            t.setDaemon(true);
+            return t;
+        });
+        return client;
+    }
+
+    static EventDeserializer eventDeserializer(TableSchemaCache tables, BinlogStreamerMetrics metrics) {
+        EventDeserializer deserializer = BinlogEventDeserializers.create();
+        for (EventType type : ROWS_EVENTS) {
+            deserializer.setEventDataDeserializer(
+                    type, new CapturedRowsDeserializer(deserializer.getEventDataDeserializer(type), tables, metrics));
+        }
+        deserializer.setEventDataDeserializer(EventType.TRANSACTION_PAYLOAD, new CompressedTransactionRefusal());
+        return deserializer;
+    }
+}

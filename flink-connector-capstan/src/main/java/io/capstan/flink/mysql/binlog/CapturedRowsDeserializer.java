@@ -1,0 +1,97 @@
+package io.capstan.flink.mysql.binlog;
+
+import com.github.shyiko.mysql.binlog.event.EventData;
+import com.github.shyiko.mysql.binlog.event.deserialization.EventDataDeserializer;
+import com.github.shyiko.mysql.binlog.io.ByteArrayInputStream;
+import io.capstan.flink.mysql.error.CapstanHaltException;
+import io.capstan.flink.mysql.error.HaltReason;
+import java.io.IOException;
+import java.io.InputStream;
+
+/**
+ * Wraps a rows-event deserializer so that rows of uncaptured tables are never decoded.
+ *
+ * <p>It reads the event's 6-byte table id and looks it up among the table maps already seen (the
+ * table map always precedes its rows events). For an uncaptured table it returns a {@link
+ * SkippedRowsEventData} and the event deserializer skips the rest of the event's bytes; for a
+ * captured table the id is replayed in front of the remaining bytes and the wrapped deserializer
+ * decodes the event as usual. An id no table map announced halts with {@code unmapped_table_id}.
+ */
+final class CapturedRowsDeserializer implements EventDataDeserializer<EventData> {
+
+    private static final int TABLE_ID_BYTES = 6;
+
+    private final EventDataDeserializer<?> delegate;
+    private final TableSchemaCache tables;
+    private final BinlogStreamerMetrics metrics;
+
+    CapturedRowsDeserializer(EventDataDeserializer<?> delegate, TableSchemaCache tables, BinlogStreamerMetrics metrics) {
+        this.delegate = delegate;
+        this.tables = tables;
+        this.metrics = metrics;
+    }
+
+    @Override
+    public EventData deserialize(ByteArrayInputStream in) throws IOException {
+        long tableId = in.readLong(TABLE_ID_BYTES);
+        TableSchemaCache.Entry entry = tables.lookup(tableId);
+        if (entry == null) {
+            throw unmapped(tableId);
+        }
+        if (!entry.captured) {
+            metrics.uncapturedRowsEventSkipped();
+            return new SkippedRowsEventData(tableId);
+        }
+        return delegate.deserialize(new ByteArrayInputStream(new TableIdReplay(tableId, in)));
+    }
+
+    static CapstanHaltException unmapped(long tableId) {
+        return new CapstanHaltException(
+                HaltReason.UNMAPPED_TABLE_ID,
+                "a rows event refers to binlog table id " + tableId
+                        + " but no table-map event announced it in this stream, so its rows cannot be"
+                        + " attributed to a table. Remedy: check that the server writes table maps with"
+                        + " every rows event (binlog_format=ROW, no filtering proxy between the server and"
+                        + " the connector) and restart from the last checkpoint.");
+    }
+
+    /** The 6 table-id bytes (little endian) followed by the rest of the event. */
+    private static final class TableIdReplay extends InputStream {
+        private final long tableId;
+        private final ByteArrayInputStream rest;
+        private int replayed;
+
+        TableIdReplay(long tableId, ByteArrayInputStream rest) {
+            this.tableId = tableId;
+            this.rest = rest;
+        }
+
+        @Override
+        public int read() throws IOException {
+            if (replayed < TABLE_ID_BYTES) {
+                return (int) (tableId >>> (8 * replayed++)) & 0xFF;
+            }
+            return rest.read();
+        }
+
+        @Override
+        public int read(byte[] b, int off, int len) throws IOException {
+            if (len == 0) {
+                return 0;
+            }
+            if (replayed < TABLE_ID_BYTES) {
+                int n = 0;
+                while (n < len && replayed < TABLE_ID_BYTES) {
+                    b[off + n++] = (byte) read();
+                }
+                return n;
+            }
+            return rest.read(b, off, len);
+        }
+
+        @Override
+        public int available() throws IOException {
+            return (TABLE_ID_BYTES - replayed) + rest.available();
+        }
+    }
+}

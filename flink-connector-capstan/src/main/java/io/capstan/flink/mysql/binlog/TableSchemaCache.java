@@ -1,0 +1,89 @@
+package io.capstan.flink.mysql.binlog;
+
+import com.github.shyiko.mysql.binlog.event.TableMapEventData;
+import io.capstan.flink.mysql.convert.RowConverter;
+import io.capstan.flink.mysql.schema.TableId;
+import io.capstan.flink.mysql.schema.TableSchema;
+import java.util.HashMap;
+import java.util.Map;
+
+/**
+ * The tables announced by table-map events, by the binlog's numeric table id: whether each is
+ * captured and, for captured ones, its schema and row converter.
+ *
+ * <p>A schema and its converter are built only when a table's shape changes (a DDL); a new numeric
+ * id for an unchanged table (after FLUSH TABLES or a reconnect) reuses them. Uncaptured tables get
+ * no schema at all. Single-threaded: used only by the binlog reader thread.
+ */
+final class TableSchemaCache {
+
+    /** One announced table. */
+    static final class Entry {
+        final TableId tableId;
+        final boolean captured;
+        final TableMapEventData shape;
+        final TableSchema schema; // null when not captured
+        final RowConverter converter; // null when not captured
+
+        Entry(TableId tableId, boolean captured, TableMapEventData shape, TableSchema schema, RowConverter converter) {
+            this.tableId = tableId;
+            this.captured = captured;
+            this.shape = shape;
+            this.schema = schema;
+            this.converter = converter;
+        }
+
+        int columnCount() {
+            return shape.getColumnTypes().length;
+        }
+    }
+
+    private final TableFilter filter;
+    private final BinlogStreamerMetrics metrics;
+    private final Map<Long, Entry> byNumericId = new HashMap<>();
+    private final Map<TableId, Entry> byTable = new HashMap<>();
+
+    TableSchemaCache(TableFilter filter, BinlogStreamerMetrics metrics) {
+        this.filter = filter;
+        this.metrics = metrics;
+    }
+
+    /** Records a table-map event; builds a schema and converter only for a new captured shape. */
+    Entry onTableMap(TableMapEventData tableMap) {
+        Entry known = byNumericId.get(tableMap.getTableId());
+        if (known != null && TableMapShapes.sameShape(known.shape, tableMap)) {
+            return known;
+        }
+        TableId tableId = TableId.of(tableMap.getDatabase(), tableMap.getTable());
+        Entry entry = byTable.get(tableId);
+        if (entry == null || !TableMapShapes.sameShape(entry.shape, tableMap)) {
+            entry = build(tableId, tableMap);
+            byTable.put(tableId, entry);
+        }
+        byNumericId.put(tableMap.getTableId(), entry);
+        return entry;
+    }
+
+    /** The table announced under {@code numericTableId}, or null when no table map named it. */
+    Entry lookup(long numericTableId) {
+        return byNumericId.get(numericTableId);
+    }
+
+    /**
+     * Forgets the numeric ids, which a restarted server may hand out again for other tables. Built
+     * schemas stay, keyed by table name and shape.
+     */
+    void forgetTableIds() {
+        byNumericId.clear();
+    }
+
+    private Entry build(TableId tableId, TableMapEventData tableMap) {
+        if (!filter.test(tableId)) {
+            return new Entry(tableId, false, tableMap, null, null);
+        }
+        TableSchema schema = TableSchema.fromTableMap(tableId, tableMap);
+        RowConverter converter = RowConverter.of(schema);
+        metrics.schemaBuilt();
+        return new Entry(tableId, true, tableMap, schema, converter);
+    }
+}

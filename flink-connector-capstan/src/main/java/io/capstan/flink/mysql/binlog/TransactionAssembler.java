@@ -1,0 +1,333 @@
+package io.capstan.flink.mysql.binlog;
+
+import com.github.shyiko.mysql.binlog.event.DeleteRowsEventData;
+import com.github.shyiko.mysql.binlog.event.Event;
+import com.github.shyiko.mysql.binlog.event.EventData;
+import com.github.shyiko.mysql.binlog.event.EventHeader;
+import com.github.shyiko.mysql.binlog.event.EventType;
+import com.github.shyiko.mysql.binlog.event.GtidEventData;
+import com.github.shyiko.mysql.binlog.event.MySqlGtid;
+import com.github.shyiko.mysql.binlog.event.QueryEventData;
+import com.github.shyiko.mysql.binlog.event.TableMapEventData;
+import com.github.shyiko.mysql.binlog.event.UpdateRowsEventData;
+import com.github.shyiko.mysql.binlog.event.WriteRowsEventData;
+import io.capstan.flink.mysql.error.CapstanHaltException;
+import io.capstan.flink.mysql.error.HaltReason;
+import io.capstan.flink.mysql.event.Operation;
+import io.capstan.flink.mysql.gtid.Gtid;
+import io.capstan.flink.mysql.gtid.GtidSet;
+import java.io.Serializable;
+import org.apache.flink.table.data.RowData;
+import java.util.BitSet;
+import java.util.List;
+import java.util.Map;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * Turns the binlog's event sequence into {@link BinlogRecord}s, one row change at a time (a
+ * transaction is never buffered), and knows the exact position to resume from.
+ *
+ * <p>GTID opens a transaction (its GTID and original commit time); TABLE_MAP updates the {@link
+ * TableSchemaCache}; each row of a captured table's WRITE/UPDATE/DELETE event becomes a {@link
+ * RowChange} whose index counts the transaction's captured rows only; XID, COMMIT, or a DDL
+ * statement outside BEGIN closes it with a {@link TransactionEnd}. When resuming inside a
+ * transaction, its first {@code rowsAlreadyEmitted} captured rows are skipped. Transactions
+ * committed before the start timestamp are ended without rows.
+ *
+ * <p>No I/O: events come in through {@link #onEvent}, records go out through a {@link RecordSink}
+ * (which may block: that is the back-pressure). Single-threaded.
+ */
+final class TransactionAssembler {
+
+    private static final Logger LOG = LoggerFactory.getLogger(TransactionAssembler.class);
+
+    /** Receives records in stream order; may block when the consumer is behind. */
+    @FunctionalInterface
+    interface RecordSink {
+        void accept(BinlogRecord record) throws InterruptedException;
+    }
+
+    private final TableSchemaCache tables;
+    private final Long startTimestampMillis;
+    private final BinlogStreamerMetrics metrics;
+    private final RecordSink sink;
+
+    private GtidSet processed;
+    private Gtid resumedGtid; // the start position's partial transaction until it has been ended
+    private int resumedSkip;
+
+    // The open transaction; gtid == null between transactions.
+    private Gtid gtid;
+    private long commitMicros;
+    private boolean afterBegin;
+    private boolean droppedByTimestamp;
+    private int capturedRows;
+    private int rowsToSkip;
+
+    TransactionAssembler(
+            TableSchemaCache tables,
+            BinlogStartPosition start,
+            Long startTimestampMillis,
+            BinlogStreamerMetrics metrics,
+            RecordSink sink) {
+        this.tables = tables;
+        this.startTimestampMillis = startTimestampMillis;
+        this.metrics = metrics;
+        this.sink = sink;
+        this.processed = start.processed();
+        this.resumedGtid = start.partialGtid();
+        this.resumedSkip = start.rowsAlreadyEmitted();
+    }
+
+    /**
+     * The position after every record handed to the sink: the processed set plus, inside a
+     * transaction, the captured rows already passed (emitted, or skipped as emitted before).
+     */
+    BinlogStartPosition resumePosition() {
+        if (gtid != null && !droppedByTimestamp) {
+            return BinlogStartPosition.of(processed, gtid, Math.max(capturedRows, rowsToSkip));
+        }
+        if (resumedGtid != null && !resumedGtid.equals(gtid)) {
+            return BinlogStartPosition.of(processed, resumedGtid, resumedSkip);
+        }
+        return BinlogStartPosition.of(processed);
+    }
+
+    GtidSet processed() {
+        return processed;
+    }
+
+    /**
+     * Drops the open transaction after a lost connection: the server will send it again from its
+     * GTID event, and {@link #resumePosition()} (taken before this call) says how much to skip.
+     */
+    void restartFrom(BinlogStartPosition position) {
+        processed = position.processed();
+        resumedGtid = position.partialGtid();
+        resumedSkip = position.rowsAlreadyEmitted();
+        gtid = null;
+        afterBegin = false;
+        tables.forgetTableIds();
+    }
+
+    void onEvent(Event event) throws InterruptedException {
+        EventHeader header = event.getHeader();
+        EventType type = header.getEventType();
+        EventData data = event.getData();
+        if (type != EventType.HEARTBEAT) {
+            metrics.eventSeen(header.getTimestamp());
+        }
+        switch (type) {
+            case GTID:
+                begin((GtidEventData) data, header);
+                break;
+            case QUERY:
+                onQuery((QueryEventData) data);
+                break;
+            case TABLE_MAP:
+                tables.onTableMap((TableMapEventData) data);
+                break;
+            case WRITE_ROWS:
+            case EXT_WRITE_ROWS:
+            case UPDATE_ROWS:
+            case EXT_UPDATE_ROWS:
+            case DELETE_ROWS:
+            case EXT_DELETE_ROWS:
+                onRows(data);
+                break;
+            case XID:
+                end();
+                break;
+            case XA_PREPARE:
+                throw xaUnsupported();
+            case TRANSACTION_PAYLOAD:
+                throw CompressedTransactionRefusal.halt();
+            case ANONYMOUS_GTID:
+                throw new CapstanHaltException(
+                        HaltReason.GTID_MODE_NOT_ON,
+                        "the server streamed a transaction without a GTID (anonymous), so it cannot be"
+                                + " tracked in the processed GTID set. Remedy: set gtid_mode=ON and"
+                                + " enforce_gtid_consistency=ON on the server and restart from a GTID position.");
+            case INCIDENT:
+                throw new CapstanHaltException(
+                        HaltReason.DATA_GAP,
+                        "the server's binlog holds an INCIDENT event after " + processed
+                                + ": changes may be missing from the binlog. Remedy: re-snapshot the captured"
+                                + " tables (start the job without state) after checking the server's error log.");
+            default:
+                // FORMAT_DESCRIPTION, ROTATE, PREVIOUS_GTIDS, HEARTBEAT, ROWS_QUERY, ...: no effect.
+        }
+    }
+
+    private void begin(GtidEventData data, EventHeader header) {
+        if (gtid != null) {
+            LOG.warn("Transaction {} has no end event before the next GTID; it stays outside the processed set", gtid);
+        }
+        MySqlGtid mysqlGtid = data.getMySqlGtid();
+        gtid = Gtid.of(mysqlGtid.getServerId().toString(), mysqlGtid.getTransactionId());
+        long original = data.getOriginalCommitTimestamp();
+        commitMicros = original > 0 ? original : header.getTimestamp() * 1000L;
+        afterBegin = false;
+        capturedRows = 0;
+        rowsToSkip = gtid.equals(resumedGtid) ? resumedSkip : 0;
+        droppedByTimestamp = startTimestampMillis != null && commitMicros < startTimestampMillis * 1000L;
+    }
+
+    private void onQuery(QueryEventData data) throws InterruptedException {
+        String sql = data.getSql().trim();
+        if (sql.regionMatches(true, 0, "XA ", 0, 3)) {
+            throw xaUnsupported();
+        }
+        if (gtid == null) {
+            return;
+        }
+        if (sql.equalsIgnoreCase("BEGIN")) {
+            afterBegin = true;
+        } else if (sql.equalsIgnoreCase("COMMIT") || sql.equalsIgnoreCase("ROLLBACK")) {
+            end();
+        } else if (!afterBegin) {
+            end(); // a DDL (or other self-committing statement) is a transaction of its own
+        }
+    }
+
+    private void onRows(EventData data) throws InterruptedException {
+        if (gtid == null) {
+            LOG.warn("Rows event outside a GTID transaction ignored");
+            return;
+        }
+        if (data instanceof SkippedRowsEventData) {
+            return; // an uncaptured table: its rows were never decoded
+        }
+        long tableId;
+        if (data instanceof WriteRowsEventData) {
+            tableId = ((WriteRowsEventData) data).getTableId();
+        } else if (data instanceof UpdateRowsEventData) {
+            tableId = ((UpdateRowsEventData) data).getTableId();
+        } else {
+            tableId = ((DeleteRowsEventData) data).getTableId();
+        }
+        TableSchemaCache.Entry table = tables.lookup(tableId);
+        if (table == null) {
+            throw CapturedRowsDeserializer.unmapped(tableId);
+        }
+        if (!table.captured) {
+            return; // only when rows were decoded anyway (no skipping deserializer installed)
+        }
+        if (data instanceof WriteRowsEventData) {
+            WriteRowsEventData write = (WriteRowsEventData) data;
+            requireFullImage(table, write.getIncludedColumns());
+            for (Serializable[] row : write.getRows()) {
+                if (passRow()) {
+                    emit(table, Operation.INSERT, null, row);
+                }
+            }
+        } else if (data instanceof UpdateRowsEventData) {
+            UpdateRowsEventData update = (UpdateRowsEventData) data;
+            requireFullImage(table, update.getIncludedColumnsBeforeUpdate());
+            requireFullImage(table, update.getIncludedColumns());
+            for (Map.Entry<Serializable[], Serializable[]> row : update.getRows()) {
+                if (passRow()) {
+                    emit(table, Operation.UPDATE, row.getKey(), row.getValue());
+                }
+            }
+        } else {
+            DeleteRowsEventData delete = (DeleteRowsEventData) data;
+            requireFullImage(table, delete.getIncludedColumns());
+            List<Serializable[]> rows = delete.getRows();
+            for (Serializable[] row : rows) {
+                if (passRow()) {
+                    emit(table, Operation.DELETE, row, null);
+                }
+            }
+        }
+    }
+
+    /** Counts one captured row; false when it is dropped (timestamp) or was emitted before (resume). */
+    private boolean passRow() {
+        if (droppedByTimestamp) {
+            return false;
+        }
+        if (capturedRows++ < rowsToSkip) {
+            metrics.rowChangeSkippedOnResume();
+            return false;
+        }
+        return true;
+    }
+
+    private void emit(TableSchemaCache.Entry table, Operation op, Serializable[] before, Serializable[] after)
+            throws InterruptedException {
+        RowChange change = new RowChange(
+                table.tableId,
+                table.schema,
+                op,
+                before == null ? null : convert(table, before),
+                after == null ? null : convert(table, after),
+                gtid,
+                capturedRows - 1,
+                commitMicros);
+        try {
+            sink.accept(change);
+        } catch (InterruptedException e) {
+            capturedRows--; // not handed out: the resume position must not count it
+            throw e;
+        }
+        metrics.rowChangeEmitted();
+    }
+
+    private static RowData convert(TableSchemaCache.Entry table, Serializable[] row) {
+        try {
+            return table.converter.fromBinlog(row);
+        } catch (CapstanHaltException e) {
+            throw e;
+        } catch (RuntimeException e) {
+            // The exception's message may quote the value: only its type is reported (Rule 1).
+            throw new CapstanHaltException(
+                    HaltReason.UNDECODABLE_COLUMN,
+                    "a row of " + table.tableId + " could not be converted (" + e.getClass().getName()
+                            + "). Remedy: report this with the table's DDL; exclude the table or restart from"
+                            + " the last checkpoint after a fix.");
+        }
+    }
+
+    private void end() throws InterruptedException {
+        if (gtid == null) {
+            return;
+        }
+        sink.accept(new TransactionEnd(gtid, commitMicros));
+        processed = processed.add(gtid);
+        if (gtid.equals(resumedGtid)) {
+            resumedGtid = null;
+            resumedSkip = 0;
+        }
+        metrics.transactionSeen();
+        if (droppedByTimestamp) {
+            metrics.transactionFilteredByTimestamp();
+        }
+        metrics.commitSeen(commitMicros);
+        gtid = null;
+        afterBegin = false;
+    }
+
+    private static void requireFullImage(TableSchemaCache.Entry table, BitSet included) {
+        if (included != null && included.cardinality() != table.columnCount()) {
+            throw new CapstanHaltException(
+                    HaltReason.BINLOG_ROW_IMAGE_NOT_FULL,
+                    "a rows event of " + table.tableId + " carries " + included.cardinality() + " of its "
+                            + table.columnCount() + " columns. Remedy: set binlog_row_image=FULL on the server"
+                            + " (and in every session writing to it) and restart from the last checkpoint.");
+        }
+    }
+
+    private CapstanHaltException xaUnsupported() {
+        return new CapstanHaltException(
+                HaltReason.XA_UNSUPPORTED,
+                "the binlog holds an XA transaction"
+                        + (gtid == null ? "" : " (" + gtid + ")")
+                        + " after position " + processed
+                        + "; XA transactions are not tracked yet, so their changes could be lost or"
+                        + " duplicated. Remedy: avoid XA transactions on the captured server, or restart the"
+                        + " job from a position after them (a GTID set that includes them) accepting that"
+                        + " their changes are not captured.");
+    }
+}

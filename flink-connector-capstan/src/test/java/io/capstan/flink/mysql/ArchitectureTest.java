@@ -1,0 +1,65 @@
+package io.capstan.flink.mysql;
+
+import static com.tngtech.archunit.lang.syntax.ArchRuleDefinition.noClasses;
+
+import com.tngtech.archunit.core.domain.JavaClasses;
+import com.tngtech.archunit.core.importer.ClassFileImporter;
+import com.tngtech.archunit.core.importer.ImportOption;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.Test;
+
+/**
+ * The pure packages stay pure: GTID algebra, schema value types and event types import no JDBC,
+ * no binlog client library and no Flink runtime, so they are unit-testable and reusable.
+ */
+class ArchitectureTest {
+
+    private static JavaClasses classes;
+
+    @BeforeAll
+    static void importClasses() {
+        classes =
+                new ClassFileImporter()
+                        .withImportOption(ImportOption.Predefined.DO_NOT_INCLUDE_TESTS)
+                        .importPackages("io.capstan.flink.mysql");
+    }
+
+    private static final String[] IO_AND_RUNTIME = {
+        "java.sql..", "javax.sql..", "com.mysql..", "com.github.shyiko..",
+        "org.apache.flink.runtime..", "org.apache.flink.streaming..", "org.apache.flink.connector..",
+        "org.apache.flink.api.connector.."
+    };
+
+    @Test
+    void gtidIsPure() {
+        noClasses().that().resideInAPackage("io.capstan.flink.mysql.gtid..")
+                .should().dependOnClassesThat().resideInAnyPackage(IO_AND_RUNTIME)
+                .check(classes);
+    }
+
+    @Test
+    void eventIsPure() {
+        noClasses().that().resideInAPackage("io.capstan.flink.mysql.event..")
+                .should().dependOnClassesThat().resideInAnyPackage(IO_AND_RUNTIME)
+                .check(classes);
+    }
+
+    @Test
+    void schemaValueTypesArePure() {
+        // TableId and TableSchema are values; schema readers that use JDBC (if any) are named *Reader/*Loader.
+        noClasses().that().resideInAPackage("io.capstan.flink.mysql.schema..")
+                .and().haveSimpleNameNotEndingWith("Reader")
+                .and().haveSimpleNameNotEndingWith("Loader")
+                .should().dependOnClassesThat().resideInAnyPackage(IO_AND_RUNTIME)
+                .check(classes);
+    }
+
+    @Test
+    void splitsStateAndDeserializersDoNotTalkToTheServer() {
+        noClasses().that().resideInAnyPackage(
+                        "io.capstan.flink.mysql.source.split..", "io.capstan.flink.mysql.deserializer..")
+                .should().dependOnClassesThat().resideInAnyPackage(
+                        "java.sql..", "com.mysql..", "com.github.shyiko..")
+                .check(classes);
+    }
+}

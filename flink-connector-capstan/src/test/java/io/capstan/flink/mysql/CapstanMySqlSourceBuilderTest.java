@@ -1,0 +1,112 @@
+package io.capstan.flink.mysql;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+
+import io.capstan.flink.mysql.deserializer.JsonDebeziumDeserializer;
+import java.time.Duration;
+import java.util.function.UnaryOperator;
+import org.apache.flink.api.connector.source.Boundedness;
+import org.junit.jupiter.api.Test;
+
+class CapstanMySqlSourceBuilderTest {
+
+    private static CapstanMySqlSourceBuilder<String> valid() {
+        return CapstanMySqlSource.<String>builder()
+                .hostname("db.example.com")
+                .username("capstan")
+                .password("s3cr3t-pw")
+                .tableList("shop.orders")
+                .serverId(5401)
+                .startupOptions(StartupOptions.latest())
+                .deserializer(new JsonDebeziumDeserializer());
+    }
+
+    private static void fails(UnaryOperator<CapstanMySqlSourceBuilder<String>> change, String message) {
+        assertThatThrownBy(() -> change.apply(valid()).build())
+                .isInstanceOf(IllegalArgumentException.class)
+                .hasMessageContaining(message)
+                .hasMessageNotContaining("s3cr3t-pw");
+    }
+
+    @Test
+    void aValidBuildIsContinuousAndNeverPrintsThePassword() {
+        CapstanMySqlSource<String> source = valid().build();
+        assertThat(source.getBoundedness()).isEqualTo(Boundedness.CONTINUOUS_UNBOUNDED);
+        assertThat(source.config().serverId()).isEqualTo(5401);
+        assertThat(source.config().connection().port()).isEqualTo(3306);
+        assertThat(source.toString()).doesNotContain("s3cr3t-pw").contains("shop.orders");
+        assertThat(source.getProducedType().getTypeClass()).isEqualTo(String.class);
+    }
+
+    @Test
+    void eachInvalidOptionIsNamed() {
+        fails(b -> b.hostname(" "), "hostname");
+        fails(b -> b.port(0), "port");
+        fails(b -> b.username(null), "username");
+        fails(b -> b.deserializer(null), "deserializer");
+        fails(b -> b.serverId(0), "serverId");
+        fails(b -> b.serverId(1L << 32), "serverId");
+        fails(b -> b.connectTimeout(Duration.ZERO), "connectTimeout");
+        fails(b -> b.connectMaxRetries(-1), "connectMaxRetries");
+        fails(b -> b.sslMode(null), "sslMode");
+        fails(b -> b.heartbeatInterval(Duration.ofSeconds(-1)), "heartbeatInterval");
+        fails(b -> b.binlogQueueCapacity(1), "binlogQueueCapacity");
+        fails(b -> b.reconnectBudget(Duration.ZERO), "reconnectBudget");
+        fails(b -> b.jdbcProperty("password", "x"), "jdbcProperties");
+        fails(b -> b.tableList("orders"), "tableList");
+        fails(b -> b.tableList("shop.(unclosed"), "tableList");
+        fails(b -> b.databaseList("[bad"), "databaseList");
+    }
+
+    @Test
+    void tablesAreRequired() {
+        assertThatThrownBy(
+                        () ->
+                                CapstanMySqlSource.<String>builder()
+                                        .hostname("h")
+                                        .username("u")
+                                        .startupOptions(StartupOptions.latest())
+                                        .deserializer(new JsonDebeziumDeserializer())
+                                        .build())
+                .hasMessageContaining("databaseList/tableList");
+    }
+
+    @Test
+    void snapshotModesFailClearlyUntilTheSnapshotExists() {
+        fails(b -> b.startupOptions(StartupOptions.initial()), "snapshot feature");
+        fails(b -> b.startupOptions(StartupOptions.snapshot()), "snapshot feature");
+        // initial is the default, so leaving it out is refused just as clearly.
+        assertThatThrownBy(
+                        () ->
+                                CapstanMySqlSource.<String>builder()
+                                        .hostname("h")
+                                        .username("u")
+                                        .databaseList("shop")
+                                        .deserializer(new JsonDebeziumDeserializer())
+                                        .build())
+                .hasMessageContaining("initial")
+                .hasMessageContaining("StartupOptions.latest()");
+    }
+
+    @Test
+    void startPositionsValidateTheirArguments() {
+        assertThatThrownBy(() -> StartupOptions.gtidSet("not a gtid set"))
+                .hasMessageContaining("startupOptions");
+        assertThatThrownBy(() -> StartupOptions.timestamp(-1)).hasMessageContaining("startupOptions");
+        StartupOptions set = StartupOptions.gtidSet("3E11FA47-71CA-11E1-9E33-C80AA9429562:1-5");
+        assertThat(set.mode()).isEqualTo(StartupMode.GTID_SET);
+        assertThat(set.gtidSet().toString()).isEqualTo("3e11fa47-71ca-11e1-9e33-c80aa9429562:1-5");
+        assertThat(StartupOptions.timestamp(5).timestampMillis()).isEqualTo(5L);
+    }
+
+    @Test
+    void anUnsetServerIdIsDrawnFromTheDocumentedRange() {
+        long id = CapstanMySqlSource.<String>builder()
+                .hostname("h").username("u").databaseList("shop")
+                .startupOptions(StartupOptions.earliest())
+                .deserializer(new JsonDebeziumDeserializer())
+                .build().config().serverId();
+        assertThat(id).isBetween(5400L, 6399L);
+    }
+}

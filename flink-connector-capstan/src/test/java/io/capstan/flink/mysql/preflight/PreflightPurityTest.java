@@ -1,0 +1,31 @@
+package io.capstan.flink.mysql.preflight;
+
+import static com.tngtech.archunit.lang.syntax.ArchRuleDefinition.noClasses;
+
+import com.tngtech.archunit.core.domain.JavaClasses;
+import com.tngtech.archunit.core.importer.ClassFileImporter;
+import com.tngtech.archunit.core.importer.ImportOption;
+import org.junit.jupiter.api.Test;
+
+/** The rules and the facts are pure: only the reader and the entry point touch JDBC. */
+class PreflightPurityTest {
+
+    @Test
+    void onlyTheReaderAndTheEntryPointUseJdbc() {
+        JavaClasses classes =
+                new ClassFileImporter()
+                        .withImportOption(ImportOption.Predefined.DO_NOT_INCLUDE_TESTS)
+                        .importPackages("io.capstan.flink.mysql.preflight");
+        noClasses()
+                .that()
+                .resideInAPackage("io.capstan.flink.mysql.preflight")
+                .and()
+                .doNotHaveSimpleName("ServerFactsReader")
+                .and()
+                .doNotHaveSimpleName("Preflight")
+                .should()
+                .dependOnClassesThat()
+                .resideInAnyPackage("java.sql..", "io.capstan.flink.mysql.connect..", "org.apache.flink..")
+                .check(classes);
+    }
+}

@@ -1,0 +1,132 @@
+package io.capstan.flink.mysql.source.enumerator;
+
+import static io.capstan.flink.mysql.source.TestChanges.TABLE;
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+
+import io.capstan.flink.mysql.binlog.BinlogStartPosition;
+import io.capstan.flink.mysql.error.CapstanHaltException;
+import io.capstan.flink.mysql.error.HaltReason;
+import io.capstan.flink.mysql.gtid.GtidSet;
+import io.capstan.flink.mysql.source.TestChanges;
+import io.capstan.flink.mysql.source.split.BinlogSplit;
+import io.capstan.flink.mysql.source.split.CapstanSplit;
+import java.util.List;
+import java.util.concurrent.atomic.AtomicInteger;
+import org.apache.flink.connector.testutils.source.reader.TestingSplitEnumeratorContext;
+import org.junit.jupiter.api.Test;
+
+class CapstanEnumeratorTest {
+
+    private static final BinlogSplit SPLIT =
+            new BinlogSplit(
+                    List.of(TABLE),
+                    BinlogStartPosition.of(GtidSet.parse(TestChanges.UUID + ":1-10")));
+
+    /** Plans a fixed split and counts calls; the real planner is exercised by the ITs. */
+    static final class FakePlanner implements BinlogSplitPlanner {
+        final AtomicInteger plans = new AtomicInteger();
+        final AtomicInteger verifies = new AtomicInteger();
+        RuntimeException failure;
+
+        @Override
+        public BinlogSplit planNewSplit() {
+            plans.incrementAndGet();
+            if (failure != null) {
+                throw failure;
+            }
+            return SPLIT;
+        }
+
+        @Override
+        public void verifyBeforeAssigning(BinlogSplit split) {
+            verifies.incrementAndGet();
+            if (failure != null) {
+                throw failure;
+            }
+        }
+    }
+
+    private final TestingSplitEnumeratorContext<CapstanSplit> context =
+            new TestingSplitEnumeratorContext<>(3);
+    private final FakePlanner planner = new FakePlanner();
+
+    private CapstanEnumerator started(EnumState state) {
+        for (int i = 0; i < 3; i++) {
+            context.registerReader(i, "localhost");
+        }
+        CapstanEnumerator e = new CapstanEnumerator(context, planner, state);
+        e.start();
+        return e;
+    }
+
+    @Test
+    void plansOffTheCoordinatorThreadAndAssignsToTheFirstReaderThatAsks() {
+        CapstanEnumerator e = started(EnumState.initial());
+        e.handleSplitRequest(2, "localhost"); // before planning finished: waits
+        assertThat(context.getSplitAssignments()).isEmpty();
+        assertThat(planner.plans).hasValue(0); // nothing ran on the caller's thread
+        context.triggerAllActions();
+        assertThat(planner.plans).hasValue(1);
+        assertThat(context.getSplitAssignments().get(2).getAssignedSplits()).containsExactly(SPLIT);
+        assertThat(e.snapshotState(1)).isEqualTo(new EnumState(null, true));
+
+        e.handleSplitRequest(0, "localhost");
+        assertThat(context.getSplitAssignments().get(0).getAssignedSplits()).isEmpty();
+        assertThat(context.getSplitAssignments().get(0).hasReceivedNoMoreSplitsSignal()).isTrue();
+        assertThat(context.getSplitAssignments().get(2).hasReceivedNoMoreSplitsSignal()).isFalse();
+    }
+
+    @Test
+    void aPlannedButUnassignedSplitIsCheckpointedAndRestoredWithoutReplanning() {
+        CapstanEnumerator e = started(EnumState.initial());
+        context.triggerAllActions();
+        EnumState checkpoint = e.snapshotState(1);
+        assertThat(checkpoint).isEqualTo(new EnumState(SPLIT, false));
+
+        TestingSplitEnumeratorContext<CapstanSplit> context2 = new TestingSplitEnumeratorContext<>(1);
+        context2.registerReader(0, "localhost");
+        FakePlanner planner2 = new FakePlanner();
+        CapstanEnumerator restored = new CapstanEnumerator(context2, planner2, checkpoint);
+        restored.start();
+        restored.handleSplitRequest(0, "localhost");
+        context2.triggerAllActions();
+        assertThat(planner2.plans).hasValue(0);
+        assertThat(planner2.verifies).hasValue(1); // preflight again before anything is read
+        assertThat(context2.getSplitAssignments().get(0).getAssignedSplits()).containsExactly(SPLIT);
+    }
+
+    @Test
+    void splitsAddedBackAreAssignedAgain() {
+        CapstanEnumerator e = started(EnumState.initial());
+        context.triggerAllActions();
+        e.handleSplitRequest(1, "localhost");
+        BinlogSplit progressed =
+                SPLIT.withStart(BinlogStartPosition.of(GtidSet.parse(TestChanges.UUID + ":1-20")));
+        e.addSplitsBack(List.of(progressed), 1);
+        assertThat(e.snapshotState(2)).isEqualTo(new EnumState(progressed, false));
+        e.handleSplitRequest(1, "localhost");
+        assertThat(context.getSplitAssignments().get(1).getAssignedSplits())
+                .containsExactly(SPLIT, progressed);
+    }
+
+    @Test
+    void aRestoredEnumeratorWhoseSplitIsOutTellsNewReadersNoMoreSplits() {
+        CapstanEnumerator e = started(new EnumState(null, true));
+        e.handleSplitRequest(0, "localhost");
+        assertThat(planner.plans).hasValue(0);
+        assertThat(context.getSplitAssignments().get(0).hasReceivedNoMoreSplitsSignal()).isTrue();
+        assertThat(context.getSplitAssignments().get(0).getAssignedSplits()).isEmpty();
+    }
+
+    @Test
+    void aPlanningFailureFailsTheJobWithItsCause() {
+        planner.failure =
+                new CapstanHaltException(HaltReason.BINLOG_FORMAT_NOT_ROW, "binlog_format is STATEMENT");
+        CapstanEnumerator e = started(EnumState.initial());
+        e.handleSplitRequest(0, "localhost");
+        assertThatThrownBy(context::triggerAllActions)
+                .hasStackTraceContaining("binlog_format_not_row");
+        assertThat(context.getSplitAssignments()).isEmpty();
+    }
+}
