@@ -2,6 +2,7 @@ package io.capstan.flink.mysql.binlog;
 
 import com.github.shyiko.mysql.binlog.event.TableMapEventData;
 import io.capstan.flink.mysql.convert.RowConverter;
+import io.capstan.flink.mysql.schema.BinlogSchemaReader;
 import io.capstan.flink.mysql.schema.TableId;
 import io.capstan.flink.mysql.schema.TableSchema;
 import java.util.HashMap;
@@ -81,7 +82,7 @@ final class TableSchemaCache {
         if (!filter.test(tableId)) {
             return new Entry(tableId, false, tableMap, null, null);
         }
-        TableSchema schema = TableSchema.fromTableMap(tableId, tableMap);
+        TableSchema schema = BinlogSchemaReader.fromTableMap(tableId, tableMap);
         RowConverter converter = RowConverter.of(schema);
         metrics.schemaBuilt();
         return new Entry(tableId, true, tableMap, schema, converter);
