@@ -8,21 +8,24 @@ import io.capstan.flink.mysql.schema.TableId;
 import io.capstan.flink.mysql.schema.TableSchema;
 import org.apache.flink.table.data.GenericRowData;
 import org.apache.flink.table.data.StringData;
-import org.apache.flink.table.types.logical.BigIntType;
-import org.apache.flink.table.types.logical.RowType;
-import org.apache.flink.table.types.logical.VarCharType;
+import io.capstan.flink.mysql.schema.ColumnSchema;
+import io.capstan.flink.mysql.schema.MySqlType;
+import java.util.List;
 
 /** Builds binlog records for unit tests: a table {@code db.t(id BIGINT, name VARCHAR)}. */
 public final class TestChanges {
     public static final String UUID = "3e11fa47-71ca-11e1-9e33-c80aa9429562";
     public static final TableId TABLE = TableId.of("db", "t");
-    public static final RowType ROW_TYPE =
-            RowType.of(
-                    new org.apache.flink.table.types.logical.LogicalType[] {
-                        new BigIntType(false), new VarCharType(true, 255)
-                    },
-                    new String[] {"id", "name"});
-    public static final TableSchema SCHEMA = new TableSchema(TABLE, ROW_TYPE);
+    public static final TableSchema SCHEMA =
+            new TableSchema(
+                    TABLE,
+                    List.of(
+                            ColumnSchema.builder("id", MySqlType.BIGINT).nullable(false).build(TABLE),
+                            ColumnSchema.builder("name", MySqlType.VARCHAR)
+                                    .length(255)
+                                    .charset("utf8mb4")
+                                    .build(TABLE)),
+                    new int[] {0});
 
     private TestChanges() {}
 

@@ -1,0 +1,83 @@
+package io.capstan.flink.mysql.source.it;
+
+import io.capstan.flink.mysql.CapstanDeserializer;
+import io.capstan.flink.mysql.CapstanMySqlSource;
+import io.capstan.flink.mysql.StartupOptions;
+import io.capstan.flink.mysql.testing.MySqlTestDatabase;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.List;
+import java.util.concurrent.ThreadLocalRandom;
+import java.util.function.BooleanSupplier;
+import org.apache.flink.api.common.eventtime.WatermarkStrategy;
+import org.apache.flink.configuration.Configuration;
+import org.apache.flink.configuration.RestartStrategyOptions;
+import org.apache.flink.configuration.StateRecoveryOptions;
+import org.apache.flink.streaming.api.environment.StreamExecutionEnvironment;
+
+/** The pipeline the source ITs run: source → fail-at-counts map → two-phase file sink, parallelism 1. */
+public final class SourceJobs {
+    private SourceJobs() {}
+
+    public static <T> CapstanMySqlSource<T> source(
+            MySqlTestDatabase db, StartupOptions start, CapstanDeserializer<T> deserializer) {
+        return CapstanMySqlSource.<T>builder()
+                .hostname(db.server().host())
+                .port(db.server().port())
+                .username(db.server().connectorUser())
+                .password(db.server().connectorPassword())
+                .databaseList(db.name())
+                .serverId(ThreadLocalRandom.current().nextLong(100_000, 200_000))
+                .startupOptions(start)
+                .deserializer(deserializer)
+                .heartbeatInterval(Duration.ofSeconds(1))
+                .build();
+    }
+
+    public static StreamExecutionEnvironment env(long checkpointMillis, String savepointToRestore) {
+        Configuration conf = new Configuration();
+        conf.set(RestartStrategyOptions.RESTART_STRATEGY, "fixed-delay");
+        conf.set(RestartStrategyOptions.RESTART_STRATEGY_FIXED_DELAY_ATTEMPTS, 50);
+        conf.set(RestartStrategyOptions.RESTART_STRATEGY_FIXED_DELAY_DELAY, Duration.ofMillis(100));
+        if (savepointToRestore != null) {
+            conf.set(StateRecoveryOptions.SAVEPOINT_PATH, savepointToRestore);
+        }
+        StreamExecutionEnvironment env = StreamExecutionEnvironment.getExecutionEnvironment(conf);
+        env.setParallelism(1);
+        env.enableCheckpointing(checkpointMillis);
+        return env;
+    }
+
+    public static void pipeline(
+            StreamExecutionEnvironment env, CapstanMySqlSource<String> source, Path sinkDir) {
+        env.fromSource(source, WatermarkStrategy.noWatermarks(), "capstan-source")
+                .uid("capstan-source")
+                .map(new FailAtCounts())
+                .uid("fail-at-counts")
+                .sinkTo(new TwoPhaseFileSink(sinkDir))
+                .uid("two-phase-sink");
+    }
+
+    /** Waits until the condition holds, failing after the timeout. */
+    public static void await(String what, Duration timeout, BooleanSupplier condition) throws InterruptedException {
+        long deadline = System.nanoTime() + timeout.toNanos();
+        while (!condition.getAsBoolean()) {
+            if (System.nanoTime() > deadline) {
+                throw new AssertionError("timed out waiting for " + what);
+            }
+            Thread.sleep(100);
+        }
+    }
+
+    public static int committedCount(Path sinkDir) {
+        try {
+            return TwoPhaseFileSink.committedLines(sinkDir).size();
+        } catch (java.io.IOException e) {
+            throw new java.io.UncheckedIOException(e);
+        }
+    }
+
+    public static List<String> committed(Path sinkDir) throws java.io.IOException {
+        return TwoPhaseFileSink.committedLines(sinkDir);
+    }
+}
