@@ -56,7 +56,9 @@ final class ChangelogCollector implements AutoCloseable {
                 return now;
             }
             if (System.nanoTime() > deadline) {
-                throw new AssertionError("timed out after " + timeout + "; rows so far: " + now);
+                throw new AssertionError(
+                        "timed out after " + timeout + "; " + now.size() + " rows so far, the last: "
+                                + now.subList(Math.max(0, now.size() - 20), now.size()));
             }
             Thread.sleep(100);
         }
