@@ -356,11 +356,11 @@ class CapstanMySqlTableIT {
 
     @Test
     void explainNeverShowsThePassword() throws Exception {
-        DB.execute("CREATE TABLE explained (id INT NOT NULL PRIMARY KEY, v VARCHAR(8))");
+        DB.execute("CREATE TABLE explained (id INT NOT NULL PRIMARY KEY, v VARCHAR(8), w VARCHAR(8))");
         tEnv.executeSql(
                 createTable(
                         "explained",
-                        "id INT NOT NULL, v STRING, k STRING METADATA FROM 'row_kind' VIRTUAL, PRIMARY KEY (id) NOT ENFORCED",
+                        "id INT NOT NULL, v STRING, w STRING, k STRING METADATA FROM 'row_kind' VIRTUAL, PRIMARY KEY (id) NOT ENFORCED",
                         options(DB, "explained", gtidExecuted(DB))));
         String plan =
                 tEnv.explainSql(
@@ -375,7 +375,18 @@ class CapstanMySqlTableIT {
         assertThat(password).isNotBlank();
         assertThat(plan).contains("explained").contains("capstan-mysql").doesNotContain(password);
         assertThat(plan).contains("changelogMode=[I,UB,UA,D]");
+        // projection and metadata were pushed into the source
+        assertThat(plan).contains("project=[id, v]").contains("metadata=[row_kind]");
         assertThat(explainStatement.toString()).contains("explained").doesNotContain(password);
+    }
+
+    @Test
+    void compiledPlanHoldsNoPassword() throws Exception {
+        DB.execute("CREATE TABLE compiled (id INT NOT NULL PRIMARY KEY)");
+        tEnv.executeSql(createTable("compiled", "id INT NOT NULL", options(DB, "compiled", gtidExecuted(DB))));
+        tEnv.executeSql("CREATE TEMPORARY TABLE sink (id INT) WITH ('connector' = 'blackhole')");
+        String json = tEnv.compilePlanSql("INSERT INTO sink SELECT id FROM compiled").asJsonString();
+        assertThat(json).contains("compiled").doesNotContain(DB.connectorConfig().password());
     }
 
     /** Plans the query (without running it) and returns the failure's messages. */
