@@ -143,14 +143,6 @@ public final class CapstanMySqlTableSource
         return config;
     }
 
-    DataType producedDataType() {
-        return producedDataType;
-    }
-
-    List<String> producedFieldNames() {
-        return ((RowType) producedDataType.getLogicalType()).getFieldNames();
-    }
-
     @Override
     public boolean equals(Object o) {
         if (!(o instanceof CapstanMySqlTableSource)) {

@@ -147,9 +147,33 @@ class CapstanMySqlTableFactoryTest {
     }
 
     @Test
+    void streamingModesMapToTheSourcesStartupOptions() {
+        assertThat(SourceAssembly.startupOptions(config(o -> o.put("scan.startup.mode", "latest-offset"))))
+                .isEqualTo(io.capstan.flink.mysql.StartupOptions.latest());
+        assertThat(SourceAssembly.startupOptions(config(o -> o.put("scan.startup.mode", "EARLIEST-OFFSET"))))
+                .isEqualTo(io.capstan.flink.mysql.StartupOptions.earliest());
+        assertThat(
+                        SourceAssembly.startupOptions(
+                                config(
+                                        o -> {
+                                            o.put("scan.startup.mode", "timestamp");
+                                            o.put("scan.startup.timestamp-millis", "5");
+                                        })))
+                .isEqualTo(io.capstan.flink.mysql.StartupOptions.timestamp(5));
+        CapstanMySqlTableSource source = (CapstanMySqlTableSource) create(validOptions());
+        assertThat(source.getChangelogMode()).isEqualTo(org.apache.flink.table.connector.ChangelogMode.all());
+    }
+
+    @Test
     void serverIdAcceptsNumberOrRangeAndUsesTheFirst() {
         assertThat(config(o -> o.put("server-id", "5400")).serverId().get().first()).isEqualTo(5400);
-        assertThat(config(o -> o.put("server-id", "5400-5408")).serverId().get().first()).isEqualTo(5400);
+        CapstanMySqlTableConfig ranged = config(o -> o.put("server-id", "5400-5408"));
+        assertThat(ranged.serverId().get().first()).isEqualTo(5400);
+        assertThat(SourceAssembly.build(ranged, new io.capstan.flink.mysql.deserializer.RowDataDeserializer(
+                                org.apache.flink.api.common.typeinfo.TypeInformation.of(org.apache.flink.table.data.RowData.class)))
+                        .config()
+                        .serverId())
+                .isEqualTo(5400L);
         assertThat(failure(o -> o.put("server-id", "54x0")))
                 .contains("'server-id'")
                 .contains("'5400-5408'");
