@@ -71,11 +71,16 @@ public final class BinlogStreamer implements AutoCloseable {
      * connect timeout passed; the reader keeps trying within the reconnect budget).
      */
     public synchronized void start() {
+        StartPositions.validate(config.connection(), start);
+        connect();
+    }
+
+    /** Connects without the JDBC position check: lets tests reach the server's own refusals. */
+    synchronized void connect() {
         if (started) {
             throw new IllegalStateException("BinlogStreamer already started");
         }
         started = true;
-        StartPositions.validate(config.connection(), start);
         reader = new Thread(this::readLoop, "capstan-binlog-reader-" + config.serverId());
         reader.setDaemon(true);
         reader.start();

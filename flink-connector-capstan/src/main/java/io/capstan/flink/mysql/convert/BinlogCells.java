@@ -12,10 +12,11 @@ import java.io.Serializable;
  *
  * <ul>
  *   <li>BIT(n): {@code byte[]} of (n+7)/8 bytes, big-endian (as JDBC {@code getBytes}).
- *   <li>DATE: {@code Integer} days since 1970-01-01; null for a zero date or zero month/day.
+ *   <li>DATE: {@code Integer} days since 1970-01-01 (proleptic Gregorian, year 0 allowed); null
+ *       for the zero date and for dates with a zero month or day.
  *   <li>TIME(fsp): {@code Long} signed microseconds (the library loses the sign).
- *   <li>DATETIME(fsp): {@code Long} microseconds of the wall-clock value read as UTC; null for
- *       zero dates.
+ *   <li>DATETIME(fsp): {@code Long} microseconds of the wall-clock value read as UTC; null like
+ *       DATE.
  *   <li>TIMESTAMP(fsp): {@code Long} microseconds since the epoch; null for the zero timestamp.
  *   <li>YEAR: {@code Integer}, 0 for the zero year (the library gives 1900).
  * </ul>
@@ -42,8 +43,8 @@ final class BinlogCells {
         int day = v & 31;
         int month = (v >>> 5) & 15;
         int year = v >>> 9;
-        if (year == 0 || month == 0 || day == 0) {
-            return null;
+        if (month == 0 || day == 0) {
+            return null; // the zero date, or a date with a zero part (NO_ZERO_IN_DATE off)
         }
         return (int) epochDay(year, month, day);
     }
@@ -104,8 +105,8 @@ final class BinlogCells {
         int day = (int) (ymd & 31);
         int year = (int) (ym / 13);
         int month = (int) (ym % 13);
-        if (year == 0 || month == 0 || day == 0) {
-            return null;
+        if (month == 0 || day == 0) {
+            return null; // the zero date, or a date with a zero part (NO_ZERO_IN_DATE off)
         }
         long second = hms & 0x3F;
         long minute = (hms >> 6) & 0x3F;

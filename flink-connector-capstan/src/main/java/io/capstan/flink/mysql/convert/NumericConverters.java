@@ -95,10 +95,8 @@ final class NumericConverters {
         @Override
         Object fromBinlog(Object raw) {
             long v = ((Number) raw).longValue();
-            if (v >= 0) {
-                return DecimalData.fromUnscaledLong(v, 20, 0);
-            }
-            return DecimalData.fromBigDecimal(new BigDecimal(Long.toUnsignedString(v)), 20, 0);
+            BigDecimal d = v >= 0 ? BigDecimal.valueOf(v) : new BigDecimal(Long.toUnsignedString(v));
+            return DecimalData.fromBigDecimal(d, 20, 0);
         }
 
         @Override

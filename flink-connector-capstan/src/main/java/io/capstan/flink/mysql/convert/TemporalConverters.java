@@ -4,6 +4,7 @@ import org.apache.flink.table.data.TimestampData;
 
 import java.sql.ResultSet;
 import java.sql.SQLException;
+import java.time.DateTimeException;
 import java.time.LocalDate;
 import java.time.LocalDateTime;
 
@@ -26,7 +27,14 @@ final class TemporalConverters {
 
         @Override
         Object fromJdbc(ResultSet rs, int i) throws SQLException {
-            LocalDate d = rs.getObject(i, LocalDate.class);
+            LocalDate d;
+            try {
+                d = rs.getObject(i, LocalDate.class);
+            } catch (DateTimeException | SQLException e) {
+                // A zero month or day, or an invalid day (ALLOW_INVALID_DATES): read the text.
+                Long micros = DateText.micros(rs.getBytes(i));
+                return micros == null ? null : (int) Math.floorDiv(micros, 86_400_000_000L);
+            }
             return d == null ? null : (int) d.toEpochDay();
         }
     }
@@ -55,7 +63,13 @@ final class TemporalConverters {
 
         @Override
         Object fromJdbc(ResultSet rs, int i) throws SQLException {
-            LocalDateTime t = rs.getObject(i, LocalDateTime.class);
+            LocalDateTime t;
+            try {
+                t = rs.getObject(i, LocalDateTime.class);
+            } catch (DateTimeException | SQLException e) {
+                Long micros = DateText.micros(rs.getBytes(i));
+                return micros == null ? null : fromMicros(micros);
+            }
             return t == null ? null : TimestampData.fromLocalDateTime(t);
         }
     }

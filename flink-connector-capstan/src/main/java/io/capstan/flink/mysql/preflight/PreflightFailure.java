@@ -1,6 +1,7 @@
 package io.capstan.flink.mysql.preflight;
 
 import io.capstan.flink.mysql.error.HaltReason;
+import java.io.Serializable;
 import java.util.Objects;
 
 /**
@@ -8,7 +9,9 @@ import java.util.Objects;
  * what was found (a setting's value or "not granted", never a row value or a password) and the
  * exact statement or config line that fixes it.
  */
-public final class PreflightFailure {
+public final class PreflightFailure implements Serializable {
+    private static final long serialVersionUID = 1L;
+
     private final HaltReason reason;
     private final String subject;
     private final String found;

@@ -31,6 +31,32 @@ public final class BinlogSchemaReader {
      *     names; UNSUPPORTED_COLUMN_TYPE or UNDECODABLE_COLUMN naming the table and column
      */
     public static TableSchema fromTableMap(TableId id, TableMapEventData tableMap) {
+        return fromTableMap(id, tableMap, true);
+    }
+
+    /**
+     * Whether a server writes a SIGNEDNESS bit for YEAR columns. MySQL 8.0.15 does not (checked
+     * on that server); newer servers do ({@code has_signedess_information_type}, added in 2020:
+     * taken here as 8.0.20, an assumption not checked against 8.0.16..8.0.28 servers).
+     */
+    public static boolean yearHasSignednessBit(String serverVersion) {
+        String[] parts = serverVersion.split("[^0-9]+");
+        int major = parts.length > 0 && !parts[0].isEmpty() ? Integer.parseInt(parts[0]) : 0;
+        int minor = parts.length > 1 ? Integer.parseInt(parts[1]) : 0;
+        int patch = parts.length > 2 ? Integer.parseInt(parts[2]) : 0;
+        if (major != 8) {
+            return major > 8;
+        }
+        return minor > 0 || patch >= 20;
+    }
+
+    /**
+     * @param yearHasSignednessBit see {@link #yearHasSignednessBit(String)}: the library assumes
+     *     true; on older servers its SIGNEDNESS mapping is shifted after a YEAR column and is
+     *     corrected here
+     */
+    public static TableSchema fromTableMap(
+            TableId id, TableMapEventData tableMap, boolean yearHasSignednessBit) {
         byte[] types = tableMap.getColumnTypes();
         int[] meta = tableMap.getColumnMetadata();
         BitSet nullability = tableMap.getColumnNullability();
@@ -42,10 +68,10 @@ public final class BinlogSchemaReader {
                             + " SET GLOBAL binlog_row_metadata = FULL (and persist it) on the"
                             + " server.");
         }
-        Cursor cursor = new Cursor(md);
+        Cursor cursor = new Cursor(md, types, yearHasSignednessBit);
         ColumnSchema[] columns = new ColumnSchema[types.length];
         for (int i = 0; i < types.length; i++) {
-            String name = checkDecoded(id, i, md.getColumnNames().get(i), md.getColumnNames().get(i));
+            String name = checkDecoded(id, i, md.getColumnNames().get(i));
             boolean nullable = nullability != null && nullability.get(i);
             columns[i] = column(id, i, name, types[i] & 0xFF, meta[i], nullable, cursor);
         }
@@ -214,7 +240,7 @@ public final class BinlogSchemaReader {
      * The binlog library decodes names and labels with the JVM's default charset; a replacement
      * character means the text was not decodable, so refuse instead of guessing.
      */
-    private static String checkDecoded(TableId id, int index, String text, String columnName) {
+    private static String checkDecoded(TableId id, int index, String text) {
         if (text == null || text.indexOf('\uFFFD') >= 0) {
             throw new CapstanHaltException(
                     HaltReason.UNDECODABLE_COLUMN,
@@ -234,9 +260,54 @@ public final class BinlogSchemaReader {
         private int setColumn;
         private int geometryColumn;
 
-        Cursor(TableMapEventMetadata md) {
+        Cursor(TableMapEventMetadata md, byte[] types, boolean yearHasSignednessBit) {
             this.md = md;
-            this.signedness = md.getSignedness() == null ? new BitSet() : md.getSignedness();
+            BitSet library = md.getSignedness() == null ? new BitSet() : md.getSignedness();
+            this.signedness = yearHasSignednessBit ? library : withoutYearBits(library, types);
+        }
+
+        /**
+         * The library hands out the raw bits in order to its numeric columns, YEAR included;
+         * re-deal the same bit sequence to the columns the server counted (YEAR excluded).
+         */
+        private static BitSet withoutYearBits(BitSet library, byte[] types) {
+            BitSet raw = new BitSet();
+            int n = 0;
+            for (int i = 0; i < types.length; i++) {
+                if (hasLibrarySignedness(types[i] & 0xFF)) {
+                    raw.set(n++, library.get(i));
+                }
+            }
+            BitSet out = new BitSet();
+            int j = 0;
+            for (int i = 0; i < types.length; i++) {
+                int code = types[i] & 0xFF;
+                if (hasLibrarySignedness(code) && code != ColumnType.YEAR.getCode()) {
+                    out.set(i, raw.get(j++));
+                }
+            }
+            return out;
+        }
+
+        private static boolean hasLibrarySignedness(int code) {
+            ColumnType t = ColumnType.byCode(code);
+            if (t == null) {
+                return false;
+            }
+            switch (t) {
+                case TINY:
+                case SHORT:
+                case INT24:
+                case LONG:
+                case LONGLONG:
+                case NEWDECIMAL:
+                case FLOAT:
+                case DOUBLE:
+                case YEAR:
+                    return true;
+                default:
+                    return false;
+            }
         }
 
         /** The library maps the SIGNEDNESS bits onto column indexes; a set bit means UNSIGNED. */

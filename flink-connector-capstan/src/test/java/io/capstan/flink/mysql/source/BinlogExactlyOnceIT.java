@@ -28,7 +28,8 @@ import org.slf4j.LoggerFactory;
 /**
  * 100,000 row changes over 3 tables (one transaction of 50,000 rows, key-changing updates,
  * deletes), streamed from the GTID set read before the writes, with checkpoints every 200 ms while
- * the job is failed on purpose at 5 random record counts (at least 2 inside the big transaction).
+ * the job is failed on purpose at 5 random places in the stream (2 inside the big transaction, 3
+ * among the later small ones; see {@link FailAtCounts}).
  * The output goes through {@link io.capstan.flink.mysql.source.it.TwoPhaseFileSink}, whose
  * committed files hold exactly what completed checkpoints cover; the check then names any
  * duplicate, gap or reordering of a row's changes, not just counts.
@@ -60,7 +61,7 @@ class BinlogExactlyOnceIT {
             points.add(2_000L + random.nextInt(46_000)); // inside the 50,000-row transaction
         }
         while (points.size() < 5) {
-            points.add(2_000L + random.nextInt(93_000));
+            points.add(52_000L + random.nextInt(46_000)); // among the small transactions after it
         }
         LOG.info("Failure points {} (seed {})", points, seed);
         FailAtCounts.arm(points);

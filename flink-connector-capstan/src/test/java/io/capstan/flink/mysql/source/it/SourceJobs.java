@@ -50,7 +50,17 @@ public final class SourceJobs {
 
     public static void pipeline(
             StreamExecutionEnvironment env, CapstanMySqlSource<String> source, Path sinkDir) {
+        pipeline(env, source, sinkDir, 1);
+    }
+
+    /** As above with {@code sourceParallelism} reader subtasks (the rest stays at parallelism 1). */
+    public static void pipeline(
+            StreamExecutionEnvironment env,
+            CapstanMySqlSource<String> source,
+            Path sinkDir,
+            int sourceParallelism) {
         env.fromSource(source, WatermarkStrategy.noWatermarks(), "capstan-source")
+                .setParallelism(sourceParallelism)
                 .uid("capstan-source")
                 .map(new FailAtCounts())
                 .uid("fail-at-counts")

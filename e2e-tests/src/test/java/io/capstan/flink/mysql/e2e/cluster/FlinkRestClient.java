@@ -1,0 +1,130 @@
+package io.capstan.flink.mysql.e2e.cluster;
+
+import java.io.IOException;
+import java.io.UncheckedIOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.LinkedHashSet;
+import java.util.List;
+import java.util.Set;
+
+import org.apache.flink.shaded.jackson2.com.fasterxml.jackson.databind.JsonNode;
+import org.apache.flink.shaded.jackson2.com.fasterxml.jackson.databind.node.ArrayNode;
+import org.apache.flink.shaded.jackson2.com.fasterxml.jackson.databind.node.ObjectNode;
+
+/** The calls of Flink's REST API (the JobManager's) that the e2e tests use. */
+public final class FlinkRestClient {
+    private final RestJson rest;
+
+    public FlinkRestClient(String baseUrl) {
+        this.rest = new RestJson(baseUrl);
+    }
+
+    public String baseUrl() {
+        return rest.baseUrl();
+    }
+
+    /** {@code GET /overview}: taskmanagers, slots-total, slots-available, jobs-running, ... */
+    public JsonNode overview() {
+        return rest.get("/overview");
+    }
+
+    /** The resource ids of the TaskManagers the JobManager currently counts as registered. */
+    public Set<String> taskManagerIds() {
+        Set<String> ids = new LinkedHashSet<>();
+        for (JsonNode tm : rest.get("/taskmanagers").path("taskmanagers")) {
+            ids.add(tm.path("id").asText());
+        }
+        return ids;
+    }
+
+    /** {@code POST /jars/upload}; returns the jar id for {@link #runJar}. */
+    public String uploadJar(Path jar) {
+        try {
+            JsonNode answer =
+                    rest.postFile(
+                            "/jars/upload",
+                            "jarfile",
+                            jar.getFileName().toString(),
+                            Files.readAllBytes(jar),
+                            "application/x-java-archive");
+            String stored = answer.path("filename").asText();
+            if (!"success".equals(answer.path("status").asText()) || stored.isEmpty()) {
+                throw new IllegalStateException("Jar upload of " + jar + " failed: " + answer);
+            }
+            return Path.of(stored).getFileName().toString();
+        } catch (IOException e) {
+            throw new UncheckedIOException(e);
+        }
+    }
+
+    /** {@code POST /jars/<id>/run}; returns the job id. */
+    public String runJar(String jarId, String entryClass, List<String> args, int parallelism) {
+        ObjectNode body = RestJson.object();
+        body.put("entryClass", entryClass);
+        ArrayNode programArgs = body.putArray("programArgsList");
+        args.forEach(programArgs::add);
+        body.put("parallelism", parallelism);
+        JsonNode answer = rest.post("/jars/" + jarId + "/run", body);
+        String jobId = answer.path("jobid").asText();
+        if (jobId.isEmpty()) {
+            throw new IllegalStateException("Running jar " + jarId + " returned no job id: " + answer);
+        }
+        return jobId;
+    }
+
+    /** {@code GET /jobs/<id>}: the job's details (state, vertices, ...). */
+    public JsonNode job(String jobId) {
+        return rest.get("/jobs/" + jobId);
+    }
+
+    /** CREATED, RUNNING, RESTARTING, FAILING, FINISHED, CANCELED, FAILED, ... */
+    public String jobState(String jobId) {
+        return job(jobId).path("state").asText();
+    }
+
+    /** {@code PATCH /jobs/<id>?mode=cancel}. */
+    public void cancel(String jobId) {
+        rest.patch("/jobs/" + jobId + "?mode=cancel");
+    }
+
+    /** The number of completed checkpoints of the job. */
+    public long completedCheckpoints(String jobId) {
+        return rest.get("/jobs/" + jobId + "/checkpoints").path("counts").path("completed").asLong();
+    }
+
+    /** The job's {@code numRestarts} metric (0 when not reported yet). */
+    public long restarts(String jobId) {
+        for (JsonNode metric : rest.get("/jobs/" + jobId + "/metrics?get=numRestarts")) {
+            return metric.path("value").asLong();
+        }
+        return 0;
+    }
+
+    /** The root exception and the history of the job's failures, as the REST API gives them. */
+    public JsonNode exceptions(String jobId) {
+        return rest.get("/jobs/" + jobId + "/exceptions");
+    }
+
+    /** The resource ids of the TaskManagers that run at least one subtask of the job now. */
+    public Set<String> taskManagersOfJob(String jobId) {
+        Set<String> ids = new LinkedHashSet<>();
+        for (JsonNode vertex : job(jobId).path("vertices")) {
+            String path = "/jobs/" + jobId + "/vertices/" + vertex.path("id").asText() + "/taskmanagers";
+            for (JsonNode tm : rest.get(path).path("taskmanagers")) {
+                ids.add(tm.path("taskmanager-id").asText());
+            }
+        }
+        return ids;
+    }
+
+    /** The ids of all jobs the cluster knows. */
+    public List<String> jobIds() {
+        List<String> ids = new ArrayList<>();
+        for (JsonNode job : rest.get("/jobs").path("jobs")) {
+            ids.add(job.path("id").asText());
+        }
+        return ids;
+    }
+}

@@ -1,0 +1,45 @@
+package io.capstan.flink.mysql.e2e.cluster;
+
+import java.io.IOException;
+import java.io.UncheckedIOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.stream.Stream;
+
+/**
+ * Reads what a file sink has committed: the lines of every file under a directory except the
+ * hidden ones (in-progress and pending part files start with a dot), i.e. what a downstream reader
+ * of an exactly-once file sink may see.
+ */
+public final class OutputFiles {
+    private OutputFiles() {}
+
+    public static List<String> committedLines(Path dir) {
+        if (!Files.isDirectory(dir)) {
+            return List.of();
+        }
+        List<String> lines = new ArrayList<>();
+        try (Stream<Path> files = Files.walk(dir)) {
+            for (Path file : files.filter(Files::isRegularFile).sorted().toList()) {
+                if (!isHidden(dir, file)) {
+                    lines.addAll(Files.readAllLines(file));
+                }
+            }
+        } catch (IOException e) {
+            throw new UncheckedIOException(e);
+        }
+        return lines;
+    }
+
+    private static boolean isHidden(Path root, Path file) {
+        for (Path part : root.relativize(file)) {
+            String name = part.toString();
+            if (name.startsWith(".") || name.startsWith("_")) {
+                return true;
+            }
+        }
+        return false;
+    }
+}

@@ -1,0 +1,140 @@
+package io.capstan.flink.mysql.binlog;
+
+import static io.capstan.flink.mysql.binlog.BinlogHaltsIT.assertHalt;
+import static io.capstan.flink.mysql.binlog.BinlogHaltsIT.pollUntilHalt;
+import static io.capstan.flink.mysql.binlog.StreamerFixture.config;
+import static io.capstan.flink.mysql.binlog.StreamerFixture.drain;
+import static io.capstan.flink.mysql.binlog.StreamerFixture.endsAtLeast;
+import static io.capstan.flink.mysql.binlog.StreamerFixture.rows;
+import static org.assertj.core.api.Assertions.assertThat;
+
+import io.capstan.flink.mysql.error.HaltReason;
+import io.capstan.flink.mysql.gtid.GtidSet;
+import io.capstan.flink.mysql.schema.TableId;
+import io.capstan.flink.mysql.testing.MySqlServer;
+import io.capstan.flink.mysql.testing.ServerOptions;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.concurrent.TimeUnit;
+import java.util.stream.Collectors;
+import java.util.stream.IntStream;
+import org.junit.jupiter.api.AfterAll;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.MethodOrderer;
+import org.junit.jupiter.api.Order;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.TestMethodOrder;
+
+/**
+ * What disturbs a whole server, on an extra embedded MySQL of its own: a restart while streaming,
+ * purged binlogs (data_gap), missing row metadata (a schema halt) and a server that does not
+ * come back (reconnect_budget_exhausted, last: it stops the server).
+ */
+@TestMethodOrder(MethodOrderer.OrderAnnotation.class)
+class BinlogServerLifecycleIT {
+
+    private static MySqlServer server;
+    private static final TableId T = TableId.of("lifecycle", "t");
+
+    @BeforeAll
+    static void startServer() {
+        server = MySqlServer.startEmbedded(ServerOptions.defaults());
+        server.executeAsRoot("CREATE DATABASE lifecycle",
+                "CREATE TABLE lifecycle.t (id INT PRIMARY KEY, v VARCHAR(40))");
+    }
+
+    @AfterAll
+    static void stopServer() {
+        if (server != null) {
+            server.close();
+        }
+    }
+
+    private static void insert(int from, int to) {
+        for (int i = from; i <= to; i++) {
+            server.executeAsRoot("INSERT INTO lifecycle.t VALUES (" + i + ", 'v" + i + "')");
+        }
+    }
+
+    @Test
+    @Order(1)
+    void serverRestartWhileStreamingLosesAndDuplicatesNothing() throws Exception {
+        BinlogStartPosition start = StartPositions.latest(server.connectorConfig());
+        try (BinlogStreamer s = new BinlogStreamer(config(server.connectorConfig(), T).build(), start)) {
+            s.start();
+            insert(1, 50);
+            List<BinlogRecord> out = new ArrayList<>(drain(s, endsAtLeast(20), Duration.ofSeconds(30)));
+            server.restart();
+            insert(51, 100);
+            out.addAll(drain(s, l -> l.stream().filter(r -> r instanceof TransactionEnd).count() + out.stream()
+                    .filter(r -> r instanceof TransactionEnd).count() >= 100, Duration.ofSeconds(60)));
+
+            assertThat(rows(out)).extracting(c -> c.after().getInt(0))
+                    .containsExactlyElementsOf(IntStream.rangeClosed(1, 100).boxed().collect(Collectors.toList()));
+            assertThat(s.metrics().reconnects()).isGreaterThanOrEqualTo(1);
+            BinlogPositionTracker tracker = new BinlogPositionTracker(start);
+            out.forEach(tracker::onRecord);
+            assertThat(tracker.position().processed()).isEqualTo(GtidSet.parse(server.gtidExecuted()));
+            assertThat(s.poll(500, TimeUnit.MILLISECONDS)).isNull();
+        }
+    }
+
+    @Test
+    @Order(2)
+    void purgedTransactionsHaltWithDataGapBeforeAndWhileConnecting() throws Exception {
+        BinlogStartPosition old = StartPositions.latest(server.connectorConfig());
+        insert(1001, 1003);
+        server.purgeBinaryLogs();
+        try (BinlogStreamer s = new BinlogStreamer(config(server.connectorConfig(), T).build(), old)) {
+            assertHalt(s::start, HaltReason.DATA_GAP);
+        }
+        assertHalt(() -> StartPositions.gtidSet(server.connectorConfig(), old.processed()), HaltReason.DATA_GAP);
+        // Past the JDBC check, the server's own refusal (error 1236) maps to the same halt.
+        try (BinlogStreamer s = new BinlogStreamer(config(server.connectorConfig(), T).build(), old)) {
+            s.connect();
+            pollUntilHalt(s, HaltReason.DATA_GAP);
+        }
+        // earliest = what the server still holds: valid.
+        BinlogStartPosition earliest = StartPositions.earliest(server.connectorConfig());
+        assertThat(earliest.processed()).isEqualTo(GtidSet.parse(server.gtidPurged()));
+        try (BinlogStreamer s = new BinlogStreamer(config(server.connectorConfig(), T).build(), earliest)) {
+            s.start();
+        }
+    }
+
+    @Test
+    @Order(3)
+    void aSchemaHaltFromATableMapWithoutRowMetadataStopsTheStream() throws Exception {
+        BinlogStartPosition start = StartPositions.latest(server.connectorConfig());
+        server.executeAsRoot("SET GLOBAL binlog_row_metadata = MINIMAL");
+        try {
+            server.executeAsRoot("INSERT INTO lifecycle.t VALUES (2001, 'minimal')");
+        } finally {
+            server.executeAsRoot("SET GLOBAL binlog_row_metadata = FULL");
+        }
+        try (BinlogStreamer s = new BinlogStreamer(config(server.connectorConfig(), T).build(), start)) {
+            s.start();
+            // The schema reader's halt travels through the streamer like UNSUPPORTED_COLUMN_TYPE and
+            // UNDECODABLE_COLUMN would (same path); this one the test server can produce.
+            pollUntilHalt(s, HaltReason.BINLOG_ROW_METADATA_NOT_FULL);
+            assertThat(s.metrics().rowChangesEmitted()).isZero();
+        }
+    }
+
+    @Test
+    @Order(4)
+    void aServerThatDoesNotComeBackExhaustsTheReconnectBudget() throws Exception {
+        BinlogStartPosition start = StartPositions.latest(server.connectorConfig());
+        BinlogStreamerConfig cfg = config(server.connectorConfig(), T)
+                .reconnectBackoff(Duration.ofMillis(100), Duration.ofMillis(500))
+                .reconnectMaxDuration(Duration.ofSeconds(3))
+                .build();
+        try (BinlogStreamer s = new BinlogStreamer(cfg, start)) {
+            s.start();
+            server.close();
+            server = null;
+            pollUntilHalt(s, HaltReason.RECONNECT_BUDGET_EXHAUSTED);
+        }
+    }
+}

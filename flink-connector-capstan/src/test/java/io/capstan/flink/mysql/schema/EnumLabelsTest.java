@@ -1,0 +1,31 @@
+package io.capstan.flink.mysql.schema;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import org.junit.jupiter.api.Test;
+
+class EnumLabelsTest {
+
+    @Test
+    void parsesQuotedLabels() {
+        assertThat(EnumLabels.parse("enum('small','it''s','a,b','ünï')"))
+                .containsExactly("small", "it's", "a,b", "ünï");
+        assertThat(EnumLabels.parse("set('')")).containsExactly("");
+        assertThat(EnumLabels.parse("enum('a\\\\b')")).containsExactly("a\\b");
+    }
+
+    @Test
+    void mysqlTypeNames() {
+        assertThat(MySqlType.fromDataType("geomcollection")).isEqualTo(MySqlType.GEOMETRYCOLLECTION);
+        assertThat(MySqlType.fromDataType("int")).isEqualTo(MySqlType.INT);
+        assertThat(MySqlType.fromDataType("vector")).isNull();
+    }
+
+    @Test
+    void yearSignednessBitByServerVersion() {
+        assertThat(BinlogSchemaReader.yearHasSignednessBit("8.0.15")).isFalse();
+        assertThat(BinlogSchemaReader.yearHasSignednessBit("8.0.36")).isTrue();
+        assertThat(BinlogSchemaReader.yearHasSignednessBit("8.4.3-log")).isTrue();
+        assertThat(BinlogSchemaReader.yearHasSignednessBit("5.7.44")).isFalse();
+    }
+}
