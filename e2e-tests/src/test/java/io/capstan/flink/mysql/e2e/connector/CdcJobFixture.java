@@ -9,6 +9,7 @@ import io.capstan.flink.mysql.testing.MySqlTestDatabase;
 
 import java.io.IOException;
 import java.io.UncheckedIOException;
+import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.nio.file.attribute.PosixFilePermissions;
@@ -19,6 +20,7 @@ import java.sql.Statement;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.stream.Stream;
 
 /**
  * What the connector cluster ITs share: the versioned table, submitting {@link CdcToFilesJob} to a
@@ -105,6 +107,36 @@ final class CdcJobFixture {
             Thread.sleep(500);
         } while (System.nanoTime() < deadline);
         return result;
+    }
+
+    /** No process whose command line names the cluster's work dir is left. */
+    static void assertNoProcessesLeft(FlinkStandaloneCluster cluster) {
+        String workDir = cluster.workDir().toString();
+        List<Long> left = ProcessHandle.allProcesses()
+                .filter(p -> p.info().commandLine().orElse("").contains(workDir))
+                .map(ProcessHandle::pid)
+                .toList();
+        if (!left.isEmpty()) {
+            throw new AssertionError("Processes of the cluster left after close(): " + left);
+        }
+    }
+
+    /** Rule 1 on the real cluster: the password is in none of its log or stdout files. */
+    static void assertPasswordNotInLogs(FlinkStandaloneCluster cluster, String password) {
+        Path logDir = cluster.workDir().resolve("log");
+        try (Stream<Path> files = Files.walk(logDir)) {
+            List<Path> leaking = new ArrayList<>();
+            for (Path file : files.filter(Files::isRegularFile).toList()) {
+                if (new String(Files.readAllBytes(file), StandardCharsets.UTF_8).contains(password)) {
+                    leaking.add(logDir.relativize(file));
+                }
+            }
+            if (!leaking.isEmpty()) {
+                throw new AssertionError("The connector password is in these cluster logs: " + leaking);
+            }
+        } catch (IOException e) {
+            throw new UncheckedIOException(e);
+        }
     }
 
     private static Path writePasswordFile(Path file, String password) {

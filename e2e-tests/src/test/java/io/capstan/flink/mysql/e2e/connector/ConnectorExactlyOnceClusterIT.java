@@ -45,14 +45,8 @@ class ConnectorExactlyOnceClusterIT {
     @AfterAll
     static void stopCluster() {
         if (cluster != null) {
-            String workDir = cluster.workDir().toString();
             cluster.close();
-            assertThat(ProcessHandle.allProcesses()
-                    .filter(p -> p.info().commandLine().orElse("").contains(workDir))
-                    .map(ProcessHandle::pid)
-                    .toList())
-                    .as("processes of the cluster left after close()")
-                    .isEmpty();
+            CdcJobFixture.assertNoProcessesLeft(cluster);
         }
     }
 
@@ -105,6 +99,7 @@ class ConnectorExactlyOnceClusterIT {
         System.out.printf("Final check (%d ms in all): %s%n", millisSince(begun), result);
         assertThat(result.problems()).as(result.toString()).isEmpty();
         assertThat(result.changes()).isGreaterThan(1_000);
+        CdcJobFixture.assertPasswordNotInLogs(cluster, DB.connectorConfig().password());
     }
 
     private static void awaitRestartedAndCheckpointing(String jobId) throws InterruptedException {
