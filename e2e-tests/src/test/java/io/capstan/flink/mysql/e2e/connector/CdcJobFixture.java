@@ -95,12 +95,13 @@ final class CdcJobFixture {
      * sink has committed every change up to the server's last write; returns the last result (which
      * did not pass if the timeout ran out).
      */
-    ChangelogCheck.Result awaitCaughtUp(Path output, List<ChangelogCheck.Row> finalTable, Duration timeout)
+    ChangelogCheck.Result awaitCaughtUp(
+            Path output, List<ChangelogCheck.Row> finalTable, boolean withSnapshot, Duration timeout)
             throws InterruptedException {
         long deadline = System.nanoTime() + timeout.toNanos();
         ChangelogCheck.Result result;
         do {
-            result = ChangelogCheck.check(OutputFiles.committedLines(output), finalTable);
+            result = ChangelogCheck.check(OutputFiles.committedLines(output), finalTable, withSnapshot);
             if (result.passed()) {
                 return result;
             }

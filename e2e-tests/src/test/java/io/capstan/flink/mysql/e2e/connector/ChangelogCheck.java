@@ -11,16 +11,21 @@ import java.util.TreeSet;
 
 /**
  * The exactly-once check of a changelog of {@code VersionedRowLines} against the source's truth.
- * Every write bumps a row's {@code ver} on the server, so for each row identity ({@code uid}) the
- * changes, ordered by the version they produce (an insert, update or snapshot read produces its
- * after image's {@code ver}, a delete {@code ver + 1} of its before image), must be:
+ * Every write bumps a row's {@code ver} on the server, so the changes of each row identity
+ * ({@code uid}, never reused), ordered by version (a delete right after the change that produced
+ * the version it deletes), must form one chain:
  *
  * <ul>
- *   <li>each version exactly once (a replayed change repeats one);
- *   <li>consecutive (a lost change leaves a gap), starting with an insert at version 1 or a
- *       snapshot read (a lost insert or snapshot row starts later);
- *   <li>chained: an update or delete starts at the key the previous change left the row at;
- *   <li>ended by a delete at most, as the last change;
+ *   <li>it starts with an insert at version 1 or a snapshot read (a lost insert or snapshot row
+ *       starts it with an update); when the snapshot ran, an insert may start at a later version
+ *       (a key move from a chunk not yet read into one already read);
+ *   <li>an update produces exactly the next version from the key the previous change left the row
+ *       at, a delete removes exactly the version and key the previous change left (a replayed
+ *       change repeats a version, a lost one leaves a gap or a key mismatch);
+ *   <li>after a delete the row never comes back, except when the snapshot ran, as a snapshot read or
+ *       insert of a later version at another key: during a snapshot, a key move from a chunk already read into one not yet read
+ *       is a delete of the old key, and the row is read with the chunk of its new key (with the
+ *       updates it had there in between); a move the other way is an insert at the new key;
  * </ul>
  *
  * and the changelog applied by row identity must equal the table's final contents (a lost last
@@ -49,9 +54,9 @@ public final class ChangelogCheck {
             return "-".equals(text) ? null : Long.valueOf(text);
         }
 
-        /** The row version this change produces. */
-        long producedVersion() {
-            return "d".equals(op) ? ver + 1 : ver;
+        /** Sorts a row's changes by version, a delete right after the change it deletes. */
+        long orderKey() {
+            return 2 * ver + ("d".equals(op) ? 1 : 0);
         }
     }
 
@@ -72,7 +77,19 @@ public final class ChangelogCheck {
         }
     }
 
+    /**
+     * The check of a changelog that streams from an empty table: no snapshot reads, every row
+     * starts with an insert at version 1 and never comes back after its delete.
+     */
     public static Result check(List<String> lines, List<Row> finalTable) {
+        return check(lines, finalTable, false);
+    }
+
+    /**
+     * {@code withSnapshot}: the changelog began with a snapshot, which allows the snapshot reads
+     * and, after a delete, the comeback of a moved row described above.
+     */
+    public static Result check(List<String> lines, List<Row> finalTable, boolean withSnapshot) {
         List<String> problems = new ArrayList<>();
         Map<Long, List<Change>> byUid = new TreeMap<>();
         int reads = 0;
@@ -85,7 +102,7 @@ public final class ChangelogCheck {
         }
         Map<Long, Row> applied = new HashMap<>();
         for (Map.Entry<Long, List<Change>> entry : byUid.entrySet()) {
-            Row last = checkRow(entry.getKey(), entry.getValue(), problems);
+            Row last = checkRow(entry.getKey(), entry.getValue(), withSnapshot, problems);
             if (last != null) {
                 applied.put(last.uid(), last);
             }
@@ -116,41 +133,62 @@ public final class ChangelogCheck {
     }
 
     /** Checks one row identity's changes; returns the row they leave (null if deleted). */
-    private static Row checkRow(long uid, List<Change> changes, List<String> problems) {
-        changes.sort(Comparator.comparingLong(Change::producedVersion));
+    private static Row checkRow(long uid, List<Change> changes, boolean withSnapshot, List<String> problems) {
+        changes.sort(Comparator.comparingLong(Change::orderKey));
         Change first = changes.get(0);
-        if (!("c".equals(first.op()) && first.ver() == 1) && !"r".equals(first.op())) {
-            problems.add("uid " + uid + ": first change is " + first.op() + " producing version "
-                    + first.producedVersion() + " (the insert or snapshot read before it is missing)");
+        boolean startsRow = "r".equals(first.op()) && withSnapshot
+                || "c".equals(first.op()) && (first.ver() == 1 || withSnapshot);
+        if (!startsRow) {
+            problems.add("uid " + uid + ": first change is " + first.op() + " at version " + first.ver()
+                    + " (the insert or snapshot read before it is missing)");
         }
         Change previous = null;
         for (Change change : changes) {
             if (previous != null) {
-                long expected = previous.producedVersion() + 1;
-                if (change.producedVersion() == previous.producedVersion()) {
-                    problems.add("uid " + uid + ": version " + change.producedVersion()
-                            + " produced twice (" + previous.op() + ", " + change.op() + ")");
-                } else if (change.producedVersion() != expected) {
-                    problems.add("uid " + uid + ": versions " + expected + ".."
-                            + (change.producedVersion() - 1) + " missing");
-                }
-                if ("c".equals(change.op()) || "r".equals(change.op())) {
+                String problem = followProblem(previous, change, withSnapshot);
+                if (problem != null) {
                     problems.add("uid " + uid + ": " + change.op() + " at version " + change.ver()
-                            + " after other changes of the row");
-                }
-                if ("d".equals(previous.op())) {
-                    problems.add("uid " + uid + ": change at version " + change.producedVersion()
-                            + " after its delete");
-                }
-                if (("u".equals(change.op()) || "d".equals(change.op()))
-                        && !Objects.equals(change.idBefore(), previous.idAfter())) {
-                    problems.add("uid " + uid + ": " + change.op() + " at version "
-                            + change.producedVersion() + " starts at another key than the row was at");
+                            + " after " + previous.op() + " at version " + previous.ver() + ": " + problem);
                 }
             }
             previous = change;
         }
         Change last = changes.get(changes.size() - 1);
         return "d".equals(last.op()) ? null : new Row(uid, last.idAfter(), last.ver(), last.balance());
+    }
+
+    /** Why {@code next} cannot follow {@code previous} in one row's chain, or null if it can. */
+    private static String followProblem(Change previous, Change next, boolean withSnapshot) {
+        boolean previousDeleted = "d".equals(previous.op());
+        switch (next.op()) {
+            case "u", "d" -> {
+                if (previousDeleted) {
+                    return "the row was deleted";
+                }
+                long expected = "u".equals(next.op()) ? previous.ver() + 1 : previous.ver();
+                if (next.ver() != expected) {
+                    return next.ver() < expected ? "version repeated" : "versions missing in between";
+                }
+                if (!Objects.equals(next.idBefore(), previous.idAfter())) {
+                    return "it starts at another key than the row was at";
+                }
+                return null;
+            }
+            case "c", "r" -> {
+                if (!previousDeleted || !withSnapshot) {
+                    return "the row was there already";
+                }
+                if (next.ver() <= previous.ver()) {
+                    return "version repeated";
+                }
+                if (Objects.equals(next.idAfter(), previous.idBefore())) {
+                    return "it comes back at the key it was deleted from";
+                }
+                return null;
+            }
+            default -> {
+                return "unknown operation";
+            }
+        }
     }
 }

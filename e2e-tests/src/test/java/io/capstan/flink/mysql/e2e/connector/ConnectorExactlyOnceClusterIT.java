@@ -66,14 +66,9 @@ class ConnectorExactlyOnceClusterIT {
             int committedBeforeKill = OutputFiles.committedLines(output).size();
             long transactionsBeforeKill = load.committedTransactions();
 
-            String victim = cluster.rest().taskManagersOfJob(jobId).iterator().next();
-            long killedAt = System.nanoTime();
-            assertThat(cluster.killTaskManager(victim)).as("exit code of a SIGKILLed JVM").isEqualTo(137);
-            cluster.startTaskManager();
-            awaitRestartedAndCheckpointing(jobId);
-            System.out.printf("Killed %s with %d lines committed after %d transactions; running again"
-                            + " with new checkpoints %d ms later%n",
-                    victim, committedBeforeKill, transactionsBeforeKill, millisSince(killedAt));
+            killOneTaskManagerAndRecover(jobId,
+                    "with " + committedBeforeKill + " lines committed after " + transactionsBeforeKill
+                            + " transactions");
             Thread.sleep(3_000); // writes continue on the recovered job
             load.close();
             System.out.printf("Load: %d transactions (%d retried after deadlocks)%n",
@@ -81,25 +76,82 @@ class ConnectorExactlyOnceClusterIT {
             assertThat(load.committedTransactions()).isGreaterThan(transactionsBeforeKill);
         }
 
-        verifyExactlyOnce(jobId, output, table, begun);
+        verifyExactlyOnce(jobId, output, table, false, begun);
     }
 
-    private static void verifyExactlyOnce(String jobId, Path output, String table, long begun)
+    @Test
+    void taskManagerKilledDuringSnapshot() throws Exception {
+        String table = "accounts_snapshot";
+        int rows = Integer.getInteger("capstan.e2e.snapshot-rows", 300_000);
+        fixture.createTable(table);
+        long filling = System.nanoTime();
+        fixture.fill(table, rows);
+        System.out.printf("Filled %d rows in %d ms%n", rows, millisSince(filling));
+        Path output = cluster.workDir().resolve("snapshot-out");
+        long begun = System.nanoTime();
+        String jobId = fixture.submit("snapshot", table, "initial", 5502, output);
+
+        ChangelogCheck.Result result;
+        try (VersionedLoad load = fixture.startLoad(table, 4, rows + 1, 200_000, 5)) {
+            cluster.waitForJobState(jobId, Duration.ofMinutes(2), "RUNNING");
+            long readsBeforeKill = awaitSnapshotReads(output, rows / 20, Duration.ofMinutes(2));
+            assertThat(readsBeforeKill).as("snapshot rows committed before the kill").isLessThan(rows);
+            killOneTaskManagerAndRecover(jobId, "with " + readsBeforeKill + " of " + rows
+                    + " snapshot rows committed (" + millisSince(begun) + " ms after the submission)");
+            Thread.sleep(3_000); // writes continue on the recovered job
+            load.close();
+            System.out.printf("Load: %d transactions (%d retried after deadlocks)%n",
+                    load.committedTransactions(), load.retriedTransactions());
+        }
+
+        result = verifyExactlyOnce(jobId, output, table, true, begun);
+        assertThat(result.snapshotReads()).as("rows that arrived as snapshot reads").isGreaterThan(rows / 2);
+    }
+
+    /** SIGKILLs a TaskManager of the job, starts a replacement, waits for restart and new checkpoints. */
+    private static void killOneTaskManagerAndRecover(String jobId, String when) throws InterruptedException {
+        String victim = cluster.rest().taskManagersOfJob(jobId).iterator().next();
+        long killedAt = System.nanoTime();
+        assertThat(cluster.killTaskManager(victim)).as("exit code of a SIGKILLed JVM").isEqualTo(137);
+        cluster.startTaskManager();
+        awaitRestartedAndCheckpointing(jobId);
+        System.out.printf("Killed %s %s; running again with new checkpoints %d ms later%n",
+                victim, when, millisSince(killedAt));
+    }
+
+    private static long awaitSnapshotReads(Path output, long reads, Duration timeout) throws InterruptedException {
+        long deadline = System.nanoTime() + timeout.toNanos();
+        while (true) {
+            long committed = OutputFiles.committedLines(output).stream().filter(l -> l.startsWith("r,")).count();
+            if (committed >= reads) {
+                return committed;
+            }
+            if (System.nanoTime() > deadline) {
+                throw new AssertionError("Fewer than " + reads + " snapshot rows committed in " + timeout
+                        + "\n" + cluster.diagnostics());
+            }
+            Thread.sleep(100);
+        }
+    }
+
+    private static ChangelogCheck.Result verifyExactlyOnce(
+            String jobId, Path output, String table, boolean withSnapshot, long begun)
             throws InterruptedException {
         List<ChangelogCheck.Row> finalTable = fixture.finalRows(table);
         long waitFrom = System.nanoTime();
-        ChangelogCheck.Result caughtUp = fixture.awaitCaughtUp(output, finalTable, Duration.ofSeconds(90));
+        ChangelogCheck.Result caughtUp = fixture.awaitCaughtUp(output, finalTable, withSnapshot, Duration.ofSeconds(90));
         System.out.printf("Output caught up with the table %d ms after the load stopped: %s%n",
                 millisSince(waitFrom), caughtUp);
         assertThat(cluster.rest().restarts(jobId)).as("restarts after the kill").isGreaterThanOrEqualTo(1);
         cluster.cancelJob(jobId);
         cluster.waitForJobState(jobId, Duration.ofMinutes(1), "CANCELED");
         // After the job is gone nothing more can be committed: check the final output once more.
-        ChangelogCheck.Result result = ChangelogCheck.check(OutputFiles.committedLines(output), finalTable);
+        ChangelogCheck.Result result = ChangelogCheck.check(OutputFiles.committedLines(output), finalTable, withSnapshot);
         System.out.printf("Final check (%d ms in all): %s%n", millisSince(begun), result);
         assertThat(result.problems()).as(result.toString()).isEmpty();
         assertThat(result.changes()).isGreaterThan(1_000);
         CdcJobFixture.assertPasswordNotInLogs(cluster, DB.connectorConfig().password());
+        return result;
     }
 
     private static void awaitRestartedAndCheckpointing(String jobId) throws InterruptedException {

@@ -144,10 +144,10 @@ public final class VersionedLoad implements AutoCloseable {
         return statements;
     }
 
-    /** A key that probably exists: recent keys are denser, older ones thinned by moves and deletes. */
+    /** A key that probably exists: half of the picks among recent keys, half among all (incl. preloaded rows). */
     private long someId(ThreadLocalRandom random) {
         long top = nextId.get();
-        long low = random.nextInt(4) == 0 ? 1 : Math.max(1, Math.max(firstId, top - 2_000));
+        long low = random.nextBoolean() ? 1 : Math.max(1, Math.max(firstId, top - 2_000));
         return low >= top ? low : random.nextLong(low, top);
     }
 
