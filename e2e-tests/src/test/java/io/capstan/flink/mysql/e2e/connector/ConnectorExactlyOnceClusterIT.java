@@ -98,7 +98,7 @@ class ConnectorExactlyOnceClusterIT {
             assertThat(readsBeforeKill).as("snapshot rows committed before the kill").isLessThan(rows);
             killOneTaskManagerAndRecover(jobId, "with " + readsBeforeKill + " of " + rows
                     + " snapshot rows committed (" + millisSince(begun) + " ms after the submission)");
-            Thread.sleep(3_000); // writes continue on the recovered job
+            awaitSnapshotDoneAndStreaming(output, rows);
             load.close();
             System.out.printf("Load: %d transactions (%d retried after deadlocks)%n",
                     load.committedTransactions(), load.retriedTransactions());
@@ -117,6 +117,36 @@ class ConnectorExactlyOnceClusterIT {
         awaitRestartedAndCheckpointing(jobId);
         System.out.printf("Killed %s %s; running again with new checkpoints %d ms later%n",
                 victim, when, millisSince(killedAt));
+    }
+
+    /**
+     * Waits until the committed snapshot reads have stopped growing (the snapshot is done) and then
+     * until 200 more binlog changes are committed, so the writes also run against the streaming
+     * phase of the recovered job.
+     */
+    private static void awaitSnapshotDoneAndStreaming(Path output, int rows) throws InterruptedException {
+        long deadline = System.nanoTime() + Duration.ofMinutes(2).toNanos();
+        long reads = -1;
+        long stableSince = System.nanoTime();
+        long streamedAtEnd = -1;
+        while (System.nanoTime() < deadline) {
+            List<String> lines = OutputFiles.committedLines(output);
+            long nowReads = lines.stream().filter(l -> l.startsWith("r,")).count();
+            long streamed = lines.size() - nowReads;
+            if (nowReads != reads) {
+                reads = nowReads;
+                stableSince = System.nanoTime();
+            } else if (streamedAtEnd < 0 && reads > rows / 2 && millisSince(stableSince) > 2_000) {
+                streamedAtEnd = streamed;
+                System.out.printf("Snapshot done: %d snapshot rows, %d binlog changes committed%n", reads, streamed);
+            }
+            if (streamedAtEnd >= 0 && streamed >= streamedAtEnd + 200) {
+                return;
+            }
+            Thread.sleep(250);
+        }
+        throw new AssertionError("The snapshot did not end or no binlog changes followed it (" + reads
+                + " snapshot rows, done: " + (streamedAtEnd >= 0) + ")\n" + cluster.diagnostics());
     }
 
     private static long awaitSnapshotReads(Path output, long reads, Duration timeout) throws InterruptedException {
