@@ -34,7 +34,8 @@ import org.apache.flink.core.memory.DataOutputView;
  * split follows, then that split in {@link CapstanSplitSerializer}'s version-1 layout.
  *
  * <p>Version 2 (written now): the same two flags and the split in the version-2 split layout, then
- * a flag whether snapshot progress follows: the chunk keys, the planner state of each table, the
+ * a flag whether snapshot progress follows: the chunk keys (each followed by the table's schema
+ * fingerprint), the planner state of each table, the
  * planned chunks not handed out (as version-2 splits), the finished chunks per table (a
  * dictionary of the table's distinct G, then per chunk its index, range, G index and row count:
  * chunks read while nothing committed share one G), the last checkpoint id the enumerator took and
@@ -95,9 +96,10 @@ public final class EnumStateSerializer implements SimpleVersionedSerializer<Enum
     }
 
     private static void writeSnapshot(SnapshotProgress s, DataOutputView out) throws IOException {
-        KeyTupleCodec.writeVarInt(out, s.keys().size());
-        for (ChunkKey k : s.keys()) {
-            ChunkKeySerializer.write(k, out);
+        KeyTupleCodec.writeVarInt(out, s.tables().size());
+        for (SnapshotTable t : s.tables()) {
+            ChunkKeySerializer.write(t.key(), out);
+            out.writeLong(t.schemaFingerprint());
         }
         KeyTupleCodec.writeVarInt(out, s.plannerStates().size());
         for (ChunkPlannerState p : s.plannerStates()) {
@@ -133,9 +135,10 @@ public final class EnumStateSerializer implements SimpleVersionedSerializer<Enum
     private static SnapshotProgress readSnapshot(DataInputView in) throws IOException {
         try {
             int nKeys = KeyTupleCodec.readVarInt(in);
-            List<ChunkKey> keys = new ArrayList<>(nKeys);
+            List<SnapshotTable> keys = new ArrayList<>(nKeys);
             for (int i = 0; i < nKeys; i++) {
-                keys.add(ChunkKeySerializer.read(in));
+                ChunkKey key = ChunkKeySerializer.read(in);
+                keys.add(new SnapshotTable(key, in.readLong()));
             }
             int nStates = KeyTupleCodec.readVarInt(in);
             List<ChunkPlannerState> states = new ArrayList<>(nStates);

@@ -2,7 +2,11 @@ package io.capstan.flink.mysql.source.enumerator;
 
 import io.capstan.flink.mysql.connect.JdbcConnections;
 import io.capstan.flink.mysql.preflight.Preflight;
+import io.capstan.flink.mysql.schema.JdbcSchemaReader;
 import io.capstan.flink.mysql.schema.TableId;
+import io.capstan.flink.mysql.schema.TableSchema;
+import io.capstan.flink.mysql.snapshot.read.TableReadSpec;
+import io.capstan.flink.mysql.source.SchemaFingerprint;
 import io.capstan.flink.mysql.snapshot.jdbc.JdbcBoundaryQueries;
 import io.capstan.flink.mysql.snapshot.jdbc.JdbcTableKeyMetadataReader;
 import io.capstan.flink.mysql.snapshot.key.ChunkKey;
@@ -38,17 +42,21 @@ public final class JdbcSnapshotPlanning implements SnapshotPlanning {
     }
 
     @Override
-    public List<ChunkKey> resolveTables() throws Exception {
+    public List<SnapshotTable> resolveTables() throws Exception {
         List<TableId> tables = TableDiscovery.resolve(config.connection(), config.tables());
         LOG.info("Snapshotting {} table(s) on {}: {}", tables.size(), config.connection().address(), tables);
         Preflight.verify(config.connection(), tables);
-        List<ChunkKey> keys = new ArrayList<>();
+        List<SnapshotTable> out = new ArrayList<>();
         Connection c = connection();
         for (TableId t : tables) {
-            keys.add(ChunkKeyResolver.resolve(
-                    JdbcTableKeyMetadataReader.read(c, t), config.snapshot().chunkKeyColumn(t)));
+            ChunkKey key = ChunkKeyResolver.resolve(
+                    JdbcTableKeyMetadataReader.read(c, t), config.snapshot().chunkKeyColumn(t));
+            // Converters must exist for every column before anything is read (refuses early).
+            TableSchema schema = JdbcSchemaReader.read(c, t);
+            TableReadSpec.forSchema(key, schema);
+            out.add(new SnapshotTable(key, SchemaFingerprint.of(schema)));
         }
-        return keys;
+        return out;
     }
 
     @Override

@@ -31,7 +31,7 @@ import java.util.TreeMap;
  */
 public final class SnapshotBook {
 
-    private final Map<TableId, ChunkKey> keys = new LinkedHashMap<>();
+    private final Map<TableId, SnapshotTable> tables = new LinkedHashMap<>();
     private final Map<String, TableId> tablesByName = new LinkedHashMap<>();
     private final Map<TableId, ChunkPlannerState> planning = new LinkedHashMap<>();
     private final Deque<SnapshotChunkSplit> pending = new ArrayDeque<>();
@@ -57,9 +57,10 @@ public final class SnapshotBook {
         }
     }
 
-    public SnapshotBook(List<ChunkKey> tableKeys) {
-        for (ChunkKey k : tableKeys) {
-            keys.put(k.table(), k);
+    public SnapshotBook(List<SnapshotTable> snapshotTables) {
+        for (SnapshotTable t : snapshotTables) {
+            ChunkKey k = t.key();
+            tables.put(k.table(), t);
             tablesByName.put(k.table().toString(), k.table());
             planning.put(k.table(), ChunkPlannerState.start(k.table()));
             finished.put(k.table(), new TreeMap<>());
@@ -69,7 +70,13 @@ public final class SnapshotBook {
     // ---- planning ----
 
     public List<ChunkKey> keys() {
-        return new ArrayList<>(keys.values());
+        List<ChunkKey> out = new ArrayList<>();
+        tables.values().forEach(t -> out.add(t.key()));
+        return out;
+    }
+
+    public List<SnapshotTable> tables() {
+        return new ArrayList<>(tables.values());
     }
 
     public List<ChunkPlannerState> plannerStates() {
@@ -85,7 +92,8 @@ public final class SnapshotBook {
             planning.put(s.table(), s);
         }
         for (SnapshotChunk c : chunks) {
-            pending.addLast(SnapshotChunkSplit.unread(keys.get(c.table()), c));
+            SnapshotTable t = tables.get(c.table());
+            pending.addLast(SnapshotChunkSplit.unread(t.key(), c, t.schemaFingerprint()));
         }
     }
 
@@ -196,7 +204,7 @@ public final class SnapshotBook {
             for (Finished f : m.values()) {
                 list.add(new FinishedChunk(f.chunk.range(), f.completion.gtidSet()));
             }
-            byKey.put(keys.get(t), list);
+            byKey.put(tables.get(t).key(), list);
         });
         return CursorGate.of(byKey);
     }

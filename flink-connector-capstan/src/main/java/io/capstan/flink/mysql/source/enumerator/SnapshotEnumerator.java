@@ -106,12 +106,12 @@ public final class SnapshotEnumerator implements SplitEnumerator<CapstanSplit, E
         }
     }
 
-    private void onTablesResolved(@Nullable List<ChunkKey> keys, @Nullable Throwable error) {
+    private void onTablesResolved(@Nullable List<SnapshotTable> tables, @Nullable Throwable error) {
         if (error != null) {
             throw fail("cannot start the snapshot", error);
         }
-        book = new SnapshotBook(keys);
-        LOG.info("Snapshot of {} table(s) starts", keys.size());
+        book = new SnapshotBook(tables);
+        LOG.info("Snapshot of {} table(s) starts", tables.size());
         maybePlan();
         serveWaiting();
     }

@@ -13,13 +13,13 @@ import java.util.List;
 public interface SnapshotPlanning extends AutoCloseable {
 
     /**
-     * Resolves the captured tables, runs the preflight, and decides each table's chunk key before
-     * anything is read.
+     * Resolves the captured tables, runs the preflight, decides each table's chunk key before
+     * anything is read, and takes the fingerprint of its schema.
      *
      * @throws Exception a {@code CapstanHaltException} naming the table and the option that
      *     fixes it (no key, unsupported key, no table matched, preflight refusal)
      */
-    List<ChunkKey> resolveTables() throws Exception;
+    List<SnapshotTable> resolveTables() throws Exception;
 
     /** Plans up to {@code max} next chunks from the given progress. */
     Planned planMore(List<ChunkKey> keys, List<ChunkPlannerState> states, int max) throws Exception;

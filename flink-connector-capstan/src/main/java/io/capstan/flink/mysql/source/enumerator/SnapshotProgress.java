@@ -1,7 +1,6 @@
 package io.capstan.flink.mysql.source.enumerator;
 
 import io.capstan.flink.mysql.schema.TableId;
-import io.capstan.flink.mysql.snapshot.key.ChunkKey;
 import io.capstan.flink.mysql.snapshot.plan.ChunkPlannerState;
 import io.capstan.flink.mysql.source.split.SnapshotChunkSplit;
 import java.util.ArrayList;
@@ -18,7 +17,7 @@ import java.util.Objects;
  */
 public final class SnapshotProgress {
 
-    private final List<ChunkKey> keys;
+    private final List<SnapshotTable> tables;
     private final List<ChunkPlannerState> plannerStates;
     private final List<SnapshotChunkSplit> pending;
     private final Map<TableId, List<SnapshotBook.Finished>> finished;
@@ -26,13 +25,13 @@ public final class SnapshotProgress {
     private final long completionsAfterCheckpoint;
 
     public SnapshotProgress(
-            List<ChunkKey> keys,
+            List<SnapshotTable> tables,
             List<ChunkPlannerState> plannerStates,
             List<SnapshotChunkSplit> pending,
             Map<TableId, List<SnapshotBook.Finished>> finished,
             long lastSnapshotCheckpoint,
             long completionsAfterCheckpoint) {
-        this.keys = List.copyOf(keys);
+        this.tables = List.copyOf(tables);
         this.plannerStates = List.copyOf(plannerStates);
         this.pending = List.copyOf(pending);
         this.finished = new LinkedHashMap<>(finished);
@@ -42,37 +41,38 @@ public final class SnapshotProgress {
 
     static SnapshotProgress of(SnapshotBook book, long lastSnapshotCheckpoint, long completionsAfter) {
         return new SnapshotProgress(
-                book.keys(), book.plannerStates(), book.pending(), book.finished(),
+                book.tables(), book.plannerStates(), book.pending(), book.finished(),
                 lastSnapshotCheckpoint, completionsAfter);
     }
 
     /** A book holding exactly this progress. */
     SnapshotBook toBook() {
-        SnapshotBook book = new SnapshotBook(keys);
+        SnapshotBook book = new SnapshotBook(tables);
         book.planned(List.of(), plannerStates);
         for (SnapshotChunkSplit s : pending) {
             book.planned(List.of(s.chunk()), List.of());
         }
         for (List<SnapshotBook.Finished> list : finished.values()) {
             for (SnapshotBook.Finished f : list) {
-                book.complete(SnapshotChunkSplit.unread(keyOf(f.chunk().table()), f.chunk())
+                SnapshotTable t = tableOf(f.chunk().table());
+                book.complete(SnapshotChunkSplit.unread(t.key(), f.chunk(), t.schemaFingerprint())
                         .withCompletion(f.completion()));
             }
         }
         return book;
     }
 
-    private ChunkKey keyOf(TableId t) {
-        for (ChunkKey k : keys) {
-            if (k.table().equals(t)) {
-                return k;
+    private SnapshotTable tableOf(TableId id) {
+        for (SnapshotTable t : tables) {
+            if (t.key().table().equals(id)) {
+                return t;
             }
         }
-        throw new IllegalStateException("no key for table " + t);
+        throw new IllegalStateException("no key for table " + id);
     }
 
-    public List<ChunkKey> keys() {
-        return keys;
+    public List<SnapshotTable> tables() {
+        return tables;
     }
 
     public List<ChunkPlannerState> plannerStates() {
@@ -110,7 +110,7 @@ public final class SnapshotProgress {
             return false;
         }
         SnapshotProgress p = (SnapshotProgress) o;
-        return keys.equals(p.keys)
+        return tables.equals(p.tables)
                 && plannerStates.equals(p.plannerStates)
                 && pending.equals(p.pending)
                 && flat(finished).equals(flat(p.finished))
@@ -129,12 +129,12 @@ public final class SnapshotProgress {
 
     @Override
     public int hashCode() {
-        return Objects.hash(keys, plannerStates, pending.size(), lastSnapshotCheckpoint);
+        return Objects.hash(tables, plannerStates, pending.size(), lastSnapshotCheckpoint);
     }
 
     @Override
     public String toString() {
-        return "SnapshotProgress{tables=" + keys.size() + ", pending=" + pending.size()
+        return "SnapshotProgress{tables=" + tables.size() + ", pending=" + pending.size()
                 + ", finished=" + finishedCount() + ", lastSnapshotCheckpoint="
                 + lastSnapshotCheckpoint + ", completionsAfterCheckpoint="
                 + completionsAfterCheckpoint + "}";

@@ -2,12 +2,16 @@ package io.capstan.flink.mysql.source.reader;
 
 import io.capstan.flink.mysql.connect.JdbcConnections;
 import io.capstan.flink.mysql.connect.MySqlConnectionConfig;
+import io.capstan.flink.mysql.error.CapstanHaltException;
+import io.capstan.flink.mysql.error.HaltReason;
 import io.capstan.flink.mysql.schema.JdbcSchemaReader;
 import io.capstan.flink.mysql.schema.TableId;
+import io.capstan.flink.mysql.schema.TableSchema;
 import io.capstan.flink.mysql.snapshot.read.ChunkReader;
 import io.capstan.flink.mysql.snapshot.read.ChunkResult;
 import io.capstan.flink.mysql.snapshot.read.SnapshotReadOptions;
 import io.capstan.flink.mysql.snapshot.read.TableReadSpec;
+import io.capstan.flink.mysql.source.SchemaFingerprint;
 import io.capstan.flink.mysql.source.split.SnapshotChunkSplit;
 import java.io.IOException;
 import java.sql.Connection;
@@ -20,8 +24,10 @@ import java.util.Map;
 /**
  * Runs on the fetcher thread: reads the assigned chunks one at a time with one {@link ChunkReader}
  * whose connections stay open across chunks. The read spec (columns and converter) of a table is
- * built from its schema the first time one of its chunks comes; the chunk reader checks after
- * every chunk that the table still has that schema.
+ * built from its schema the first time one of its chunks comes, and only if that schema is the
+ * one the enumerator fingerprinted when the snapshot began; the chunk reader checks after every
+ * chunk that the table still has it. So a DDL on a table whose snapshot is in progress halts as
+ * {@code snapshot_schema_drifted}, in this attempt and in every later one.
  */
 final class ChunkFetcher implements AutoCloseable {
 
@@ -65,7 +71,17 @@ final class ChunkFetcher implements AutoCloseable {
         TableReadSpec spec = specs.get(table);
         if (spec == null) {
             try (Connection c = JdbcConnections.open(connection)) {
-                spec = TableReadSpec.forSchema(split.key(), JdbcSchemaReader.read(c, table));
+                TableSchema schema = JdbcSchemaReader.read(c, table);
+                if (SchemaFingerprint.of(schema) != split.schemaFingerprint()) {
+                    throw new CapstanHaltException(
+                            HaltReason.SNAPSHOT_SCHEMA_DRIFTED,
+                            "the definition of table " + table + " changed since its snapshot began"
+                                    + " (detected before reading chunk " + split.splitId() + "), so its"
+                                    + " chunks would not fit one schema; restart the job without state"
+                                    + " once the schema change is done (avoid DDL on tables being"
+                                    + " snapshotted)");
+                }
+                spec = TableReadSpec.forSchema(split.key(), schema);
             } catch (SQLException e) {
                 throw new IOException("could not read the schema of table " + table
                         + " (SQL state " + e.getSQLState() + ", error " + e.getErrorCode() + ")");

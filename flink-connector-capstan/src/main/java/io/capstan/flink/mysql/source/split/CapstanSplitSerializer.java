@@ -28,8 +28,9 @@ import org.apache.flink.core.memory.DataOutputView;
  *
  * <p>Version 2 (written now): BINLOG as in version 1 followed by the cursor gate (length-prefixed
  * {@link CursorGateSerializer} bytes); SNAPSHOT_CHUNK: the chunk key ({@link ChunkKeySerializer}),
- * the chunk (table, index, range as encoded key tuples: {@link ChunkPlannerStateSerializer}), a
- * completion flag and, when set, its G in canonical text and its row count.
+ * the chunk (table, index, range as encoded key tuples: {@link ChunkPlannerStateSerializer}), the
+ * table's schema fingerprint (a long), a completion flag and, when set, its G in canonical text
+ * and its row count.
  *
  * <p>Bytes of both versions are checked in under src/test/resources/serializer/ and must keep
  * deserializing.
@@ -162,6 +163,7 @@ public final class CapstanSplitSerializer implements SimpleVersionedSerializer<C
     private static void writeChunk(SnapshotChunkSplit split, DataOutputView out) throws IOException {
         ChunkKeySerializer.write(split.key(), out);
         ChunkPlannerStateSerializer.writeChunk(split.chunk(), out);
+        out.writeLong(split.schemaFingerprint());
         ChunkCompletion c = split.completion();
         out.writeBoolean(c != null);
         if (c != null) {
@@ -174,11 +176,12 @@ public final class CapstanSplitSerializer implements SimpleVersionedSerializer<C
         try {
             ChunkKey key = ChunkKeySerializer.read(in);
             SnapshotChunk chunk = ChunkPlannerStateSerializer.readChunk(in);
+            long fingerprint = in.readLong();
             ChunkCompletion c = null;
             if (in.readBoolean()) {
                 c = new ChunkCompletion(GtidSet.parse(SerdeText.read(in)), in.readLong());
             }
-            return new SnapshotChunkSplit(key, chunk, c);
+            return new SnapshotChunkSplit(key, chunk, fingerprint, c);
         } catch (RuntimeException e) {
             throw new IOException("corrupt split state: " + e.getMessage(), e);
         }

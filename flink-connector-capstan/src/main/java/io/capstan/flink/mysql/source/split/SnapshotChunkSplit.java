@@ -14,10 +14,13 @@ public final class SnapshotChunkSplit implements CapstanSplit {
 
     private final ChunkKey key;
     private final SnapshotChunk chunk;
+    private final long schemaFingerprint;
     @Nullable private final ChunkCompletion completion;
 
-    public SnapshotChunkSplit(ChunkKey key, SnapshotChunk chunk, @Nullable ChunkCompletion completion) {
+    public SnapshotChunkSplit(
+            ChunkKey key, SnapshotChunk chunk, long schemaFingerprint, @Nullable ChunkCompletion completion) {
         this.key = Objects.requireNonNull(key, "key");
+        this.schemaFingerprint = schemaFingerprint;
         this.chunk = Objects.requireNonNull(chunk, "chunk");
         if (!key.table().equals(chunk.table())) {
             throw new IllegalArgumentException("chunk " + chunk.id() + " with the key of " + key.table());
@@ -25,8 +28,8 @@ public final class SnapshotChunkSplit implements CapstanSplit {
         this.completion = completion;
     }
 
-    public static SnapshotChunkSplit unread(ChunkKey key, SnapshotChunk chunk) {
-        return new SnapshotChunkSplit(key, chunk, null);
+    public static SnapshotChunkSplit unread(ChunkKey key, SnapshotChunk chunk, long schemaFingerprint) {
+        return new SnapshotChunkSplit(key, chunk, schemaFingerprint, null);
     }
 
     public ChunkKey key() {
@@ -35,6 +38,11 @@ public final class SnapshotChunkSplit implements CapstanSplit {
 
     public SnapshotChunk chunk() {
         return chunk;
+    }
+
+    /** The digest of the table's schema when the snapshot started; chunks are read only under it. */
+    public long schemaFingerprint() {
+        return schemaFingerprint;
     }
 
     /** The completion once read, else null. */
@@ -48,12 +56,12 @@ public final class SnapshotChunkSplit implements CapstanSplit {
     }
 
     public SnapshotChunkSplit withCompletion(ChunkCompletion c) {
-        return new SnapshotChunkSplit(key, chunk, Objects.requireNonNull(c));
+        return new SnapshotChunkSplit(key, chunk, schemaFingerprint, Objects.requireNonNull(c));
     }
 
     /** The same chunk, unread (what the enumerator hands out again). */
     public SnapshotChunkSplit unread() {
-        return completion == null ? this : new SnapshotChunkSplit(key, chunk, null);
+        return completion == null ? this : new SnapshotChunkSplit(key, chunk, schemaFingerprint, null);
     }
 
     /** {@code db.table#index}: identifies the chunk without a value. */
@@ -78,7 +86,10 @@ public final class SnapshotChunkSplit implements CapstanSplit {
             return false;
         }
         SnapshotChunkSplit s = (SnapshotChunkSplit) o;
-        return key.equals(s.key) && chunk.equals(s.chunk) && Objects.equals(completion, s.completion);
+        return key.equals(s.key)
+                && chunk.equals(s.chunk)
+                && schemaFingerprint == s.schemaFingerprint
+                && Objects.equals(completion, s.completion);
     }
 
     @Override
