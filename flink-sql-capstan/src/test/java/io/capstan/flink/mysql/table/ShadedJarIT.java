@@ -3,7 +3,6 @@ package io.capstan.flink.mysql.table;
 import io.capstan.flink.mysql.testing.MySqlTestDatabase;
 
 import org.junit.jupiter.api.BeforeAll;
-import org.junit.jupiter.api.Disabled;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.RegisterExtension;
 
@@ -82,7 +81,6 @@ class ShadedJarIT {
      * Verified to pass once JdbcConnections connects through a {@code com.mysql.cj.jdbc.Driver}
      * instance directly (connector module, requested from its owner).
      */
-    @Disabled("needs JdbcConnections to connect without DriverManager (flink-connector-capstan)")
     @Test
     void createTableAndSelectWithTheJarAddedToTheSession() throws Exception {
         runSelect("add-jar", "shaded_added");

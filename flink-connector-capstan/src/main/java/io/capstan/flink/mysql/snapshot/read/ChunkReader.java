@@ -68,6 +68,11 @@ public final class ChunkReader implements AutoCloseable {
     private final MySqlConnectionConfig config;
     private final SnapshotReadOptions options;
     private final CapturePoint capturePoint;
+    private static final java.util.regex.Pattern AUTO_INCREMENT =
+            java.util.regex.Pattern.compile(" AUTO_INCREMENT=\\d+");
+
+    /** Per table, the definition text last verified against the job's schema. */
+    private final java.util.Map<TableId, String> verifiedDefinitions = new java.util.HashMap<>();
     private Connection lockConnection; // A
     private Connection snapshotConnection; // B
 
@@ -121,12 +126,31 @@ public final class ChunkReader implements AutoCloseable {
      * After the rows are read, B holds a metadata lock on the table until COMMIT, so no DDL can
      * run between this check and the read: the rows were read under the expected schema. A DDL
      * that changed it at any time since the job took the schema, instant ones included, is caught.
+     * The first chunk of a table compares the full schema (information_schema, two queries); later
+     * chunks compare the server's table definition text with the one seen then (one query).
      */
     private void checkSchemaUnchanged(SnapshotChunk chunk, TableReadSpec spec) throws SQLException {
         TableSchema expected = spec.schema();
-        if (expected != null
-                && !JdbcSchemaReader.read(snapshotConnection, chunk.table()).equals(expected)) {
+        if (expected == null) {
+            return;
+        }
+        String definition = tableDefinition(chunk.table());
+        String known = verifiedDefinitions.get(chunk.table());
+        if (known != null && known.equals(definition)) {
+            return;
+        }
+        if (!JdbcSchemaReader.read(snapshotConnection, chunk.table()).equals(expected)) {
             throw drifted(chunk);
+        }
+        verifiedDefinitions.put(chunk.table(), definition);
+    }
+
+    /** SHOW CREATE TABLE without its AUTO_INCREMENT counter, which moves with every insert. */
+    private String tableDefinition(TableId table) throws SQLException {
+        try (Statement st = snapshotConnection.createStatement();
+                ResultSet rs = st.executeQuery("SHOW CREATE TABLE " + table.quoted())) {
+            rs.next();
+            return AUTO_INCREMENT.matcher(rs.getString(2)).replaceAll("");
         }
     }
 

@@ -89,6 +89,18 @@ class CursorGateTest {
         assertThat(back.startPosition()).isEqualTo(gate.startPosition());
     }
 
+    @Property(tries = 100)
+    void finishedChunksSurviveTheirSerializedForm(
+            @ForAll long seed, @ForAll @IntRange(min = 1, max = 6) int chunkCount) throws IOException {
+        for (FinishedChunk c : randomChunks(new Random(seed), chunkCount)) {
+            java.io.ByteArrayOutputStream bytes = new java.io.ByteArrayOutputStream();
+            FinishedChunkSerializer.write(c, new java.io.DataOutputStream(bytes));
+            assertThat(FinishedChunkSerializer.read(new java.io.DataInputStream(
+                            new java.io.ByteArrayInputStream(bytes.toByteArray()))))
+                    .isEqualTo(c);
+        }
+    }
+
     @Test
     void gatesRowImagesByTheirKeyColumns() {
         ChunkKey key = TestKeys.of(KeyKind.INTEGER, KeyKind.INTEGER); // key fields 0 and 1

@@ -106,6 +106,17 @@ class SnapshotExactnessIT {
     }
 
     @Test
+    void compositeKeysWithMovesAcrossChunksAreExactToo() throws Exception {
+        Outcome o = run("exact_composite", ChunkReader.CapturePoint.UNDER_LOCK, 100, true);
+        System.out.println("UNDER_LOCK composite: " + o);
+        assertThat(o.distinctG).isGreaterThan(5);
+        assertThat(o.suppressed).isPositive();
+        assertThat(o.forwarded).isPositive();
+        assertThat(o.violations).as(o.toString()).isZero();
+        assertThat(o.missingOrWrongRows).as(o.toString()).isZero();
+    }
+
+    @Test
     void capturingGBeforeTheLockIsCaught() throws Exception {
         Outcome o = run("exact_before_lock", ChunkReader.CapturePoint.BEFORE_LOCK, 50);
         System.out.println("BEFORE_LOCK: " + o);
@@ -120,12 +131,28 @@ class SnapshotExactnessIT {
     }
 
     private Outcome run(String name, ChunkReader.CapturePoint capture, int chunkSize) throws Exception {
+        return run(name, capture, chunkSize, false);
+    }
+
+    /**
+     * @param composite key {@code (a INT, b BIGINT)} instead of {@code id BIGINT}; writers address
+     *     rows by {@code b} and moves change both key columns
+     */
+    private Outcome run(String name, ChunkReader.CapturePoint capture, int chunkSize, boolean composite)
+            throws Exception {
         MySqlConnectionConfig config = DB.connectorConfig();
         TableId table = TableId.of(DB.name(), name);
-        DB.execute("CREATE TABLE " + name + " (id BIGINT PRIMARY KEY, ver INT NOT NULL, val BIGINT NOT NULL)");
+        DB.execute(composite
+                ? "CREATE TABLE " + name + " (a INT NOT NULL, b BIGINT NOT NULL, ver INT NOT NULL,"
+                        + " val BIGINT NOT NULL, PRIMARY KEY (a, b), KEY by_b (b))"
+                : "CREATE TABLE " + name + " (id BIGINT PRIMARY KEY, ver INT NOT NULL, val BIGINT NOT NULL)");
         StringBuilder sql = new StringBuilder("INSERT INTO " + name + " VALUES ");
         for (int i = 1; i <= INITIAL_ROWS; i++) {
-            sql.append(i == 1 ? "" : ", ").append('(').append(i * 3 / 2).append(", 0, ").append(i).append(')');
+            sql.append(i == 1 ? "" : ", ").append('(');
+            if (composite) {
+                sql.append(i % 7).append(", ");
+            }
+            sql.append(i * 3 / 2).append(", 0, ").append(i).append(')');
         }
         DB.execute(sql.toString(), "ANALYZE TABLE " + name);
         ChunkKey key = resolve(config, table, Optional.empty());
@@ -138,7 +165,8 @@ class SnapshotExactnessIT {
         List<Thread> writers = new ArrayList<>();
         for (int w = 0; w < 4; w++) {
             long seed = w * 7919L + name.hashCode();
-            Thread t = new Thread(() -> write(name, seed, stop, committed, writerFailure), "writer-" + w);
+            Thread t = new Thread(
+                    () -> write(name, composite, seed, stop, committed, writerFailure), "writer-" + w);
             t.start();
             writers.add(t);
         }
@@ -165,21 +193,22 @@ class SnapshotExactnessIT {
         o.writerTransactions = committed.get();
 
         GtidSet end;
-        Map<Long, long[]> finalRows;
+        Map<List<Long>, long[]> finalRows;
         try (Connection root = DB.openRootConnection()) {
             end = GtidSet.parse(gtidExecuted(root));
-            finalRows = readTable(root, name);
+            finalRows = readTable(root, name, composite);
         }
 
         List<FinishedChunk> finished = new ArrayList<>();
-        Map<Long, long[]> model = new HashMap<>();
+        int keyArity = composite ? 2 : 1;
+        Map<List<Long>, long[]> model = new HashMap<>();
         Set<GtidSet> distinct = new HashSet<>();
         for (ChunkResult r : results) {
             finished.add(new FinishedChunk(r.chunk().range(), r.gtidSet()));
             distinct.add(r.gtidSet());
             for (RowData row : r.rows()) {
                 long[] v = normalize((GenericRowData) row);
-                assertThat(model.put(v[0], v)).as("a key read by two chunks").isNull();
+                assertThat(model.put(key(v, keyArity), v)).as("a key read by two chunks").isNull();
             }
         }
         o.chunks = results.size();
@@ -189,15 +218,15 @@ class SnapshotExactnessIT {
 
         for (Transaction txn : readBinlog(config, start, end, name)) {
             for (Change c : txn.changes) {
-                applyGated(gate, table, txn.gtid, c, model, o);
+                applyGated(gate, table, txn.gtid, c, model, keyArity, o);
             }
         }
-        for (Map.Entry<Long, long[]> e : finalRows.entrySet()) {
+        for (Map.Entry<List<Long>, long[]> e : finalRows.entrySet()) {
             if (!Arrays.equals(model.get(e.getKey()), e.getValue())) {
                 o.missingOrWrongRows++;
             }
         }
-        for (Long k : model.keySet()) {
+        for (List<Long> k : model.keySet()) {
             if (!finalRows.containsKey(k)) {
                 o.missingOrWrongRows++;
             }
@@ -207,7 +236,8 @@ class SnapshotExactnessIT {
 
     /** Applies one change, gated per image (the rules documented on CursorGate), strictly. */
     private static void applyGated(
-            CursorGate gate, TableId table, Gtid g, Change c, Map<Long, long[]> model, Outcome o) {
+            CursorGate gate, TableId table, Gtid g, Change c, Map<List<Long>, long[]> model,
+            int keyArity, Outcome o) {
         // the gate extracts the key from the converted binlog image, as the binlog reader will
         boolean before = c.beforeImage != null && gate.suppress(table, c.beforeImage, g);
         boolean after = c.afterImage != null && gate.suppress(table, c.afterImage, g);
@@ -216,7 +246,7 @@ class SnapshotExactnessIT {
                 o.suppressed++;
             } else {
                 o.forwarded++;
-                if (!Arrays.equals(model.remove(c.before[0]), c.before)) {
+                if (!Arrays.equals(model.remove(key(c.before, keyArity)), c.before)) {
                     o.violations++; // deleting or updating a row the snapshot does not hold as is
                 }
             }
@@ -226,26 +256,36 @@ class SnapshotExactnessIT {
                 o.suppressed++;
             } else {
                 o.forwarded++;
-                if (model.put(c.after[0], c.after) != null) {
+                if (model.put(key(c.after, keyArity), c.after) != null) {
                     o.violations++; // inserting a key that is already there: a duplicate
                 }
             }
         }
     }
 
+    private static List<Long> key(long[] row, int arity) {
+        return arity == 1 ? List.of(row[0]) : List.of(row[0], row[1]);
+    }
+
     private static void write(
-            String table, long seed, AtomicBoolean stop, AtomicInteger committed,
+            String table, boolean composite, long seed, AtomicBoolean stop, AtomicInteger committed,
             AtomicReference<Throwable> failure) {
         Random r = new Random(seed);
         try (Connection c = DB.openRootConnection()) {
+            try (Statement st = c.createStatement()) {
+                st.execute("SET SESSION innodb_lock_wait_timeout = 1"); // writers never wait long
+            }
             c.setAutoCommit(false);
+            String row = composite ? "b" : "id";
             PreparedStatement update = c.prepareStatement(
-                    "UPDATE " + table + " SET ver = ver + 1, val = ? WHERE id = ?");
-            PreparedStatement move = c.prepareStatement(
-                    "UPDATE " + table + " SET id = ?, ver = ver + 1 WHERE id = ?");
-            PreparedStatement insert = c.prepareStatement(
-                    "INSERT IGNORE INTO " + table + " VALUES (?, 0, ?)");
-            PreparedStatement delete = c.prepareStatement("DELETE FROM " + table + " WHERE id = ?");
+                    "UPDATE " + table + " SET ver = ver + 1, val = ? WHERE " + row + " = ?");
+            PreparedStatement move = c.prepareStatement(composite
+                    ? "UPDATE " + table + " SET b = ?, a = ?, ver = ver + 1 WHERE b = ?"
+                    : "UPDATE " + table + " SET id = ?, ver = ver + 1 WHERE id = ?");
+            PreparedStatement insert = c.prepareStatement(composite
+                    ? "INSERT IGNORE INTO " + table + " VALUES (?, ?, 0, ?)"
+                    : "INSERT IGNORE INTO " + table + " VALUES (?, 0, ?)");
+            PreparedStatement delete = c.prepareStatement("DELETE FROM " + table + " WHERE " + row + " = ?");
             while (!stop.get()) {
                 int statements = 1 + (r.nextInt(4) == 0 ? r.nextInt(3) : 0);
                 try {
@@ -257,15 +297,23 @@ class SnapshotExactnessIT {
                             update.setLong(2, id);
                             update.executeUpdate();
                         } else if (op < 65) {
-                            insert.setLong(1, id);
-                            insert.setLong(2, r.nextLong());
+                            int p = 1;
+                            if (composite) {
+                                insert.setLong(p++, id % 7);
+                            }
+                            insert.setLong(p++, id);
+                            insert.setLong(p, r.nextLong());
                             insert.executeUpdate();
                         } else if (op < 80) {
                             delete.setLong(1, id);
                             delete.executeUpdate();
                         } else {
-                            move.setLong(1, 1 + r.nextInt(KEY_SPACE)); // often into another chunk
-                            move.setLong(2, id);
+                            int p = 1;
+                            move.setLong(p++, 1 + r.nextInt(KEY_SPACE)); // often into another chunk
+                            if (composite) {
+                                move.setLong(p++, r.nextInt(7));
+                            }
+                            move.setLong(p, id);
                             move.executeUpdate();
                         }
                     }
@@ -280,23 +328,29 @@ class SnapshotExactnessIT {
         }
     }
 
-    private static Map<Long, long[]> readTable(Connection c, String table) throws SQLException {
-        Map<Long, long[]> rows = new HashMap<>();
+    private static Map<List<Long>, long[]> readTable(Connection c, String table, boolean composite)
+            throws SQLException {
+        Map<List<Long>, long[]> rows = new HashMap<>();
         try (Statement st = c.createStatement();
-                ResultSet rs = st.executeQuery("SELECT id, ver, val FROM " + table)) {
+                ResultSet rs = st.executeQuery("SELECT * FROM " + table)) {
+            int n = rs.getMetaData().getColumnCount();
             while (rs.next()) {
-                rows.put(rs.getLong(1), new long[] {rs.getLong(1), rs.getLong(2), rs.getLong(3)});
+                long[] v = new long[n];
+                for (int i = 0; i < n; i++) {
+                    v[i] = rs.getLong(i + 1);
+                }
+                rows.put(key(v, composite ? 2 : 1), v);
             }
         }
         return rows;
     }
 
     private static long[] normalize(GenericRowData row) {
-        return new long[] {
-            ((Number) row.getField(0)).longValue(),
-            ((Number) row.getField(1)).longValue(),
-            ((Number) row.getField(2)).longValue()
-        };
+        long[] v = new long[row.getArity()];
+        for (int i = 0; i < v.length; i++) {
+            v[i] = ((Number) row.getField(i)).longValue();
+        }
+        return v;
     }
 
     static final class Change {
