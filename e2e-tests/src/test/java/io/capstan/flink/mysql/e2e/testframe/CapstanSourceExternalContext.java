@@ -32,7 +32,7 @@ final class CapstanSourceExternalContext implements DataStreamSourceExternalCont
      * cases are skipped (the framework turns the {@link UnsupportedOperationException} of
      * {@link #createSource} into an aborted test). Switching bounded reading on is this line.
      */
-    static final boolean SNAPSHOT_MODE_WIRED = false;
+    static final boolean SNAPSHOT_MODE_WIRED = true;
 
     private static final String ALPHABET =
             "abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789 äöüß€漢字😀";
@@ -56,6 +56,10 @@ final class CapstanSourceExternalContext implements DataStreamSourceExternalCont
         StartupOptions start;
         switch (settings.getBoundedness()) {
             case BOUNDED:
+                if (!unboundedStart.runsBoundedCases()) {
+                    throw new UnsupportedOperationException("bounded cases run in the "
+                            + UnboundedStart.BINLOG_FROM_CASE_START + " context only (same source)");
+                }
                 if (!SNAPSHOT_MODE_WIRED) {
                     throw new UnsupportedOperationException(
                             "bounded reading is the 'snapshot' start mode, not wired in"

@@ -49,6 +49,10 @@ class CapstanSourceTestSuiteIT extends SourceTestSuiteBase<String> {
     CapstanSourceExternalContextFactory binlogFromCaseStart =
             new CapstanSourceExternalContextFactory(mysql, UnboundedStart.BINLOG_FROM_CASE_START);
 
+    @TestContext
+    CapstanSourceExternalContextFactory initial =
+            new CapstanSourceExternalContextFactory(mysql, UnboundedStart.INITIAL);
+
     @TestSemantics CheckpointingMode[] semantics = {CheckpointingMode.EXACTLY_ONCE};
 
     /**

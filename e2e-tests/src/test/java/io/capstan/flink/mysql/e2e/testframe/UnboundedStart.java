@@ -17,9 +17,37 @@ enum UnboundedStart {
         StartupOptions startupOptions(String gtidsBeforeWrites) {
             return StartupOptions.gtidSet(gtidsBeforeWrites);
         }
+
+        @Override
+        boolean runsBoundedCases() {
+            return true;
+        }
+    },
+
+    /**
+     * The default mode, {@code initial}: rows written before the job starts come from the
+     * snapshot (chunks read at an exact GTID position), rows written later from the binlog after
+     * the handoff.
+     */
+    INITIAL {
+        @Override
+        StartupOptions startupOptions(String gtidsBeforeWrites) {
+            return StartupOptions.initial();
+        }
+
+        @Override
+        boolean runsBoundedCases() {
+            return false;
+        }
     };
 
     abstract StartupOptions startupOptions(String gtidsBeforeWrites);
+
+    /**
+     * Whether this context also runs the bounded cases. Bounded reading is the same
+     * {@code snapshot} mode in every context, so only one context runs it.
+     */
+    abstract boolean runsBoundedCases();
 
     @Override
     public String toString() {
