@@ -33,12 +33,15 @@ import org.apache.flink.streaming.api.functions.sink.v2.DiscardingSink;
 import org.junit.jupiter.api.Disabled;
 import org.junit.jupiter.api.DisplayName;
 import org.junit.jupiter.api.TestTemplate;
+import org.junit.jupiter.api.Timeout;
 
 /**
  * Flink's own source test suite ({@code flink-connector-test-utils}) against capstan-mysql on the
  * harness's real MySQL and a MiniCluster. See docs/testing.md ("Flink's connector test suite")
  * for which cases apply and why.
  */
+// The framework waits without timeouts (e.g. for records that never come): bound every case.
+@Timeout(value = 3, unit = java.util.concurrent.TimeUnit.MINUTES)
 class CapstanSourceTestSuiteIT extends SourceTestSuiteBase<String> {
 
     @TestEnv MiniClusterTestEnvironment flink = new MiniClusterTestEnvironment();
