@@ -51,6 +51,10 @@ final class CapstanSourceExternalContext implements DataStreamSourceExternalCont
         this.gtidsBeforeWrites = system.gtidExecuted();
     }
 
+    UnboundedStart unboundedStart() {
+        return unboundedStart;
+    }
+
     @Override
     public Source<String, ?, ?> createSource(TestingSourceSettings settings) {
         StartupOptions start;
