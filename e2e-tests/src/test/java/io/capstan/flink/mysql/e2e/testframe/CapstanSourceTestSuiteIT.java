@@ -86,9 +86,6 @@ class CapstanSourceTestSuiteIT extends SourceTestSuiteBase<String> {
      */
     @TestTemplate
     @DisplayName("Test source metrics (idle readers finish)")
-    @Disabled("BUG in flink-connector-capstan: numRecordsIn counts one extra per binlog transaction"
-            + " (SourceReaderBase counts every fetched element, TransactionEnd included): measured"
-            + " numRecordsIn 606 = 509 rows + 97 transactionsProcessed. Re-enable when fixed")
     public void testSourceMetricsWithOneBinlogSplit(TestEnvironment testEnv,
             DataStreamSourceExternalContext<String> externalContext, CheckpointingMode semantic)
             throws Exception {

@@ -29,6 +29,7 @@ public final class CapstanReaderMetrics {
     private final Counter snapshotChunksRead;
     private final Counter snapshotRowsRead;
     private final Counter rowsSuppressedByGate;
+    private final Counter numRecordsIn;
     /** Written by the fetcher thread, read by the metric reporter. */
     private volatile long fetchEventTimeLagMillis = -1;
     /** The running streamer's counters, once the binlog split is assigned. */
@@ -44,6 +45,7 @@ public final class CapstanReaderMetrics {
         this.snapshotRowsRead = group.counter(SNAPSHOT_ROWS_READ);
         // Binlog row images the cursor gate found already in the snapshot.
         this.rowsSuppressedByGate = group.counter(ROWS_SUPPRESSED_BY_GATE);
+        this.numRecordsIn = group.getIOMetricGroup().getNumRecordsInCounter();
         group.gauge(CURRENT_FETCH_EVENT_TIME_LAG, () -> fetchEventTimeLagMillis);
         // Rows events of tables the job does not capture, skipped without decoding.
         group.gauge(ROWS_EVENTS_FILTERED, () -> streamer == null ? 0L : streamer.uncapturedRowsEventsSkipped());
@@ -66,6 +68,17 @@ public final class CapstanReaderMetrics {
     void chunkRead(int rows) {
         snapshotChunksRead.inc();
         snapshotRowsRead.inc(rows);
+    }
+
+    /**
+     * SourceReaderBase counts one record in per element it polls, but an element is a whole chunk,
+     * one row change or a transaction end: correct {@code numRecordsIn} to the row changes the
+     * element actually emitted.
+     */
+    void elementEmitted(long rowChanges) {
+        if (rowChanges != 1) {
+            numRecordsIn.inc(rowChanges - 1);
+        }
     }
 
     void rowSuppressedByGate() {

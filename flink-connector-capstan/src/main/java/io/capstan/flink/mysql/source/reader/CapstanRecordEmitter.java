@@ -13,10 +13,12 @@ public final class CapstanRecordEmitter<T> implements RecordEmitter<SourceElemen
 
     private final ChunkRecordEmitter<T> chunks;
     private final BinlogRecordEmitter<T> binlog;
+    private final CapstanReaderMetrics metrics;
 
     public CapstanRecordEmitter(CapstanDeserializer<T> deserializer, CapstanReaderMetrics metrics) {
         this.chunks = new ChunkRecordEmitter<>(deserializer, metrics);
         this.binlog = new BinlogRecordEmitter<>(deserializer, metrics);
+        this.metrics = metrics;
     }
 
     @Override
@@ -25,9 +27,12 @@ public final class CapstanRecordEmitter<T> implements RecordEmitter<SourceElemen
         switch (element.kind()) {
             case CHUNK:
                 chunks.emit(element.asChunk(), output, state.asSnapshotChunkSplitState());
+                metrics.elementEmitted(element.asChunk().result().rowCount());
                 break;
             case BINLOG_RECORD:
+                long emittedBefore = metrics.rowsEmittedCount();
                 binlog.emitRecord(element.asBinlogRecord(), output, state.asBinlogSplitState());
+                metrics.elementEmitted(metrics.rowsEmittedCount() - emittedBefore);
                 break;
             default:
                 throw new IllegalArgumentException("unknown element kind " + element.kind());
