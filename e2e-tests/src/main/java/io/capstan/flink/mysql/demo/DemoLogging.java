@@ -14,11 +14,24 @@ final class DemoLogging {
 
     private DemoLogging() {}
 
+    /** The binlog client logs through java.util.logging, whose default handler is the console. */
+    private static void routeJavaUtilLogging(Path file) {
+        java.util.logging.LogManager.getLogManager().reset();
+        java.util.logging.Logger root = java.util.logging.Logger.getLogger("");
+        try {
+            java.util.logging.FileHandler handler = new java.util.logging.FileHandler(file.toString());
+            handler.setFormatter(new java.util.logging.SimpleFormatter());
+            root.addHandler(handler);
+        } catch (IOException e) {
+            root.setLevel(java.util.logging.Level.OFF);
+        }
+    }
+
     static Path toFile(Path workDir) {
         Path log = workDir.resolve("demo.log");
         Path config = workDir.resolve("log4j2-demo.properties");
         String text = String.join("\n",
-                "status = warn",
+                "status = off",
                 "appender.file.type = File",
                 "appender.file.name = file",
                 "appender.file.fileName = " + log.toString().replace("\\", "/"),
@@ -32,12 +45,21 @@ final class DemoLogging {
                 "logger.flink.level = WARN",
                 "");
         try {
-            Files.createDirectories(workDir);
             Files.writeString(config, text, StandardCharsets.UTF_8);
         } catch (IOException e) {
             throw new UncheckedIOException("cannot write the log configuration into " + workDir, e);
         }
+        try {
+            Files.createDirectories(workDir);
+        } catch (IOException e) {
+            throw new UncheckedIOException("cannot create " + workDir, e);
+        }
+        routeJavaUtilLogging(workDir.resolve("demo-jul.log"));
         System.setProperty("log4j2.configurationFile", config.toString());
+        // Log4j's own status messages (e.g. about loggers created while the JVM shuts down) go to
+        // the terminal otherwise
+        System.setProperty("log4j2.statusLoggerLevel", "OFF");
+        System.setProperty("log4j2.StatusLogger.level", "OFF");
         System.setProperty("log4j.configurationFile", config.toString());
         return log;
     }

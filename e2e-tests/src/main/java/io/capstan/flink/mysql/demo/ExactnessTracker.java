@@ -17,6 +17,10 @@ final class ExactnessTracker {
     private long matches;
     private long lastMatchMillis = -1;
     private boolean lastSame;
+    private long settleChecks;
+    private long settleMatches;
+    private long lastSettleMillis = -1;
+    private long lastCatchUpMillis = -1;
 
     synchronized boolean record(Map<String, StatusTotals.Totals> flink, Map<String, StatusTotals.Totals> mysql,
             long nowMillis) {
@@ -34,6 +38,37 @@ final class ExactnessTracker {
         return same;
     }
 
+    /**
+     * A settle point: the load was paused, and Flink was given time to process every committed
+     * change. Here the aggregates must be equal, exactly; any difference is a real error.
+     */
+    synchronized void recordSettlePoint(boolean same, long catchUpMillis, long nowMillis) {
+        settleChecks++;
+        if (same) {
+            settleMatches++;
+        }
+        lastSettleMillis = nowMillis;
+        lastCatchUpMillis = catchUpMillis;
+    }
+
+    synchronized long settleChecks() {
+        return settleChecks;
+    }
+
+    synchronized long settleMatches() {
+        return settleMatches;
+    }
+
+    synchronized String describeSettlePoints() {
+        if (settleChecks == 0) {
+            return "settle points: every 10 s the load pauses until Flink has caught up; then Flink must equal MySQL";
+        }
+        String colour = settleMatches == settleChecks ? "\033[32m" : "\033[31m";
+        return String.format("%ssettle points: %d of %d exact\033[0m (load paused every 10 s; last at %s,"
+                        + " Flink caught up in %d ms)",
+                colour, settleMatches, settleChecks, Screen.clock(lastSettleMillis), lastCatchUpMillis);
+    }
+
     synchronized long checks() {
         return checks;
     }
@@ -49,9 +84,9 @@ final class ExactnessTracker {
             return "comparing Flink with MySQL ...";
         }
         if (lastSame) {
-            return "\033[32mFlink == MySQL now\033[0m (" + window + "; a difference is changes in flight)";
+            return "live: \033[32mFlink == MySQL now\033[0m (" + window + ")";
         }
-        return "\033[33mFlink is catching up\033[0m; last exact match "
-                + (lastMatchMillis < 0 ? "not yet" : "at " + Screen.clock(lastMatchMillis)) + " (" + window + ")";
+        return "live: \033[33mdiffers by changes in flight\033[0m, last exact "
+                + (lastMatchMillis < 0 ? "not yet" : Screen.clock(lastMatchMillis)) + " (" + window + ")";
     }
 }

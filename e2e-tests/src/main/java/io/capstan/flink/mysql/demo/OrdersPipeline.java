@@ -65,6 +65,9 @@ final class OrdersPipeline implements AutoCloseable {
         o.put("database-name", database);
         o.put("table-name", ShopSchema.ORDERS);
         o.put("server-id", "5401");
+        // a quiet binlog connection still hears from the server every second, and the server
+        // notices a closed connection within a second (MySQL only sees it when it writes)
+        o.put("heartbeat.interval", "1 s");
         o.putAll(startOptions);
         return "CREATE TEMPORARY TABLE orders (\n"
                 + "  id BIGINT,\n"
@@ -177,11 +180,16 @@ final class OrdersPipeline implements AutoCloseable {
         }
     }
 
+    /** Cancels and waits until the job has ended, so its binlog connection is closed. */
     private static void cancelQuietly(JobClient job) {
         try {
-            job.cancel().get(10, TimeUnit.SECONDS);
+            job.cancel().get(5, TimeUnit.SECONDS);
+            long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(10);
+            while (System.nanoTime() < deadline && !job.getJobStatus().get(5, TimeUnit.SECONDS).isTerminalState()) {
+                Thread.sleep(50);
+            }
         } catch (Exception ignored) {
-            // already finished or the local cluster is shutting down
+            // already finished, or the local cluster is gone with it
         }
     }
 }

@@ -67,6 +67,7 @@ final class Screen {
                 new StatusTotals.Totals(StatusTotals.totalCount(f.flink()), StatusTotals.totalRevenue(f.flink())),
                 new StatusTotals.Totals(StatusTotals.totalCount(f.mysql()), StatusTotals.totalRevenue(f.mysql()))));
         lines.add(f.exactness().describe());
+        lines.add(f.exactness().describeSettlePoints());
         lines.add("");
         long[] n = f.changeCounts();
         lines.add(BOLD + "LIVE CHANGELOG" + RESET + String.format(
@@ -89,8 +90,9 @@ final class Screen {
         }
         lines.add(f.footer());
         StringBuilder sb = new StringBuilder(HOME);
-        for (String l : lines) {
-            sb.append(l).append(CLEAR_LINE).append('\n');
+        for (int i = 0; i < lines.size(); i++) {
+            // no newline after the last line: it would scroll a 30-line terminal by one
+            sb.append(fit(lines.get(i), WIDTH)).append(CLEAR_LINE).append(i < lines.size() - 1 ? "\n" : "");
         }
         return sb.append(CLEAR_BELOW).toString();
     }
@@ -106,9 +108,34 @@ final class Screen {
         long dCount = a.count() - b.count();
         BigDecimal dRevenue = a.revenue().subtract(b.revenue());
         boolean same = dCount == 0 && dRevenue.signum() == 0;
-        return String.format("%-12s %,10d %,16.2f   %,10d %,16.2f   %s%+8d %+12.2f%s",
-                status, a.count(), a.revenue(), b.count(), b.revenue(),
-                same ? GREEN : YELLOW, dCount, dRevenue, RESET);
+        return String.format("%-12s %,10d %,16.2f   %,10d %,16.2f   %s%8s %12s%s",
+                status, a.count(), a.revenue(), b.count(), b.revenue(), same ? GREEN : YELLOW,
+                dCount == 0 ? "0" : String.format("%+d", dCount),
+                dRevenue.signum() == 0 ? "0.00" : String.format("%+.2f", dRevenue), RESET);
+    }
+
+    /** Cuts a line to {@code width} visible characters; ANSI escape sequences take no room. */
+    static String fit(String line, int width) {
+        StringBuilder sb = new StringBuilder();
+        int visible = 0;
+        boolean cut = false;
+        for (int i = 0; i < line.length(); i++) {
+            char ch = line.charAt(i);
+            if (ch == '\033') {
+                int end = i + 1;
+                while (end < line.length() && !Character.isLetter(line.charAt(end))) {
+                    end++;
+                }
+                sb.append(line, i, Math.min(end + 1, line.length()));
+                i = end;
+            } else if (visible < width) {
+                sb.append(ch);
+                visible++;
+            } else {
+                cut = true;
+            }
+        }
+        return cut ? sb.append(RESET).toString() : sb.toString();
     }
 
     static String kind(RowKind k) {

@@ -12,6 +12,7 @@ import java.util.List;
 import java.util.Random;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicLong;
+import java.util.concurrent.locks.ReentrantReadWriteLock;
 
 /**
  * A steady shop workload from a few writer threads: new orders, status changes, amount changes,
@@ -26,6 +27,8 @@ final class ShopLoad implements AutoCloseable {
     private final long nanosPerOp;
     private final AtomicLong maxId = new AtomicLong();
     private final List<Thread> threads = new ArrayList<>();
+    /** Writers hold the read side per transaction; {@link #pause()} takes the write side. */
+    private final ReentrantReadWriteLock gate = new ReentrantReadWriteLock(true);
     private volatile boolean running = true;
 
     final AtomicLong inserts = new AtomicLong();
@@ -71,6 +74,15 @@ final class ShopLoad implements AutoCloseable {
         }
     }
 
+    /**
+     * Stops new transactions until the returned handle is closed; returns once every running
+     * transaction has committed or rolled back, so MySQL's tables then hold a settled state.
+     */
+    AutoCloseable pause() {
+        gate.writeLock().lock();
+        return gate.writeLock()::unlock;
+    }
+
     long rowChanges() {
         return inserts.get() + updates.get() + deletes.get();
     }
@@ -88,9 +100,19 @@ final class ShopLoad implements AutoCloseable {
                 if (c == null) {
                     c = server.openWriterConnection();
                 }
-                int changed = random.nextInt(10) == 0 ? multiStatementTransaction(c, random) : oneChange(c, random);
+                int changed;
+                if (!gate.readLock().tryLock(200, TimeUnit.MILLISECONDS)) {
+                    continue; // paused for a settle point; look at running again
+                }
+                try {
+                    changed = random.nextInt(10) == 0 ? multiStatementTransaction(c, random) : oneChange(c, random);
+                } finally {
+                    gate.readLock().unlock();
+                }
                 transactions.incrementAndGet();
                 next += nanosPerOp * Math.max(1, changed);
+            } catch (InterruptedException e) {
+                break;
             } catch (SQLException e) {
                 errors.incrementAndGet();
                 lastError = e.getClass().getSimpleName() + " SQLState " + e.getSQLState();
