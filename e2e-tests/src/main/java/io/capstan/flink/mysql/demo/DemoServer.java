@@ -6,7 +6,9 @@ import io.capstan.flink.mysql.testing.MySqlServer;
 import io.capstan.flink.mysql.testing.ServerOptions;
 import java.nio.file.Files;
 import java.sql.Connection;
+import java.sql.ResultSet;
 import java.sql.SQLException;
+import java.sql.Statement;
 import java.time.Duration;
 
 /**
@@ -86,7 +88,35 @@ final class DemoServer implements AutoCloseable {
     @Override
     public void close() {
         if (embedded != null) {
+            endBinlogDumpThreads();
             embedded.close(); // stops mysqld and deletes its data directory
+        }
+    }
+
+    /**
+     * MySQL notices a closed binlog connection only when it next writes to it (a heartbeat), and
+     * a shutdown that still sees such a thread waits about ten seconds for it. The demo's jobs
+     * have ended and closed their connections by now, so the server-side threads are leftovers:
+     * end them.
+     */
+    private void endBinlogDumpThreads() {
+        try (Connection c = embedded.openRootConnection(); Statement st = c.createStatement()) {
+            java.util.List<Long> ids = new java.util.ArrayList<>();
+            try (ResultSet rs = st.executeQuery(
+                    "SELECT ID FROM information_schema.PROCESSLIST WHERE COMMAND LIKE 'Binlog Dump%'")) {
+                while (rs.next()) {
+                    ids.add(rs.getLong(1));
+                }
+            }
+            for (long id : ids) {
+                try {
+                    st.execute("KILL " + id);
+                } catch (SQLException alreadyGone) {
+                    // the thread ended in the meantime
+                }
+            }
+        } catch (SQLException e) {
+            // the server is unreachable: nothing to end
         }
     }
 }

@@ -165,8 +165,8 @@ public final class ShopDemo {
                 "scan.startup.specific-offset.gtid-set", gtidAfterCreateTable);
     }
 
-    static final String START_NOTE = "start: binlog from just after CREATE TABLE ('specific-offset'),"
-            + " so Flink sees every row; snapshot mode pending";
+    static final String START_NOTE =
+            "start: binlog from just after CREATE TABLE (specific-offset): Flink sees every row, no snapshot";
 
     private int interactive(MySqlTotals truth) throws Exception {
         ExactnessTracker exactness = new ExactnessTracker();
@@ -304,7 +304,7 @@ public final class ShopDemo {
                         + load.lastError() + ")");
         Screen.Frame f = new Screen.Frame(
                 "capstan-mysql demo: Flink SQL over " + options.database + ".orders, 'connector'='capstan-mysql'",
-                "MySQL: " + server.description() + " · Flink: local MiniCluster, 2 SQL jobs, parallelism 1",
+                "MySQL: " + server.description() + " · Flink: local MiniCluster, 2 SQL jobs",
                 START_NOTE,
                 Duration.ofMillis(System.currentTimeMillis() - startMillis),
                 loadLine,
