@@ -45,14 +45,10 @@ final class DemoLogging {
                 "logger.flink.level = WARN",
                 "");
         try {
+            Files.createDirectories(workDir);
             Files.writeString(config, text, StandardCharsets.UTF_8);
         } catch (IOException e) {
             throw new UncheckedIOException("cannot write the log configuration into " + workDir, e);
-        }
-        try {
-            Files.createDirectories(workDir);
-        } catch (IOException e) {
-            throw new UncheckedIOException("cannot create " + workDir, e);
         }
         routeJavaUtilLogging(workDir.resolve("demo-jul.log"));
         System.setProperty("log4j2.configurationFile", config.toString());

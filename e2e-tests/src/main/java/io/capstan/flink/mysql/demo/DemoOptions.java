@@ -27,6 +27,8 @@ final class DemoOptions {
     final int rate;
     final int writers;
     final int seedRows;
+    /** The aggregate job's binlog server id; the changelog job uses the next one. */
+    final int serverId;
     final Path workDir;
 
     private DemoOptions(Properties p, String passwordFromEnv) {
@@ -40,6 +42,7 @@ final class DemoOptions {
         rate = intOption(p, "demo.rate", 40, 1, 2000);
         writers = intOption(p, "demo.writers", 2, 1, 16);
         seedRows = intOption(p, "demo.rows", 3000, 1, 1_000_000);
+        serverId = intOption(p, "demo.server-id", 5401, 1, Integer.MAX_VALUE - 1);
         workDir = Paths.get(p.getProperty("demo.work.dir", "target/demo")).toAbsolutePath();
         if (!database.matches("[A-Za-z0-9_]{1,64}")) {
             throw new IllegalArgumentException(
@@ -52,8 +55,23 @@ final class DemoOptions {
         }
     }
 
-    static DemoOptions fromSystem() {
-        return new DemoOptions(System.getProperties(), System.getenv(PASSWORD_ENV));
+    /**
+     * System properties, overridden by program arguments of the form {@code demo.key=value}
+     * (also accepted: {@code -Ddemo.key=value}, {@code --demo.key=value}).
+     */
+    static DemoOptions fromSystem(String... args) {
+        Properties p = new Properties();
+        p.putAll(System.getProperties());
+        for (String a : args) {
+            String kv = a.startsWith("-D") ? a.substring(2) : a.startsWith("--") ? a.substring(2) : a;
+            int eq = kv.indexOf('=');
+            if (!kv.startsWith("demo.") || eq < 0) {
+                throw new IllegalArgumentException("unknown argument: use demo.<option>=<value>,"
+                        + " e.g. demo.duration=30s (options: docs/quickstart.md)");
+            }
+            p.setProperty(kv.substring(0, eq), kv.substring(eq + 1));
+        }
+        return new DemoOptions(p, System.getenv(PASSWORD_ENV));
     }
 
     static DemoOptions from(Properties p) {

@@ -31,8 +31,10 @@ final class OrdersPipeline implements AutoCloseable {
 
     static final String AGGREGATE_SQL =
             "SELECT status, COUNT(*) AS orders, SUM(amount) AS revenue FROM orders GROUP BY status";
-    static final String CHANGELOG_SQL =
-            "SELECT id, customer_id, status, amount, op_ts FROM orders /*+ OPTIONS('server-id' = '5402') */";
+    static String changelogSql(int serverId) {
+        return "SELECT id, customer_id, status, amount, op_ts FROM orders /*+ OPTIONS('server-id' = '"
+                + serverId + "') */";
+    }
 
     /** One row of the raw changelog, as shown on screen. */
     record Change(RowKind kind, long id, int customerId, String status, BigDecimal amount, Instant opTs) {}
@@ -55,7 +57,8 @@ final class OrdersPipeline implements AutoCloseable {
     }
 
     /** The table DDL; {@code startOptions} are the scan.startup.* options. */
-    static String createTable(MySqlConnectionConfig c, String database, Map<String, String> startOptions) {
+    static String createTable(MySqlConnectionConfig c, String database, int serverId,
+            Map<String, String> startOptions) {
         Map<String, String> o = new LinkedHashMap<>();
         o.put("connector", "capstan-mysql");
         o.put("hostname", c.hostname());
@@ -64,7 +67,7 @@ final class OrdersPipeline implements AutoCloseable {
         o.put("password", c.password());
         o.put("database-name", database);
         o.put("table-name", ShopSchema.ORDERS);
-        o.put("server-id", "5401");
+        o.put("server-id", Integer.toString(serverId));
         // a quiet binlog connection still hears from the server every second, and the server
         // notices a closed connection within a second (MySQL only sees it when it writes)
         o.put("heartbeat.interval", "1 s");
@@ -85,7 +88,7 @@ final class OrdersPipeline implements AutoCloseable {
     }
 
     /** Submits both queries to a local Flink and starts reading their results. */
-    void start(String createTableDdl) {
+    void start(String createTableDdl, int changelogServerId) {
         Configuration conf = new Configuration();
         conf.set(CoreOptions.DEFAULT_PARALLELISM, 1);
         StreamExecutionEnvironment env = StreamExecutionEnvironment.createLocalEnvironment(conf);
@@ -96,7 +99,7 @@ final class OrdersPipeline implements AutoCloseable {
         results.add(aggregate);
         read("flink-aggregate-reader", aggregate, this::applyAggregateRow);
 
-        TableResult changelog = tEnv.executeSql(CHANGELOG_SQL);
+        TableResult changelog = tEnv.executeSql(changelogSql(changelogServerId));
         results.add(changelog);
         read("flink-changelog-reader", changelog, this::applyChange);
     }

@@ -71,7 +71,7 @@ final class Screen {
         lines.add("");
         long[] n = f.changeCounts();
         lines.add(BOLD + "LIVE CHANGELOG" + RESET + String.format(
-                "  SELECT * FROM orders: %,d rows  (+I %,d  -U %,d  +U %,d  -D %,d)   lag %s",
+                "  %,d rows  (+I %,d  -U %,d  +U %,d  -D %,d)   commit-to-screen lag %s",
                 n[0] + n[1] + n[2] + n[3], n[0], n[1], n[2], n[3],
                 f.lagMillis() < 0 ? "-" : f.lagMillis() + " ms"));
         lines.add(String.format("%-3s %9s %9s  %-10s %10s  %-12s", "op", "id", "customer", "status", "amount",

@@ -51,7 +51,7 @@ public final class ShopDemo {
     public static void main(String[] args) {
         DemoOptions options;
         try {
-            options = DemoOptions.fromSystem();
+            options = DemoOptions.fromSystem(args);
         } catch (IllegalArgumentException e) {
             System.err.println("capstan demo: " + e.getMessage());
             System.exit(EXIT_ERROR);
@@ -131,9 +131,10 @@ public final class ShopDemo {
 
         progress.step("Starting Flink (a local MiniCluster in this JVM) and submitting two SQL queries:");
         progress.note("      " + OrdersPipeline.AGGREGATE_SQL);
-        progress.note("      " + OrdersPipeline.CHANGELOG_SQL);
+        progress.note("      " + OrdersPipeline.changelogSql(options.serverId + 1));
         pipeline = new OrdersPipeline(12);
-        pipeline.start(OrdersPipeline.createTable(server.connectorConfig(), database, startOptions(startGtid)));
+        pipeline.start(OrdersPipeline.createTable(server.connectorConfig(), database, options.serverId,
+                startOptions(startGtid)), options.serverId + 1);
         progress.done("jobs submitted");
 
         truthConnection = server.openWriterConnection();
