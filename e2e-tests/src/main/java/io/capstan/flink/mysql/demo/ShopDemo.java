@@ -41,6 +41,7 @@ public final class ShopDemo {
     private OrdersPipeline pipeline;
     private Connection truthConnection;
     private boolean stopped;
+    private volatile boolean createdDatabase;
 
     ShopDemo(DemoOptions options, PrintStream out) {
         this.options = options;
@@ -121,6 +122,7 @@ public final class ShopDemo {
         try (Connection c = server.openWriterConnection()) {
             progress.step("Creating " + database + ".orders");
             ShopSchema.create(c, database, options.embedded());
+            createdDatabase = true;
             startGtid = ShopSchema.gtidExecuted(c);
             progress.done("empty table created");
             progress.step("Inserting " + options.seedRows + " orders");
@@ -369,7 +371,7 @@ public final class ShopDemo {
                 out.printf(" (%.1f s)", (System.nanoTime() - t0) / 1e9);
             }
             out.println(". Stopped.");
-            if (!options.embedded() && server != null) {
+            if (!options.embedded() && createdDatabase) {
                 out.println("The database " + options.database + " stays on your server: DROP DATABASE "
                         + options.database + " removes it.");
             }

@@ -30,9 +30,9 @@ final class ShopSchema {
         try (Statement st = c.createStatement()) {
             if (databaseExists(c, database)) {
                 if (!mayReplace && !tableExists(c, database, MARKER)) {
-                    throw new IllegalStateException("database " + database + " already exists on your server;"
-                            + " the demo only writes to a database it creates: pass -Ddemo.database=<new name>"
-                            + " or drop it (DROP DATABASE " + database + ")");
+                    throw new IllegalStateException("database " + database + " already exists on your server"
+                            + " and was not made by the demo, which only writes to a database it creates:"
+                            + " pass -Ddemo.database=<a new name>");
                 }
                 st.execute("DROP DATABASE " + database);
             }
