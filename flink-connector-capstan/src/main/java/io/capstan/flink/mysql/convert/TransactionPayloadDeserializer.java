@@ -21,7 +21,7 @@ import java.util.ArrayList;
  * packed integers, ended by type 0; 1 = payload size, 2 = compression type (0 zstd, 255 none),
  * 3 = uncompressed size. The payload follows.
  */
-final class TransactionPayloadDeserializer implements EventDataDeserializer<TransactionPayloadEventData> {
+public final class TransactionPayloadDeserializer implements EventDataDeserializer<TransactionPayloadEventData> {
 
     private static final int END_MARK = 0;
     private static final int PAYLOAD_SIZE = 1;
@@ -33,6 +33,23 @@ final class TransactionPayloadDeserializer implements EventDataDeserializer<Tran
     @Override
     public TransactionPayloadEventData deserialize(ByteArrayInputStream in) throws IOException {
         TransactionPayloadEventData data = new TransactionPayloadEventData();
+        byte[] events = readEvents(in, data);
+        EventDeserializer inner = BinlogEventDeserializers.create();
+        ByteArrayInputStream eventStream = new ByteArrayInputStream(events);
+        ArrayList<Event> decoded = new ArrayList<>();
+        for (Event e = inner.nextEvent(eventStream); e != null; e = inner.nextEvent(eventStream)) {
+            decoded.add(e);
+        }
+        data.setUncompressedEvents(decoded);
+        return data;
+    }
+
+    /**
+     * Reads a TRANSACTION_PAYLOAD event body: its header fields into {@code data} (not the payload,
+     * which is not kept) and returns the inner events' bytes, decompressed (without checksums, as MySQL writes them
+     * inside a payload). For callers that decode the inner events one at a time.
+     */
+    public static byte[] readEvents(ByteArrayInputStream in, TransactionPayloadEventData data) throws IOException {
         while (in.available() > 0) {
             int type = in.readPackedInteger();
             if (type == END_MARK) {
@@ -58,26 +75,23 @@ final class TransactionPayloadDeserializer implements EventDataDeserializer<Tran
             data.setUncompressedSize(data.getPayloadSize());
         }
         byte[] payload = in.read(data.getPayloadSize());
-        data.setPayload(payload);
         byte[] events;
         if (data.getCompressionType() == NONE) {
             events = payload;
         } else if (data.getCompressionType() == ZSTD) {
             events = new byte[data.getUncompressedSize()];
-            long n = Zstd.decompressByteArray(events, 0, events.length, payload, 0, payload.length);
+            long n;
+            try {
+                n = Zstd.decompressByteArray(events, 0, events.length, payload, 0, payload.length);
+            } catch (RuntimeException e) { // ZstdException: sizes that do not match the frame
+                throw new IOException("corrupt zstd transaction payload (" + e.getClass().getSimpleName() + ")");
+            }
             if (Zstd.isError(n) || n != events.length) {
                 throw new IOException("corrupt zstd transaction payload");
             }
         } else {
             throw new IOException("unknown transaction payload compression type " + data.getCompressionType());
         }
-        EventDeserializer inner = BinlogEventDeserializers.create();
-        ByteArrayInputStream eventStream = new ByteArrayInputStream(events);
-        ArrayList<Event> decoded = new ArrayList<>();
-        for (Event e = inner.nextEvent(eventStream); e != null; e = inner.nextEvent(eventStream)) {
-            decoded.add(e);
-        }
-        data.setUncompressedEvents(decoded);
-        return data;
+        return events;
     }
 }
