@@ -96,16 +96,17 @@ public final class EndToEndBenchmark {
                     FlinkBinlogPhase.Result r =
                             FlinkBinlogPhase.run(jobs, server, table, schema, gtidBefore, totals);
                     record(results, "flink", r.throughput, "changes/s");
-                    results.add("checkpoint", r.checkpoint.stateBytes, r.throughput.heapAfterGcMax);
+                    results.add("checkpoint", r.checkpoint.stateBytes, r.throughput.heapAfterGcMax,
+                            r.throughput.heapPeak);
                     log(String.format(Locale.ROOT, "  checkpoint after the last record: %,d bytes of state",
                             r.checkpoint.stateBytes));
                 }
                 if (o.runs("latency")) {
                     LatencyPhase.Result r = LatencyPhase.run(jobs, server, probe, probeSchema, o.latencyRate,
                             o.latencySeconds);
-                    results.add("latency-p50", r.p50Micros / 1000.0, r.heapAfterGcMax);
-                    results.add("latency-p99", r.p99Micros / 1000.0, r.heapAfterGcMax);
-                    results.add("latency-max", r.maxMicros / 1000.0, r.heapAfterGcMax);
+                    results.add("latency-p50", r.p50Micros / 1000.0, r.heapAfterGcMax, r.heapPeak);
+                    results.add("latency-p99", r.p99Micros / 1000.0, r.heapAfterGcMax, r.heapPeak);
+                    results.add("latency-max", r.maxMicros / 1000.0, r.heapAfterGcMax, r.heapPeak);
                     log(String.format(Locale.ROOT, "  latency: p50 %.1f ms, p99 %.1f ms, max %.1f ms over %,d rows"
                                     + " at %,.0f rows/s (%d missing)",
                             r.p50Micros / 1000.0, r.p99Micros / 1000.0, r.maxMicros / 1000.0, r.rows,
@@ -160,7 +161,7 @@ public final class EndToEndBenchmark {
     }
 
     private static void record(ResultTable results, String key, PhaseResult r, String unit) {
-        results.add(key, r.perSecond(), r.heapAfterGcMax);
+        results.add(key, r.perSecond(), r.heapAfterGcMax, r.heapPeak);
         log(String.format(Locale.ROOT, "  %-9s %,12.0f %s (%,d in %.2f s; heap after GC max %,d MB, peak %,d MB)",
                 key, r.perSecond(), unit, r.count, r.nanos / 1e9, r.heapAfterGcMax >> 20, r.heapPeak >> 20));
     }

@@ -29,9 +29,11 @@ final class LatencyPhase {
         final long missing;
         final double achievedRate;
         final long heapAfterGcMax;
+        final long heapPeak;
 
         Result(long p50Micros, long p99Micros, long maxMicros, long rows, long missing, double achievedRate,
-                long heapAfterGcMax) {
+                long heapAfterGcMax, long heapPeak) {
+            this.heapPeak = heapPeak;
             this.p50Micros = p50Micros;
             this.p99Micros = p99Micros;
             this.maxMicros = maxMicros;
@@ -100,7 +102,8 @@ final class LatencyPhase {
                 long[] sorted = Arrays.copyOf(latencies, n);
                 Arrays.sort(sorted);
                 return new Result(percentile(sorted, 0.50), percentile(sorted, 0.99),
-                        n == 0 ? 0 : sorted[n - 1], rows, missing, achieved, heap.maxUsedAfterGc());
+                        n == 0 ? 0 : sorted[n - 1], rows, missing, achieved, heap.maxUsedAfterGc(),
+                        HeapWatch.peakUsed());
             } finally {
                 jobs.cancel(job);
             }

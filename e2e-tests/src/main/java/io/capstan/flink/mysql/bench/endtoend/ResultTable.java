@@ -22,7 +22,8 @@ final class ResultTable {
         final double goalRatio;
         final List<Double> values = new ArrayList<>();
         final List<Double> limitValues = new ArrayList<>();
-        final List<Double> heapMb = new ArrayList<>();
+        final List<Double> heapAfterGcMb = new ArrayList<>();
+        final List<Double> heapPeakMb = new ArrayList<>();
         String note;
 
         Line(String name, String unit, String limitKey, String goal, double goalRatio) {
@@ -47,10 +48,11 @@ final class ResultTable {
         lines.get(key).note = reason;
     }
 
-    void add(String key, double value, long heapAfterGcBytes) {
+    void add(String key, double value, long heapAfterGcBytes, long heapPeakBytes) {
         Line line = lines.get(key);
         line.values.add(value);
-        line.heapMb.add(heapAfterGcBytes / (1024.0 * 1024.0));
+        line.heapAfterGcMb.add(heapAfterGcBytes / (1024.0 * 1024.0));
+        line.heapPeakMb.add(heapPeakBytes / (1024.0 * 1024.0));
         if (line.limitKey != null) {
             List<Double> limit = lines.get(line.limitKey).values;
             // the limit measured in the same round (rounds measure the limit before the path)
@@ -69,8 +71,8 @@ final class ResultTable {
     String markdown() {
         StringBuilder out = new StringBuilder();
         out.append("| measurement | median | unit | rounds (min – max) | ratio to its limit (median of rounds) | goal"
-                + " | heap after GC, max MB |\n");
-        out.append("|---|---:|---|---|---:|---|---:|\n");
+                + " | JVM heap MB: peak / max after GC |\n");
+        out.append("|---|---:|---|---|---|---|---|\n");
         for (Line l : lines.values()) {
             out.append("| ").append(l.name).append(" | ");
             if (l.values.isEmpty()) {
@@ -92,8 +94,10 @@ final class ResultTable {
                     out.append(r >= l.goalRatio ? " (met)" : " (**missed**)");
                 }
             }
+            double afterGc = median(l.heapAfterGcMb);
             out.append(" | ").append(l.goal).append(" | ")
-                    .append(String.format(Locale.ROOT, "%.0f", median(l.heapMb))).append(" |\n");
+                    .append(String.format(Locale.ROOT, "%.0f / ", median(l.heapPeakMb)))
+                    .append(afterGc > 0 ? String.format(Locale.ROOT, "%.0f", afterGc) : "no GC").append(" |\n");
         }
         for (String f : footnotes) {
             out.append('\n').append(f).append('\n');
