@@ -16,6 +16,7 @@ final class BenchOptions {
             "  --rows N                rows in the table before the changes (overrides --size)",
             "  --changes N             row changes after the load, in transactions of 100 (overrides --size)",
             "  --repeat N              measurement rounds over the same data; medians are reported (default 3)",
+            "  --warmup N              rounds run first and not counted, so the JIT has compiled every path (default 1)",
             "  --mysql-url URL         mysql://USER:PASSWORD@HOST:PORT of your own server (USER needs CREATE/DROP,",
             "                          RELOAD, REPLICATION SLAVE/CLIENT); default: an embedded MySQL 8.0 it starts",
             "  --database NAME         the database it creates (DROPPED first!) (default capstan_bench)",
@@ -31,6 +32,7 @@ final class BenchOptions {
     long rows = 100_000;
     long changes = 50_000;
     int repeat = 3;
+    int warmup = 1;
     String sizeName = "quick";
     String mysqlUrl;
     String database = "capstan_bench";
@@ -76,6 +78,12 @@ final class BenchOptions {
                     break;
                 case "--repeat":
                     o.repeat = (int) positiveLong(args, ++i, a);
+                    break;
+                case "--warmup":
+                    o.warmup = Integer.parseInt(value(args, ++i, a));
+                    if (o.warmup < 0) {
+                        throw new IllegalArgumentException("--warmup must be 0 or more");
+                    }
                     break;
                 case "--mysql-url":
                     o.mysqlUrl = value(args, ++i, a);
