@@ -11,7 +11,7 @@ import io.capstan.flink.mysql.convert.BinlogEventDeserializers;
  * Builds one {@link BinaryLogClient} per connection attempt: dump by GTID set from our own
  * processed set, our server id, no keep-alive thread (the streamer reconnects itself, from its
  * exact position), heartbeats, TLS per the configured mode, and an event deserializer that skips
- * the rows of uncaptured tables and refuses compressed transactions.
+ * the rows of uncaptured tables, also inside compressed transactions.
  */
 final class BinlogClientFactory {
 
@@ -43,12 +43,18 @@ final class BinlogClientFactory {
     }
 
     static EventDeserializer eventDeserializer(TableSchemaCache tables, BinlogStreamerMetrics metrics) {
+        EventDeserializer deserializer = capturedRowsOnly(tables, metrics);
+        deserializer.setEventDataDeserializer(EventType.TRANSACTION_PAYLOAD,
+                new CompressedTransactionDeserializer(capturedRowsOnly(tables, metrics)));
+        return deserializer;
+    }
+
+    private static EventDeserializer capturedRowsOnly(TableSchemaCache tables, BinlogStreamerMetrics metrics) {
         EventDeserializer deserializer = BinlogEventDeserializers.create();
         for (EventType type : ROWS_EVENTS) {
             deserializer.setEventDataDeserializer(
                     type, new CapturedRowsDeserializer(deserializer.getEventDataDeserializer(type), tables, metrics));
         }
-        deserializer.setEventDataDeserializer(EventType.TRANSACTION_PAYLOAD, new CompressedTransactionRefusal());
         return deserializer;
     }
 }

@@ -5,6 +5,7 @@ import com.github.shyiko.mysql.binlog.event.Event;
 import io.capstan.flink.mysql.error.CapstanHaltException;
 import io.capstan.flink.mysql.error.HaltReason;
 import java.io.IOException;
+import java.util.Objects;
 import java.util.concurrent.ArrayBlockingQueue;
 import java.util.concurrent.BlockingQueue;
 import java.util.concurrent.CountDownLatch;
@@ -25,7 +26,8 @@ import org.slf4j.LoggerFactory;
  * the heartbeat) reconnect with capped, jittered exponential backoff, from the assembler's exact
  * position: the processed set plus the rows of the open transaction already queued, so nothing is
  * lost or queued twice. Conditions that would lose or duplicate data halt: {@link #poll} then
- * throws the {@link CapstanHaltException}.
+ * throws the {@link CapstanHaltException}. DDL statements go to the caller's {@link DdlObserver},
+ * whose halts stop the stream the same way.
  */
 public final class BinlogStreamer implements AutoCloseable {
 
@@ -52,11 +54,21 @@ public final class BinlogStreamer implements AutoCloseable {
     private Thread watchdog;
 
     public BinlogStreamer(BinlogStreamerConfig config, BinlogStartPosition start) {
+        this(config, start, DdlObserver.NONE);
+    }
+
+    /**
+     * @param ddlObserver sees each DDL statement on the reader thread before its transaction ends;
+     *     a halt it throws halts the stream (see {@link DdlObserver})
+     */
+    public BinlogStreamer(BinlogStreamerConfig config, BinlogStartPosition start, DdlObserver ddlObserver) {
         this.config = config;
         this.start = start;
         this.queue = new ArrayBlockingQueue<>(config.queueCapacity());
         this.tables = new TableSchemaCache(config.tableFilter(), metrics);
-        this.assembler = new TransactionAssembler(tables, start, config.startTimestampMillis(), metrics, this::enqueue);
+        this.assembler = new TransactionAssembler(
+                tables, start, config.startTimestampMillis(), metrics, this::enqueue,
+                Objects.requireNonNull(ddlObserver, "ddlObserver"));
         this.backoff = new ReconnectBackoff(
                 config.reconnectInitialBackoff(),
                 config.reconnectMaxBackoff(),
@@ -212,6 +224,10 @@ public final class BinlogStreamer implements AutoCloseable {
             disconnect(client); // closing or halted while waiting for queue space
         } catch (CapstanHaltException e) {
             haltWith(e);
+        } catch (TransactionAssembler.DdlObserverFailure e) {
+            // The caller's code failed: only its exception class is logged (its message may quote the SQL).
+            LOG.error("Binlog stream failed: {}", e.getMessage());
+            failWith(new IllegalStateException(e.getMessage(), e.getCause()));
         } catch (RuntimeException e) {
             // Never let the binlog client log the event (it would print row values).
             haltWith(new CapstanHaltException(
@@ -234,8 +250,14 @@ public final class BinlogStreamer implements AutoCloseable {
 
     private void haltWith(CapstanHaltException halt) {
         if (failure == null && !closed) {
-            failure = halt;
             LOG.error("Binlog stream halted: {}", halt.getMessage());
+        }
+        failWith(halt);
+    }
+
+    private void failWith(RuntimeException f) {
+        if (failure == null && !closed) {
+            failure = f;
         }
         firstConnect.countDown();
         disconnect(client);

@@ -15,6 +15,11 @@ import java.util.Map;
  * <p>A schema and its converter are built only when a table's shape changes (a DDL); a new numeric
  * id for an unchanged table (after FLUSH TABLES or a reconnect) reuses them. Uncaptured tables get
  * no schema at all. Single-threaded: used only by the binlog reader thread.
+ *
+ * <p>The table map's signedness bits are laid out differently by servers before 8.0.20 (no bit for
+ * YEAR columns, see {@link BinlogSchemaReader#yearHasSignednessBit}), so schemas are built for the
+ * version of the server that wrote the binlog file being read, which each FORMAT_DESCRIPTION event
+ * announces ({@link #onServerVersion}); a schema built for one layout is not reused for the other.
  */
 final class TableSchemaCache {
 
@@ -25,11 +30,14 @@ final class TableSchemaCache {
         final TableMapEventData shape;
         final TableSchema schema; // null when not captured
         final RowConverter converter; // null when not captured
+        final boolean yearHasSignednessBit;
 
-        Entry(TableId tableId, boolean captured, TableMapEventData shape, TableSchema schema, RowConverter converter) {
+        Entry(TableId tableId, boolean captured, TableMapEventData shape, boolean yearHasSignednessBit,
+                TableSchema schema, RowConverter converter) {
             this.tableId = tableId;
             this.captured = captured;
             this.shape = shape;
+            this.yearHasSignednessBit = yearHasSignednessBit;
             this.schema = schema;
             this.converter = converter;
         }
@@ -37,27 +45,38 @@ final class TableSchemaCache {
         int columnCount() {
             return shape.getColumnTypes().length;
         }
+
+        boolean describes(TableMapEventData tableMap, boolean yearBit) {
+            return yearHasSignednessBit == yearBit && TableMapShapes.sameShape(shape, tableMap);
+        }
     }
 
     private final TableFilter filter;
     private final BinlogStreamerMetrics metrics;
     private final Map<Long, Entry> byNumericId = new HashMap<>();
     private final Map<TableId, Entry> byTable = new HashMap<>();
+    // The library's layout until a FORMAT_DESCRIPTION says otherwise (a dump always starts with one).
+    private boolean yearHasSignednessBit = true;
 
     TableSchemaCache(TableFilter filter, BinlogStreamerMetrics metrics) {
         this.filter = filter;
         this.metrics = metrics;
     }
 
+    /** The version of the server that wrote the following events (from a FORMAT_DESCRIPTION event). */
+    void onServerVersion(String serverVersion) {
+        yearHasSignednessBit = BinlogSchemaReader.yearHasSignednessBit(serverVersion);
+    }
+
     /** Records a table-map event; builds a schema and converter only for a new captured shape. */
     Entry onTableMap(TableMapEventData tableMap) {
         Entry known = byNumericId.get(tableMap.getTableId());
-        if (known != null && TableMapShapes.sameShape(known.shape, tableMap)) {
+        if (known != null && known.describes(tableMap, yearHasSignednessBit)) {
             return known;
         }
         TableId tableId = TableId.of(tableMap.getDatabase(), tableMap.getTable());
         Entry entry = byTable.get(tableId);
-        if (entry == null || !TableMapShapes.sameShape(entry.shape, tableMap)) {
+        if (entry == null || !entry.describes(tableMap, yearHasSignednessBit)) {
             entry = build(tableId, tableMap);
             byTable.put(tableId, entry);
         }
@@ -80,11 +99,11 @@ final class TableSchemaCache {
 
     private Entry build(TableId tableId, TableMapEventData tableMap) {
         if (!filter.test(tableId)) {
-            return new Entry(tableId, false, tableMap, null, null);
+            return new Entry(tableId, false, tableMap, yearHasSignednessBit, null, null);
         }
-        TableSchema schema = BinlogSchemaReader.fromTableMap(tableId, tableMap);
+        TableSchema schema = BinlogSchemaReader.fromTableMap(tableId, tableMap, yearHasSignednessBit);
         RowConverter converter = RowConverter.of(schema);
         metrics.schemaBuilt();
-        return new Entry(tableId, true, tableMap, schema, converter);
+        return new Entry(tableId, true, tableMap, yearHasSignednessBit, schema, converter);
     }
 }

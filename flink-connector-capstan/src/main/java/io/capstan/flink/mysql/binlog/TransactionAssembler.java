@@ -5,6 +5,7 @@ import com.github.shyiko.mysql.binlog.event.Event;
 import com.github.shyiko.mysql.binlog.event.EventData;
 import com.github.shyiko.mysql.binlog.event.EventHeader;
 import com.github.shyiko.mysql.binlog.event.EventType;
+import com.github.shyiko.mysql.binlog.event.FormatDescriptionEventData;
 import com.github.shyiko.mysql.binlog.event.GtidEventData;
 import com.github.shyiko.mysql.binlog.event.MySqlGtid;
 import com.github.shyiko.mysql.binlog.event.QueryEventData;
@@ -16,6 +17,7 @@ import io.capstan.flink.mysql.error.HaltReason;
 import io.capstan.flink.mysql.event.Operation;
 import io.capstan.flink.mysql.gtid.Gtid;
 import io.capstan.flink.mysql.gtid.GtidSet;
+import java.io.IOException;
 import java.io.Serializable;
 import org.apache.flink.table.data.RowData;
 import java.util.BitSet;
@@ -31,9 +33,12 @@ import org.slf4j.LoggerFactory;
  * <p>GTID opens a transaction (its GTID and original commit time); TABLE_MAP updates the {@link
  * TableSchemaCache}; each row of a captured table's WRITE/UPDATE/DELETE event becomes a {@link
  * RowChange} whose index counts the transaction's captured rows only; XID, COMMIT, or a DDL
- * statement outside BEGIN closes it with a {@link TransactionEnd}. When resuming inside a
- * transaction, its first {@code rowsAlreadyEmitted} captured rows are skipped. Transactions
- * committed before the start timestamp are ended without rows.
+ * statement outside BEGIN closes it with a {@link TransactionEnd}, a DDL after the {@link
+ * DdlObserver} has seen it. A compressed transaction (TRANSACTION_PAYLOAD, after its GTID event,
+ * which MySQL never compresses) is taken apart into its inner events, which go through the same
+ * steps one by one. When resuming inside a transaction, its first {@code rowsAlreadyEmitted}
+ * captured rows are skipped. Transactions committed before the start timestamp are ended without
+ * rows. FORMAT_DESCRIPTION tells the {@link TableSchemaCache} the binlog's server version.
  *
  * <p>No I/O: events come in through {@link #onEvent}, records go out through a {@link RecordSink}
  * (which may block: that is the back-pressure). Single-threaded.
@@ -52,6 +57,7 @@ final class TransactionAssembler {
     private final Long startTimestampMillis;
     private final BinlogStreamerMetrics metrics;
     private final RecordSink sink;
+    private final DdlObserver ddlObserver;
 
     private GtidSet processed;
     private Gtid resumedGtid; // the start position's partial transaction until it has been ended
@@ -70,8 +76,10 @@ final class TransactionAssembler {
             BinlogStartPosition start,
             Long startTimestampMillis,
             BinlogStreamerMetrics metrics,
-            RecordSink sink) {
+            RecordSink sink,
+            DdlObserver ddlObserver) {
         this.tables = tables;
+        this.ddlObserver = ddlObserver;
         this.startTimestampMillis = startTimestampMillis;
         this.metrics = metrics;
         this.sink = sink;
@@ -141,8 +149,12 @@ final class TransactionAssembler {
                 break;
             case XA_PREPARE:
                 throw xaUnsupported();
+            case FORMAT_DESCRIPTION:
+                tables.onServerVersion(((FormatDescriptionEventData) data).getServerVersion());
+                break;
             case TRANSACTION_PAYLOAD:
-                throw CompressedTransactionRefusal.halt();
+                onCompressedTransaction(data);
+                break;
             case ANONYMOUS_GTID:
                 throw new CapstanHaltException(
                         HaltReason.GTID_MODE_NOT_ON,
@@ -156,7 +168,7 @@ final class TransactionAssembler {
                                 + ": changes may be missing from the binlog. Remedy: re-snapshot the captured"
                                 + " tables (start the job without state) after checking the server's error log.");
             default:
-                // FORMAT_DESCRIPTION, ROTATE, PREVIOUS_GTIDS, HEARTBEAT, ROWS_QUERY, ...: no effect.
+                // ROTATE, PREVIOUS_GTIDS, HEARTBEAT, ROWS_QUERY, ...: no effect.
         }
     }
 
@@ -187,7 +199,48 @@ final class TransactionAssembler {
         } else if (sql.equalsIgnoreCase("COMMIT") || sql.equalsIgnoreCase("ROLLBACK")) {
             end();
         } else if (!afterBegin) {
-            end(); // a DDL (or other self-committing statement) is a transaction of its own
+            // A DDL (or other self-committing statement) is a transaction of its own.
+            onDdl(data.getDatabase(), data.getSql());
+            end();
+        }
+    }
+
+    private void onDdl(String database, String sql) {
+        try {
+            ddlObserver.onDdl(database == null ? "" : database, sql, gtid);
+        } catch (CapstanHaltException e) {
+            throw e;
+        } catch (RuntimeException e) {
+            throw new DdlObserverFailure(e);
+        }
+    }
+
+    /** An exception of the {@link DdlObserver} other than a halt: it fails the streamer. */
+    static final class DdlObserverFailure extends RuntimeException {
+        private static final long serialVersionUID = 1L;
+
+        DdlObserverFailure(RuntimeException cause) {
+            super("the DDL observer failed (" + cause.getClass().getName() + ")", cause);
+        }
+    }
+
+    private void onCompressedTransaction(EventData data) throws InterruptedException {
+        if (!(data instanceof CompressedTransaction)) {
+            // Only a deserializer other than BinlogClientFactory's gets here (inner events already decoded).
+            throw new IllegalStateException("a compressed transaction was not decoded by the streamer's deserializer");
+        }
+        CompressedTransaction payload = (CompressedTransaction) data;
+        try {
+            for (Event inner = payload.next(); inner != null; inner = payload.next()) {
+                onEvent(inner);
+            }
+        } catch (IOException e) {
+            throw new CapstanHaltException(
+                    HaltReason.UNDECODABLE_COLUMN,
+                    "an event inside a compressed transaction" + (gtid == null ? "" : " (" + gtid + ")")
+                            + " after position " + processed + " could not be decoded (" + e.getClass().getName()
+                            + "). Remedy: report this with the captured tables' DDL; restart from the last"
+                            + " checkpoint after a fix.");
         }
     }
 

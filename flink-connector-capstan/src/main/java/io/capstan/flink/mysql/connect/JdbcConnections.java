@@ -1,7 +1,7 @@
 package io.capstan.flink.mysql.connect;
 
 import java.sql.Connection;
-import java.sql.DriverManager;
+import java.sql.Driver;
 import java.sql.SQLException;
 import java.util.Locale;
 import java.util.Map;
@@ -16,6 +16,12 @@ import java.util.Properties;
  * Zero dates read as NULL, as they do from the binlog.
  */
 public final class JdbcConnections {
+
+    /**
+     * The driver, used directly rather than through {@code DriverManager}: DriverManager ignores a
+     * driver loaded by a child class loader (a jar added to a SQL session with {@code ADD JAR}).
+     */
+    private static final Driver DRIVER = newDriver();
 
     private JdbcConnections() {}
 
@@ -55,7 +61,11 @@ public final class JdbcConnections {
         long backoffMillis = 200;
         for (int attempt = 0; attempt <= config.maxRetries(); attempt++) {
             try {
-                return DriverManager.getConnection(url(config), properties(config));
+                Connection connection = DRIVER.connect(url(config), properties(config));
+                if (connection == null) {
+                    throw new SQLException("the MySQL driver did not accept " + url(config));
+                }
+                return connection;
             } catch (SQLException e) {
                 if (isAccessDenied(e)) {
                     throw e; // wrong credentials do not get better by retrying
@@ -68,6 +78,14 @@ public final class JdbcConnections {
             }
         }
         throw last;
+    }
+
+    private static Driver newDriver() {
+        try {
+            return new com.mysql.cj.jdbc.Driver();
+        } catch (SQLException e) {
+            throw new IllegalStateException("cannot create the MySQL JDBC driver", e);
+        }
     }
 
     private static boolean isAccessDenied(SQLException e) {

@@ -21,7 +21,6 @@ import com.github.shyiko.mysql.binlog.event.deserialization.QueryEventDataDeseri
 import com.github.shyiko.mysql.binlog.event.deserialization.RotateEventDataDeserializer;
 import com.github.shyiko.mysql.binlog.event.deserialization.RowsQueryEventDataDeserializer;
 import com.github.shyiko.mysql.binlog.event.deserialization.TableMapEventDataDeserializer;
-import com.github.shyiko.mysql.binlog.event.deserialization.TransactionPayloadEventDataDeserializer;
 import com.github.shyiko.mysql.binlog.event.deserialization.UpdateRowsEventDataDeserializer;
 import com.github.shyiko.mysql.binlog.event.deserialization.WriteRowsEventDataDeserializer;
 import com.github.shyiko.mysql.binlog.event.deserialization.XAPrepareEventDataDeserializer;
@@ -44,8 +43,8 @@ import java.util.Map;
  * {@link BinlogCells} documents (decoded here because the library loses the sign of negative
  * TIME values, treats YEAR 0 as 1900 and handles pre-1582 dates in the Julian calendar).
  *
- * <p>Compressed TRANSACTION_PAYLOAD events are decoded by the library with its default
- * configuration, not this one: their rows do not have these shapes.
+ * <p>Events inside a compressed TRANSACTION_PAYLOAD are decoded with this same configuration
+ * ({@link TransactionPayloadDeserializer}).
  */
 public final class BinlogEventDeserializers {
 
@@ -74,7 +73,7 @@ public final class BinlogEventDeserializers {
         d.put(EventType.MARIADB_GTID, new MariadbGtidEventDataDeserializer());
         d.put(EventType.BINLOG_CHECKPOINT, new BinlogCheckpointEventDataDeserializer());
         d.put(EventType.MARIADB_GTID_LIST, new MariadbGtidListEventDataDeserializer());
-        d.put(EventType.TRANSACTION_PAYLOAD, new TransactionPayloadEventDataDeserializer());
+        d.put(EventType.TRANSACTION_PAYLOAD, new TransactionPayloadDeserializer());
         EventDeserializer deserializer = new EventDeserializer(
                 new EventHeaderV4Deserializer(), new NullEventDataDeserializer(), d, tableMaps);
         deserializer.setCompatibilityMode(

@@ -19,9 +19,9 @@ final class TextConverters {
      * them too.
      */
     static final class Text extends ColumnConverter {
-        private final transient Charset charset;
         private final String charsetName;
         private final boolean stripTrailingSpaces;
+        private transient Charset charset; // not serializable; looked up again after a copy
 
         Text(Charset charset, boolean stripTrailingSpaces) {
             this.charset = charset;
@@ -30,7 +30,12 @@ final class TextConverters {
         }
 
         private Charset charset() {
-            return charset != null ? charset : Charset.forName(charsetName);
+            Charset c = charset;
+            if (c == null) {
+                c = Charset.forName(charsetName);
+                charset = c;
+            }
+            return c;
         }
 
         @Override

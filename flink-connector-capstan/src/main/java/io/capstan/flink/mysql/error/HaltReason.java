@@ -33,7 +33,6 @@ public enum HaltReason {
     SERVER_ID_CONFLICT("server_id_conflict"),
     UNMAPPED_TABLE_ID("unmapped_table_id"),
     UNDECODABLE_COLUMN("undecodable_column"),
-    COMPRESSED_TRANSACTION_UNSUPPORTED("compressed_transaction_unsupported"),
     XA_UNSUPPORTED("xa_unsupported"),
     SNAPSHOT_SCHEMA_DRIFTED("snapshot_schema_drifted"),
     RECONNECT_BUDGET_EXHAUSTED("reconnect_budget_exhausted");

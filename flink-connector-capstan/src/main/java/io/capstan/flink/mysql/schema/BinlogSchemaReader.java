@@ -71,7 +71,7 @@ public final class BinlogSchemaReader {
         Cursor cursor = new Cursor(md, types, yearHasSignednessBit);
         ColumnSchema[] columns = new ColumnSchema[types.length];
         for (int i = 0; i < types.length; i++) {
-            String name = checkDecoded(id, i, md.getColumnNames().get(i), md.getColumnNames().get(i));
+            String name = checkDecoded(id, i, md.getColumnNames().get(i));
             boolean nullable = nullability != null && nullability.get(i);
             columns[i] = column(id, i, name, types[i] & 0xFF, meta[i], nullable, cursor);
         }
@@ -240,7 +240,7 @@ public final class BinlogSchemaReader {
      * The binlog library decodes names and labels with the JVM's default charset; a replacement
      * character means the text was not decodable, so refuse instead of guessing.
      */
-    private static String checkDecoded(TableId id, int index, String text, String columnName) {
+    private static String checkDecoded(TableId id, int index, String text) {
         if (text == null || text.indexOf('\uFFFD') >= 0) {
             throw new CapstanHaltException(
                     HaltReason.UNDECODABLE_COLUMN,

@@ -31,9 +31,9 @@ import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.RegisterExtension;
 
 /**
- * Rule 1: a stream of rows holding a marker, with DEBUG logging on for capstan and the binlog
- * library, through a reconnect and a halt: the marker appears in no log line, exception text,
- * metric or toString().
+ * Rule 1: a stream of rows holding a marker, and a DDL whose DEFAULT holds it, with DEBUG logging
+ * on for capstan and the binlog library, through a reconnect and a halt: the marker appears in no
+ * log line, exception text, metric or toString().
  */
 class BinlogRule1IT {
 
@@ -83,7 +83,9 @@ class BinlogRule1IT {
         jul.addHandler(julHandler);
         try (Connection root = DB.server().openRootConnection()) {
             BinlogStartPosition start = StartPositions.latest(DB.connectorConfig());
-            try (BinlogStreamer s = new BinlogStreamer(config(DB.connectorConfig(), t).build(), start)) {
+            ConcurrentLinkedQueue<String> ddl = new ConcurrentLinkedQueue<>();
+            DdlObserver observer = (db, sql, gtid) -> ddl.add(sql);
+            try (BinlogStreamer s = new BinlogStreamer(config(DB.connectorConfig(), t).build(), start, observer)) {
                 s.start();
                 DB.execute("INSERT INTO t VALUES (1, '" + MARKER + "-a'), (2, '" + MARKER + "-b')",
                         "INSERT INTO other VALUES (1, '" + MARKER + "-c')",
@@ -93,6 +95,10 @@ class BinlogRule1IT {
                 StreamerFixture.killDumpThreads(root, DB.server().connectorUser());
                 DB.execute("INSERT INTO t VALUES (3, '" + MARKER + "-e')");
                 records.addAll(drain(s, endsAtLeast(1), Duration.ofSeconds(30)));
+                // A DDL's text may carry values too (DEFAULT): it reaches the observer, never a log.
+                DB.execute("ALTER TABLE other ADD COLUMN w VARCHAR(60) DEFAULT '" + MARKER + "-ddl'");
+                records.addAll(drain(s, endsAtLeast(1), Duration.ofSeconds(30)));
+                assertThat(ddl).singleElement().asString().contains(MARKER + "-ddl");
                 try (Statement st = root.createStatement()) {
                     st.execute("USE " + DB.name());
                     st.execute("XA START 'rule1'");

@@ -68,15 +68,6 @@ class CapturedRowsDeserializerTest {
                 });
     }
 
-    @Test
-    void aCompressedTransactionPayloadHaltsBeforeDecompression() {
-        EventDeserializer d = deserializer(1);
-        byte[] bytes = new EventBytes().transactionPayload().bytes();
-        assertThatThrownBy(() -> d.nextEvent(new ByteArrayInputStream(bytes)))
-                .isInstanceOfSatisfying(CapstanHaltException.class,
-                        e -> assertThat(e.reason()).isEqualTo(HaltReason.COMPRESSED_TRANSACTION_UNSUPPORTED));
-    }
-
     /**
      * Timing note, not an assertion: how much skipping an uncaptured table's rows saves against
      * decoding them, for rows events of 100 rows x 30 INT columns. Printed to the test output.

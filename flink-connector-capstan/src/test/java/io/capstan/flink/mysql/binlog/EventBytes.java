@@ -1,11 +1,14 @@
 package io.capstan.flink.mysql.binlog;
 
+import com.github.luben.zstd.Zstd;
 import java.io.ByteArrayOutputStream;
 import java.nio.charset.StandardCharsets;
 
 /** Builds raw binlog event bytes (v4 header, no checksum) for deserializer tests. */
 final class EventBytes {
 
+    static final int QUERY = 2;
+    static final int XID = 16;
     static final int TABLE_MAP = 19;
     static final int EXT_WRITE_ROWS = 30;
     static final int TRANSACTION_PAYLOAD = 40;
@@ -69,18 +72,72 @@ final class EventBytes {
         return event(EXT_WRITE_ROWS, b.toByteArray());
     }
 
-    /** A TRANSACTION_PAYLOAD event with a zstd header and a few (not really compressed) bytes. */
-    EventBytes transactionPayload() {
+    /** Event bytes as captured from a server (header included, checksum stripped). */
+    EventBytes raw(byte[] events) {
+        out.writeBytes(events);
+        return this;
+    }
+
+    /** A QUERY event (no status variables). */
+    EventBytes query(String db, String sql) {
         ByteArrayOutputStream b = new ByteArrayOutputStream();
-        b.write(1); // payload size field
-        b.write(1);
-        b.write(4);
-        b.write(2); // compression type field: zstd = 0
-        b.write(1);
+        le(b, 42, 4); // thread id
+        le(b, 0, 4); // execution time
+        b.write(db.length());
+        le(b, 0, 2); // error code
+        le(b, 0, 2); // status variables length
+        b.writeBytes(db.getBytes(StandardCharsets.UTF_8));
         b.write(0);
-        b.write(0); // end of header
+        b.writeBytes(sql.getBytes(StandardCharsets.UTF_8));
+        return event(QUERY, b.toByteArray());
+    }
+
+    EventBytes xid(long xid) {
+        ByteArrayOutputStream b = new ByteArrayOutputStream();
+        le(b, xid, 8);
+        return event(XID, b.toByteArray());
+    }
+
+    /**
+     * A TRANSACTION_PAYLOAD event holding {@code inner} (events without checksums), zstd-compressed
+     * or stored as is: header fields (type, length, value as packed integers), end mark, payload.
+     */
+    EventBytes transactionPayload(byte[] inner, boolean zstd) {
+        byte[] payload = zstd ? Zstd.compress(inner) : inner;
+        ByteArrayOutputStream b = new ByteArrayOutputStream();
+        field(b, 1, payload.length);
+        field(b, 2, zstd ? 0 : 255);
+        field(b, 3, inner.length);
+        b.write(0);
+        b.writeBytes(payload);
+        return event(TRANSACTION_PAYLOAD, b.toByteArray());
+    }
+
+    /** A TRANSACTION_PAYLOAD event whose zstd payload is not zstd data. */
+    EventBytes corruptTransactionPayload() {
+        ByteArrayOutputStream b = new ByteArrayOutputStream();
+        field(b, 1, 4);
+        field(b, 2, 0);
+        field(b, 3, 100);
+        b.write(0);
         b.writeBytes(new byte[] {1, 2, 3, 4});
         return event(TRANSACTION_PAYLOAD, b.toByteArray());
+    }
+
+    private static void field(ByteArrayOutputStream b, int type, int value) {
+        ByteArrayOutputStream v = new ByteArrayOutputStream();
+        if (value < 251) {
+            v.write(value);
+        } else if (value < 0x10000) {
+            v.write(0xFC);
+            le(v, value, 2);
+        } else {
+            v.write(0xFD);
+            le(v, value, 3);
+        }
+        b.write(type);
+        b.write(v.size());
+        b.writeBytes(v.toByteArray());
     }
 
     private static void le(ByteArrayOutputStream b, long value, int bytes) {

@@ -37,10 +37,14 @@ class TransactionAssemblerTest {
 
     private final BinlogStreamerMetrics metrics = new BinlogStreamerMetrics();
     private final List<BinlogRecord> out = new ArrayList<>();
+    /** What the DDL observer saw: "database|sql|gtid@records queued before the call". */
+    private final List<String> ddl = new ArrayList<>();
+    private DdlObserver ddlObserver = (db, sql, g) -> ddl.add(db + "|" + sql + "|" + g + "@" + out.size());
 
     private TransactionAssembler assembler(BinlogStartPosition start, Long startTimestampMillis) {
         TableSchemaCache cache = new TableSchemaCache(ORDERS::equals, metrics);
-        return new TransactionAssembler(cache, start, startTimestampMillis, metrics, out::add);
+        return new TransactionAssembler(
+                cache, start, startTimestampMillis, metrics, out::add, (db, sql, g) -> ddlObserver.onDdl(db, sql, g));
     }
 
     private TransactionAssembler assembler(BinlogStartPosition start) {
@@ -150,7 +154,7 @@ class TransactionAssemblerTest {
                 throw new InterruptedException("closing");
             }
             accepted.add(r);
-        });
+        }, DdlObserver.NONE);
         Event[] tx = mixedTransaction(1);
         feed(a, tx[0], tx[1], tx[2]);
         assertThatThrownBy(() -> a.onEvent(tx[3])).isInstanceOf(InterruptedException.class);
@@ -200,6 +204,47 @@ class TransactionAssemblerTest {
                 insert(T_ORDERS, row(1, 1)), query("COMMIT"));
         assertThat(summary()).containsExactly("END@1", "INSERT#0@2", "END@2");
         assertThat(a.processed()).isEqualTo(GtidSet.parse(UUID_A + ":1-2"));
+        // Seen before its transaction's end was queued; BEGIN and COMMIT are not DDL.
+        assertThat(ddl).containsExactly("db|ALTER TABLE orders ADD COLUMN c2 INT|" + Gtid.of(UUID_A, 1) + "@0");
+    }
+
+    @Test
+    void statementsInsideATransactionAndTransactionControlAreNotDdl() throws Exception {
+        TransactionAssembler a = assembler(at(""));
+        feed(a, gtid(UUID_A, 1, COMMIT), query("BEGIN"), tableMap(T_ORDERS, "shop", "orders", 2),
+                insert(T_ORDERS, row(1, 1)), query("SAVEPOINT `s1`"), insert(T_ORDERS, row(2, 2)),
+                query("ROLLBACK TO `s1`"), xid());
+        feed(a, gtid(UUID_A, 2, COMMIT), query("BEGIN"), query("ROLLBACK"));
+        feed(a, mixedTransaction(3));
+        assertThat(ddl).isEmpty();
+        assertThat(a.processed()).isEqualTo(GtidSet.parse(UUID_A + ":1-3"));
+    }
+
+    @Test
+    void aHaltFromTheDdlObserverKeepsTheTransactionOpen() throws Exception {
+        ddlObserver = (db, sql, g) -> {
+            throw new CapstanHaltException(HaltReason.SNAPSHOT_SCHEMA_DRIFTED, "drifted at " + g);
+        };
+        TransactionAssembler a = assembler(at(UUID_A + ":1"));
+        assertThatThrownBy(() -> feed(a, gtid(UUID_A, 2, COMMIT), query("DROP TABLE orders")))
+                .isInstanceOfSatisfying(CapstanHaltException.class,
+                        e -> assertThat(e.reason()).isEqualTo(HaltReason.SNAPSHOT_SCHEMA_DRIFTED));
+        assertThat(out).isEmpty();
+        assertThat(a.processed()).isEqualTo(GtidSet.parse(UUID_A + ":1"));
+    }
+
+    @Test
+    void anyOtherExceptionOfTheDdlObserverIsWrappedWithoutItsMessage() {
+        ddlObserver = (db, sql, g) -> {
+            throw new IllegalArgumentException("observer saw " + sql);
+        };
+        TransactionAssembler a = assembler(at(""));
+        assertThatThrownBy(() -> feed(a, gtid(UUID_A, 1, COMMIT), query("CREATE TABLE x (a INT DEFAULT 4242)")))
+                .isInstanceOfSatisfying(TransactionAssembler.DdlObserverFailure.class, e -> {
+                    assertThat(e.getMessage()).contains(IllegalArgumentException.class.getName()).doesNotContain("4242");
+                    assertThat(e.getCause()).isInstanceOf(IllegalArgumentException.class);
+                });
+        assertThat(out).isEmpty();
     }
 
     @Test
@@ -253,11 +298,8 @@ class TransactionAssemblerTest {
     }
 
     @Test
-    void compressedPayloadAndAnonymousTransactionsHalt() {
+    void anonymousTransactionsHalt() {
         TransactionAssembler a = assembler(at(""));
-        assertThatThrownBy(() -> a.onEvent(Events.event(EventType.TRANSACTION_PAYLOAD, null)))
-                .isInstanceOfSatisfying(CapstanHaltException.class,
-                        e -> assertThat(e.reason()).isEqualTo(HaltReason.COMPRESSED_TRANSACTION_UNSUPPORTED));
         assertThatThrownBy(() -> a.onEvent(Events.event(EventType.ANONYMOUS_GTID, null)))
                 .isInstanceOfSatisfying(CapstanHaltException.class,
                         e -> assertThat(e.reason()).isEqualTo(HaltReason.GTID_MODE_NOT_ON));

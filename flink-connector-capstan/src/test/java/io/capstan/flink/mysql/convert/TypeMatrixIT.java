@@ -117,7 +117,8 @@ class TypeMatrixIT {
                 "CREATE TABLE json_docs (id INT NOT NULL PRIMARY KEY, j JSON)",
                 "CREATE TABLE mixed (id INT NOT NULL PRIMARY KEY, g GEOMETRY, c1 VARCHAR(5) CHARSET latin1,"
                         + " j JSON, e ENUM('x', 'y'), c2 VARCHAR(5) CHARSET utf8mb4, p POINT,"
-                        + " c3 CHAR(2) CHARSET binary, s SET('m', 'n'), c4 TEXT CHARSET utf8mb3)");
+                        + " c3 CHAR(2) CHARSET binary, s SET('m', 'n'), c4 TEXT CHARSET utf8mb3,"
+                        + " v INT AS (id * 2) VIRTUAL, st VARCHAR(10) AS (CONCAT(c1, '!')) STORED)");
         String before = DB.server().gtidExecuted();
 
         DB.execute(
@@ -169,8 +170,8 @@ class TypeMatrixIT {
                         + " '0000-00-00 00:00:00', 0, 'zzz', 16777217, 4.9e-324, 'trail  ', 'keep  ', X'4181',"
                         + " '0000-01-01 00:00:00.5', '2020-02-00 10:00:00')",
                 "INSERT INTO matrix (id, t_date, t_dt) VALUES (5, '2020-00-15', '0000-01-01 00:00:00')",
-                "INSERT INTO mixed VALUES (1, ST_GeomFromText('POINT(1 1)'), 'é', '[]', 'y', '😀',"
-                        + " ST_GeomFromText('POINT(2 2)'), 'z', 'm,n', 'ü')",
+                "INSERT INTO mixed (id, g, c1, j, e, c2, p, c3, s, c4) VALUES (1, ST_GeomFromText('POINT(1 1)'),"
+                        + " 'é', '[]', 'y', '😀', ST_GeomFromText('POINT(2 2)'), 'z', 'm,n', 'ü')",
                 "INSERT INTO keyed VALUES (7, 'key€', 4294967295, 2020, 4294967294, 18446744073709551614)");
         List<String> jsonInserts = new ArrayList<>();
         for (int k = 0; k < JSON_DOCS.length; k++) {

@@ -1,0 +1,350 @@
+package io.capstan.flink.mysql.snapshot.ddl;
+
+import io.capstan.flink.mysql.error.CapstanHaltException;
+import io.capstan.flink.mysql.error.HaltReason;
+import io.capstan.flink.mysql.schema.TableId;
+import io.capstan.flink.mysql.snapshot.ddl.SqlTokenizer.Token;
+import java.util.ArrayList;
+import java.util.Collection;
+import java.util.List;
+import java.util.Locale;
+import java.util.Optional;
+import java.util.Set;
+import java.util.TreeSet;
+
+/**
+ * Decides whether a DDL statement from the binlog (a query event's default database and SQL
+ * text) touches a table whose snapshot is in progress, which must halt the job as {@code
+ * snapshot_schema_drifted}: chunks read before and after the change would not fit one schema.
+ *
+ * <p>Recognised: ALTER TABLE (and its RENAME TO), DROP TABLE(S), RENAME TABLE, TRUNCATE, CREATE
+ * TABLE, CREATE/DROP INDEX ... ON, OPTIMIZE/REPAIR TABLE, DROP DATABASE. Statements known not to
+ * change a table (GRANT, CREATE VIEW, ANALYZE TABLE, BEGIN, ...) never touch one. Anything else is
+ * treated conservatively: it touches an in-progress table when it runs in that table's database
+ * or names it anywhere. Names compare case-insensitively (a needless halt is better than a missed
+ * one). Pure.
+ */
+public final class SnapshotDdlGuard {
+
+    private static final Set<String> HARMLESS_LEADING =
+            words("GRANT", "REVOKE", "FLUSH", "BEGIN", "COMMIT", "ROLLBACK", "SAVEPOINT", "RELEASE",
+                    "XA", "SET", "INSTALL", "UNINSTALL", "ANALYZE", "USE", "DO", "SELECT", "SHOW",
+                    "CHECK", "CHECKSUM", "CALL", "HELP", "KILL", "RESET", "START", "STOP");
+    /** Objects other than tables, for CREATE / ALTER / DROP. */
+    private static final Set<String> OTHER_OBJECTS =
+            words("VIEW", "TRIGGER", "FUNCTION", "PROCEDURE", "EVENT", "USER", "ROLE", "SERVER",
+                    "TABLESPACE", "LOGFILE", "RESOURCE", "UNDO", "INSTANCE", "AGGREGATE");
+
+    private SnapshotDdlGuard() {}
+
+    /**
+     * The in-progress table the statement touches (the first one, in table order), or empty.
+     *
+     * @param database the query event's default database (may be empty or null)
+     */
+    public static Optional<TableId> touchedTable(
+            String database, String sql, Collection<TableId> inProgress) {
+        if (inProgress.isEmpty()) {
+            return Optional.empty();
+        }
+        String db = database == null ? "" : database;
+        List<Token> tokens;
+        try {
+            tokens = SqlTokenizer.tokenize(sql);
+        } catch (IllegalArgumentException e) {
+            return conservative(db, List.of(), inProgress);
+        }
+        if (tokens.isEmpty()) {
+            return Optional.empty();
+        }
+        Optional<Targets> targets = Parser.targets(tokens);
+        if (targets.isEmpty()) {
+            return conservative(db, tokens, inProgress);
+        }
+        for (TableId t : new TreeSet<>(inProgress)) {
+            if (targets.get().touches(db, t)) {
+                return Optional.of(t);
+            }
+        }
+        return Optional.empty();
+    }
+
+    /** Halts with {@code snapshot_schema_drifted} when {@link #touchedTable} finds a table. */
+    public static void check(String database, String sql, Collection<TableId> inProgress) {
+        Optional<TableId> t = touchedTable(database, sql, inProgress);
+        if (t.isPresent()) {
+            throw new CapstanHaltException(
+                    HaltReason.SNAPSHOT_SCHEMA_DRIFTED,
+                    "a DDL statement changed table " + t.get() + " while its snapshot was in"
+                            + " progress, so its chunks would not fit one schema; restart the job"
+                            + " to snapshot the table again under its new schema (avoid DDL on"
+                            + " tables being snapshotted)");
+        }
+    }
+
+    private static Optional<TableId> conservative(
+            String db, List<Token> tokens, Collection<TableId> inProgress) {
+        for (TableId t : new TreeSet<>(inProgress)) {
+            if (t.database().equalsIgnoreCase(db)) {
+                return Optional.of(t);
+            }
+            for (Token tok : tokens) {
+                if (tok.isIdentifier() && tok.text.equalsIgnoreCase(t.table())) {
+                    return Optional.of(t);
+                }
+            }
+        }
+        // An unparseable text without tokens: halt if anything is in progress.
+        return tokens.isEmpty() ? inProgress.stream().sorted().findFirst() : Optional.empty();
+    }
+
+    private static Set<String> words(String... w) {
+        return Set.of(w);
+    }
+
+    /** Tables (possibly unqualified) and whole databases a statement changes. */
+    static final class Targets {
+        final List<String[]> tables = new ArrayList<>(); // {database or null, table}
+        final List<String> databases = new ArrayList<>();
+
+        boolean touches(String defaultDb, TableId t) {
+            for (String d : databases) {
+                if (d.equalsIgnoreCase(t.database())) {
+                    return true;
+                }
+            }
+            for (String[] name : tables) {
+                if (!name[1].equalsIgnoreCase(t.table())) {
+                    continue;
+                }
+                String d = name[0] != null ? name[0] : defaultDb;
+                // no default database: an unqualified name could be anywhere
+                if (d.isEmpty() || d.equalsIgnoreCase(t.database())) {
+                    return true;
+                }
+            }
+            return false;
+        }
+    }
+
+    /** A tiny recursive-descent reader of the statement heads that matter. */
+    static final class Parser {
+        private final List<Token> tokens;
+        private int pos;
+
+        private Parser(List<Token> tokens) {
+            this.tokens = tokens;
+        }
+
+        /** The targets, or empty when the statement is not understood. */
+        static Optional<Targets> targets(List<Token> tokens) {
+            try {
+                return new Parser(tokens).statement();
+            } catch (IndexOutOfBoundsException e) {
+                return Optional.empty();
+            }
+        }
+
+        private Optional<Targets> statement() {
+            Targets out = new Targets();
+            Token head = next();
+            String h = head.type == SqlTokenizer.Type.WORD ? upper(head.text) : "";
+            if (HARMLESS_LEADING.contains(h)) {
+                return Optional.of(out);
+            }
+            switch (h) {
+                case "ALTER":
+                    return alter(out);
+                case "DROP":
+                    return drop(out);
+                case "CREATE":
+                    return create(out);
+                case "RENAME":
+                    if (peekWord("USER")) {
+                        return Optional.of(out);
+                    }
+                    expectWord("TABLE", "TABLES");
+                    do {
+                        out.tables.add(name());
+                        expectWord("TO", "AS");
+                        out.tables.add(name());
+                    } while (skipSymbol(','));
+                    return Optional.of(out);
+                case "TRUNCATE":
+                    skipWord("TABLE");
+                    out.tables.add(name());
+                    return Optional.of(out);
+                case "OPTIMIZE":
+                case "REPAIR":
+                    skipWord("NO_WRITE_TO_BINLOG", "LOCAL");
+                    expectWord("TABLE", "TABLES");
+                    nameList(out);
+                    return Optional.of(out);
+                default:
+                    return Optional.empty();
+            }
+        }
+
+        private Optional<Targets> alter(Targets out) {
+            skipWord("ONLINE", "OFFLINE");
+            skipWord("IGNORE");
+            if (skipWord("TABLE")) {
+                out.tables.add(name());
+                // ALTER TABLE t ... RENAME [TO|AS] u: u is touched too
+                while (pos < tokens.size()) {
+                    if (next().isWord("RENAME")
+                            && !(peekWord("COLUMN") || peekWord("INDEX") || peekWord("KEY"))) {
+                        skipWord("TO", "AS");
+                        out.tables.add(name());
+                    }
+                }
+                return Optional.of(out);
+            }
+            if (skipWord("DATABASE", "SCHEMA")) {
+                return Optional.of(out); // defaults for new tables only
+            }
+            return otherObjectOrUnknown(out);
+        }
+
+        private Optional<Targets> drop(Targets out) {
+            skipWord("TEMPORARY");
+            if (skipWord("TABLE", "TABLES")) {
+                skipIfExists();
+                nameList(out);
+                return Optional.of(out);
+            }
+            if (skipWord("INDEX")) {
+                name();
+                expectWord("ON");
+                out.tables.add(name());
+                return Optional.of(out);
+            }
+            if (skipWord("DATABASE", "SCHEMA")) {
+                skipIfExists();
+                out.databases.add(identifier());
+                return Optional.of(out);
+            }
+            return otherObjectOrUnknown(out);
+        }
+
+        private Optional<Targets> create(Targets out) {
+            skipWord("OR");
+            skipWord("REPLACE");
+            skipWord("TEMPORARY");
+            skipWord("UNIQUE", "FULLTEXT");
+            if (peekWord("SPATIAL")) {
+                next();
+                if (peekWord("REFERENCE")) {
+                    return Optional.of(out);
+                }
+            }
+            if (skipWord("TABLE")) {
+                if (skipWord("IF")) {
+                    expectWord("NOT");
+                    expectWord("EXISTS");
+                }
+                out.tables.add(name());
+                return Optional.of(out);
+            }
+            if (skipWord("INDEX")) {
+                name();
+                while (!peekWord("ON")) {
+                    next(); // USING BTREE and the like
+                }
+                next();
+                out.tables.add(name());
+                return Optional.of(out);
+            }
+            if (skipWord("DATABASE", "SCHEMA")) {
+                return Optional.of(out);
+            }
+            return otherObjectOrUnknown(out);
+        }
+
+        /**
+         * Views, routines, users...: harmless. The object keyword may follow clauses like {@code
+         * ALGORITHM=MERGE DEFINER=`u`@`h` SQL SECURITY DEFINER}, so look for it in the head.
+         */
+        private Optional<Targets> otherObjectOrUnknown(Targets out) {
+            for (int i = pos; i < tokens.size() && i < pos + 16; i++) {
+                Token t = tokens.get(i);
+                if (t.type == SqlTokenizer.Type.WORD) {
+                    String w = upper(t.text);
+                    if (OTHER_OBJECTS.contains(w)) {
+                        return Optional.of(out);
+                    }
+                    if (w.equals("TABLE") || w.equals("INDEX")) {
+                        return Optional.empty();
+                    }
+                }
+            }
+            return Optional.empty();
+        }
+
+        private void nameList(Targets out) {
+            do {
+                out.tables.add(name());
+            } while (skipSymbol(','));
+        }
+
+        private void skipIfExists() {
+            if (skipWord("IF")) {
+                expectWord("EXISTS");
+            }
+        }
+
+        /** {@code name} or {@code db.name}, as {database or null, name}. */
+        private String[] name() {
+            String first = identifier();
+            if (pos < tokens.size() && tokens.get(pos).isSymbol('.')) {
+                pos++;
+                return new String[] {first, identifier()};
+            }
+            return new String[] {null, first};
+        }
+
+        private String identifier() {
+            Token t = next();
+            if (!t.isIdentifier()) {
+                throw new IndexOutOfBoundsException("identifier expected");
+            }
+            return t.text;
+        }
+
+        private Token next() {
+            return tokens.get(pos++);
+        }
+
+        private boolean peekWord(String w) {
+            return pos < tokens.size() && tokens.get(pos).isWord(w);
+        }
+
+        private boolean skipWord(String... ws) {
+            for (String w : ws) {
+                if (peekWord(w)) {
+                    pos++;
+                    return true;
+                }
+            }
+            return false;
+        }
+
+        private void expectWord(String... ws) {
+            if (!skipWord(ws)) {
+                throw new IndexOutOfBoundsException("keyword expected");
+            }
+        }
+
+        private boolean skipSymbol(char c) {
+            if (pos < tokens.size() && tokens.get(pos).isSymbol(c)) {
+                pos++;
+                return true;
+            }
+            return false;
+        }
+
+        private static String upper(String s) {
+            return s.toUpperCase(Locale.ROOT);
+        }
+    }
+}

@@ -1,0 +1,226 @@
+package io.capstan.flink.mysql.snapshot.jdbc;
+
+import io.capstan.flink.mysql.error.CapstanHaltException;
+import io.capstan.flink.mysql.error.HaltReason;
+import io.capstan.flink.mysql.schema.TableId;
+import io.capstan.flink.mysql.snapshot.key.ChunkKey;
+import io.capstan.flink.mysql.snapshot.key.KeyColumn;
+import io.capstan.flink.mysql.snapshot.key.KeyTuple;
+import java.math.BigDecimal;
+import java.sql.PreparedStatement;
+import java.sql.ResultSet;
+import java.sql.SQLException;
+import java.time.LocalDate;
+import java.time.LocalDateTime;
+import org.apache.flink.table.data.DecimalData;
+import org.apache.flink.table.data.TimestampData;
+
+/**
+ * Moves chunk key values between JDBC and their Flink internal form, by column kind: reads the
+ * key columns of a result row into a {@link KeyTuple}, and binds a tuple's values as statement
+ * parameters so that the server compares them exactly as it compares the column (a DATE as a
+ * date, never as the integer days that carry it).
+ *
+ * <p>Internal forms: TINYINT Byte, TINYINT UNSIGNED/SMALLINT Short, SMALLINT UNSIGNED/MEDIUMINT/INT
+ * Integer, INT UNSIGNED/BIGINT Long, BIGINT UNSIGNED DecimalData(20,0), DECIMAL DecimalData, DATE
+ * Integer days, TIME Long microseconds, DATETIME/TIMESTAMP TimestampData, YEAR Integer,
+ * BINARY/VARBINARY byte[], BIT(1) Boolean, BIT(n) byte[].
+ */
+public final class JdbcKeyValues {
+
+    private JdbcKeyValues() {}
+
+    /** Reads the key from result columns {@code firstColumn..firstColumn+arity-1} (1-based). */
+    public static KeyTuple read(ChunkKey key, ResultSet rs, int firstColumn) throws SQLException {
+        Object[] values = new Object[key.arity()];
+        for (int i = 0; i < values.length; i++) {
+            values[i] = readValue(key.table(), key.column(i), rs, firstColumn + i);
+        }
+        return KeyTuple.of(values);
+    }
+
+    /** Reads key column {@code keyColumn} (0-based, key order) from result column {@code col}. */
+    public static Object readColumn(ChunkKey key, int keyColumn, ResultSet rs, int col)
+            throws SQLException {
+        return readValue(key.table(), key.column(keyColumn), rs, col);
+    }
+
+    static Object readValue(TableId table, KeyColumn c, ResultSet rs, int col)
+            throws SQLException {
+        Object v;
+        switch (c.kind()) {
+            case INTEGER:
+                v = readInteger(c, rs, col);
+                break;
+            case DECIMAL:
+                BigDecimal bd = rs.getBigDecimal(col);
+                v = bd == null ? null : DecimalData.fromBigDecimal(bd, c.length(), c.scale());
+                break;
+            case DATE:
+                LocalDate d = rs.getObject(col, LocalDate.class);
+                v = d == null ? null : (int) d.toEpochDay();
+                break;
+            case TIME:
+                String t = rs.getString(col);
+                v = t == null ? null : parseTimeMicros(t);
+                break;
+            case DATETIME:
+            case TIMESTAMP:
+                LocalDateTime ldt = rs.getObject(col, LocalDateTime.class);
+                v = ldt == null ? null : TimestampData.fromLocalDateTime(ldt);
+                break;
+            case YEAR:
+                int y = rs.getInt(col);
+                v = rs.wasNull() ? null : y;
+                break;
+            case BINARY:
+            case VARBINARY:
+                v = rs.getBytes(col);
+                break;
+            case BIT:
+                if (c.length() == 1) {
+                    boolean b = rs.getBoolean(col);
+                    v = rs.wasNull() ? null : b;
+                } else {
+                    v = rs.getBytes(col);
+                }
+                break;
+            default:
+                throw new IllegalStateException("unhandled key kind " + c.kind());
+        }
+        if (v == null) {
+            // A NOT NULL key reads as NULL only for a zero date (read as NULL by the driver).
+            throw new CapstanHaltException(
+                    HaltReason.UNSUPPORTED_CHUNK_KEY,
+                    "table " + table + ": key column " + c.name() + " holds a value that reads"
+                            + " as NULL (a zero date?), which cannot bound a chunk; use a chunk"
+                            + " key column without zero dates");
+        }
+        return v;
+    }
+
+    private static Object readInteger(KeyColumn c, ResultSet rs, int col) throws SQLException {
+        if ("bigint".equals(c.dataType()) && c.unsigned()) {
+            BigDecimal bd = rs.getBigDecimal(col);
+            return bd == null ? null : DecimalData.fromBigDecimal(bd, 20, 0);
+        }
+        long l = rs.getLong(col);
+        if (rs.wasNull()) {
+            return null;
+        }
+        switch (c.dataType()) {
+            case "tinyint":
+                return c.unsigned() ? (Object) (short) l : (Object) (byte) l;
+            case "smallint":
+                return c.unsigned() ? (Object) (int) l : (Object) (short) l;
+            case "mediumint":
+            case "int":
+            case "integer":
+                return c.unsigned() ? (Object) l : (Object) (int) l;
+            default:
+                return l;
+        }
+    }
+
+    /** Binds the tuple's values as parameters {@code first..first+arity-1}. */
+    public static void bind(ChunkKey key, KeyTuple tuple, PreparedStatement ps, int first)
+            throws SQLException {
+        for (int i = 0; i < key.arity(); i++) {
+            bindValue(key.column(i), tuple.get(i), ps, first + i);
+        }
+    }
+
+    /** Binds one value of the given column as parameter {@code index}. */
+    public static void bindValue(KeyColumn c, Object v, PreparedStatement ps, int index)
+            throws SQLException {
+        switch (c.kind()) {
+            case INTEGER:
+            case DECIMAL:
+            case YEAR:
+                if (v instanceof DecimalData) {
+                    ps.setBigDecimal(index, ((DecimalData) v).toBigDecimal());
+                } else {
+                    ps.setLong(index, ((Number) v).longValue());
+                }
+                break;
+            case DATE:
+                ps.setObject(index, LocalDate.ofEpochDay(((Number) v).longValue()));
+                break;
+            case TIME:
+                ps.setString(index, formatTimeMicros(timeMicros(v)));
+                break;
+            case DATETIME:
+            case TIMESTAMP:
+                ps.setObject(index, ((TimestampData) v).toLocalDateTime());
+                break;
+            case BINARY:
+            case VARBINARY:
+                ps.setBytes(index, (byte[]) v);
+                break;
+            case BIT:
+                if (v instanceof Boolean) {
+                    ps.setLong(index, ((Boolean) v) ? 1 : 0);
+                } else {
+                    ps.setBytes(index, (byte[]) v);
+                }
+                break;
+            default:
+                throw new IllegalStateException("unhandled key kind " + c.kind());
+        }
+    }
+
+    private static long timeMicros(Object v) {
+        return v instanceof Integer ? ((Integer) v) * 1000L : (Long) v;
+    }
+
+    /** Parses MySQL's TIME text {@code [-]H+:MM:SS[.f+]} into signed microseconds. */
+    static long parseTimeMicros(String text) {
+        boolean negative = text.startsWith("-");
+        String s = negative ? text.substring(1) : text;
+        String[] hms = s.split(":");
+        long hours = Long.parseLong(hms[0]);
+        long minutes = Long.parseLong(hms[1]);
+        String secPart = hms[2];
+        long seconds;
+        long micros = 0;
+        int dot = secPart.indexOf('.');
+        if (dot >= 0) {
+            seconds = Long.parseLong(secPart.substring(0, dot));
+            String frac = (secPart.substring(dot + 1) + "000000").substring(0, 6);
+            micros = Long.parseLong(frac);
+        } else {
+            seconds = Long.parseLong(secPart);
+        }
+        long total = ((hours * 60 + minutes) * 60 + seconds) * 1_000_000L + micros;
+        return negative ? -total : total;
+    }
+
+    /** Formats signed microseconds as MySQL TIME text with six fractional digits. */
+    static String formatTimeMicros(long micros) {
+        StringBuilder sb = new StringBuilder();
+        long m = micros;
+        if (m < 0) {
+            sb.append('-');
+            m = -m;
+        }
+        long fraction = m % 1_000_000L;
+        long totalSeconds = m / 1_000_000L;
+        long hours = totalSeconds / 3600;
+        long minutes = (totalSeconds / 60) % 60;
+        long seconds = totalSeconds % 60;
+        sb.append(hours).append(':');
+        if (minutes < 10) {
+            sb.append('0');
+        }
+        sb.append(minutes).append(':');
+        if (seconds < 10) {
+            sb.append('0');
+        }
+        sb.append(seconds).append('.');
+        String f = Long.toString(fraction);
+        for (int i = f.length(); i < 6; i++) {
+            sb.append('0');
+        }
+        return sb.append(f).toString();
+    }
+}

@@ -1,0 +1,36 @@
+package io.capstan.flink.mysql.snapshot.jdbc;
+
+import java.io.IOException;
+import java.sql.SQLException;
+
+/**
+ * Turns driver errors into value-free exceptions (Rule 1): a server message may quote a value
+ * ("Incorrect datetime value: '...'"), so only the error code and SQLState are kept, except for
+ * connection failures (SQLState class 08), whose messages describe the network only.
+ */
+public final class SqlErrors {
+
+    private SqlErrors() {}
+
+    public static IOException scrub(String what, SQLException e) {
+        String state = String.valueOf(e.getSQLState());
+        String text = what + " (MySQL error " + e.getErrorCode() + ", SQLState " + state + ")";
+        return state.startsWith("08") ? new IOException(text, e) : new IOException(text);
+    }
+
+    public static boolean isLockWaitTimeout(SQLException e) {
+        return e.getErrorCode() == 1205; // ER_LOCK_WAIT_TIMEOUT, also for LOCK TABLES
+    }
+
+    public static boolean isUnknownColumn(SQLException e) {
+        return e.getErrorCode() == 1054; // ER_BAD_FIELD_ERROR: a selected column was dropped
+    }
+
+    public static boolean isUnknownTable(SQLException e) {
+        return e.getErrorCode() == 1146; // ER_NO_SUCH_TABLE: dropped or renamed
+    }
+
+    public static boolean isTableDefinitionChanged(SQLException e) {
+        return e.getErrorCode() == 1412; // ER_TABLE_DEF_CHANGED: DDL after the read view opened
+    }
+}

@@ -1,0 +1,195 @@
+package io.capstan.flink.mysql.snapshot.key;
+
+import io.capstan.flink.mysql.error.CapstanHaltException;
+import io.capstan.flink.mysql.error.HaltReason;
+import io.capstan.flink.mysql.schema.TableId;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Locale;
+import java.util.Optional;
+
+/**
+ * Decides the chunk key of a table before anything is read: its primary key, or the configured
+ * chunk key column, which must be the whole of a UNIQUE index and NOT NULL. Refuses, with the
+ * table, the column and the remedy, a table without a usable key and a key whose order the
+ * connector cannot reproduce exactly (strings under a collation, ENUM, SET, floating point...).
+ */
+public final class ChunkKeyResolver {
+
+    /** The SQL option that fixes a table without a usable key. */
+    public static final String CHUNK_KEY_OPTION = "scan.incremental.snapshot.chunk.key-column";
+
+    private static final String REMEDY =
+            "set '" + CHUNK_KEY_OPTION + "' (DataStream builder: chunkKeyColumn) to a UNIQUE NOT NULL"
+                    + " column of an integer, DECIMAL, date/time or BINARY/VARBINARY type";
+
+    private ChunkKeyResolver() {}
+
+    /**
+     * @param chunkKeyColumn the configured chunk key column for this table, if any; when given it
+     *     is used even if the table has a primary key.
+     */
+    public static ChunkKey resolve(TableKeyMetadata meta, Optional<String> chunkKeyColumn) {
+        TableId table = meta.table();
+        if (meta.columns().isEmpty()) {
+            throw new CapstanHaltException(
+                    HaltReason.INVALID_CONFIGURATION,
+                    "table " + table + " was not found or none of its columns is visible to the"
+                            + " connector user; check the table name and grant SELECT on it");
+        }
+        if (chunkKeyColumn.isPresent()) {
+            return new ChunkKey(
+                    table,
+                    List.of(configuredColumn(meta, chunkKeyColumn.get())),
+                    ChunkKey.Source.CHUNK_KEY_COLUMN);
+        }
+        for (TableKeyMetadata.Index index : meta.indexes()) {
+            if (index.isPrimary()) {
+                List<KeyColumn> cols = new ArrayList<>();
+                for (String name : index.columns) {
+                    cols.add(classify(table, column(meta, name).orElseThrow()));
+                }
+                return new ChunkKey(table, cols, ChunkKey.Source.PRIMARY_KEY);
+            }
+        }
+        throw new CapstanHaltException(
+                HaltReason.TABLE_WITHOUT_KEY,
+                "table " + table + " has no primary key, so its rows cannot be cut into chunks"
+                        + " and matched to binlog changes; " + REMEDY + ", or add a primary key");
+    }
+
+    private static KeyColumn configuredColumn(TableKeyMetadata meta, String name) {
+        TableId table = meta.table();
+        TableKeyMetadata.Column c =
+                column(meta, name)
+                        .orElseThrow(
+                                () ->
+                                        new CapstanHaltException(
+                                                HaltReason.INVALID_CONFIGURATION,
+                                                "'" + CHUNK_KEY_OPTION + "' names column " + name
+                                                        + ", which table " + table
+                                                        + " does not have"));
+        if (c.nullable) {
+            throw new CapstanHaltException(
+                    HaltReason.INVALID_CONFIGURATION,
+                    "'" + CHUNK_KEY_OPTION + "' names column " + c.name + " of table " + table
+                            + ", which is nullable; the chunk key column must be NOT NULL");
+        }
+        boolean uniqueAlone = false;
+        for (TableKeyMetadata.Index index : meta.indexes()) {
+            if (index.unique
+                    && !index.hasPrefixPart
+                    && index.columns.size() == 1
+                    && index.columns.get(0).equalsIgnoreCase(c.name)) {
+                uniqueAlone = true;
+            }
+        }
+        if (!uniqueAlone) {
+            throw new CapstanHaltException(
+                    HaltReason.INVALID_CONFIGURATION,
+                    "'" + CHUNK_KEY_OPTION + "' names column " + c.name + " of table " + table
+                            + ", which has no UNIQUE index of its own; the chunk key column must"
+                            + " be UNIQUE (add a unique index on it alone) and NOT NULL");
+        }
+        return classify(table, c);
+    }
+
+    private static java.util.Optional<TableKeyMetadata.Column> column(
+            TableKeyMetadata meta, String name) {
+        for (TableKeyMetadata.Column c : meta.columns()) {
+            if (c.name.equalsIgnoreCase(name)) { // MySQL column names are case-insensitive
+                return Optional.of(c);
+            }
+        }
+        return Optional.empty();
+    }
+
+    /** Maps a column to its key kind, or refuses it as a chunk key. */
+    static KeyColumn classify(TableId table, TableKeyMetadata.Column c) {
+        int rowIndex = c.ordinalPosition - 1;
+        boolean unsigned = c.columnType.contains("unsigned");
+        switch (c.dataType) {
+            case "tinyint":
+            case "smallint":
+            case "mediumint":
+            case "int":
+            case "integer":
+            case "bigint":
+                return new KeyColumn(c.name, rowIndex, KeyKind.INTEGER, unsigned, 0, 0, c.dataType);
+            case "decimal":
+            case "numeric":
+                if (c.numericPrecision > 38) {
+                    throw new CapstanHaltException(
+                            HaltReason.UNSUPPORTED_CHUNK_KEY,
+                            "table " + table + ": key column " + c.name + " is a DECIMAL of"
+                                    + " precision above 38, which Flink cannot carry; " + REMEDY);
+                }
+                return new KeyColumn(
+                        c.name,
+                        rowIndex,
+                        KeyKind.DECIMAL,
+                        unsigned,
+                        (int) c.numericPrecision,
+                        (int) c.numericScale,
+                        c.dataType);
+            case "date":
+                return new KeyColumn(c.name, rowIndex, KeyKind.DATE, false, 0, 0, c.dataType);
+            case "time":
+                return new KeyColumn(
+                        c.name, rowIndex, KeyKind.TIME, false, 0, (int) c.datetimePrecision,
+                        c.dataType);
+            case "datetime":
+                return new KeyColumn(
+                        c.name, rowIndex, KeyKind.DATETIME, false, 0, (int) c.datetimePrecision,
+                        c.dataType);
+            case "timestamp":
+                return new KeyColumn(
+                        c.name, rowIndex, KeyKind.TIMESTAMP, false, 0, (int) c.datetimePrecision,
+                        c.dataType);
+            case "year":
+                return new KeyColumn(c.name, rowIndex, KeyKind.YEAR, false, 0, 0, c.dataType);
+            case "binary":
+                return new KeyColumn(
+                        c.name, rowIndex, KeyKind.BINARY, false, (int) c.octetLength, 0,
+                        c.dataType);
+            case "varbinary":
+                return new KeyColumn(
+                        c.name, rowIndex, KeyKind.VARBINARY, false, (int) c.octetLength, 0,
+                        c.dataType);
+            case "bit":
+                return new KeyColumn(
+                        c.name, rowIndex, KeyKind.BIT, false, (int) c.numericPrecision, 0,
+                        c.dataType);
+            default:
+                throw new CapstanHaltException(
+                        HaltReason.UNSUPPORTED_CHUNK_KEY,
+                        "table " + table + ": key column " + c.name + " has type " + c.dataType
+                                + ", whose order " + whyUnsupported(c.dataType)
+                                + "; " + REMEDY);
+        }
+    }
+
+    private static String whyUnsupported(String dataType) {
+        switch (dataType.toLowerCase(Locale.ROOT)) {
+            case "char":
+            case "varchar":
+            case "tinytext":
+            case "text":
+            case "mediumtext":
+            case "longtext":
+                return "depends on the column's collation and is not reproduced by the connector"
+                        + " (string keys are not supported yet)";
+            case "enum":
+            case "set":
+                return "follows the declared member positions, not the values"
+                        + " (ENUM and SET keys are not supported)";
+            case "float":
+            case "double":
+            case "real":
+                return "is that of approximate values that do not survive a round trip through SQL"
+                        + " text exactly (floating-point keys are not supported)";
+            default:
+                return "the connector cannot reproduce exactly";
+        }
+    }
+}

@@ -1,0 +1,53 @@
+package io.capstan.flink.mysql.snapshot.key;
+
+import io.capstan.flink.mysql.schema.TableId;
+import java.io.DataInput;
+import java.io.DataOutput;
+import java.io.IOException;
+import java.util.ArrayList;
+import java.util.List;
+
+/** Versioned binary form of a {@link ChunkKey} (structure only, no values). */
+public final class ChunkKeySerializer {
+    public static final int VERSION = 1;
+
+    private ChunkKeySerializer() {}
+
+    public static void write(ChunkKey key, DataOutput out) throws IOException {
+        out.writeByte(VERSION);
+        out.writeUTF(key.table().database());
+        out.writeUTF(key.table().table());
+        out.writeByte(key.source().ordinal());
+        KeyTupleCodec.writeVarInt(out, key.arity());
+        for (KeyColumn c : key.columns()) {
+            out.writeUTF(c.name());
+            KeyTupleCodec.writeVarInt(out, c.rowIndex());
+            out.writeByte(c.kind().ordinal());
+            out.writeBoolean(c.unsigned());
+            KeyTupleCodec.writeVarInt(out, c.length());
+            KeyTupleCodec.writeVarInt(out, c.scale());
+            out.writeUTF(c.dataType());
+        }
+    }
+
+    public static ChunkKey read(DataInput in) throws IOException {
+        int version = in.readUnsignedByte();
+        if (version != VERSION) {
+            throw new IOException("unknown chunk key format version " + version);
+        }
+        TableId table = TableId.of(in.readUTF(), in.readUTF());
+        ChunkKey.Source source = ChunkKey.Source.values()[in.readUnsignedByte()];
+        int n = KeyTupleCodec.readVarInt(in);
+        List<KeyColumn> cols = new ArrayList<>(n);
+        for (int i = 0; i < n; i++) {
+            String name = in.readUTF();
+            int rowIndex = KeyTupleCodec.readVarInt(in);
+            KeyKind kind = KeyKind.values()[in.readUnsignedByte()];
+            boolean unsigned = in.readBoolean();
+            int length = KeyTupleCodec.readVarInt(in);
+            int scale = KeyTupleCodec.readVarInt(in);
+            cols.add(new KeyColumn(name, rowIndex, kind, unsigned, length, scale, in.readUTF()));
+        }
+        return new ChunkKey(table, cols, source);
+    }
+}

@@ -1,0 +1,162 @@
+package io.capstan.flink.mysql.snapshot.key;
+
+import java.io.Serializable;
+import java.math.BigDecimal;
+import java.util.Comparator;
+import java.util.List;
+import org.apache.flink.table.data.DecimalData;
+import org.apache.flink.table.data.TimestampData;
+
+/**
+ * Orders key tuples exactly as MySQL orders the key's index: column by column, each column by its
+ * {@link KeyKind}. Tuples of one table always have the key's arity.
+ */
+public final class KeyComparator implements Comparator<KeyTuple>, Serializable {
+    private static final long serialVersionUID = 1L;
+
+    private final KeyKind[] kinds;
+    private final int[] lengths;
+
+    private KeyComparator(KeyKind[] kinds, int[] lengths) {
+        this.kinds = kinds;
+        this.lengths = lengths;
+    }
+
+    public static KeyComparator of(ChunkKey key) {
+        return of(key.columns());
+    }
+
+    public static KeyComparator of(List<KeyColumn> columns) {
+        KeyKind[] kinds = new KeyKind[columns.size()];
+        int[] lengths = new int[columns.size()];
+        for (int i = 0; i < kinds.length; i++) {
+            kinds[i] = columns.get(i).kind();
+            lengths[i] = columns.get(i).length();
+        }
+        return new KeyComparator(kinds, lengths);
+    }
+
+    @Override
+    public int compare(KeyTuple a, KeyTuple b) {
+        if (a.arity() != kinds.length || b.arity() != kinds.length) {
+            throw new IllegalArgumentException(
+                    "key arity mismatch: expected " + kinds.length + " columns");
+        }
+        for (int i = 0; i < kinds.length; i++) {
+            int c = compareValues(kinds[i], a.get(i), b.get(i));
+            if (c != 0) {
+                return c;
+            }
+        }
+        return 0;
+    }
+
+    /** Compares two non-null values of one key column of the given kind. */
+    public static int compareValues(KeyKind kind, Object a, Object b) {
+        switch (kind) {
+            case INTEGER:
+            case DECIMAL:
+            case DATE:
+            case YEAR:
+                return compareNumbers(a, b);
+            case TIME:
+                return Long.compare(timeMicros(a), timeMicros(b));
+            case DATETIME:
+            case TIMESTAMP:
+                return ((TimestampData) a).compareTo((TimestampData) b);
+            case BINARY:
+                return compareZeroPadded((byte[]) a, (byte[]) b);
+            case VARBINARY:
+                return compareUnsigned((byte[]) a, (byte[]) b);
+            case BIT:
+                return compareBits(a, b);
+            default:
+                throw new IllegalStateException("unhandled key kind " + kind);
+        }
+    }
+
+    private static int compareNumbers(Object a, Object b) {
+        if (isIntegral(a) && isIntegral(b)) {
+            return Long.compare(((Number) a).longValue(), ((Number) b).longValue());
+        }
+        return toBigDecimal(a).compareTo(toBigDecimal(b));
+    }
+
+    private static boolean isIntegral(Object v) {
+        return v instanceof Long || v instanceof Integer || v instanceof Short || v instanceof Byte;
+    }
+
+    private static BigDecimal toBigDecimal(Object v) {
+        if (v instanceof DecimalData) {
+            return ((DecimalData) v).toBigDecimal();
+        }
+        if (isIntegral(v)) {
+            return BigDecimal.valueOf(((Number) v).longValue());
+        }
+        if (v instanceof BigDecimal) {
+            return (BigDecimal) v;
+        }
+        throw new IllegalArgumentException("not a numeric key value: " + v.getClass().getName());
+    }
+
+    /** TIME travels as Integer milliseconds (Flink TIME) or Long microseconds; compare in micros. */
+    static long timeMicros(Object v) {
+        if (v instanceof Integer) {
+            return ((Integer) v) * 1000L;
+        }
+        if (v instanceof Long) {
+            return (Long) v;
+        }
+        throw new IllegalArgumentException("not a TIME key value: " + v.getClass().getName());
+    }
+
+    /** Unsigned bytewise; a proper prefix sorts first (VARBINARY, and MySQL's binary strings). */
+    static int compareUnsigned(byte[] a, byte[] b) {
+        return java.util.Arrays.compareUnsigned(a, b);
+    }
+
+    /**
+     * BINARY(n): values are stored right-padded with 0x00 to n bytes, and the binlog may carry
+     * them with the padding stripped, so trailing zeros never decide the order.
+     */
+    static int compareZeroPadded(byte[] a, byte[] b) {
+        int n = Math.max(a.length, b.length);
+        for (int i = 0; i < n; i++) {
+            int x = i < a.length ? a[i] & 0xff : 0;
+            int y = i < b.length ? b[i] & 0xff : 0;
+            if (x != y) {
+                return Integer.compare(x, y);
+            }
+        }
+        return 0;
+    }
+
+    /** BIT(n) orders as an unsigned number: big-endian bytes of any length, or a Boolean. */
+    static int compareBits(Object a, Object b) {
+        byte[] x = bitBytes(a);
+        byte[] y = bitBytes(b);
+        int n = Math.max(x.length, y.length);
+        for (int i = 0; i < n; i++) {
+            int p = i - (n - x.length);
+            int q = i - (n - y.length);
+            int u = p >= 0 ? x[p] & 0xff : 0;
+            int v = q >= 0 ? y[q] & 0xff : 0;
+            if (u != v) {
+                return Integer.compare(u, v);
+            }
+        }
+        return 0;
+    }
+
+    private static byte[] bitBytes(Object v) {
+        if (v instanceof Boolean) {
+            return new byte[] {(byte) (((Boolean) v) ? 1 : 0)};
+        }
+        return (byte[]) v;
+    }
+
+    @Override
+    public String toString() {
+        return "KeyComparator" + java.util.Arrays.toString(kinds);
+    }
+}

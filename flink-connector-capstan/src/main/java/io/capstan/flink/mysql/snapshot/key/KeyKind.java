@@ -1,0 +1,29 @@
+package io.capstan.flink.mysql.snapshot.key;
+
+/**
+ * How MySQL orders the values of one chunk key column, and which Flink internal value carries
+ * them. Only kinds whose order the connector reproduces exactly are here; string, ENUM, SET and
+ * floating-point keys are refused by {@link ChunkKeyResolver} (see docs/snapshot.md).
+ */
+public enum KeyKind {
+    /** TINYINT..BIGINT, signed or unsigned (BIGINT UNSIGNED as DecimalData(20,0)): numeric order. */
+    INTEGER,
+    /** DECIMAL(p,s) as DecimalData: order by value. */
+    DECIMAL,
+    /** DATE as Integer days since 1970-01-01. */
+    DATE,
+    /** TIME as Integer milliseconds or Long microseconds (signed, may exceed a day). */
+    TIME,
+    /** DATETIME(n) as TimestampData (wall-clock). */
+    DATETIME,
+    /** TIMESTAMP(n) as TimestampData (UTC wall-clock, as the session time zone is UTC). */
+    TIMESTAMP,
+    /** YEAR as Integer. */
+    YEAR,
+    /** BINARY(n) as byte[]: unsigned bytewise, trailing 0x00 padding to n is insignificant. */
+    BINARY,
+    /** VARBINARY(n) as byte[]: unsigned bytewise, a proper prefix sorts first. */
+    VARBINARY,
+    /** BIT(1) as Boolean, BIT(n) as big-endian byte[]: numeric order. */
+    BIT
+}

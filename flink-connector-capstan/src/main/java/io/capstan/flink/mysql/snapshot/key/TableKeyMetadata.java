@@ -1,0 +1,91 @@
+package io.capstan.flink.mysql.snapshot.key;
+
+import io.capstan.flink.mysql.schema.TableId;
+import java.util.List;
+import java.util.Objects;
+
+/**
+ * What information_schema says about a table's columns and unique indexes: the input of {@link
+ * ChunkKeyResolver}. Pure data, no values.
+ */
+public final class TableKeyMetadata {
+
+    /** One column as information_schema.COLUMNS describes it. */
+    public static final class Column {
+        final String name;
+        final int ordinalPosition; // 1-based
+        final String dataType; // lower case, e.g. "bigint"
+        final String columnType; // e.g. "bigint unsigned"
+        final boolean nullable;
+        final long numericPrecision;
+        final long numericScale;
+        final long octetLength;
+        final long datetimePrecision;
+
+        public Column(
+                String name,
+                int ordinalPosition,
+                String dataType,
+                String columnType,
+                boolean nullable,
+                long numericPrecision,
+                long numericScale,
+                long octetLength,
+                long datetimePrecision) {
+            this.name = Objects.requireNonNull(name);
+            this.ordinalPosition = ordinalPosition;
+            this.dataType = dataType.toLowerCase(java.util.Locale.ROOT);
+            this.columnType = columnType.toLowerCase(java.util.Locale.ROOT);
+            this.nullable = nullable;
+            this.numericPrecision = numericPrecision;
+            this.numericScale = numericScale;
+            this.octetLength = octetLength;
+            this.datetimePrecision = datetimePrecision;
+        }
+
+        public String name() {
+            return name;
+        }
+    }
+
+    /** One index: its name, uniqueness and columns in index order (prefix parts flagged). */
+    public static final class Index {
+        final String name;
+        final boolean unique;
+        final List<String> columns;
+        final boolean hasPrefixPart;
+
+        public Index(String name, boolean unique, List<String> columns, boolean hasPrefixPart) {
+            this.name = Objects.requireNonNull(name);
+            this.unique = unique;
+            this.columns = List.copyOf(columns);
+            this.hasPrefixPart = hasPrefixPart;
+        }
+
+        public boolean isPrimary() {
+            return "PRIMARY".equals(name);
+        }
+    }
+
+    private final TableId table;
+    private final List<Column> columns;
+    private final List<Index> indexes;
+
+    public TableKeyMetadata(TableId table, List<Column> columns, List<Index> indexes) {
+        this.table = Objects.requireNonNull(table);
+        this.columns = List.copyOf(columns);
+        this.indexes = List.copyOf(indexes);
+    }
+
+    public TableId table() {
+        return table;
+    }
+
+    public List<Column> columns() {
+        return columns;
+    }
+
+    public List<Index> indexes() {
+        return indexes;
+    }
+}

@@ -1,0 +1,355 @@
+package io.capstan.flink.mysql.snapshot.read;
+
+import io.capstan.flink.mysql.connect.JdbcConnections;
+import io.capstan.flink.mysql.connect.MySqlConnectionConfig;
+import io.capstan.flink.mysql.error.CapstanHaltException;
+import io.capstan.flink.mysql.error.HaltReason;
+import io.capstan.flink.mysql.gtid.GtidSet;
+import io.capstan.flink.mysql.schema.JdbcSchemaReader;
+import io.capstan.flink.mysql.schema.TableId;
+import io.capstan.flink.mysql.schema.TableSchema;
+import io.capstan.flink.mysql.snapshot.jdbc.JdbcKeyValues;
+import io.capstan.flink.mysql.snapshot.jdbc.SqlErrors;
+import io.capstan.flink.mysql.snapshot.key.ChunkKey;
+import io.capstan.flink.mysql.snapshot.key.KeyPredicates;
+import io.capstan.flink.mysql.snapshot.plan.ChunkRange;
+import io.capstan.flink.mysql.snapshot.plan.SnapshotChunk;
+import java.io.IOException;
+import java.io.InterruptedIOException;
+import java.sql.Connection;
+import java.sql.PreparedStatement;
+import java.sql.ResultSet;
+import java.sql.SQLException;
+import java.sql.Statement;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.concurrent.ThreadLocalRandom;
+import org.apache.flink.table.data.RowData;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * Reads one chunk at a time at its exact position, with the brief lock of docs/snapshot.md:
+ *
+ * <ol>
+ *   <li>connection A: {@code LOCK TABLES db.t READ} (short lock_wait_timeout, retried with backoff
+ *       and jitter within the lock wait budget): no transaction is writing {@code t} any more;
+ *   <li>connection B: {@code START TRANSACTION WITH CONSISTENT SNAPSHOT}, then {@code SELECT
+ *       @@global.gtid_executed} = G: the read view holds exactly the effects on {@code t} of the
+ *       transactions in G;
+ *   <li>connection A: {@code UNLOCK TABLES} (always): writers waited a few round trips;
+ *   <li>connection B: reads the chunk's rows from the read view, then {@code COMMIT}.
+ * </ol>
+ *
+ * <p>Both connections stay open across chunks. After an error both are closed (which also drops
+ * any lock) and the next {@link #read} reconnects; the failed chunk emitted nothing and may simply
+ * be read again. Not thread-safe: one reader per source reader thread.
+ */
+public final class ChunkReader implements AutoCloseable {
+    private static final Logger LOG = LoggerFactory.getLogger(ChunkReader.class);
+
+    /**
+     * When G is read. Only {@link #UNDER_LOCK} is correct; the others exist only so that the
+     * exactness test can prove it would notice a misplaced capture.
+     */
+    enum CapturePoint {
+        UNDER_LOCK,
+        /** Wrong: transactions committing before the lock are in the view but not in G. */
+        BEFORE_LOCK,
+        /**
+         * Wrong: transactions committing after the unlock are in G but not in the view. The race
+         * window is one round trip, so it is widened by a 20 ms pause (what a slow network or a
+         * descheduled thread would do) to make the loss observable in a test.
+         */
+        AFTER_UNLOCK
+    }
+
+    private final MySqlConnectionConfig config;
+    private final SnapshotReadOptions options;
+    private final CapturePoint capturePoint;
+    private static final java.util.regex.Pattern AUTO_INCREMENT =
+            java.util.regex.Pattern.compile(" AUTO_INCREMENT=\\d+");
+
+    /** Per table, the definition text last verified against the job's schema. */
+    private final java.util.Map<TableId, String> verifiedDefinitions = new java.util.HashMap<>();
+    private Connection lockConnection; // A
+    private Connection snapshotConnection; // B
+
+    public ChunkReader(MySqlConnectionConfig config, SnapshotReadOptions options) {
+        this(config, options, CapturePoint.UNDER_LOCK);
+    }
+
+    ChunkReader(MySqlConnectionConfig config, SnapshotReadOptions options, CapturePoint capture) {
+        this.config = config;
+        this.options = options;
+        this.capturePoint = capture;
+    }
+
+    /**
+     * Reads the chunk's rows and its G.
+     *
+     * @throws CapstanHaltException {@code lock_wait_budget_exhausted} when the table could not be
+     *     locked within the budget; {@code snapshot_schema_drifted} when the table's definition
+     *     changed under the read
+     * @throws IOException on a connection or query failure (retry the chunk)
+     */
+    public ChunkResult read(SnapshotChunk chunk, TableReadSpec spec) throws IOException {
+        if (!chunk.table().equals(spec.key().table())) {
+            throw new IllegalArgumentException(
+                    "chunk " + chunk.id() + " read with the spec of table " + spec.key().table());
+        }
+        boolean ok = false;
+        try {
+            openConnections();
+            GtidSet g = openReadViewAtExactPosition(chunk.table());
+            List<RowData> rows = readRows(chunk.range(), spec);
+            checkSchemaUnchanged(chunk, spec);
+            execute(snapshotConnection, "COMMIT");
+            ok = true;
+            return new ChunkResult(chunk, g, rows);
+        } catch (SQLException e) {
+            if (SqlErrors.isTableDefinitionChanged(e)
+                    || SqlErrors.isUnknownColumn(e)
+                    || SqlErrors.isUnknownTable(e)) {
+                throw drifted(chunk);
+            }
+            throw SqlErrors.scrub("could not read chunk " + chunk.id(), e);
+        } finally {
+            if (!ok) {
+                closeQuietly();
+            }
+        }
+    }
+
+    /**
+     * After the rows are read, B holds a metadata lock on the table until COMMIT, so no DDL can
+     * run between this check and the read: the rows were read under the expected schema. A DDL
+     * that changed it at any time since the job took the schema, instant ones included, is caught.
+     * The first chunk of a table compares the full schema (information_schema, two queries); later
+     * chunks compare the server's table definition text with the one seen then (one query).
+     */
+    private void checkSchemaUnchanged(SnapshotChunk chunk, TableReadSpec spec) throws SQLException {
+        TableSchema expected = spec.schema();
+        if (expected == null) {
+            return;
+        }
+        String definition = tableDefinition(chunk.table());
+        String known = verifiedDefinitions.get(chunk.table());
+        if (known != null && known.equals(definition)) {
+            return;
+        }
+        if (!JdbcSchemaReader.read(snapshotConnection, chunk.table()).equals(expected)) {
+            throw drifted(chunk);
+        }
+        verifiedDefinitions.put(chunk.table(), definition);
+    }
+
+    /** SHOW CREATE TABLE without its AUTO_INCREMENT counter, which moves with every insert. */
+    private String tableDefinition(TableId table) throws SQLException {
+        try (Statement st = snapshotConnection.createStatement();
+                ResultSet rs = st.executeQuery("SHOW CREATE TABLE " + table.quoted())) {
+            rs.next();
+            return AUTO_INCREMENT.matcher(rs.getString(2)).replaceAll("");
+        }
+    }
+
+    private static CapstanHaltException drifted(SnapshotChunk chunk) {
+        return new CapstanHaltException(
+                HaltReason.SNAPSHOT_SCHEMA_DRIFTED,
+                "the definition of table " + chunk.table() + " changed while its snapshot was in"
+                        + " progress (detected reading chunk " + chunk.id() + "), so its chunks"
+                        + " would not fit one schema; restart the job without state once the"
+                        + " schema change is done (avoid DDL on tables being snapshotted)");
+    }
+
+    private void openConnections() throws SQLException {
+        if (lockConnection == null || lockConnection.isClosed()) {
+            lockConnection = JdbcConnections.open(config);
+            execute(lockConnection,
+                    "SET SESSION lock_wait_timeout = " + options.lockWaitTimeoutSeconds());
+        }
+        if (snapshotConnection == null || snapshotConnection.isClosed()) {
+            MySqlConnectionConfig c = config;
+            if (options.fetchSize() > 0) {
+                c = config.toBuilder().jdbcProperty("useCursorFetch", "true").build();
+            }
+            snapshotConnection = JdbcConnections.open(c);
+            execute(snapshotConnection,
+                    "SET SESSION TRANSACTION ISOLATION LEVEL REPEATABLE READ");
+        }
+    }
+
+    /** Steps 1-3: lock, open the read view and read G under the lock, unlock. */
+    private GtidSet openReadViewAtExactPosition(TableId table) throws SQLException, IOException {
+        GtidSet g = null;
+        if (capturePoint == CapturePoint.BEFORE_LOCK) {
+            g = readGtidExecuted();
+        }
+        lockTable(table);
+        try {
+            execute(snapshotConnection,
+                    "START TRANSACTION WITH CONSISTENT SNAPSHOT, READ ONLY");
+            if (capturePoint == CapturePoint.UNDER_LOCK) {
+                g = readGtidExecuted();
+            }
+        } finally {
+            unlock();
+        }
+        if (capturePoint == CapturePoint.AFTER_UNLOCK) {
+            try {
+                Thread.sleep(20);
+            } catch (InterruptedException e) {
+                Thread.currentThread().interrupt();
+                throw new InterruptedIOException("interrupted");
+            }
+            g = readGtidExecuted();
+        }
+        return g;
+    }
+
+    private GtidSet readGtidExecuted() throws SQLException {
+        try (Statement st = snapshotConnection.createStatement();
+                ResultSet rs = st.executeQuery("SELECT @@global.gtid_executed")) {
+            rs.next();
+            String text = rs.getString(1);
+            return GtidSet.parse(text == null ? "" : text.replaceAll("\\s", ""));
+        }
+    }
+
+    private void lockTable(TableId table) throws SQLException, IOException {
+        LockRetryPolicy policy =
+                new LockRetryPolicy(
+                        options.lockWaitBudget(), () -> ThreadLocalRandom.current().nextDouble());
+        long start = System.nanoTime();
+        int failures = 0;
+        while (true) {
+            try {
+                execute(lockConnection, "LOCK TABLES " + table.quoted() + " READ");
+                if (failures > 0) {
+                    LOG.info("Locked table {} after {} lock wait timeouts", table, failures);
+                }
+                return;
+            } catch (SQLException e) {
+                if (!SqlErrors.isLockWaitTimeout(e)) {
+                    throw e;
+                }
+                failures++;
+            }
+            Duration elapsed = Duration.ofNanos(System.nanoTime() - start);
+            Duration delay = policy.nextDelay(failures, elapsed, options.lockWaitTimeout());
+            if (delay == null) {
+                throw new CapstanHaltException(
+                        HaltReason.LOCK_WAIT_BUDGET_EXHAUSTED,
+                        "could not lock table " + table + " for reading within"
+                                + " scan.snapshot.lock-wait.budget (" + options.lockWaitBudget()
+                                .toSeconds() + " s, " + failures + " attempts): another session"
+                                + " holds a conflicting lock (a long transaction, a LOCK TABLES"
+                                + " ... WRITE or a DDL); let it finish, or raise"
+                                + " scan.snapshot.lock-wait.budget, then restart the job");
+            }
+            LOG.debug("Lock wait timeout on table {}, retrying in {} ms", table, delay.toMillis());
+            try {
+                Thread.sleep(delay.toMillis(), delay.toNanosPart() % 1_000_000);
+            } catch (InterruptedException ie) {
+                Thread.currentThread().interrupt();
+                throw new InterruptedIOException("interrupted while waiting to lock " + table);
+            }
+        }
+    }
+
+    private void unlock() throws SQLException {
+        try {
+            execute(lockConnection, "UNLOCK TABLES");
+        } catch (SQLException e) {
+            // Closing the session is the other way to release the lock; never leave it held.
+            try {
+                lockConnection.close();
+            } catch (SQLException ignored) {
+                // already broken
+            }
+            lockConnection = null;
+            throw e;
+        }
+    }
+
+    private List<RowData> readRows(ChunkRange range, TableReadSpec spec) throws SQLException {
+        ChunkKey key = spec.key();
+        StringBuilder sql = new StringBuilder(spec.selectPrefix());
+        KeyPredicates.Predicate lower = range.low() == null ? null : KeyPredicates.atLeast(key);
+        KeyPredicates.Predicate upper = range.high() == null ? null : KeyPredicates.below(key);
+        if (lower != null || upper != null) {
+            sql.append(" WHERE ");
+        }
+        if (lower != null) {
+            sql.append('(').append(lower.sql()).append(')');
+        }
+        if (upper != null) {
+            if (lower != null) {
+                sql.append(" AND ");
+            }
+            sql.append('(').append(upper.sql()).append(')');
+        }
+        try (PreparedStatement ps =
+                snapshotConnection.prepareStatement(
+                        sql.toString(), ResultSet.TYPE_FORWARD_ONLY, ResultSet.CONCUR_READ_ONLY)) {
+            ps.setFetchSize(options.fetchSize() > 0 ? options.fetchSize() : Integer.MIN_VALUE);
+            int next = 1;
+            if (lower != null) {
+                next = bind(ps, key, lower, range, true, next);
+            }
+            if (upper != null) {
+                bind(ps, key, upper, range, false, next);
+            }
+            List<RowData> rows = new ArrayList<>();
+            JdbcRowDecoder decoder = spec.decoder();
+            try (ResultSet rs = ps.executeQuery()) {
+                while (rs.next()) {
+                    rows.add(decoder.decode(rs));
+                }
+            }
+            return rows;
+        }
+    }
+
+    private static int bind(
+            PreparedStatement ps,
+            ChunkKey key,
+            KeyPredicates.Predicate p,
+            ChunkRange range,
+            boolean low,
+            int first)
+            throws SQLException {
+        int index = first;
+        for (int column : p.parameterColumns()) {
+            Object v = (low ? range.low() : range.high()).get(column);
+            JdbcKeyValues.bindValue(key.column(column), v, ps, index++);
+        }
+        return index;
+    }
+
+    private static void execute(Connection c, String sql) throws SQLException {
+        try (Statement st = c.createStatement()) {
+            st.execute(sql);
+        }
+    }
+
+    private void closeQuietly() {
+        for (Connection c : new Connection[] {lockConnection, snapshotConnection}) {
+            if (c != null) {
+                try {
+                    c.close();
+                } catch (SQLException ignored) {
+                    // closing a broken connection
+                }
+            }
+        }
+        lockConnection = null;
+        snapshotConnection = null;
+    }
+
+    @Override
+    public void close() {
+        closeQuietly();
+    }
+}

@@ -1,0 +1,14 @@
+package io.capstan.flink.mysql.snapshot.read;
+
+import java.sql.ResultSet;
+import java.sql.SQLException;
+import org.apache.flink.table.data.RowData;
+
+/**
+ * Turns the current result row (columns in {@link TableReadSpec#columns()} order) into the row's
+ * Flink internal form. Built once per schema: {@code RowConverter.of(schema)::fromJdbc}.
+ */
+@FunctionalInterface
+public interface JdbcRowDecoder {
+    RowData decode(ResultSet rs) throws SQLException;
+}

@@ -1,0 +1,97 @@
+package io.capstan.flink.mysql.snapshot.read;
+
+import io.capstan.flink.mysql.convert.RowConverter;
+import io.capstan.flink.mysql.schema.ColumnSchema;
+import io.capstan.flink.mysql.schema.TableSchema;
+import io.capstan.flink.mysql.snapshot.key.ChunkKey;
+import io.capstan.flink.mysql.snapshot.key.KeyColumn;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Objects;
+
+/**
+ * What to read from one table's chunks: its chunk key, the columns to select (the schema's
+ * columns, in the order the decoder expects them) and the decoder. Build one per table and schema.
+ */
+public final class TableReadSpec {
+    private final ChunkKey key;
+    private final List<String> columns;
+    private final JdbcRowDecoder decoder;
+    private final String selectPrefix;
+    private final TableSchema schema; // null: no schema check
+
+    /** A spec without schema check: prefer {@link #forSchema}. */
+    public TableReadSpec(ChunkKey key, List<String> columns, JdbcRowDecoder decoder) {
+        this(key, columns, decoder, null);
+    }
+
+    private TableReadSpec(
+            ChunkKey key, List<String> columns, JdbcRowDecoder decoder, TableSchema schema) {
+        this.schema = schema;
+        this.key = Objects.requireNonNull(key, "key");
+        if (columns.isEmpty()) {
+            throw new IllegalArgumentException("no columns to read from table " + key.table());
+        }
+        this.columns = List.copyOf(columns);
+        this.decoder = Objects.requireNonNull(decoder, "decoder");
+        StringBuilder sb = new StringBuilder("SELECT ");
+        for (int i = 0; i < columns.size(); i++) {
+            if (i > 0) {
+                sb.append(", ");
+            }
+            sb.append('`').append(columns.get(i).replace("`", "``")).append('`');
+        }
+        this.selectPrefix = sb.append(" FROM ").append(key.table().quoted()).toString();
+    }
+
+    /**
+     * Reads all of the schema's columns and converts them with one {@link RowConverter} built here,
+     * so snapshot rows hold exactly the values the binlog path produces for the same row. Checks
+     * that the key's field positions are the schema's (they both come from information_schema).
+     */
+    public static TableReadSpec forSchema(ChunkKey key, TableSchema schema) {
+        if (!schema.tableId().equals(key.table())) {
+            throw new IllegalArgumentException(
+                    "schema of " + schema.tableId() + " given for table " + key.table());
+        }
+        for (KeyColumn c : key.columns()) {
+            if (c.rowIndex() >= schema.columnCount()
+                    || !schema.column(c.rowIndex()).name().equalsIgnoreCase(c.name())) {
+                throw new IllegalStateException(
+                        "table " + key.table() + ": key column " + c.name() + " is not at position "
+                                + c.rowIndex() + " of the schema; the table changed, restart");
+            }
+        }
+        List<String> names = new ArrayList<>();
+        for (ColumnSchema c : schema.columns()) {
+            names.add(c.name());
+        }
+        RowConverter converter = RowConverter.of(schema);
+        return new TableReadSpec(key, names, converter::fromJdbc, schema);
+    }
+
+    public ChunkKey key() {
+        return key;
+    }
+
+    public List<String> columns() {
+        return columns;
+    }
+
+    public JdbcRowDecoder decoder() {
+        return decoder;
+    }
+
+    /**
+     * The schema the rows are converted with; the reader checks after each chunk that the table
+     * still has it. Null when the spec was built without one.
+     */
+    public TableSchema schema() {
+        return schema;
+    }
+
+    /** {@code SELECT `a`, `b` FROM `db`.`t`}. */
+    String selectPrefix() {
+        return selectPrefix;
+    }
+}

@@ -1,0 +1,120 @@
+package io.capstan.flink.mysql.snapshot.key;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+
+import io.capstan.flink.mysql.error.CapstanHaltException;
+import io.capstan.flink.mysql.error.HaltReason;
+import io.capstan.flink.mysql.schema.TableId;
+import java.util.List;
+import java.util.Optional;
+import org.junit.jupiter.api.Test;
+
+class ChunkKeyResolverTest {
+    private static final TableId T = TableId.of("shop", "orders");
+
+    private static TableKeyMetadata.Column col(int pos, String name, String type, boolean nullable) {
+        String dataType = type.split("[ (]")[0];
+        return new TableKeyMetadata.Column(name, pos, dataType, type, nullable, 10, 2, 16, 3);
+    }
+
+    private static TableKeyMetadata meta(
+            List<TableKeyMetadata.Column> cols, TableKeyMetadata.Index... indexes) {
+        return new TableKeyMetadata(T, cols, List.of(indexes));
+    }
+
+    private static TableKeyMetadata.Index index(String name, boolean unique, String... cols) {
+        return new TableKeyMetadata.Index(name, unique, List.of(cols), false);
+    }
+
+    @Test
+    void usesThePrimaryKeyInIndexOrder() {
+        ChunkKey key = ChunkKeyResolver.resolve(
+                meta(List.of(col(1, "a", "int", false), col(2, "b", "bigint unsigned", false),
+                                col(3, "c", "varchar(10)", true)),
+                        index("PRIMARY", true, "b", "a")),
+                Optional.empty());
+        assertThat(key.source()).isEqualTo(ChunkKey.Source.PRIMARY_KEY);
+        assertThat(key.rowIndexes()).containsExactly(1, 0);
+        assertThat(key.column(0).unsigned()).isTrue();
+        assertThat(key.column(0).kind()).isEqualTo(KeyKind.INTEGER);
+    }
+
+    @Test
+    void refusesATableWithoutKeyNamingTableAndOption() {
+        assertThatThrownBy(() -> ChunkKeyResolver.resolve(
+                        meta(List.of(col(1, "a", "int", false)), index("ia", false, "a")),
+                        Optional.empty()))
+                .isInstanceOfSatisfying(CapstanHaltException.class,
+                        e -> assertThat(e.reason()).isEqualTo(HaltReason.TABLE_WITHOUT_KEY))
+                .hasMessageContaining("shop.orders")
+                .hasMessageContaining("scan.incremental.snapshot.chunk.key-column")
+                .hasMessageContaining("chunkKeyColumn");
+    }
+
+    @Test
+    void acceptsAUniqueNotNullChunkKeyColumn() {
+        ChunkKey key = ChunkKeyResolver.resolve(
+                meta(List.of(col(1, "a", "varchar(3)", true), col(2, "Code", "binary(16)", false)),
+                        index("uq", true, "Code")),
+                Optional.of("code"));
+        assertThat(key.source()).isEqualTo(ChunkKey.Source.CHUNK_KEY_COLUMN);
+        assertThat(key.column(0).kind()).isEqualTo(KeyKind.BINARY);
+        assertThat(key.column(0).length()).isEqualTo(16);
+        assertThat(key.rowIndexes()).containsExactly(1);
+    }
+
+    @Test
+    void refusesANullableNonUniqueOrMissingChunkKeyColumn() {
+        TableKeyMetadata m = meta(
+                List.of(col(1, "n", "int", true), col(2, "u", "int", false), col(3, "p", "int", false)),
+                index("un", true, "n"), index("iu", false, "u"), index("pair", true, "p", "u"));
+        for (String c : List.of("n", "u", "p", "zz")) {
+            assertThatThrownBy(() -> ChunkKeyResolver.resolve(m, Optional.of(c)))
+                    .isInstanceOfSatisfying(CapstanHaltException.class,
+                            e -> assertThat(e.reason()).isEqualTo(HaltReason.INVALID_CONFIGURATION))
+                    .hasMessageContaining("shop.orders")
+                    .hasMessageContaining(c);
+        }
+    }
+
+    @Test
+    void refusesStringEnumAndFloatKeysNamingTableColumnAndRemedy() {
+        for (String type : List.of("varchar(20)", "char(2)", "text", "enum('x','y')", "set('x')",
+                "double", "float", "json")) {
+            assertThatThrownBy(() -> ChunkKeyResolver.resolve(
+                            meta(List.of(col(1, "k", type, false)), index("PRIMARY", true, "k")),
+                            Optional.empty()))
+                    .isInstanceOfSatisfying(CapstanHaltException.class,
+                            e -> assertThat(e.reason()).isEqualTo(HaltReason.UNSUPPORTED_CHUNK_KEY))
+                    .hasMessageContaining("shop.orders")
+                    .hasMessageContaining("column k")
+                    .hasMessageContaining("scan.incremental.snapshot.chunk.key-column")
+                    .hasMessageNotContaining("'x'");
+        }
+    }
+
+    @Test
+    void classifiesEverySupportedType() {
+        String[][] cases = {
+            {"tinyint", "INTEGER"}, {"smallint unsigned", "INTEGER"}, {"mediumint", "INTEGER"},
+            {"int", "INTEGER"}, {"bigint unsigned", "INTEGER"}, {"decimal(10,2)", "DECIMAL"},
+            {"date", "DATE"}, {"time(3)", "TIME"}, {"datetime(6)", "DATETIME"},
+            {"timestamp", "TIMESTAMP"}, {"year", "YEAR"}, {"binary(16)", "BINARY"},
+            {"varbinary(10)", "VARBINARY"}, {"bit(8)", "BIT"}
+        };
+        for (String[] c : cases) {
+            ChunkKey key = ChunkKeyResolver.resolve(
+                    meta(List.of(col(1, "k", c[0], false)), index("PRIMARY", true, "k")),
+                    Optional.empty());
+            assertThat(key.column(0).kind().name()).as(c[0]).isEqualTo(c[1]);
+        }
+    }
+
+    @Test
+    void refusesAnInvisibleOrMissingTable() {
+        assertThatThrownBy(() -> ChunkKeyResolver.resolve(meta(List.of()), Optional.empty()))
+                .isInstanceOf(CapstanHaltException.class)
+                .hasMessageContaining("shop.orders");
+    }
+}

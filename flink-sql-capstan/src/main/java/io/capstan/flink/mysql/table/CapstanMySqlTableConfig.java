@@ -1,0 +1,439 @@
+package io.capstan.flink.mysql.table;
+
+import io.capstan.flink.mysql.connect.MySqlConnectionConfig;
+import io.capstan.flink.mysql.connect.SslMode;
+import io.capstan.flink.mysql.gtid.GtidSet;
+
+import org.apache.flink.configuration.ConfigOption;
+import org.apache.flink.configuration.ReadableConfig;
+import org.apache.flink.table.api.ValidationException;
+
+import java.io.Serializable;
+import java.time.DateTimeException;
+import java.time.Duration;
+import java.time.ZoneId;
+import java.util.Arrays;
+import java.util.Locale;
+import java.util.Map;
+import java.util.Objects;
+import java.util.Optional;
+import java.util.TreeMap;
+import java.util.regex.Pattern;
+import java.util.regex.PatternSyntaxException;
+import java.util.stream.Collectors;
+
+import static io.capstan.flink.mysql.table.CapstanMySqlTableOptions.*;
+
+/**
+ * The table options after validation: every value checked, every mode-specific requirement met.
+ * Built only by {@link #from}, which fails with a {@link ValidationException} naming the option,
+ * the reason and what is valid. Values of options may appear in messages, except the password,
+ * which never does.
+ */
+public final class CapstanMySqlTableConfig implements Serializable {
+    private static final long serialVersionUID = 1L;
+
+    /**
+     * JDBC properties that would change the values read (time zone, zero dates, TINYINT(1),
+     * YEAR, text encoding) or duplicate a table option; capstan sets them itself.
+     */
+    static final Map<String, String> RESERVED_JDBC_PROPERTIES = reservedJdbcProperties();
+
+    private final MySqlConnectionConfig connection;
+    private final String databasePattern;
+    private final String tablePattern;
+    private final ServerIdRange serverId; // null: the source's default
+    private final TableStartupMode startupMode;
+    private final String specificOffsetGtidSet; // only for SPECIFIC_OFFSET
+    private final Long startupTimestampMillis; // only for TIMESTAMP
+    private final int chunkSize;
+    private final int fetchSize;
+    private final String chunkKeyColumn; // null: the first primary key column
+    private final Duration lockWaitBudget;
+
+    private CapstanMySqlTableConfig(
+            MySqlConnectionConfig connection,
+            String databasePattern,
+            String tablePattern,
+            ServerIdRange serverId,
+            TableStartupMode startupMode,
+            String specificOffsetGtidSet,
+            Long startupTimestampMillis,
+            int chunkSize,
+            int fetchSize,
+            String chunkKeyColumn,
+            Duration lockWaitBudget) {
+        this.connection = connection;
+        this.databasePattern = databasePattern;
+        this.tablePattern = tablePattern;
+        this.serverId = serverId;
+        this.startupMode = startupMode;
+        this.specificOffsetGtidSet = specificOffsetGtidSet;
+        this.startupTimestampMillis = startupTimestampMillis;
+        this.chunkSize = chunkSize;
+        this.fetchSize = fetchSize;
+        this.chunkKeyColumn = chunkKeyColumn;
+        this.lockWaitBudget = lockWaitBudget;
+    }
+
+    /**
+     * Validates the options. {@code options} holds the typed options (already checked for unknown
+     * keys by the factory helper); {@code jdbcProperties} the {@code jdbc.properties.*} entries
+     * with the prefix removed.
+     */
+    public static CapstanMySqlTableConfig from(
+            ReadableConfig options, Map<String, String> jdbcProperties) {
+        TableStartupMode mode = startupMode(options.get(SCAN_STARTUP_MODE));
+
+        String gtidSet = options.getOptional(SCAN_STARTUP_SPECIFIC_OFFSET_GTID_SET).orElse(null);
+        Long timestampMillis = options.getOptional(SCAN_STARTUP_TIMESTAMP_MILLIS).orElse(null);
+        requireForMode(mode, TableStartupMode.SPECIFIC_OFFSET, SCAN_STARTUP_SPECIFIC_OFFSET_GTID_SET.key(),
+                gtidSet != null && !gtidSet.isBlank(),
+                "the GTID set of the transactions already processed, e.g."
+                        + " '3E11FA47-71CA-11E1-9E33-C80AA9429562:1-23'");
+        requireForMode(mode, TableStartupMode.TIMESTAMP, SCAN_STARTUP_TIMESTAMP_MILLIS.key(),
+                timestampMillis != null,
+                "an epoch millisecond such as '1700000000000'");
+        if (gtidSet != null) {
+            try {
+                GtidSet.parse(gtidSet);
+            } catch (IllegalArgumentException e) {
+                throw new ValidationException(
+                        "Invalid value for option '"
+                                + SCAN_STARTUP_SPECIFIC_OFFSET_GTID_SET.key()
+                                + "': "
+                                + e.getMessage()
+                                + ". Expected MySQL's GTID set text, e.g."
+                                + " '3E11FA47-71CA-11E1-9E33-C80AA9429562:1-23,4D8B564F-03F4-4975-856A-0E65C3105328:1-5'.",
+                        e);
+            }
+        }
+        if (timestampMillis != null && timestampMillis < 0) {
+            throw new ValidationException(
+                    "Invalid value for option '"
+                            + SCAN_STARTUP_TIMESTAMP_MILLIS.key()
+                            + "': it must be an epoch millisecond >= 0.");
+        }
+        for (var snapshotOnly :
+                new ConfigOption<?>[] {
+                    SCAN_INCREMENTAL_SNAPSHOT_CHUNK_SIZE,
+                    SCAN_SNAPSHOT_FETCH_SIZE,
+                    SCAN_INCREMENTAL_SNAPSHOT_CHUNK_KEY_COLUMN,
+                    SCAN_SNAPSHOT_LOCK_WAIT_BUDGET
+                }) {
+            if (!mode.readsSnapshot() && options.getOptional(snapshotOnly).isPresent()) {
+                throw new ValidationException(
+                        "Option '"
+                                + snapshotOnly.key()
+                                + "' applies only to scan.startup.mode 'initial' or 'snapshot', but"
+                                + " the mode is '"
+                                + mode.optionValue()
+                                + "'. Remove the option or choose one of those modes.");
+            }
+        }
+
+        int chunkSize = options.get(SCAN_INCREMENTAL_SNAPSHOT_CHUNK_SIZE);
+        if (chunkSize < 2) {
+            throw new ValidationException(
+                    "Invalid value for option '"
+                            + SCAN_INCREMENTAL_SNAPSHOT_CHUNK_SIZE.key()
+                            + "': it must be at least 2 (rows per chunk), was "
+                            + chunkSize
+                            + ".");
+        }
+        int fetchSize = options.get(SCAN_SNAPSHOT_FETCH_SIZE);
+        if (fetchSize < 1) {
+            throw new ValidationException(
+                    "Invalid value for option '"
+                            + SCAN_SNAPSHOT_FETCH_SIZE.key()
+                            + "': it must be at least 1, was "
+                            + fetchSize
+                            + ".");
+        }
+        Duration lockWaitBudget =
+                positive(options.get(SCAN_SNAPSHOT_LOCK_WAIT_BUDGET), SCAN_SNAPSHOT_LOCK_WAIT_BUDGET.key());
+        String chunkKeyColumn =
+                options.getOptional(SCAN_INCREMENTAL_SNAPSHOT_CHUNK_KEY_COLUMN)
+                        .map(String::trim)
+                        .orElse(null);
+        if (chunkKeyColumn != null && chunkKeyColumn.isEmpty()) {
+            throw new ValidationException(
+                    "Invalid value for option '"
+                            + SCAN_INCREMENTAL_SNAPSHOT_CHUNK_KEY_COLUMN.key()
+                            + "': it must name a column of the table.");
+        }
+
+        options.getOptional(SERVER_TIME_ZONE).ifPresent(CapstanMySqlTableConfig::checkZone);
+
+        return new CapstanMySqlTableConfig(
+                connection(options, jdbcProperties),
+                pattern(options.get(DATABASE_NAME), DATABASE_NAME.key()),
+                pattern(options.get(TABLE_NAME), TABLE_NAME.key()),
+                options.getOptional(SERVER_ID).map(ServerIdRange::parse).orElse(null),
+                mode,
+                gtidSet == null ? null : gtidSet.trim(),
+                timestampMillis,
+                chunkSize,
+                fetchSize,
+                chunkKeyColumn,
+                lockWaitBudget);
+    }
+
+    private static MySqlConnectionConfig connection(
+            ReadableConfig options, Map<String, String> jdbcProperties) {
+        for (String key : jdbcProperties.keySet()) {
+            String reason = RESERVED_JDBC_PROPERTIES.get(key.toLowerCase(Locale.ROOT));
+            if (reason != null) {
+                throw new ValidationException(
+                        "Option '" + JDBC_PROPERTIES_PREFIX + key + "' is not allowed: " + reason);
+            }
+        }
+        String hostname = options.get(HOSTNAME).trim();
+        if (hostname.isEmpty()) {
+            throw new ValidationException("Invalid value for option 'hostname': it is empty.");
+        }
+        int port = options.get(PORT);
+        if (port < 1 || port > 65535) {
+            throw new ValidationException(
+                    "Invalid value for option 'port': it must be in 1..65535, was " + port + ".");
+        }
+        String username = options.get(USERNAME);
+        if (username.isBlank()) {
+            throw new ValidationException("Invalid value for option 'username': it is empty.");
+        }
+        int maxRetries = options.get(CONNECT_MAX_RETRIES);
+        if (maxRetries < 0) {
+            throw new ValidationException(
+                    "Invalid value for option '"
+                            + CONNECT_MAX_RETRIES.key()
+                            + "': it must be >= 0, was "
+                            + maxRetries
+                            + ".");
+        }
+        return MySqlConnectionConfig.builder()
+                .hostname(hostname)
+                .port(port)
+                .username(username)
+                .password(options.get(PASSWORD))
+                .connectTimeout(positive(options.get(CONNECT_TIMEOUT), CONNECT_TIMEOUT.key()))
+                .maxRetries(maxRetries)
+                .sslMode(sslMode(options.get(SSL_MODE)))
+                .heartbeatInterval(positive(options.get(HEARTBEAT_INTERVAL), HEARTBEAT_INTERVAL.key()))
+                .jdbcProperties(jdbcProperties)
+                .build();
+    }
+
+    private static TableStartupMode startupMode(String value) {
+        return TableStartupMode.fromOptionValue(value)
+                .orElseThrow(
+                        () ->
+                                new ValidationException(
+                                        "Invalid value for option '"
+                                                + SCAN_STARTUP_MODE.key()
+                                                + "': '"
+                                                + value
+                                                + "'. Valid values are "
+                                                + TableStartupMode.validValues()
+                                                + "."));
+    }
+
+    private static void requireForMode(
+            TableStartupMode mode,
+            TableStartupMode modeNeedingIt,
+            String key,
+            boolean present,
+            String what) {
+        if (mode == modeNeedingIt && !present) {
+            throw new ValidationException(
+                    "scan.startup.mode '"
+                            + mode.optionValue()
+                            + "' requires option '"
+                            + key
+                            + "': "
+                            + what
+                            + ".");
+        }
+        if (mode != modeNeedingIt && present) {
+            throw new ValidationException(
+                    "Option '"
+                            + key
+                            + "' applies only to scan.startup.mode '"
+                            + modeNeedingIt.optionValue()
+                            + "', but the mode is '"
+                            + mode.optionValue()
+                            + "'. Remove the option or set scan.startup.mode = '"
+                            + modeNeedingIt.optionValue()
+                            + "'.");
+        }
+    }
+
+    static SslMode sslMode(String value) {
+        String normalized = value.trim().toUpperCase(Locale.ROOT).replace('-', '_');
+        for (SslMode mode : SslMode.values()) {
+            if (mode.name().equals(normalized)) {
+                return mode;
+            }
+        }
+        throw new ValidationException(
+                "Invalid value for option '"
+                        + SSL_MODE.key()
+                        + "': '"
+                        + value
+                        + "'. Valid values are "
+                        + Arrays.stream(SslMode.values())
+                                .map(m -> "'" + m.name().toLowerCase(Locale.ROOT).replace('_', '-') + "'")
+                                .collect(Collectors.joining(", "))
+                        + ".");
+    }
+
+    private static String pattern(String regex, String key) {
+        if (regex.isBlank()) {
+            throw new ValidationException("Invalid value for option '" + key + "': it is empty.");
+        }
+        try {
+            Pattern.compile(regex);
+        } catch (PatternSyntaxException e) {
+            throw new ValidationException(
+                    "Invalid value for option '"
+                            + key
+                            + "': not a valid Java regular expression ("
+                            + e.getDescription()
+                            + " at index "
+                            + e.getIndex()
+                            + ").");
+        }
+        return regex;
+    }
+
+    private static Duration positive(Duration value, String key) {
+        if (value.isZero() || value.isNegative()) {
+            throw new ValidationException(
+                    "Invalid value for option '" + key + "': it must be a positive duration such as '30s'.");
+        }
+        return value;
+    }
+
+    private static void checkZone(String zone) {
+        try {
+            ZoneId.of(zone.trim());
+        } catch (DateTimeException e) {
+            throw new ValidationException(
+                    "Invalid value for option '"
+                            + SERVER_TIME_ZONE.key()
+                            + "': '"
+                            + zone
+                            + "' is not a zone id such as 'UTC' or 'Europe/Berlin'. (The option is"
+                            + " accepted for compatibility only; capstan reads TIMESTAMP columns as"
+                            + " instants and does not need it.)");
+        }
+    }
+
+    private static Map<String, String> reservedJdbcProperties() {
+        Map<String, String> m = new TreeMap<>();
+        String values =
+                "capstan sets it so that snapshot and binlog values agree; remove it.";
+        for (String key :
+                new String[] {
+                    "connectionTimeZone", "serverTimezone", "forceConnectionTimeZoneToSession",
+                    "preserveInstants", "zeroDateTimeBehavior", "tinyInt1isBit", "transformedBitIsBoolean",
+                    "yearIsDateType", "characterEncoding", "useUnicode", "characterSetResults"
+                }) {
+            m.put(key.toLowerCase(Locale.ROOT), values);
+        }
+        m.put("user", "use the 'username' option.");
+        m.put("password", "use the 'password' option.");
+        m.put("sslmode", "use the 'ssl.mode' option.");
+        m.put("usessl", "use the 'ssl.mode' option.");
+        m.put("requiressl", "use the 'ssl.mode' option.");
+        m.put("connecttimeout", "use the 'connect.timeout' option.");
+        return m;
+    }
+
+    public MySqlConnectionConfig connection() {
+        return connection;
+    }
+
+    public String databasePattern() {
+        return databasePattern;
+    }
+
+    public String tablePattern() {
+        return tablePattern;
+    }
+
+    public Optional<ServerIdRange> serverId() {
+        return Optional.ofNullable(serverId);
+    }
+
+    public TableStartupMode startupMode() {
+        return startupMode;
+    }
+
+    /** The GTID set text of scan.startup.specific-offset.gtid-set (specific-offset mode only). */
+    public Optional<String> specificOffsetGtidSet() {
+        return Optional.ofNullable(specificOffsetGtidSet);
+    }
+
+    public Optional<Long> startupTimestampMillis() {
+        return Optional.ofNullable(startupTimestampMillis);
+    }
+
+    public int chunkSize() {
+        return chunkSize;
+    }
+
+    public int fetchSize() {
+        return fetchSize;
+    }
+
+    public Optional<String> chunkKeyColumn() {
+        return Optional.ofNullable(chunkKeyColumn);
+    }
+
+    public Duration lockWaitBudget() {
+        return lockWaitBudget;
+    }
+
+    @Override
+    public boolean equals(Object o) {
+        if (this == o) {
+            return true;
+        }
+        if (!(o instanceof CapstanMySqlTableConfig)) {
+            return false;
+        }
+        CapstanMySqlTableConfig that = (CapstanMySqlTableConfig) o;
+        return chunkSize == that.chunkSize
+                && fetchSize == that.fetchSize
+                && connection.equals(that.connection)
+                && databasePattern.equals(that.databasePattern)
+                && tablePattern.equals(that.tablePattern)
+                && Objects.equals(serverId, that.serverId)
+                && startupMode == that.startupMode
+                && Objects.equals(specificOffsetGtidSet, that.specificOffsetGtidSet)
+                && Objects.equals(startupTimestampMillis, that.startupTimestampMillis)
+                && Objects.equals(chunkKeyColumn, that.chunkKeyColumn)
+                && lockWaitBudget.equals(that.lockWaitBudget);
+    }
+
+    @Override
+    public int hashCode() {
+        return Objects.hash(connection, databasePattern, tablePattern, startupMode);
+    }
+
+    /** Safe to print: the connection's toString masks the password. */
+    @Override
+    public String toString() {
+        return "CapstanMySqlTableConfig{"
+                + connection
+                + ", database-name="
+                + databasePattern
+                + ", table-name="
+                + tablePattern
+                + ", server-id="
+                + serverId
+                + ", scan.startup.mode="
+                + startupMode.optionValue()
+                + "}";
+    }
+}

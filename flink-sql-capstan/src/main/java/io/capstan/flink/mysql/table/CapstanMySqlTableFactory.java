@@ -1,0 +1,109 @@
+package io.capstan.flink.mysql.table;
+
+import org.apache.flink.configuration.ConfigOption;
+import org.apache.flink.table.api.ValidationException;
+import org.apache.flink.table.catalog.ResolvedSchema;
+import org.apache.flink.table.connector.source.DynamicTableSource;
+import org.apache.flink.table.factories.DynamicTableSourceFactory;
+import org.apache.flink.table.factories.FactoryUtil;
+
+import java.util.LinkedHashSet;
+import java.util.List;
+import java.util.Map;
+import java.util.Set;
+import java.util.TreeMap;
+
+import static io.capstan.flink.mysql.table.CapstanMySqlTableOptions.*;
+
+/**
+ * The {@code 'capstan-mysql'} table connector: validates the options and the declared schema
+ * against the MySQL tables at planning time, and creates a {@link CapstanMySqlTableSource}.
+ */
+public final class CapstanMySqlTableFactory implements DynamicTableSourceFactory {
+
+    public static final String IDENTIFIER = "capstan-mysql";
+
+    private final MySqlTableResolver resolver;
+
+    /** Used by Flink's service discovery. */
+    public CapstanMySqlTableFactory() {
+        this(new JdbcMySqlTableResolver());
+    }
+
+    CapstanMySqlTableFactory(MySqlTableResolver resolver) {
+        this.resolver = resolver;
+    }
+
+    @Override
+    public String factoryIdentifier() {
+        return IDENTIFIER;
+    }
+
+    @Override
+    public Set<ConfigOption<?>> requiredOptions() {
+        Set<ConfigOption<?>> options = new LinkedHashSet<>();
+        options.add(HOSTNAME);
+        options.add(USERNAME);
+        options.add(PASSWORD);
+        options.add(DATABASE_NAME);
+        options.add(TABLE_NAME);
+        return options;
+    }
+
+    @Override
+    public Set<ConfigOption<?>> optionalOptions() {
+        Set<ConfigOption<?>> options = new LinkedHashSet<>();
+        options.add(PORT);
+        options.add(SERVER_ID);
+        options.add(SCAN_STARTUP_MODE);
+        options.add(SCAN_STARTUP_SPECIFIC_OFFSET_GTID_SET);
+        options.add(SCAN_STARTUP_TIMESTAMP_MILLIS);
+        options.add(SCAN_INCREMENTAL_SNAPSHOT_CHUNK_SIZE);
+        options.add(SCAN_SNAPSHOT_FETCH_SIZE);
+        options.add(SCAN_INCREMENTAL_SNAPSHOT_CHUNK_KEY_COLUMN);
+        options.add(SCAN_SNAPSHOT_LOCK_WAIT_BUDGET);
+        options.add(CONNECT_TIMEOUT);
+        options.add(CONNECT_MAX_RETRIES);
+        options.add(HEARTBEAT_INTERVAL);
+        options.add(SSL_MODE);
+        options.add(SERVER_TIME_ZONE);
+        return options;
+    }
+
+    @Override
+    public DynamicTableSource createDynamicTableSource(Context context) {
+        Map<String, String> raw = context.getCatalogTable().getOptions();
+        UnsupportedOptionHints.check(raw.keySet());
+
+        FactoryUtil.TableFactoryHelper helper = FactoryUtil.createTableFactoryHelper(this, context);
+        helper.validateExcept(JDBC_PROPERTIES_PREFIX);
+        CapstanMySqlTableConfig config =
+                CapstanMySqlTableConfig.from(helper.getOptions(), jdbcProperties(raw));
+        SourceAssembly.checkSupported(config);
+
+        ResolvedSchema schema = context.getCatalogTable().getResolvedSchema();
+        List<MySqlTableShape> tables = resolver.resolve(config);
+        DeclaredSchemaCheck.check(schema, tables, config.chunkKeyColumn());
+
+        return new CapstanMySqlTableSource(
+                config,
+                context.getPhysicalRowDataType(),
+                context.getObjectIdentifier().asSummaryString());
+    }
+
+    private static Map<String, String> jdbcProperties(Map<String, String> options) {
+        Map<String, String> properties = new TreeMap<>();
+        for (Map.Entry<String, String> e : options.entrySet()) {
+            if (e.getKey().startsWith(JDBC_PROPERTIES_PREFIX)) {
+                String key = e.getKey().substring(JDBC_PROPERTIES_PREFIX.length());
+                if (key.isEmpty()) {
+                    throw new ValidationException(
+                            "Option '" + e.getKey() + "' names no JDBC property: use '"
+                                    + JDBC_PROPERTIES_PREFIX + "<property>'.");
+                }
+                properties.put(key, e.getValue());
+            }
+        }
+        return properties;
+    }
+}

@@ -1,0 +1,168 @@
+package io.capstan.flink.mysql.table;
+
+import org.apache.flink.api.common.eventtime.WatermarkStrategy;
+import org.apache.flink.api.common.typeinfo.TypeInformation;
+import org.apache.flink.api.connector.source.Source;
+import org.apache.flink.streaming.api.datastream.DataStream;
+import org.apache.flink.streaming.api.datastream.DataStreamSource;
+import org.apache.flink.streaming.api.environment.StreamExecutionEnvironment;
+import org.apache.flink.table.connector.ChangelogMode;
+import org.apache.flink.table.connector.ProviderContext;
+import org.apache.flink.table.connector.source.DataStreamScanProvider;
+import org.apache.flink.table.connector.source.DynamicTableSource;
+import org.apache.flink.table.connector.source.ScanTableSource;
+import org.apache.flink.table.connector.source.abilities.SupportsProjectionPushDown;
+import org.apache.flink.table.connector.source.abilities.SupportsReadingMetadata;
+import org.apache.flink.table.data.RowData;
+import org.apache.flink.table.api.ValidationException;
+import org.apache.flink.table.types.DataType;
+import org.apache.flink.table.types.logical.RowType;
+
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+import java.util.Objects;
+
+/**
+ * The scan side of a {@code capstan-mysql} table: a changelog (+I, -U, +U, -D; insert-only in
+ * {@code snapshot} mode) of the projected columns and the requested metadata columns.
+ *
+ * <p>It hands the planner a {@link DataStreamScanProvider} rather than a {@code SourceProvider} so
+ * that the source operator gets a name we choose (the table and patterns, never options) and the
+ * planner-generated uid ({@link ProviderContext#generateUid}), which keeps the source's state
+ * addressable across restarts from a savepoint when the plan is compiled or uids are always
+ * generated ({@code table.exec.uid.generation}).
+ */
+public final class CapstanMySqlTableSource
+        implements ScanTableSource, SupportsReadingMetadata, SupportsProjectionPushDown {
+
+    private final CapstanMySqlTableConfig config;
+    private final String tableName;
+
+    /** The physical columns produced, after projection push-down. */
+    private DataType physicalDataType;
+
+    /** The metadata columns produced after the physical ones, in this order. */
+    private List<MetadataColumn> metadata = List.of();
+
+    /** Physical plus metadata columns; what the planner expects the source to produce. */
+    private DataType producedDataType;
+
+    CapstanMySqlTableSource(CapstanMySqlTableConfig config, DataType physicalDataType, String tableName) {
+        this.config = Objects.requireNonNull(config);
+        this.physicalDataType = Objects.requireNonNull(physicalDataType);
+        this.producedDataType = physicalDataType;
+        this.tableName = Objects.requireNonNull(tableName);
+    }
+
+    @Override
+    public ChangelogMode getChangelogMode() {
+        return config.startupMode() == TableStartupMode.SNAPSHOT
+                ? ChangelogMode.insertOnly()
+                : ChangelogMode.all();
+    }
+
+    @Override
+    public ScanRuntimeProvider getScanRuntimeProvider(ScanContext context) {
+        TypeInformation<RowData> producedType = context.createTypeInformation(producedDataType);
+        ChangelogRowDeserializer deserializer =
+                new ChangelogRowDeserializer(
+                        producedType, (RowType) physicalDataType.getLogicalType(), metadata);
+        Source<RowData, ?, ?> source = SourceAssembly.build(config, deserializer);
+        boolean bounded = config.startupMode() == TableStartupMode.SNAPSHOT;
+        String operatorName = "capstan-mysql[" + tableName + "]";
+
+        return new DataStreamScanProvider() {
+            @Override
+            public DataStream<RowData> produceDataStream(
+                    ProviderContext providerContext, StreamExecutionEnvironment env) {
+                DataStreamSource<RowData> stream =
+                        env.fromSource(source, WatermarkStrategy.noWatermarks(), operatorName, producedType);
+                providerContext.generateUid("capstan-mysql-source").ifPresent(stream::uid);
+                return stream;
+            }
+
+            @Override
+            public boolean isBounded() {
+                return bounded;
+            }
+        };
+    }
+
+    @Override
+    public Map<String, DataType> listReadableMetadata() {
+        return MetadataColumn.readable();
+    }
+
+    @Override
+    public void applyReadableMetadata(List<String> metadataKeys, DataType producedDataType) {
+        List<MetadataColumn> columns = new ArrayList<>();
+        for (String key : metadataKeys) {
+            columns.add(
+                    MetadataColumn.ofKey(key)
+                            .orElseThrow(
+                                    () ->
+                                            new ValidationException(
+                                                    "Unknown metadata key '"
+                                                            + key
+                                                            + "'. Valid keys are "
+                                                            + MetadataColumn.readable().keySet()
+                                                            + ".")));
+        }
+        this.metadata = List.copyOf(columns);
+        this.producedDataType = producedDataType;
+    }
+
+    @Override
+    public boolean supportsNestedProjection() {
+        return false;
+    }
+
+    @Override
+    public void applyProjection(int[][] projectedFields, DataType producedDataType) {
+        // Called before applyReadableMetadata: producedDataType holds only physical columns here.
+        this.physicalDataType = producedDataType;
+        this.producedDataType = producedDataType;
+    }
+
+    @Override
+    public DynamicTableSource copy() {
+        CapstanMySqlTableSource copy = new CapstanMySqlTableSource(config, physicalDataType, tableName);
+        copy.metadata = metadata;
+        copy.producedDataType = producedDataType;
+        return copy;
+    }
+
+    /** Printed in plans: names only, never options (the password must not appear anywhere). */
+    @Override
+    public String asSummaryString() {
+        return "capstan-mysql";
+    }
+
+    CapstanMySqlTableConfig config() {
+        return config;
+    }
+
+    @Override
+    public boolean equals(Object o) {
+        if (!(o instanceof CapstanMySqlTableSource)) {
+            return false;
+        }
+        CapstanMySqlTableSource that = (CapstanMySqlTableSource) o;
+        return config.equals(that.config)
+                && tableName.equals(that.tableName)
+                && physicalDataType.equals(that.physicalDataType)
+                && metadata.equals(that.metadata)
+                && producedDataType.equals(that.producedDataType);
+    }
+
+    @Override
+    public int hashCode() {
+        return Objects.hash(config, tableName, physicalDataType, metadata);
+    }
+
+    @Override
+    public String toString() {
+        return "CapstanMySqlTableSource{" + tableName + ", " + config + "}";
+    }
+}

@@ -1,0 +1,173 @@
+package io.capstan.flink.mysql.table;
+
+import io.capstan.flink.mysql.CapstanDeserializer;
+import io.capstan.flink.mysql.ChangeEvent;
+import io.capstan.flink.mysql.error.CapstanHaltException;
+import io.capstan.flink.mysql.error.HaltReason;
+import io.capstan.flink.mysql.schema.TableSchema;
+
+import org.apache.flink.api.common.typeinfo.TypeInformation;
+import org.apache.flink.table.data.GenericRowData;
+import org.apache.flink.table.data.RowData;
+import org.apache.flink.table.types.logical.LogicalType;
+import org.apache.flink.table.types.logical.RowType;
+import org.apache.flink.types.RowKind;
+import org.apache.flink.util.Collector;
+
+import java.util.HashMap;
+import java.util.List;
+import java.util.Locale;
+import java.util.Map;
+
+/**
+ * Turns change events into the rows a {@code capstan-mysql} table produces: the projected physical
+ * columns in the order the planner asked for, then the requested metadata columns, with the change
+ * kind ({@code +I}, {@code -U}/{@code +U}, {@code -D}).
+ *
+ * <p>Columns are found by name in the MySQL table once per table schema (a {@link Projection}),
+ * never per row; each row then costs one {@link GenericRowData} and its field copies.
+ */
+final class ChangelogRowDeserializer implements CapstanDeserializer<RowData> {
+    private static final long serialVersionUID = 1L;
+
+    private final TypeInformation<RowData> producedType;
+    private final String[] fieldNames;
+    private final LogicalType[] fieldTypes;
+    private final MetadataColumn[] metadata;
+
+    private transient TableSchema lastSchema;
+    private transient Projection lastProjection;
+    private transient Map<TableSchema, Projection> projections;
+    private transient MetadataColumn.EventNames names;
+
+    /**
+     * @param physicalFields the physical columns to produce, by declared name and type
+     * @param metadata the metadata columns appended after them
+     */
+    ChangelogRowDeserializer(
+            TypeInformation<RowData> producedType, RowType physicalFields, List<MetadataColumn> metadata) {
+        this.producedType = producedType;
+        this.fieldNames = physicalFields.getFieldNames().toArray(new String[0]);
+        this.fieldTypes = physicalFields.getChildren().toArray(new LogicalType[0]);
+        this.metadata = metadata.toArray(new MetadataColumn[0]);
+    }
+
+    @Override
+    public TypeInformation<RowData> getProducedType() {
+        return producedType;
+    }
+
+    @Override
+    public void deserialize(ChangeEvent event, Collector<RowData> out) {
+        Projection projection = projectionFor(event);
+        switch (event.operation()) {
+            case READ:
+            case INSERT:
+                out.collect(row(projection, event.after(), RowKind.INSERT, event));
+                break;
+            case UPDATE:
+                out.collect(row(projection, event.before(), RowKind.UPDATE_BEFORE, event));
+                out.collect(row(projection, event.after(), RowKind.UPDATE_AFTER, event));
+                break;
+            case DELETE:
+                out.collect(row(projection, event.before(), RowKind.DELETE, event));
+                break;
+            default:
+                throw new IllegalStateException("unknown operation " + event.operation());
+        }
+    }
+
+    private RowData row(Projection projection, RowData image, RowKind kind, ChangeEvent event) {
+        int physical = fieldNames.length;
+        GenericRowData row = new GenericRowData(kind, physical + metadata.length);
+        projection.copy(image, row);
+        for (int i = 0; i < metadata.length; i++) {
+            row.setField(physical + i, metadata[i].read(event, kind, names));
+        }
+        return row;
+    }
+
+    private Projection projectionFor(ChangeEvent event) {
+        TableSchema schema = event.schema();
+        if (schema == lastSchema) {
+            return lastProjection;
+        }
+        if (projections == null) {
+            projections = new HashMap<>();
+            names = new MetadataColumn.EventNames();
+        }
+        Projection p = projections.computeIfAbsent(schema, s -> new Projection(event, s.rowType()));
+        lastSchema = schema;
+        lastProjection = p;
+        return p;
+    }
+
+    /** Where each produced field comes from in one table schema, and how it is widened. */
+    private final class Projection {
+        private final int[] sourceIndex;
+        private final RowData.FieldGetter[] getters;
+        private final FieldWidening[] widenings;
+
+        Projection(ChangeEvent event, RowType tableRow) {
+            int n = fieldNames.length;
+            sourceIndex = new int[n];
+            getters = new RowData.FieldGetter[n];
+            widenings = new FieldWidening[n];
+            List<String> columns = tableRow.getFieldNames();
+            for (int i = 0; i < n; i++) {
+                int index = indexOf(columns, fieldNames[i]);
+                if (index < 0) {
+                    throw drifted(event, "column '" + fieldNames[i] + "' no longer exists");
+                }
+                LogicalType mapped = tableRow.getTypeAt(index);
+                if (!DeclaredTypeRule.isLosslessWideningIgnoringLength(mapped, fieldTypes[i])) {
+                    throw drifted(
+                            event,
+                            "column '"
+                                    + fieldNames[i]
+                                    + "' is now read as "
+                                    + mapped.asSummaryString()
+                                    + ", which the declared "
+                                    + fieldTypes[i].asSummaryString()
+                                    + " cannot hold");
+                }
+                sourceIndex[i] = index;
+                getters[i] = RowData.createFieldGetter(mapped, index);
+                widenings[i] = FieldWidening.between(mapped, fieldTypes[i]);
+            }
+        }
+
+        void copy(RowData image, GenericRowData target) {
+            for (int i = 0; i < getters.length; i++) {
+                Object value = getters[i].getFieldOrNull(image);
+                target.setField(i, value == null ? null : widenings[i].widen(value));
+            }
+        }
+    }
+
+    private static int indexOf(List<String> columns, String name) {
+        int index = columns.indexOf(name);
+        if (index >= 0) {
+            return index;
+        }
+        // MySQL column names are case-insensitive.
+        String lower = name.toLowerCase(Locale.ROOT);
+        for (int i = 0; i < columns.size(); i++) {
+            if (columns.get(i).toLowerCase(Locale.ROOT).equals(lower)) {
+                return i;
+            }
+        }
+        return -1;
+    }
+
+    private static CapstanHaltException drifted(ChangeEvent event, String what) {
+        return new CapstanHaltException(
+                HaltReason.INVALID_CONFIGURATION,
+                "table "
+                        + event.tableId().quoted()
+                        + " changed after the Flink table was planned: "
+                        + what
+                        + ". Remedy: update the CREATE TABLE statement to fit the MySQL table and"
+                        + " restart the job.");
+    }
+}

@@ -1,0 +1,272 @@
+package io.capstan.flink.mysql.table;
+
+import io.capstan.flink.mysql.connect.SslMode;
+
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.ValueSource;
+
+import java.time.Duration;
+import java.util.List;
+import java.util.Map;
+import java.util.function.Consumer;
+
+import static io.capstan.flink.mysql.table.TableFixtures.PASSWORD;
+import static io.capstan.flink.mysql.table.TableFixtures.allMessages;
+import static io.capstan.flink.mysql.table.TableFixtures.create;
+import static io.capstan.flink.mysql.table.TableFixtures.validOptions;
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.catchThrowable;
+
+/** Every option problem fails at planning time with a message naming it; never the password. */
+class CapstanMySqlTableFactoryTest {
+
+    private static String failure(Consumer<Map<String, String>> change) {
+        Map<String, String> options = validOptions();
+        change.accept(options);
+        Throwable t = catchThrowable(() -> create(options));
+        assertThat(t).as("planning must fail").isNotNull();
+        String messages = allMessages(t);
+        assertThat(messages).doesNotContain(PASSWORD);
+        return messages;
+    }
+
+    private static CapstanMySqlTableConfig config(Consumer<Map<String, String>> change) {
+        Map<String, String> options = validOptions();
+        change.accept(options);
+        return ((CapstanMySqlTableSource) create(options)).config();
+    }
+
+    @ParameterizedTest
+    @ValueSource(strings = {"hostname", "username", "password", "database-name", "table-name"})
+    void missingRequiredOptionIsNamed(String key) {
+        assertThat(failure(o -> o.remove(key)))
+                .contains("Missing required options are:")
+                .contains(key);
+    }
+
+    @Test
+    void unknownOptionIsNamedAndValidOnesListed() {
+        assertThat(failure(o -> o.put("scan.startup.mod", "latest-offset")))
+                .contains("Unsupported options")
+                .contains("scan.startup.mod")
+                .contains("Supported options")
+                .contains("scan.startup.mode")
+                .contains("scan.startup.specific-offset.gtid-set")
+                .contains("server-id");
+    }
+
+    @Test
+    void typedOptionsRefuseBadValuesByName() {
+        assertThat(failure(o -> o.put("port", "three"))).contains("port");
+        assertThat(failure(o -> o.put("port", "70000"))).contains("'port'").contains("1..65535");
+        assertThat(failure(o -> o.put("connect.timeout", "soon"))).contains("connect.timeout");
+        assertThat(failure(o -> o.put("connect.timeout", "0 s")))
+                .contains("'connect.timeout'")
+                .contains("positive duration");
+        assertThat(failure(o -> o.put("connect.max-retries", "-1"))).contains("'connect.max-retries'");
+        assertThat(failure(o -> o.put("heartbeat.interval", "0 ms"))).contains("'heartbeat.interval'");
+        assertThat(failure(o -> o.put("hostname", " "))).contains("'hostname'");
+    }
+
+    @Test
+    void startupModeListsValidValues() {
+        assertThat(failure(o -> o.put("scan.startup.mode", "latest")))
+                .contains("'scan.startup.mode'")
+                .contains("'latest'")
+                .contains("'initial', 'snapshot', 'latest-offset', 'earliest-offset', 'specific-offset', 'timestamp'");
+    }
+
+    @Test
+    void specificOffsetNeedsAValidGtidSet() {
+        assertThat(failure(o -> o.put("scan.startup.mode", "specific-offset")))
+                .contains("'specific-offset' requires option 'scan.startup.specific-offset.gtid-set'");
+        assertThat(
+                        failure(
+                                o -> {
+                                    o.put("scan.startup.mode", "specific-offset");
+                                    o.put("scan.startup.specific-offset.gtid-set", "not-a-gtid-set");
+                                }))
+                .contains("Invalid value for option 'scan.startup.specific-offset.gtid-set'");
+        CapstanMySqlTableConfig c =
+                config(
+                        o -> {
+                            o.put("scan.startup.mode", "specific-offset");
+                            o.put(
+                                    "scan.startup.specific-offset.gtid-set",
+                                    "3e11fa47-71ca-11e1-9e33-c80aa9429562:1-23");
+                        });
+        assertThat(c.startupMode()).isEqualTo(TableStartupMode.SPECIFIC_OFFSET);
+        assertThat(SourceAssembly.startupOptions(c).gtidSet().toString())
+                .isEqualTo("3e11fa47-71ca-11e1-9e33-c80aa9429562:1-23");
+    }
+
+    @Test
+    void startupArgumentsForAnotherModeAreRefused() {
+        assertThat(failure(o -> o.put("scan.startup.specific-offset.gtid-set", "3e11fa47-71ca-11e1-9e33-c80aa9429562:1-2")))
+                .contains("'scan.startup.specific-offset.gtid-set' applies only to scan.startup.mode 'specific-offset'")
+                .contains("'latest-offset'");
+        assertThat(failure(o -> o.put("scan.startup.timestamp-millis", "1000")))
+                .contains("'scan.startup.timestamp-millis' applies only to scan.startup.mode 'timestamp'");
+        assertThat(failure(o -> o.put("scan.incremental.snapshot.chunk.size", "1000")))
+                .contains("'scan.incremental.snapshot.chunk.size' applies only to scan.startup.mode 'initial' or 'snapshot'");
+        assertThat(failure(o -> o.put("scan.snapshot.lock-wait.budget", "10 s")))
+                .contains("'scan.snapshot.lock-wait.budget' applies only to");
+    }
+
+    @Test
+    void timestampModeNeedsNonNegativeMillis() {
+        assertThat(failure(o -> o.put("scan.startup.mode", "timestamp")))
+                .contains("'timestamp' requires option 'scan.startup.timestamp-millis'");
+        assertThat(
+                        failure(
+                                o -> {
+                                    o.put("scan.startup.mode", "timestamp");
+                                    o.put("scan.startup.timestamp-millis", "-5");
+                                }))
+                .contains("'scan.startup.timestamp-millis'")
+                .contains(">= 0");
+        CapstanMySqlTableConfig c =
+                config(
+                        o -> {
+                            o.put("scan.startup.mode", "timestamp");
+                            o.put("scan.startup.timestamp-millis", "1700000000000");
+                        });
+        assertThat(c.startupTimestampMillis()).contains(1700000000000L);
+    }
+
+    @Test
+    void snapshotModesAreRefusedClearlyWhileTheSourceCannotReadSnapshots() {
+        // The DataStream source refuses initial/snapshot until the snapshot feature lands.
+        assertThat(failure(o -> o.remove("scan.startup.mode")))
+                .contains("scan.startup.mode 'initial' (the default) reads a snapshot")
+                .contains("does not support yet")
+                .contains("'latest-offset'");
+        assertThat(failure(o -> o.put("scan.startup.mode", "snapshot")))
+                .contains("scan.startup.mode 'snapshot' reads a snapshot");
+    }
+
+    @Test
+    void streamingModesMapToTheSourcesStartupOptions() {
+        assertThat(SourceAssembly.startupOptions(config(o -> o.put("scan.startup.mode", "latest-offset"))))
+                .isEqualTo(io.capstan.flink.mysql.StartupOptions.latest());
+        assertThat(SourceAssembly.startupOptions(config(o -> o.put("scan.startup.mode", "EARLIEST-OFFSET"))))
+                .isEqualTo(io.capstan.flink.mysql.StartupOptions.earliest());
+        assertThat(
+                        SourceAssembly.startupOptions(
+                                config(
+                                        o -> {
+                                            o.put("scan.startup.mode", "timestamp");
+                                            o.put("scan.startup.timestamp-millis", "5");
+                                        })))
+                .isEqualTo(io.capstan.flink.mysql.StartupOptions.timestamp(5));
+        CapstanMySqlTableSource source = (CapstanMySqlTableSource) create(validOptions());
+        assertThat(source.getChangelogMode()).isEqualTo(org.apache.flink.table.connector.ChangelogMode.all());
+    }
+
+    @Test
+    void serverIdAcceptsNumberOrRangeAndUsesTheFirst() {
+        assertThat(config(o -> o.put("server-id", "5400")).serverId().get().first()).isEqualTo(5400);
+        CapstanMySqlTableConfig ranged = config(o -> o.put("server-id", "5400-5408"));
+        assertThat(ranged.serverId().get().first()).isEqualTo(5400);
+        assertThat(SourceAssembly.build(ranged, new io.capstan.flink.mysql.deserializer.RowDataDeserializer(
+                                org.apache.flink.api.common.typeinfo.TypeInformation.of(org.apache.flink.table.data.RowData.class)))
+                        .config()
+                        .serverId())
+                .isEqualTo(5400L);
+        assertThat(failure(o -> o.put("server-id", "54x0")))
+                .contains("'server-id'")
+                .contains("'5400-5408'");
+        assertThat(failure(o -> o.put("server-id", "5408-5400"))).contains("range end is below its start");
+        assertThat(failure(o -> o.put("server-id", "0"))).contains("1..4294967295");
+    }
+
+    @Test
+    void sslModeListsValidValues() {
+        assertThat(config(o -> o.put("ssl.mode", "verify-ca")).connection().sslMode()).isEqualTo(SslMode.VERIFY_CA);
+        assertThat(config(o -> {}).connection().sslMode()).isEqualTo(SslMode.PREFERRED);
+        assertThat(failure(o -> o.put("ssl.mode", "on")))
+                .contains("'ssl.mode'")
+                .contains("'disabled', 'preferred', 'required', 'verify-ca', 'verify-identity'");
+    }
+
+    @Test
+    void patternsMustBeRegularExpressions() {
+        assertThat(failure(o -> o.put("table-name", "orders_[0-9"))).contains("'table-name'").contains("regular expression");
+        assertThat(failure(o -> o.put("database-name", "(shop"))).contains("'database-name'");
+    }
+
+    @Test
+    void serverTimeZoneIsAcceptedButChecked() {
+        config(o -> o.put("server-time-zone", "Asia/Shanghai"));
+        assertThat(failure(o -> o.put("server-time-zone", "Mars/Olympus")))
+                .contains("'server-time-zone'")
+                .contains("compatibility only");
+    }
+
+    @Test
+    void jdbcPropertiesPassThroughExceptThoseThatChangeValues() {
+        CapstanMySqlTableConfig c = config(o -> o.put("jdbc.properties.useCursorFetch", "true"));
+        assertThat(c.connection().jdbcProperties()).containsEntry("useCursorFetch", "true");
+        assertThat(failure(o -> o.put("jdbc.properties.connectionTimeZone", "Europe/Berlin")))
+                .contains("'jdbc.properties.connectionTimeZone' is not allowed");
+        assertThat(failure(o -> o.put("jdbc.properties.password", "x")))
+                .contains("'jdbc.properties.password' is not allowed")
+                .contains("'password' option");
+        assertThat(failure(o -> o.put("jdbc.properties.", "x"))).contains("names no JDBC property");
+    }
+
+    @Test
+    void mysqlCdcOptionsWeDoNotTakeGetARemedy() {
+        assertThat(failure(o -> o.put("scan.startup.specific-offset.file", "mysql-bin.000003")))
+                .contains("'scan.startup.specific-offset.file' of mysql-cdc is not supported")
+                .contains("scan.startup.specific-offset.gtid-set");
+        assertThat(failure(o -> o.put("debezium.snapshot.mode", "never")))
+                .contains("'debezium.snapshot.mode'")
+                .contains("does not use Debezium");
+    }
+
+    @Test
+    void defaultsMatchTheDocs() {
+        CapstanMySqlTableConfig c = config(o -> {});
+        assertThat(c.connection().port()).isEqualTo(3306);
+        assertThat(c.connection().connectTimeout()).isEqualTo(Duration.ofSeconds(30));
+        assertThat(c.connection().maxRetries()).isEqualTo(3);
+        assertThat(c.connection().heartbeatInterval()).isEqualTo(Duration.ofSeconds(30));
+        assertThat(c.chunkSize()).isEqualTo(8096);
+        assertThat(c.fetchSize()).isEqualTo(1024);
+        assertThat(c.lockWaitBudget()).isEqualTo(Duration.ofSeconds(60));
+        assertThat(c.serverId()).isEmpty();
+    }
+
+    @Test
+    void passwordIsAbsentFromSummaryAndStrings() {
+        CapstanMySqlTableSource source = (CapstanMySqlTableSource) create(validOptions());
+        assertThat(source.asSummaryString()).doesNotContain(PASSWORD);
+        assertThat(source.toString()).doesNotContain(PASSWORD).contains("127.0.0.1");
+        assertThat(source.config().toString()).doesNotContain(PASSWORD);
+        assertThat(SourceAssembly.build(source.config(), new io.capstan.flink.mysql.deserializer.RowDataDeserializer(
+                                org.apache.flink.api.common.typeinfo.TypeInformation.of(org.apache.flink.table.data.RowData.class)))
+                        .config()
+                        .toString())
+                .doesNotContain(PASSWORD);
+    }
+
+    @Test
+    void schemaProblemsFailPlanning() {
+        MySqlTableShape full = TableFixtures.ordersShape("orders");
+        MySqlTableShape withoutUpdatedAt =
+                new MySqlTableShape(full.tableId(), full.columns().subList(0, 4), full.keyColumns());
+        Throwable t =
+                catchThrowable(
+                        () ->
+                                create(
+                                        validOptions(),
+                                        TableFixtures.ordersSchema(),
+                                        config -> List.of(withoutUpdatedAt)));
+        assertThat(allMessages(t))
+                .contains("'updated_at'")
+                .contains("do not exist in the MySQL table")
+                .doesNotContain(PASSWORD);
+    }
+}
