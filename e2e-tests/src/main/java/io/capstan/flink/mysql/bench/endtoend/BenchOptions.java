@@ -22,9 +22,11 @@ final class BenchOptions {
             "  --database NAME         the database it creates (DROPPED first!) (default capstan_bench)",
             "  --ssl-mode MODE         DISABLED|PREFERRED|REQUIRED for every connection, ours and the limits' (default PREFERRED)",
             "  --writers N             parallel connections for the load and the changes (default 4)",
+            "  --chunk-size N          rows per snapshot chunk (default 8096, the source's default)",
+            "  --writer-rate N         one-row UPDATE transactions/s of the steady writer during the snapshot (default 100)",
             "  --latency-rate N        row changes/s of the steady write load in the latency phase (default 1000)",
             "  --latency-seconds N     length of the steady write load (default 20; quick: 10)",
-            "  --skip PHASES           comma list of phases to leave out: scan,block,plain,streamer,flink,latency,snapshot",
+            "  --skip PHASES           comma list of phases to leave out: scan,block,snapshot,plain,streamer,flink,latency",
             "  --doc PATH              markdown file the result table is appended to",
             "  --no-doc                print the table only",
             "  --help");
@@ -38,6 +40,8 @@ final class BenchOptions {
     String database = "capstan_bench";
     String sslMode = "PREFERRED";
     int writers = 4;
+    int chunkSize = 8096;
+    int writerRate = 100;
     int latencyRate = 1000;
     int latencySeconds = -1;
     String skip = "";
@@ -102,6 +106,12 @@ final class BenchOptions {
                     break;
                 case "--writers":
                     o.writers = (int) positiveLong(args, ++i, a);
+                    break;
+                case "--chunk-size":
+                    o.chunkSize = (int) positiveLong(args, ++i, a);
+                    break;
+                case "--writer-rate":
+                    o.writerRate = (int) positiveLong(args, ++i, a);
                     break;
                 case "--latency-rate":
                     o.latencyRate = (int) positiveLong(args, ++i, a);

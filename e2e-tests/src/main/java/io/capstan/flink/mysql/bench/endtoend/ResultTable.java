@@ -60,6 +60,17 @@ final class ResultTable {
         }
     }
 
+    /** Forgets every figure (after warm-up rounds); the lines stay defined. */
+    void clear() {
+        for (Line l : lines.values()) {
+            l.values.clear();
+            l.limitValues.clear();
+            l.heapAfterGcMb.clear();
+            l.heapPeakMb.clear();
+        }
+        footnotes.clear();
+    }
+
     void footnote(String text) {
         footnotes.add(text);
     }
@@ -95,9 +106,13 @@ final class ResultTable {
                 }
             }
             double afterGc = median(l.heapAfterGcMb);
-            out.append(" | ").append(l.goal).append(" | ")
-                    .append(String.format(Locale.ROOT, "%.0f / ", median(l.heapPeakMb)))
-                    .append(afterGc > 0 ? String.format(Locale.ROOT, "%.0f", afterGc) : "no GC").append(" |\n");
+            double peak = median(l.heapPeakMb);
+            out.append(" | ").append(l.goal).append(" | ");
+            if (peak > 0) {
+                out.append(String.format(Locale.ROOT, "%.0f / ", peak))
+                        .append(afterGc > 0 ? String.format(Locale.ROOT, "%.0f", afterGc) : "no GC");
+            }
+            out.append(" |\n");
         }
         for (String f : footnotes) {
             out.append('\n').append(f).append('\n');
