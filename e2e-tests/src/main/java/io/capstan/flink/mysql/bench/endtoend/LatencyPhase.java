@@ -30,10 +30,12 @@ final class LatencyPhase {
         final double achievedRate;
         final long heapAfterGcMax;
         final long heapPeak;
+        final long commitP99Micros;
 
-        Result(long p50Micros, long p99Micros, long maxMicros, long rows, long missing, double achievedRate,
+        Result(long commitP99Micros, long p50Micros, long p99Micros, long maxMicros, long rows, long missing, double achievedRate,
                 long heapAfterGcMax, long heapPeak) {
             this.heapPeak = heapPeak;
+            this.commitP99Micros = commitP99Micros;
             this.p50Micros = p50Micros;
             this.p99Micros = p99Micros;
             this.maxMicros = maxMicros;
@@ -54,6 +56,7 @@ final class LatencyPhase {
         int rows = transactions * ROWS_PER_TRANSACTION;
         long base = PROBE_BASE + (nextProbeRound++) * 100_000_000L;
         long[] commitNanos = new long[transactions];
+        long[] commitMicros = new long[transactions];
         ProbeSink.reset();
         ProbeSink.expectProbes(base, rows);
         try (HeapWatch heap = HeapWatch.start(); Connection c = server.openAdmin(); Statement st = c.createStatement()) {
@@ -82,6 +85,7 @@ final class LatencyPhase {
                     st.executeUpdate(insert(probe, base + (long) t * ROWS_PER_TRANSACTION, ROWS_PER_TRANSACTION));
                     commitNanos[t] = System.nanoTime();
                     c.commit();
+                    commitMicros[t] = (System.nanoTime() - commitNanos[t]) / 1000;
                 }
                 double achieved = rows * 1e9 / (System.nanoTime() - start);
                 long[] arrivals = ProbeSink.probeArrivalNanos;
@@ -101,7 +105,8 @@ final class LatencyPhase {
                 }
                 long[] sorted = Arrays.copyOf(latencies, n);
                 Arrays.sort(sorted);
-                return new Result(percentile(sorted, 0.50), percentile(sorted, 0.99),
+                Arrays.sort(commitMicros);
+                return new Result(percentile(commitMicros, 0.99), percentile(sorted, 0.50), percentile(sorted, 0.99),
                         n == 0 ? 0 : sorted[n - 1], rows, missing, achieved, heap.maxUsedAfterGc(),
                         HeapWatch.peakUsed());
             } finally {
