@@ -217,7 +217,7 @@ public final class EndToEndBenchmark {
     private static String entry(BenchOptions o, BenchServer server, String mysqlVersion, String loadBefore,
             String loadAfter, long loadNanos, ChangeWorkload.Totals totals, ResultTable results) {
         StringBuilder e = new StringBuilder();
-        e.append("### ").append(ZonedDateTime.now(ZoneOffset.UTC).format(DateTimeFormatter.ofPattern(
+        e.append("#### ").append(ZonedDateTime.now(ZoneOffset.UTC).format(DateTimeFormatter.ofPattern(
                 "yyyy-MM-dd HH:mm 'UTC'"))).append(" — ").append(o.sizeLabel()).append(", ")
                 .append(o.repeat).append(o.repeat == 1 ? " round" : " rounds").append("\n\n");
         e.append("Machine: ").append(MachineInfo.describe(mysqlVersion)).append(". Load average ")
