@@ -49,6 +49,7 @@ final class BinlogReads {
             CountDownLatch done = new CountDownLatch(1);
             long[] times = new long[2];
             long[] count = new long[1];
+            long[] counted = new long[1]; // at the expected count: more events may arrive before the disconnect
             client.registerEventListener(event -> {
                 EventData data = event.getData();
                 int rows;
@@ -68,6 +69,7 @@ final class BinlogReads {
                 count[0] += rows;
                 if (count[0] >= expected && times[1] == 0) {
                     times[1] = now;
+                    counted[0] = count[0];
                     done.countDown();
                 }
             });
@@ -80,7 +82,7 @@ final class BinlogReads {
             } finally {
                 client.disconnect();
             }
-            return new PhaseResult(count[0], times[1] - times[0], heap.maxUsedAfterGc(), HeapWatch.peakUsed());
+            return new PhaseResult(counted[0], times[1] - times[0], heap.maxUsedAfterGc(), HeapWatch.peakUsed());
         }
     }
 

@@ -167,6 +167,9 @@ public final class EndToEndBenchmark {
                 + " machine load without locks)", "ms", null, "—", 0);
         t.define("stall-vs-control-p99", "writer's extra commit latency during the chunk reading vs the control, p99",
                 "ms", null, "< 5 ms", 0);
+        t.define("lock-acquire-p99", "`LOCK TABLES … READ` wait, p99 (replica of the chunk reader's locked statements,"
+                + " writer running)", "ms", null, "—", 0);
+        t.define("lock-held-p99", "table locked (lock → snapshot → G → unlock), p99", "ms", null, "—", 0);
         t.define("checkpoint", "checkpointed state after the binlog run (latest completed checkpoint)", "bytes",
                 null, "—", 0);
         return t;
@@ -188,6 +191,16 @@ public final class EndToEndBenchmark {
             record(results, "snapshot-p2",
                     SnapshotChunkPhase.run(server.reader(), table, tableRows, o.chunkSize, 2), "rows/s");
             writer.open(); // closes the window
+            LockWindowProbe.Windows lock = LockWindowProbe.run(server.reader(), table, 100);
+            results.add("lock-held-p99", LatencyPhase.percentile(lock.heldMicros, 0.99) / 1000.0, 0, 0);
+            results.add("lock-acquire-p99", LatencyPhase.percentile(lock.acquireMicros, 0.99) / 1000.0, 0, 0);
+            log(String.format(Locale.ROOT, "  lock window (replica of the chunk reader's statements, writer running):"
+                            + " acquire p50 %.1f / p99 %.1f ms, held p50 %.1f / p99 %.1f / max %.1f ms",
+                    LatencyPhase.percentile(lock.acquireMicros, 0.5) / 1000.0,
+                    LatencyPhase.percentile(lock.acquireMicros, 0.99) / 1000.0,
+                    LatencyPhase.percentile(lock.heldMicros, 0.5) / 1000.0,
+                    LatencyPhase.percentile(lock.heldMicros, 0.99) / 1000.0,
+                    lock.heldMicros[lock.heldMicros.length - 1] / 1000.0));
             long[] base = baseline.sorted();
             long[] snap = during.sorted();
             double baseP99 = LatencyPhase.percentile(base, 0.99) / 1000.0;
