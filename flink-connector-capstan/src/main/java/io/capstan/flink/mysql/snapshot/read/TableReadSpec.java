@@ -10,6 +10,7 @@ import java.util.List;
 import java.util.Objects;
 import java.util.Optional;
 import java.util.Set;
+import java.util.TreeSet;
 
 /**
  * What to read from one table's chunks: its chunk key, the columns to select (the schema's
@@ -82,11 +83,13 @@ public final class TableReadSpec {
             }
             return new TableReadSpec(key, names, converter::fromJdbc, schema);
         }
+        Set<String> wanted = new TreeSet<>(String.CASE_INSENSITIVE_ORDER);
+        wanted.addAll(onlyColumns.get());
         List<String> names = new ArrayList<>();
         List<Integer> positions = new ArrayList<>();
         for (int i = 0; i < schema.columnCount(); i++) {
             String name = schema.column(i).name();
-            if (onlyColumns.get().contains(name) || isKeyColumn(key, i)) {
+            if (wanted.contains(name) || isKeyColumn(key, i)) {
                 names.add(name);
                 positions.add(i);
             }
