@@ -4,8 +4,9 @@ package io.capstan.flink.mysql.convert;
  * Parses the text protocol's {@code YYYY-MM-DD[ hh:mm:ss[.ffffff]]} (or the binary protocol's
  * bytes) into microseconds since the
  * epoch (wall clock read as UTC), the way {@link BinlogCells} decodes the binlog: null when the
- * month or day is zero, invalid days counted on leniently. Used only where the driver refuses the
- * value (zero parts, ALLOW_INVALID_DATES).
+ * month or day is zero, invalid days counted on leniently. DATETIME and TIMESTAMP are always read
+ * this way (cheaper than the driver's getObject); DATE only where the driver refuses the value
+ * (zero parts, ALLOW_INVALID_DATES).
  */
 final class DateText {
 

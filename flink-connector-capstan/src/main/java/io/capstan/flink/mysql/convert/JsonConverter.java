@@ -22,7 +22,8 @@ final class JsonConverter extends ColumnConverter {
 
     @Override
     Object fromJdbc(ResultSet rs, int i) throws SQLException {
-        String s = rs.getString(i);
-        return s == null ? null : StringData.fromString(s);
+        // JSON text arrives as utf8mb4, StringData's own encoding: wrapped, not decoded.
+        byte[] b = rs.getBytes(i);
+        return b == null ? null : StringData.fromBytes(b);
     }
 }

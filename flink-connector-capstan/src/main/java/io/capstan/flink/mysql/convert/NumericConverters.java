@@ -6,6 +6,7 @@ import org.apache.flink.table.data.StringData;
 import java.math.BigDecimal;
 import java.math.MathContext;
 import java.math.RoundingMode;
+import java.nio.charset.StandardCharsets;
 import java.sql.ResultSet;
 import java.sql.SQLException;
 
@@ -125,8 +126,23 @@ final class NumericConverters {
 
         @Override
         Object fromJdbc(ResultSet rs, int i) throws SQLException {
-            BigDecimal v = rs.getBigDecimal(i);
-            return v == null ? null : convert(v);
+            if (precision > DecimalText.MAX_COMPACT_PRECISION || asString) {
+                BigDecimal v = rs.getBigDecimal(i);
+                return v == null ? null : convert(v);
+            }
+            // Compact precision: the unscaled long straight from the wire text, no BigDecimal.
+            byte[] text = rs.getBytes(i);
+            if (text == null) {
+                return null;
+            }
+            long unscaled = DecimalText.unscaled(text, scale);
+            if (unscaled == DecimalText.NOT_PLAIN) {
+                return convert(new BigDecimal(new String(text, StandardCharsets.US_ASCII)));
+            }
+            if (Math.abs(unscaled) >= DecimalText.POWERS_OF_TEN[precision]) {
+                throw new ArithmeticException("DECIMAL value exceeds the declared precision");
+            }
+            return DecimalData.fromUnscaledLong(unscaled, precision, scale);
         }
 
         private Object convert(BigDecimal v) {

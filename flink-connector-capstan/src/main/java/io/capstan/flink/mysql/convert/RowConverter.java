@@ -90,6 +90,32 @@ public final class RowConverter implements Serializable {
         return out;
     }
 
+    /**
+     * Converts the current row of {@code rs}, whose column {@code j + 1} is schema column
+     * {@code columns[j]}; the row has every schema column, those not read are null. For reads of
+     * a column subset (projection push-down).
+     *
+     * @throws SQLException if the driver fails; its message is replaced (it may quote a value)
+     */
+    public GenericRowData fromJdbc(ResultSet rs, int[] columns) throws SQLException {
+        GenericRowData out = new GenericRowData(converters.length);
+        for (int j = 0; j < columns.length; j++) {
+            int i = columns[j];
+            try {
+                out.setField(i, converters[i].fromJdbc(rs, j + 1));
+            } catch (SQLException e) {
+                throw new SQLException(
+                        "table " + schema.tableId() + " column " + schema.column(i).name()
+                                + ": JDBC read failed (" + e.getClass().getSimpleName() + ")",
+                        e.getSQLState(),
+                        e.getErrorCode());
+            } catch (RuntimeException e) {
+                throw undecodable(i, "JDBC value", e);
+            }
+        }
+        return out;
+    }
+
     private CapstanHaltException undecodable(int column, String what, RuntimeException cause) {
         ColumnSchema c = schema.column(column);
         // The cause is not chained: driver and JDK messages may quote the value (Rule 1).

@@ -3,6 +3,7 @@ package io.capstan.flink.mysql.convert;
 import org.apache.flink.table.data.StringData;
 
 import java.nio.charset.Charset;
+import java.nio.charset.StandardCharsets;
 import java.sql.ResultSet;
 import java.sql.SQLException;
 import java.util.Arrays;
@@ -21,12 +22,19 @@ final class TextConverters {
     static final class Text extends ColumnConverter {
         private final String charsetName;
         private final boolean stripTrailingSpaces;
+        /**
+         * utf8mb4/utf8mb3: binlog bytes are already StringData's UTF-8, and JDBC sends the value
+         * as UTF-8 too (character_set_results is utf8mb4, or the column's own charset), so the
+         * bytes are wrapped as they are: no decoding now, no encoding when Flink serializes.
+         */
+        private final boolean utf8;
         private transient Charset charset; // not serializable; looked up again after a copy
 
         Text(Charset charset, boolean stripTrailingSpaces) {
             this.charset = charset;
             this.charsetName = charset.name();
             this.stripTrailingSpaces = stripTrailingSpaces;
+            this.utf8 = StandardCharsets.UTF_8.equals(charset);
         }
 
         private Charset charset() {
@@ -47,11 +55,18 @@ final class TextConverters {
                     len--;
                 }
             }
+            if (utf8) {
+                return StringData.fromBytes(b, 0, len);
+            }
             return StringData.fromString(new String(b, 0, len, charset()));
         }
 
         @Override
         Object fromJdbc(ResultSet rs, int i) throws SQLException {
+            if (utf8) {
+                byte[] b = rs.getBytes(i);
+                return b == null ? null : StringData.fromBytes(b);
+            }
             String s = rs.getString(i);
             return s == null ? null : StringData.fromString(s);
         }

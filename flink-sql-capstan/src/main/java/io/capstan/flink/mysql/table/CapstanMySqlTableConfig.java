@@ -48,7 +48,8 @@ public final class CapstanMySqlTableConfig implements Serializable {
     private final Long startupTimestampMillis; // only for TIMESTAMP
     private final int chunkSize;
     private final int fetchSize;
-    private final String chunkKeyColumn; // null: the first primary key column
+    private final String chunkKeyColumn; // null: the primary key
+    private final Duration lockWaitTimeout;
     private final Duration lockWaitBudget;
 
     private CapstanMySqlTableConfig(
@@ -62,6 +63,7 @@ public final class CapstanMySqlTableConfig implements Serializable {
             int chunkSize,
             int fetchSize,
             String chunkKeyColumn,
+            Duration lockWaitTimeout,
             Duration lockWaitBudget) {
         this.connection = connection;
         this.databasePattern = databasePattern;
@@ -73,6 +75,7 @@ public final class CapstanMySqlTableConfig implements Serializable {
         this.chunkSize = chunkSize;
         this.fetchSize = fetchSize;
         this.chunkKeyColumn = chunkKeyColumn;
+        this.lockWaitTimeout = lockWaitTimeout;
         this.lockWaitBudget = lockWaitBudget;
     }
 
@@ -119,6 +122,7 @@ public final class CapstanMySqlTableConfig implements Serializable {
                     SCAN_INCREMENTAL_SNAPSHOT_CHUNK_SIZE,
                     SCAN_SNAPSHOT_FETCH_SIZE,
                     SCAN_INCREMENTAL_SNAPSHOT_CHUNK_KEY_COLUMN,
+                    SCAN_SNAPSHOT_LOCK_WAIT_TIMEOUT,
                     SCAN_SNAPSHOT_LOCK_WAIT_BUDGET
                 }) {
             if (!mode.readsSnapshot() && options.getOptional(snapshotOnly).isPresent()) {
@@ -142,16 +146,35 @@ public final class CapstanMySqlTableConfig implements Serializable {
                             + ".");
         }
         int fetchSize = options.get(SCAN_SNAPSHOT_FETCH_SIZE);
-        if (fetchSize < 1) {
+        if (fetchSize < 0) {
             throw new ValidationException(
                     "Invalid value for option '"
                             + SCAN_SNAPSHOT_FETCH_SIZE.key()
-                            + "': it must be at least 1, was "
+                            + "': it must be 0 (stream the rows, the default) or a positive number of"
+                            + " rows per round trip, was "
                             + fetchSize
                             + ".");
         }
+        Duration lockWaitTimeout = options.get(SCAN_SNAPSHOT_LOCK_WAIT_TIMEOUT);
+        if (lockWaitTimeout.compareTo(Duration.ofSeconds(1)) < 0) {
+            throw new ValidationException(
+                    "Invalid value for option '"
+                            + SCAN_SNAPSHOT_LOCK_WAIT_TIMEOUT.key()
+                            + "': it must be at least 1 s (MySQL's lock_wait_timeout counts whole"
+                            + " seconds), e.g. '2 s'.");
+        }
         Duration lockWaitBudget =
                 positive(options.get(SCAN_SNAPSHOT_LOCK_WAIT_BUDGET), SCAN_SNAPSHOT_LOCK_WAIT_BUDGET.key());
+        if (lockWaitBudget.compareTo(lockWaitTimeout) < 0) {
+            throw new ValidationException(
+                    "Invalid value for option '"
+                            + SCAN_SNAPSHOT_LOCK_WAIT_BUDGET.key()
+                            + "': it must be at least '"
+                            + SCAN_SNAPSHOT_LOCK_WAIT_TIMEOUT.key()
+                            + "' ("
+                            + lockWaitTimeout.toMillis()
+                            + " ms).");
+        }
         String chunkKeyColumn =
                 options.getOptional(SCAN_INCREMENTAL_SNAPSHOT_CHUNK_KEY_COLUMN)
                         .map(String::trim)
@@ -176,6 +199,7 @@ public final class CapstanMySqlTableConfig implements Serializable {
                 chunkSize,
                 fetchSize,
                 chunkKeyColumn,
+                lockWaitTimeout,
                 lockWaitBudget);
     }
 
@@ -390,6 +414,10 @@ public final class CapstanMySqlTableConfig implements Serializable {
         return Optional.ofNullable(chunkKeyColumn);
     }
 
+    public Duration lockWaitTimeout() {
+        return lockWaitTimeout;
+    }
+
     public Duration lockWaitBudget() {
         return lockWaitBudget;
     }
@@ -413,6 +441,7 @@ public final class CapstanMySqlTableConfig implements Serializable {
                 && Objects.equals(specificOffsetGtidSet, that.specificOffsetGtidSet)
                 && Objects.equals(startupTimestampMillis, that.startupTimestampMillis)
                 && Objects.equals(chunkKeyColumn, that.chunkKeyColumn)
+                && lockWaitTimeout.equals(that.lockWaitTimeout)
                 && lockWaitBudget.equals(that.lockWaitBudget);
     }
 

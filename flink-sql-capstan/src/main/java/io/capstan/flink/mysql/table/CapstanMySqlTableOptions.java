@@ -93,21 +93,33 @@ public final class CapstanMySqlTableOptions {
             ConfigOptions.key("scan.incremental.snapshot.chunk.size")
                     .intType()
                     .defaultValue(8096)
-                    .withDescription("Rows per snapshot chunk.");
+                    .withDescription("Rows per snapshot chunk when it is planned.");
 
     public static final ConfigOption<Integer> SCAN_SNAPSHOT_FETCH_SIZE =
             ConfigOptions.key("scan.snapshot.fetch.size")
                     .intType()
-                    .defaultValue(1024)
-                    .withDescription("Rows fetched per round trip while reading a chunk.");
+                    .defaultValue(0)
+                    .withDescription(
+                            "How a chunk's rows are fetched: 0 streams them one by one from the"
+                                    + " server (fastest); a positive value fetches that many rows per"
+                                    + " round trip through a server-side cursor.");
 
     public static final ConfigOption<String> SCAN_INCREMENTAL_SNAPSHOT_CHUNK_KEY_COLUMN =
             ConfigOptions.key("scan.incremental.snapshot.chunk.key-column")
                     .stringType()
                     .noDefaultValue()
                     .withDescription(
-                            "Column that cuts the table into chunks; defaults to the first primary"
-                                    + " key column.");
+                            "The UNIQUE NOT NULL column that cuts the table into chunks, instead of"
+                                    + " the primary key; required for a table without primary key.");
+
+    public static final ConfigOption<Duration> SCAN_SNAPSHOT_LOCK_WAIT_TIMEOUT =
+            ConfigOptions.key("scan.snapshot.lock-wait.timeout")
+                    .durationType()
+                    .defaultValue(Duration.ofSeconds(1))
+                    .withDescription(
+                            "Longest wait of one LOCK TABLES attempt of a snapshot chunk (whole"
+                                    + " seconds, at least 1 s); writers queue behind a waiting lock, so"
+                                    + " keep it short.");
 
     public static final ConfigOption<Duration> SCAN_SNAPSHOT_LOCK_WAIT_BUDGET =
             ConfigOptions.key("scan.snapshot.lock-wait.budget")

@@ -1,5 +1,7 @@
 package io.capstan.flink.mysql.table;
 
+import io.capstan.flink.mysql.CapstanMySqlSource;
+
 import org.apache.flink.api.common.eventtime.WatermarkStrategy;
 import org.apache.flink.api.common.typeinfo.TypeInformation;
 import org.apache.flink.api.connector.source.Source;
@@ -22,6 +24,7 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
 import java.util.Objects;
+import java.util.Optional;
 
 /**
  * The scan side of a {@code capstan-mysql} table: a changelog (+I, -U, +U, -D; insert-only in
@@ -65,10 +68,7 @@ public final class CapstanMySqlTableSource
     @Override
     public ScanRuntimeProvider getScanRuntimeProvider(ScanContext context) {
         TypeInformation<RowData> producedType = context.createTypeInformation(producedDataType);
-        ChangelogRowDeserializer deserializer =
-                new ChangelogRowDeserializer(
-                        producedType, (RowType) physicalDataType.getLogicalType(), metadata);
-        Source<RowData, ?, ?> source = SourceAssembly.build(config, deserializer);
+        Source<RowData, ?, ?> source = createSource(producedType);
         boolean bounded = config.startupMode() == TableStartupMode.SNAPSHOT;
         String operatorName = "capstan-mysql[" + tableName + "]";
 
@@ -87,6 +87,17 @@ public final class CapstanMySqlTableSource
                 return bounded;
             }
         };
+    }
+
+    /**
+     * The DataStream source of the projected columns: they are all the snapshot SELECT reads
+     * (besides the chunk key), and all the deserializer converts.
+     */
+    CapstanMySqlSource<RowData> createSource(TypeInformation<RowData> producedType) {
+        RowType physical = (RowType) physicalDataType.getLogicalType();
+        ChangelogRowDeserializer deserializer =
+                new ChangelogRowDeserializer(producedType, physical, metadata);
+        return SourceAssembly.build(config, deserializer, Optional.of(physical.getFieldNames()));
     }
 
     @Override

@@ -13,6 +13,7 @@ import org.apache.flink.table.api.ValidationException;
 import org.apache.flink.table.data.RowData;
 
 import java.util.List;
+import java.util.Optional;
 
 /**
  * Builds the DataStream source for a validated table config: the one place that knows how table
@@ -29,8 +30,14 @@ final class SourceAssembly {
 
     private SourceAssembly() {}
 
+    /**
+     * @param snapshotColumns the physical columns the query reads: the snapshot SELECT reads only
+     *     these (and the chunk key), or every column when empty
+     */
     static CapstanMySqlSource<RowData> build(
-            CapstanMySqlTableConfig config, CapstanDeserializer<RowData> deserializer) {
+            CapstanMySqlTableConfig config,
+            CapstanDeserializer<RowData> deserializer,
+            Optional<List<String>> snapshotColumns) {
         MySqlConnectionConfig c = config.connection();
         CapstanMySqlSourceBuilder<RowData> builder =
                 CapstanMySqlSource.<RowData>builder()
@@ -48,32 +55,25 @@ final class SourceAssembly {
                         .heartbeatInterval(c.heartbeatInterval())
                         .jdbcProperties(c.jdbcProperties());
         config.serverId().ifPresent(id -> builder.serverId(id.first()));
-        // chunk size, fetch size, chunk key column and lock-wait budget are validated by the
-        // table config; the source takes them once it reads snapshots (initial/snapshot modes,
-        // which it refuses until then: see checkSupported).
+        if (config.startupMode().readsSnapshot()) {
+            builder.chunkSize(config.chunkSize())
+                    .fetchSize(config.fetchSize())
+                    .lockWaitTimeout(config.lockWaitTimeout())
+                    .lockWaitBudget(config.lockWaitBudget());
+            config.chunkKeyColumn().ifPresent(builder::chunkKeyColumn);
+            snapshotColumns.ifPresent(builder::snapshotColumns);
+        }
         return builder.build();
     }
 
     /**
-     * Fails at planning time, naming the option, when the DataStream source refuses the
-     * configuration, in particular a startup mode this version of the source does not support.
+     * Fails at planning time when the DataStream source refuses the configuration. The table
+     * config validates every option first, so this is a safety net, not the usual path.
      */
     static void checkSupported(CapstanMySqlTableConfig config) {
         try {
-            build(config, new RowDataDeserializer(TypeInformation.of(RowData.class)));
+            build(config, new RowDataDeserializer(TypeInformation.of(RowData.class)), Optional.empty());
         } catch (IllegalArgumentException | UnsupportedOperationException e) {
-            if (config.startupMode().readsSnapshot()) {
-                throw new ValidationException(
-                        "scan.startup.mode '"
-                                + config.startupMode().optionValue()
-                                + "'"
-                                + (config.startupMode() == TableStartupMode.INITIAL ? " (the default)" : "")
-                                + " reads a snapshot of the existing rows, which this version of"
-                                + " capstan-mysql does not support yet. Set 'scan.startup.mode' to"
-                                + " 'latest-offset', 'earliest-offset', 'specific-offset' or"
-                                + " 'timestamp'.",
-                        e);
-            }
             throw new ValidationException(
                     "The capstan-mysql source refused the table options: " + e.getMessage(), e);
         }

@@ -1,6 +1,15 @@
 package io.capstan.flink.mysql.table;
 
+import io.capstan.flink.mysql.StartupOptions;
 import io.capstan.flink.mysql.connect.SslMode;
+import io.capstan.flink.mysql.schema.TableId;
+import io.capstan.flink.mysql.source.SnapshotOptions;
+
+import org.apache.flink.api.common.typeinfo.TypeInformation;
+import org.apache.flink.api.connector.source.Boundedness;
+import org.apache.flink.table.api.DataTypes;
+import org.apache.flink.table.connector.ChangelogMode;
+import org.apache.flink.table.data.RowData;
 
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.params.ParameterizedTest;
@@ -135,15 +144,107 @@ class CapstanMySqlTableFactoryTest {
         assertThat(c.startupTimestampMillis()).contains(1700000000000L);
     }
 
+    private static final TypeInformation<RowData> ROWS = TypeInformation.of(RowData.class);
+
+    private static SnapshotOptions snapshotOptions(Consumer<Map<String, String>> change) {
+        return ((CapstanMySqlTableSource) create(options(change))).createSource(ROWS).config().snapshot();
+    }
+
+    private static Map<String, String> options(Consumer<Map<String, String>> change) {
+        Map<String, String> options = validOptions();
+        change.accept(options);
+        return options;
+    }
+
     @Test
-    void snapshotModesAreRefusedClearlyWhileTheSourceCannotReadSnapshots() {
-        // The DataStream source refuses initial/snapshot until the snapshot feature lands.
-        assertThat(failure(o -> o.remove("scan.startup.mode")))
-                .contains("scan.startup.mode 'initial' (the default) reads a snapshot")
-                .contains("does not support yet")
-                .contains("'latest-offset'");
-        assertThat(failure(o -> o.put("scan.startup.mode", "snapshot")))
-                .contains("scan.startup.mode 'snapshot' reads a snapshot");
+    void snapshotModesMapToTheSourcesStartupOptions() {
+        CapstanMySqlTableConfig initial = config(o -> o.remove("scan.startup.mode"));
+        assertThat(initial.startupMode()).isEqualTo(TableStartupMode.INITIAL);
+        assertThat(SourceAssembly.startupOptions(initial)).isEqualTo(StartupOptions.initial());
+        CapstanMySqlTableSource initialSource = (CapstanMySqlTableSource) create(options(o -> o.remove("scan.startup.mode")));
+        assertThat(initialSource.createSource(ROWS).config().startupOptions()).isEqualTo(StartupOptions.initial());
+        assertThat(initialSource.getChangelogMode()).isEqualTo(ChangelogMode.all());
+
+        CapstanMySqlTableSource snapshot =
+                (CapstanMySqlTableSource) create(options(o -> o.put("scan.startup.mode", "snapshot")));
+        assertThat(snapshot.createSource(ROWS).config().startupOptions()).isEqualTo(StartupOptions.snapshot());
+        assertThat(snapshot.createSource(ROWS).getBoundedness()).isEqualTo(Boundedness.BOUNDED);
+        assertThat(snapshot.getChangelogMode()).isEqualTo(ChangelogMode.insertOnly());
+    }
+
+    @Test
+    void snapshotOptionsReachTheSourceBuilder() {
+        SnapshotOptions s =
+                snapshotOptions(
+                        o -> {
+                            o.put("scan.startup.mode", "initial");
+                            o.put("scan.incremental.snapshot.chunk.size", "500");
+                            o.put("scan.snapshot.fetch.size", "64");
+                            o.put("scan.incremental.snapshot.chunk.key-column", "customer_id");
+                            o.put("scan.snapshot.lock-wait.timeout", "3 s");
+                            o.put("scan.snapshot.lock-wait.budget", "2 min");
+                        });
+        assertThat(s.chunkSize()).isEqualTo(500);
+        assertThat(s.readOptions().fetchSize()).isEqualTo(64);
+        assertThat(s.readOptions().lockWaitTimeout()).isEqualTo(Duration.ofSeconds(3));
+        assertThat(s.readOptions().lockWaitBudget()).isEqualTo(Duration.ofMinutes(2));
+        assertThat(s.chunkKeyColumn(TableId.of("shop", "orders"))).contains("customer_id");
+    }
+
+    @Test
+    void snapshotDefaultsEqualTheDataStreamDefaults() {
+        SnapshotOptions sql = snapshotOptions(o -> o.put("scan.startup.mode", "snapshot"));
+        SnapshotOptions dataStream = SnapshotOptions.defaults();
+        assertThat(sql.chunkSize()).isEqualTo(dataStream.chunkSize()).isEqualTo(8096);
+        assertThat(sql.readOptions().fetchSize()).isEqualTo(dataStream.readOptions().fetchSize()).isZero();
+        assertThat(sql.readOptions().lockWaitTimeout()).isEqualTo(dataStream.readOptions().lockWaitTimeout());
+        assertThat(sql.readOptions().lockWaitBudget()).isEqualTo(dataStream.readOptions().lockWaitBudget());
+        assertThat(sql.chunkKeyColumn(TableId.of("shop", "orders"))).isEmpty();
+    }
+
+    @Test
+    void snapshotOptionValuesAreCheckedByName() {
+        assertThat(failure(o -> {
+                    o.put("scan.startup.mode", "initial");
+                    o.put("scan.snapshot.fetch.size", "-1");
+                }))
+                .contains("'scan.snapshot.fetch.size'")
+                .contains("0 (stream the rows");
+        assertThat(failure(o -> {
+                    o.put("scan.startup.mode", "initial");
+                    o.put("scan.incremental.snapshot.chunk.size", "1");
+                }))
+                .contains("'scan.incremental.snapshot.chunk.size'");
+        assertThat(failure(o -> {
+                    o.put("scan.startup.mode", "initial");
+                    o.put("scan.snapshot.lock-wait.timeout", "500 ms");
+                }))
+                .contains("'scan.snapshot.lock-wait.timeout'")
+                .contains("at least 1 s");
+        assertThat(failure(o -> {
+                    o.put("scan.startup.mode", "initial");
+                    o.put("scan.snapshot.lock-wait.timeout", "5 s");
+                    o.put("scan.snapshot.lock-wait.budget", "2 s");
+                }))
+                .contains("'scan.snapshot.lock-wait.budget'")
+                .contains("at least 'scan.snapshot.lock-wait.timeout'");
+        assertThat(failure(o -> o.put("scan.snapshot.lock-wait.timeout", "2 s")))
+                .contains("'scan.snapshot.lock-wait.timeout' applies only to scan.startup.mode 'initial' or 'snapshot'");
+    }
+
+    @Test
+    void projectedColumnsAreAllTheSnapshotReads() {
+        CapstanMySqlTableSource source =
+                (CapstanMySqlTableSource) create(options(o -> o.put("scan.startup.mode", "initial")));
+        // Without push-down: every declared physical column.
+        assertThat(source.createSource(ROWS).config().snapshot().readOptions().columns())
+                .hasValueSatisfying(c -> assertThat(c).containsExactlyInAnyOrder(
+                        "id", "customer_id", "status", "amount", "updated_at"));
+        source.applyProjection(
+                new int[][] {{2}, {3}},
+                DataTypes.ROW(DataTypes.FIELD("status", DataTypes.STRING()), DataTypes.FIELD("amount", DataTypes.DECIMAL(12, 2))));
+        assertThat(source.createSource(ROWS).config().snapshot().readOptions().columns())
+                .hasValueSatisfying(c -> assertThat(c).containsExactlyInAnyOrder("status", "amount"));
     }
 
     @Test
@@ -170,7 +271,8 @@ class CapstanMySqlTableFactoryTest {
         CapstanMySqlTableConfig ranged = config(o -> o.put("server-id", "5400-5408"));
         assertThat(ranged.serverId().get().first()).isEqualTo(5400);
         assertThat(SourceAssembly.build(ranged, new io.capstan.flink.mysql.deserializer.RowDataDeserializer(
-                                org.apache.flink.api.common.typeinfo.TypeInformation.of(org.apache.flink.table.data.RowData.class)))
+                                org.apache.flink.api.common.typeinfo.TypeInformation.of(org.apache.flink.table.data.RowData.class)),
+                                java.util.Optional.empty())
                         .config()
                         .serverId())
                 .isEqualTo(5400L);
@@ -234,7 +336,8 @@ class CapstanMySqlTableFactoryTest {
         assertThat(c.connection().maxRetries()).isEqualTo(3);
         assertThat(c.connection().heartbeatInterval()).isEqualTo(Duration.ofSeconds(30));
         assertThat(c.chunkSize()).isEqualTo(8096);
-        assertThat(c.fetchSize()).isEqualTo(1024);
+        assertThat(c.fetchSize()).isEqualTo(0);
+        assertThat(c.lockWaitTimeout()).isEqualTo(Duration.ofSeconds(1));
         assertThat(c.lockWaitBudget()).isEqualTo(Duration.ofSeconds(60));
         assertThat(c.serverId()).isEmpty();
     }
@@ -246,7 +349,8 @@ class CapstanMySqlTableFactoryTest {
         assertThat(source.toString()).doesNotContain(PASSWORD).contains("127.0.0.1");
         assertThat(source.config().toString()).doesNotContain(PASSWORD);
         assertThat(SourceAssembly.build(source.config(), new io.capstan.flink.mysql.deserializer.RowDataDeserializer(
-                                org.apache.flink.api.common.typeinfo.TypeInformation.of(org.apache.flink.table.data.RowData.class)))
+                                org.apache.flink.api.common.typeinfo.TypeInformation.of(org.apache.flink.table.data.RowData.class)),
+                                java.util.Optional.empty())
                         .config()
                         .toString())
                 .doesNotContain(PASSWORD);

@@ -4,10 +4,12 @@ import io.capstan.flink.mysql.testing.MySqlTestDatabase;
 
 import org.apache.flink.runtime.testutils.MiniClusterResourceConfiguration;
 import org.apache.flink.table.api.ExplainDetail;
+import org.apache.flink.table.api.TableResult;
 import org.apache.flink.table.api.bridge.java.StreamTableEnvironment;
 import org.apache.flink.test.junit5.MiniClusterExtension;
 import org.apache.flink.types.Row;
 import org.apache.flink.types.RowKind;
+import org.apache.flink.util.CloseableIterator;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.RegisterExtension;
@@ -22,17 +24,25 @@ import java.time.Instant;
 import java.time.LocalDate;
 import java.time.LocalDateTime;
 import java.util.ArrayList;
+import java.util.Comparator;
 import java.util.HashMap;
+import java.util.HashSet;
 import java.util.List;
 import java.util.Map;
 import java.util.Random;
+import java.util.Set;
+import java.util.TreeMap;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
 import java.util.concurrent.Future;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicBoolean;
+import java.util.concurrent.atomic.AtomicLong;
 import java.util.stream.Collectors;
 
 import static io.capstan.flink.mysql.table.SqlItSupport.createTable;
 import static io.capstan.flink.mysql.table.SqlItSupport.gtidExecuted;
+import static io.capstan.flink.mysql.table.SqlItSupport.initialOptions;
 import static io.capstan.flink.mysql.table.SqlItSupport.options;
 import static io.capstan.flink.mysql.table.TableFixtures.allMessages;
 import static org.assertj.core.api.Assertions.assertThat;
@@ -41,9 +51,9 @@ import static org.assertj.core.api.Assertions.catchThrowable;
 /**
  * The 'capstan-mysql' table connector against a real MySQL and a Flink MiniCluster.
  *
- * <p>The source cannot read snapshots yet, so every table here starts at 'specific-offset' = the
- * server's gtid_executed taken before the writes: the changelog then holds every write, and
- * queries over it must equal the same queries on MySQL.
+ * <p>The aggregate, type matrix and snapshot tests start in the 'initial' (default) and 'snapshot'
+ * modes; the others start at 'specific-offset' = the server's gtid_executed before their writes,
+ * so the changelog holds exactly those writes.
  */
 class CapstanMySqlTableIT {
 
@@ -68,80 +78,239 @@ class CapstanMySqlTableIT {
 
     // ---------------------------------------------------------------- GROUP BY equals MySQL
 
+    private static final String[] STATUSES = {"NEW", "PAID", "SHIPPED", "CANCELLED"};
+    private static final int PRELOADED = 50_000;
+    private static final int WRITERS = 3;
+
     @Test
-    void groupByOverTheChangelogEqualsTheSameQueryOnMySql() throws Exception {
+    void groupByOverTheChangelogEqualsTheSameQueryOnMySqlAfterWritesDuringAndAfterTheSnapshot()
+            throws Exception {
         DB.execute(
                 "CREATE TABLE orders (id BIGINT NOT NULL PRIMARY KEY, customer_id INT,"
                         + " status VARCHAR(16) NOT NULL, amount DECIMAL(12,2) NOT NULL,"
                         + " updated_at TIMESTAMP(3) NULL)");
-        String start = gtidExecuted(DB);
+        preloadOrders();
+        Map<String, String> o = initialOptions(DB, "orders");
+        o.put("scan.incremental.snapshot.chunk.size", "250"); // 200 chunks: the snapshot takes a while
         tEnv.executeSql(
                 createTable(
                         "orders",
                         "id BIGINT, customer_id INT, status STRING, amount DECIMAL(12,2),"
                                 + " updated_at TIMESTAMP_LTZ(3), PRIMARY KEY (id) NOT ENFORCED",
-                        options(DB, "orders", start)));
+                        o));
 
+        Set<Long> dumpThreadsBefore = binlogDumpThreads();
+        AtomicBoolean stop = new AtomicBoolean();
+        AtomicLong operations = new AtomicLong();
+        ExecutorService writers = Executors.newFixedThreadPool(WRITERS);
         try (ChangelogCollector changes =
                 new ChangelogCollector(
                         tEnv.executeSql(
                                 "SELECT status, COUNT(*) AS n, SUM(amount) AS total FROM orders GROUP BY status"))) {
-            // Writers run while the job starts and streams.
-            ExecutorService writers = Executors.newFixedThreadPool(3);
+            long started = System.nanoTime();
             List<Future<?>> done = new ArrayList<>();
-            for (int w = 0; w < 3; w++) {
+            for (int w = 0; w < WRITERS; w++) {
                 int writer = w;
-                done.add(writers.submit(() -> { writeOrders(writer, 250); return null; }));
+                done.add(writers.submit(() -> { writeOrders(writer, stop, operations); return null; }));
             }
+            // The binlog connection opens only once every chunk is finished: the end of the snapshot.
+            long deadline = System.nanoTime() + TIMEOUT.toNanos();
+            while (!binlogDumpThreadsExcept(dumpThreadsBefore)) {
+                assertThat(System.nanoTime()).as("the snapshot did not finish in time").isLessThan(deadline);
+                for (Future<?> f : done) {
+                    if (f.isDone()) {
+                        f.get(); // throws the writer's failure
+                        throw new AssertionError("a writer stopped early");
+                    }
+                }
+                Thread.sleep(20);
+            }
+            long duringSnapshot = operations.get();
+            long snapshotMillis = (System.nanoTime() - started) / 1_000_000;
+            while (operations.get() < duringSnapshot + 600) {
+                Thread.sleep(20);
+            }
+            stop.set(true);
             for (Future<?> f : done) {
                 f.get();
             }
-            writers.shutdown();
+            System.out.printf(
+                    "snapshot of %d rows took ~%d ms; %d write statements during it, %d after%n",
+                    PRELOADED, snapshotMillis, duringSnapshot, operations.get() - duringSnapshot);
+            assertThat(duringSnapshot).as("writes during the snapshot").isGreaterThanOrEqualTo(100);
 
             Map<String, List<Object>> expected = mysqlGroupBy();
             assertThat(expected).isNotEmpty();
             changes.await(rows -> materializeGroups(rows).equals(expected), TIMEOUT);
+        } finally {
+            stop.set(true);
+            writers.shutdownNow();
         }
     }
 
-    /** Random inserts, updates (status and amount) and deletes on this writer's own ids. */
-    private static void writeOrders(int writer, int operations) throws SQLException {
-        Random random = new Random(42 + writer);
-        String[] statuses = {"NEW", "PAID", "SHIPPED", "CANCELLED"};
-        List<Long> live = new ArrayList<>();
-        long nextId = writer * 1_000_000L;
+    private static void preloadOrders() throws SQLException {
+        Random random = new Random(7);
         try (Connection c = DB.openRootConnection(); Statement s = c.createStatement()) {
-            for (int i = 0; i < operations; i++) {
+            for (int first = 1; first <= PRELOADED; first += 2_000) {
+                StringBuilder sql = new StringBuilder("INSERT INTO orders VALUES ");
+                for (int id = first; id < first + 2_000 && id <= PRELOADED; id++) {
+                    if (id > first) {
+                        sql.append(", ");
+                    }
+                    sql.append('(').append(id).append(", ").append(random.nextInt(100)).append(", '")
+                            .append(STATUSES[random.nextInt(STATUSES.length)]).append("', ")
+                            .append(amount(random)).append(", NOW(3))");
+                }
+                s.executeUpdate(sql.toString());
+            }
+        }
+    }
+
+    /**
+     * Until stopped: random inserts, updates of status and amount, key changes (which move a row to
+     * another chunk) and deletes, on this writer's share of the preloaded rows and its own new ids;
+     * one in five is a transaction of up to four statements.
+     */
+    private static void writeOrders(int writer, AtomicBoolean stop, AtomicLong operations)
+            throws SQLException, InterruptedException {
+        Random random = new Random(42 + writer);
+        List<Long> live = new ArrayList<>();
+        for (long id = 1 + writer; id <= PRELOADED; id += WRITERS) {
+            live.add(id);
+        }
+        long nextId = (writer + 1) * 1_000_000L;
+        try (Connection c = DB.openRootConnection(); Statement s = c.createStatement()) {
+            while (!stop.get()) {
                 boolean transaction = random.nextInt(5) == 0;
                 if (transaction) {
                     c.setAutoCommit(false);
                 }
                 int statements = transaction ? 1 + random.nextInt(4) : 1;
                 for (int k = 0; k < statements; k++) {
-                    int op = live.size() < 5 ? 0 : random.nextInt(10);
-                    if (op < 5) {
+                    int op = random.nextInt(10);
+                    if (op < 3) {
                         long id = nextId++;
                         s.executeUpdate(
                                 "INSERT INTO orders VALUES (" + id + ", " + random.nextInt(100) + ", '"
-                                        + statuses[random.nextInt(statuses.length)] + "', "
+                                        + STATUSES[random.nextInt(STATUSES.length)] + "', "
                                         + amount(random) + ", NOW(3))");
                         live.add(id);
-                    } else if (op < 8) {
+                    } else if (op < 7) {
                         long id = live.get(random.nextInt(live.size()));
                         s.executeUpdate(
-                                "UPDATE orders SET status = '" + statuses[random.nextInt(statuses.length)]
+                                "UPDATE orders SET status = '" + STATUSES[random.nextInt(STATUSES.length)]
                                         + "', amount = " + amount(random) + " WHERE id = " + id);
+                    } else if (op < 8) {
+                        int index = random.nextInt(live.size());
+                        long id = nextId++;
+                        s.executeUpdate("UPDATE orders SET id = " + id + " WHERE id = " + live.get(index));
+                        live.set(index, id);
                     } else {
                         long id = live.remove(random.nextInt(live.size()));
                         s.executeUpdate("DELETE FROM orders WHERE id = " + id);
                     }
+                    operations.incrementAndGet();
                 }
                 if (transaction) {
                     c.commit();
                     c.setAutoCommit(true);
                 }
+                Thread.sleep(1); // leave the two test cores some room
             }
         }
+    }
+
+    /** Process ids of the connector user's binlog dump threads now. */
+    private static Set<Long> binlogDumpThreads() throws SQLException {
+        Set<Long> ids = new HashSet<>();
+        try (Connection c = DB.openRootConnection();
+                Statement s = c.createStatement();
+                ResultSet rs =
+                        s.executeQuery(
+                                "SELECT ID FROM information_schema.PROCESSLIST WHERE COMMAND LIKE 'Binlog Dump%'"
+                                        + " AND USER = '" + DB.connectorConfig().username() + "'")) {
+            while (rs.next()) {
+                ids.add(rs.getLong(1));
+            }
+        }
+        return ids;
+    }
+
+    private static boolean binlogDumpThreadsExcept(Set<Long> before) throws SQLException {
+        Set<Long> now = binlogDumpThreads();
+        now.removeAll(before);
+        return !now.isEmpty();
+    }
+
+    // ---------------------------------------------------------------- snapshot mode
+
+    @Test
+    void snapshotModeReadsTheExactRowsAndFinishesReadingOnlyTheProjectedColumns() throws Exception {
+        DB.execute(
+                "CREATE TABLE snap (id INT NOT NULL PRIMARY KEY, v VARCHAR(16), w VARCHAR(16))");
+        Random random = new Random(3);
+        Map<Integer, String> expected = new TreeMap<>();
+        StringBuilder insert = new StringBuilder("INSERT INTO snap VALUES ");
+        for (int i = 0; i < 2_000; i++) {
+            int id = i * 3 + random.nextInt(3); // sparse keys: chunks planned by query
+            String v = random.nextInt(10) == 0 ? null : "v" + random.nextInt(1_000_000);
+            expected.put(id, v);
+            insert.append(i == 0 ? "" : ", ").append('(').append(id).append(", ")
+                    .append(v == null ? "NULL" : "'" + v + "'").append(", 'unused')");
+        }
+        DB.execute(insert.toString());
+        Map<String, String> o = initialOptions(DB, "snap");
+        o.put("scan.startup.mode", "snapshot");
+        o.put("scan.incremental.snapshot.chunk.size", "128");
+        tEnv.executeSql(createTable("snap", "id INT NOT NULL, v STRING, w STRING, PRIMARY KEY (id) NOT ENFORCED", o));
+
+        List<Row> rows = new ArrayList<>();
+        List<String> snapshotSelects;
+        // The server's general query log shows the statements the snapshot ran (test servers run
+        // without performance_schema).
+        DB.execute("SET GLOBAL log_output = 'TABLE'", "SET GLOBAL general_log = 'ON'");
+        try {
+            TableResult result = tEnv.executeSql("SELECT id, v FROM snap");
+            try (CloseableIterator<Row> it = result.collect()) {
+                it.forEachRemaining(rows::add); // ends: the source is bounded
+            }
+            result.getJobClient().orElseThrow().getJobExecutionResult().get(TIMEOUT.toSeconds(), TimeUnit.SECONDS);
+            snapshotSelects = selectsOn(DB.name(), "snap");
+        } finally {
+            DB.execute("SET GLOBAL general_log = 'OFF'", "TRUNCATE TABLE mysql.general_log");
+        }
+
+        assertThat(rows).allSatisfy(r -> assertThat(r.getKind()).isEqualTo(RowKind.INSERT));
+        Map<Integer, String> read = new TreeMap<>();
+        for (Row r : rows) {
+            assertThat(read.containsKey((Integer) r.getField(0))).as("row read twice").isFalse();
+            read.put((Integer) r.getField(0), (String) r.getField(1));
+        }
+        assertThat(read).isEqualTo(expected);
+
+        // Projection push-down: the snapshot's SELECTs on the table never named the unused column.
+        assertThat(snapshotSelects).as("snapshot SELECTs in the general log")
+                .anySatisfy(q -> assertThat(q).startsWith("SELECT `id`, `v` FROM"));
+        assertThat(snapshotSelects).noneSatisfy(q -> assertThat(q).contains("`w`"));
+    }
+
+    /** The SELECT statements in the general log that name {@code db.table} qualified. */
+    private static List<String> selectsOn(String db, String table) throws SQLException {
+        List<String> selects = new ArrayList<>();
+        try (Connection c = DB.openRootConnection();
+                Statement s = c.createStatement();
+                ResultSet rs =
+                        s.executeQuery(
+                                "SELECT CONVERT(argument USING utf8mb4) FROM mysql.general_log"
+                                        + " WHERE command_type = 'Query'")) {
+            while (rs.next()) {
+                String q = rs.getString(1);
+                if (q != null && q.startsWith("SELECT") && q.contains("`" + db + "`.`" + table + "`")) {
+                    selects.add(q);
+                }
+            }
+        }
+        return selects;
     }
 
     private static String amount(Random random) {
@@ -177,7 +346,7 @@ class CapstanMySqlTableIT {
     // ---------------------------------------------------------------- type matrix
 
     @Test
-    void typeMatrixReadThroughSqlHasTheExpectedValues() throws Exception {
+    void typeMatrixReadThroughSqlInInitialModeHasTheExpectedValuesFromSnapshotAndBinlog() throws Exception {
         DB.execute(
                 "CREATE TABLE types (id INT NOT NULL PRIMARY KEY,"
                         + " c_tinyint TINYINT, c_tinyint_u TINYINT UNSIGNED, c_smallint_u SMALLINT UNSIGNED,"
@@ -187,7 +356,17 @@ class CapstanMySqlTableIT {
                         + " c_enum ENUM('a','b','c'), c_set SET('x','y','z'), c_json JSON, c_date DATE, c_time TIME(3),"
                         + " c_datetime DATETIME(3), c_timestamp TIMESTAMP(6) NULL, c_year YEAR)"
                         + " DEFAULT CHARSET = utf8mb4");
-        String start = gtidExecuted(DB);
+        String row1Values =
+                "-128, 255, 65535, -8388608, 4294967295, -9223372036854775808,"
+                        + " 18446744073709551615, -1234567890.12, 1.5, -2.25e300, b'1', b'1000000001',"
+                        + " 'ab', 'héllo ✓', 'long text', x'0102', x'0a0b0c',"
+                        + " 'b', 'z,x', '{\"k\": [1, 2]}', '2024-02-29', '12:34:56.789',"
+                        + " '2024-02-29 12:34:56.789', '2024-02-29 12:34:56.123456', 2024)";
+        // Rows 1 and 2 exist before the job (read by the snapshot), 3 and 4 come after (binlog).
+        DB.execute(
+                "SET time_zone = '+00:00'",
+                "INSERT INTO types VALUES (1, " + row1Values,
+                "INSERT INTO types (id) VALUES (2)");
         tEnv.executeSql(
                 createTable(
                         "types",
@@ -198,30 +377,32 @@ class CapstanMySqlTableIT {
                                 + " c_enum STRING, c_set STRING, c_json STRING, c_date DATE, c_time BIGINT,"
                                 + " c_datetime TIMESTAMP(3), c_timestamp TIMESTAMP_LTZ(6), c_year INT,"
                                 + " PRIMARY KEY (id) NOT ENFORCED",
-                        options(DB, "types", start)));
+                        initialOptions(DB, "types")));
         try (ChangelogCollector changes = new ChangelogCollector(tEnv.executeSql("SELECT * FROM types"))) {
+            changes.awaitCount(2, TIMEOUT);
             DB.execute(
                     "SET time_zone = '+00:00'",
-                    "INSERT INTO types VALUES (1, -128, 255, 65535, -8388608, 4294967295, -9223372036854775808,"
-                            + " 18446744073709551615, -1234567890.12, 1.5, -2.25e300, b'1', b'1000000001',"
-                            + " 'ab', 'héllo ✓', 'long text', x'0102', x'0a0b0c',"
-                            + " 'b', 'z,x', '{\"k\": [1, 2]}', '2024-02-29', '12:34:56.789',"
-                            + " '2024-02-29 12:34:56.789', '2024-02-29 12:34:56.123456', 2024)",
-                    "INSERT INTO types (id) VALUES (2)");
-            List<Row> rows = changes.awaitCount(2, TIMEOUT);
-            Row expected =
-                    Row.ofKind(
-                            RowKind.INSERT,
-                            1, (byte) -128, (short) 255, 65535, -8388608, 4294967295L, Long.MIN_VALUE,
-                            new BigDecimal("18446744073709551615"), new BigDecimal("-1234567890.12"), 1.5f, -2.25e300,
-                            true, new byte[] {0x02, 0x01}, "ab", "héllo ✓", "long text", new byte[] {1, 2, 0, 0},
-                            new byte[] {0x0a, 0x0b, 0x0c}, "b", "x,z", "{\"k\": [1, 2]}", LocalDate.of(2024, 2, 29),
-                            45_296_789_000L, LocalDateTime.of(2024, 2, 29, 12, 34, 56, 789_000_000),
-                            Instant.parse("2024-02-29T12:34:56.123456Z"), 2024);
-            assertThat(rows.get(0)).isEqualTo(expected);
-            Row nulls = new Row(RowKind.INSERT, 26);
-            nulls.setField(0, 2);
-            assertThat(rows.get(1)).isEqualTo(nulls);
+                    "INSERT INTO types VALUES (3, " + row1Values,
+                    "INSERT INTO types (id) VALUES (4)");
+            List<Row> rows = new ArrayList<>(changes.awaitCount(4, TIMEOUT));
+            rows.sort(Comparator.comparing(r -> (Integer) r.getField(0)));
+            for (int id : new int[] {1, 3}) {
+                Row expected =
+                        Row.ofKind(
+                                RowKind.INSERT,
+                                id, (byte) -128, (short) 255, 65535, -8388608, 4294967295L, Long.MIN_VALUE,
+                                new BigDecimal("18446744073709551615"), new BigDecimal("-1234567890.12"), 1.5f, -2.25e300,
+                                true, new byte[] {0x02, 0x01}, "ab", "héllo ✓", "long text", new byte[] {1, 2, 0, 0},
+                                new byte[] {0x0a, 0x0b, 0x0c}, "b", "x,z", "{\"k\": [1, 2]}", LocalDate.of(2024, 2, 29),
+                                45_296_789_000L, LocalDateTime.of(2024, 2, 29, 12, 34, 56, 789_000_000),
+                                Instant.parse("2024-02-29T12:34:56.123456Z"), 2024);
+                assertThat(rows.get(id - 1)).as(id == 1 ? "snapshot row" : "binlog row").isEqualTo(expected);
+            }
+            for (int id : new int[] {2, 4}) {
+                Row nulls = new Row(RowKind.INSERT, 26);
+                nulls.setField(0, id);
+                assertThat(rows.get(id - 1)).as(id == 2 ? "snapshot row" : "binlog row").isEqualTo(nulls);
+            }
         }
     }
 

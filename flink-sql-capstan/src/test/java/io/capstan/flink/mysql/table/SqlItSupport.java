@@ -52,6 +52,14 @@ final class SqlItSupport {
         return o;
     }
 
+    /** Options for the connector user on the test database, in the default 'initial' mode. */
+    static Map<String, String> initialOptions(MySqlTestDatabase db, String tableName) {
+        Map<String, String> o = options(db, tableName, "");
+        o.remove("scan.startup.mode");
+        o.remove("scan.startup.specific-offset.gtid-set");
+        return o;
+    }
+
     static String createTable(String name, String columns, Map<String, String> options) {
         return "CREATE TEMPORARY TABLE "
                 + name

@@ -2,6 +2,11 @@ package io.capstan.flink.mysql.snapshot.read;
 
 import java.io.Serializable;
 import java.time.Duration;
+import java.util.Collection;
+import java.util.Collections;
+import java.util.Optional;
+import java.util.Set;
+import java.util.TreeSet;
 
 /**
  * How chunks are read; defaults and option names as in docs/snapshot.md.
@@ -14,6 +19,9 @@ import java.time.Duration;
  *       one LOCK TABLES attempt may wait; writers queue behind a waiting lock, so keep it short.
  *   <li>{@code scan.snapshot.lock-wait.budget} (default 60 s): total time spent trying to lock one
  *       chunk's table before the job halts with {@code lock_wait_budget_exhausted}.
+ *   <li>columns to read (default all): the snapshot SELECT reads only these and each table's
+ *       chunk key columns; the other columns are null in snapshot rows. The SQL connector sets
+ *       them to the columns a query uses (projection push-down).
  * </ul>
  */
 public final class SnapshotReadOptions implements Serializable {
@@ -26,8 +34,15 @@ public final class SnapshotReadOptions implements Serializable {
     private final int fetchSize;
     private final Duration lockWaitTimeout;
     private final Duration lockWaitBudget;
+    private final TreeSet<String> columns; // null: every column; names compare case-insensitively
 
     public SnapshotReadOptions(int fetchSize, Duration lockWaitTimeout, Duration lockWaitBudget) {
+        this(fetchSize, lockWaitTimeout, lockWaitBudget, null);
+    }
+
+    /** @param columns the columns to read (chunk key columns are added), or null for all */
+    public SnapshotReadOptions(
+            int fetchSize, Duration lockWaitTimeout, Duration lockWaitBudget, Collection<String> columns) {
         if (fetchSize < 0) {
             throw new IllegalArgumentException("scan.snapshot.fetch.size must be >= 0");
         }
@@ -43,6 +58,12 @@ public final class SnapshotReadOptions implements Serializable {
         this.fetchSize = fetchSize;
         this.lockWaitTimeout = lockWaitTimeout;
         this.lockWaitBudget = lockWaitBudget;
+        if (columns == null) {
+            this.columns = null;
+        } else {
+            this.columns = new TreeSet<>(String.CASE_INSENSITIVE_ORDER);
+            this.columns.addAll(columns);
+        }
     }
 
     public static SnapshotReadOptions defaults() {
@@ -68,9 +89,15 @@ public final class SnapshotReadOptions implements Serializable {
         return lockWaitBudget;
     }
 
+    /** The columns to read besides the chunk key (case-insensitive), or empty for all columns. */
+    public Optional<Set<String>> columns() {
+        return columns == null ? Optional.empty() : Optional.of(Collections.unmodifiableSet(columns));
+    }
+
     @Override
     public String toString() {
         return "SnapshotReadOptions{fetchSize=" + fetchSize + ", lockWaitTimeout=" + lockWaitTimeout
-                + ", lockWaitBudget=" + lockWaitBudget + "}";
+                + ", lockWaitBudget=" + lockWaitBudget
+                + (columns == null ? "" : ", columns=" + columns) + "}";
     }
 }

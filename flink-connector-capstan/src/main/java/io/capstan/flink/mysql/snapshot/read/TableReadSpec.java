@@ -8,6 +8,9 @@ import io.capstan.flink.mysql.snapshot.key.KeyColumn;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Objects;
+import java.util.Optional;
+import java.util.Set;
+import java.util.TreeSet;
 
 /**
  * What to read from one table's chunks: its chunk key, the columns to select (the schema's
@@ -50,6 +53,16 @@ public final class TableReadSpec {
      * that the key's field positions are the schema's (they both come from information_schema).
      */
     public static TableReadSpec forSchema(ChunkKey key, TableSchema schema) {
+        return forSchema(key, schema, Optional.empty());
+    }
+
+    /**
+     * Like {@link #forSchema(ChunkKey, TableSchema)}, but reads only the given columns
+     * (case-insensitive; names the table lacks are ignored) and the chunk key columns; the rows
+     * still have every schema column, the unread ones null. Empty: every column.
+     */
+    public static TableReadSpec forSchema(
+            ChunkKey key, TableSchema schema, Optional<Set<String>> onlyColumns) {
         if (!schema.tableId().equals(key.table())) {
             throw new IllegalArgumentException(
                     "schema of " + schema.tableId() + " given for table " + key.table());
@@ -62,12 +75,36 @@ public final class TableReadSpec {
                                 + c.rowIndex() + " of the schema; the table changed, restart");
             }
         }
-        List<String> names = new ArrayList<>();
-        for (ColumnSchema c : schema.columns()) {
-            names.add(c.name());
-        }
         RowConverter converter = RowConverter.of(schema);
-        return new TableReadSpec(key, names, converter::fromJdbc, schema);
+        if (onlyColumns.isEmpty()) {
+            List<String> names = new ArrayList<>();
+            for (ColumnSchema c : schema.columns()) {
+                names.add(c.name());
+            }
+            return new TableReadSpec(key, names, converter::fromJdbc, schema);
+        }
+        Set<String> wanted = new TreeSet<>(String.CASE_INSENSITIVE_ORDER);
+        wanted.addAll(onlyColumns.get());
+        List<String> names = new ArrayList<>();
+        List<Integer> positions = new ArrayList<>();
+        for (int i = 0; i < schema.columnCount(); i++) {
+            String name = schema.column(i).name();
+            if (wanted.contains(name) || isKeyColumn(key, i)) {
+                names.add(name);
+                positions.add(i);
+            }
+        }
+        int[] read = positions.stream().mapToInt(Integer::intValue).toArray();
+        return new TableReadSpec(key, names, rs -> converter.fromJdbc(rs, read), schema);
+    }
+
+    private static boolean isKeyColumn(ChunkKey key, int rowIndex) {
+        for (KeyColumn c : key.columns()) {
+            if (c.rowIndex() == rowIndex) {
+                return true;
+            }
+        }
+        return false;
     }
 
     public ChunkKey key() {

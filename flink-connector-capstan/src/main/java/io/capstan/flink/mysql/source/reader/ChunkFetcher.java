@@ -85,7 +85,7 @@ final class ChunkFetcher implements AutoCloseable {
                                     + " once the schema change is done (avoid DDL on tables being"
                                     + " snapshotted)");
                 }
-                spec = TableReadSpec.forSchema(split.key(), schema);
+                spec = TableReadSpec.forSchema(split.key(), schema, options.columns());
             } catch (SQLException e) {
                 throw new IOException("could not read the schema of table " + table
                         + " (SQL state " + e.getSQLState() + ", error " + e.getErrorCode() + ")");

@@ -1,0 +1,97 @@
+package io.capstan.flink.mysql.bench.endtoend;
+
+import io.capstan.flink.mysql.schema.TableId;
+import java.util.Locale;
+import java.util.SplittableRandom;
+
+/**
+ * The representative table every phase reads, and its generated rows: a BIGINT key and one column
+ * of each common family (INT, VARCHAR(64), DECIMAL(12,2), DATETIME(3), TIMESTAMP(3), TINYINT,
+ * DOUBLE, VARCHAR(255), JSON), about 400 bytes a row. Values are a pure function of the key and a
+ * version, so a run is reproducible.
+ */
+final class BenchTable {
+
+    static final String MAIN = "orders";
+    static final String LATENCY_PROBE = "latency_probe";
+    static final int COLUMNS = 10;
+    static final String COLUMN_LIST = "id, qty, customer, amount, created_at, updated_at, status, score, note, attrs";
+
+    private static final String[] WORDS = {
+        "alpha", "bravo", "charlie", "delta", "echo", "foxtrot", "golf", "hotel", "india", "juliet",
+        "kilo", "lima", "mike", "november", "oscar", "papa", "quebec", "romeo", "sierra", "tango",
+    };
+
+    private final String database;
+    private final String name;
+
+    BenchTable(String database, String name) {
+        this.database = database;
+        this.name = name;
+    }
+
+    TableId id() {
+        return TableId.of(database, name);
+    }
+
+    String qualified() {
+        return "`" + database + "`.`" + name + "`";
+    }
+
+    String ddl() {
+        return "CREATE TABLE " + qualified() + " ("
+                + " id BIGINT NOT NULL PRIMARY KEY,"
+                + " qty INT NOT NULL,"
+                + " customer VARCHAR(64) NOT NULL,"
+                + " amount DECIMAL(12,2) NOT NULL,"
+                + " created_at DATETIME(3) NOT NULL,"
+                + " updated_at TIMESTAMP(3) NOT NULL,"
+                + " status TINYINT NOT NULL,"
+                + " score DOUBLE NOT NULL,"
+                + " note VARCHAR(255) NULL,"
+                + " attrs JSON NULL"
+                + ") ENGINE=InnoDB DEFAULT CHARSET=utf8mb4";
+    }
+
+    /** The SELECT both scans run: every column, in table order. */
+    String selectAll() {
+        return "SELECT " + COLUMN_LIST + " FROM " + qualified();
+    }
+
+    /** Appends {@code (v1, ..., v10)} for key {@code id} to a multi-row INSERT. */
+    static void appendRow(StringBuilder sql, long id) {
+        SplittableRandom r = new SplittableRandom(id * 0x9E3779B97F4A7C15L);
+        long millis = 1_600_000_000_000L + r.nextLong(100_000_000_000L);
+        sql.append('(').append(id)
+                .append(',').append(r.nextInt(1, 1000))
+                .append(",'customer-").append(Long.toHexString(r.nextLong())).append('\'')
+                .append(',').append(r.nextInt(0, 99_999_999)).append('.').append(r.nextInt(10, 100))
+                .append(",'").append(datetime(millis)).append('\'')
+                .append(",'").append(datetime(millis + r.nextInt(0, 86_400_000))).append('\'')
+                .append(',').append(r.nextInt(-128, 128))
+                .append(',').append(r.nextDouble() * 1e6)
+                .append(",'");
+        int words = r.nextInt(8, 30);
+        for (int w = 0; w < words; w++) {
+            if (w > 0) {
+                sql.append(' ');
+            }
+            sql.append(WORDS[r.nextInt(WORDS.length)]);
+        }
+        sql.append("','{\"sku\": \"S-").append(r.nextInt(100_000))
+                .append("\", \"tags\": [\"").append(WORDS[r.nextInt(WORDS.length)])
+                .append("\", \"").append(WORDS[r.nextInt(WORDS.length)])
+                .append("\"], \"weight\": ").append(r.nextInt(1, 50_000) / 100.0)
+                .append(", \"gift\": ").append(r.nextBoolean())
+                .append("}')");
+    }
+
+    private static String datetime(long epochMillis) {
+        java.time.LocalDateTime t = java.time.LocalDateTime.ofEpochSecond(
+                Math.floorDiv(epochMillis, 1000), (int) Math.floorMod(epochMillis, 1000) * 1_000_000,
+                java.time.ZoneOffset.UTC);
+        return String.format(Locale.ROOT, "%04d-%02d-%02d %02d:%02d:%02d.%03d",
+                t.getYear(), t.getMonthValue(), t.getDayOfMonth(),
+                t.getHour(), t.getMinute(), t.getSecond(), t.getNano() / 1_000_000);
+    }
+}

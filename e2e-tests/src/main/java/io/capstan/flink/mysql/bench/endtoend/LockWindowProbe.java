@@ -1,0 +1,59 @@
+package io.capstan.flink.mysql.bench.endtoend;
+
+import io.capstan.flink.mysql.connect.JdbcConnections;
+import io.capstan.flink.mysql.connect.MySqlConnectionConfig;
+import java.sql.Connection;
+import java.sql.ResultSet;
+import java.sql.Statement;
+import java.util.Arrays;
+
+/**
+ * How long the table stays locked per chunk: the statements {@code ChunkReader} runs while it
+ * holds {@code LOCK TABLES … READ} (connection A locks; connection B starts a consistent snapshot
+ * and reads {@code @@global.gtid_executed}; A unlocks), replayed here with a clock around them,
+ * without reading rows. Writers of the table wait at most this window plus the time the lock
+ * request itself queued behind them. A diagnostic replica of the protocol, not the reader's code.
+ */
+final class LockWindowProbe {
+
+    /** Microseconds, sorted: the time from asking for the lock to having it, and from having it to released. */
+    static final class Windows {
+        final long[] acquireMicros;
+        final long[] heldMicros;
+
+        Windows(long[] acquireMicros, long[] heldMicros) {
+            this.acquireMicros = acquireMicros;
+            this.heldMicros = heldMicros;
+        }
+    }
+
+    private LockWindowProbe() {}
+
+    static Windows run(MySqlConnectionConfig c, BenchTable table, int cycles) throws Exception {
+        long[] acquire = new long[cycles];
+        long[] held = new long[cycles];
+        try (Connection a = JdbcConnections.open(c); Connection b = JdbcConnections.open(c);
+                Statement lock = a.createStatement(); Statement snap = b.createStatement()) {
+            lock.execute("SET SESSION lock_wait_timeout = 1");
+            snap.execute("SET SESSION TRANSACTION ISOLATION LEVEL REPEATABLE READ");
+            for (int i = 0; i < cycles; i++) {
+                long t0 = System.nanoTime();
+                lock.execute("LOCK TABLES " + table.qualified() + " READ");
+                long t1 = System.nanoTime();
+                snap.execute("START TRANSACTION WITH CONSISTENT SNAPSHOT, READ ONLY");
+                try (ResultSet rs = snap.executeQuery("SELECT @@global.gtid_executed")) {
+                    rs.next();
+                }
+                lock.execute("UNLOCK TABLES");
+                long t2 = System.nanoTime();
+                snap.execute("COMMIT");
+                acquire[i] = (t1 - t0) / 1000;
+                held[i] = (t2 - t1) / 1000;
+                Thread.sleep(20); // about the pace of chunks in the readings
+            }
+        }
+        Arrays.sort(acquire);
+        Arrays.sort(held);
+        return new Windows(acquire, held);
+    }
+}
