@@ -69,14 +69,6 @@ final class ShopSchema {
         }
     }
 
-    /** {@code @@global.gtid_executed} on one line: the position just before the next write. */
-    static String gtidExecuted(Connection c) throws SQLException {
-        try (Statement st = c.createStatement(); ResultSet rs = st.executeQuery("SELECT @@global.gtid_executed")) {
-            rs.next();
-            return rs.getString(1).replace("\n", "");
-        }
-    }
-
     private static boolean tableExists(Connection c, String database, String table) throws SQLException {
         try (PreparedStatement ps = c.prepareStatement(
                 "SELECT 1 FROM information_schema.TABLES WHERE TABLE_SCHEMA = ? AND TABLE_NAME = ?")) {
