@@ -113,7 +113,11 @@ public final class FlinkRestClient {
         for (JsonNode vertex : job(jobId).path("vertices")) {
             String path = "/jobs/" + jobId + "/vertices/" + vertex.path("id").asText() + "/taskmanagers";
             for (JsonNode tm : rest.get(path).path("taskmanagers")) {
-                ids.add(tm.path("taskmanager-id").asText());
+                String id = tm.path("taskmanager-id").asText();
+                // Subtasks not (yet) deployed, e.g. during a restart, are listed as "(unassigned)".
+                if (!id.isEmpty() && !id.startsWith("(")) {
+                    ids.add(id);
+                }
             }
         }
         return ids;

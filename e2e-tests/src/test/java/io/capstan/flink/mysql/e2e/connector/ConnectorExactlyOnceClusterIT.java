@@ -8,9 +8,11 @@ import io.capstan.flink.mysql.testing.MySqlTestDatabase;
 
 import java.nio.file.Path;
 import java.time.Duration;
+import java.util.Set;
 import java.util.List;
 
 import org.junit.jupiter.api.AfterAll;
+import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.RegisterExtension;
@@ -110,13 +112,39 @@ class ConnectorExactlyOnceClusterIT {
 
     /** SIGKILLs a TaskManager of the job, starts a replacement, waits for restart and new checkpoints. */
     private static void killOneTaskManagerAndRecover(String jobId, String when) throws InterruptedException {
-        String victim = cluster.rest().taskManagersOfJob(jobId).iterator().next();
+        String victim = aTaskManagerRunning(jobId);
         long killedAt = System.nanoTime();
         assertThat(cluster.killTaskManager(victim)).as("exit code of a SIGKILLed JVM").isEqualTo(137);
         cluster.startTaskManager();
         awaitRestartedAndCheckpointing(jobId);
         System.out.printf("Killed %s %s; running again with new checkpoints %d ms later%n",
                 victim, when, millisSince(killedAt));
+    }
+
+    /** A TaskManager holding a deployed task of the job (waits while tasks are being redeployed). */
+    private static String aTaskManagerRunning(String jobId) throws InterruptedException {
+        long deadline = System.nanoTime() + Duration.ofMinutes(1).toNanos();
+        while (true) {
+            Set<String> running = cluster.rest().taskManagersOfJob(jobId);
+            if (!running.isEmpty()) {
+                return running.iterator().next();
+            }
+            if (System.nanoTime() > deadline) {
+                throw new IllegalStateException("no TaskManager runs a task of job " + jobId);
+            }
+            Thread.sleep(200);
+        }
+    }
+
+    /** Cancels every job still running, so a failed test does not hold the next one's slots. */
+    @AfterEach
+    void cancelLeftoverJobs() {
+        for (String id : cluster.rest().jobIds()) {
+            String state = cluster.jobState(id);
+            if (!state.equals("CANCELED") && !state.equals("FINISHED") && !state.equals("FAILED")) {
+                cluster.cancelJob(id);
+            }
+        }
     }
 
     /**
