@@ -2,6 +2,7 @@ package io.capstan.flink.mysql.convert;
 
 import com.github.shyiko.mysql.binlog.event.deserialization.ColumnType;
 import com.github.shyiko.mysql.binlog.event.deserialization.json.JsonBinary;
+import com.github.shyiko.mysql.binlog.io.ByteArrayInputStream;
 import com.github.shyiko.mysql.binlog.event.deserialization.json.JsonFormatter;
 
 import java.io.IOException;
@@ -280,7 +281,8 @@ final class MySqlJsonText implements JsonFormatter {
     /** JsonBinary with TIME decoded as MySQL's TIME_from_longlong_time_packed does. */
     private static final class SignedTimeJsonBinary extends JsonBinary {
         SignedTimeJsonBinary(byte[] bytes) {
-            super(bytes);
+            // The library's byte[] constructor reads through java.io.ByteArrayInputStream: a lock per byte.
+            super(new ByteArrayInputStream(new ByteArraySource(bytes)));
         }
 
         @Override
