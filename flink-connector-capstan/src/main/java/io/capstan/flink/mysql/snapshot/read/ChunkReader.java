@@ -40,7 +40,8 @@ import org.slf4j.LoggerFactory;
  *       exactly the effects on {@code t} of the transactions in G), {@code SELECT 1 FROM t LIMIT
  *       0} (takes B's metadata lock on {@code t}, held until COMMIT, so no DDL can run from here
  *       to the end of the read) and {@code SHOW CREATE TABLE t} (the schema check);
- *   <li>connection A: {@code UNLOCK TABLES} (always): writers waited three round trips;
+ *   <li>connection A: {@code UNLOCK TABLES} (always): writers waited two round trips (three
+ *       before the read view's statements were sent as one);
  *   <li>connection B: reads the chunk's rows from the read view, then {@code COMMIT}.
  * </ol>
  *
