@@ -2,6 +2,7 @@ package io.capstan.flink.mysql.perf;
 
 import io.capstan.flink.mysql.connect.JdbcConnections;
 import io.capstan.flink.mysql.connect.MySqlConnectionConfig;
+import io.capstan.flink.mysql.connect.SslMode;
 import io.capstan.flink.mysql.convert.RowConverter;
 import io.capstan.flink.mysql.schema.JdbcSchemaReader;
 import io.capstan.flink.mysql.schema.TableId;
@@ -76,7 +77,9 @@ public class SnapshotReadProbe {
             PerfData.insertRows(server, DB, TABLE, 1, rows + 1, 1000);
             System.out.printf("generated %d rows in %.1f s%n", rows, (System.nanoTime() - t0) / 1e9);
             server.executeAsRoot("ANALYZE TABLE " + DB + "." + TABLE);
-            MySqlConnectionConfig config = server.connectorConfig();
+            // -Dperf.ssl=DISABLED measures without TLS (default: the connector's default, PREFERRED)
+            MySqlConnectionConfig config = server.connectorConfig().toBuilder()
+                    .sslMode(SslMode.valueOf(System.getProperty("perf.ssl", "PREFERRED"))).build();
             TableId table = TableId.of(DB, TABLE);
 
             if (!Boolean.getBoolean("perf.skipCheck")) {
