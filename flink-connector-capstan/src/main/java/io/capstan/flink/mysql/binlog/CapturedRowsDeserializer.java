@@ -42,7 +42,7 @@ final class CapturedRowsDeserializer implements EventDataDeserializer<EventData>
             metrics.uncapturedRowsEventSkipped();
             return new SkippedRowsEventData(tableId);
         }
-        return delegate.deserialize(new ByteArrayInputStream(new TableIdReplay(tableId, in)));
+        return delegate.deserialize(new ByteArrayInputStream(new EventBody(tableId, in)));
     }
 
     static CapstanHaltException unmapped(long tableId) {
@@ -55,43 +55,53 @@ final class CapturedRowsDeserializer implements EventDataDeserializer<EventData>
                         + " the connector) and restart from the last checkpoint.");
     }
 
-    /** The 6 table-id bytes (little endian) followed by the rest of the event. */
-    private static final class TableIdReplay extends InputStream {
-        private final long tableId;
-        private final ByteArrayInputStream rest;
-        private int replayed;
+    /**
+     * The event body (the 6 table-id bytes, little endian, then the rest, read in one bulk read) as
+     * an unsynchronized stream: the library decodes rows byte by byte, and each of those reads
+     * would otherwise go through the connection's stream (per byte through TLS, when on).
+     */
+    private static final class EventBody extends InputStream {
+        private final byte[] bytes;
+        private int pos;
 
-        TableIdReplay(long tableId, ByteArrayInputStream rest) {
-            this.tableId = tableId;
-            this.rest = rest;
-        }
-
-        @Override
-        public int read() throws IOException {
-            if (replayed < TABLE_ID_BYTES) {
-                return (int) (tableId >>> (8 * replayed++)) & 0xFF;
+        EventBody(long tableId, ByteArrayInputStream rest) throws IOException {
+            int remaining = rest.available(); // the event's block: what is left of its body
+            bytes = new byte[TABLE_ID_BYTES + remaining];
+            for (int k = 0; k < TABLE_ID_BYTES; k++) {
+                bytes[k] = (byte) (tableId >>> (8 * k));
             }
-            return rest.read();
+            rest.fill(bytes, TABLE_ID_BYTES, remaining);
         }
 
         @Override
-        public int read(byte[] b, int off, int len) throws IOException {
+        public int read() {
+            return pos < bytes.length ? bytes[pos++] & 0xFF : -1;
+        }
+
+        @Override
+        public int read(byte[] b, int off, int len) {
             if (len == 0) {
                 return 0;
             }
-            if (replayed < TABLE_ID_BYTES) {
-                int n = 0;
-                while (n < len && replayed < TABLE_ID_BYTES) {
-                    b[off + n++] = (byte) read();
-                }
-                return n;
+            int n = Math.min(len, bytes.length - pos);
+            if (n <= 0) {
+                return -1;
             }
-            return rest.read(b, off, len);
+            System.arraycopy(bytes, pos, b, off, n);
+            pos += n;
+            return n;
         }
 
         @Override
-        public int available() throws IOException {
-            return (TABLE_ID_BYTES - replayed) + rest.available();
+        public long skip(long n) {
+            long k = Math.max(0, Math.min(n, bytes.length - pos));
+            pos += (int) k;
+            return k;
+        }
+
+        @Override
+        public int available() {
+            return bytes.length - pos;
         }
     }
 }

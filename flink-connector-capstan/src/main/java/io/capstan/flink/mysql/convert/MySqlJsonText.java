@@ -2,6 +2,7 @@ package io.capstan.flink.mysql.convert;
 
 import com.github.shyiko.mysql.binlog.event.deserialization.ColumnType;
 import com.github.shyiko.mysql.binlog.event.deserialization.json.JsonBinary;
+import com.github.shyiko.mysql.binlog.io.ByteArrayInputStream;
 import com.github.shyiko.mysql.binlog.event.deserialization.json.JsonFormatter;
 
 import java.io.IOException;
@@ -28,15 +29,18 @@ final class MySqlJsonText implements JsonFormatter {
     private static final char[] HEX = "0123456789abcdef".toCharArray();
     private static final int MAX_SIGNIFICANT_DIGITS = 17;
 
-    private final StringBuilder sb = new StringBuilder();
+    private final StringBuilder sb;
 
-    private MySqlJsonText() {}
+    private MySqlJsonText(int binaryLength) {
+        // The text is usually a little longer than the binary form: one allocation, no regrowth.
+        sb = new StringBuilder(binaryLength + (binaryLength >> 1) + 16);
+    }
 
     static String print(byte[] binaryJson) throws IOException {
         if (binaryJson.length == 0) {
             return "null"; // MySQL stores an empty value for a JSON null in some paths
         }
-        MySqlJsonText text = new MySqlJsonText();
+        MySqlJsonText text = new MySqlJsonText(binaryJson.length);
         new SignedTimeJsonBinary(binaryJson).parse(text);
         return text.sb.toString();
     }
@@ -185,6 +189,10 @@ final class MySqlJsonText implements JsonFormatter {
 
     private void quote(String s) {
         sb.append('"');
+        if (!needsEscaping(s)) {
+            sb.append(s).append('"'); // the common case, appended in bulk
+            return;
+        }
         for (int k = 0; k < s.length(); k++) {
             char c = s.charAt(k);
             switch (c) {
@@ -218,6 +226,16 @@ final class MySqlJsonText implements JsonFormatter {
             }
         }
         sb.append('"');
+    }
+
+    private static boolean needsEscaping(String s) {
+        for (int k = 0; k < s.length(); k++) {
+            char c = s.charAt(k);
+            if (c < 0x20 || c == '"' || c == '\\') {
+                return true;
+            }
+        }
+        return false;
     }
 
     /**
@@ -280,7 +298,8 @@ final class MySqlJsonText implements JsonFormatter {
     /** JsonBinary with TIME decoded as MySQL's TIME_from_longlong_time_packed does. */
     private static final class SignedTimeJsonBinary extends JsonBinary {
         SignedTimeJsonBinary(byte[] bytes) {
-            super(bytes);
+            // The library's byte[] constructor reads through java.io.ByteArrayInputStream: a lock per byte.
+            super(new ByteArrayInputStream(new ByteArraySource(bytes)));
         }
 
         @Override

@@ -14,6 +14,7 @@ import io.capstan.flink.mysql.binlog.BinlogStreamer;
 import io.capstan.flink.mysql.binlog.BinlogStreamerConfig;
 import io.capstan.flink.mysql.binlog.RowChange;
 import io.capstan.flink.mysql.connect.MySqlConnectionConfig;
+import io.capstan.flink.mysql.connect.SslMode;
 import io.capstan.flink.mysql.convert.BinlogEventDeserializers;
 import io.capstan.flink.mysql.convert.RowConverter;
 import io.capstan.flink.mysql.gtid.GtidSet;
@@ -73,7 +74,9 @@ public class BinlogDecodeProbe {
             long t0 = System.nanoTime();
             long expected = generate(server, changes);
             System.out.printf("generated %d row changes in %.1f s%n", expected, (System.nanoTime() - t0) / 1e9);
-            MySqlConnectionConfig config = server.connectorConfig();
+            // -Dperf.ssl=DISABLED measures without TLS (default: the connector's default, PREFERRED)
+            MySqlConnectionConfig config = server.connectorConfig().toBuilder()
+                    .sslMode(SslMode.valueOf(System.getProperty("perf.ssl", "PREFERRED"))).build();
 
             Map<String, Variant> variants = new LinkedHashMap<>();
             variants.put("plain", () -> client(config, before, expected, false));

@@ -2,6 +2,7 @@ package io.capstan.flink.mysql.perf;
 
 import io.capstan.flink.mysql.connect.JdbcConnections;
 import io.capstan.flink.mysql.connect.MySqlConnectionConfig;
+import io.capstan.flink.mysql.connect.SslMode;
 import io.capstan.flink.mysql.convert.RowConverter;
 import io.capstan.flink.mysql.schema.JdbcSchemaReader;
 import io.capstan.flink.mysql.schema.TableId;
@@ -76,9 +77,14 @@ public class SnapshotReadProbe {
             PerfData.insertRows(server, DB, TABLE, 1, rows + 1, 1000);
             System.out.printf("generated %d rows in %.1f s%n", rows, (System.nanoTime() - t0) / 1e9);
             server.executeAsRoot("ANALYZE TABLE " + DB + "." + TABLE);
-            MySqlConnectionConfig config = server.connectorConfig();
+            // -Dperf.ssl=DISABLED measures without TLS (default: the connector's default, PREFERRED)
+            MySqlConnectionConfig config = server.connectorConfig().toBuilder()
+                    .sslMode(SslMode.valueOf(System.getProperty("perf.ssl", "PREFERRED"))).build();
             TableId table = TableId.of(DB, TABLE);
 
+            if (!Boolean.getBoolean("perf.skipCheck")) {
+                crossCheck(config, table, rows);
+            }
             Map<String, Variant> variants = new LinkedHashMap<>();
             variants.put("plain", () -> plainScan(config, table, null));
             variants.put("chunks", () -> chunks(config, table));
@@ -176,6 +182,46 @@ public class SnapshotReadProbe {
 
     private static int len(String s) {
         return s == null ? 0 : s.length();
+    }
+
+    /**
+     * Before timing anything: every chunk read by streaming equals the same chunk read through a
+     * server cursor (binary protocol) and the same rows of one plain scan through the converter.
+     */
+    private static void crossCheck(MySqlConnectionConfig config, TableId table, int rows) throws Exception {
+        RowConverter converter = converter(config, table);
+        long n = 0;
+        try (Connection c = JdbcConnections.open(config);
+                Connection scan = JdbcConnections.open(config);
+                Statement st = scan.createStatement(ResultSet.TYPE_FORWARD_ONLY, ResultSet.CONCUR_READ_ONLY);
+                ChunkReader streaming = new ChunkReader(config, SnapshotReadOptions.defaults());
+                ChunkReader cursor = new ChunkReader(config, new SnapshotReadOptions(
+                        1000, SnapshotReadOptions.DEFAULT_LOCK_WAIT_TIMEOUT, SnapshotReadOptions.DEFAULT_LOCK_WAIT_BUDGET))) {
+            st.setFetchSize(Integer.MIN_VALUE);
+            ChunkKey key = ChunkKeyResolver.resolve(JdbcTableKeyMetadataReader.read(c, table), Optional.empty());
+            TableReadSpec spec = TableReadSpec.forSchema(key, JdbcSchemaReader.read(c, table));
+            TableChunkPlanner planner = new TableChunkPlanner(key, CHUNK_SIZE, new JdbcBoundaryQueries(c));
+            try (ResultSet rs = st.executeQuery(
+                    "SELECT id, i, s64, amount, dt, ts, flag, d, s255, doc FROM " + table.quoted() + " ORDER BY id")) {
+                for (Optional<SnapshotChunk> chunk = planner.next(); chunk.isPresent(); chunk = planner.next()) {
+                    List<RowData> a = streaming.read(chunk.get(), spec).rows();
+                    List<RowData> b = cursor.read(chunk.get(), spec).rows();
+                    if (!a.equals(b)) {
+                        throw new IllegalStateException("chunk " + chunk.get().id() + ": streaming and cursor reads differ");
+                    }
+                    for (RowData row : a) {
+                        if (!rs.next() || !converter.fromJdbc(rs).equals(row)) {
+                            throw new IllegalStateException("chunk " + chunk.get().id() + " differs from the plain scan");
+                        }
+                        n++;
+                    }
+                }
+            }
+        }
+        if (n != rows) {
+            throw new IllegalStateException("cross-check saw " + n + " rows");
+        }
+        System.out.println("cross-check: chunks (streaming) = chunks (server cursor) = plain scan + converter");
     }
 
     /** Plans lazily and reads each chunk as it is planned, as the source's reader does. */

@@ -35,12 +35,18 @@ import org.slf4j.LoggerFactory;
  * <ol>
  *   <li>connection A: {@code LOCK TABLES db.t READ} (short lock_wait_timeout, retried with backoff
  *       and jitter within the lock wait budget): no transaction is writing {@code t} any more;
- *   <li>connection B: {@code START TRANSACTION WITH CONSISTENT SNAPSHOT}, then {@code SELECT
- *       @@global.gtid_executed} = G: the read view holds exactly the effects on {@code t} of the
- *       transactions in G;
- *   <li>connection A: {@code UNLOCK TABLES} (always): writers waited a few round trips;
+ *   <li>connection B, in one round trip (a multi-statement): {@code START TRANSACTION WITH
+ *       CONSISTENT SNAPSHOT}, {@code SELECT @@global.gtid_executed} = G (the read view holds
+ *       exactly the effects on {@code t} of the transactions in G), {@code SELECT 1 FROM t LIMIT
+ *       0} (takes B's metadata lock on {@code t}, held until COMMIT, so no DDL can run from here
+ *       to the end of the read) and {@code SHOW CREATE TABLE t} (the schema check);
+ *   <li>connection A: {@code UNLOCK TABLES} (always): writers waited two round trips (three
+ *       before the read view's statements were sent as one);
  *   <li>connection B: reads the chunk's rows from the read view, then {@code COMMIT}.
  * </ol>
+ *
+ * <p>Five round trips per chunk in all (the schema check used to take its own after the rows):
+ * chunk reading is latency-bound between chunks, so round trips are what it saves.
  *
  * <p>Both connections stay open across chunks. After an error both are closed (which also drops
  * any lock) and the next {@link #read} reconnects; the failed chunk emitted nothing and may simply
@@ -102,10 +108,11 @@ public final class ChunkReader implements AutoCloseable {
         boolean ok = false;
         try {
             openConnections();
-            GtidSet g = openReadViewAtExactPosition(chunk.table());
+            ReadView view = openReadViewAtExactPosition(chunk.table(), spec.schema() != null);
+            checkSchemaUnchanged(chunk, spec, view.definition);
             List<RowData> rows = readRows(chunk.range(), spec);
-            checkSchemaUnchanged(chunk, spec);
             execute(snapshotConnection, "COMMIT");
+            GtidSet g = view.gtidSet;
             ok = true;
             return new ChunkResult(chunk, g, rows);
         } catch (SQLException e) {
@@ -123,18 +130,19 @@ public final class ChunkReader implements AutoCloseable {
     }
 
     /**
-     * After the rows are read, B holds a metadata lock on the table until COMMIT, so no DDL can
-     * run between this check and the read: the rows were read under the expected schema. A DDL
-     * that changed it at any time since the job took the schema, instant ones included, is caught.
-     * The first chunk of a table compares the full schema (information_schema, two queries); later
-     * chunks compare the server's table definition text with the one seen then (one query).
+     * B took its metadata lock on the table under A's lock (no DDL could run since) and holds it
+     * until COMMIT, so no DDL can run between this check and the read: the rows are read under the
+     * expected schema. A DDL that changed it at any time since the job took the schema, instant
+     * ones included, is caught. The first chunk of a table compares the full schema
+     * (information_schema, two queries); later chunks compare the server's table definition text,
+     * read with the read view, with the one seen then (no extra query).
      */
-    private void checkSchemaUnchanged(SnapshotChunk chunk, TableReadSpec spec) throws SQLException {
+    private void checkSchemaUnchanged(SnapshotChunk chunk, TableReadSpec spec, String definition)
+            throws SQLException {
         TableSchema expected = spec.schema();
         if (expected == null) {
             return;
         }
-        String definition = tableDefinition(chunk.table());
         String known = verifiedDefinitions.get(chunk.table());
         if (known != null && known.equals(definition)) {
             return;
@@ -145,13 +153,12 @@ public final class ChunkReader implements AutoCloseable {
         verifiedDefinitions.put(chunk.table(), definition);
     }
 
-    /** SHOW CREATE TABLE without its AUTO_INCREMENT counter, which moves with every insert. */
-    private String tableDefinition(TableId table) throws SQLException {
-        try (Statement st = snapshotConnection.createStatement();
-                ResultSet rs = st.executeQuery("SHOW CREATE TABLE " + table.quoted())) {
-            rs.next();
-            return AUTO_INCREMENT.matcher(rs.getString(2)).replaceAll("");
+    /** SHOW CREATE TABLE's text without its AUTO_INCREMENT counter, which moves with every insert. */
+    private static String tableDefinition(ResultSet showCreateTable) throws SQLException {
+        if (!showCreateTable.next()) {
+            throw new SQLException("SHOW CREATE TABLE returned no row");
         }
+        return AUTO_INCREMENT.matcher(showCreateTable.getString(2)).replaceAll("");
     }
 
     private static CapstanHaltException drifted(SnapshotChunk chunk) {
@@ -174,24 +181,49 @@ public final class ChunkReader implements AutoCloseable {
             if (options.fetchSize() > 0) {
                 c = config.toBuilder().jdbcProperty("useCursorFetch", "true").build();
             }
+            // B sends the read view's statements as one multi-statement (one round trip under the lock).
+            c = c.toBuilder().jdbcProperty("allowMultiQueries", "true").build();
             snapshotConnection = JdbcConnections.open(c);
             execute(snapshotConnection,
                     "SET SESSION TRANSACTION ISOLATION LEVEL REPEATABLE READ");
         }
     }
 
-    /** Steps 1-3: lock, open the read view and read G under the lock, unlock. */
-    private GtidSet openReadViewAtExactPosition(TableId table) throws SQLException, IOException {
-        GtidSet g = null;
+    /** A read view opened at its exact position: G and, if asked for, the table's definition. */
+    private static final class ReadView {
+        GtidSet gtidSet;
+        String definition;
+    }
+
+    /**
+     * Steps 1-3: lock; open the read view, read G, take B's metadata lock and the definition, all
+     * in one round trip under the lock; unlock.
+     */
+    private ReadView openReadViewAtExactPosition(TableId table, boolean withDefinition)
+            throws SQLException, IOException {
+        ReadView view = new ReadView();
         if (capturePoint == CapturePoint.BEFORE_LOCK) {
-            g = readGtidExecuted();
+            view.gtidSet = readGtidExecuted();
+        }
+        boolean gtidUnderLock = capturePoint == CapturePoint.UNDER_LOCK;
+        StringBuilder sql = new StringBuilder("START TRANSACTION WITH CONSISTENT SNAPSHOT, READ ONLY");
+        if (gtidUnderLock) {
+            sql.append("; SELECT @@global.gtid_executed");
+        }
+        if (withDefinition) {
+            sql.append("; SELECT 1 FROM ").append(table.quoted()).append(" LIMIT 0")
+                    .append("; SHOW CREATE TABLE ").append(table.quoted());
         }
         lockTable(table);
-        try {
-            execute(snapshotConnection,
-                    "START TRANSACTION WITH CONSISTENT SNAPSHOT, READ ONLY");
-            if (capturePoint == CapturePoint.UNDER_LOCK) {
-                g = readGtidExecuted();
+        try (Statement st = snapshotConnection.createStatement()) {
+            st.setEscapeProcessing(false);
+            st.execute(sql.toString()); // START TRANSACTION: an update count
+            if (gtidUnderLock) {
+                view.gtidSet = parseGtidSet(nextResultSet(st));
+            }
+            if (withDefinition) {
+                nextResultSet(st).close(); // SELECT 1 ... LIMIT 0: only its metadata lock matters
+                view.definition = tableDefinition(nextResultSet(st));
             }
         } finally {
             unlock();
@@ -203,14 +235,26 @@ public final class ChunkReader implements AutoCloseable {
                 Thread.currentThread().interrupt();
                 throw new InterruptedIOException("interrupted");
             }
-            g = readGtidExecuted();
+            view.gtidSet = readGtidExecuted();
         }
-        return g;
+        return view;
+    }
+
+    private static ResultSet nextResultSet(Statement st) throws SQLException {
+        if (!st.getMoreResults()) {
+            throw new SQLException("a statement of the read view's multi-statement returned no result set");
+        }
+        return st.getResultSet();
     }
 
     private GtidSet readGtidExecuted() throws SQLException {
-        try (Statement st = snapshotConnection.createStatement();
-                ResultSet rs = st.executeQuery("SELECT @@global.gtid_executed")) {
+        try (Statement st = snapshotConnection.createStatement()) {
+            return parseGtidSet(st.executeQuery("SELECT @@global.gtid_executed"));
+        }
+    }
+
+    private static GtidSet parseGtidSet(ResultSet rs) throws SQLException {
+        try (rs) {
             rs.next();
             String text = rs.getString(1);
             return GtidSet.parse(text == null ? "" : text.replaceAll("\\s", ""));
