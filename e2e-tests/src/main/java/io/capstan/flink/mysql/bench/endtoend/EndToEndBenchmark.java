@@ -2,7 +2,6 @@ package io.capstan.flink.mysql.bench.endtoend;
 
 import io.capstan.flink.mysql.schema.JdbcSchemaReader;
 import io.capstan.flink.mysql.schema.TableSchema;
-import java.io.IOException;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.StandardOpenOption;
@@ -88,7 +87,7 @@ public final class EndToEndBenchmark {
                     record(results, "block", JdbcScans.converterScan(server, table, tableRows), "rows/s");
                 }
                 if (o.runs("snapshot")) {
-                    snapshotPhases(o, server, table, tableRows, results, round);
+                    snapshotPhases(o, server, table, tableRows, results);
                 }
                 if (o.runs("plain")) {
                     record(results, "plain",
@@ -177,7 +176,7 @@ public final class EndToEndBenchmark {
 
     /** Snapshot chunk reading at 1 and 2 threads while a steady writer updates the same table. */
     private static void snapshotPhases(BenchOptions o, BenchServer server, BenchTable table, long tableRows,
-            ResultTable results, int round) throws Exception {
+            ResultTable results) throws Exception {
         try (SteadyWriter writer = new SteadyWriter(server, table, o.rows, o.writerRate)) {
             SteadyWriter.Window baseline = writer.open();
             Thread.sleep(3000);

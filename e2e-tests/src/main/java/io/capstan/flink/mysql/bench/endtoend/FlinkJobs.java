@@ -124,14 +124,6 @@ final class FlinkJobs implements AutoCloseable {
         waitFor(() -> status(id).isGloballyTerminalState(), Duration.ofMinutes(1), "job cancelled");
     }
 
-    /** Waits until the job ends by itself (a bounded job), failing if it fails. */
-    void awaitFinished(JobID id, Duration timeout) throws Exception {
-        waitFor(() -> status(id).isGloballyTerminalState(), timeout, "job finished");
-        if (status(id) != JobStatus.FINISHED) {
-            throw new IllegalStateException("job ended as " + status(id));
-        }
-    }
-
     /** Throws if the job failed, so a broken source is not mistaken for a slow one. */
     void requireRunning(JobID id) {
         JobStatus s = status(id);
