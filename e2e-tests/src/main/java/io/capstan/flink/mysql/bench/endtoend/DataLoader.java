@@ -39,7 +39,7 @@ final class DataLoader {
                                 if (id > first) {
                                     sql.append(',');
                                 }
-                                BenchTable.appendRow(sql, id);
+                                table.appendRow(sql, id);
                             }
                             st.executeUpdate(sql.toString());
                         }

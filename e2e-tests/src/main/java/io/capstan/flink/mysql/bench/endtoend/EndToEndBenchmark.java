@@ -42,8 +42,8 @@ public final class EndToEndBenchmark {
     private static void run(BenchOptions o, BenchServer server, String loadBefore) throws Exception {
         String mysqlVersion = server.query("SELECT VERSION()");
         log("server: " + server.description());
-        BenchTable table = new BenchTable(o.database, BenchTable.MAIN);
-        BenchTable probe = new BenchTable(o.database, BenchTable.LATENCY_PROBE);
+        BenchTable table = new BenchTable(o.database, BenchTable.MAIN, o.jsonNull);
+        BenchTable probe = new BenchTable(o.database, BenchTable.LATENCY_PROBE, o.jsonNull);
         server.execute("DROP DATABASE IF EXISTS `" + o.database + "`", "CREATE DATABASE `" + o.database + "`",
                 table.ddl(), probe.ddl());
 
@@ -236,7 +236,8 @@ public final class EndToEndBenchmark {
                 .append(loadBefore).append(" before, ").append(loadAfter).append(" after (the machine is shared:"
                         + " other builds ran at the same time, so absolute rates are noisy; ratios within one round"
                         + " are what count). Server: ").append(server.isEmbedded() ? "embedded" : "external")
-                .append(", TLS mode ").append(o.sslMode).append(". Data: ")
+                .append(", TLS mode ").append(o.sslMode)
+                .append(o.jsonNull ? ". **Experiment: the JSON column is NULL in every row**" : "").append(". Data: ")
                 .append(String.format(Locale.ROOT, "%,d rows loaded in %.1f s; %,d row changes (%,d inserts, %,d"
                                 + " updates, %,d deletes) in transactions of %d.",
                         o.rows, loadNanos / 1e9, totals.rowChanges(), totals.inserts, totals.updates, totals.deletes,
