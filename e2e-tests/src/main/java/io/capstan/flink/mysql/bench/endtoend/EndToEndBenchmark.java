@@ -135,7 +135,8 @@ public final class EndToEndBenchmark {
         System.out.println();
         System.out.println(entry);
         if (o.appendDoc) {
-            Files.writeString(o.doc, "\n" + entry, StandardCharsets.UTF_8, StandardOpenOption.APPEND);
+            Files.writeString(o.doc, "\n" + entry, StandardCharsets.UTF_8, StandardOpenOption.CREATE,
+                    StandardOpenOption.APPEND);
             log("appended to " + o.doc);
         }
     }
