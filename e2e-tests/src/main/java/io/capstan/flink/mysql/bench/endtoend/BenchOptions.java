@@ -27,6 +27,7 @@ final class BenchOptions {
             "  --latency-rate N        row changes/s of the steady write load in the latency phase (default 1000)",
             "  --latency-seconds N     length of the steady write load (default 20; quick: 10)",
             "  --skip PHASES           comma list of phases to leave out: scan,block,snapshot,plain,streamer,flink,latency",
+            "  --big-transaction-rows N  also stream one transaction of N inserts and report the heap (default 0: off)",
             "  --json-null             experiment: leave the JSON column NULL (takes JSON conversion out of every path)",
             "  --doc PATH              markdown file the result table is appended to",
             "  --no-doc                print the table only",
@@ -49,6 +50,7 @@ final class BenchOptions {
     Path doc;
     boolean appendDoc = true;
     boolean jsonNull;
+    long bigTransactionRows;
 
     static BenchOptions parse(String[] args) {
         BenchOptions o = new BenchOptions();
@@ -126,6 +128,9 @@ final class BenchOptions {
                     break;
                 case "--doc":
                     o.doc = Paths.get(value(args, ++i, a)).toAbsolutePath().normalize();
+                    break;
+                case "--big-transaction-rows":
+                    o.bigTransactionRows = positiveLong(args, ++i, a);
                     break;
                 case "--json-null":
                     o.jsonNull = true;

@@ -14,6 +14,7 @@ final class BenchTable {
 
     static final String MAIN = "orders";
     static final String LATENCY_PROBE = "latency_probe";
+    static final String BIG_TRANSACTION = "big_transaction";
     static final int COLUMNS = 10;
     static final String COLUMN_LIST = "id, qty, customer, amount, created_at, updated_at, status, score, note, attrs";
 

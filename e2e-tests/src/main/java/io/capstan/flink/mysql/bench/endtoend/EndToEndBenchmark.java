@@ -124,6 +124,12 @@ public final class EndToEndBenchmark {
                     }
                 }
             }
+            if (o.bigTransactionRows > 0) {
+                log("one big transaction");
+                PhaseResult big = BigTransactionPhase.run(server,
+                        new BenchTable(o.database, BenchTable.BIG_TRANSACTION, o.jsonNull), o.bigTransactionRows);
+                record(results, "big-transaction", big, "changes/s");
+            }
         } finally {
             if (jobs != null) {
                 jobs.close();
@@ -170,6 +176,12 @@ public final class EndToEndBenchmark {
         t.define("lock-acquire-p99", "`LOCK TABLES … READ` wait, p99 (replica of the chunk reader's locked statements,"
                 + " writer running)", "ms", null, "—", 0);
         t.define("lock-held-p99", "table locked (lock → snapshot → G → unlock), p99", "ms", null, "—", 0);
+        t.define("big-transaction", "`BinlogStreamer` on one transaction of " + String.format(Locale.ROOT, "%,d",
+                o.bigTransactionRows) + " inserts (see the heap column: the transaction is not buffered)",
+                "changes/s", null, "—", 0);
+        if (o.bigTransactionRows == 0) {
+            t.notMeasured("big-transaction", "not run (--big-transaction-rows)");
+        }
         t.define("checkpoint", "checkpointed state after the binlog run (latest completed checkpoint)", "bytes",
                 null, "—", 0);
         return t;
