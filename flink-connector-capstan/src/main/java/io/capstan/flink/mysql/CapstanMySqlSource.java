@@ -5,6 +5,8 @@ import io.capstan.flink.mysql.source.enumerator.CapstanEnumerator;
 import io.capstan.flink.mysql.source.enumerator.EnumState;
 import io.capstan.flink.mysql.source.enumerator.EnumStateSerializer;
 import io.capstan.flink.mysql.source.enumerator.JdbcBinlogSplitPlanner;
+import io.capstan.flink.mysql.source.enumerator.JdbcSnapshotPlanning;
+import io.capstan.flink.mysql.source.enumerator.SnapshotEnumerator;
 import io.capstan.flink.mysql.source.reader.CapstanSourceReader;
 import io.capstan.flink.mysql.source.split.CapstanSplit;
 import io.capstan.flink.mysql.source.split.CapstanSplitSerializer;
@@ -27,7 +29,7 @@ import org.apache.flink.core.io.SimpleVersionedSerializer;
  *         .username("capstan").password(secret)
  *         .tableList("shop.orders", "shop.order_line_.*")
  *         .serverId(5401)
- *         .startupOptions(StartupOptions.latest())
+ *         .startupOptions(StartupOptions.initial()) // snapshot, then the binlog
  *         .deserializer(new JsonDebeziumDeserializer())
  *         .build();
  * env.fromSource(source, WatermarkStrategy.noWatermarks(), "orders").uid("orders-cdc");
@@ -71,13 +73,29 @@ public final class CapstanMySqlSource<T>
     @Override
     public SplitEnumerator<CapstanSplit, EnumState> createEnumerator(
             SplitEnumeratorContext<CapstanSplit> enumContext) {
-        return new CapstanEnumerator(enumContext, new JdbcBinlogSplitPlanner(config), EnumState.initial());
+        return enumerator(enumContext, EnumState.initial());
     }
 
     @Override
     public SplitEnumerator<CapstanSplit, EnumState> restoreEnumerator(
             SplitEnumeratorContext<CapstanSplit> enumContext, EnumState checkpoint) {
-        return new CapstanEnumerator(enumContext, new JdbcBinlogSplitPlanner(config), checkpoint);
+        return enumerator(enumContext, checkpoint);
+    }
+
+    /**
+     * The snapshot enumerator for the {@code initial} and {@code snapshot} modes and for any state
+     * taken while a snapshot ran; the streaming one otherwise (a restored job resumes as its
+     * state says, whatever start mode is configured now).
+     */
+    private SplitEnumerator<CapstanSplit, EnumState> enumerator(
+            SplitEnumeratorContext<CapstanSplit> context, EnumState state) {
+        StartupMode mode = config.startupOptions().mode();
+        boolean restoredStream = state.binlogSplitAssigned() || state.unassignedBinlogSplit() != null;
+        if (state.snapshot() != null || (mode.readsSnapshot() && !restoredStream)) {
+            return new SnapshotEnumerator(
+                    context, new JdbcSnapshotPlanning(config), !mode.isBounded(), state);
+        }
+        return new CapstanEnumerator(context, new JdbcBinlogSplitPlanner(config), state);
     }
 
     @Override

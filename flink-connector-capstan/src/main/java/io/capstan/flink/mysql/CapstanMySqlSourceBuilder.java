@@ -2,7 +2,9 @@ package io.capstan.flink.mysql;
 
 import io.capstan.flink.mysql.connect.MySqlConnectionConfig;
 import io.capstan.flink.mysql.connect.SslMode;
+import io.capstan.flink.mysql.snapshot.read.SnapshotReadOptions;
 import io.capstan.flink.mysql.source.CapstanSourceConfig;
+import io.capstan.flink.mysql.source.SnapshotOptions;
 import io.capstan.flink.mysql.source.TableSelection;
 import java.time.Duration;
 import java.util.ArrayList;
@@ -39,8 +41,63 @@ public final class CapstanMySqlSourceBuilder<T> {
     private int binlogQueueCapacity = 8192;
     private Duration reconnectBackoff = Duration.ofMillis(500);
     private Duration reconnectBudget = Duration.ofMinutes(10);
+    private int chunkSize = SnapshotOptions.DEFAULT_CHUNK_SIZE;
+    private int fetchSize = SnapshotReadOptions.DEFAULT_FETCH_SIZE;
+    private Duration lockWaitTimeout = SnapshotReadOptions.DEFAULT_LOCK_WAIT_TIMEOUT;
+    private Duration lockWaitBudget = SnapshotReadOptions.DEFAULT_LOCK_WAIT_BUDGET;
+    private String chunkKeyColumn;
+    private final Map<String, String> chunkKeyColumnByTable = new TreeMap<>();
 
     CapstanMySqlSourceBuilder() {}
+
+    /** Rows per snapshot chunk (default 8096); a chunk is read, emitted and checkpointed whole. */
+    public CapstanMySqlSourceBuilder<T> chunkSize(int rows) {
+        this.chunkSize = rows;
+        return this;
+    }
+
+    /**
+     * Rows fetched per round trip while reading a chunk (default 0: the server streams the rows,
+     * the fastest); a positive value reads through a server-side cursor.
+     */
+    public CapstanMySqlSourceBuilder<T> fetchSize(int rows) {
+        this.fetchSize = rows;
+        return this;
+    }
+
+    /**
+     * The chunk key column of every captured table (default: each table's primary key): a UNIQUE
+     * NOT NULL column of an integer, DECIMAL, date/time or BINARY type. Needed for tables without
+     * a primary key; used instead of the primary key when set.
+     */
+    public CapstanMySqlSourceBuilder<T> chunkKeyColumn(String column) {
+        this.chunkKeyColumn = column;
+        return this;
+    }
+
+    /** The chunk key column of one table ({@code database.table}); wins over {@link #chunkKeyColumn(String)}. */
+    public CapstanMySqlSourceBuilder<T> chunkKeyColumn(String table, String column) {
+        this.chunkKeyColumnByTable.put(table, column);
+        return this;
+    }
+
+    /**
+     * How long one LOCK TABLES ... READ attempt may wait (default 1 s, whole seconds): writers
+     * queue behind a waiting lock, so keep it short.
+     */
+    public CapstanMySqlSourceBuilder<T> lockWaitTimeout(Duration timeout) {
+        this.lockWaitTimeout = timeout;
+        return this;
+    }
+
+    /**
+     * Total time spent retrying the lock of one chunk before the job halts with
+     * {@code lock_wait_budget_exhausted} (default 60 s).
+     */
+    public CapstanMySqlSourceBuilder<T> lockWaitBudget(Duration budget) {
+        this.lockWaitBudget = budget;
+        return this;
+    }
 
     /** The server's host name or address (required). */
     public CapstanMySqlSourceBuilder<T> hostname(String hostname) {
@@ -165,11 +222,6 @@ public final class CapstanMySqlSourceBuilder<T> {
         require(deserializer != null, "deserializer is required, e.g. new JsonDebeziumDeserializer()");
         require(deserializer.getProducedType() != null, "deserializer must return a produced type");
         require(startupOptions != null, "startupOptions must not be null");
-        require(
-                !startupOptions.mode().readsSnapshot(),
-                "startupOptions " + startupOptions + " needs the snapshot feature, which this version"
-                        + " does not have yet; choose StartupOptions.latest(), earliest(),"
-                        + " gtidSet(...) or timestamp(...)");
         long id = serverId != null
                 ? serverId
                 : ThreadLocalRandom.current().nextLong(RANDOM_SERVER_ID_MIN, RANDOM_SERVER_ID_MAX);
@@ -187,6 +239,29 @@ public final class CapstanMySqlSourceBuilder<T> {
                     "jdbcProperties must not set '" + key + "'; use username()/password()");
         }
         TableSelection tables = TableSelection.of(databaseList, tableList);
+        require(chunkSize >= 1, "chunkSize must be >= 1, was " + chunkSize);
+        require(fetchSize >= 0, "fetchSize must be >= 0 (0 streams the rows), was " + fetchSize);
+        requirePositive(lockWaitTimeout, "lockWaitTimeout");
+        requirePositive(lockWaitBudget, "lockWaitBudget");
+        require(chunkKeyColumn == null || !chunkKeyColumn.isBlank(), "chunkKeyColumn must not be blank");
+        for (Map.Entry<String, String> e : chunkKeyColumnByTable.entrySet()) {
+            require(e.getKey() != null && e.getKey().split("\\.", -1).length == 2,
+                    "chunkKeyColumn(table, column): the table must be 'database.table', was '"
+                            + e.getKey() + "'");
+            require(e.getValue() != null && !e.getValue().isBlank(),
+                    "chunkKeyColumn of table " + e.getKey() + " must not be blank");
+        }
+        SnapshotReadOptions readOptions;
+        try {
+            readOptions = new SnapshotReadOptions(fetchSize, lockWaitTimeout, lockWaitBudget);
+        } catch (IllegalArgumentException e) {
+            throw new IllegalArgumentException(e.getMessage()
+                    .replace("scan.snapshot.lock-wait.timeout", "lockWaitTimeout")
+                    .replace("scan.snapshot.lock-wait.budget", "lockWaitBudget")
+                    .replace("scan.snapshot.fetch.size", "fetchSize"), e);
+        }
+        SnapshotOptions snapshot =
+                new SnapshotOptions(chunkSize, readOptions, chunkKeyColumn, chunkKeyColumnByTable);
 
         MySqlConnectionConfig connection =
                 MySqlConnectionConfig.builder()
@@ -208,7 +283,8 @@ public final class CapstanMySqlSourceBuilder<T> {
                         startupOptions,
                         binlogQueueCapacity,
                         reconnectBackoff,
-                        reconnectBudget);
+                        reconnectBudget,
+                        snapshot);
         return new CapstanMySqlSource<>(config, deserializer);
     }
 

@@ -2,9 +2,9 @@ package io.capstan.flink.mysql;
 
 /** Where a new job (one not restored from a checkpoint or savepoint) begins reading. */
 public enum StartupMode {
-    /** Backfill the existing rows, then stream the binlog. Arrives with the snapshot feature. */
+    /** Backfill the existing rows, then stream the binlog." */
     INITIAL(true, false),
-    /** Backfill the existing rows and finish (bounded). Arrives with the snapshot feature. */
+    /** Backfill the existing rows and finish (bounded)." */
     SNAPSHOT(true, true),
     /** Stream every transaction committed after the server's current {@code gtid_executed}. */
     LATEST(false, false),

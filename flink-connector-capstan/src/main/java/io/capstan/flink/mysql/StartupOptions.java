@@ -24,12 +24,12 @@ public final class StartupOptions implements Serializable {
         this.timestampMillis = timestampMillis;
     }
 
-    /** Backfill then stream (the default; arrives with the snapshot feature). */
+    /** Backfill the existing rows, then stream the binlog with no gap and no duplicate (the default). */
     public static StartupOptions initial() {
         return new StartupOptions(StartupMode.INITIAL, null, null);
     }
 
-    /** Backfill only, then finish (arrives with the snapshot feature). */
+    /** Backfill the existing rows and finish (a bounded job). */
     public static StartupOptions snapshot() {
         return new StartupOptions(StartupMode.SNAPSHOT, null, null);
     }

@@ -4,6 +4,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import io.capstan.flink.mysql.deserializer.JsonDebeziumDeserializer;
+import io.capstan.flink.mysql.schema.TableId;
 import java.time.Duration;
 import java.util.function.UnaryOperator;
 import org.apache.flink.api.connector.source.Boundedness;
@@ -73,20 +74,26 @@ class CapstanMySqlSourceBuilderTest {
     }
 
     @Test
-    void snapshotModesFailClearlyUntilTheSnapshotExists() {
-        fails(b -> b.startupOptions(StartupOptions.initial()), "snapshot feature");
-        fails(b -> b.startupOptions(StartupOptions.snapshot()), "snapshot feature");
-        // initial is the default, so leaving it out is refused just as clearly.
-        assertThatThrownBy(
-                        () ->
-                                CapstanMySqlSource.<String>builder()
-                                        .hostname("h")
-                                        .username("u")
-                                        .databaseList("shop")
-                                        .deserializer(new JsonDebeziumDeserializer())
-                                        .build())
-                .hasMessageContaining("initial")
-                .hasMessageContaining("StartupOptions.latest()");
+    void snapshotOptionsAreValidatedAndNamed() {
+        fails(b -> b.chunkSize(0), "chunkSize");
+        fails(b -> b.fetchSize(-1), "fetchSize");
+        fails(b -> b.lockWaitTimeout(Duration.ofMillis(500)), "lockWaitTimeout");
+        fails(b -> b.lockWaitBudget(Duration.ZERO), "lockWaitBudget");
+        fails(b -> b.chunkKeyColumn("orders", "id"), "database.table");
+        fails(b -> b.chunkKeyColumn(" "), "chunkKeyColumn");
+        CapstanMySqlSource<String> s =
+                CapstanMySqlSource.<String>builder()
+                        .hostname("h")
+                        .username("u")
+                        .databaseList("shop")
+                        .deserializer(new JsonDebeziumDeserializer())
+                        .chunkKeyColumn("code")
+                        .chunkKeyColumn("shop.orders", "order_no")
+                        .build();
+        assertThat(s.config().startupOptions()).isEqualTo(StartupOptions.initial());
+        assertThat(s.config().snapshot().chunkKeyColumn(TableId.of("shop", "orders"))).contains("order_no");
+        assertThat(s.config().snapshot().chunkKeyColumn(TableId.of("shop", "x"))).contains("code");
+        assertThat(s.getBoundedness()).isEqualTo(Boundedness.CONTINUOUS_UNBOUNDED);
     }
 
     @Test

@@ -17,6 +17,7 @@ public final class CapstanSourceConfig implements Serializable {
     private final int binlogQueueCapacity;
     private final Duration reconnectBackoff;
     private final Duration reconnectBudget;
+    private final SnapshotOptions snapshot;
 
     public CapstanSourceConfig(
             MySqlConnectionConfig connection,
@@ -26,6 +27,20 @@ public final class CapstanSourceConfig implements Serializable {
             int binlogQueueCapacity,
             Duration reconnectBackoff,
             Duration reconnectBudget) {
+        this(connection, tables, serverId, startupOptions, binlogQueueCapacity, reconnectBackoff,
+                reconnectBudget, SnapshotOptions.defaults());
+    }
+
+    public CapstanSourceConfig(
+            MySqlConnectionConfig connection,
+            TableSelection tables,
+            long serverId,
+            StartupOptions startupOptions,
+            int binlogQueueCapacity,
+            Duration reconnectBackoff,
+            Duration reconnectBudget,
+            SnapshotOptions snapshot) {
+        this.snapshot = Objects.requireNonNull(snapshot);
         this.connection = Objects.requireNonNull(connection);
         this.tables = Objects.requireNonNull(tables);
         this.serverId = serverId;
@@ -63,12 +78,17 @@ public final class CapstanSourceConfig implements Serializable {
         return reconnectBudget;
     }
 
+    /** Chunk size, read options and chunk key columns of the snapshot. */
+    public SnapshotOptions snapshot() {
+        return snapshot;
+    }
+
     @Override
     public String toString() {
         // MySqlConnectionConfig masks the password.
         return "CapstanSourceConfig{" + connection + ", " + tables + ", serverId=" + serverId
                 + ", startup=" + startupOptions + ", binlogQueueCapacity=" + binlogQueueCapacity
                 + ", reconnectBackoff=" + reconnectBackoff + ", reconnectBudget=" + reconnectBudget
-                + "}";
+                + ", " + snapshot + "}";
     }
 }

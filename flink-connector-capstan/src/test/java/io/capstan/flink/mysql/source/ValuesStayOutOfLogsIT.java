@@ -132,4 +132,50 @@ class ValuesStayOutOfLogsIT {
         assertThat(capture.lines).anyMatch(l -> l.contains("injected failure"));
         assertThat(capture.lines).noneMatch(l -> l.contains(MARKER));
     }
+
+    /**
+     * The same for the snapshot and its handoff: rows whose payload holds the marker and whose
+     * keys (so also the chunk boundaries, which travel in splits, events and state) start with
+     * a marker number, read in small chunks with one injected failure, then streamed.
+     */
+    @Test
+    void snapshotRowsKeysAndChunkBoundariesNeverReachLogsOrExceptions() throws Exception {
+        String keyMarker = "987654321";
+        DB.execute(Workload.createTable("snap_secrets"));
+        StringBuilder sql = new StringBuilder("INSERT INTO snap_secrets VALUES ");
+        for (int i = 0; i < 300; i++) {
+            sql.append(i == 0 ? "(" : ", (").append(keyMarker).append(String.format("%03d", i))
+                    .append(", ").append(i).append(", 1, '").append(MARKER).append("')");
+        }
+        DB.execute(sql.toString());
+        FailAtCounts.arm(List.of(120L));
+
+        StreamExecutionEnvironment env = SourceJobs.env(200, null);
+        SourceJobs.pipeline(env,
+                io.capstan.flink.mysql.CapstanMySqlSource.<String>builder()
+                        .hostname(DB.server().host())
+                        .port(DB.server().port())
+                        .username(DB.server().connectorUser())
+                        .password(DB.server().connectorPassword())
+                        .tableList(DB.name() + ".snap_secrets")
+                        .serverId(4711)
+                        .startupOptions(StartupOptions.initial())
+                        .chunkSize(40)
+                        .deserializer(new JsonDebeziumDeserializer())
+                        .build(),
+                sinkDir);
+        JobClient job = env.executeAsync("rule-1-snapshot");
+        SourceJobs.await("the snapshot committed", Duration.ofMinutes(2),
+                () -> SourceJobs.committedCount(sinkDir) >= 300);
+        DB.execute("UPDATE snap_secrets SET ver = 2 WHERE seq < 10");
+        SourceJobs.await("the stream committed", Duration.ofMinutes(2),
+                () -> SourceJobs.committedCount(sinkDir) >= 310);
+        job.cancel().get();
+
+        assertThat(FailAtCounts.fired()).isEqualTo(1);
+        assertThat(SourceJobs.committed(sinkDir)).allMatch(line -> line.contains(MARKER));
+        assertThat(capture.lines).anyMatch(l -> l.contains("SnapshotEnumerator"));
+        assertThat(capture.lines).noneMatch(l -> l.contains(MARKER));
+        assertThat(capture.lines).noneMatch(l -> l.contains(keyMarker));
+    }
 }

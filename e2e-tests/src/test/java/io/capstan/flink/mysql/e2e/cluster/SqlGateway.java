@@ -5,6 +5,7 @@ import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
+import java.util.function.Predicate;
 
 import org.apache.flink.shaded.jackson2.com.fasterxml.jackson.databind.JsonNode;
 import org.apache.flink.shaded.jackson2.com.fasterxml.jackson.databind.node.ObjectNode;
@@ -128,6 +129,15 @@ public final class SqlGateway implements AutoCloseable {
          * come, then closes the operation (which cancels a still running query job).
          */
         public SqlResult executeQuery(String statement, int maxRows, Duration timeout) {
+            return executeUntil(statement, result -> result.rows().size() >= maxRows, timeout);
+        }
+
+        /**
+         * Executes one statement and reads its result until it ends or {@code done} holds for the
+         * rows read so far (checked after each page), then closes the operation (which cancels a
+         * still running query job); for an unbounded query whose end is a condition on its rows.
+         */
+        public SqlResult executeUntil(String statement, Predicate<SqlResult> done, Duration timeout) {
             ObjectNode body = RestJson.object();
             body.put("statement", statement);
             String operation =
@@ -139,7 +149,7 @@ public final class SqlGateway implements AutoCloseable {
             String jobId = null;
             String next = "/v1/sessions/" + handle + "/operations/" + operation + "/result/0?rowFormat=JSON";
             long deadline = System.nanoTime() + timeout.toNanos();
-            while (next != null && rows.size() < maxRows) {
+            while (next != null && !done.test(new SqlResult(columns, rows, jobId))) {
                 if (System.nanoTime() > deadline) {
                     closeOperation(operation);
                     throw new IllegalStateException(

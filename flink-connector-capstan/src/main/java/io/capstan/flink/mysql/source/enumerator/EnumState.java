@@ -6,9 +6,8 @@ import javax.annotation.Nullable;
 
 /**
  * The enumerator's checkpointed state: whether the binlog split is planned, and whether it is out
- * with a reader. Once a reader holds it, the reader's state carries its position.
- *
- * <p>The snapshot feature adds its chunk plan here (with a new serializer version).
+ * with a reader (once a reader holds it, the reader's state carries its position); and while a
+ * snapshot runs, its {@link SnapshotProgress}.
  */
 public final class EnumState {
 
@@ -16,13 +15,28 @@ public final class EnumState {
 
     @Nullable private final BinlogSplit unassignedBinlogSplit;
     private final boolean binlogSplitAssigned;
+    @Nullable private final SnapshotProgress snapshot;
 
     public EnumState(@Nullable BinlogSplit unassignedBinlogSplit, boolean binlogSplitAssigned) {
+        this(unassignedBinlogSplit, binlogSplitAssigned, null);
+    }
+
+    public EnumState(
+            @Nullable BinlogSplit unassignedBinlogSplit,
+            boolean binlogSplitAssigned,
+            @Nullable SnapshotProgress snapshot) {
         if (unassignedBinlogSplit != null && binlogSplitAssigned) {
             throw new IllegalArgumentException("the binlog split is either assigned or pending");
         }
         this.unassignedBinlogSplit = unassignedBinlogSplit;
         this.binlogSplitAssigned = binlogSplitAssigned;
+        this.snapshot = snapshot;
+    }
+
+    /** The snapshot's progress while it runs (null before its tables are resolved, and after the handoff). */
+    @Nullable
+    public SnapshotProgress snapshot() {
+        return snapshot;
     }
 
     /** A new job: nothing planned, nothing assigned. */
@@ -48,7 +62,8 @@ public final class EnumState {
         }
         EnumState that = (EnumState) o;
         return binlogSplitAssigned == that.binlogSplitAssigned
-                && Objects.equals(unassignedBinlogSplit, that.unassignedBinlogSplit);
+                && Objects.equals(unassignedBinlogSplit, that.unassignedBinlogSplit)
+                && Objects.equals(snapshot, that.snapshot);
     }
 
     @Override
@@ -59,6 +74,6 @@ public final class EnumState {
     @Override
     public String toString() {
         return "EnumState{unassignedBinlogSplit=" + unassignedBinlogSplit + ", binlogSplitAssigned="
-                + binlogSplitAssigned + "}";
+                + binlogSplitAssigned + ", snapshot=" + snapshot + "}";
     }
 }

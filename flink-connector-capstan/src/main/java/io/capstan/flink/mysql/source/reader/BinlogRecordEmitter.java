@@ -6,9 +6,7 @@ import io.capstan.flink.mysql.binlog.BinlogRecord;
 import io.capstan.flink.mysql.binlog.RowChange;
 import io.capstan.flink.mysql.binlog.TransactionEnd;
 import io.capstan.flink.mysql.source.split.BinlogSplitState;
-import io.capstan.flink.mysql.source.split.CapstanSplitState;
 import org.apache.flink.api.connector.source.SourceOutput;
-import org.apache.flink.connector.base.source.reader.RecordEmitter;
 import org.apache.flink.util.Collector;
 
 /**
@@ -16,11 +14,14 @@ import org.apache.flink.util.Collector;
  * checkpoint barrier falls between two row changes and the state names exactly what was emitted.
  *
  * <p>A row change already covered by the state (its transaction processed, or within the partial
- * transaction's emitted rows) is skipped as defence in depth; otherwise it is deserialized,
- * emitted with its commit time as the record timestamp, and the state advances to it. A
- * transaction end adds the transaction to the processed set.
+ * transaction's handled rows) is skipped as defence in depth. Otherwise it passes the cursor gate
+ * ({@link GatedChange}): what passes is deserialized and emitted with its commit time as the record
+ * timestamp. Either way the state counts the row as handled: the streamer's resume skips the
+ * first N captured rows of the partial transaction, suppressed ones included. A transaction end
+ * adds the transaction to the processed set (and may retire gated tables), also when all its rows
+ * were suppressed.
  */
-public final class BinlogRecordEmitter<T> implements RecordEmitter<BinlogRecord, T, CapstanSplitState> {
+public final class BinlogRecordEmitter<T> {
 
     private final CapstanDeserializer<T> deserializer;
     private final CapstanReaderMetrics metrics;
@@ -31,10 +32,8 @@ public final class BinlogRecordEmitter<T> implements RecordEmitter<BinlogRecord,
         this.metrics = metrics;
     }
 
-    @Override
-    public void emitRecord(BinlogRecord record, SourceOutput<T> output, CapstanSplitState splitState)
+    public void emitRecord(BinlogRecord record, SourceOutput<T> output, BinlogSplitState state)
             throws Exception {
-        BinlogSplitState state = splitState.asBinlogSplitState();
         if (record instanceof RowChange) {
             emitRowChange((RowChange) record, output, state);
         } else {
@@ -50,11 +49,17 @@ public final class BinlogRecordEmitter<T> implements RecordEmitter<BinlogRecord,
             metrics.rowSkippedOnResume();
             return;
         }
+        GatedChange gated = GatedChange.of(state.gate(), change);
+        if (gated.isSuppressed()) {
+            state.rowEmitted(change.gtid(), change.indexInTransaction());
+            metrics.rowSuppressedByGate();
+            return;
+        }
         ChangeEvent event =
                 new ChangeEvent(
-                        change.operation(),
-                        change.before(),
-                        change.after(),
+                        gated.operation,
+                        gated.before,
+                        gated.after,
                         change.schema(),
                         change.tableId(),
                         change.gtid().toString(),

@@ -19,10 +19,16 @@ public final class CapstanReaderMetrics {
     public static final String ROWS_EVENTS_FILTERED = "rowsEventsFiltered";
     public static final String TRANSACTIONS_SEEN = "transactionsSeen";
     public static final String RECONNECTS = "binlogReconnects";
+    public static final String SNAPSHOT_CHUNKS_READ = "snapshotChunksRead";
+    public static final String SNAPSHOT_ROWS_READ = "snapshotRowsRead";
+    public static final String ROWS_SUPPRESSED_BY_GATE = "rowsSuppressedByGate";
 
     private final Counter transactionsProcessed;
     private final Counter rowsEmitted;
     private final Counter rowsSkippedOnResume;
+    private final Counter snapshotChunksRead;
+    private final Counter snapshotRowsRead;
+    private final Counter rowsSuppressedByGate;
     /** Written by the fetcher thread, read by the metric reporter. */
     private volatile long fetchEventTimeLagMillis = -1;
     /** The running streamer's counters, once the binlog split is assigned. */
@@ -32,6 +38,12 @@ public final class CapstanReaderMetrics {
         this.transactionsProcessed = group.counter(TRANSACTIONS_PROCESSED);
         this.rowsEmitted = group.counter(ROWS_EMITTED);
         this.rowsSkippedOnResume = group.counter(ROWS_SKIPPED_ON_RESUME);
+        // Chunks and rows read from the server (fetcher thread, its only writer): a chunk read
+        // again after a restore counts again, which is how a test sees finished ones were not.
+        this.snapshotChunksRead = group.counter(SNAPSHOT_CHUNKS_READ);
+        this.snapshotRowsRead = group.counter(SNAPSHOT_ROWS_READ);
+        // Binlog row images the cursor gate found already in the snapshot.
+        this.rowsSuppressedByGate = group.counter(ROWS_SUPPRESSED_BY_GATE);
         group.gauge(CURRENT_FETCH_EVENT_TIME_LAG, () -> fetchEventTimeLagMillis);
         // Rows events of tables the job does not capture, skipped without decoding.
         group.gauge(ROWS_EVENTS_FILTERED, () -> streamer == null ? 0L : streamer.uncapturedRowsEventsSkipped());
@@ -49,6 +61,15 @@ public final class CapstanReaderMetrics {
 
     void rowEmitted() {
         rowsEmitted.inc();
+    }
+
+    void chunkRead(int rows) {
+        snapshotChunksRead.inc();
+        snapshotRowsRead.inc(rows);
+    }
+
+    void rowSuppressedByGate() {
+        rowsSuppressedByGate.inc();
     }
 
     void rowSkippedOnResume() {

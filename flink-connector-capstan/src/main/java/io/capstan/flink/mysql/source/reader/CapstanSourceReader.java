@@ -1,54 +1,166 @@
 package io.capstan.flink.mysql.source.reader;
 
 import io.capstan.flink.mysql.CapstanDeserializer;
-import io.capstan.flink.mysql.binlog.BinlogRecord;
 import io.capstan.flink.mysql.source.CapstanSourceConfig;
+import io.capstan.flink.mysql.source.event.ChunksAcknowledgedEvent;
+import io.capstan.flink.mysql.source.event.ChunksCompletedEvent;
+import io.capstan.flink.mysql.source.event.ChunksReopenedEvent;
+import io.capstan.flink.mysql.source.event.ReaderCheckpointingEvent;
 import io.capstan.flink.mysql.source.split.CapstanSplit;
 import io.capstan.flink.mysql.source.split.CapstanSplitState;
+import io.capstan.flink.mysql.source.split.SnapshotChunkSplit;
+import java.util.ArrayList;
+import java.util.LinkedHashMap;
+import java.util.List;
 import java.util.Map;
+import org.apache.flink.api.common.functions.RuntimeContext;
+import org.apache.flink.api.connector.source.RichSourceReaderContext;
+import org.apache.flink.api.connector.source.SourceEvent;
 import org.apache.flink.api.connector.source.SourceReaderContext;
+import org.apache.flink.configuration.CheckpointingOptions;
 import org.apache.flink.configuration.Configuration;
 import org.apache.flink.connector.base.source.reader.SingleThreadMultiplexSourceReaderBase;
+import org.apache.flink.streaming.api.operators.StreamingRuntimeContext;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
 
 /**
- * The source reader: one fetcher thread streams the binlog split, the task thread emits and keeps
- * the split state. Pull model: it asks the enumerator for a split when it starts.
+ * The source reader: one fetcher thread reads chunk splits (a whole chunk per element) and then
+ * streams the binlog split; the task thread emits and keeps the split state. Pull model: it asks
+ * the enumerator for a split when it starts and after each finished chunk.
+ *
+ * <p>Chunk completions stay in this reader's checkpointed state (as completed chunk splits) until
+ * the enumerator acknowledges them, and are sent again after a restore; chunks a restore brings
+ * back unread are reported so that the enumerator forgets completions of reads that were rolled
+ * back.
  */
 public final class CapstanSourceReader<T>
-        extends SingleThreadMultiplexSourceReaderBase<BinlogRecord, T, CapstanSplit, CapstanSplitState> {
+        extends SingleThreadMultiplexSourceReaderBase<SourceElement, T, CapstanSplit, CapstanSplitState> {
+
+    private static final Logger LOG = LoggerFactory.getLogger(CapstanSourceReader.class);
+
+    /** Completed chunks not yet acknowledged, by split id (task thread only). */
+    private final Map<String, SnapshotChunkSplit> unacknowledged = new LinkedHashMap<>();
+    /** Unread chunks restored before start(), reported in start(). */
+    private final List<String> reopened = new ArrayList<>();
+    private boolean started;
+    /** Outlives the split readers: connections and read specs stay open across chunks. */
+    private final ChunkFetcher chunks;
 
     private CapstanSourceReader(
             CapstanSourceConfig config,
             CapstanReaderMetrics metrics,
+            ChunkFetcher chunks,
             CapstanDeserializer<T> deserializer,
             Configuration flinkConfig,
             SourceReaderContext context) {
         super(
                 () ->
-                        new BinlogSplitReader(
-                                split -> BinlogStreamerFactory.create(config, split),
-                                metrics),
-                new BinlogRecordEmitter<>(deserializer, metrics),
+                        new CapstanSplitReader(
+                                chunks,
+                                new BinlogFetcher(
+                                        split -> BinlogStreamerFactory.create(config, split), metrics)),
+                new CapstanRecordEmitter<>(deserializer, metrics),
                 flinkConfig,
                 context);
+        this.chunks = chunks;
     }
 
     public static <T> CapstanSourceReader<T> create(
             CapstanSourceConfig config, CapstanDeserializer<T> deserializer, SourceReaderContext context) {
         CapstanReaderMetrics metrics = new CapstanReaderMetrics(context.metricGroup());
+        ChunkFetcher chunks =
+                new ChunkFetcher(config.connection(), config.snapshot().readOptions(), metrics);
         return new CapstanSourceReader<>(
-                config, metrics, deserializer, context.getConfiguration(), context);
+                config, metrics, chunks, deserializer, context.getConfiguration(), context);
+    }
+
+    @Override
+    public void close() throws Exception {
+        try {
+            super.close();
+        } finally {
+            chunks.close();
+        }
     }
 
     @Override
     public void start() {
+        started = true;
+        context.sendSourceEventToCoordinator(new ReaderCheckpointingEvent(checkpointingEnabled(context)));
+        if (!reopened.isEmpty()) {
+            context.sendSourceEventToCoordinator(new ChunksReopenedEvent(reopened));
+            reopened.clear();
+        }
+        if (!unacknowledged.isEmpty()) {
+            context.sendSourceEventToCoordinator(
+                    new ChunksCompletedEvent(new ArrayList<>(unacknowledged.values())));
+        }
         context.sendSplitRequest();
     }
 
     @Override
+    public void addSplits(List<CapstanSplit> splits) {
+        List<CapstanSplit> toRead = new ArrayList<>(splits.size());
+        List<SnapshotChunkSplit> completed = new ArrayList<>();
+        for (CapstanSplit split : splits) {
+            switch (split.kind()) {
+                case SNAPSHOT_CHUNK:
+                    SnapshotChunkSplit chunk = split.asSnapshotChunkSplit();
+                    if (chunk.isCompleted()) {
+                        // Restored: emitted before the checkpoint, never read again.
+                        unacknowledged.put(chunk.splitId(), chunk);
+                        completed.add(chunk);
+                        continue;
+                    }
+                    if (!started) {
+                        reopened.add(chunk.splitId());
+                    }
+                    toRead.add(split);
+                    break;
+                default:
+                    toRead.add(split);
+            }
+        }
+        if (started && !completed.isEmpty()) {
+            context.sendSourceEventToCoordinator(new ChunksCompletedEvent(completed));
+        }
+        if (!toRead.isEmpty()) {
+            super.addSplits(toRead);
+        }
+    }
+
+    @Override
     protected void onSplitFinished(Map<String, CapstanSplitState> finishedSplitIds) {
-        // The binlog split never finishes; snapshot chunks will, and then the reader asks for more.
+        List<SnapshotChunkSplit> completed = new ArrayList<>();
+        for (CapstanSplitState state : finishedSplitIds.values()) {
+            SnapshotChunkSplit split = state.asSnapshotChunkSplitState().toSplit();
+            if (!split.isCompleted()) {
+                throw new IllegalStateException("chunk " + split.splitId() + " finished without completion");
+            }
+            unacknowledged.put(split.splitId(), split);
+            completed.add(split);
+        }
+        context.sendSourceEventToCoordinator(new ChunksCompletedEvent(completed));
         context.sendSplitRequest();
+    }
+
+    @Override
+    public void handleSourceEvents(SourceEvent sourceEvent) {
+        if (sourceEvent instanceof ChunksAcknowledgedEvent) {
+            for (String id : ((ChunksAcknowledgedEvent) sourceEvent).splitIds()) {
+                unacknowledged.remove(id);
+            }
+        } else {
+            super.handleSourceEvents(sourceEvent);
+        }
+    }
+
+    @Override
+    public List<CapstanSplit> snapshotState(long checkpointId) {
+        List<CapstanSplit> splits = super.snapshotState(checkpointId);
+        splits.addAll(unacknowledged.values());
+        return splits;
     }
 
     @Override
@@ -59,5 +171,19 @@ public final class CapstanSourceReader<T>
     @Override
     protected CapstanSplit toSplitType(String splitId, CapstanSplitState splitState) {
         return splitState.toSplit();
+    }
+
+    /** Whether the job checkpoints, from its configuration (only readers can see it). */
+    static boolean checkpointingEnabled(SourceReaderContext context) {
+        if (context instanceof RichSourceReaderContext) {
+            RuntimeContext runtime = ((RichSourceReaderContext) context).getRuntimeContext();
+            if (runtime instanceof StreamingRuntimeContext) {
+                return CheckpointingOptions.isCheckpointingEnabled(
+                        ((StreamingRuntimeContext) runtime).getJobConfiguration());
+            }
+        }
+        LOG.warn("Cannot tell whether the job checkpoints; assuming it does (the snapshot hands over"
+                + " to the binlog after a checkpoint)");
+        return true;
     }
 }

@@ -2,12 +2,17 @@ package io.capstan.flink.mysql.source.split;
 
 import io.capstan.flink.mysql.binlog.BinlogStartPosition;
 import io.capstan.flink.mysql.schema.TableId;
+import io.capstan.flink.mysql.snapshot.gate.CursorGate;
+import io.capstan.flink.mysql.snapshot.gate.CursorGateSerializer;
+import java.util.Arrays;
 import java.util.List;
 import java.util.Objects;
 
 /**
  * Stream the binlog for {@link #tables()} from {@link #start()}: skip every transaction in the
- * start's processed set, and within its partial transaction the first rows already emitted.
+ * start's processed set, and within its partial transaction the first rows already handled. After
+ * a snapshot it carries the {@link #gate()} of the finished chunks, which suppresses the changes
+ * the chunks already hold (empty when the job started without a snapshot).
  */
 public final class BinlogSplit implements CapstanSplit {
 
@@ -16,10 +21,16 @@ public final class BinlogSplit implements CapstanSplit {
 
     private final List<TableId> tables;
     private final BinlogStartPosition start;
+    private final CursorGate gate;
 
     public BinlogSplit(List<TableId> tables, BinlogStartPosition start) {
+        this(tables, start, CursorGate.empty());
+    }
+
+    public BinlogSplit(List<TableId> tables, BinlogStartPosition start, CursorGate gate) {
         this.tables = List.copyOf(tables);
         this.start = Objects.requireNonNull(start, "start");
+        this.gate = Objects.requireNonNull(gate, "gate");
     }
 
     /** The captured tables; rows of any other table are not decoded. */
@@ -31,9 +42,19 @@ public final class BinlogSplit implements CapstanSplit {
         return start;
     }
 
+    /** The finished chunks of the tables whose gate has not retired yet. */
+    public CursorGate gate() {
+        return gate;
+    }
+
+    /** The same split resumed from another position, with the gate as it stands then. */
+    public BinlogSplit withStart(BinlogStartPosition newStart, CursorGate newGate) {
+        return new BinlogSplit(tables, newStart, newGate);
+    }
+
     /** The same split resumed from another position. */
     public BinlogSplit withStart(BinlogStartPosition newStart) {
-        return new BinlogSplit(tables, newStart);
+        return new BinlogSplit(tables, newStart, gate);
     }
 
     @Override
@@ -57,7 +78,12 @@ public final class BinlogSplit implements CapstanSplit {
             return false;
         }
         BinlogSplit that = (BinlogSplit) o;
-        return tables.equals(that.tables) && start.equals(that.start);
+        return tables.equals(that.tables)
+                && start.equals(that.start)
+                && (gate == that.gate
+                        || Arrays.equals(
+                                CursorGateSerializer.toBytes(gate),
+                                CursorGateSerializer.toBytes(that.gate)));
     }
 
     @Override
@@ -70,6 +96,6 @@ public final class BinlogSplit implements CapstanSplit {
         // Positions and identifiers only (Rule 1).
         return "BinlogSplit{tables=" + tables.size() + ", processed=" + start.processed()
                 + ", partial=" + start.partialGtid() + ", rowsAlreadyEmitted="
-                + start.rowsAlreadyEmitted() + "}";
+                + start.rowsAlreadyEmitted() + ", gate=" + gate + "}";
     }
 }

@@ -3,11 +3,14 @@ package io.capstan.flink.mysql.source.split;
 import io.capstan.flink.mysql.binlog.BinlogStartPosition;
 import io.capstan.flink.mysql.gtid.Gtid;
 import io.capstan.flink.mysql.gtid.GtidSet;
+import io.capstan.flink.mysql.snapshot.gate.CursorGate;
 import javax.annotation.Nullable;
 
 /**
- * Progress on the binlog split: the set of transactions fully processed, and for the transaction
- * in progress its GTID and how many of its captured row changes were emitted.
+ * Progress on the binlog split: the set of transactions fully processed, for the transaction in
+ * progress its GTID and how many of its captured row changes were handled (emitted, or suppressed
+ * by the gate: the streamer's resume skip counts captured rows, so both must count), and the cursor
+ * gate, whose tables retire as the processed set grows.
  */
 public final class BinlogSplitState extends CapstanSplitState {
 
@@ -15,9 +18,11 @@ public final class BinlogSplitState extends CapstanSplitState {
     private GtidSet processed;
     @Nullable private Gtid partialTransaction;
     private int rowsEmitted;
+    private CursorGate gate;
 
     public BinlogSplitState(BinlogSplit split) {
         this.split = split;
+        this.gate = split.gate().retire(split.start().processed());
         BinlogStartPosition start = split.start();
         this.processed = start.processed();
         this.partialTransaction = start.partialGtid();
@@ -72,6 +77,14 @@ public final class BinlogSplitState extends CapstanSplitState {
         processed = processed.add(gtid);
         partialTransaction = null;
         rowsEmitted = 0;
+        if (gate.chunkCount() > 0) {
+            gate = gate.retire(processed);
+        }
+    }
+
+    /** The gate as it stands: tables retire once the processed set holds all their chunks' G. */
+    public CursorGate gate() {
+        return gate;
     }
 
     public GtidSet processed() {
@@ -99,7 +112,7 @@ public final class BinlogSplitState extends CapstanSplitState {
 
     @Override
     public BinlogSplit toSplit() {
-        return split.withStart(position());
+        return split.withStart(position(), gate);
     }
 
     @Override
@@ -110,6 +123,6 @@ public final class BinlogSplitState extends CapstanSplitState {
     @Override
     public String toString() {
         return "BinlogSplitState{processed=" + processed + ", partial=" + partialTransaction
-                + ", rowsEmitted=" + rowsEmitted + "}";
+                + ", rowsEmitted=" + rowsEmitted + ", gate=" + gate + "}";
     }
 }

@@ -3,8 +3,8 @@ package io.capstan.flink.mysql.source.split;
 import org.apache.flink.api.connector.source.SourceSplit;
 
 /**
- * A unit of work the enumerator hands to a reader: the binlog split now, snapshot chunk splits
- * with the snapshot feature. Immutable; progress lives in the reader's {@link CapstanSplitState}.
+ * A unit of work the enumerator hands to a reader: one snapshot chunk, or the binlog split.
+ * Immutable; progress lives in the reader's {@link CapstanSplitState}.
  *
  * <p>Code tells the kinds apart by {@link #kind()} and the typed accessors, never by casting.
  */
@@ -18,6 +18,15 @@ public interface CapstanSplit extends SourceSplit {
      * @throws IllegalStateException when it is of another kind
      */
     default BinlogSplit asBinlogSplit() {
+        throw new IllegalStateException("split " + splitId() + " is a " + kind() + " split");
+    }
+
+    /**
+     * This split as a snapshot chunk split.
+     *
+     * @throws IllegalStateException when it is of another kind
+     */
+    default SnapshotChunkSplit asSnapshotChunkSplit() {
         throw new IllegalStateException("split " + splitId() + " is a " + kind() + " split");
     }
 }

@@ -4,6 +4,12 @@ import io.capstan.flink.mysql.binlog.BinlogStartPosition;
 import io.capstan.flink.mysql.gtid.Gtid;
 import io.capstan.flink.mysql.gtid.GtidSet;
 import io.capstan.flink.mysql.schema.TableId;
+import io.capstan.flink.mysql.snapshot.gate.CursorGate;
+import io.capstan.flink.mysql.snapshot.gate.CursorGateSerializer;
+import io.capstan.flink.mysql.snapshot.key.ChunkKey;
+import io.capstan.flink.mysql.snapshot.key.ChunkKeySerializer;
+import io.capstan.flink.mysql.snapshot.plan.ChunkPlannerStateSerializer;
+import io.capstan.flink.mysql.snapshot.plan.SnapshotChunk;
 import java.io.IOException;
 import java.util.ArrayList;
 import java.util.List;
@@ -18,14 +24,22 @@ import org.apache.flink.core.memory.DataOutputView;
  *
  * <p>Version 1: a kind tag byte, then for BINLOG: table count, each table's database and name, the
  * processed GTID set in canonical text, a flag and the partial transaction's GTID, the number of
- * its rows already emitted. Strings are length-prefixed UTF-8. Bytes of version 1 are checked in
- * under src/test/resources/serializer/ and must keep deserializing.
+ * its rows already emitted. Strings are length-prefixed UTF-8.
+ *
+ * <p>Version 2 (written now): BINLOG as in version 1 followed by the cursor gate (length-prefixed
+ * {@link CursorGateSerializer} bytes); SNAPSHOT_CHUNK: the chunk key ({@link ChunkKeySerializer}),
+ * the chunk (table, index, range as encoded key tuples: {@link ChunkPlannerStateSerializer}), the
+ * table's schema fingerprint (a long), a completion flag and, when set, its G in canonical text
+ * and its row count.
+ *
+ * <p>Bytes of both versions are checked in under src/test/resources/serializer/ and must keep
+ * deserializing.
  */
 public final class CapstanSplitSerializer implements SimpleVersionedSerializer<CapstanSplit> {
 
     public static final CapstanSplitSerializer INSTANCE = new CapstanSplitSerializer();
 
-    private static final int VERSION = 1;
+    public static final int VERSION = 2;
 
     @Override
     public int getVersion() {
@@ -41,12 +55,8 @@ public final class CapstanSplitSerializer implements SimpleVersionedSerializer<C
 
     @Override
     public CapstanSplit deserialize(int version, byte[] serialized) throws IOException {
-        if (version != 1) {
-            throw new IOException(
-                    "unknown split serializer version " + version + " (this build reads 1)");
-        }
         DataInputDeserializer in = new DataInputDeserializer(serialized);
-        CapstanSplit split = read(in);
+        CapstanSplit split = read(in, version);
         if (in.available() > 0) {
             throw new IOException("corrupt split state: " + in.available() + " trailing bytes");
         }
@@ -59,14 +69,22 @@ public final class CapstanSplitSerializer implements SimpleVersionedSerializer<C
         switch (split.kind()) {
             case BINLOG:
                 writeBinlog(split.asBinlogSplit(), out);
+                writeGate(split.asBinlogSplit().gate(), out);
+                break;
+            case SNAPSHOT_CHUNK:
+                writeChunk(split.asSnapshotChunkSplit(), out);
                 break;
             default:
-                throw new IOException(split.kind() + " splits are not serializable in version 1");
+                throw new IOException("unknown split kind " + split.kind());
         }
     }
 
-    /** Reads a split of version 1. */
-    public static CapstanSplit read(DataInputView in) throws IOException {
+    /** Reads a split of the given version. */
+    public static CapstanSplit read(DataInputView in, int version) throws IOException {
+        if (version != 1 && version != 2) {
+            throw new IOException(
+                    "unknown split serializer version " + version + " (this build reads 1 and 2)");
+        }
         SplitKind kind;
         try {
             kind = SplitKind.ofTag(in.readByte());
@@ -75,9 +93,15 @@ public final class CapstanSplitSerializer implements SimpleVersionedSerializer<C
         }
         switch (kind) {
             case BINLOG:
-                return readBinlog(in);
+                BinlogSplit binlog = readBinlog(in);
+                return version == 1 ? binlog : binlog.withStart(binlog.start(), readGate(in));
+            case SNAPSHOT_CHUNK:
+                if (version == 1) {
+                    throw new IOException("corrupt split state: no chunk splits in version 1");
+                }
+                return readChunk(in);
             default:
-                throw new IOException(kind + " splits are not readable in version 1");
+                throw new IOException("unknown split kind " + kind);
         }
     }
 
@@ -112,6 +136,53 @@ public final class CapstanSplitSerializer implements SimpleVersionedSerializer<C
         try {
             return new BinlogSplit(tables, BinlogStartPosition.of(processed, partial, rows));
         } catch (IllegalArgumentException e) {
+            throw new IOException("corrupt split state: " + e.getMessage(), e);
+        }
+    }
+
+    private static void writeGate(CursorGate gate, DataOutputView out) throws IOException {
+        byte[] bytes = CursorGateSerializer.toBytes(gate);
+        out.writeInt(bytes.length);
+        out.write(bytes);
+    }
+
+    private static CursorGate readGate(DataInputView in) throws IOException {
+        int n = in.readInt();
+        if (n < 0) {
+            throw new IOException("corrupt split state: negative gate length");
+        }
+        byte[] bytes = new byte[n];
+        in.readFully(bytes);
+        try {
+            return CursorGateSerializer.fromBytes(bytes);
+        } catch (RuntimeException e) {
+            throw new IOException("corrupt split state: unreadable cursor gate", e);
+        }
+    }
+
+    private static void writeChunk(SnapshotChunkSplit split, DataOutputView out) throws IOException {
+        ChunkKeySerializer.write(split.key(), out);
+        ChunkPlannerStateSerializer.writeChunk(split.chunk(), out);
+        out.writeLong(split.schemaFingerprint());
+        ChunkCompletion c = split.completion();
+        out.writeBoolean(c != null);
+        if (c != null) {
+            SerdeText.write(out, c.gtidSet().toString());
+            out.writeLong(c.rowCount());
+        }
+    }
+
+    private static SnapshotChunkSplit readChunk(DataInputView in) throws IOException {
+        try {
+            ChunkKey key = ChunkKeySerializer.read(in);
+            SnapshotChunk chunk = ChunkPlannerStateSerializer.readChunk(in);
+            long fingerprint = in.readLong();
+            ChunkCompletion c = null;
+            if (in.readBoolean()) {
+                c = new ChunkCompletion(GtidSet.parse(SerdeText.read(in)), in.readLong());
+            }
+            return new SnapshotChunkSplit(key, chunk, fingerprint, c);
+        } catch (RuntimeException e) {
             throw new IOException("corrupt split state: " + e.getMessage(), e);
         }
     }

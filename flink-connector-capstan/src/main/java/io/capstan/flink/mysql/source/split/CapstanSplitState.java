@@ -20,14 +20,24 @@ public abstract class CapstanSplitState {
         throw new IllegalStateException("state of a " + kind() + " split");
     }
 
+    /**
+     * This state as a chunk split state.
+     *
+     * @throws IllegalStateException when it is of another kind
+     */
+    public SnapshotChunkSplitState asSnapshotChunkSplitState() {
+        throw new IllegalStateException("state of a " + kind() + " split");
+    }
+
     /** The initial state of a split. */
     public static CapstanSplitState of(CapstanSplit split) {
         switch (split.kind()) {
             case BINLOG:
                 return new BinlogSplitState(split.asBinlogSplit());
+            case SNAPSHOT_CHUNK:
+                return new SnapshotChunkSplitState(split.asSnapshotChunkSplit());
             default:
-                throw new UnsupportedOperationException(
-                        split.kind() + " splits arrive with the snapshot feature");
+                throw new IllegalArgumentException("unknown split kind " + split.kind());
         }
     }
 }

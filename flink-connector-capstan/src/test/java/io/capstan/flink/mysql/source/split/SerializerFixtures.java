@@ -4,7 +4,18 @@ import io.capstan.flink.mysql.binlog.BinlogStartPosition;
 import io.capstan.flink.mysql.gtid.Gtid;
 import io.capstan.flink.mysql.gtid.GtidSet;
 import io.capstan.flink.mysql.schema.TableId;
+import io.capstan.flink.mysql.snapshot.gate.FinishedChunk;
+import io.capstan.flink.mysql.snapshot.gate.CursorGate;
+import io.capstan.flink.mysql.snapshot.key.ChunkKey;
+import io.capstan.flink.mysql.snapshot.key.KeyTuple;
+import io.capstan.flink.mysql.snapshot.key.TestKeys;
+import io.capstan.flink.mysql.snapshot.plan.ChunkPlannerState;
+import io.capstan.flink.mysql.snapshot.plan.ChunkRange;
+import io.capstan.flink.mysql.snapshot.plan.SnapshotChunk;
 import io.capstan.flink.mysql.source.enumerator.EnumState;
+import io.capstan.flink.mysql.source.enumerator.SnapshotBook;
+import io.capstan.flink.mysql.source.enumerator.SnapshotProgress;
+import io.capstan.flink.mysql.source.enumerator.SnapshotTable;
 import java.io.IOException;
 import java.io.InputStream;
 import java.nio.file.Files;
@@ -15,8 +26,9 @@ import java.util.List;
 import java.util.Map;
 
 /**
- * The objects whose version-1 bytes are checked in under src/test/resources/serializer/. Never
- * change these objects or the files: they pin what old checkpoints and savepoints hold.
+ * The objects whose version-1 and version-2 bytes are checked in under
+ * src/test/resources/serializer/. Never change these objects or the files: they pin what old
+ * checkpoints and savepoints hold.
  */
 public final class SerializerFixtures {
 
@@ -42,7 +54,56 @@ public final class SerializerFixtures {
     static final EnumState ENUM_PENDING = new EnumState(BINLOG_AT_BOUNDARY, false);
     static final EnumState ENUM_ASSIGNED = new EnumState(null, true);
 
+    // ---- version 2 ----
+
+    static final ChunkKey KEY = TestKeys.bigint();
+    static final GtidSet G1 = GtidSet.parse("3e11fa47-71ca-11e1-9e33-c80aa9429562:1-100");
+    static final GtidSet G2 = GtidSet.parse("3e11fa47-71ca-11e1-9e33-c80aa9429562:1-104");
+    static final SnapshotChunk CHUNK_0 =
+            new SnapshotChunk(KEY.table(), 0, ChunkRange.of(null, KeyTuple.of(1000L)));
+    static final SnapshotChunk CHUNK_1 =
+            new SnapshotChunk(KEY.table(), 1, ChunkRange.of(KeyTuple.of(1000L), null));
+    static final SnapshotChunkSplit CHUNK_UNREAD = SnapshotChunkSplit.unread(KEY, CHUNK_1, 0x1234_5678_9abc_def0L);
+    static final SnapshotChunkSplit CHUNK_COMPLETED =
+            SnapshotChunkSplit.unread(KEY, CHUNK_0, 0x1234_5678_9abc_def0L).withCompletion(new ChunkCompletion(G1, 999));
+    static final BinlogSplit BINLOG_WITH_GATE =
+            new BinlogSplit(
+                    List.of(KEY.table()),
+                    BinlogStartPosition.of(G1),
+                    CursorGate.of(Map.of(KEY, List.of(
+                            new FinishedChunk(CHUNK_0.range(), G1),
+                            new FinishedChunk(CHUNK_1.range(), G2)))));
+    static final EnumState ENUM_SNAPSHOTTING =
+            new EnumState(
+                    null,
+                    false,
+                    new SnapshotProgress(
+                            List.of(new SnapshotTable(KEY, 0x1234_5678_9abc_def0L)),
+                            List.of(new ChunkPlannerState(
+                                    KEY.table(), ChunkPlannerState.Mode.FINISHED, 2, null, null)),
+                            List.of(CHUNK_UNREAD),
+                            Map.of(KEY.table(), List.of(new SnapshotBook.Finished(
+                                    CHUNK_0, new ChunkCompletion(G1, 999)))),
+                            7,
+                            6));
+
     private SerializerFixtures() {}
+
+    static Map<String, CapstanSplit> splitsV2() {
+        Map<String, CapstanSplit> m = new LinkedHashMap<>();
+        m.put("binlog-split-boundary.v2.bin", BINLOG_AT_BOUNDARY);
+        m.put("binlog-split-gate.v2.bin", BINLOG_WITH_GATE);
+        m.put("chunk-split-unread.v2.bin", CHUNK_UNREAD);
+        m.put("chunk-split-completed.v2.bin", CHUNK_COMPLETED);
+        return m;
+    }
+
+    static Map<String, EnumState> enumStatesV2() {
+        Map<String, EnumState> m = new LinkedHashMap<>();
+        m.put("enum-state-pending.v2.bin", new EnumState(BINLOG_WITH_GATE, false));
+        m.put("enum-state-snapshotting.v2.bin", ENUM_SNAPSHOTTING);
+        return m;
+    }
 
     static Map<String, BinlogSplit> splits() {
         Map<String, BinlogSplit> m = new LinkedHashMap<>();

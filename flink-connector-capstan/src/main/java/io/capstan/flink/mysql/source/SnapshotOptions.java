@@ -1,0 +1,66 @@
+package io.capstan.flink.mysql.source;
+
+import io.capstan.flink.mysql.schema.TableId;
+import io.capstan.flink.mysql.snapshot.read.SnapshotReadOptions;
+import java.io.Serializable;
+import java.util.Map;
+import java.util.Objects;
+import java.util.Optional;
+import java.util.TreeMap;
+import javax.annotation.Nullable;
+
+/**
+ * How the snapshot is cut and read: rows per chunk, how chunks are read, and the chunk key column
+ * of tables that have none (or whose primary key should not be used). A column configured for a
+ * table ({@code db.table}) wins over the column configured for all tables. Immutable.
+ */
+public final class SnapshotOptions implements Serializable {
+    private static final long serialVersionUID = 1L;
+
+    public static final int DEFAULT_CHUNK_SIZE = 8096;
+
+    private final int chunkSize;
+    private final SnapshotReadOptions readOptions;
+    @Nullable private final String chunkKeyColumnForAllTables;
+    private final TreeMap<String, String> chunkKeyColumnByTable;
+
+    public SnapshotOptions(
+            int chunkSize,
+            SnapshotReadOptions readOptions,
+            @Nullable String chunkKeyColumnForAllTables,
+            Map<String, String> chunkKeyColumnByTable) {
+        if (chunkSize < 1) {
+            throw new IllegalArgumentException("chunkSize must be >= 1, was " + chunkSize);
+        }
+        this.chunkSize = chunkSize;
+        this.readOptions = Objects.requireNonNull(readOptions, "readOptions");
+        this.chunkKeyColumnForAllTables = chunkKeyColumnForAllTables;
+        this.chunkKeyColumnByTable = new TreeMap<>(String.CASE_INSENSITIVE_ORDER);
+        this.chunkKeyColumnByTable.putAll(chunkKeyColumnByTable);
+    }
+
+    public static SnapshotOptions defaults() {
+        return new SnapshotOptions(DEFAULT_CHUNK_SIZE, SnapshotReadOptions.defaults(), null, Map.of());
+    }
+
+    public int chunkSize() {
+        return chunkSize;
+    }
+
+    public SnapshotReadOptions readOptions() {
+        return readOptions;
+    }
+
+    /** The configured chunk key column of a table, if any. */
+    public Optional<String> chunkKeyColumn(TableId table) {
+        String c = chunkKeyColumnByTable.get(table.toString());
+        return Optional.ofNullable(c != null ? c : chunkKeyColumnForAllTables);
+    }
+
+    @Override
+    public String toString() {
+        return "SnapshotOptions{chunkSize=" + chunkSize + ", " + readOptions
+                + ", chunkKeyColumn=" + chunkKeyColumnForAllTables + ", chunkKeyColumnByTable="
+                + chunkKeyColumnByTable + "}";
+    }
+}

@@ -1,0 +1,48 @@
+package io.capstan.flink.mysql.source.enumerator;
+
+import io.capstan.flink.mysql.snapshot.key.ChunkKey;
+import io.capstan.flink.mysql.snapshot.plan.ChunkPlannerState;
+import io.capstan.flink.mysql.snapshot.plan.SnapshotChunk;
+import java.util.List;
+
+/**
+ * The snapshot's questions to the server, asked off the coordinator thread. Implementations own
+ * their connections; the enumerator passes immutable inputs in and installs the results on its
+ * own thread.
+ */
+public interface SnapshotPlanning extends AutoCloseable {
+
+    /**
+     * Resolves the captured tables, runs the preflight, decides each table's chunk key before
+     * anything is read, and takes the fingerprint of its schema.
+     *
+     * @throws Exception a {@code CapstanHaltException} naming the table and the option that
+     *     fixes it (no key, unsupported key, no table matched, preflight refusal)
+     */
+    List<SnapshotTable> resolveTables() throws Exception;
+
+    /** Plans up to {@code max} next chunks from the given progress. */
+    Planned planMore(List<ChunkKey> keys, List<ChunkPlannerState> states, int max) throws Exception;
+
+    /** Planned chunks and the progress after them. */
+    final class Planned {
+        final List<SnapshotChunk> chunks;
+        final List<ChunkPlannerState> states;
+
+        public Planned(List<SnapshotChunk> chunks, List<ChunkPlannerState> states) {
+            this.chunks = List.copyOf(chunks);
+            this.states = List.copyOf(states);
+        }
+
+        public List<SnapshotChunk> chunks() {
+            return chunks;
+        }
+
+        public List<ChunkPlannerState> states() {
+            return states;
+        }
+    }
+
+    @Override
+    void close();
+}

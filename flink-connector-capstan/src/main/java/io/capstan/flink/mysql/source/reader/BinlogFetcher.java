@@ -1,0 +1,87 @@
+package io.capstan.flink.mysql.source.reader;
+
+import io.capstan.flink.mysql.binlog.BinlogRecord;
+import io.capstan.flink.mysql.binlog.BinlogStreamer;
+import io.capstan.flink.mysql.source.split.BinlogSplit;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.concurrent.TimeUnit;
+import java.util.function.BooleanSupplier;
+import java.util.function.Function;
+import javax.annotation.Nullable;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * Runs on the fetcher thread: wraps the {@link BinlogStreamer} of the binlog split and hands its
+ * records over in batches. It never touches split state; the emitter does that on the task thread.
+ */
+final class BinlogFetcher implements AutoCloseable {
+
+    private static final Logger LOG = LoggerFactory.getLogger(BinlogFetcher.class);
+
+    /** Upper bound of records per fetch, so the handover queue holds bounded work. */
+    static final int MAX_BATCH = 1024;
+    /** How long one fetch waits for the first record; short so wakeUp() is honoured promptly. */
+    private static final long POLL_MILLIS = 100;
+
+    private final Function<BinlogSplit, BinlogStreamer> streamers;
+    private final CapstanReaderMetrics metrics;
+
+    @Nullable private BinlogStreamer streamer;
+
+    BinlogFetcher(Function<BinlogSplit, BinlogStreamer> streamers, CapstanReaderMetrics metrics) {
+        this.streamers = streamers;
+        this.metrics = metrics;
+    }
+
+    boolean isStreaming() {
+        return streamer != null;
+    }
+
+    void start(BinlogSplit binlog) {
+        if (streamer != null) {
+            throw new IllegalStateException("a reader streams at most one binlog split");
+        }
+        LOG.info("Starting to stream {}", binlog);
+        BinlogStreamer s = streamers.apply(binlog);
+        metrics.streamerStarted(s.metrics());
+        s.start();
+        streamer = s;
+    }
+
+    ElementBatch fetch(BooleanSupplier wokenUp) {
+        if (streamer == null) {
+            return ElementBatch.empty();
+        }
+        try {
+            BinlogRecord first = streamer.poll(POLL_MILLIS, TimeUnit.MILLISECONDS);
+            if (first == null) {
+                return ElementBatch.empty();
+            }
+            List<SourceElement> records = new ArrayList<>(64);
+            records.add(SourceElement.of(first));
+            BinlogRecord last = first;
+            BinlogRecord next;
+            while (records.size() < MAX_BATCH
+                    && !wokenUp.getAsBoolean()
+                    && (next = streamer.poll(0, TimeUnit.MILLISECONDS)) != null) {
+                records.add(SourceElement.of(next));
+                last = next;
+            }
+            metrics.recordFetched(last.commitTimestampMicros(), System.currentTimeMillis());
+            return ElementBatch.of(BinlogSplit.SPLIT_ID, records);
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            return ElementBatch.empty();
+        }
+    }
+
+    @Override
+    public void close() {
+        if (streamer != null) {
+            streamer.close();
+            streamer = null;
+        }
+    }
+}

@@ -1,0 +1,36 @@
+package io.capstan.flink.mysql.source.reader;
+
+import io.capstan.flink.mysql.CapstanDeserializer;
+import io.capstan.flink.mysql.source.split.CapstanSplitState;
+import org.apache.flink.api.connector.source.SourceOutput;
+import org.apache.flink.connector.base.source.reader.RecordEmitter;
+
+/**
+ * The only place split state changes (task thread): a chunk element goes to the {@link
+ * ChunkRecordEmitter}, a binlog record to the {@link BinlogRecordEmitter}.
+ */
+public final class CapstanRecordEmitter<T> implements RecordEmitter<SourceElement, T, CapstanSplitState> {
+
+    private final ChunkRecordEmitter<T> chunks;
+    private final BinlogRecordEmitter<T> binlog;
+
+    public CapstanRecordEmitter(CapstanDeserializer<T> deserializer, CapstanReaderMetrics metrics) {
+        this.chunks = new ChunkRecordEmitter<>(deserializer, metrics);
+        this.binlog = new BinlogRecordEmitter<>(deserializer, metrics);
+    }
+
+    @Override
+    public void emitRecord(SourceElement element, SourceOutput<T> output, CapstanSplitState state)
+            throws Exception {
+        switch (element.kind()) {
+            case CHUNK:
+                chunks.emit(element.asChunk(), output, state.asSnapshotChunkSplitState());
+                break;
+            case BINLOG_RECORD:
+                binlog.emitRecord(element.asBinlogRecord(), output, state.asBinlogSplitState());
+                break;
+            default:
+                throw new IllegalArgumentException("unknown element kind " + element.kind());
+        }
+    }
+}

@@ -1,0 +1,67 @@
+package io.capstan.flink.mysql.source.reader;
+
+import io.capstan.flink.mysql.binlog.RowChange;
+import io.capstan.flink.mysql.event.Operation;
+import io.capstan.flink.mysql.snapshot.gate.CursorGate;
+import javax.annotation.Nullable;
+import org.apache.flink.table.data.RowData;
+
+/**
+ * What of a binlog row change passes the cursor gate, gated per image: an INSERT by its after
+ * image, a DELETE by its before image, an UPDATE by both. An image is suppressed when the
+ * change's transaction is in the G of the chunk holding the image's key (that chunk already shows
+ * the change). For an UPDATE: neither suppressed, the UPDATE; both, nothing; only the before
+ * image (its chunk already lacks the old row), an INSERT of the after image; only the after image
+ * (its chunk already holds the new row), a DELETE of the before image. Pure.
+ */
+final class GatedChange {
+
+    /** Nothing passes. */
+    static final GatedChange SUPPRESSED = new GatedChange(null, null, null);
+
+    @Nullable final Operation operation;
+    @Nullable final RowData before;
+    @Nullable final RowData after;
+
+    private GatedChange(@Nullable Operation operation, @Nullable RowData before, @Nullable RowData after) {
+        this.operation = operation;
+        this.before = before;
+        this.after = after;
+    }
+
+    boolean isSuppressed() {
+        return operation == null;
+    }
+
+    static GatedChange of(CursorGate gate, RowChange c) {
+        if (!gate.isGated(c.tableId())) {
+            return new GatedChange(c.operation(), c.before(), c.after());
+        }
+        switch (c.operation()) {
+            case INSERT:
+            case READ:
+                return gate.suppress(c.tableId(), c.after(), c.gtid())
+                        ? SUPPRESSED
+                        : new GatedChange(c.operation(), null, c.after());
+            case DELETE:
+                return gate.suppress(c.tableId(), c.before(), c.gtid())
+                        ? SUPPRESSED
+                        : new GatedChange(Operation.DELETE, c.before(), null);
+            case UPDATE:
+                boolean beforeIn = gate.suppress(c.tableId(), c.before(), c.gtid());
+                boolean afterIn = gate.suppress(c.tableId(), c.after(), c.gtid());
+                if (beforeIn && afterIn) {
+                    return SUPPRESSED;
+                }
+                if (beforeIn) {
+                    return new GatedChange(Operation.INSERT, null, c.after());
+                }
+                if (afterIn) {
+                    return new GatedChange(Operation.DELETE, c.before(), null);
+                }
+                return new GatedChange(Operation.UPDATE, c.before(), c.after());
+            default:
+                throw new IllegalArgumentException("unknown operation " + c.operation());
+        }
+    }
+}

@@ -1,0 +1,105 @@
+package io.capstan.flink.mysql.source.split;
+
+import io.capstan.flink.mysql.snapshot.key.ChunkKey;
+import io.capstan.flink.mysql.snapshot.plan.SnapshotChunk;
+import java.util.Objects;
+import javax.annotation.Nullable;
+
+/**
+ * Read one chunk of a table: its key range under its chunk key. Immutable. A split that carries a
+ * {@link #completion()} was read and emitted already: the reader keeps it (in its checkpointed
+ * state) only until the enumerator acknowledges the completion, and never reads it again.
+ */
+public final class SnapshotChunkSplit implements CapstanSplit {
+
+    private final ChunkKey key;
+    private final SnapshotChunk chunk;
+    private final long schemaFingerprint;
+    @Nullable private final ChunkCompletion completion;
+
+    public SnapshotChunkSplit(
+            ChunkKey key, SnapshotChunk chunk, long schemaFingerprint, @Nullable ChunkCompletion completion) {
+        this.key = Objects.requireNonNull(key, "key");
+        this.schemaFingerprint = schemaFingerprint;
+        this.chunk = Objects.requireNonNull(chunk, "chunk");
+        if (!key.table().equals(chunk.table())) {
+            throw new IllegalArgumentException("chunk " + chunk.id() + " with the key of " + key.table());
+        }
+        this.completion = completion;
+    }
+
+    public static SnapshotChunkSplit unread(ChunkKey key, SnapshotChunk chunk, long schemaFingerprint) {
+        return new SnapshotChunkSplit(key, chunk, schemaFingerprint, null);
+    }
+
+    public ChunkKey key() {
+        return key;
+    }
+
+    public SnapshotChunk chunk() {
+        return chunk;
+    }
+
+    /** The digest of the table's schema when the snapshot started; chunks are read only under it. */
+    public long schemaFingerprint() {
+        return schemaFingerprint;
+    }
+
+    /** The completion once read, else null. */
+    @Nullable
+    public ChunkCompletion completion() {
+        return completion;
+    }
+
+    public boolean isCompleted() {
+        return completion != null;
+    }
+
+    public SnapshotChunkSplit withCompletion(ChunkCompletion c) {
+        return new SnapshotChunkSplit(key, chunk, schemaFingerprint, Objects.requireNonNull(c));
+    }
+
+    /** The same chunk, unread (what the enumerator hands out again). */
+    public SnapshotChunkSplit unread() {
+        return completion == null ? this : new SnapshotChunkSplit(key, chunk, schemaFingerprint, null);
+    }
+
+    /** {@code db.table#index}: identifies the chunk without a value. */
+    @Override
+    public String splitId() {
+        return chunk.id();
+    }
+
+    @Override
+    public SplitKind kind() {
+        return SplitKind.SNAPSHOT_CHUNK;
+    }
+
+    @Override
+    public SnapshotChunkSplit asSnapshotChunkSplit() {
+        return this;
+    }
+
+    @Override
+    public boolean equals(Object o) {
+        if (!(o instanceof SnapshotChunkSplit)) {
+            return false;
+        }
+        SnapshotChunkSplit s = (SnapshotChunkSplit) o;
+        return key.equals(s.key)
+                && chunk.equals(s.chunk)
+                && schemaFingerprint == s.schemaFingerprint
+                && Objects.equals(completion, s.completion);
+    }
+
+    @Override
+    public int hashCode() {
+        return Objects.hash(key, chunk, completion);
+    }
+
+    @Override
+    public String toString() {
+        // Identifiers, positions and counts only (Rule 1): the range's bounds are values.
+        return "SnapshotChunkSplit{" + chunk.id() + (completion == null ? "" : ", " + completion) + "}";
+    }
+}

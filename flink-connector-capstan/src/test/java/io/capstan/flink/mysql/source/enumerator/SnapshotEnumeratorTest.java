@@ -1,0 +1,276 @@
+package io.capstan.flink.mysql.source.enumerator;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import io.capstan.flink.mysql.gtid.GtidSet;
+import io.capstan.flink.mysql.snapshot.key.ChunkKey;
+import io.capstan.flink.mysql.snapshot.key.KeyTuple;
+import io.capstan.flink.mysql.snapshot.key.TestKeys;
+import io.capstan.flink.mysql.snapshot.plan.ChunkPlannerState;
+import io.capstan.flink.mysql.snapshot.plan.ChunkRange;
+import io.capstan.flink.mysql.snapshot.plan.SnapshotChunk;
+import io.capstan.flink.mysql.source.event.ChunksAcknowledgedEvent;
+import io.capstan.flink.mysql.source.event.ChunksCompletedEvent;
+import io.capstan.flink.mysql.source.event.ChunksReopenedEvent;
+import io.capstan.flink.mysql.source.event.ReaderCheckpointingEvent;
+import io.capstan.flink.mysql.source.split.BinlogSplit;
+import io.capstan.flink.mysql.source.split.CapstanSplit;
+import io.capstan.flink.mysql.source.split.ChunkCompletion;
+import io.capstan.flink.mysql.source.split.SnapshotChunkSplit;
+import io.capstan.flink.mysql.source.split.SplitKind;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.concurrent.atomic.AtomicInteger;
+import org.apache.flink.connector.testutils.source.reader.TestingSplitEnumeratorContext;
+import org.junit.jupiter.api.Test;
+
+/** The enumerator's handoff logic with a fake planner: order, checkpoint wait, dedup, restores. */
+class SnapshotEnumeratorTest {
+
+    static final ChunkKey KEY = TestKeys.bigint();
+    static final String UUID = "3e11fa47-71ca-11e1-9e33-c80aa9429562";
+
+    /** Plans {@code total} chunks of 100 keys each, one table; counts calls. */
+    static final class FakePlanning implements SnapshotPlanning {
+        final int total;
+        final AtomicInteger planCalls = new AtomicInteger();
+
+        FakePlanning(int total) {
+            this.total = total;
+        }
+
+        @Override
+        public List<SnapshotTable> resolveTables() {
+            return List.of(new SnapshotTable(KEY, 42L));
+        }
+
+        @Override
+        public Planned planMore(List<ChunkKey> keys, List<ChunkPlannerState> states, int max) {
+            planCalls.incrementAndGet();
+            int next = states.get(0).nextIndex();
+            List<SnapshotChunk> chunks = new ArrayList<>();
+            while (chunks.size() < max && next < total) {
+                KeyTuple low = next == 0 ? null : KeyTuple.of(100L * next);
+                KeyTuple high = next == total - 1 ? null : KeyTuple.of(100L * (next + 1));
+                chunks.add(new SnapshotChunk(KEY.table(), next, ChunkRange.of(low, high)));
+                next++;
+            }
+            ChunkPlannerState.Mode mode =
+                    next == total ? ChunkPlannerState.Mode.FINISHED : ChunkPlannerState.Mode.QUERY;
+            return new Planned(chunks, List.of(new ChunkPlannerState(
+                    KEY.table(), mode, next, next == total ? null : KeyTuple.of(100L * next), null)));
+        }
+
+        @Override
+        public void close() {}
+    }
+
+    private TestingSplitEnumeratorContext<CapstanSplit> context;
+
+    private SnapshotEnumerator start(int parallelism, int chunks, boolean stream, EnumState state) {
+        context = new TestingSplitEnumeratorContext<>(parallelism);
+        for (int i = 0; i < parallelism; i++) {
+            context.registerReader(i, "localhost");
+        }
+        SnapshotEnumerator e = new SnapshotEnumerator(context, new FakePlanning(chunks), stream, state);
+        e.start();
+        context.triggerAllActions();
+        return e;
+    }
+
+    private List<CapstanSplit> assigned(int subtask) {
+        var a = context.getSplitAssignments().get(subtask);
+        return a == null ? List.of() : a.getAssignedSplits();
+    }
+
+    private SnapshotChunkSplit lastChunk(int subtask) {
+        List<CapstanSplit> s = assigned(subtask);
+        return s.get(s.size() - 1).asSnapshotChunkSplit();
+    }
+
+    private static GtidSet g(long last) {
+        return GtidSet.parse(UUID + ":1-" + last);
+    }
+
+    private void complete(SnapshotEnumerator e, int subtask, SnapshotChunkSplit split, long gLast) {
+        e.handleSourceEvent(subtask, new ChunksCompletedEvent(
+                List.of(split.withCompletion(new ChunkCompletion(g(gLast), 100)))));
+    }
+
+    /** Reader asks, gets a chunk, completes it, asks again ... until no chunk comes. */
+    private int drain(SnapshotEnumerator e, int subtask, long gLast) {
+        int n = 0;
+        while (true) {
+            int before = assigned(subtask).size();
+            e.handleSplitRequest(subtask, "localhost");
+            context.triggerAllActions();
+            if (assigned(subtask).size() == before) {
+                return n;
+            }
+            CapstanSplit s = assigned(subtask).get(assigned(subtask).size() - 1);
+            if (s.kind() != SplitKind.SNAPSHOT_CHUNK) {
+                return n;
+            }
+            complete(e, subtask, s.asSnapshotChunkSplit(), gLast + n);
+            n++;
+        }
+    }
+
+    @Test
+    void chunksGoOutInOrderAndTheBinlogWaitsForACheckpointAfterTheLastCompletion() {
+        SnapshotEnumerator e = start(2, 5, true, EnumState.initial());
+        e.handleSourceEvent(0, new ReaderCheckpointingEvent(true));
+        assertThat(drain(e, 0, 100)).isEqualTo(5);
+        List<Integer> indexes = new ArrayList<>();
+        assigned(0).forEach(s -> indexes.add(s.asSnapshotChunkSplit().chunk().index()));
+        assertThat(indexes).containsExactly(0, 1, 2, 3, 4);
+        // every completion acknowledged to its reader
+        assertThat(context.getSentEvents().get(0)).hasSize(5)
+                .allMatch(ev -> ev instanceof ChunksAcknowledgedEvent);
+
+        e.handleSplitRequest(1, "localhost"); // the other reader asks too: both wait
+        assertThat(assigned(0)).hasSize(5);
+        assertThat(assigned(1)).isEmpty();
+        e.snapshotState(7); // holds every completion
+        e.notifyCheckpointComplete(6); // an older checkpoint confirms nothing
+        assertThat(assigned(1)).isEmpty();
+        e.notifyCheckpointComplete(7);
+        // the first reader to ask (0 asked last after its last chunk, 1 after it) gets the binlog
+        List<CapstanSplit> all = new ArrayList<>(assigned(0));
+        all.addAll(assigned(1));
+        BinlogSplit binlog = all.stream().filter(s -> s.kind() == SplitKind.BINLOG).findFirst()
+                .orElseThrow().asBinlogSplit();
+        assertThat(binlog.start().processed()).isEqualTo(g(100)); // the intersection of the G
+        assertThat(binlog.gate().chunkCount()).isEqualTo(5);
+        assertThat(context.getSplitAssignments().get(0).hasReceivedNoMoreSplitsSignal()
+                || context.getSplitAssignments().get(1).hasReceivedNoMoreSplitsSignal()).isTrue();
+        // once a checkpoint after the assignment completes, the chunks leave the enumerator state
+        assertThat(e.snapshotState(8).snapshot()).isNotNull();
+        e.notifyCheckpointComplete(8);
+        assertThat(e.snapshotState(9).snapshot()).isNull();
+        assertThat(e.snapshotState(9).binlogSplitAssigned()).isTrue();
+    }
+
+    @Test
+    void aCompletionAfterTheEnumeratorsCheckpointNeedsALaterCheckpoint() {
+        SnapshotEnumerator e = start(2, 2, true, EnumState.initial());
+        e.handleSplitRequest(0, "localhost");
+        context.triggerAllActions();
+        SnapshotChunkSplit first = lastChunk(0);
+        e.handleSplitRequest(1, "localhost");
+        SnapshotChunkSplit second = lastChunk(1);
+        complete(e, 0, first, 10);
+        e.snapshotState(3);
+        complete(e, 1, second, 11); // after checkpoint 3's enumerator snapshot
+        e.handleSplitRequest(0, "localhost");
+        e.notifyCheckpointComplete(3);
+        assertThat(assigned(0)).hasSize(1); // checkpoint 3 lacks the last completion
+        e.snapshotState(4);
+        e.notifyCheckpointComplete(4);
+        assertThat(assigned(0).get(1).kind()).isEqualTo(SplitKind.BINLOG);
+    }
+
+    @Test
+    void resentAndRepeatedCompletionsCountOnceAndAReReadReplacesTheOldG() {
+        SnapshotEnumerator e = start(2, 2, true, EnumState.initial());
+        e.handleSplitRequest(0, "localhost");
+        context.triggerAllActions();
+        SnapshotChunkSplit c0 = lastChunk(0);
+        complete(e, 0, c0, 10);
+        complete(e, 0, c0, 10); // resent after a restore: same read
+        assertThat(e.book().finishedCount()).isEqualTo(1);
+        // the reader restored a checkpoint holding c0 unread: the completion is void
+        e.handleSourceEvent(0, new ChunksReopenedEvent(List.of(c0.splitId())));
+        assertThat(e.book().finishedCount()).isZero();
+        complete(e, 0, c0, 20); // read again at a new G
+        e.handleSplitRequest(1, "localhost");
+        SnapshotChunkSplit c1 = lastChunk(1);
+        complete(e, 1, c1, 30);
+        e.handleSplitRequest(0, "localhost");
+        e.snapshotState(1);
+        e.notifyCheckpointComplete(1);
+        BinlogSplit binlog = assigned(0).get(1).asBinlogSplit();
+        assertThat(binlog.start().processed()).isEqualTo(g(20)); // not 10: the read that counts
+        assertThat(binlog.gate().suppress(KEY.table(), KeyTuple.of(5L),
+                io.capstan.flink.mysql.gtid.Gtid.of(UUID, 15))).isTrue();
+    }
+
+    @Test
+    void aChunkReturnedByAFailedReaderIsReadAgainAndItsCompletionDropped() {
+        SnapshotEnumerator e = start(2, 1, true, EnumState.initial());
+        e.handleSplitRequest(0, "localhost");
+        context.triggerAllActions();
+        SnapshotChunkSplit c0 = lastChunk(0);
+        complete(e, 0, c0, 10);
+        e.addSplitsBack(List.of(c0), 0); // assigned after the reader's last checkpoint
+        assertThat(e.book().finishedCount()).isZero();
+        e.handleSplitRequest(1, "localhost");
+        assertThat(lastChunk(1).splitId()).isEqualTo(c0.splitId());
+        assertThat(lastChunk(1).isCompleted()).isFalse();
+    }
+
+    @Test
+    void parallelismOneAndNoCheckpointingHandOverWithoutWaiting() {
+        SnapshotEnumerator one = start(1, 2, true, EnumState.initial());
+        drain(one, 0, 10);
+        assertThat(assigned(0).get(assigned(0).size() - 1).kind()).isEqualTo(SplitKind.BINLOG);
+
+        SnapshotEnumerator noCheckpoints = start(2, 2, true, EnumState.initial());
+        noCheckpoints.handleSourceEvent(0, new ReaderCheckpointingEvent(false));
+        drain(noCheckpoints, 0, 10);
+        assertThat(assigned(0).get(assigned(0).size() - 1).kind()).isEqualTo(SplitKind.BINLOG);
+    }
+
+    @Test
+    void aReturnedBinlogSplitIsRebuiltFromTheChunksWhileTheyAreKept() {
+        SnapshotEnumerator e = start(1, 1, true, EnumState.initial());
+        drain(e, 0, 10);
+        CapstanSplit binlog = assigned(0).get(1);
+        assertThat(binlog.kind()).isEqualTo(SplitKind.BINLOG);
+        // The reader failed before a checkpoint; its restored state has the chunk unread.
+        e.addSplitsBack(List.of(binlog), 0);
+        e.handleSourceEvent(0, new ChunksReopenedEvent(List.of(assigned(0).get(0).splitId())));
+        e.handleSplitRequest(0, "localhost");
+        assertThat(assigned(0)).hasSize(2); // no binlog split with the stale G
+        complete(e, 0, assigned(0).get(0).asSnapshotChunkSplit(), 40);
+        e.handleSplitRequest(0, "localhost");
+        assertThat(assigned(0).get(2).asBinlogSplit().start().processed()).isEqualTo(g(40));
+    }
+
+    @Test
+    void snapshotModeEndsWithNoMoreSplits() {
+        SnapshotEnumerator e = start(2, 3, false, EnumState.initial());
+        drain(e, 0, 10);
+        assertThat(context.getSplitAssignments().get(0).hasReceivedNoMoreSplitsSignal()).isTrue();
+        assertThat(assigned(0)).allMatch(s -> s.kind() == SplitKind.SNAPSHOT_CHUNK).hasSize(3);
+    }
+
+    @Test
+    void planningIsLazyAndRunsOffTheCoordinatorThread() {
+        context = new TestingSplitEnumeratorContext<>(2);
+        FakePlanning planning = new FakePlanning(1_000);
+        SnapshotEnumerator e = new SnapshotEnumerator(context, planning, true, EnumState.initial());
+        e.start();
+        assertThat(planning.planCalls).hasValue(0);
+        context.triggerAllActions();
+        assertThat(e.book().pendingCount())
+                .isEqualTo(SnapshotEnumerator.CHUNKS_AHEAD_PER_READER * 2); // not 1,000
+        assertThat(e.book().planningFinished()).isFalse();
+    }
+
+    @Test
+    void restoreKeepsCompletionsAndConfirmsTheHandoffFromTheCheckpointItself() throws Exception {
+        SnapshotEnumerator e = start(2, 2, true, EnumState.initial());
+        drain(e, 0, 10);
+        EnumState state = e.snapshotState(12);
+        byte[] bytes = EnumStateSerializer.INSTANCE.serialize(state);
+        EnumState restoredState = EnumStateSerializer.INSTANCE.deserialize(2, bytes);
+        assertThat(restoredState).isEqualTo(state);
+
+        SnapshotEnumerator restored = start(2, 2, true, restoredState);
+        assertThat(restored.book().finishedCount()).isEqualTo(2);
+        assertThat(restored.handoffConfirmed()).isTrue(); // checkpoint 12 held every completion
+        restored.handleSplitRequest(1, "localhost");
+        assertThat(assigned(1).get(0).kind()).isEqualTo(SplitKind.BINLOG);
+    }
+}

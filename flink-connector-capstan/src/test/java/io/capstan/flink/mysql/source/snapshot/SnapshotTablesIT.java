@@ -1,0 +1,203 @@
+package io.capstan.flink.mysql.source.snapshot;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.catchThrowable;
+
+import io.capstan.flink.mysql.CapstanMySqlSource;
+import io.capstan.flink.mysql.StartupOptions;
+import io.capstan.flink.mysql.error.CapstanHaltException;
+import io.capstan.flink.mysql.error.HaltReason;
+import io.capstan.flink.mysql.source.it.SourceJobs;
+import io.capstan.flink.mysql.testing.MySqlTestDatabase;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Optional;
+import java.util.concurrent.CopyOnWriteArrayList;
+import org.apache.flink.api.common.eventtime.WatermarkStrategy;
+import org.apache.flink.api.common.functions.MapFunction;
+import org.apache.flink.configuration.Configuration;
+import org.apache.flink.configuration.RestartStrategyOptions;
+import org.apache.flink.core.execution.JobClient;
+import org.apache.flink.runtime.testutils.MiniClusterResourceConfiguration;
+import org.apache.flink.streaming.api.environment.StreamExecutionEnvironment;
+import org.apache.flink.test.junit5.MiniClusterExtension;
+import org.apache.flink.util.CloseableIterator;
+import org.apache.flink.util.ExceptionUtils;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.RegisterExtension;
+
+/**
+ * The {@code snapshot} mode (bounded) over the kinds of tables: a BIGINT key, a composite key
+ * (INT, VARBINARY), a table without primary key but with a chunk key column, an empty table; a
+ * table refused for lacking a key; a DDL on a table during its snapshot (halts), a DDL on
+ * another table (does not), and {@code initial} without checkpointing (hands over anyway).
+ */
+class SnapshotTablesIT {
+
+    @RegisterExtension static final MySqlTestDatabase DB = new MySqlTestDatabase();
+
+    @RegisterExtension
+    static final MiniClusterExtension FLINK =
+            new MiniClusterExtension(
+                    new MiniClusterResourceConfiguration.Builder()
+                            .setNumberTaskManagers(1)
+                            .setNumberSlotsPerTaskManager(2)
+                            .build());
+
+    @BeforeAll
+    static void tables() throws Exception {
+        DB.execute(
+                "CREATE TABLE big (id BIGINT PRIMARY KEY, v INT NOT NULL)",
+                "CREATE TABLE comp (a INT NOT NULL, b VARBINARY(8) NOT NULL, v INT NOT NULL,"
+                        + " PRIMARY KEY (a, b))",
+                "CREATE TABLE nopk (code BIGINT NOT NULL, v INT NOT NULL, UNIQUE KEY uk_code (code))",
+                "CREATE TABLE empty_t (id BIGINT PRIMARY KEY, v INT NOT NULL)",
+                "CREATE TABLE nokey (x INT, v INT NOT NULL)",
+                "CREATE TABLE drift (id BIGINT PRIMARY KEY, v INT NOT NULL)",
+                "CREATE TABLE calm (id BIGINT PRIMARY KEY, v INT NOT NULL)",
+                "CREATE TABLE other (id BIGINT PRIMARY KEY, v INT NOT NULL)");
+        insert("big", 20_000, i -> (i * 3L) + ", " + i);
+        insert("comp", 3_000, i -> (i % 50) + ", x'" + String.format("%02x%02xff00", (i >> 8) & 0xFF, i & 0xFF)
+                + "', " + i);
+        insert("nopk", 2_500, i -> (1_000_000L - i * 7L) + ", " + i);
+        insert("drift", 20_000, i -> i + ", " + i);
+        insert("calm", 20_000, i -> i + ", " + i);
+        DB.execute("ANALYZE TABLE big, comp, nopk, drift, calm");
+    }
+
+    /** Inserts rows 0..rows-1 given as SQL literals, 2,000 per statement. */
+    static void insert(String table, int rows, java.util.function.IntFunction<String> values) {
+        for (int lo = 0; lo < rows; lo += 2_000) {
+            StringBuilder sql = new StringBuilder("INSERT INTO " + table + " VALUES ");
+            for (int i = lo; i < Math.min(rows, lo + 2_000); i++) {
+                sql.append(i == lo ? "(" : ", (").append(values.apply(i)).append(')');
+            }
+            DB.execute(sql.toString());
+        }
+    }
+
+    private static io.capstan.flink.mysql.CapstanMySqlSourceBuilder<String> source(
+            StartupOptions start, String... tables) {
+        io.capstan.flink.mysql.CapstanMySqlSourceBuilder<String> b =
+                SnapshotJobs.source(DB, start).deserializer(new ValueLineDeserializer()).chunkSize(500);
+        List<String> names = new ArrayList<>();
+        for (String t : tables) {
+            names.add(DB.name() + "." + t);
+        }
+        return b.tableList(names.toArray(new String[0]));
+    }
+
+    private static StreamExecutionEnvironment env(boolean checkpointing) {
+        Configuration conf = new Configuration();
+        conf.set(RestartStrategyOptions.RESTART_STRATEGY, "none");
+        StreamExecutionEnvironment env = StreamExecutionEnvironment.getExecutionEnvironment(conf);
+        env.setParallelism(2);
+        if (checkpointing) {
+            env.enableCheckpointing(300);
+        }
+        return env;
+    }
+
+    private static List<String> expected(String table, int rows) {
+        List<String> out = new ArrayList<>();
+        for (int i = 0; i < rows; i++) {
+            out.add(table + "|r|" + i);
+        }
+        return out;
+    }
+
+    @Test
+    void snapshotModeEmitsExactlyEveryRowOfEveryKindOfTableAndFinishes() throws Exception {
+        // The DataStream tableList takes regular expressions per part; nopk needs its chunk key.
+        CapstanMySqlSource<String> source =
+                source(StartupOptions.snapshot(), "big", "comp", "nopk", "empty_t")
+                        .chunkKeyColumn(DB.name() + ".nopk", "code")
+                        .build();
+        List<String> out = new ArrayList<>();
+        StreamExecutionEnvironment env = env(false);
+        try (CloseableIterator<String> it =
+                env.fromSource(source, WatermarkStrategy.noWatermarks(), "snapshot").executeAndCollect()) {
+            it.forEachRemaining(out::add); // returns only when the bounded job finished
+        }
+        List<String> expected = new ArrayList<>();
+        expected.addAll(expected("big", 20_000));
+        expected.addAll(expected("comp", 3_000));
+        expected.addAll(expected("nopk", 2_500));
+        assertThat(out).hasSameSizeAs(expected).containsExactlyInAnyOrderElementsOf(expected);
+    }
+
+    @Test
+    void aTableWithoutKeyIsRefusedBeforeAnythingIsRead() {
+        CapstanMySqlSource<String> source = source(StartupOptions.snapshot(), "big", "nokey").build();
+        List<String> out = new CopyOnWriteArrayList<>();
+        Throwable failure = catchThrowable(() -> {
+            try (CloseableIterator<String> it = env(false)
+                    .fromSource(source, WatermarkStrategy.noWatermarks(), "refused").executeAndCollect()) {
+                it.forEachRemaining(out::add);
+            }
+        });
+        Optional<CapstanHaltException> halt = ExceptionUtils.findThrowable(failure, CapstanHaltException.class);
+        assertThat(halt).as(ExceptionUtils.stringifyException(failure)).isPresent();
+        assertThat(halt.get().reason()).isEqualTo(HaltReason.TABLE_WITHOUT_KEY);
+        assertThat(halt.get().getMessage()).contains(DB.name() + ".nokey").contains("chunk.key-column")
+                .contains("chunkKeyColumn");
+        assertThat(out).isEmpty();
+    }
+
+    /** Slows the job down so that the test can act while the snapshot is running. */
+    static final class Slow implements MapFunction<String, String> {
+        private transient long seen;
+
+        @Override
+        public String map(String value) throws Exception {
+            if (++seen % 4 == 0) {
+                Thread.sleep(1);
+            }
+            return value;
+        }
+    }
+
+    @Test
+    void aDdlOnATableDuringItsSnapshotHaltsAsSchemaDrifted() throws Exception {
+        CapstanMySqlSource<String> source = source(StartupOptions.snapshot(), "drift").build();
+        StreamExecutionEnvironment env = env(true);
+        env.fromSource(source, WatermarkStrategy.noWatermarks(), "drift").setParallelism(1)
+                .map(new Slow()).setParallelism(1)
+                .sinkTo(new org.apache.flink.streaming.api.functions.sink.v2.DiscardingSink<>());
+        JobClient job = env.executeAsync("drift");
+        Thread.sleep(1_500); // the snapshot is reading (20,000 rows at most 4,000/s)
+        DB.execute("ALTER TABLE drift ADD COLUMN extra INT NULL");
+        Throwable failure = catchThrowable(() -> job.getJobExecutionResult().get());
+        Optional<CapstanHaltException> halt = ExceptionUtils.findThrowable(failure, CapstanHaltException.class);
+        assertThat(halt).as(ExceptionUtils.stringifyException(failure)).isPresent();
+        assertThat(halt.get().reason()).isEqualTo(HaltReason.SNAPSHOT_SCHEMA_DRIFTED);
+        assertThat(halt.get().getMessage()).contains(DB.name() + ".drift");
+    }
+
+    @Test
+    void aDdlOnAnotherTableDoesNotHaltAndInitialHandsOverWithoutCheckpointing() throws Exception {
+        CapstanMySqlSource<String> source = source(StartupOptions.initial(), "calm").build();
+        StreamExecutionEnvironment env = env(false); // no checkpoints: the handoff must not wait
+        List<String> out = new CopyOnWriteArrayList<>();
+        CloseableIterator<String> it = env.fromSource(source, WatermarkStrategy.noWatermarks(), "calm")
+                .map(new Slow()).setParallelism(1).executeAndCollect();
+        Thread reader = new Thread(() -> it.forEachRemaining(out::add));
+        reader.start();
+        try {
+            SourceJobs.await("the snapshot to be under way", Duration.ofMinutes(1), () -> out.size() > 500);
+            // Not a captured table; in the binlog range the stream reads after the snapshot.
+            DB.execute("ALTER TABLE other ADD COLUMN extra INT NULL");
+            SourceJobs.await("the whole snapshot", Duration.ofMinutes(2), () -> out.size() >= 20_000);
+            DB.execute("INSERT INTO calm VALUES (1000000, 1000000)");
+            SourceJobs.await("the insert after the snapshot", Duration.ofMinutes(1),
+                    () -> out.contains("calm|c|1000000"));
+            assertThat(out.stream().filter(l -> l.contains("|r|")).count()).isEqualTo(20_000);
+            assertThat(out.indexOf("calm|c|1000000")).isEqualTo(out.size() - 1);
+        } finally {
+            it.close();
+            reader.join(10_000);
+        }
+    }
+}
