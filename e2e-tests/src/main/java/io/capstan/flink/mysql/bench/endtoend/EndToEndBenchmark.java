@@ -72,7 +72,7 @@ public final class EndToEndBenchmark {
         }
 
         ResultTable results = defineLines(o);
-        FlinkJobs jobs = o.runs("flink") || o.runs("latency") ? FlinkJobs.start() : null;
+        FlinkJobs jobs = o.runs("flink") || o.runs("latency") || o.runs("snapshot") ? FlinkJobs.start() : null;
         try {
             for (int round = 1 - o.warmup; round <= o.repeat; round++) {
                 if (round == 1 && o.warmup > 0) {
@@ -87,7 +87,7 @@ public final class EndToEndBenchmark {
                     record(results, "block", JdbcScans.converterScan(server, table, tableRows), "rows/s");
                 }
                 if (o.runs("snapshot")) {
-                    snapshotPhases(o, server, table, tableRows, results);
+                    snapshotPhases(o, server, table, schema, tableRows, results, jobs);
                 }
                 if (o.runs("plain")) {
                     record(results, "plain",
@@ -156,6 +156,10 @@ public final class EndToEndBenchmark {
                         + " chunk of " + o.chunkSize + " rows), no Flink", "rows/s", "scan", "≥ 0.8", 0.8);
         t.define("snapshot-p2", "snapshot chunk reading, 2 readers (as at parallelism 2), no Flink", "rows/s", "scan",
                 "> 1 reader", 0);
+        t.define("source-snapshot-p1", "`CapstanMySqlSource` snapshot (`StartupOptions.snapshot()`), MiniCluster"
+                + " parallelism 1, RowData → discarding sink; job running to last row", "rows/s", "scan", "≥ 0.8", 0.8);
+        t.define("source-snapshot-p2", "`CapstanMySqlSource` snapshot, parallelism 2", "rows/s", "scan",
+                "> parallelism 1", 0);
         t.define("plain", "plain `BinaryLogClient`, default deserializer (**limit**)", "changes/s", null, "—", 0);
         t.define("streamer", "`BinlogStreamer` (converted `RowChange` records)", "changes/s", "plain", "≥ 0.7", 0.7);
         t.define("flink", "`CapstanMySqlSource` binlog, MiniCluster p1, RowData → discarding sink", "changes/s",
@@ -173,6 +177,8 @@ public final class EndToEndBenchmark {
                 + " machine load without locks)", "ms", null, "—", 0);
         t.define("stall-vs-control-p99", "writer's extra commit latency during the chunk reading vs the control, p99",
                 "ms", null, "< 5 ms", 0);
+        t.define("stall-source-vs-control-p99", "writer's extra commit latency during the Flink snapshots vs the"
+                + " control, p99", "ms", null, "< 5 ms", 0);
         t.define("lock-acquire-p99", "`LOCK TABLES … READ` wait, p99 (replica of the chunk reader's locked statements,"
                 + " writer running)", "ms", null, "—", 0);
         t.define("lock-held-p99", "table locked (lock → snapshot → G → unlock), p99", "ms", null, "—", 0);
@@ -188,8 +194,8 @@ public final class EndToEndBenchmark {
     }
 
     /** Snapshot chunk reading at 1 and 2 threads while a steady writer updates the same table. */
-    private static void snapshotPhases(BenchOptions o, BenchServer server, BenchTable table, long tableRows,
-            ResultTable results) throws Exception {
+    private static void snapshotPhases(BenchOptions o, BenchServer server, BenchTable table, TableSchema schema,
+            long tableRows, ResultTable results, FlinkJobs jobs) throws Exception {
         try (SteadyWriter writer = new SteadyWriter(server, table, o.rows, o.writerRate)) {
             SteadyWriter.Window baseline = writer.open();
             Thread.sleep(3000);
@@ -202,7 +208,19 @@ public final class EndToEndBenchmark {
                     SnapshotChunkPhase.run(server.reader(), table, tableRows, o.chunkSize, 1), "rows/s");
             record(results, "snapshot-p2",
                     SnapshotChunkPhase.run(server.reader(), table, tableRows, o.chunkSize, 2), "rows/s");
+            SteadyWriter.Window duringSource = writer.open();
+            record(results, "source-snapshot-p1", FlinkSnapshotPhase.run(jobs, server, table, schema, tableRows, 1),
+                    "rows/s");
+            record(results, "source-snapshot-p2", FlinkSnapshotPhase.run(jobs, server, table, schema, tableRows, 2),
+                    "rows/s");
             writer.open(); // closes the window
+            long[] source = duringSource.sorted();
+            double sourceP99 = LatencyPhase.percentile(source, 0.99) / 1000.0;
+            results.add("stall-source-vs-control-p99", sourceP99 - LatencyPhase.percentile(control.sorted(), 0.99)
+                    / 1000.0, 0, 0);
+            log(String.format(Locale.ROOT, "  writer commit latency during the Flink snapshots: p99 %.1f ms, max %.1f ms"
+                            + " (%d commits)", sourceP99, source.length == 0 ? 0 : source[source.length - 1] / 1000.0,
+                    source.length));
             LockWindowProbe.Windows lock = LockWindowProbe.run(server.reader(), table, 100);
             results.add("lock-held-p99", LatencyPhase.percentile(lock.heldMicros, 0.99) / 1000.0, 0, 0);
             results.add("lock-acquire-p99", LatencyPhase.percentile(lock.acquireMicros, 0.99) / 1000.0, 0, 0);
