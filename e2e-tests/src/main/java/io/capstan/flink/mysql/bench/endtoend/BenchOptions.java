@@ -27,6 +27,8 @@ final class BenchOptions {
             "  --latency-rate N        row changes/s of the steady write load in the latency phase (default 1000)",
             "  --latency-seconds N     length of the steady write load (default 20; quick: 10)",
             "  --skip PHASES           comma list of phases to leave out: scan,block,snapshot,plain,streamer,flink,latency",
+            "  --big-transaction-rows N  also stream one transaction of N inserts and report the heap (default 0: off)",
+            "  --json-null             experiment: leave the JSON column NULL (takes JSON conversion out of every path)",
             "  --doc PATH              markdown file the result table is appended to",
             "  --no-doc                print the table only",
             "  --help");
@@ -47,6 +49,8 @@ final class BenchOptions {
     String skip = "";
     Path doc;
     boolean appendDoc = true;
+    boolean jsonNull;
+    long bigTransactionRows;
 
     static BenchOptions parse(String[] args) {
         BenchOptions o = new BenchOptions();
@@ -125,6 +129,12 @@ final class BenchOptions {
                 case "--doc":
                     o.doc = Paths.get(value(args, ++i, a)).toAbsolutePath().normalize();
                     break;
+                case "--big-transaction-rows":
+                    o.bigTransactionRows = positiveLong(args, ++i, a);
+                    break;
+                case "--json-null":
+                    o.jsonNull = true;
+                    break;
                 case "--no-doc":
                     o.appendDoc = false;
                     break;
@@ -164,7 +174,8 @@ final class BenchOptions {
     }
 
     String sizeLabel() {
-        return String.format(Locale.ROOT, "%s: %,d rows, %,d row changes", sizeName, rows, changes);
+        return String.format(Locale.ROOT, "%s: %,d rows, %,d row changes%s", sizeName, rows, changes,
+                jsonNull ? ", JSON column NULL" : "");
     }
 
     private static String value(String[] args, int i, String option) {

@@ -14,6 +14,7 @@ final class BenchTable {
 
     static final String MAIN = "orders";
     static final String LATENCY_PROBE = "latency_probe";
+    static final String BIG_TRANSACTION = "big_transaction";
     static final int COLUMNS = 10;
     static final String COLUMN_LIST = "id, qty, customer, amount, created_at, updated_at, status, score, note, attrs";
 
@@ -24,10 +25,13 @@ final class BenchTable {
 
     private final String database;
     private final String name;
+    private final boolean jsonNull;
 
-    BenchTable(String database, String name) {
+    /** {@code jsonNull}: the JSON column is left NULL (an experiment that takes JSON conversion out). */
+    BenchTable(String database, String name, boolean jsonNull) {
         this.database = database;
         this.name = name;
+        this.jsonNull = jsonNull;
     }
 
     TableId id() {
@@ -59,7 +63,7 @@ final class BenchTable {
     }
 
     /** Appends {@code (v1, ..., v10)} for key {@code id} to a multi-row INSERT. */
-    static void appendRow(StringBuilder sql, long id) {
+    void appendRow(StringBuilder sql, long id) {
         SplittableRandom r = new SplittableRandom(id * 0x9E3779B97F4A7C15L);
         long millis = 1_600_000_000_000L + r.nextLong(100_000_000_000L);
         sql.append('(').append(id)
@@ -77,6 +81,10 @@ final class BenchTable {
                 sql.append(' ');
             }
             sql.append(WORDS[r.nextInt(WORDS.length)]);
+        }
+        if (jsonNull) {
+            sql.append("',NULL)");
+            return;
         }
         sql.append("','{\"sku\": \"S-").append(r.nextInt(100_000))
                 .append("\", \"tags\": [\"").append(WORDS[r.nextInt(WORDS.length)])

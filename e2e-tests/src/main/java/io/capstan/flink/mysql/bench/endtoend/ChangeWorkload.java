@@ -99,7 +99,7 @@ final class ChangeWorkload {
                     if (i > 0) {
                         insert.append(',');
                     }
-                    BenchTable.appendRow(insert, insertFrom + i);
+                    table.appendRow(insert, insertFrom + i);
                 }
                 expect(st.executeUpdate(insert.toString()), INSERTS, "insert");
                 expect(st.executeUpdate("UPDATE " + table.qualified()

@@ -1,7 +1,6 @@
 package io.capstan.flink.mysql.bench.endtoend;
 
 import java.sql.Connection;
-import java.sql.SQLException;
 import java.sql.Statement;
 import java.util.ArrayList;
 import java.util.List;
@@ -40,7 +39,7 @@ final class DataLoader {
                                 if (id > first) {
                                     sql.append(',');
                                 }
-                                BenchTable.appendRow(sql, id);
+                                table.appendRow(sql, id);
                             }
                             st.executeUpdate(sql.toString());
                         }
@@ -62,13 +61,5 @@ final class DataLoader {
         if (actual != expected) {
             throw new IllegalStateException("the table holds " + actual + " rows, expected " + expected);
         }
-    }
-
-    static SQLException unwrap(Exception e) {
-        Throwable t = e;
-        while (t != null && !(t instanceof SQLException)) {
-            t = t.getCause();
-        }
-        return (SQLException) t;
     }
 }

@@ -2,7 +2,6 @@ package io.capstan.flink.mysql.bench.endtoend;
 
 import io.capstan.flink.mysql.schema.JdbcSchemaReader;
 import io.capstan.flink.mysql.schema.TableSchema;
-import java.io.IOException;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.StandardOpenOption;
@@ -43,8 +42,8 @@ public final class EndToEndBenchmark {
     private static void run(BenchOptions o, BenchServer server, String loadBefore) throws Exception {
         String mysqlVersion = server.query("SELECT VERSION()");
         log("server: " + server.description());
-        BenchTable table = new BenchTable(o.database, BenchTable.MAIN);
-        BenchTable probe = new BenchTable(o.database, BenchTable.LATENCY_PROBE);
+        BenchTable table = new BenchTable(o.database, BenchTable.MAIN, o.jsonNull);
+        BenchTable probe = new BenchTable(o.database, BenchTable.LATENCY_PROBE, o.jsonNull);
         server.execute("DROP DATABASE IF EXISTS `" + o.database + "`", "CREATE DATABASE `" + o.database + "`",
                 table.ddl(), probe.ddl());
 
@@ -73,7 +72,7 @@ public final class EndToEndBenchmark {
         }
 
         ResultTable results = defineLines(o);
-        FlinkJobs jobs = o.runs("flink") || o.runs("latency") ? FlinkJobs.start() : null;
+        FlinkJobs jobs = o.runs("flink") || o.runs("latency") || o.runs("snapshot") ? FlinkJobs.start() : null;
         try {
             for (int round = 1 - o.warmup; round <= o.repeat; round++) {
                 if (round == 1 && o.warmup > 0) {
@@ -88,7 +87,7 @@ public final class EndToEndBenchmark {
                     record(results, "block", JdbcScans.converterScan(server, table, tableRows), "rows/s");
                 }
                 if (o.runs("snapshot")) {
-                    snapshotPhases(o, server, table, tableRows, results, round);
+                    snapshotPhases(o, server, table, schema, tableRows, results, jobs);
                 }
                 if (o.runs("plain")) {
                     record(results, "plain",
@@ -125,6 +124,12 @@ public final class EndToEndBenchmark {
                     }
                 }
             }
+            if (o.bigTransactionRows > 0) {
+                log("one big transaction");
+                PhaseResult big = BigTransactionPhase.run(server,
+                        new BenchTable(o.database, BenchTable.BIG_TRANSACTION, o.jsonNull), o.bigTransactionRows);
+                record(results, "big-transaction", big, "changes/s");
+            }
         } finally {
             if (jobs != null) {
                 jobs.close();
@@ -136,7 +141,8 @@ public final class EndToEndBenchmark {
         System.out.println();
         System.out.println(entry);
         if (o.appendDoc) {
-            Files.writeString(o.doc, "\n" + entry, StandardCharsets.UTF_8, StandardOpenOption.APPEND);
+            Files.writeString(o.doc, "\n" + entry, StandardCharsets.UTF_8, StandardOpenOption.CREATE,
+                    StandardOpenOption.APPEND);
             log("appended to " + o.doc);
         }
     }
@@ -150,6 +156,10 @@ public final class EndToEndBenchmark {
                         + " chunk of " + o.chunkSize + " rows), no Flink", "rows/s", "scan", "≥ 0.8", 0.8);
         t.define("snapshot-p2", "snapshot chunk reading, 2 readers (as at parallelism 2), no Flink", "rows/s", "scan",
                 "> 1 reader", 0);
+        t.define("source-snapshot-p1", "`CapstanMySqlSource` snapshot (`StartupOptions.snapshot()`), MiniCluster"
+                + " parallelism 1, RowData → discarding sink; job running to last row", "rows/s", "scan", "≥ 0.8", 0.8);
+        t.define("source-snapshot-p2", "`CapstanMySqlSource` snapshot, parallelism 2", "rows/s", "scan",
+                "> parallelism 1", 0);
         t.define("plain", "plain `BinaryLogClient`, default deserializer (**limit**)", "changes/s", null, "—", 0);
         t.define("streamer", "`BinlogStreamer` (converted `RowChange` records)", "changes/s", "plain", "≥ 0.7", 0.7);
         t.define("flink", "`CapstanMySqlSource` binlog, MiniCluster p1, RowData → discarding sink", "changes/s",
@@ -167,17 +177,25 @@ public final class EndToEndBenchmark {
                 + " machine load without locks)", "ms", null, "—", 0);
         t.define("stall-vs-control-p99", "writer's extra commit latency during the chunk reading vs the control, p99",
                 "ms", null, "< 5 ms", 0);
+        t.define("stall-source-vs-control-p99", "writer's extra commit latency during the Flink snapshots vs the"
+                + " control, p99", "ms", null, "< 5 ms", 0);
         t.define("lock-acquire-p99", "`LOCK TABLES … READ` wait, p99 (replica of the chunk reader's locked statements,"
                 + " writer running)", "ms", null, "—", 0);
         t.define("lock-held-p99", "table locked (lock → snapshot → G → unlock), p99", "ms", null, "—", 0);
+        t.define("big-transaction", "`BinlogStreamer` on one transaction of " + String.format(Locale.ROOT, "%,d",
+                o.bigTransactionRows) + " inserts (see the heap column: the transaction is not buffered)",
+                "changes/s", null, "—", 0);
+        if (o.bigTransactionRows == 0) {
+            t.notMeasured("big-transaction", "not run (--big-transaction-rows)");
+        }
         t.define("checkpoint", "checkpointed state after the binlog run (latest completed checkpoint)", "bytes",
                 null, "—", 0);
         return t;
     }
 
     /** Snapshot chunk reading at 1 and 2 threads while a steady writer updates the same table. */
-    private static void snapshotPhases(BenchOptions o, BenchServer server, BenchTable table, long tableRows,
-            ResultTable results, int round) throws Exception {
+    private static void snapshotPhases(BenchOptions o, BenchServer server, BenchTable table, TableSchema schema,
+            long tableRows, ResultTable results, FlinkJobs jobs) throws Exception {
         try (SteadyWriter writer = new SteadyWriter(server, table, o.rows, o.writerRate)) {
             SteadyWriter.Window baseline = writer.open();
             Thread.sleep(3000);
@@ -190,7 +208,19 @@ public final class EndToEndBenchmark {
                     SnapshotChunkPhase.run(server.reader(), table, tableRows, o.chunkSize, 1), "rows/s");
             record(results, "snapshot-p2",
                     SnapshotChunkPhase.run(server.reader(), table, tableRows, o.chunkSize, 2), "rows/s");
+            SteadyWriter.Window duringSource = writer.open();
+            record(results, "source-snapshot-p1", FlinkSnapshotPhase.run(jobs, server, table, schema, tableRows, 1),
+                    "rows/s");
+            record(results, "source-snapshot-p2", FlinkSnapshotPhase.run(jobs, server, table, schema, tableRows, 2),
+                    "rows/s");
             writer.open(); // closes the window
+            long[] source = duringSource.sorted();
+            double sourceP99 = LatencyPhase.percentile(source, 0.99) / 1000.0;
+            results.add("stall-source-vs-control-p99", sourceP99 - LatencyPhase.percentile(control.sorted(), 0.99)
+                    / 1000.0, 0, 0);
+            log(String.format(Locale.ROOT, "  writer commit latency during the Flink snapshots: p99 %.1f ms, max %.1f ms"
+                            + " (%d commits)", sourceP99, source.length == 0 ? 0 : source[source.length - 1] / 1000.0,
+                    source.length));
             LockWindowProbe.Windows lock = LockWindowProbe.run(server.reader(), table, 100);
             results.add("lock-held-p99", LatencyPhase.percentile(lock.heldMicros, 0.99) / 1000.0, 0, 0);
             results.add("lock-acquire-p99", LatencyPhase.percentile(lock.acquireMicros, 0.99) / 1000.0, 0, 0);
@@ -237,7 +267,8 @@ public final class EndToEndBenchmark {
                 .append(loadBefore).append(" before, ").append(loadAfter).append(" after (the machine is shared:"
                         + " other builds ran at the same time, so absolute rates are noisy; ratios within one round"
                         + " are what count). Server: ").append(server.isEmbedded() ? "embedded" : "external")
-                .append(", TLS mode ").append(o.sslMode).append(". Data: ")
+                .append(", TLS mode ").append(o.sslMode)
+                .append(o.jsonNull ? ". **Experiment: the JSON column is NULL in every row**" : "").append(". Data: ")
                 .append(String.format(Locale.ROOT, "%,d rows loaded in %.1f s; %,d row changes (%,d inserts, %,d"
                                 + " updates, %,d deletes) in transactions of %d.",
                         o.rows, loadNanos / 1e9, totals.rowChanges(), totals.inserts, totals.updates, totals.deletes,

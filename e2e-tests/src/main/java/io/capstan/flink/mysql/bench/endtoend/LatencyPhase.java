@@ -140,7 +140,7 @@ final class LatencyPhase {
             if (i > 0) {
                 sql.append(',');
             }
-            BenchTable.appendRow(sql, firstId + i);
+            table.appendRow(sql, firstId + i);
         }
         return sql.toString();
     }

@@ -100,8 +100,8 @@ final class ResultTable {
                     ratios.add(l.values.get(i) / l.limitValues.get(i));
                 }
                 double r = median(ratios);
-                out.append(String.format(Locale.ROOT, "%.2f", r));
-                if (l.goalRatio > 0) {
+                out.append(Double.isNaN(r) ? "n/a (limit not measured)" : String.format(Locale.ROOT, "%.2f", r));
+                if (l.goalRatio > 0 && !Double.isNaN(r)) {
                     out.append(r >= l.goalRatio ? " (met)" : " (**missed**)");
                 }
             }

@@ -1,0 +1,51 @@
+package io.capstan.flink.mysql.bench.endtoend;
+
+import io.capstan.flink.mysql.StartupOptions;
+import io.capstan.flink.mysql.schema.TableSchema;
+import java.util.concurrent.TimeUnit;
+import org.apache.flink.api.common.JobID;
+import org.apache.flink.api.common.JobStatus;
+
+/**
+ * The snapshot through the whole Flink source: a bounded MiniCluster job ({@code
+ * StartupOptions.snapshot()}) at parallelism 1 or 2 reads every row of the table into the
+ * discarding {@link ProbeSink}. Timed from the job running (so table discovery, preflight and chunk
+ * planning are included) to the last row at the sink.
+ */
+final class FlinkSnapshotPhase {
+
+    private static final long TIMEOUT_MINUTES = 30;
+
+    private FlinkSnapshotPhase() {}
+
+    static PhaseResult run(FlinkJobs jobs, BenchServer server, BenchTable table, TableSchema schema, long expectedRows,
+            int parallelism) throws Exception {
+        ProbeSink.reset();
+        try (HeapWatch heap = HeapWatch.start()) {
+            JobID job = jobs.submit(server.reader(), table, schema, StartupOptions.snapshot(), parallelism);
+            long start = System.nanoTime();
+            try {
+                long deadline = start + TimeUnit.MINUTES.toNanos(TIMEOUT_MINUTES);
+                while (ProbeSink.RECORDS.get() < expectedRows) {
+                    if (jobs.status(job) != JobStatus.FINISHED) {
+                        jobs.requireRunning(job);
+                    } else if (ProbeSink.RECORDS.get() < expectedRows) {
+                        throw new IllegalStateException("the snapshot job finished after " + ProbeSink.RECORDS.get()
+                                + " of " + expectedRows + " rows");
+                    }
+                    if (System.nanoTime() > deadline) {
+                        throw new IllegalStateException("the snapshot delivered " + ProbeSink.RECORDS.get() + " of "
+                                + expectedRows + " rows within " + TIMEOUT_MINUTES + " minutes");
+                    }
+                    Thread.sleep(5);
+                }
+                long nanos = ProbeSink.lastNanos - start;
+                return new PhaseResult(expectedRows, nanos, heap.maxUsedAfterGc(), HeapWatch.peakUsed());
+            } finally {
+                if (!jobs.status(job).isGloballyTerminalState()) {
+                    jobs.cancel(job);
+                }
+            }
+        }
+    }
+}
