@@ -9,11 +9,18 @@ import java.sql.SQLException;
 
 /** JSON → StringData with the text MySQL prints (and JDBC returns) for the value. */
 final class JsonConverter extends ColumnConverter {
+    private static final long serialVersionUID = 1L;
+
+    // Reused across rows: converters are used by one thread (the binlog reader's schema cache).
+    private transient MySqlJsonText text;
 
     @Override
     Object fromBinlog(Object raw) {
         try {
-            return StringData.fromString(MySqlJsonText.print((byte[]) raw));
+            if (text == null) {
+                text = new MySqlJsonText();
+            }
+            return StringData.fromString(text.print((byte[]) raw));
         } catch (IOException e) {
             // The library's messages describe structure, not values; still, keep only the type.
             throw new UncheckedIOException(new IOException("malformed binary JSON"));

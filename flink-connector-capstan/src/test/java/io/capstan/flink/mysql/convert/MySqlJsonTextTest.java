@@ -20,7 +20,7 @@ class MySqlJsonTextTest {
     })
     void doubles(double value, String expected) {
         StringBuilder sb = new StringBuilder();
-        MySqlJsonText.appendDouble(sb, value);
+        MySqlDoubleText.append(sb, value);
         assertThat(sb.toString()).isEqualTo(expected);
     }
 }
