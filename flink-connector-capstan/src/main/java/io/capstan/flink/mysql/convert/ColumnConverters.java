@@ -16,6 +16,9 @@ final class ColumnConverters {
     private ColumnConverters() {}
 
     static ColumnConverter forColumn(TableId table, ColumnSchema c) {
+        if (c.type().isSpatial()) {
+            return new TextConverters.Spatial();
+        }
         switch (c.type()) {
             case TINYINT:
                 return c.unsigned() ? new NumericConverters.SmallInt(true) : new NumericConverters.TinyInt();
@@ -80,15 +83,6 @@ final class ColumnConverters {
                 return new TemporalConverters.Timestamp();
             case YEAR:
                 return new TemporalConverters.Year();
-            case GEOMETRY:
-            case POINT:
-            case LINESTRING:
-            case POLYGON:
-            case MULTIPOINT:
-            case MULTILINESTRING:
-            case MULTIPOLYGON:
-            case GEOMETRYCOLLECTION:
-                return new TextConverters.Spatial();
             default:
                 throw new CapstanHaltException(
                         HaltReason.UNSUPPORTED_COLUMN_TYPE,

@@ -21,12 +21,16 @@ public final class RowConverter implements Serializable {
 
     private final TableSchema schema;
     private final ColumnConverter[] converters;
+    /** 0..n-1: a full read, where result-set column i + 1 is schema column i. */
+    private final int[] allColumns;
 
     private RowConverter(TableSchema schema) {
         this.schema = schema;
         this.converters = new ColumnConverter[schema.columnCount()];
+        this.allColumns = new int[converters.length];
         for (int i = 0; i < converters.length; i++) {
             converters[i] = ColumnConverters.forColumn(schema.tableId(), schema.column(i));
+            allColumns[i] = i;
         }
     }
 
@@ -73,21 +77,7 @@ public final class RowConverter implements Serializable {
      * @throws SQLException if the driver fails; its message is replaced (it may quote a value)
      */
     public GenericRowData fromJdbc(ResultSet rs) throws SQLException {
-        GenericRowData out = new GenericRowData(converters.length);
-        for (int i = 0; i < converters.length; i++) {
-            try {
-                out.setField(i, converters[i].fromJdbc(rs, i + 1));
-            } catch (SQLException e) {
-                throw new SQLException(
-                        "table " + schema.tableId() + " column " + schema.column(i).name()
-                                + ": JDBC read failed (" + e.getClass().getSimpleName() + ")",
-                        e.getSQLState(),
-                        e.getErrorCode());
-            } catch (RuntimeException e) {
-                throw undecodable(i, "JDBC value", e);
-            }
-        }
-        return out;
+        return fromJdbc(rs, allColumns);
     }
 
     /**

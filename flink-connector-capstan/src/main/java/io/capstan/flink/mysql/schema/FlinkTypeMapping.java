@@ -28,6 +28,9 @@ final class FlinkTypeMapping {
 
     static LogicalType logicalType(TableId table, ColumnSchema.ColumnFacts c) {
         boolean n = c.nullable;
+        if (c.type.isSpatial()) {
+            return bytes(n);
+        }
         switch (c.type) {
             case TINYINT:
                 return c.unsigned ? new SmallIntType(n) : new TinyIntType(n);
@@ -94,15 +97,6 @@ final class FlinkTypeMapping {
                 return new LocalZonedTimestampType(n, fsp(table, c));
             case YEAR:
                 return new IntType(n);
-            case GEOMETRY:
-            case POINT:
-            case LINESTRING:
-            case POLYGON:
-            case MULTIPOINT:
-            case MULTILINESTRING:
-            case MULTIPOLYGON:
-            case GEOMETRYCOLLECTION:
-                return bytes(n);
             default:
                 throw unsupported(table, c, "no mapping");
         }
