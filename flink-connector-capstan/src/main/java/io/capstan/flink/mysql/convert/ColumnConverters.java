@@ -78,9 +78,8 @@ final class ColumnConverters {
             case TIME:
                 return new TemporalConverters.Time();
             case DATETIME:
-                return new TemporalConverters.DateTime();
             case TIMESTAMP:
-                return new TemporalConverters.Timestamp();
+                return new TemporalConverters.DateTime();
             case YEAR:
                 return new TemporalConverters.Year();
             default:

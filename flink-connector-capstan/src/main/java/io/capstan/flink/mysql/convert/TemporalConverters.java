@@ -53,24 +53,12 @@ final class TemporalConverters {
         }
     }
 
-    /** DATETIME(p) → TimestampData of the wall-clock value (no time zone applied). */
-    static final class DateTime extends ColumnConverter {
-        @Override
-        Object fromBinlog(Object raw) {
-            return fromMicros(((Number) raw).longValue());
-        }
-
-        @Override
-        Object fromJdbc(ResultSet rs, int i) throws SQLException {
-            return fromWireBytes(rs, i);
-        }
-    }
-
     /**
-     * TIMESTAMP(p) → TimestampData holding the instant (TIMESTAMP_LTZ). The binlog carries epoch
-     * seconds; JDBC reads the UTC wall clock of the UTC session, which is the same instant.
+     * DATETIME(p) and TIMESTAMP(p) → TimestampData. Both paths carry the same micros: a DATETIME's
+     * wall clock (no time zone applied), and for a TIMESTAMP the instant (TIMESTAMP_LTZ) — the
+     * binlog carries epoch seconds, JDBC reads the UTC wall clock of the UTC session.
      */
-    static final class Timestamp extends ColumnConverter {
+    static final class DateTime extends ColumnConverter {
         @Override
         Object fromBinlog(Object raw) {
             return fromMicros(((Number) raw).longValue());

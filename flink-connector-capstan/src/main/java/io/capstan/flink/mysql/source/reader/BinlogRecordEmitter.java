@@ -5,9 +5,9 @@ import io.capstan.flink.mysql.ChangeEvent;
 import io.capstan.flink.mysql.binlog.BinlogRecord;
 import io.capstan.flink.mysql.binlog.RowChange;
 import io.capstan.flink.mysql.binlog.TransactionEnd;
+import io.capstan.flink.mysql.gtid.Gtid;
 import io.capstan.flink.mysql.source.split.BinlogSplitState;
 import org.apache.flink.api.connector.source.SourceOutput;
-import org.apache.flink.util.Collector;
 
 /**
  * The only place the binlog split state changes, on the task thread, one element at a time, so a
@@ -26,6 +26,9 @@ public final class BinlogRecordEmitter<T> {
     private final CapstanDeserializer<T> deserializer;
     private final CapstanReaderMetrics metrics;
     private final TimestampedCollector<T> collector = new TimestampedCollector<>();
+    /** The text of the last transaction's GTID: rows of one transaction share it. */
+    private Gtid lastGtid;
+    private String lastGtidText;
 
     public BinlogRecordEmitter(CapstanDeserializer<T> deserializer, CapstanReaderMetrics metrics) {
         this.deserializer = deserializer;
@@ -62,7 +65,7 @@ public final class BinlogRecordEmitter<T> {
                         gated.after,
                         change.schema(),
                         change.tableId(),
-                        change.gtid().toString(),
+                        gtidText(change.gtid()),
                         change.commitTimestampMicros(),
                         change.indexInTransaction());
         collector.output = output;
@@ -72,17 +75,11 @@ public final class BinlogRecordEmitter<T> {
         metrics.rowEmitted();
     }
 
-    /** Forwards the deserializer's records to the current output with the change's commit time. */
-    private static final class TimestampedCollector<T> implements Collector<T> {
-        SourceOutput<T> output;
-        long timestampMillis;
-
-        @Override
-        public void collect(T record) {
-            output.collect(record, timestampMillis);
+    private String gtidText(Gtid gtid) {
+        if (!gtid.equals(lastGtid)) {
+            lastGtid = gtid;
+            lastGtidText = gtid.toString();
         }
-
-        @Override
-        public void close() {}
+        return lastGtidText;
     }
 }

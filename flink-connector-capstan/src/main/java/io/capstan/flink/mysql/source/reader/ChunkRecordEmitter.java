@@ -9,7 +9,6 @@ import io.capstan.flink.mysql.source.split.SnapshotChunkSplitState;
 import java.util.List;
 import org.apache.flink.api.connector.source.SourceOutput;
 import org.apache.flink.table.data.RowData;
-import org.apache.flink.util.Collector;
 
 /**
  * Emits a whole chunk in one call (task thread): every row as a READ change event (an insert in
@@ -21,7 +20,7 @@ final class ChunkRecordEmitter<T> {
 
     private final CapstanDeserializer<T> deserializer;
     private final CapstanReaderMetrics metrics;
-    private final Forwarder<T> collector = new Forwarder<>();
+    private final TimestampedCollector<T> collector = new TimestampedCollector<>();
 
     ChunkRecordEmitter(CapstanDeserializer<T> deserializer, CapstanReaderMetrics metrics) {
         this.deserializer = deserializer;
@@ -42,18 +41,5 @@ final class ChunkRecordEmitter<T> {
                     collector);
         }
         state.completed(new ChunkCompletion(result.gtidSet(), rows.size()));
-    }
-
-    private static final class Forwarder<T> implements Collector<T> {
-        SourceOutput<T> output;
-        long timestampMillis;
-
-        @Override
-        public void collect(T record) {
-            output.collect(record, timestampMillis);
-        }
-
-        @Override
-        public void close() {}
     }
 }
