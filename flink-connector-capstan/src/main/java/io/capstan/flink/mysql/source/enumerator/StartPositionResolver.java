@@ -24,12 +24,12 @@ final class StartPositionResolver {
             case TIMESTAMP:
                 return StartPositions.timestamp(connection, options.timestampMillis());
             default:
-                // The builder refuses these; this guards a hand-built configuration.
+                // initial/snapshot start the binlog from their chunks' positions, never here;
+                // this guards a wrong wiring rather than user input.
                 throw new CapstanHaltException(
                         HaltReason.INVALID_START_POSITION,
-                        "startupOptions " + options + " needs the snapshot feature, which this"
-                                + " version does not have. Remedy: use latest, earliest, a GTID set"
-                                + " or a timestamp.");
+                        "startupOptions " + options + " have no binlog start position of their own"
+                                + " (the snapshot modes start from their chunks' positions).");
         }
     }
 }
