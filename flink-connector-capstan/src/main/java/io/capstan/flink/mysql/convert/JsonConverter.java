@@ -20,7 +20,7 @@ final class JsonConverter extends ColumnConverter {
             if (text == null) {
                 text = new MySqlJsonText();
             }
-            return StringData.fromString(text.print((byte[]) raw));
+            return StringData.fromBytes(text.printUtf8((byte[]) raw));
         } catch (IOException e) {
             // The library's messages describe structure, not values; still, keep only the type.
             throw new UncheckedIOException(new IOException("malformed binary JSON"));

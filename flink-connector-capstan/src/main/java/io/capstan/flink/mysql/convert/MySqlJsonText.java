@@ -19,13 +19,16 @@ import java.util.Base64;
  *
  * <p>Walks the bytes directly with an index (the format of MySQL's json_binary.h: a type byte,
  * then objects and arrays as a count, a size, key entries, value entries with small values
- * inlined, offsets relative to the container's start) and appends to one reusable builder.
- * Not thread-safe: one instance per JSON column converter, used by the binlog reader thread.
+ * inlined, offsets relative to the container's start) and appends UTF-8 to one reusable byte
+ * buffer: strings and keys are copied as the bytes they are stored as (utf8mb4), and the result
+ * becomes Flink's {@code StringData} without a Java {@code String} in between (which Flink would
+ * encode back to UTF-8 whenever it copies or serializes the row). Not thread-safe: one instance
+ * per JSON column converter, used by the binlog reader thread.
  */
 final class MySqlJsonText {
 
-    private static final char[] HEX = "0123456789abcdef".toCharArray();
-    /** A builder grown past this by a huge document is dropped after use, not kept. */
+    private static final byte[] HEX = "0123456789abcdef".getBytes(StandardCharsets.US_ASCII);
+    /** A buffer grown past this by a huge document is dropped after use, not kept. */
     private static final int MAX_RETAINED_CAPACITY = 64 * 1024;
     private static final int INITIAL_CAPACITY = 256;
 
@@ -44,23 +47,32 @@ final class MySqlJsonText {
     private static final int STRING = 0x0c;
     private static final int OPAQUE = 0x0f;
 
-    private StringBuilder sb = new StringBuilder(INITIAL_CAPACITY);
+    private byte[] out = new byte[INITIAL_CAPACITY];
+    private int length;
+    /** For the digits of doubles, which {@link MySqlDoubleText} writes to a builder. */
+    private final StringBuilder doubleDigits = new StringBuilder(32);
 
     /** The text of one binary JSON value. */
     String print(byte[] binaryJson) throws IOException {
+        return new String(printUtf8(binaryJson), StandardCharsets.UTF_8);
+    }
+
+    /** The text of one binary JSON value, as UTF-8 in a new array. */
+    byte[] printUtf8(byte[] binaryJson) throws IOException {
+        length = 0;
         if (binaryJson.length == 0) {
-            return "null"; // MySQL stores an empty value for a JSON null in some paths
+            put("null"); // MySQL stores an empty value for a JSON null in some paths
+        } else {
+            try {
+                value(binaryJson, binaryJson[0] & 0xFF, 1);
+            } catch (IndexOutOfBoundsException | IllegalArgumentException | NegativeArraySizeException e) {
+                // Offsets or lengths pointing outside the value; no value bytes in the message.
+                throw new IOException("malformed binary JSON: an offset or length is out of range");
+            }
         }
-        sb.setLength(0);
-        try {
-            value(binaryJson, binaryJson[0] & 0xFF, 1);
-        } catch (IndexOutOfBoundsException | IllegalArgumentException | NegativeArraySizeException e) {
-            // Offsets or lengths pointing outside the value; no value bytes in the message.
-            throw new IOException("malformed binary JSON: an offset or length is out of range");
-        }
-        String text = sb.toString();
-        if (sb.capacity() > MAX_RETAINED_CAPACITY) {
-            sb = new StringBuilder(INITIAL_CAPACITY);
+        byte[] text = Arrays.copyOf(out, length);
+        if (out.length > MAX_RETAINED_CAPACITY) {
+            out = new byte[INITIAL_CAPACITY];
         }
         return text;
     }
@@ -84,25 +96,32 @@ final class MySqlJsonText {
                 literal(b[pos]);
                 break;
             case INT16:
-                sb.append((short) uint16(b, pos));
+                putLong((short) uint16(b, pos));
                 break;
             case UINT16:
-                sb.append(uint16(b, pos));
+                putLong(uint16(b, pos));
                 break;
             case INT32:
-                sb.append(int32(b, pos));
+                putLong(int32(b, pos));
                 break;
             case UINT32:
-                sb.append(int32(b, pos) & 0xFFFFFFFFL);
+                putLong(int32(b, pos) & 0xFFFFFFFFL);
                 break;
             case INT64:
-                sb.append(int64(b, pos));
+                putLong(int64(b, pos));
                 break;
             case UINT64:
-                sb.append(Long.toUnsignedString(int64(b, pos)));
+                long u = int64(b, pos);
+                if (u >= 0) {
+                    putLong(u);
+                } else {
+                    put(Long.toUnsignedString(u));
+                }
                 break;
             case DOUBLE:
-                MySqlDoubleText.append(sb, Double.longBitsToDouble(int64(b, pos)));
+                doubleDigits.setLength(0);
+                MySqlDoubleText.append(doubleDigits, Double.longBitsToDouble(int64(b, pos)));
+                put(doubleDigits);
                 break;
             case STRING:
                 string(b, pos);
@@ -122,10 +141,11 @@ final class MySqlJsonText {
         int keyEntrySize = small ? 4 : 6; // offset (2 or 4 bytes), length (2 bytes)
         int valueEntries = object ? keyEntries + count * keyEntrySize : keyEntries;
         int valueEntrySize = small ? 3 : 5; // type, inlined value or offset (2 or 4 bytes)
-        sb.append(object ? '{' : '[');
+        put(object ? '{' : '[');
         for (int i = 0; i < count; i++) {
             if (i != 0) {
-                sb.append(", ");
+                put(',');
+                put(' ');
             }
             if (object) {
                 int k = keyEntries + i * keyEntrySize;
@@ -135,7 +155,8 @@ final class MySqlJsonText {
                 }
                 int keyStart = start + keyOffset;
                 quote(b, keyStart, uint16(b, k + (small ? 2 : 4)));
-                sb.append(": ");
+                put(':');
+                put(' ');
             }
             int v = valueEntries + i * valueEntrySize;
             int type = b[v] & 0xFF;
@@ -150,19 +171,19 @@ final class MySqlJsonText {
                 value(b, type, start + offset);
             }
         }
-        sb.append(object ? '}' : ']');
+        put(object ? '}' : ']');
     }
 
     private void literal(byte code) throws IOException {
         switch (code) {
             case 0x00:
-                sb.append("null");
+                put("null");
                 break;
             case 0x01:
-                sb.append("true");
+                put("true");
                 break;
             case 0x02:
-                sb.append("false");
+                put("false");
                 break;
             default:
                 throw new IOException("malformed binary JSON: unknown literal");
@@ -209,7 +230,7 @@ final class MySqlJsonText {
                 // asBigDecimal flips the sign bit of its argument in place: give it a copy.
                 byte[] digits = Arrays.copyOfRange(b, pos + 2, pos + length);
                 BigDecimal dec = AbstractRowsEventDataDeserializer.asBigDecimal(precision, scale, digits);
-                sb.append(dec.toPlainString());
+                put(dec.toPlainString());
                 break;
             case DATE:
                 date(int64(b, pos));
@@ -228,9 +249,11 @@ final class MySqlJsonText {
                 if (pos + length > b.length) {
                     throw new IOException("malformed binary JSON: opaque value beyond the end");
                 }
-                sb.append("\"base64:type").append(type.getCode()).append(':');
-                sb.append(Base64.getEncoder().encodeToString(Arrays.copyOfRange(b, pos, pos + length)));
-                sb.append('"');
+                put("\"base64:type");
+                putLong(type.getCode());
+                put(':');
+                put(Base64.getEncoder().encodeToString(Arrays.copyOfRange(b, pos, pos + length)));
+                put('"');
         }
     }
 
@@ -238,34 +261,34 @@ final class MySqlJsonText {
     private void date(long raw) {
         long value = raw >> 24;
         int yearMonth = (int) (value >> 22) % (1 << 17);
-        sb.append('"');
+        put('"');
         appendDate(yearMonth / 13, yearMonth % 13, (int) (value >> 17) % (1 << 5));
-        sb.append('"');
+        put('"');
     }
 
     /** A packed DATETIME, decoded as the binlog library decodes it. */
     private void datetime(long raw) {
         long value = raw >> 24;
         int yearMonth = (int) (value >> 22) % (1 << 17);
-        sb.append('"');
+        put('"');
         appendDate(yearMonth / 13, yearMonth % 13, (int) (value >> 17) % (1 << 5));
-        sb.append(' ');
+        put(' ');
         appendTime((int) (value >> 12) % (1 << 5), (int) (value >> 6) % (1 << 6),
                 (int) (value % (1 << 6)), (int) (raw % (1 << 24)));
-        sb.append('"');
+        put('"');
     }
 
     /** A packed TIME as MySQL's TIME_from_longlong_time_packed decodes it (the library loses the sign). */
     private void time(long packed) {
         long abs = Math.abs(packed);
         long hms = abs >> 24;
-        sb.append('"');
+        put('"');
         if (packed < 0) {
-            sb.append('-');
+            put('-');
         }
         appendTime((int) ((hms >> 12) & 0x3FF), (int) ((hms >> 6) & 0x3F), (int) (hms & 0x3F),
                 (int) (abs & 0xFFFFFF));
-        sb.append('"');
+        put('"');
     }
 
     private static int uint16(byte[] b, int pos) {
@@ -294,82 +317,130 @@ final class MySqlJsonText {
 
     private void appendDate(int year, int month, int day) {
         pad(year, 4);
-        sb.append('-');
+        put('-');
         pad(month, 2);
-        sb.append('-');
+        put('-');
         pad(day, 2);
     }
 
     private void appendTime(int hour, int min, int sec, int micros) {
         pad(hour, 2);
-        sb.append(':');
+        put(':');
         pad(min, 2);
-        sb.append(':');
+        put(':');
         pad(sec, 2);
-        sb.append('.');
+        put('.');
         pad(micros, 6);
     }
 
     private void pad(long v, int width) {
-        String s = Long.toString(v);
-        for (int k = s.length(); k < width; k++) {
-            sb.append('0');
+        for (int k = digitCount(v); k < width; k++) {
+            put('0');
         }
-        sb.append(s);
+        putLong(v);
     }
 
-    private void quote(byte[] b, int start, int length) {
-        quote(new String(b, start, length, StandardCharsets.UTF_8));
-    }
-
-    private void quote(String s) {
-        sb.append('"');
-        if (!needsEscaping(s)) {
-            sb.append(s).append('"'); // the common case, appended in bulk
-            return;
+    /**
+     * A JSON string's stored UTF-8 bytes, quoted, with MySQL's escapes. Bytes of multi-byte
+     * characters are all 0x80 or above, so they never look like a character to escape.
+     */
+    private void quote(byte[] b, int start, int count) {
+        int end = start + count;
+        if (end > b.length || count < 0) {
+            throw new IndexOutOfBoundsException();
         }
-        for (int k = 0; k < s.length(); k++) {
-            char c = s.charAt(k);
+        put('"');
+        int run = start; // start of the bytes not yet copied
+        for (int k = start; k < end; k++) {
+            int c = b[k];
+            if (c >= 0x20 ? c != '"' && c != '\\' : c < 0) {
+                continue; // printable ASCII or part of a multi-byte character
+            }
+            putBytes(b, run, k - run);
+            run = k + 1;
             switch (c) {
                 case '"':
-                    sb.append("\\\"");
+                    put("\\\"");
                     break;
                 case '\\':
-                    sb.append("\\\\");
+                    put("\\\\");
                     break;
                 case '\b':
-                    sb.append("\\b");
+                    put("\\b");
                     break;
                 case '\f':
-                    sb.append("\\f");
+                    put("\\f");
                     break;
                 case '\n':
-                    sb.append("\\n");
+                    put("\\n");
                     break;
                 case '\r':
-                    sb.append("\\r");
+                    put("\\r");
                     break;
                 case '\t':
-                    sb.append("\\t");
+                    put("\\t");
                     break;
                 default:
-                    if (c < 0x20) {
-                        sb.append("\\u00").append(HEX[c >> 4]).append(HEX[c & 0xF]);
-                    } else {
-                        sb.append(c);
-                    }
+                    put("\\u00");
+                    put((char) HEX[c >> 4]);
+                    put((char) HEX[c & 0xF]);
             }
         }
-        sb.append('"');
+        putBytes(b, run, end - run);
+        put('"');
     }
 
-    private static boolean needsEscaping(String s) {
-        for (int k = 0; k < s.length(); k++) {
-            char c = s.charAt(k);
-            if (c < 0x20 || c == '"' || c == '\\') {
-                return true;
-            }
+    private static int digitCount(long v) {
+        int n = v < 0 ? 2 : 1;
+        for (long x = Math.abs(v); x >= 10; x /= 10) {
+            n++;
         }
-        return false;
+        return n;
+    }
+
+    private void ensure(int extra) {
+        if (length + extra > out.length) {
+            out = Arrays.copyOf(out, Math.max(out.length * 2, length + extra));
+        }
+    }
+
+    /** An ASCII character. */
+    private void put(char c) {
+        ensure(1);
+        out[length++] = (byte) c;
+    }
+
+    /** ASCII text. */
+    private void put(CharSequence ascii) {
+        int n = ascii.length();
+        ensure(n);
+        for (int k = 0; k < n; k++) {
+            out[length++] = (byte) ascii.charAt(k);
+        }
+    }
+
+    private void putBytes(byte[] b, int from, int count) {
+        ensure(count);
+        System.arraycopy(b, from, out, length, count);
+        length += count;
+    }
+
+    private void putLong(long v) {
+        if (v == Long.MIN_VALUE) {
+            put(Long.toString(v));
+            return;
+        }
+        int n = digitCount(v);
+        ensure(n);
+        int end = length + n;
+        long x = Math.abs(v);
+        for (int k = end - 1; k >= length; k--) {
+            out[k] = (byte) ('0' + x % 10);
+            x /= 10;
+        }
+        if (v < 0) {
+            out[length] = '-';
+        }
+        length = end;
     }
 }

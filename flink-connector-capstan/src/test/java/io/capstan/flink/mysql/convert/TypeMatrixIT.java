@@ -8,19 +8,16 @@ import io.capstan.flink.mysql.schema.JdbcSchemaReader;
 import io.capstan.flink.mysql.schema.MySqlType;
 import io.capstan.flink.mysql.schema.TableId;
 import io.capstan.flink.mysql.schema.TableSchema;
+import io.capstan.flink.mysql.snapshot.jdbc.JdbcTableKeyMetadataReader;
+import io.capstan.flink.mysql.snapshot.key.ChunkKey;
+import io.capstan.flink.mysql.snapshot.key.ChunkKeyResolver;
+import io.capstan.flink.mysql.snapshot.plan.ChunkRange;
+import io.capstan.flink.mysql.snapshot.plan.SnapshotChunk;
+import io.capstan.flink.mysql.snapshot.read.ChunkReader;
+import io.capstan.flink.mysql.snapshot.read.ChunkResult;
+import io.capstan.flink.mysql.snapshot.read.SnapshotReadOptions;
+import io.capstan.flink.mysql.snapshot.read.TableReadSpec;
 import io.capstan.flink.mysql.testing.MySqlTestDatabase;
-
-import org.apache.flink.table.data.DecimalData;
-import org.apache.flink.table.data.GenericRowData;
-import org.apache.flink.table.data.StringData;
-import org.apache.flink.table.data.TimestampData;
-import org.apache.flink.table.types.logical.LocalZonedTimestampType;
-import org.apache.flink.table.types.logical.LogicalTypeRoot;
-import org.junit.jupiter.api.AfterAll;
-import org.junit.jupiter.api.BeforeAll;
-import org.junit.jupiter.api.Test;
-import org.junit.jupiter.api.extension.RegisterExtension;
-
 import java.math.BigDecimal;
 import java.sql.Connection;
 import java.sql.ResultSet;
@@ -36,7 +33,19 @@ import java.util.HexFormat;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.Optional;
 import java.util.TimeZone;
+import org.apache.flink.table.data.DecimalData;
+import org.apache.flink.table.data.GenericRowData;
+import org.apache.flink.table.data.RowData;
+import org.apache.flink.table.data.StringData;
+import org.apache.flink.table.data.TimestampData;
+import org.apache.flink.table.types.logical.LocalZonedTimestampType;
+import org.apache.flink.table.types.logical.LogicalTypeRoot;
+import org.junit.jupiter.api.AfterAll;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.RegisterExtension;
 
 /**
  * The whole type matrix on a real MySQL: JDBC reads match hand-written values, the binlog table
@@ -209,6 +218,12 @@ class TypeMatrixIT {
             assertSameRows(matrix, readAll(c, matrix), jdbcMatrix);
             assertSameRows(json, readAll(c, json), jdbcJson);
             assertSameRows(mixed, readAll(c, mixed), jdbcMixed);
+        }
+        // So does the snapshot's chunk reader (binary protocol, streamed), one chunk per table.
+        try (ChunkReader reader = new ChunkReader(DB.connectorConfig(), SnapshotReadOptions.defaults())) {
+            assertSameRows(matrix, readChunk(reader, matrix), jdbcMatrix);
+            assertSameRows(json, readChunk(reader, json), jdbcJson);
+            assertSameRows(mixed, readChunk(reader, mixed), jdbcMixed);
         }
 
         // (1) the schema and JDBC values against hand-written expectations
@@ -459,6 +474,21 @@ class TypeMatrixIT {
     }
 
     // ---- helpers
+
+    /** The whole table as one chunk, read by the snapshot's chunk reader. */
+    private static Map<Integer, GenericRowData> readChunk(ChunkReader reader, TableSchema schema) throws Exception {
+        ChunkKey key;
+        try (Connection c = JdbcConnections.open(DB.connectorConfig())) {
+            key = ChunkKeyResolver.resolve(JdbcTableKeyMetadataReader.read(c, schema.tableId()), Optional.empty());
+        }
+        ChunkResult result = reader.read(new SnapshotChunk(schema.tableId(), 0, ChunkRange.all()),
+                TableReadSpec.forSchema(key, schema));
+        Map<Integer, GenericRowData> rows = new HashMap<>();
+        for (RowData row : result.rows()) {
+            rows.put(row.getInt(0), (GenericRowData) row);
+        }
+        return rows;
+    }
 
     private static Map<Integer, GenericRowData> readAll(Connection c, TableSchema schema) throws SQLException {
         Map<Integer, GenericRowData> rows = new HashMap<>();

@@ -26,7 +26,7 @@ final class BenchOptions {
             "  --writer-rate N         one-row UPDATE transactions/s of the steady writer during the snapshot (default 100)",
             "  --latency-rate N        row changes/s of the steady write load in the latency phase (default 1000)",
             "  --latency-seconds N     length of the steady write load (default 20; quick: 10)",
-            "  --skip PHASES           comma list of phases to leave out: scan,block,snapshot,plain,streamer,flink,latency",
+            "  --skip PHASES           comma list of phases to leave out: scan,binary-scan,block,snapshot,plain,streamer,flink,latency",
             "  --big-transaction-rows N  also stream one transaction of N inserts and report the heap (default 0: off)",
             "  --json-null             experiment: leave the JSON column NULL (takes JSON conversion out of every path)",
             "  --doc PATH              markdown file the result table is appended to",

@@ -40,6 +40,10 @@ final class FlinkSnapshotPhase {
                     Thread.sleep(5);
                 }
                 long nanos = ProbeSink.lastNanos - start;
+                EndToEndBenchmark.log(String.format(java.util.Locale.ROOT,
+                        "  p%d: first row %.0f ms after the job ran, rows then at %,.0f rows/s", parallelism,
+                        (ProbeSink.firstNanos - start) / 1e6,
+                        (expectedRows - 1) * 1e9 / Math.max(1, ProbeSink.lastNanos - ProbeSink.firstNanos)));
                 return new PhaseResult(expectedRows, nanos, heap.maxUsedAfterGc(), HeapWatch.peakUsed());
             } finally {
                 if (!jobs.status(job).isGloballyTerminalState()) {

@@ -1,9 +1,12 @@
 package io.capstan.flink.mysql.bench.endtoend;
 
+import io.capstan.flink.mysql.connect.JdbcConnections;
+import io.capstan.flink.mysql.connect.MySqlConnectionConfig;
 import io.capstan.flink.mysql.convert.RowConverter;
 import io.capstan.flink.mysql.schema.JdbcSchemaReader;
 import io.capstan.flink.mysql.schema.TableSchema;
 import java.sql.Connection;
+import java.sql.PreparedStatement;
 import java.sql.ResultSet;
 import java.sql.SQLException;
 import java.sql.Statement;
@@ -12,9 +15,10 @@ import org.apache.flink.table.data.GenericRowData;
 
 /**
  * Full scans of the table over one streaming JDBC result set ({@code fetchSize = Integer.MIN_VALUE}):
- * the physical limit reads every column with the typed getters; the snapshot's building block
- * converts every row with the table's {@link RowConverter} (as the snapshot chunk reader does).
- * Both time from the query to the last row.
+ * the physical limit reads every column with the typed getters, over the text protocol (a plain
+ * {@code Statement}) or, for reference, the binary protocol (a server-side prepared statement, as
+ * the snapshot chunk reader uses); the snapshot's building block converts every row with the
+ * table's {@link RowConverter} over the binary protocol, as the chunk reader does. All time from the query to the last row.
  */
 final class JdbcScans {
 
@@ -24,12 +28,28 @@ final class JdbcScans {
 
     /** The limit: every column of every row through the driver's typed getters, nothing else. */
     static PhaseResult plainScan(BenchServer server, BenchTable table, long expectedRows) throws SQLException {
-        try (HeapWatch heap = HeapWatch.start(); Connection c = server.openReader();
-                Statement st = streaming(c)) {
+        return typedGetterScan(server.reader(), table, expectedRows, false);
+    }
+
+    /** The same over the binary protocol: a streamed server-side prepared statement. */
+    static PhaseResult plainBinaryScan(BenchServer server, BenchTable table, long expectedRows) throws SQLException {
+        return typedGetterScan(binaryProtocol(server), table, expectedRows, true);
+    }
+
+    private static MySqlConnectionConfig binaryProtocol(BenchServer server) {
+        return server.reader().toBuilder().jdbcProperty("useServerPrepStmts", "true").build();
+    }
+
+    private static PhaseResult typedGetterScan(MySqlConnectionConfig config, BenchTable table, long expectedRows,
+            boolean prepared) throws SQLException {
+        try (HeapWatch heap = HeapWatch.start(); Connection c = JdbcConnections.open(config);
+                Statement st = prepared ? streaming(c.prepareStatement(table.selectAll(), ResultSet.TYPE_FORWARD_ONLY,
+                        ResultSet.CONCUR_READ_ONLY)) : streaming(c.createStatement(ResultSet.TYPE_FORWARD_ONLY,
+                        ResultSet.CONCUR_READ_ONLY))) {
             long sink = 0;
             long rows = 0;
             long start = System.nanoTime();
-            try (ResultSet rs = st.executeQuery(table.selectAll())) {
+            try (ResultSet rs = prepared ? ((PreparedStatement) st).executeQuery() : st.executeQuery(table.selectAll())) {
                 while (rs.next()) {
                     sink += rs.getLong(1);
                     sink += rs.getInt(2);
@@ -52,13 +72,14 @@ final class JdbcScans {
 
     /** The snapshot's building block: the table's schema from JDBC, then {@link RowConverter#fromJdbc} per row. */
     static PhaseResult converterScan(BenchServer server, BenchTable table, long expectedRows) throws SQLException {
-        try (HeapWatch heap = HeapWatch.start(); Connection c = server.openReader()) {
+        try (HeapWatch heap = HeapWatch.start(); Connection c = JdbcConnections.open(binaryProtocol(server))) {
             long start = System.nanoTime();
             TableSchema schema = JdbcSchemaReader.read(c, table.id());
             RowConverter converter = RowConverter.of(schema);
             long sink = 0;
             long rows = 0;
-            try (Statement st = streaming(c); ResultSet rs = st.executeQuery(table.selectAll())) {
+            try (PreparedStatement st = streaming(c.prepareStatement(table.selectAll(), ResultSet.TYPE_FORWARD_ONLY,
+                    ResultSet.CONCUR_READ_ONLY)); ResultSet rs = st.executeQuery()) {
                 while (rs.next()) {
                     GenericRowData row = converter.fromJdbc(rs);
                     sink += row.getArity();
@@ -71,8 +92,7 @@ final class JdbcScans {
         }
     }
 
-    private static Statement streaming(Connection c) throws SQLException {
-        Statement st = c.createStatement(ResultSet.TYPE_FORWARD_ONLY, ResultSet.CONCUR_READ_ONLY);
+    private static <S extends Statement> S streaming(S st) throws SQLException {
         st.setFetchSize(Integer.MIN_VALUE);
         return st;
     }

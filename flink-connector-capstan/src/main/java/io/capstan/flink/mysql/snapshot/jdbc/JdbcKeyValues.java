@@ -7,6 +7,7 @@ import io.capstan.flink.mysql.snapshot.key.ChunkKey;
 import io.capstan.flink.mysql.snapshot.key.KeyColumn;
 import io.capstan.flink.mysql.snapshot.key.KeyTuple;
 import java.math.BigDecimal;
+import java.math.BigInteger;
 import java.sql.PreparedStatement;
 import java.sql.ResultSet;
 import java.sql.SQLException;
@@ -161,7 +162,14 @@ public final class JdbcKeyValues {
                 if (v instanceof Boolean) {
                     ps.setLong(index, ((Boolean) v) ? 1 : 0);
                 } else {
-                    ps.setBytes(index, (byte[]) v);
+                    // As a number: bytes bound over the binary protocol compare as a string, not
+                    // as the bit value.
+                    BigInteger bits = new BigInteger(1, (byte[]) v);
+                    if (bits.bitLength() < Long.SIZE) {
+                        ps.setLong(index, bits.longValue());
+                    } else {
+                        ps.setBigDecimal(index, new BigDecimal(bits));
+                    }
                 }
                 break;
             default:

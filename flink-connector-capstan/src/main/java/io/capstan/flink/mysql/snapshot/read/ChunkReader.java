@@ -183,10 +183,29 @@ public final class ChunkReader implements AutoCloseable {
             }
             // B sends the read view's statements as one multi-statement (one round trip under the lock).
             c = c.toBuilder().jdbcProperty("allowMultiQueries", "true").build();
+            if (!config.jdbcProperties().containsKey(SERVER_PREPARED_STATEMENTS)) {
+                c = binaryProtocol(c);
+            }
             snapshotConnection = JdbcConnections.open(c);
             execute(snapshotConnection,
                     "SET SESSION TRANSACTION ISOLATION LEVEL REPEATABLE READ");
         }
+    }
+
+    private static final String SERVER_PREPARED_STATEMENTS = "useServerPrepStmts";
+
+    /**
+     * Rows over the binary protocol (server-side prepared statements, kept open per connection so
+     * each chunk is one execute): numbers and temporals arrive as fixed-width values instead of
+     * text to parse, which makes reading a chunk cheaper than a plain text-protocol scan (see
+     * docs/performance.md). The converters read both protocols alike (TypeMatrixIT). A user's own
+     * {@code jdbc.properties.useServerPrepStmts} is left as it is.
+     */
+    private static MySqlConnectionConfig binaryProtocol(MySqlConnectionConfig c) {
+        return c.toBuilder()
+                .jdbcProperty(SERVER_PREPARED_STATEMENTS, "true")
+                .jdbcProperty("cachePrepStmts", "true")
+                .build();
     }
 
     /** A read view opened at its exact position: G and, if asked for, the table's definition. */

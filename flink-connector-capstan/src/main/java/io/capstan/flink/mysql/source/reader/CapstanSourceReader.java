@@ -27,7 +27,8 @@ import org.slf4j.LoggerFactory;
 /**
  * The source reader: one fetcher thread reads chunk splits (a whole chunk per element) and then
  * streams the binlog split; the task thread emits and keeps the split state. Pull model: it asks
- * the enumerator for a split when it starts and after each finished chunk.
+ * the enumerator for splits so as to hold a chunk ahead of the one being emitted ({@link
+ * SplitRequestPacer}), so reading and emitting overlap.
  *
  * <p>Chunk completions stay in this reader's checkpointed state (as completed chunk splits) until
  * the enumerator acknowledges them, and are sent again after a restore; chunks a restore brings
@@ -44,6 +45,7 @@ public final class CapstanSourceReader<T>
     /** Unread chunks restored before start(), reported in start(). */
     private final List<String> reopened = new ArrayList<>();
     private boolean started;
+    private final SplitRequestPacer requests = new SplitRequestPacer();
     /** Outlives the split readers: connections and read specs stay open across chunks. */
     private final ChunkFetcher chunks;
 
@@ -96,13 +98,22 @@ public final class CapstanSourceReader<T>
             context.sendSourceEventToCoordinator(
                     new ChunksCompletedEvent(new ArrayList<>(unacknowledged.values())));
         }
-        context.sendSplitRequest();
+        requestSplitIfRoom();
+    }
+
+    private void requestSplitIfRoom() {
+        if (requests.shouldRequest()) {
+            context.sendSplitRequest();
+        }
     }
 
     @Override
     public void addSplits(List<CapstanSplit> splits) {
         List<CapstanSplit> toRead = new ArrayList<>(splits.size());
         List<SnapshotChunkSplit> completed = new ArrayList<>();
+        if (started) {
+            requests.answered(); // splits come only in answer to a request, restored ones before start()
+        }
         for (CapstanSplit split : splits) {
             switch (split.kind()) {
                 case SNAPSHOT_CHUNK:
@@ -116,9 +127,11 @@ public final class CapstanSourceReader<T>
                     if (!started) {
                         reopened.add(chunk.splitId());
                     }
+                    requests.chunksAdded(1);
                     toRead.add(split);
                     break;
                 default:
+                    requests.noMoreRequests(); // the binlog split: the last this reader gets
                     toRead.add(split);
             }
         }
@@ -128,6 +141,16 @@ public final class CapstanSourceReader<T>
         if (!toRead.isEmpty()) {
             super.addSplits(toRead);
         }
+        if (started) {
+            requestSplitIfRoom();
+        }
+    }
+
+    @Override
+    public void notifyNoMoreSplits() {
+        requests.answered();
+        requests.noMoreRequests();
+        super.notifyNoMoreSplits();
     }
 
     @Override
@@ -142,7 +165,8 @@ public final class CapstanSourceReader<T>
             completed.add(split);
         }
         context.sendSourceEventToCoordinator(new ChunksCompletedEvent(completed));
-        context.sendSplitRequest();
+        requests.chunksFinished(completed.size());
+        requestSplitIfRoom();
     }
 
     @Override
