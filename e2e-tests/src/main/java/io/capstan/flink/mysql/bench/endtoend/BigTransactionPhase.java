@@ -7,6 +7,8 @@ import io.capstan.flink.mysql.binlog.BinlogStreamerConfig;
 import io.capstan.flink.mysql.binlog.RowChange;
 import io.capstan.flink.mysql.binlog.TableFilter;
 import io.capstan.flink.mysql.gtid.GtidSet;
+import io.capstan.flink.mysql.schema.JdbcSchemaReader;
+import io.capstan.flink.mysql.schema.TableSchema;
 import java.sql.Connection;
 import java.sql.Statement;
 import java.util.Set;
@@ -14,15 +16,27 @@ import java.util.concurrent.TimeUnit;
 
 /**
  * Heap while streaming one huge transaction: {@code rows} inserts committed as a single
- * transaction into a table of their own, then streamed by {@link BinlogStreamer} from the position
- * before it. If the streamer buffered a transaction, the heap after GC would grow with it (about
- * 1 KB a row); bounded by the queue, it stays at the level of the ordinary runs.
+ * transaction into a table of their own, then streamed from the position before it by {@link
+ * BinlogStreamer} alone and by the whole Flink source (a MiniCluster job into the discarding sink).
+ * If either buffered a transaction, the heap after GC would grow with it (about 1 KB a row);
+ * bounded by the queues, it stays at the level of the ordinary runs.
  */
 final class BigTransactionPhase {
 
+    /** The streamer's figures and, if Flink phases run, the source's. */
+    static final class Result {
+        final PhaseResult streamer;
+        final PhaseResult source;
+
+        Result(PhaseResult streamer, PhaseResult source) {
+            this.streamer = streamer;
+            this.source = source;
+        }
+    }
+
     private BigTransactionPhase() {}
 
-    static PhaseResult run(BenchServer server, BenchTable table, long rows) throws Exception {
+    static Result run(BenchServer server, BenchTable table, long rows, FlinkJobs jobs) throws Exception {
         server.execute(table.ddl());
         String before = server.query("SELECT @@global.gtid_executed");
         try (Connection c = server.openAdmin(); Statement st = c.createStatement()) {
@@ -44,6 +58,21 @@ final class BigTransactionPhase {
             c.commit();
         }
         EndToEndBenchmark.log(String.format(java.util.Locale.ROOT, "  committed one transaction of %,d rows", rows));
+        PhaseResult streamer = streamer(server, table, rows, before);
+        PhaseResult source = null;
+        if (jobs != null) {
+            TableSchema schema;
+            try (Connection c = server.openReader()) {
+                schema = JdbcSchemaReader.read(c, table.id());
+            }
+            System.gc();
+            source = FlinkBinlogPhase.stream(jobs, server, table, schema, before, rows, rows);
+        }
+        return new Result(streamer, source);
+    }
+
+    private static PhaseResult streamer(BenchServer server, BenchTable table, long rows, String before)
+            throws Exception {
         System.gc(); // start from the live set, so the after-GC figures belong to the streaming
         try (HeapWatch heap = HeapWatch.start()) {
             BinlogStreamerConfig config = BinlogStreamerConfig.builder()

@@ -129,9 +129,13 @@ public final class EndToEndBenchmark {
             }
             if (o.bigTransactionRows > 0) {
                 log("one big transaction");
-                PhaseResult big = BigTransactionPhase.run(server,
-                        new BenchTable(o.database, BenchTable.BIG_TRANSACTION, o.jsonNull), o.bigTransactionRows);
-                record(results, "big-transaction", big, "changes/s");
+                BigTransactionPhase.Result big = BigTransactionPhase.run(server,
+                        new BenchTable(o.database, BenchTable.BIG_TRANSACTION, o.jsonNull), o.bigTransactionRows,
+                        o.runs("flink") ? jobs : null);
+                record(results, "big-transaction", big.streamer, "changes/s");
+                if (big.source != null) {
+                    record(results, "big-transaction-source", big.source, "changes/s");
+                }
             }
         } finally {
             if (jobs != null) {
@@ -190,8 +194,11 @@ public final class EndToEndBenchmark {
         t.define("big-transaction", "`BinlogStreamer` on one transaction of " + String.format(Locale.ROOT, "%,d",
                 o.bigTransactionRows) + " inserts (see the heap column: the transaction is not buffered)",
                 "changes/s", null, "—", 0);
+        t.define("big-transaction-source", "`CapstanMySqlSource` (MiniCluster p1, RowData → discarding sink) on the"
+                + " same transaction", "changes/s", null, "—", 0);
         if (o.bigTransactionRows == 0) {
             t.notMeasured("big-transaction", "not run (--big-transaction-rows)");
+            t.notMeasured("big-transaction-source", "not run (--big-transaction-rows)");
         }
         t.define("checkpoint", "checkpointed state after the binlog run (latest completed checkpoint)", "bytes",
                 null, "—", 0);

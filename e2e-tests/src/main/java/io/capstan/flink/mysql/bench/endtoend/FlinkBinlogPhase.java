@@ -30,8 +30,18 @@ final class FlinkBinlogPhase {
 
     static Result run(FlinkJobs jobs, BenchServer server, BenchTable table, TableSchema schema, String gtidBefore,
             ChangeWorkload.Totals totals) throws Exception {
+        return run(jobs, server, table, schema, gtidBefore, totals.rowDataRecords(), totals.rowChanges(), true);
+    }
+
+    /** Streams {@code changes} row changes ({@code records} RowData records) from {@code gtidBefore}. */
+    static PhaseResult stream(FlinkJobs jobs, BenchServer server, BenchTable table, TableSchema schema,
+            String gtidBefore, long records, long changes) throws Exception {
+        return run(jobs, server, table, schema, gtidBefore, records, changes, false).throughput;
+    }
+
+    private static Result run(FlinkJobs jobs, BenchServer server, BenchTable table, TableSchema schema,
+            String gtidBefore, long expected, long changes, boolean checkpointSize) throws Exception {
         ProbeSink.reset();
-        long expected = totals.rowDataRecords();
         try (HeapWatch heap = HeapWatch.start()) {
             JobID job = jobs.submit(server.reader(), table, schema, StartupOptions.gtidSet(gtidBefore), 1);
             try {
@@ -46,8 +56,8 @@ final class FlinkBinlogPhase {
                 }
                 long nanos = ProbeSink.lastNanos - ProbeSink.firstNanos;
                 PhaseResult throughput = new PhaseResult(
-                        totals.rowChanges(), nanos, heap.maxUsedAfterGc(), HeapWatch.peakUsed());
-                FlinkJobs.CheckpointSize checkpoint = jobs.nextCheckpointSize(job);
+                        changes, nanos, heap.maxUsedAfterGc(), HeapWatch.peakUsed());
+                FlinkJobs.CheckpointSize checkpoint = checkpointSize ? jobs.nextCheckpointSize(job) : null;
                 // More may arrive: the snapshot phase's steady writer commits after the changes.
                 return new Result(throughput, checkpoint);
             } finally {
