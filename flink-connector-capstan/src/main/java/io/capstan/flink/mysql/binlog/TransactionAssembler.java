@@ -34,7 +34,9 @@ import org.slf4j.LoggerFactory;
  * TableSchemaCache}; each row of a captured table's WRITE/UPDATE/DELETE event becomes a {@link
  * RowChange} whose index counts the transaction's captured rows only; XID, COMMIT, or a DDL
  * statement outside BEGIN closes it with a {@link TransactionEnd}, a DDL after the {@link
- * DdlObserver} has seen it. A compressed transaction (TRANSACTION_PAYLOAD, after its GTID event,
+ * DdlObserver} has seen it. The exception is MySQL 8.0.21+'s atomic CREATE TABLE ... SELECT,
+ * logged as {@code CREATE TABLE ... START TRANSACTION} followed by the selected rows and XID: it
+ * stays open for its rows. A compressed transaction (TRANSACTION_PAYLOAD, after its GTID event,
  * which MySQL never compresses) is taken apart into its inner events, which go through the same
  * steps one by one. When resuming inside a transaction, its first {@code rowsAlreadyEmitted}
  * captured rows are skipped. Transactions committed before the start timestamp are ended without
@@ -198,11 +200,29 @@ final class TransactionAssembler {
             afterBegin = true;
         } else if (sql.equalsIgnoreCase("COMMIT") || sql.equalsIgnoreCase("ROLLBACK")) {
             end();
+        } else if (isAtomicCreateSelect(sql)) {
+            // MySQL 8.0.21+ logs CREATE TABLE ... SELECT as one transaction: this statement, then
+            // the selected rows as row events, then XID. The rows belong to it: keep it open.
+            onDdl(data.getDatabase(), data.getSql());
+            afterBegin = true;
         } else if (!afterBegin) {
             // A DDL (or other self-committing statement) is a transaction of its own.
             onDdl(data.getDatabase(), data.getSql());
             end();
         }
+    }
+
+    /** {@code CREATE TABLE ... START TRANSACTION}: how the binlog carries an atomic CREATE ... SELECT. */
+    static boolean isAtomicCreateSelect(String sql) {
+        String s = sql.trim();
+        if (s.endsWith(";")) {
+            s = s.substring(0, s.length() - 1).trim();
+        }
+        int n = s.length();
+        return s.regionMatches(true, 0, "CREATE", 0, 6)
+                && n >= 17
+                && s.regionMatches(true, n - 17, "START TRANSACTION", 0, 17)
+                && (n == 17 || Character.isWhitespace(s.charAt(n - 18)) || s.charAt(n - 18) == ')');
     }
 
     private void onDdl(String database, String sql) {

@@ -209,6 +209,34 @@ class TransactionAssemblerTest {
     }
 
     @Test
+    void atomicCreateTableSelectKeepsItsRows() throws Exception {
+        // MySQL 8.0.21+: CREATE TABLE ... SELECT is one transaction; the statement is logged with
+        // START TRANSACTION, the selected rows follow, XID ends it. Seen with and without BEGIN.
+        TransactionAssembler a = assembler(at(""));
+        String ctas = "CREATE TABLE `orders` (\n  `id` int NOT NULL,\n  `v` int DEFAULT NULL\n) START TRANSACTION";
+        feed(a, gtid(UUID_A, 1, COMMIT), query(ctas), tableMap(T_ORDERS, "shop", "orders", 2),
+                insert(T_ORDERS, row(1, 1), row(2, 2)), xid());
+        feed(a, gtid(UUID_A, 2, COMMIT), query("BEGIN"), query(ctas), tableMap(T_ORDERS, "shop", "orders", 2),
+                insert(T_ORDERS, row(3, 3)), xid());
+        assertThat(summary()).containsExactly("INSERT#0@1", "INSERT#1@1", "END@1", "INSERT#0@2", "END@2");
+        assertThat(a.processed()).isEqualTo(GtidSet.parse(UUID_A + ":1-2"));
+        assertThat(ddl).containsExactly(
+                "db|" + ctas + "|" + Gtid.of(UUID_A, 1) + "@0", "db|" + ctas + "|" + Gtid.of(UUID_A, 2) + "@3");
+    }
+
+    @Test
+    void onlyCreateStatementsEndingInStartTransactionAreAtomicCreateSelects() {
+        assertThat(TransactionAssembler.isAtomicCreateSelect("CREATE TABLE t (id INT) START TRANSACTION")).isTrue();
+        assertThat(TransactionAssembler.isAtomicCreateSelect("create table t (id int)start transaction ;")).isTrue();
+        assertThat(TransactionAssembler.isAtomicCreateSelect("CREATE TABLE t (id INT)")).isFalse();
+        assertThat(TransactionAssembler.isAtomicCreateSelect("ALTER TABLE t COMMENT 'START TRANSACTION'")).isFalse();
+        assertThat(TransactionAssembler.isAtomicCreateSelect("CREATE TABLE t (c INT) COMMENT='x START TRANSACTION'"))
+                .isFalse();
+        assertThat(TransactionAssembler.isAtomicCreateSelect("CREATE TABLE t (c INT) COMMENT='xSTART TRANSACTION'"))
+                .isFalse();
+    }
+
+    @Test
     void statementsInsideATransactionAndTransactionControlAreNotDdl() throws Exception {
         TransactionAssembler a = assembler(at(""));
         feed(a, gtid(UUID_A, 1, COMMIT), query("BEGIN"), tableMap(T_ORDERS, "shop", "orders", 2),
