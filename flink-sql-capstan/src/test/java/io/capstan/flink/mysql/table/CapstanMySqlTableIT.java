@@ -266,6 +266,7 @@ class CapstanMySqlTableIT {
 
         List<Row> rows = new ArrayList<>();
         List<String> snapshotSelects;
+        List<String> preparedSelects;
         // The server's general query log shows the statements the snapshot ran (test servers run
         // without performance_schema).
         DB.execute("SET GLOBAL log_output = 'TABLE'", "SET GLOBAL general_log = 'ON'");
@@ -275,7 +276,8 @@ class CapstanMySqlTableIT {
                 it.forEachRemaining(rows::add); // ends: the source is bounded
             }
             result.getJobClient().orElseThrow().getJobExecutionResult().get(TIMEOUT.toSeconds(), TimeUnit.SECONDS);
-            snapshotSelects = selectsOn(DB.name(), "snap");
+            snapshotSelects = selectsOn(DB.name(), "snap", "'Query', 'Prepare', 'Execute'");
+            preparedSelects = selectsOn(DB.name(), "snap", "'Prepare'");
         } finally {
             DB.execute("SET GLOBAL general_log = 'OFF'", "TRUNCATE TABLE mysql.general_log");
         }
@@ -292,17 +294,20 @@ class CapstanMySqlTableIT {
         assertThat(snapshotSelects).as("snapshot SELECTs in the general log")
                 .anySatisfy(q -> assertThat(q).startsWith("SELECT `id`, `v` FROM"));
         assertThat(snapshotSelects).noneSatisfy(q -> assertThat(q).contains("`w`"));
+        // Chunks are read over the binary protocol: their SELECT is prepared on the server.
+        assertThat(preparedSelects).as("server-side prepared snapshot SELECTs")
+                .anySatisfy(q -> assertThat(q).startsWith("SELECT `id`, `v` FROM"));
     }
 
-    /** The SELECT statements in the general log that name {@code db.table} qualified. */
-    private static List<String> selectsOn(String db, String table) throws SQLException {
+    /** The SELECT statements of the given general log command types that name {@code db.table}. */
+    private static List<String> selectsOn(String db, String table, String commandTypes) throws SQLException {
         List<String> selects = new ArrayList<>();
         try (Connection c = DB.openRootConnection();
                 Statement s = c.createStatement();
                 ResultSet rs =
                         s.executeQuery(
                                 "SELECT CONVERT(argument USING utf8mb4) FROM mysql.general_log"
-                                        + " WHERE command_type = 'Query'")) {
+                                        + " WHERE command_type IN (" + commandTypes + ")")) {
             while (rs.next()) {
                 String q = rs.getString(1);
                 if (q != null && q.startsWith("SELECT") && q.contains("`" + db + "`.`" + table + "`")) {
