@@ -9,6 +9,7 @@ import io.capstan.flink.mysql.error.CapstanHaltException;
 import io.capstan.flink.mysql.error.HaltReason;
 import io.capstan.flink.mysql.preflight.PreflightException;
 import io.capstan.flink.mysql.source.it.ChangeLineDeserializer;
+import io.capstan.flink.mysql.source.it.SourceJobs;
 import io.capstan.flink.mysql.source.it.Workload;
 import io.capstan.flink.mysql.testing.MySqlTestDatabase;
 import java.util.Optional;
@@ -16,7 +17,6 @@ import org.apache.flink.api.common.eventtime.WatermarkStrategy;
 import org.apache.flink.api.connector.sink2.Sink;
 import org.apache.flink.configuration.Configuration;
 import org.apache.flink.configuration.RestartStrategyOptions;
-import org.apache.flink.runtime.testutils.MiniClusterResourceConfiguration;
 import org.apache.flink.streaming.api.environment.StreamExecutionEnvironment;
 import org.apache.flink.test.junit5.MiniClusterExtension;
 import org.apache.flink.util.ExceptionUtils;
@@ -33,12 +33,7 @@ class SourceStartFailuresIT {
     @RegisterExtension static final MySqlTestDatabase DB = new MySqlTestDatabase();
 
     @RegisterExtension
-    static final MiniClusterExtension FLINK =
-            new MiniClusterExtension(
-                    new MiniClusterResourceConfiguration.Builder()
-                            .setNumberTaskManagers(1)
-                            .setNumberSlotsPerTaskManager(1)
-                            .build());
+    static final MiniClusterExtension FLINK = SourceJobs.miniCluster(1);
 
     private static Throwable run(CapstanMySqlSource<String> source) {
         Configuration conf = new Configuration();

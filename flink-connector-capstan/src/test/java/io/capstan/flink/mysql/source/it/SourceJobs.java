@@ -13,7 +13,9 @@ import org.apache.flink.api.common.eventtime.WatermarkStrategy;
 import org.apache.flink.configuration.Configuration;
 import org.apache.flink.configuration.RestartStrategyOptions;
 import org.apache.flink.configuration.StateRecoveryOptions;
+import org.apache.flink.runtime.testutils.MiniClusterResourceConfiguration;
 import org.apache.flink.streaming.api.environment.StreamExecutionEnvironment;
+import org.apache.flink.test.junit5.MiniClusterExtension;
 
 /** The pipeline the source ITs run: source → fail-at-counts map → two-phase file sink, parallelism 1. */
 public final class SourceJobs {
@@ -69,6 +71,15 @@ public final class SourceJobs {
     }
 
     /** Waits until the condition holds, failing after the timeout. */
+    /** The MiniCluster of a source IT: one TaskManager with {@code slots} slots. */
+    public static MiniClusterExtension miniCluster(int slots) {
+        return new MiniClusterExtension(
+                new MiniClusterResourceConfiguration.Builder()
+                        .setNumberTaskManagers(1)
+                        .setNumberSlotsPerTaskManager(slots)
+                        .build());
+    }
+
     public static void await(String what, Duration timeout, BooleanSupplier condition) throws InterruptedException {
         long deadline = System.nanoTime() + timeout.toNanos();
         while (!condition.getAsBoolean()) {

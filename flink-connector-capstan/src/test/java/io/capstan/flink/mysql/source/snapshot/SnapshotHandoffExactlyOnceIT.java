@@ -14,7 +14,6 @@ import java.util.Map;
 import java.util.Random;
 import java.util.TreeSet;
 import org.apache.flink.core.execution.JobClient;
-import org.apache.flink.runtime.testutils.MiniClusterResourceConfiguration;
 import org.apache.flink.streaming.api.environment.StreamExecutionEnvironment;
 import org.apache.flink.test.junit5.MiniClusterExtension;
 import org.junit.jupiter.api.Test;
@@ -41,12 +40,7 @@ class SnapshotHandoffExactlyOnceIT {
     @RegisterExtension static final MySqlTestDatabase DB = new MySqlTestDatabase();
 
     @RegisterExtension
-    static final MiniClusterExtension FLINK =
-            new MiniClusterExtension(
-                    new MiniClusterResourceConfiguration.Builder()
-                            .setNumberTaskManagers(1)
-                            .setNumberSlotsPerTaskManager(2)
-                            .build());
+    static final MiniClusterExtension FLINK = SourceJobs.miniCluster(2);
 
     @TempDir Path sinkDir;
 
