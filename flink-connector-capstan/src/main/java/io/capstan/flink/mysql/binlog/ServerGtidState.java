@@ -9,7 +9,7 @@ import java.sql.SQLException;
 import java.sql.Statement;
 
 /** The server's {@code gtid_executed} and {@code gtid_purged}, read together over JDBC. */
-final class ServerGtidState {
+public final class ServerGtidState {
 
     final GtidSet executed;
     final GtidSet purged;
@@ -30,6 +30,14 @@ final class ServerGtidState {
                     "could not read gtid_executed/gtid_purged from " + config.address()
                             + " (SQL state " + e.getSQLState() + ", error " + e.getErrorCode() + ")",
                     e);
+        }
+    }
+
+    /** The server's {@code gtid_executed}, on an open connection. */
+    public static GtidSet executed(Connection c) throws SQLException {
+        try (Statement s = c.createStatement(); ResultSet rs = s.executeQuery("SELECT @@global.gtid_executed")) {
+            rs.next();
+            return parse(rs.getString(1));
         }
     }
 

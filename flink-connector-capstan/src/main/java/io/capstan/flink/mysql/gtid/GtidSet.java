@@ -131,6 +131,17 @@ public final class GtidSet implements Serializable {
         return combine(other, Op.SUBTRACT);
     }
 
+    /** How many GTIDs (transactions) the set holds. */
+    public long transactionCount() {
+        long count = 0;
+        for (long[] b : bounds) {
+            for (int k = 0; k < b.length; k += 2) {
+                count += b[k + 1] - b[k];
+            }
+        }
+        return count;
+    }
+
     /** The distinct source UUIDs in this set (tagged or not), sorted. */
     public List<String> sourceIds() {
         List<String> ids = new ArrayList<>();

@@ -52,6 +52,14 @@ class GtidSetPropertiesTest {
     }
 
     @Property(tries = TRIES)
+    void transactionCountIsInclusionExclusion(@ForAll("sets") GtidSet a, @ForAll("sets") GtidSet b) {
+        assertThat(a.union(b).transactionCount())
+                .isEqualTo(a.transactionCount() + b.transactionCount() - a.intersect(b).transactionCount());
+        assertThat(a.subtract(b).transactionCount())
+                .isEqualTo(a.transactionCount() - a.intersect(b).transactionCount());
+    }
+
+    @Property(tries = TRIES)
     void unionIsCommutative(@ForAll("sets") GtidSet a, @ForAll("sets") GtidSet b) {
         assertThat(a.union(b)).isEqualTo(b.union(a));
     }

@@ -163,4 +163,11 @@ class GtidSetTest {
             assertThat(in.readObject()).isSameAs(GtidSet.empty());
         }
     }
+
+    @Test
+    void transactionCountCountsEveryRangeOfEverySource() {
+        assertThat(GtidSet.empty().transactionCount()).isZero();
+        assertThat(GtidSet.parse("3e11fa47-71ca-11e1-9e33-c80aa9429562:1-5:11,"
+                + "2174b383-5441-11e8-b90a-c80aa9429562:1-3:tag_a:7").transactionCount()).isEqualTo(10);
+    }
 }

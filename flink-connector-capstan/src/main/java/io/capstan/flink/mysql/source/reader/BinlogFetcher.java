@@ -8,6 +8,7 @@ import java.util.List;
 import java.util.concurrent.TimeUnit;
 import java.util.function.BooleanSupplier;
 import java.util.function.Function;
+import java.util.function.Supplier;
 import javax.annotation.Nullable;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -26,12 +27,18 @@ final class BinlogFetcher implements AutoCloseable {
     private static final long POLL_MILLIS = 100;
 
     private final Function<BinlogSplit, BinlogStreamer> streamers;
+    private final Supplier<ServerGtidPoller> pollers;
     private final CapstanReaderMetrics metrics;
 
     @Nullable private BinlogStreamer streamer;
+    @Nullable private ServerGtidPoller poller;
 
-    BinlogFetcher(Function<BinlogSplit, BinlogStreamer> streamers, CapstanReaderMetrics metrics) {
+    BinlogFetcher(
+            Function<BinlogSplit, BinlogStreamer> streamers,
+            Supplier<ServerGtidPoller> pollers,
+            CapstanReaderMetrics metrics) {
         this.streamers = streamers;
+        this.pollers = pollers;
         this.metrics = metrics;
     }
 
@@ -48,6 +55,8 @@ final class BinlogFetcher implements AutoCloseable {
         metrics.streamerStarted(s.metrics());
         s.start();
         streamer = s;
+        poller = pollers.get();
+        metrics.binlogStarted(binlog.start().processed(), poller::latest);
     }
 
     ElementBatch fetch(BooleanSupplier wokenUp) {
@@ -79,6 +88,10 @@ final class BinlogFetcher implements AutoCloseable {
 
     @Override
     public void close() {
+        if (poller != null) {
+            poller.close();
+            poller = null;
+        }
         if (streamer != null) {
             streamer.close();
             streamer = null;

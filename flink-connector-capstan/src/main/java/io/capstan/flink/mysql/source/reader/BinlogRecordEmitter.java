@@ -42,7 +42,7 @@ public final class BinlogRecordEmitter<T> {
         } else {
             TransactionEnd end = (TransactionEnd) record;
             state.transactionEnded(end.gtid());
-            metrics.transactionProcessed();
+            metrics.transactionProcessed(state.processed());
         }
     }
 

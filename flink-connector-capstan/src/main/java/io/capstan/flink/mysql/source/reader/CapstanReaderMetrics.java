@@ -1,6 +1,8 @@
 package io.capstan.flink.mysql.source.reader;
 
 import io.capstan.flink.mysql.binlog.BinlogStreamerMetrics;
+import io.capstan.flink.mysql.gtid.GtidSet;
+import java.util.function.Supplier;
 import org.apache.flink.metrics.Counter;
 import org.apache.flink.metrics.groups.SourceReaderMetricGroup;
 
@@ -22,6 +24,7 @@ public final class CapstanReaderMetrics {
     public static final String SNAPSHOT_CHUNKS_READ = "snapshotChunksRead";
     public static final String SNAPSHOT_ROWS_READ = "snapshotRowsRead";
     public static final String ROWS_SUPPRESSED_BY_GATE = "rowsSuppressedByGate";
+    public static final String PROCESSED_GTID_LAG = "processedGtidLag";
 
     private final Counter transactionsProcessed;
     private final Counter rowsEmitted;
@@ -34,6 +37,10 @@ public final class CapstanReaderMetrics {
     private volatile long fetchEventTimeLagMillis = -1;
     /** The running streamer's counters, once the binlog split is assigned. */
     private volatile BinlogStreamerMetrics streamer;
+    /** The processed set as of the last transaction end (task thread writes, reporter reads). */
+    private volatile GtidSet processed;
+    /** The server's gtid_executed at the latest poll; null until the binlog split starts. */
+    private volatile Supplier<GtidSet> serverExecuted;
 
     public CapstanReaderMetrics(SourceReaderMetricGroup group) {
         this.transactionsProcessed = group.counter(TRANSACTIONS_PROCESSED);
@@ -51,14 +58,34 @@ public final class CapstanReaderMetrics {
         group.gauge(ROWS_EVENTS_FILTERED, () -> streamer == null ? 0L : streamer.uncapturedRowsEventsSkipped());
         group.gauge(TRANSACTIONS_SEEN, () -> streamer == null ? 0L : streamer.transactionsSeen());
         group.gauge(RECONNECTS, () -> streamer == null ? 0L : streamer.reconnects());
+        // Transactions the server had executed at its latest poll that are not processed yet.
+        group.gauge(PROCESSED_GTID_LAG, this::processedGtidLag);
+    }
+
+    /** -1 until the binlog split streams and the server's set has been read once. */
+    long processedGtidLag() {
+        Supplier<GtidSet> server = serverExecuted;
+        GtidSet done = processed;
+        GtidSet executed = server == null ? null : server.get();
+        if (executed == null || done == null) {
+            return -1;
+        }
+        return executed.subtract(done).transactionCount();
+    }
+
+    /** The binlog split starts from {@code processed}; {@code serverExecuted} polls the server. */
+    void binlogStarted(GtidSet processed, Supplier<GtidSet> serverExecuted) {
+        this.processed = processed;
+        this.serverExecuted = serverExecuted;
     }
 
     void streamerStarted(BinlogStreamerMetrics streamerMetrics) {
         this.streamer = streamerMetrics;
     }
 
-    void transactionProcessed() {
+    void transactionProcessed(GtidSet processedNow) {
         transactionsProcessed.inc();
+        processed = processedNow;
     }
 
     void rowEmitted() {

@@ -61,7 +61,9 @@ public final class CapstanSourceReader<T>
                         new CapstanSplitReader(
                                 chunks,
                                 new BinlogFetcher(
-                                        split -> BinlogStreamerFactory.create(config, split), metrics)),
+                                        split -> BinlogStreamerFactory.create(config, split),
+                                        () -> new ServerGtidPoller(config.connection(), ServerGtidPoller.INTERVAL),
+                                        metrics)),
                 new CapstanRecordEmitter<>(deserializer, metrics),
                 flinkConfig,
                 context);

@@ -13,6 +13,7 @@ import io.capstan.flink.mysql.source.split.BinlogSplitState;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.concurrent.atomic.AtomicReference;
 import org.apache.flink.metrics.Counter;
 import org.apache.flink.metrics.Gauge;
 import org.apache.flink.metrics.Metric;
@@ -75,15 +76,22 @@ class CapstanReaderMetricsTest {
                 "rowsEventsFiltered", "transactionsSeen", "binlogReconnects");
         assertThat(group.gauge("currentFetchEventTimeLag")).isEqualTo(-1L);
         assertThat(group.gauge("rowsEventsFiltered")).isEqualTo(0L); // before a streamer exists
+        assertThat(group.gauge("processedGtidLag")).isEqualTo(-1L); // before the binlog split streams
 
         BinlogRecordEmitter<String> emitter =
                 new BinlogRecordEmitter<>(new BinlogRecordEmitterTest.Labels(), metrics);
         BinlogSplitState state = new BinlogSplitState(new BinlogSplit(List.of(TABLE),
                 BinlogStartPosition.of(GtidSet.parse(UUID + ":1-10"), io.capstan.flink.mysql.source.TestChanges.gtid(11), 1)));
         BinlogRecordEmitterTest.Output out = new BinlogRecordEmitterTest.Output();
+        AtomicReference<GtidSet> server = new AtomicReference<>();
+        metrics.binlogStarted(state.processed(), server::get);
+        assertThat(group.gauge("processedGtidLag")).as("server not read yet").isEqualTo(-1L);
+        server.set(GtidSet.parse(UUID + ":1-15"));
+        assertThat(group.gauge("processedGtidLag")).isEqualTo(5L);
         emitter.emitRecord(insert(11, 0, 1, "a"), out, state); // already emitted: skipped
         emitter.emitRecord(insert(11, 1, 2, "b"), out, state);
         emitter.emitRecord(end(11), out, state);
+        assertThat(group.gauge("processedGtidLag")).isEqualTo(4L);
         assertThat(group.count("rowsEmitted")).isEqualTo(1);
         assertThat(group.count("rowsSkippedOnResume")).isEqualTo(1);
         assertThat(group.count("transactionsProcessed")).isEqualTo(1);

@@ -9,6 +9,7 @@ import io.capstan.flink.mysql.source.reader.CapstanReaderMetrics;
 import io.capstan.flink.mysql.testing.MySqlTestDatabase;
 import java.nio.file.Path;
 import java.time.Duration;
+import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
 import org.apache.flink.api.common.JobID;
@@ -16,6 +17,7 @@ import org.apache.flink.configuration.Configuration;
 import org.apache.flink.core.execution.JobClient;
 import org.apache.flink.core.execution.SavepointFormatType;
 import org.apache.flink.metrics.Counter;
+import org.apache.flink.metrics.Gauge;
 import org.apache.flink.metrics.Metric;
 import org.apache.flink.runtime.testutils.InMemoryReporter;
 import org.apache.flink.runtime.testutils.MiniClusterResourceConfiguration;
@@ -88,6 +90,10 @@ class SnapshotSavepointResumeIT {
             Map<Long, long[]> table = VersionedWriters.read(DB, "vt");
             SourceJobs.await("the output to equal the table", Duration.ofMinutes(2),
                     () -> SnapshotHandoffExactlyOnceIT.sameRows(ChangelogCheck.apply(committed()), table));
+            // Caught up: the reader streaming the binlog has processed all the server executed.
+            SourceJobs.await("processedGtidLag 0", Duration.ofSeconds(30),
+                    () -> processedGtidLags(second.getJobID()).contains(0L));
+            assertThat(processedGtidLags(second.getJobID())).allMatch(lag -> lag <= 0);
             Thread.sleep(1_000);
         } finally {
             second.cancel().get();
@@ -101,10 +107,19 @@ class SnapshotSavepointResumeIT {
         assertThat(SnapshotHandoffExactlyOnceIT.sameRows(check, VersionedWriters.read(DB, "vt"))).isTrue();
         assertThat(check.reads()).isEqualTo(ROWS);
         // Mid-snapshot: both runs read chunks. Finished ones are not read again: at most the
-        // chunks in flight at the savepoint (one per reader, plus one queued) are read twice.
+        // chunks in hand at the savepoint (two per reader: one read ahead) are read twice.
         assertThat(readFirst).isBetween(1L, CHUNKS - 1L);
         assertThat(readSecond).isBetween(1L, CHUNKS - readFirst + 4);
         assertThat(readFirst + readSecond).isBetween((long) CHUNKS, CHUNKS + 4L);
+    }
+
+    /** Per reader subtask: -1 while it does not stream the binlog (or the server was not read yet). */
+    private static List<Long> processedGtidLags(JobID job) {
+        List<Long> lags = new ArrayList<>();
+        for (Metric m : REPORTER.findMetrics(job, CapstanReaderMetrics.PROCESSED_GTID_LAG).values()) {
+            lags.add(((Number) ((Gauge<?>) m).getValue()).longValue());
+        }
+        return lags;
     }
 
     private static long chunksRead(JobID job) {

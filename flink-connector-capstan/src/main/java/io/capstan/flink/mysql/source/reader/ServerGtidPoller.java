@@ -1,0 +1,93 @@
+package io.capstan.flink.mysql.source.reader;
+
+import io.capstan.flink.mysql.binlog.ServerGtidState;
+import io.capstan.flink.mysql.connect.JdbcConnections;
+import io.capstan.flink.mysql.connect.MySqlConnectionConfig;
+import io.capstan.flink.mysql.gtid.GtidSet;
+import java.sql.Connection;
+import java.sql.SQLException;
+import java.time.Duration;
+import java.util.concurrent.Executors;
+import java.util.concurrent.ScheduledExecutorService;
+import java.util.concurrent.TimeUnit;
+import javax.annotation.Nullable;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * Reads the server's {@code gtid_executed} every {@link #INTERVAL} on a connection of its own (a
+ * daemon thread, off the read path), for the {@code processedGtidLag} gauge. A failed poll keeps
+ * the last value and is logged once until a poll succeeds again; the stream never depends on it.
+ */
+final class ServerGtidPoller implements AutoCloseable {
+
+    private static final Logger LOG = LoggerFactory.getLogger(ServerGtidPoller.class);
+
+    static final Duration INTERVAL = Duration.ofSeconds(10);
+
+    private final MySqlConnectionConfig connection;
+    private final ScheduledExecutorService executor;
+    @Nullable private volatile GtidSet latest;
+    @Nullable private Connection open; // the poller thread's only
+    private boolean failing;
+
+    ServerGtidPoller(MySqlConnectionConfig connection, Duration interval) {
+        this.connection = connection;
+        this.executor = Executors.newSingleThreadScheduledExecutor(r -> {
+            Thread t = new Thread(r, "capstan-gtid-poller");
+            t.setDaemon(true);
+            return t;
+        });
+        executor.scheduleWithFixedDelay(this::poll, 0, interval.toMillis(), TimeUnit.MILLISECONDS);
+    }
+
+    /** The server's executed set at the latest successful poll; null before the first. */
+    @Nullable
+    GtidSet latest() {
+        return latest;
+    }
+
+    /** True once closed and its thread has ended. */
+    boolean stopped() {
+        return executor.isTerminated();
+    }
+
+    private void poll() {
+        try {
+            if (open == null || open.isClosed()) {
+                open = JdbcConnections.open(connection);
+            }
+            latest = ServerGtidState.executed(open);
+            failing = false;
+        } catch (SQLException | RuntimeException e) {
+            if (!failing) {
+                LOG.warn("Could not read gtid_executed from {} for the processedGtidLag metric ({}); retrying every {} s",
+                        connection.address(), e.getClass().getSimpleName(), INTERVAL.toSeconds());
+                failing = true;
+            }
+            closeConnection();
+        }
+    }
+
+    private void closeConnection() {
+        if (open != null) {
+            try {
+                open.close();
+            } catch (SQLException ignored) {
+                // already broken
+            }
+            open = null;
+        }
+    }
+
+    @Override
+    public void close() {
+        executor.shutdownNow();
+        try {
+            executor.awaitTermination(5, TimeUnit.SECONDS);
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+        }
+        closeConnection();
+    }
+}
