@@ -14,6 +14,7 @@ import java.sql.SQLException;
 import java.time.LocalDate;
 import java.time.LocalDateTime;
 import org.apache.flink.table.data.DecimalData;
+import org.apache.flink.table.data.StringData;
 import org.apache.flink.table.data.TimestampData;
 
 /**
@@ -85,6 +86,11 @@ public final class JdbcKeyValues {
                 } else {
                     v = rs.getBytes(col);
                 }
+                break;
+            case STRING_PAD_SPACE:
+                // UTF-8 (the connection's result character set), as RowConverter wraps it.
+                byte[] text = rs.getBytes(col);
+                v = text == null ? null : StringData.fromBytes(text);
                 break;
             default:
                 throw new IllegalStateException("unhandled key kind " + c.kind());
@@ -171,6 +177,9 @@ public final class JdbcKeyValues {
                         ps.setBigDecimal(index, new BigDecimal(bits));
                     }
                 }
+                break;
+            case STRING_PAD_SPACE:
+                ps.setString(index, v.toString());
                 break;
             default:
                 throw new IllegalStateException("unhandled key kind " + c.kind());

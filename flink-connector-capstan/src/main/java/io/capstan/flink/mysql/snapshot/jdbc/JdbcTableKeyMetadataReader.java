@@ -22,7 +22,7 @@ public final class JdbcTableKeyMetadataReader {
                 conn.prepareStatement(
                         "SELECT COLUMN_NAME, ORDINAL_POSITION, DATA_TYPE, COLUMN_TYPE, IS_NULLABLE,"
                                 + " NUMERIC_PRECISION, NUMERIC_SCALE, CHARACTER_OCTET_LENGTH,"
-                                + " DATETIME_PRECISION FROM information_schema.COLUMNS"
+                                + " DATETIME_PRECISION, COLLATION_NAME FROM information_schema.COLUMNS"
                                 + " WHERE TABLE_SCHEMA = ? AND TABLE_NAME = ?"
                                 + " ORDER BY ORDINAL_POSITION")) {
             ps.setString(1, table.database());
@@ -39,7 +39,8 @@ public final class JdbcTableKeyMetadataReader {
                                     rs.getLong(6),
                                     rs.getLong(7),
                                     rs.getLong(8),
-                                    rs.getLong(9)));
+                                    rs.getLong(9),
+                                    rs.getString(10)));
                 }
             }
         }

@@ -5,6 +5,7 @@ import java.math.BigDecimal;
 import java.util.Comparator;
 import java.util.List;
 import org.apache.flink.table.data.DecimalData;
+import org.apache.flink.table.data.StringData;
 import org.apache.flink.table.data.TimestampData;
 
 /**
@@ -65,11 +66,13 @@ public final class KeyComparator implements Comparator<KeyTuple>, Serializable {
             case TIMESTAMP:
                 return ((TimestampData) a).compareTo((TimestampData) b);
             case BINARY:
-                return compareZeroPadded((byte[]) a, (byte[]) b);
+                return comparePadded((byte[]) a, (byte[]) b, 0);
             case VARBINARY:
                 return compareUnsigned((byte[]) a, (byte[]) b);
             case BIT:
                 return compareBits(a, b);
+            case STRING_PAD_SPACE:
+                return comparePadded(((StringData) a).toBytes(), ((StringData) b).toBytes(), ' ');
             default:
                 throw new IllegalStateException("unhandled key kind " + kind);
         }
@@ -116,14 +119,15 @@ public final class KeyComparator implements Comparator<KeyTuple>, Serializable {
     }
 
     /**
-     * BINARY(n): values are stored right-padded with 0x00 to n bytes, and the binlog may carry
-     * them with the padding stripped, so trailing zeros never decide the order.
+     * Unsigned bytewise with the shorter value extended by {@code pad} bytes. BINARY(n) pads with
+     * 0x00 (values are stored padded to n bytes and the binlog may carry them stripped); PAD SPACE
+     * collations pad with spaces. Either way trailing padding never decides the order.
      */
-    static int compareZeroPadded(byte[] a, byte[] b) {
+    static int comparePadded(byte[] a, byte[] b, int pad) {
         int n = Math.max(a.length, b.length);
         for (int i = 0; i < n; i++) {
-            int x = i < a.length ? a[i] & 0xff : 0;
-            int y = i < b.length ? b[i] & 0xff : 0;
+            int x = i < a.length ? a[i] & 0xff : pad;
+            int y = i < b.length ? b[i] & 0xff : pad;
             if (x != y) {
                 return Integer.compare(x, y);
             }

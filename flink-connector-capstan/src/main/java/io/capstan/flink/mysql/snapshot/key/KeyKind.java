@@ -2,8 +2,9 @@ package io.capstan.flink.mysql.snapshot.key;
 
 /**
  * How MySQL orders the values of one chunk key column, and which Flink internal value carries
- * them. Only kinds whose order the connector reproduces exactly are here; string, ENUM, SET and
- * floating-point keys are refused by {@link ChunkKeyResolver} (see docs/snapshot.md).
+ * them. Only kinds whose order the connector reproduces exactly are here; strings in other
+ * collations, ENUM, SET and floating-point keys are refused by {@link ChunkKeyResolver} (see
+ * docs/snapshot.md). New kinds go at the end: the ordinal is in checkpointed state.
  */
 public enum KeyKind {
     /** TINYINT..BIGINT, signed or unsigned (BIGINT UNSIGNED as DecimalData(20,0)): numeric order. */
@@ -25,5 +26,11 @@ public enum KeyKind {
     /** VARBINARY(n) as byte[]: unsigned bytewise, a proper prefix sorts first. */
     VARBINARY,
     /** BIT(1) as Boolean, BIT(n) as big-endian byte[]: numeric order. */
-    BIT
+    BIT,
+    /**
+     * CHAR/VARCHAR in a binary collation with PAD SPACE ({@code utf8mb4_bin}, {@code utf8mb3_bin},
+     * {@code ascii_bin}) as StringData: code point order, which is the order of the UTF-8 bytes,
+     * with the shorter value padded with spaces (trailing spaces never decide).
+     */
+    STRING_PAD_SPACE
 }

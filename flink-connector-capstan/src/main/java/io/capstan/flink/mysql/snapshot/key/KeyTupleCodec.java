@@ -4,6 +4,7 @@ import java.io.DataInput;
 import java.io.DataOutput;
 import java.io.IOException;
 import org.apache.flink.table.data.DecimalData;
+import org.apache.flink.table.data.StringData;
 import org.apache.flink.table.data.TimestampData;
 
 /**
@@ -25,6 +26,7 @@ public final class KeyTupleCodec {
     private static final byte TAG_TIMESTAMP = 6;
     private static final byte TAG_BYTES = 7;
     private static final byte TAG_BOOLEAN = 8;
+    private static final byte TAG_STRING = 9; // UTF-8 bytes of a StringData
 
     private KeyTupleCodec() {}
 
@@ -107,6 +109,9 @@ public final class KeyTupleCodec {
         } else if (v instanceof Boolean) {
             out.writeByte(TAG_BOOLEAN);
             out.writeBoolean((Boolean) v);
+        } else if (v instanceof StringData) {
+            out.writeByte(TAG_STRING);
+            writeBytes(out, ((StringData) v).toBytes());
         } else {
             // the class name is structural information, never a value
             throw new IOException("unsupported key value class " + v.getClass().getName());
@@ -139,6 +144,8 @@ public final class KeyTupleCodec {
                 return readBytes(in);
             case TAG_BOOLEAN:
                 return in.readBoolean();
+            case TAG_STRING:
+                return StringData.fromBytes(readBytes(in));
             default:
                 throw new IOException("corrupt key tuple: unknown value tag " + tag);
         }

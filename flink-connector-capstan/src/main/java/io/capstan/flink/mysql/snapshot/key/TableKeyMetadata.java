@@ -21,6 +21,8 @@ public final class TableKeyMetadata {
         final long numericScale;
         final long octetLength;
         final long datetimePrecision;
+        /** The collation of a character column, lower case; null for other columns. */
+        final String collation;
 
         public Column(
                 String name,
@@ -32,6 +34,21 @@ public final class TableKeyMetadata {
                 long numericScale,
                 long octetLength,
                 long datetimePrecision) {
+            this(name, ordinalPosition, dataType, columnType, nullable, numericPrecision, numericScale,
+                    octetLength, datetimePrecision, null);
+        }
+
+        public Column(
+                String name,
+                int ordinalPosition,
+                String dataType,
+                String columnType,
+                boolean nullable,
+                long numericPrecision,
+                long numericScale,
+                long octetLength,
+                long datetimePrecision,
+                String collation) {
             this.name = Objects.requireNonNull(name);
             this.ordinalPosition = ordinalPosition;
             this.dataType = dataType.toLowerCase(java.util.Locale.ROOT);
@@ -41,6 +58,7 @@ public final class TableKeyMetadata {
             this.numericScale = numericScale;
             this.octetLength = octetLength;
             this.datetimePrecision = datetimePrecision;
+            this.collation = collation == null ? null : collation.toLowerCase(java.util.Locale.ROOT);
         }
 
         public String name() {

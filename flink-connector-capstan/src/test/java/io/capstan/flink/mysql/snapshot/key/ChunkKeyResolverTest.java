@@ -94,6 +94,36 @@ class ChunkKeyResolverTest {
         }
     }
 
+    private static TableKeyMetadata.Column text(String type, String collation) {
+        return new TableKeyMetadata.Column("k", 1, type.split("[ (]")[0], type, false, 0, 0, 40, 0, collation);
+    }
+
+    @Test
+    void acceptsCharacterKeysInBinaryPadSpaceCollations() {
+        for (String collation : List.of("utf8mb4_bin", "utf8mb3_bin", "utf8_bin", "ascii_bin", "UTF8MB4_BIN")) {
+            for (String type : List.of("varchar(10)", "char(10)")) {
+                ChunkKey key = ChunkKeyResolver.resolve(
+                        meta(List.of(text(type, collation)), index("PRIMARY", true, "k")), Optional.empty());
+                assertThat(key.column(0).kind()).as(type + " " + collation).isEqualTo(KeyKind.STRING_PAD_SPACE);
+            }
+        }
+    }
+
+    @Test
+    void refusesCharacterKeysInOtherCollationsNamingTheCollation() {
+        for (String collation : List.of("utf8mb4_0900_ai_ci", "utf8mb4_general_ci", "latin1_bin", "utf8mb4_0900_bin",
+                "binary")) {
+            assertThatThrownBy(() -> ChunkKeyResolver.resolve(
+                            meta(List.of(text("varchar(10)", collation)), index("PRIMARY", true, "k")),
+                            Optional.empty()))
+                    .isInstanceOfSatisfying(CapstanHaltException.class,
+                            e -> assertThat(e.reason()).isEqualTo(HaltReason.UNSUPPORTED_CHUNK_KEY))
+                    .hasMessageContaining("collation " + collation.toLowerCase(java.util.Locale.ROOT))
+                    .hasMessageContaining("utf8mb4_bin")
+                    .hasMessageContaining("scan.incremental.snapshot.chunk.key-column");
+        }
+    }
+
     @Test
     void classifiesEverySupportedType() {
         String[][] cases = {

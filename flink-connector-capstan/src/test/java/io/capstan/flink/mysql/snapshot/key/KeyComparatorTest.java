@@ -4,6 +4,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import java.math.BigDecimal;
 import java.math.BigInteger;
+import java.nio.charset.StandardCharsets;
 import java.time.LocalDateTime;
 import java.time.ZoneOffset;
 import java.util.List;
@@ -16,6 +17,7 @@ import net.jqwik.api.Provide;
 import net.jqwik.api.constraints.IntRange;
 import net.jqwik.api.constraints.Size;
 import org.apache.flink.table.data.DecimalData;
+import org.apache.flink.table.data.StringData;
 import org.apache.flink.table.data.TimestampData;
 import org.junit.jupiter.api.Test;
 
@@ -143,6 +145,25 @@ class KeyComparatorTest {
             @ForAll @Size(min = 1, max = 8) byte[] a, @ForAll @Size(min = 1, max = 8) byte[] b) {
         assertThat(cmp(KeyKind.BIT, a, b))
                 .isEqualTo(sign(new BigInteger(1, a).compareTo(new BigInteger(1, b))));
+    }
+
+    private static StringData str(String s) {
+        return StringData.fromString(s);
+    }
+
+    @Test
+    void padSpaceStringsOrderByCodePointAndIgnoreTrailingSpaces() {
+        assertThat(cmp(KeyKind.STRING_PAD_SPACE, str("a"), str("a  "))).isZero();
+        assertThat(cmp(KeyKind.STRING_PAD_SPACE, str("a\t"), str("a"))).as("a tab sorts below the padding space")
+                .isEqualTo(-1);
+        assertThat(cmp(KeyKind.STRING_PAD_SPACE, str("a"), str("ab"))).isEqualTo(-1);
+        assertThat(cmp(KeyKind.STRING_PAD_SPACE, str("B"), str("a"))).as("binary: case matters").isEqualTo(-1);
+        assertThat(cmp(KeyKind.STRING_PAD_SPACE, str("z"), str("é"))).isEqualTo(-1);
+        assertThat(cmp(KeyKind.STRING_PAD_SPACE, str("\uFFFD"), str("\uD83D\uDE00"))).as("supplementary last")
+                .isEqualTo(-1);
+        // Binary strings (Flink's own form) compare alike whether built from text or bytes.
+        assertThat(cmp(KeyKind.STRING_PAD_SPACE, StringData.fromBytes("é".getBytes(StandardCharsets.UTF_8)),
+                str("é"))).isZero();
     }
 
     @Test

@@ -16,6 +16,7 @@ import net.jqwik.api.ForAll;
 import net.jqwik.api.Property;
 import net.jqwik.api.Provide;
 import org.apache.flink.table.data.DecimalData;
+import org.apache.flink.table.data.StringData;
 import org.apache.flink.table.data.TimestampData;
 import org.junit.jupiter.api.Test;
 
@@ -30,6 +31,7 @@ class KeyTupleCodecTest {
                 Arbitraries.bytes().map(v -> (Object) v),
                 Arbitraries.of(true, false).map(v -> (Object) v),
                 Arbitraries.bytes().array(byte[].class).ofMaxSize(40).map(v -> (Object) v),
+                Arbitraries.strings().ofMaxLength(20).map(v -> (Object) StringData.fromString(v)),
                 Arbitraries.bigIntegers()
                         .between(
                                 new java.math.BigInteger("-99999999999999999999999999999999999999"),

@@ -16,9 +16,10 @@ import java.util.TreeSet;
 import org.apache.flink.core.execution.JobClient;
 import org.apache.flink.streaming.api.environment.StreamExecutionEnvironment;
 import org.apache.flink.test.junit5.MiniClusterExtension;
-import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.RegisterExtension;
 import org.junit.jupiter.api.io.TempDir;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.ValueSource;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -44,10 +45,12 @@ class SnapshotHandoffExactlyOnceIT {
 
     @TempDir Path sinkDir;
 
-    @Test
-    void snapshotThenBinlogExactlyOnceAcrossFiveInjectedFailures() throws Exception {
+    @ParameterizedTest(name = "string key: {0}")
+    @ValueSource(booleans = {false, true})
+    void snapshotThenBinlogExactlyOnceAcrossFiveInjectedFailures(boolean stringKey) throws Exception {
         long started = System.nanoTime();
-        DB.execute(VersionedWriters.createTable("vt"));
+        DB.execute("DROP TABLE IF EXISTS vt",
+                stringKey ? VersionedWriters.createTableWithStringKey("vt") : VersionedWriters.createTable("vt"));
         VersionedWriters.fill(DB, "vt", ROWS);
         LOG.info("Filled {} rows in {} ms", ROWS, (System.nanoTime() - started) / 1_000_000);
 

@@ -30,6 +30,20 @@ public final class VersionedWriters {
                 + " ver INT NOT NULL, payload VARCHAR(64))";
     }
 
+    /**
+     * The same rows with a string primary key (utf8mb4_bin) made from the id: its digits reversed,
+     * then a space or a tab, then a non-ASCII letter. So the snapshot chunks by a string key whose
+     * order has nothing to do with the ids, and an id change (a key move) moves the row in it.
+     */
+    public static String createTableWithStringKey(String table) {
+        return "CREATE TABLE " + table + " (id BIGINT NOT NULL UNIQUE, seq BIGINT NOT NULL,"
+                + " ver INT NOT NULL, payload VARCHAR(64), k VARCHAR(40) CHARACTER SET utf8mb4"
+                + " COLLATE utf8mb4_bin AS (CONCAT(REVERSE(CAST(id AS CHAR)), IF(id % 2 = 0, ' ', '\\t'),"
+                + " 'é')) STORED NOT NULL PRIMARY KEY)";
+    }
+
+    private static final String COLUMNS = " (id, seq, ver, payload)";
+
     /** Inserts rows seq = 1..count (id = 2 * seq, ver = 1) in transactions of 5,000. */
     public static void fill(MySqlTestDatabase db, String table, int count) throws SQLException {
         fill(db, table, count, 2);
@@ -39,7 +53,7 @@ public final class VersionedWriters {
     public static void fill(MySqlTestDatabase db, String table, int count, int stride) throws SQLException {
         try (Connection c = db.openRootConnection(); Statement s = c.createStatement()) {
             for (int lo = 1; lo <= count; lo += 5_000) {
-                StringBuilder sql = new StringBuilder("INSERT INTO " + table + " VALUES ");
+                StringBuilder sql = new StringBuilder("INSERT INTO " + table + COLUMNS + " VALUES ");
                 for (int i = lo; i < lo + 5_000 && i <= count; i++) {
                     sql.append(i == lo ? "" : ",").append('(').append((long) stride * i).append(',').append(i)
                             .append(",1,'payload-").append(i).append("')");
@@ -132,7 +146,7 @@ public final class VersionedWriters {
         long nextSeq = 10_000_000L * (w + 1);
         try (Connection c = db.openRootConnection()) {
             c.setAutoCommit(false);
-            PreparedStatement insert = c.prepareStatement("INSERT INTO " + table + " VALUES (?, ?, 1, 'w')");
+            PreparedStatement insert = c.prepareStatement("INSERT INTO " + table + COLUMNS + " VALUES (?, ?, 1, 'w')");
             PreparedStatement update = c.prepareStatement(
                     "UPDATE " + table + " SET ver = ver + 1, payload = 'u' WHERE id = ?");
             PreparedStatement move = c.prepareStatement(
