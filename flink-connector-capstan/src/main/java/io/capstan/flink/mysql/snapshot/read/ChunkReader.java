@@ -74,6 +74,7 @@ public final class ChunkReader implements AutoCloseable {
     private final MySqlConnectionConfig config;
     private final SnapshotReadOptions options;
     private final CapturePoint capturePoint;
+    private static final String SERVER_PREPARED_STATEMENTS = "useServerPrepStmts";
     private static final java.util.regex.Pattern AUTO_INCREMENT =
             java.util.regex.Pattern.compile(" AUTO_INCREMENT=\\d+");
 
@@ -191,8 +192,6 @@ public final class ChunkReader implements AutoCloseable {
                     "SET SESSION TRANSACTION ISOLATION LEVEL REPEATABLE READ");
         }
     }
-
-    private static final String SERVER_PREPARED_STATEMENTS = "useServerPrepStmts";
 
     /**
      * Rows over the binary protocol (server-side prepared statements, kept open per connection so
