@@ -33,20 +33,6 @@ public final class TableKeyMetadata {
                 long numericPrecision,
                 long numericScale,
                 long octetLength,
-                long datetimePrecision) {
-            this(name, ordinalPosition, dataType, columnType, nullable, numericPrecision, numericScale,
-                    octetLength, datetimePrecision, null);
-        }
-
-        public Column(
-                String name,
-                int ordinalPosition,
-                String dataType,
-                String columnType,
-                boolean nullable,
-                long numericPrecision,
-                long numericScale,
-                long octetLength,
                 long datetimePrecision,
                 String collation) {
             this.name = Objects.requireNonNull(name);

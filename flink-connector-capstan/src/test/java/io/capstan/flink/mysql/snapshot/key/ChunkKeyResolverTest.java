@@ -15,7 +15,7 @@ class ChunkKeyResolverTest {
 
     private static TableKeyMetadata.Column col(int pos, String name, String type, boolean nullable) {
         String dataType = type.split("[ (]")[0];
-        return new TableKeyMetadata.Column(name, pos, dataType, type, nullable, 10, 2, 16, 3);
+        return new TableKeyMetadata.Column(name, pos, dataType, type, nullable, 10, 2, 16, 3, null);
     }
 
     private static TableKeyMetadata meta(
