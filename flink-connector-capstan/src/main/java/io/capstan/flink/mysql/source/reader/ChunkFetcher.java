@@ -41,6 +41,8 @@ final class ChunkFetcher implements AutoCloseable {
     private final Deque<SnapshotChunkSplit> queue = new ArrayDeque<>();
     private final Map<TableId, TableReadSpec> specs = new HashMap<>();
     private ChunkReader reader;
+    /** Reads each table's schema once; kept open across tables (one TLS handshake, not one per table). */
+    private Connection schemaConnection;
 
     ChunkFetcher(MySqlConnectionConfig connection, SnapshotReadOptions options, CapstanReaderMetrics metrics) {
         this.connection = connection;
@@ -74,8 +76,8 @@ final class ChunkFetcher implements AutoCloseable {
         TableId table = split.chunk().table();
         TableReadSpec spec = specs.get(table);
         if (spec == null) {
-            try (Connection c = JdbcConnections.open(connection)) {
-                TableSchema schema = JdbcSchemaReader.read(c, table);
+            try {
+                TableSchema schema = JdbcSchemaReader.read(schemaConnection(), table);
                 if (SchemaFingerprint.of(schema) != split.schemaFingerprint()) {
                     throw new CapstanHaltException(
                             HaltReason.SNAPSHOT_SCHEMA_DRIFTED,
@@ -87,6 +89,7 @@ final class ChunkFetcher implements AutoCloseable {
                 }
                 spec = TableReadSpec.forSchema(split.key(), schema, options.columns());
             } catch (SQLException e) {
+                closeSchemaConnection(); // the next attempt reconnects
                 throw new IOException("could not read the schema of table " + table
                         + " (SQL state " + e.getSQLState() + ", error " + e.getErrorCode() + ")");
             }
@@ -95,8 +98,31 @@ final class ChunkFetcher implements AutoCloseable {
         return spec;
     }
 
+    /** The kept connection if it still answers a ping (it may have idled out meanwhile), else a new one. */
+    private Connection schemaConnection() throws SQLException {
+        if (schemaConnection != null && !schemaConnection.isValid(5)) {
+            closeSchemaConnection();
+        }
+        if (schemaConnection == null) {
+            schemaConnection = JdbcConnections.open(connection);
+        }
+        return schemaConnection;
+    }
+
+    private void closeSchemaConnection() {
+        if (schemaConnection != null) {
+            try {
+                schemaConnection.close();
+            } catch (SQLException ignored) {
+                // already broken
+            }
+            schemaConnection = null;
+        }
+    }
+
     @Override
     public synchronized void close() {
+        closeSchemaConnection();
         if (reader != null) {
             reader.close();
             reader = null;
