@@ -140,6 +140,9 @@ public final class SnapshotEnumerator implements SplitEnumerator<CapstanSplit, E
             return;
         }
         book.planned(planned.chunks(), planned.states());
+        if (book.planningFinished()) {
+            planning.close(); // nothing more to ask the server; a restore reconnects if needed
+        }
         serveWaiting();
         maybePlan();
     }

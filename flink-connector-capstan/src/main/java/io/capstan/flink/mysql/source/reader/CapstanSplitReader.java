@@ -45,6 +45,9 @@ final class CapstanSplitReader implements SplitReader<SourceElement, CapstanSpli
                     chunks.add(split.asSnapshotChunkSplit());
                     break;
                 case BINLOG:
+                    // Every chunk is finished before the binlog split goes out: release the
+                    // snapshot's connections (they would reopen if a chunk ever came again).
+                    chunks.close();
                     binlog.start(split.asBinlogSplit());
                     break;
                 default:

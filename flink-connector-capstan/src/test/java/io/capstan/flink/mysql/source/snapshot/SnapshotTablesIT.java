@@ -9,6 +9,10 @@ import io.capstan.flink.mysql.error.CapstanHaltException;
 import io.capstan.flink.mysql.error.HaltReason;
 import io.capstan.flink.mysql.source.it.SourceJobs;
 import io.capstan.flink.mysql.testing.MySqlTestDatabase;
+import java.sql.Connection;
+import java.sql.PreparedStatement;
+import java.sql.ResultSet;
+import java.sql.SQLException;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
@@ -189,9 +193,27 @@ class SnapshotTablesIT {
                     () -> out.contains("calm|c|1000000"));
             assertThat(out.stream().filter(l -> l.contains("|r|")).count()).isEqualTo(20_000);
             assertThat(out.indexOf("calm|c|1000000")).isEqualTo(out.size() - 1);
+            // Streaming, the source holds two connections: the binlog dump and the gtid_executed
+            // poll. The snapshot's (chunk reading, schemas, planning) are released.
+            SourceJobs.await("only the streaming connections open", Duration.ofSeconds(30),
+                    () -> connectorConnections() == 2);
         } finally {
             it.close();
             reader.join(10_000);
+        }
+    }
+
+    private static long connectorConnections() {
+        try (Connection c = DB.openRootConnection();
+                PreparedStatement ps = c.prepareStatement(
+                        "SELECT COUNT(*) FROM information_schema.PROCESSLIST WHERE USER = ?")) {
+            ps.setString(1, DB.connectorConfig().username());
+            try (ResultSet rs = ps.executeQuery()) {
+                rs.next();
+                return rs.getLong(1);
+            }
+        } catch (SQLException e) {
+            throw new IllegalStateException(e);
         }
     }
 }
