@@ -256,9 +256,10 @@ public final class BinlogStreamer implements AutoCloseable {
         } catch (CapstanHaltException e) {
             haltWith(e);
         } catch (TransactionAssembler.DdlObserverFailure e) {
-            // The caller's code failed: only its exception class is logged (its message may quote the SQL).
+            // The observer failed: only its exception class travels on (its message, and so the
+            // cause that Flink would log whole, may quote the SQL, which may hold values).
             LOG.error("Binlog stream failed: {}", e.getMessage());
-            failWith(new IllegalStateException(e.getMessage(), e.getCause()));
+            failWith(new IllegalStateException(e.getMessage()));
         } catch (RuntimeException e) {
             // Never let the binlog client log the event (it would print row values).
             haltWith(new CapstanHaltException(

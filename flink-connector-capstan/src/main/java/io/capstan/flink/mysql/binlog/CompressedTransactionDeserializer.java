@@ -4,7 +4,7 @@ import com.github.shyiko.mysql.binlog.event.TransactionPayloadEventData;
 import com.github.shyiko.mysql.binlog.event.deserialization.EventDataDeserializer;
 import com.github.shyiko.mysql.binlog.event.deserialization.EventDeserializer;
 import com.github.shyiko.mysql.binlog.io.ByteArrayInputStream;
-import io.capstan.flink.mysql.convert.TransactionPayloadDeserializer;
+import io.capstan.flink.mysql.convert.TransactionPayloads;
 import java.io.IOException;
 
 /**
@@ -24,7 +24,7 @@ final class CompressedTransactionDeserializer implements EventDataDeserializer<C
     @Override
     public CompressedTransaction deserialize(ByteArrayInputStream in) throws IOException {
         TransactionPayloadEventData header = new TransactionPayloadEventData();
-        byte[] events = TransactionPayloadDeserializer.readEvents(in, header);
+        byte[] events = TransactionPayloads.readEvents(in, header);
         CompressedTransaction data = new CompressedTransaction(new ByteArrayInputStream(events), inner);
         data.setPayloadSize(header.getPayloadSize());
         data.setCompressionType(header.getCompressionType());

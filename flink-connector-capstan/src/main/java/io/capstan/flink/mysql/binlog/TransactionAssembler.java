@@ -266,8 +266,16 @@ final class TransactionAssembler {
 
     private void onRows(EventData data) throws InterruptedException {
         if (gtid == null) {
-            LOG.warn("Rows event outside a GTID transaction ignored");
-            return;
+            // Every transaction of a GTID server starts with a GTID event; rows without one mean
+            // an event the binlog library does not know opened it (MySQL 8.3+'s tagged GTID
+            // event). Dropping them would lose data without a trace.
+            throw new CapstanHaltException(
+                    HaltReason.UNSUPPORTED_SERVER_VERSION,
+                    "a rows event arrived outside any GTID transaction after " + processed + ": the server"
+                            + " wrote a transaction start this connector cannot read (MySQL 8.3+ writes"
+                            + " tagged GTIDs, e.g. SET gtid_next='AUTOMATIC:tag', with an event type the"
+                            + " binlog library does not know). Remedy: do not use tagged GTIDs on captured"
+                            + " servers, then restart from the last checkpoint.");
         }
         if (data instanceof SkippedRowsEventData) {
             return; // an uncaptured table: its rows were never decoded

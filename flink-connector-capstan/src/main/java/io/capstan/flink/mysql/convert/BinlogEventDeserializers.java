@@ -43,8 +43,8 @@ import java.util.Map;
  * {@link BinlogCells} documents (decoded here because the library loses the sign of negative
  * TIME values, treats YEAR 0 as 1900 and handles pre-1582 dates in the Julian calendar).
  *
- * <p>Events inside a compressed TRANSACTION_PAYLOAD are decoded with this same configuration
- * ({@link TransactionPayloadDeserializer}).
+ * <p>TRANSACTION_PAYLOAD is not registered here: the streamer reads it with {@link
+ * TransactionPayloads} and decodes the inner events with this same configuration, one at a time.
  */
 public final class BinlogEventDeserializers {
 
@@ -73,7 +73,6 @@ public final class BinlogEventDeserializers {
         d.put(EventType.MARIADB_GTID, new MariadbGtidEventDataDeserializer());
         d.put(EventType.BINLOG_CHECKPOINT, new BinlogCheckpointEventDataDeserializer());
         d.put(EventType.MARIADB_GTID_LIST, new MariadbGtidListEventDataDeserializer());
-        d.put(EventType.TRANSACTION_PAYLOAD, new TransactionPayloadDeserializer());
         EventDeserializer deserializer = new EventDeserializer(
                 new EventHeaderV4Deserializer(), new NullEventDataDeserializer(), d, tableMaps);
         deserializer.setCompatibilityMode(

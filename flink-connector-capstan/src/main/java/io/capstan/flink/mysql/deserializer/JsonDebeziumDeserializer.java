@@ -90,12 +90,16 @@ public final class JsonDebeziumDeserializer implements CapstanDeserializer<Strin
 
     private JsonRowWriter writerFor(TableSchema schema) {
         SchemaWriter cached = writers.get(schema.tableId());
-        // The same schema object (or an equal one) reuses the writer; a changed schema rebuilds it.
-        if (cached == null || (cached.schema != schema && !cached.schema.equals(schema))) {
-            cached = new SchemaWriter(schema, JsonRowWriter.forSchema(schema));
-            writers.put(schema.tableId(), cached);
+        if (cached != null && cached.schema == schema) {
+            return cached.writer; // the common case: one schema object per table and source
         }
-        return cached.writer;
+        // An equal schema from elsewhere (the snapshot's, then the binlog's) keeps the writer but
+        // is remembered, so the next rows take the identity check above, not a deep comparison.
+        JsonRowWriter writer = cached != null && cached.schema.equals(schema)
+                ? cached.writer
+                : JsonRowWriter.forSchema(schema);
+        writers.put(schema.tableId(), new SchemaWriter(schema, writer));
+        return writer;
     }
 
     private static final class SchemaWriter {

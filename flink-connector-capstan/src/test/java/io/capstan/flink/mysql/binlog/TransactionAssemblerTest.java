@@ -234,6 +234,7 @@ class TransactionAssemblerTest {
                 .isFalse();
         assertThat(TransactionAssembler.isAtomicCreateSelect("CREATE TABLE t (c INT) COMMENT='xSTART TRANSACTION'"))
                 .isFalse();
+        assertThat(TransactionAssembler.isAtomicCreateSelect("CREATE TABLE t (c INT) xSTART TRANSACTION")).isFalse();
     }
 
     @Test
@@ -331,6 +332,19 @@ class TransactionAssemblerTest {
         assertThatThrownBy(() -> a.onEvent(Events.event(EventType.ANONYMOUS_GTID, null)))
                 .isInstanceOfSatisfying(CapstanHaltException.class,
                         e -> assertThat(e.reason()).isEqualTo(HaltReason.GTID_MODE_NOT_ON));
+    }
+
+    @Test
+    void rowsOutsideAnyGtidTransactionHaltInsteadOfBeingDropped() throws Exception {
+        // What a transaction opened by an event the library does not know (a tagged GTID) looks like.
+        TransactionAssembler a = assembler(at(""));
+        feed(a, mixedTransaction(1));
+        assertThatThrownBy(() -> feed(a, query("BEGIN"), tableMap(T_ORDERS, "shop", "orders", 2),
+                        insert(T_ORDERS, row(9, 9))))
+                .isInstanceOfSatisfying(CapstanHaltException.class,
+                        e -> assertThat(e.reason()).isEqualTo(HaltReason.UNSUPPORTED_SERVER_VERSION))
+                .hasMessageContaining("tagged GTIDs")
+                .hasMessageContaining("Remedy");
     }
 
     @Test

@@ -142,11 +142,9 @@ public final class DeclaredSchemaCheck {
                         "column '"
                                 + c.name()
                                 + "' is "
-                                + o.get().mysqlType()
-                                + (o.get().flinkType().isNullable() ? "" : " NOT NULL")
+                                + o.get().mysqlType() // the type text says NOT NULL itself
                                 + " instead of "
-                                + c.mysqlType()
-                                + (c.flinkType().isNullable() ? "" : " NOT NULL"));
+                                + c.mysqlType());
             }
         }
         for (MySqlTableShape.Column c : other.columns()) {

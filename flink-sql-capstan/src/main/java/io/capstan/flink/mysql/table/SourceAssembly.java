@@ -22,9 +22,8 @@ import java.util.Optional;
 final class SourceAssembly {
 
     /**
-     * A table pattern for the source's {@code tableList}: {@code db.table} splits at the first
-     * unescaped dot, so the database part must contain none; the database itself is chosen by
-     * {@code databaseList}.
+     * The database part of the source's {@code tableList} entry: any; the database itself is
+     * chosen by {@code databaseList}. The entry is matched against the whole {@code db.table}.
      */
     private static final String ANY_DATABASE = "[\\s\\S]*";
 
@@ -84,7 +83,9 @@ final class SourceAssembly {
     }
 
     private static String tableListEntry(CapstanMySqlTableConfig config) {
-        return ANY_DATABASE + "." + config.tablePattern();
+        // A literal dot, and the table pattern as one group, so that it matches the whole table
+        // name: 'orders' must not match old_orders, and 'a|b' must mean either table.
+        return ANY_DATABASE + "\\.(?:" + config.tablePattern() + ")";
     }
 
     static StartupOptions startupOptions(CapstanMySqlTableConfig config) {

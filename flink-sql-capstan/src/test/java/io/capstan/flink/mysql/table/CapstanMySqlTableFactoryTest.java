@@ -4,6 +4,7 @@ import io.capstan.flink.mysql.StartupOptions;
 import io.capstan.flink.mysql.connect.SslMode;
 import io.capstan.flink.mysql.schema.TableId;
 import io.capstan.flink.mysql.source.SnapshotOptions;
+import io.capstan.flink.mysql.source.TableSelection;
 
 import org.apache.flink.api.common.typeinfo.TypeInformation;
 import org.apache.flink.api.connector.source.Boundedness;
@@ -44,6 +45,21 @@ class CapstanMySqlTableFactoryTest {
         Map<String, String> options = validOptions();
         change.accept(options);
         return ((CapstanMySqlTableSource) create(options)).config();
+    }
+
+    @Test
+    void tableNameMatchesWholeTableNamesOnly() {
+        TableSelection single = SourceAssembly.tableSelection(config(o -> o.put("table-name", "orders")));
+        assertThat(single.matches(TableId.of("shop", "orders"))).isTrue();
+        assertThat(single.matches(TableId.of("shop", "old_orders"))).isFalse();
+        assertThat(single.matches(TableId.of("shop", "orders_2026"))).isFalse();
+        TableSelection either = SourceAssembly.tableSelection(config(o -> o.put("table-name", "orders|customers")));
+        assertThat(either.matches(TableId.of("shop", "orders"))).isTrue();
+        assertThat(either.matches(TableId.of("shop", "customers"))).isTrue();
+        assertThat(either.matches(TableId.of("shop", "xcustomers"))).isFalse();
+        TableSelection dotted = SourceAssembly.tableSelection(config(o -> o.put("table-name", "orders.2026")));
+        assertThat(dotted.matches(TableId.of("shop", "orders_2026"))).as("a regex dot is any character")
+                .isTrue();
     }
 
     @ParameterizedTest

@@ -49,6 +49,17 @@ public final class JdbcKeyValues {
 
     static Object readValue(TableId table, KeyColumn c, ResultSet rs, int col)
             throws SQLException {
+        try {
+            return readKnownValue(table, c, rs, col);
+        } catch (java.time.DateTimeException | IllegalArgumentException e) {
+            // e.g. an invalid date the driver refuses; its message would quote the value (Rule 1).
+            throw new SQLException("table " + table + ": key column " + c.name() + " holds a value"
+                    + " that cannot be read as " + c.dataType() + " (" + e.getClass().getSimpleName() + ")");
+        }
+    }
+
+    private static Object readKnownValue(TableId table, KeyColumn c, ResultSet rs, int col)
+            throws SQLException {
         Object v;
         switch (c.kind()) {
             case INTEGER:

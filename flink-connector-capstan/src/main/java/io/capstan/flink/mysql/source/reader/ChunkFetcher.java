@@ -7,6 +7,7 @@ import io.capstan.flink.mysql.error.HaltReason;
 import io.capstan.flink.mysql.schema.JdbcSchemaReader;
 import io.capstan.flink.mysql.schema.TableId;
 import io.capstan.flink.mysql.schema.TableSchema;
+import io.capstan.flink.mysql.snapshot.jdbc.SqlErrors;
 import io.capstan.flink.mysql.snapshot.read.ChunkReader;
 import io.capstan.flink.mysql.snapshot.read.ChunkResult;
 import io.capstan.flink.mysql.snapshot.read.SnapshotReadOptions;
@@ -90,8 +91,7 @@ final class ChunkFetcher implements AutoCloseable {
                 spec = TableReadSpec.forSchema(split.key(), schema, options.columns());
             } catch (SQLException e) {
                 closeSchemaConnection(); // the next attempt reconnects
-                throw new IOException("could not read the schema of table " + table
-                        + " (SQL state " + e.getSQLState() + ", error " + e.getErrorCode() + ")");
+                throw SqlErrors.scrub("could not read the schema of table " + table, e);
             }
             specs.put(table, spec);
         }

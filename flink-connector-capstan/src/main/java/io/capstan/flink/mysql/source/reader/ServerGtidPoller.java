@@ -28,8 +28,9 @@ final class ServerGtidPoller implements AutoCloseable {
     private final MySqlConnectionConfig connection;
     private final ScheduledExecutorService executor;
     @Nullable private volatile GtidSet latest;
-    @Nullable private Connection open; // the poller thread's only
+    @Nullable private Connection open; // the poller thread's, until close() has seen it end
     private boolean failing;
+    private volatile boolean closed;
 
     ServerGtidPoller(MySqlConnectionConfig connection, Duration interval) {
         this.connection = connection;
@@ -54,6 +55,9 @@ final class ServerGtidPoller implements AutoCloseable {
 
     private void poll() {
         try {
+            if (closed) {
+                return;
+            }
             if (open == null || open.isClosed()) {
                 open = JdbcConnections.open(connection);
             }
@@ -66,6 +70,10 @@ final class ServerGtidPoller implements AutoCloseable {
                 failing = true;
             }
             closeConnection();
+        } finally {
+            if (closed) {
+                closeConnection(); // close() raced with this poll and left the connection to it
+            }
         }
     }
 
@@ -82,12 +90,16 @@ final class ServerGtidPoller implements AutoCloseable {
 
     @Override
     public void close() {
+        closed = true;
         executor.shutdownNow();
+        boolean ended = false;
         try {
-            executor.awaitTermination(5, TimeUnit.SECONDS);
+            ended = executor.awaitTermination(5, TimeUnit.SECONDS);
         } catch (InterruptedException e) {
             Thread.currentThread().interrupt();
         }
-        closeConnection();
+        if (ended) {
+            closeConnection(); // else the poll still running closes it as it ends
+        }
     }
 }

@@ -1,27 +1,24 @@
 package io.capstan.flink.mysql.convert;
 
 import com.github.luben.zstd.Zstd;
-import com.github.shyiko.mysql.binlog.event.Event;
 import com.github.shyiko.mysql.binlog.event.TransactionPayloadEventData;
-import com.github.shyiko.mysql.binlog.event.deserialization.EventDataDeserializer;
-import com.github.shyiko.mysql.binlog.event.deserialization.EventDeserializer;
 import com.github.shyiko.mysql.binlog.io.ByteArrayInputStream;
 
 import java.io.IOException;
-import java.util.ArrayList;
 
 /**
- * Decodes a compressed transaction (TRANSACTION_PAYLOAD, MySQL 8.0.20+
- * {@code binlog_transaction_compression=ON}) and the events inside it with the same configuration
- * as the outer stream ({@link BinlogEventDeserializers#create()}), so their rows have the shapes
- * {@link RowConverter} expects. The library's own payload deserializer decodes the inner events
- * with a default-configured deserializer instead.
+ * Reads a compressed transaction (TRANSACTION_PAYLOAD, MySQL 8.0.20+
+ * {@code binlog_transaction_compression=ON}): its header and its inner events' bytes. The caller
+ * decodes those events one at a time with the outer stream's own configuration (the binlog
+ * package's {@code CompressedTransactionDeserializer}), so their rows have the shapes {@link
+ * RowConverter} expects; the library's own payload deserializer would decode them with a
+ * default-configured deserializer, and all at once.
  *
  * <p>Header fields (MySQL's Transaction_payload_event): a sequence of (type, length, value) with
  * packed integers, ended by type 0; 1 = payload size, 2 = compression type (0 zstd, 255 none),
  * 3 = uncompressed size. The payload follows.
  */
-public final class TransactionPayloadDeserializer implements EventDataDeserializer<TransactionPayloadEventData> {
+public final class TransactionPayloads {
 
     private static final int END_MARK = 0;
     private static final int PAYLOAD_SIZE = 1;
@@ -30,24 +27,12 @@ public final class TransactionPayloadDeserializer implements EventDataDeserializ
     static final int ZSTD = 0;
     static final int NONE = 255;
 
-    @Override
-    public TransactionPayloadEventData deserialize(ByteArrayInputStream in) throws IOException {
-        TransactionPayloadEventData data = new TransactionPayloadEventData();
-        byte[] events = readEvents(in, data);
-        EventDeserializer inner = BinlogEventDeserializers.create();
-        ByteArrayInputStream eventStream = new ByteArrayInputStream(events);
-        ArrayList<Event> decoded = new ArrayList<>();
-        for (Event e = inner.nextEvent(eventStream); e != null; e = inner.nextEvent(eventStream)) {
-            decoded.add(e);
-        }
-        data.setUncompressedEvents(decoded);
-        return data;
-    }
+    private TransactionPayloads() {}
 
     /**
      * Reads a TRANSACTION_PAYLOAD event body: its header fields into {@code data} (not the payload,
      * which is not kept) and returns the inner events' bytes, decompressed (without checksums, as MySQL writes them
-     * inside a payload). For callers that decode the inner events one at a time.
+     * inside a payload).
      */
     public static byte[] readEvents(ByteArrayInputStream in, TransactionPayloadEventData data) throws IOException {
         while (in.available() > 0) {

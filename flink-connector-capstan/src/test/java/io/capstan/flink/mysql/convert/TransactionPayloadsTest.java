@@ -19,6 +19,7 @@ import org.apache.flink.table.data.StringData;
 import org.junit.jupiter.api.Test;
 
 import java.io.ByteArrayOutputStream;
+import java.util.ArrayList;
 import java.util.HexFormat;
 import java.util.List;
 
@@ -29,7 +30,7 @@ import java.util.List;
  * {@code CREATE TABLE p.f (id int primary key, f float, d double, f2 float(10,3), y year,
  * t time(6), b bit(10), bi binary(4), c char(5) charset latin1)}.
  */
-class TransactionPayloadDeserializerTest {
+class TransactionPayloadsTest {
 
     private static final String CAPTURED_EVENTS = "b3b70c6b130100000059000000780300000000550000000000010001700001660009"
             + "030405040d1310fefe0a040804060201fe04fe05fe0101010003023f08041502696401660164026632017901740162"
@@ -42,11 +43,9 @@ class TransactionPayloadDeserializerTest {
     void innerEventsUseOurCellShapes() throws Exception {
         byte[] events = HexFormat.of().parseHex(CAPTURED_EVENTS);
         byte[] compressed = Zstd.compress(events);
-        byte[] body = payloadBody(compressed, TransactionPayloadDeserializer.ZSTD, events.length);
+        byte[] body = payloadBody(compressed, TransactionPayloads.ZSTD, events.length);
 
-        TransactionPayloadEventData data = new TransactionPayloadDeserializer().deserialize(new ByteArrayInputStream(body));
-
-        List<Event> inner = data.getUncompressedEvents();
+        List<Event> inner = decode(body);
         assertThat(inner).hasSize(2);
         assertThat(inner.get(0).getHeader().getEventType()).isEqualTo(EventType.TABLE_MAP);
         TableMapEventData tableMap = inner.get(0).getData();
@@ -73,31 +72,26 @@ class TransactionPayloadDeserializerTest {
     }
 
     @Test
-    void uncompressedPayloadAndTheRegisteredDeserializer() throws Exception {
+    void anUncompressedPayloadIsReadAsItIs() throws Exception {
         byte[] events = HexFormat.of().parseHex(CAPTURED_EVENTS);
-        byte[] body = payloadBody(events, TransactionPayloadDeserializer.NONE, 0);
-        TransactionPayloadEventData data = new TransactionPayloadDeserializer().deserialize(new ByteArrayInputStream(body));
-        assertThat(data.getUncompressedEvents()).hasSize(2);
-
-        // create() registers it for TRANSACTION_PAYLOAD events of the outer stream.
-        EventDeserializer outer = BinlogEventDeserializers.create();
-        byte[] zstdBody = payloadBody(Zstd.compress(events), TransactionPayloadDeserializer.ZSTD, events.length);
-        Event event = outer.nextEvent(new ByteArrayInputStream(event(40, zstdBody)));
-        TransactionPayloadEventData outerData = event.getData();
-        WriteRowsEventData rows = outerData.getUncompressedEvents().get(1).getData();
-        assertThat(rows.getRows().get(0)[5]).isEqualTo(-3_020_399_000_000L);
+        TransactionPayloadEventData header = new TransactionPayloadEventData();
+        byte[] read = TransactionPayloads.readEvents(
+                new ByteArrayInputStream(payloadBody(events, TransactionPayloads.NONE, 0)), header);
+        assertThat(read).containsExactly(events);
+        assertThat(header.getCompressionType()).isEqualTo(TransactionPayloads.NONE);
+        assertThat(header.getUncompressedSize()).isEqualTo(events.length);
     }
 
-    private static byte[] event(int type, byte[] body) {
-        ByteArrayOutputStream out = new ByteArrayOutputStream();
-        writeLe(out, 0, 4); // timestamp
-        out.write(type);
-        writeLe(out, 1, 4); // server id
-        writeLe(out, 19 + body.length, 4);
-        writeLe(out, 0, 4); // next position
-        writeLe(out, 0, 2); // flags
-        out.writeBytes(body);
-        return out.toByteArray();
+    /** The inner events, decoded one at a time with the outer stream's configuration (as the streamer does). */
+    private static List<Event> decode(byte[] body) throws Exception {
+        ByteArrayInputStream events = new ByteArrayInputStream(
+                TransactionPayloads.readEvents(new ByteArrayInputStream(body), new TransactionPayloadEventData()));
+        EventDeserializer inner = BinlogEventDeserializers.create();
+        List<Event> decoded = new ArrayList<>();
+        for (Event e = inner.nextEvent(events); e != null; e = inner.nextEvent(events)) {
+            decoded.add(e);
+        }
+        return decoded;
     }
 
     private static byte[] payloadBody(byte[] payload, int compression, int uncompressedSize) {
