@@ -139,7 +139,8 @@ final class BenchOptions {
                     o.appendDoc = false;
                     break;
                 default:
-                    throw new IllegalArgumentException("unknown option " + a + "\n" + USAGE);
+                    // The option name only: a mistyped --mysql-url=... would carry a password.
+                    throw new IllegalArgumentException("unknown option " + a.replaceAll("=.*", "=...") + "\n" + USAGE);
             }
         }
         if (rows != null) {

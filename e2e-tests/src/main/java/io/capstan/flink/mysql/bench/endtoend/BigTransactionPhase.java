@@ -1,18 +1,10 @@
 package io.capstan.flink.mysql.bench.endtoend;
 
-import io.capstan.flink.mysql.binlog.BinlogRecord;
-import io.capstan.flink.mysql.binlog.BinlogStartPosition;
 import io.capstan.flink.mysql.binlog.BinlogStreamer;
-import io.capstan.flink.mysql.binlog.BinlogStreamerConfig;
-import io.capstan.flink.mysql.binlog.RowChange;
-import io.capstan.flink.mysql.binlog.TableFilter;
-import io.capstan.flink.mysql.gtid.GtidSet;
 import io.capstan.flink.mysql.schema.JdbcSchemaReader;
 import io.capstan.flink.mysql.schema.TableSchema;
 import java.sql.Connection;
 import java.sql.Statement;
-import java.util.Set;
-import java.util.concurrent.TimeUnit;
 
 /**
  * Heap while streaming one huge transaction: {@code rows} inserts committed as a single
@@ -74,27 +66,6 @@ final class BigTransactionPhase {
     private static PhaseResult streamer(BenchServer server, BenchTable table, long rows, String before)
             throws Exception {
         System.gc(); // start from the live set, so the after-GC figures belong to the streaming
-        try (HeapWatch heap = HeapWatch.start()) {
-            BinlogStreamerConfig config = BinlogStreamerConfig.builder()
-                    .connection(server.reader())
-                    .serverId(BinlogReads.nextServerId())
-                    .tableFilter(TableFilter.of(Set.of(table.id())))
-                    .build();
-            long count = 0;
-            long first = 0;
-            try (BinlogStreamer streamer = new BinlogStreamer(config, BinlogStartPosition.of(GtidSet.parse(before)))) {
-                streamer.start();
-                long deadline = System.nanoTime() + TimeUnit.MINUTES.toNanos(30);
-                while (count < rows) {
-                    BinlogRecord r = streamer.poll(1, TimeUnit.SECONDS);
-                    if (r instanceof RowChange && count++ == 0) {
-                        first = System.nanoTime();
-                    } else if (r == null && System.nanoTime() > deadline) {
-                        throw new IllegalStateException("streamed " + count + " of " + rows + " rows in 30 minutes");
-                    }
-                }
-            }
-            return new PhaseResult(count, System.nanoTime() - first, heap.maxUsedAfterGc(), HeapWatch.peakUsed());
-        }
+        return BinlogReads.streamer(server.reader(), table, before, rows);
     }
 }

@@ -33,10 +33,14 @@ public final class EndToEndBenchmark {
         }
         String loadBefore = MachineInfo.loadAverage();
         log("size " + options.sizeLabel() + ", " + options.repeat + " rounds, load average " + loadBefore);
+        int status = 0;
         try (BenchServer server = BenchServer.start(options)) {
             run(options, server, loadBefore);
+        } catch (Exception | Error e) {
+            e.printStackTrace();
+            status = 1;
         }
-        System.exit(0); // the embedded server's and Flink's non-daemon threads must not keep the JVM
+        System.exit(status); // the embedded server's and Flink's non-daemon threads must not keep the JVM
     }
 
     private static void run(BenchOptions o, BenchServer server, String loadBefore) throws Exception {

@@ -3,14 +3,14 @@ package io.capstan.flink.mysql.bench.endtoend;
 import io.capstan.flink.mysql.connect.JdbcConnections;
 import io.capstan.flink.mysql.connect.MySqlConnectionConfig;
 import java.sql.Connection;
-import java.sql.ResultSet;
 import java.sql.Statement;
 import java.util.Arrays;
 
 /**
  * How long the table stays locked per chunk: the statements {@code ChunkReader} runs while it
- * holds {@code LOCK TABLES … READ} (connection A locks; connection B starts a consistent snapshot
- * and reads {@code @@global.gtid_executed}; A unlocks), replayed here with a clock around them,
+ * holds {@code LOCK TABLES … READ} (connection A locks; connection B, in one multi-statement,
+ * starts a consistent snapshot, reads {@code @@global.gtid_executed}, takes its metadata lock and
+ * reads the table definition; A unlocks), replayed here with a clock around them,
  * without reading rows. Writers of the table wait at most this window plus the time the lock
  * request itself queued behind them. A diagnostic replica of the protocol, not the reader's code.
  */
@@ -32,7 +32,11 @@ final class LockWindowProbe {
     static Windows run(MySqlConnectionConfig c, BenchTable table, int cycles) throws Exception {
         long[] acquire = new long[cycles];
         long[] held = new long[cycles];
-        try (Connection a = JdbcConnections.open(c); Connection b = JdbcConnections.open(c);
+        // As ChunkReader does: the read view's statements in one multi-statement round trip.
+        String readView = "START TRANSACTION WITH CONSISTENT SNAPSHOT, READ ONLY; SELECT @@global.gtid_executed;"
+                + " SELECT 1 FROM " + table.qualified() + " LIMIT 0; SHOW CREATE TABLE " + table.qualified();
+        try (Connection a = JdbcConnections.open(c);
+                Connection b = JdbcConnections.open(c.toBuilder().jdbcProperty("allowMultiQueries", "true").build());
                 Statement lock = a.createStatement(); Statement snap = b.createStatement()) {
             lock.execute("SET SESSION lock_wait_timeout = 1");
             snap.execute("SET SESSION TRANSACTION ISOLATION LEVEL REPEATABLE READ");
@@ -40,9 +44,9 @@ final class LockWindowProbe {
                 long t0 = System.nanoTime();
                 lock.execute("LOCK TABLES " + table.qualified() + " READ");
                 long t1 = System.nanoTime();
-                snap.execute("START TRANSACTION WITH CONSISTENT SNAPSHOT, READ ONLY");
-                try (ResultSet rs = snap.executeQuery("SELECT @@global.gtid_executed")) {
-                    rs.next();
+                snap.execute(readView);
+                while (snap.getMoreResults() || snap.getUpdateCount() != -1) {
+                    // drain every result of the multi-statement
                 }
                 lock.execute("UNLOCK TABLES");
                 long t2 = System.nanoTime();

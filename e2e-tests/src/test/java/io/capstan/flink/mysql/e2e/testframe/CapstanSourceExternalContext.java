@@ -27,13 +27,6 @@ import org.apache.flink.connector.testframe.external.source.TestingSourceSetting
  */
 final class CapstanSourceExternalContext implements DataStreamSourceExternalContext<String> {
 
-    /**
-     * Whether {@link StartupOptions#snapshot()} is wired in the source. While false, the bounded
-     * cases are skipped (the framework turns the {@link UnsupportedOperationException} of
-     * {@link #createSource} into an aborted test). Switching bounded reading on is this line.
-     */
-    static final boolean SNAPSHOT_MODE_WIRED = true;
-
     private static final String ALPHABET =
             "abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789 äöüß€漢字😀";
 
@@ -63,11 +56,6 @@ final class CapstanSourceExternalContext implements DataStreamSourceExternalCont
                 if (!unboundedStart.runsBoundedCases()) {
                     throw new UnsupportedOperationException("bounded cases run in the "
                             + UnboundedStart.BINLOG_FROM_CASE_START + " context only (same source)");
-                }
-                if (!SNAPSHOT_MODE_WIRED) {
-                    throw new UnsupportedOperationException(
-                            "bounded reading is the 'snapshot' start mode, not wired in"
-                                    + " CapstanMySqlSource yet");
                 }
                 start = StartupOptions.snapshot();
                 break;
