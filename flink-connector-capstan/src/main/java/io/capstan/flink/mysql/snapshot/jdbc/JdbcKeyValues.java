@@ -41,12 +41,6 @@ public final class JdbcKeyValues {
         return KeyTuple.of(values);
     }
 
-    /** Reads key column {@code keyColumn} (0-based, key order) from result column {@code col}. */
-    public static Object readColumn(ChunkKey key, int keyColumn, ResultSet rs, int col)
-            throws SQLException {
-        return readValue(key.table(), key.column(keyColumn), rs, col);
-    }
-
     static Object readValue(TableId table, KeyColumn c, ResultSet rs, int col)
             throws SQLException {
         try {
@@ -137,14 +131,6 @@ public final class JdbcKeyValues {
                 return c.unsigned() ? (Object) l : (Object) (int) l;
             default:
                 return l;
-        }
-    }
-
-    /** Binds the tuple's values as parameters {@code first..first+arity-1}. */
-    public static void bind(ChunkKey key, KeyTuple tuple, PreparedStatement ps, int first)
-            throws SQLException {
-        for (int i = 0; i < key.arity(); i++) {
-            bindValue(key.column(i), tuple.get(i), ps, first + i);
         }
     }
 

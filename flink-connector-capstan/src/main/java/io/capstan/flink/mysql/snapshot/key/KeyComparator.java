@@ -16,11 +16,9 @@ public final class KeyComparator implements Comparator<KeyTuple>, Serializable {
     private static final long serialVersionUID = 1L;
 
     private final KeyKind[] kinds;
-    private final int[] lengths;
 
-    private KeyComparator(KeyKind[] kinds, int[] lengths) {
+    private KeyComparator(KeyKind[] kinds) {
         this.kinds = kinds;
-        this.lengths = lengths;
     }
 
     public static KeyComparator of(ChunkKey key) {
@@ -29,12 +27,10 @@ public final class KeyComparator implements Comparator<KeyTuple>, Serializable {
 
     public static KeyComparator of(List<KeyColumn> columns) {
         KeyKind[] kinds = new KeyKind[columns.size()];
-        int[] lengths = new int[columns.size()];
         for (int i = 0; i < kinds.length; i++) {
             kinds[i] = columns.get(i).kind();
-            lengths[i] = columns.get(i).length();
         }
-        return new KeyComparator(kinds, lengths);
+        return new KeyComparator(kinds);
     }
 
     @Override

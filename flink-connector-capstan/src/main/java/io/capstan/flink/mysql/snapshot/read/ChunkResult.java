@@ -1,7 +1,6 @@
 package io.capstan.flink.mysql.snapshot.read;
 
 import io.capstan.flink.mysql.gtid.GtidSet;
-import io.capstan.flink.mysql.snapshot.gate.FinishedChunk;
 import io.capstan.flink.mysql.snapshot.plan.SnapshotChunk;
 import java.util.List;
 import java.util.Objects;
@@ -38,11 +37,6 @@ public final class ChunkResult {
 
     public int rowCount() {
         return rows.size();
-    }
-
-    /** What the enumerator keeps of this chunk for the cursor gate: its range and G. */
-    public FinishedChunk finished() {
-        return new FinishedChunk(chunk.range(), gtidSet);
     }
 
     @Override
