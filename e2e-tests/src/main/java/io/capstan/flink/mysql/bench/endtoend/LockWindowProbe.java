@@ -2,6 +2,7 @@ package io.capstan.flink.mysql.bench.endtoend;
 
 import io.capstan.flink.mysql.connect.JdbcConnections;
 import io.capstan.flink.mysql.connect.MySqlConnectionConfig;
+import io.capstan.flink.mysql.snapshot.read.ChunkReader;
 import java.sql.Connection;
 import java.sql.Statement;
 import java.util.Arrays;
@@ -32,9 +33,8 @@ final class LockWindowProbe {
     static Windows run(MySqlConnectionConfig c, BenchTable table, int cycles) throws Exception {
         long[] acquire = new long[cycles];
         long[] held = new long[cycles];
-        // As ChunkReader does: the read view's statements in one multi-statement round trip.
-        String readView = "START TRANSACTION WITH CONSISTENT SNAPSHOT, READ ONLY; SELECT @@global.gtid_executed;"
-                + " SELECT 1 FROM " + table.qualified() + " LIMIT 0; SHOW CREATE TABLE " + table.qualified();
+        // ChunkReader's own read view statements, in one multi-statement round trip as it sends them.
+        String readView = ChunkReader.readViewStatements(table.id(), true);
         try (Connection a = JdbcConnections.open(c);
                 Connection b = JdbcConnections.open(c.toBuilder().jdbcProperty("allowMultiQueries", "true").build());
                 Statement lock = a.createStatement(); Statement snap = b.createStatement()) {

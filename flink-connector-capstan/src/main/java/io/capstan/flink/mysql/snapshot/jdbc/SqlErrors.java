@@ -22,6 +22,10 @@ public final class SqlErrors {
         return e.getErrorCode() == 1205; // ER_LOCK_WAIT_TIMEOUT, also for LOCK TABLES
     }
 
+    public static boolean isStatementTimeout(SQLException e) {
+        return e.getErrorCode() == 3024; // ER_QUERY_TIMEOUT: MAX_EXECUTION_TIME exceeded
+    }
+
     public static boolean isUnknownColumn(SQLException e) {
         return e.getErrorCode() == 1054; // ER_BAD_FIELD_ERROR: a selected column was dropped
     }

@@ -39,7 +39,9 @@ import org.slf4j.LoggerFactory;
  *       CONSISTENT SNAPSHOT}, {@code SELECT @@global.gtid_executed} = G (the read view holds
  *       exactly the effects on {@code t} of the transactions in G), {@code SELECT 1 FROM t LIMIT
  *       0} (takes B's metadata lock on {@code t}, held until COMMIT, so no DDL can run from here
- *       to the end of the read) and {@code SHOW CREATE TABLE t} (the schema check);
+ *       to the end of the read; it gives up after {@link #METADATA_LOCK_PATIENCE} if a DDL queued
+ *       in between, and the chunk starts over from step 1) and {@code SHOW CREATE TABLE t} (the
+ *       schema check);
  *   <li>connection A: {@code UNLOCK TABLES} (always): writers waited two round trips (three
  *       before the read view's statements were sent as one);
  *   <li>connection B: reads the chunk's rows from the read view, then {@code COMMIT}.
@@ -74,7 +76,10 @@ public final class ChunkReader implements AutoCloseable {
     private final MySqlConnectionConfig config;
     private final SnapshotReadOptions options;
     private final CapturePoint capturePoint;
+    private final Runnable whileLocked;
     private static final String SERVER_PREPARED_STATEMENTS = "useServerPrepStmts";
+    /** How long B may wait for its metadata lock on the table while A holds the table lock. */
+    static final Duration METADATA_LOCK_PATIENCE = Duration.ofMillis(100);
     private static final java.util.regex.Pattern AUTO_INCREMENT =
             java.util.regex.Pattern.compile(" AUTO_INCREMENT=\\d+");
 
@@ -88,9 +93,19 @@ public final class ChunkReader implements AutoCloseable {
     }
 
     ChunkReader(MySqlConnectionConfig config, SnapshotReadOptions options, CapturePoint capture) {
+        this(config, options, capture, () -> {});
+    }
+
+    /** For tests: {@code whileLocked} runs each time A holds the lock, before B's statements. */
+    ChunkReader(
+            MySqlConnectionConfig config,
+            SnapshotReadOptions options,
+            CapturePoint capture,
+            Runnable whileLocked) {
         this.config = config;
         this.options = options;
         this.capturePoint = capture;
+        this.whileLocked = whileLocked;
     }
 
     /**
@@ -109,7 +124,7 @@ public final class ChunkReader implements AutoCloseable {
         boolean ok = false;
         try {
             openConnections();
-            ReadView view = openReadViewAtExactPosition(chunk.table(), spec.schema() != null);
+            ReadView view = openReadViewAtExactPosition(chunk.table());
             checkSchemaUnchanged(chunk, spec, view.definition);
             List<RowData> rows = readRows(chunk.range(), spec);
             execute(snapshotConnection, "COMMIT");
@@ -141,9 +156,6 @@ public final class ChunkReader implements AutoCloseable {
     private void checkSchemaUnchanged(SnapshotChunk chunk, TableReadSpec spec, String definition)
             throws SQLException {
         TableSchema expected = spec.schema();
-        if (expected == null) {
-            return;
-        }
         String known = verifiedDefinitions.get(chunk.table());
         if (known != null && known.equals(definition)) {
             return;
@@ -215,47 +227,81 @@ public final class ChunkReader implements AutoCloseable {
 
     /**
      * Steps 1-3: lock; open the read view, read G, take B's metadata lock and the definition, all
-     * in one round trip under the lock; unlock.
+     * in one round trip under the lock; unlock. Repeated (within the lock wait budget) when A cannot
+     * lock in time or B gives up its metadata lock wait.
      */
-    private ReadView openReadViewAtExactPosition(TableId table, boolean withDefinition)
+    private ReadView openReadViewAtExactPosition(TableId table)
             throws SQLException, IOException {
-        ReadView view = new ReadView();
-        if (capturePoint == CapturePoint.BEFORE_LOCK) {
-            view.gtidSet = readGtidExecuted();
+        LockWaits waits = new LockWaits(table);
+        while (true) {
+            ReadView view = new ReadView();
+            if (capturePoint == CapturePoint.BEFORE_LOCK) {
+                view.gtidSet = readGtidExecuted();
+            }
+            lockTable(table, waits);
+            boolean ddlQueued = false;
+            try {
+                whileLocked.run();
+                readViewUnderLock(table, view);
+            } catch (SQLException e) {
+                if (!SqlErrors.isStatementTimeout(e) && !SqlErrors.isLockWaitTimeout(e)) {
+                    throw e;
+                }
+                // A DDL queued for t between our LOCK TABLES and B's metadata lock: it waits for A,
+                // and B waits behind it. Let go of both so that the DDL runs, then start over.
+                execute(snapshotConnection, "ROLLBACK");
+                ddlQueued = true;
+            } finally {
+                unlock();
+            }
+            if (ddlQueued) {
+                LOG.info("A DDL queued on table {} while it was locked; opening the read view again", table);
+                waits.failed();
+                continue;
+            }
+            if (capturePoint == CapturePoint.AFTER_UNLOCK) {
+                try {
+                    Thread.sleep(20);
+                } catch (InterruptedException e) {
+                    Thread.currentThread().interrupt();
+                    throw new InterruptedIOException("interrupted");
+                }
+                view.gtidSet = readGtidExecuted();
+            }
+            return view;
         }
+    }
+
+    /**
+     * B's statements, sent while A holds the lock. B's metadata lock request must not wait: a
+     * request only waits here if a DDL asked for an exclusive lock on t after A locked it (pending
+     * exclusive requests go first), and that DDL waits for A's lock, which waits for B: nothing
+     * would move until a lock_wait_timeout of a year. So it may wait {@link
+     * #METADATA_LOCK_PATIENCE} at most (MAX_EXECUTION_TIME), then the statement fails.
+     */
+    private void readViewUnderLock(TableId table, ReadView view) throws SQLException {
         boolean gtidUnderLock = capturePoint == CapturePoint.UNDER_LOCK;
-        StringBuilder sql = new StringBuilder("START TRANSACTION WITH CONSISTENT SNAPSHOT, READ ONLY");
-        if (gtidUnderLock) {
-            sql.append("; SELECT @@global.gtid_executed");
-        }
-        if (withDefinition) {
-            sql.append("; SELECT 1 FROM ").append(table.quoted()).append(" LIMIT 0")
-                    .append("; SHOW CREATE TABLE ").append(table.quoted());
-        }
-        lockTable(table);
         try (Statement st = snapshotConnection.createStatement()) {
             st.setEscapeProcessing(false);
-            st.execute(sql.toString()); // START TRANSACTION: an update count
+            st.execute(readViewStatements(table, gtidUnderLock)); // START: an update count
             if (gtidUnderLock) {
                 view.gtidSet = parseGtidSet(nextResultSet(st));
             }
-            if (withDefinition) {
-                nextResultSet(st).close(); // SELECT 1 ... LIMIT 0: only its metadata lock matters
-                view.definition = tableDefinition(nextResultSet(st));
-            }
-        } finally {
-            unlock();
+            nextResultSet(st).close(); // SELECT 1 ... LIMIT 0: only its metadata lock matters
+            view.definition = tableDefinition(nextResultSet(st));
         }
-        if (capturePoint == CapturePoint.AFTER_UNLOCK) {
-            try {
-                Thread.sleep(20);
-            } catch (InterruptedException e) {
-                Thread.currentThread().interrupt();
-                throw new InterruptedIOException("interrupted");
-            }
-            view.gtidSet = readGtidExecuted();
-        }
-        return view;
+    }
+
+    /**
+     * B's multi-statement under the lock: start the read view, read G, take the metadata lock on
+     * the table without waiting for it long, read its definition. Public for the benchmark's
+     * lock-window probe, which times this exact text.
+     */
+    public static String readViewStatements(TableId table, boolean withGtid) {
+        return "START TRANSACTION WITH CONSISTENT SNAPSHOT, READ ONLY"
+                + (withGtid ? "; SELECT @@global.gtid_executed" : "")
+                + "; SELECT /*+ MAX_EXECUTION_TIME(" + METADATA_LOCK_PATIENCE.toMillis() + ") */ 1 FROM "
+                + table.quoted() + " LIMIT 0; SHOW CREATE TABLE " + table.quoted();
     }
 
     private static ResultSet nextResultSet(Statement st) throws SQLException {
@@ -279,25 +325,41 @@ public final class ChunkReader implements AutoCloseable {
         }
     }
 
-    private void lockTable(TableId table) throws SQLException, IOException {
-        LockRetryPolicy policy =
-                new LockRetryPolicy(
-                        options.lockWaitBudget(), () -> ThreadLocalRandom.current().nextDouble());
-        long start = System.nanoTime();
-        int failures = 0;
+    private void lockTable(TableId table, LockWaits waits) throws SQLException, IOException {
         while (true) {
             try {
                 execute(lockConnection, "LOCK TABLES " + table.quoted() + " READ");
-                if (failures > 0) {
-                    LOG.info("Locked table {} after {} lock wait timeouts", table, failures);
+                if (waits.failures > 0) {
+                    LOG.info("Locked table {} after {} lock wait timeouts", table, waits.failures);
                 }
                 return;
             } catch (SQLException e) {
                 if (!SqlErrors.isLockWaitTimeout(e)) {
                     throw e;
                 }
-                failures++;
             }
+            waits.failed();
+        }
+    }
+
+    /**
+     * One chunk's attempts to lock its table and open the read view: each failed one counts
+     * against {@code scan.snapshot.lock-wait.budget} and is followed by a backoff pause.
+     */
+    private final class LockWaits {
+        private final TableId table;
+        private final LockRetryPolicy policy =
+                new LockRetryPolicy(options.lockWaitBudget(), () -> ThreadLocalRandom.current().nextDouble());
+        private final long start = System.nanoTime();
+        private int failures;
+
+        LockWaits(TableId table) {
+            this.table = table;
+        }
+
+        /** Pauses before the next attempt, or halts when the budget has no room for one. */
+        void failed() throws IOException {
+            failures++;
             Duration elapsed = Duration.ofNanos(System.nanoTime() - start);
             Duration delay = policy.nextDelay(failures, elapsed, options.lockWaitTimeout());
             if (delay == null) {

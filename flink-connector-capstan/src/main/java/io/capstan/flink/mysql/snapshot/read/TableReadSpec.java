@@ -21,16 +21,11 @@ public final class TableReadSpec {
     private final List<String> columns;
     private final JdbcRowDecoder decoder;
     private final String selectPrefix;
-    private final TableSchema schema; // null: no schema check
-
-    /** A spec without schema check: prefer {@link #forSchema}. */
-    public TableReadSpec(ChunkKey key, List<String> columns, JdbcRowDecoder decoder) {
-        this(key, columns, decoder, null);
-    }
+    private final TableSchema schema;
 
     private TableReadSpec(
             ChunkKey key, List<String> columns, JdbcRowDecoder decoder, TableSchema schema) {
-        this.schema = schema;
+        this.schema = Objects.requireNonNull(schema, "schema");
         this.key = Objects.requireNonNull(key, "key");
         if (columns.isEmpty()) {
             throw new IllegalArgumentException("no columns to read from table " + key.table());
@@ -121,7 +116,7 @@ public final class TableReadSpec {
 
     /**
      * The schema the rows are converted with; the reader checks after each chunk that the table
-     * still has it. Null when the spec was built without one.
+     * still has it.
      */
     public TableSchema schema() {
         return schema;

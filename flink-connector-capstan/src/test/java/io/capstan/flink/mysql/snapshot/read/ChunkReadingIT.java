@@ -284,6 +284,103 @@ class ChunkReadingIT {
         }
     }
 
+    /**
+     * A DDL that asks for its exclusive lock while A holds the table lock queues ahead of B's
+     * metadata lock request, and waits for A, which waits for B: without B's bounded wait this read
+     * never returns, and writers of the table stay blocked behind the DDL. The reader lets go, the
+     * DDL runs, and the next attempt sees the new definition (halts) or, for a DDL that keeps the
+     * definition, reads the chunk.
+     */
+    @Test
+    void aDdlQueuedWhileTheTableIsLockedIsLetThroughAndThenSeen() throws Exception {
+        for (boolean changesDefinition : new boolean[] {true, false}) {
+            String name = changesDefinition ? "queued_ddl" : "queued_rebuild";
+            DB.execute("CREATE TABLE " + name + " (id BIGINT PRIMARY KEY, v INT)");
+            insert(name, 100, i -> i + ", " + i);
+            ChunkKey key = resolve(config(), table(name), Optional.empty());
+            TableReadSpec spec = spec(config(), key);
+            SnapshotChunk all = new SnapshotChunk(key.table(), 0,
+                    io.capstan.flink.mysql.snapshot.plan.ChunkRange.all());
+            String ddl = changesDefinition
+                    ? "ALTER TABLE " + name + " ADD COLUMN extra INT"
+                    : "ALTER TABLE " + name + " ENGINE=InnoDB"; // rebuilds, same definition
+            QueuedDdl queued = new QueuedDdl(ddl);
+            try (ChunkReader reader = new ChunkReader(
+                    config(), SnapshotReadOptions.defaults(), ChunkReader.CapturePoint.UNDER_LOCK, queued)) {
+                org.junit.jupiter.api.function.ThrowingSupplier<Object> read = () -> {
+                    try {
+                        return reader.read(all, spec);
+                    } catch (CapstanHaltException e) {
+                        return e;
+                    }
+                };
+                Object outcome = org.junit.jupiter.api.Assertions.assertTimeoutPreemptively(
+                        Duration.ofSeconds(60), read, "the read hung behind the queued DDL");
+                if (changesDefinition) {
+                    assertThat(outcome).isInstanceOfSatisfying(CapstanHaltException.class,
+                            e -> assertThat(e.reason()).isEqualTo(HaltReason.SNAPSHOT_SCHEMA_DRIFTED));
+                } else {
+                    assertThat(((ChunkResult) outcome).rowCount()).isEqualTo(100);
+                }
+            } finally {
+                queued.close();
+            }
+            assertThat(queued.outcome()).isEqualTo("done");
+        }
+    }
+
+    /** Sends a DDL from another session the first time A holds the lock, and waits until it queues. */
+    private static final class QueuedDdl implements Runnable, AutoCloseable {
+        private final String ddl;
+        private final java.util.concurrent.ExecutorService session =
+                java.util.concurrent.Executors.newSingleThreadExecutor();
+        private java.util.concurrent.Future<String> result;
+
+        QueuedDdl(String ddl) {
+            this.ddl = ddl;
+        }
+
+        @Override
+        public void run() {
+            if (result != null) {
+                return;
+            }
+            result = session.submit(() -> {
+                DB.execute(ddl);
+                return "done";
+            });
+            try (Connection c = DB.openRootConnection();
+                    PreparedStatement ps = c.prepareStatement("SELECT COUNT(*) FROM information_schema.PROCESSLIST"
+                            + " WHERE INFO = ? AND STATE = 'Waiting for table metadata lock'")) {
+                ps.setString(1, ddl);
+                long deadline = System.nanoTime() + Duration.ofSeconds(30).toNanos();
+                while (true) {
+                    try (ResultSet rs = ps.executeQuery()) {
+                        rs.next();
+                        if (rs.getLong(1) > 0) {
+                            return;
+                        }
+                    }
+                    if (System.nanoTime() > deadline) {
+                        throw new AssertionError("the DDL never queued for the metadata lock");
+                    }
+                    Thread.sleep(10);
+                }
+            } catch (Exception e) {
+                throw new IllegalStateException(e);
+            }
+        }
+
+        String outcome() throws Exception {
+            return result.get(60, java.util.concurrent.TimeUnit.SECONDS);
+        }
+
+        @Override
+        public void close() {
+            session.shutdown();
+        }
+    }
+
     @Test
     void aSchemaChangeBetweenChunksHaltsTheNextChunk() throws Exception {
         for (String ddl : List.of(
