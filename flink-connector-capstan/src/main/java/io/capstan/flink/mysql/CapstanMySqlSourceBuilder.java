@@ -1,6 +1,7 @@
 package io.capstan.flink.mysql;
 
 import io.capstan.flink.mysql.connect.MySqlConnectionConfig;
+import io.capstan.flink.mysql.connect.ReservedJdbcProperties;
 import io.capstan.flink.mysql.connect.SslMode;
 import io.capstan.flink.mysql.snapshot.read.SnapshotReadOptions;
 import io.capstan.flink.mysql.source.CapstanSourceConfig;
@@ -11,6 +12,7 @@ import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.List;
 import java.util.Map;
+import java.util.Optional;
 import java.util.TreeMap;
 import java.util.concurrent.ThreadLocalRandom;
 
@@ -246,9 +248,8 @@ public final class CapstanMySqlSourceBuilder<T> {
         requirePositive(reconnectBackoff, "reconnectBackoff");
         requirePositive(reconnectBudget, "reconnectBudget");
         for (String key : jdbcProperties.keySet()) {
-            require(
-                    !key.equalsIgnoreCase("user") && !key.equalsIgnoreCase("password"),
-                    "jdbcProperties must not set '" + key + "'; use username()/password()");
+            Optional<String> remedy = ReservedJdbcProperties.remedy(key);
+            require(remedy.isEmpty(), "jdbcProperties must not set '" + key + "': " + remedy.orElse(""));
         }
         TableSelection tables = TableSelection.of(databaseList, tableList);
         require(chunkSize >= 1, "chunkSize must be >= 1, was " + chunkSize);

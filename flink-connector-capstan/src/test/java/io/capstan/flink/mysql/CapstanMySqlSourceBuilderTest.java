@@ -55,6 +55,10 @@ class CapstanMySqlSourceBuilderTest {
         fails(b -> b.binlogQueueCapacity(1), "binlogQueueCapacity");
         fails(b -> b.reconnectBudget(Duration.ZERO), "reconnectBudget");
         fails(b -> b.jdbcProperty("password", "x"), "jdbcProperties");
+        // The same list as SQL's jdbc.properties.*: values must read alike in snapshot and binlog.
+        fails(b -> b.jdbcProperty("serverTimezone", "Europe/Paris"), "'serverTimezone': capstan sets it");
+        fails(b -> b.jdbcProperty("ZERODATETIMEBEHAVIOR", "EXCEPTION"), "'ZERODATETIMEBEHAVIOR'");
+        fails(b -> b.jdbcProperty("useSSL", "false"), "sslMode()");
         fails(b -> b.tableList("orders"), "tableList");
         fails(b -> b.tableList("shop.(unclosed"), "tableList");
         fails(b -> b.databaseList("[bad"), "databaseList");

@@ -1,6 +1,7 @@
 package io.capstan.flink.mysql.table;
 
 import io.capstan.flink.mysql.connect.MySqlConnectionConfig;
+import io.capstan.flink.mysql.connect.ReservedJdbcProperties;
 import io.capstan.flink.mysql.connect.SslMode;
 import io.capstan.flink.mysql.gtid.GtidSet;
 
@@ -17,7 +18,6 @@ import java.util.Locale;
 import java.util.Map;
 import java.util.Objects;
 import java.util.Optional;
-import java.util.TreeMap;
 import java.util.regex.Pattern;
 import java.util.regex.PatternSyntaxException;
 import java.util.stream.Collectors;
@@ -37,7 +37,6 @@ public final class CapstanMySqlTableConfig implements Serializable {
      * JDBC properties that would change the values read (time zone, zero dates, TINYINT(1),
      * YEAR, text encoding) or duplicate a table option; capstan sets them itself.
      */
-    static final Map<String, String> RESERVED_JDBC_PROPERTIES = reservedJdbcProperties();
 
     private final MySqlConnectionConfig connection;
     private final String databasePattern;
@@ -206,10 +205,10 @@ public final class CapstanMySqlTableConfig implements Serializable {
     private static MySqlConnectionConfig connection(
             ReadableConfig options, Map<String, String> jdbcProperties) {
         for (String key : jdbcProperties.keySet()) {
-            String reason = RESERVED_JDBC_PROPERTIES.get(key.toLowerCase(Locale.ROOT));
-            if (reason != null) {
+            Optional<String> remedy = ReservedJdbcProperties.remedy(key);
+            if (remedy.isPresent()) {
                 throw new ValidationException(
-                        "Option '" + JDBC_PROPERTIES_PREFIX + key + "' is not allowed: " + reason);
+                        "Option '" + JDBC_PROPERTIES_PREFIX + key + "' is not allowed: " + remedy.get());
             }
         }
         String hostname = options.get(HOSTNAME).trim();
@@ -350,27 +349,6 @@ public final class CapstanMySqlTableConfig implements Serializable {
                             + " accepted for compatibility only; capstan reads TIMESTAMP columns as"
                             + " instants and does not need it.)");
         }
-    }
-
-    private static Map<String, String> reservedJdbcProperties() {
-        Map<String, String> m = new TreeMap<>();
-        String values =
-                "capstan sets it so that snapshot and binlog values agree; remove it.";
-        for (String key :
-                new String[] {
-                    "connectionTimeZone", "serverTimezone", "forceConnectionTimeZoneToSession",
-                    "preserveInstants", "zeroDateTimeBehavior", "tinyInt1isBit", "transformedBitIsBoolean",
-                    "yearIsDateType", "characterEncoding", "useUnicode", "characterSetResults"
-                }) {
-            m.put(key.toLowerCase(Locale.ROOT), values);
-        }
-        m.put("user", "use the 'username' option.");
-        m.put("password", "use the 'password' option.");
-        m.put("sslmode", "use the 'ssl.mode' option.");
-        m.put("usessl", "use the 'ssl.mode' option.");
-        m.put("requiressl", "use the 'ssl.mode' option.");
-        m.put("connecttimeout", "use the 'connect.timeout' option.");
-        return m;
     }
 
     public MySqlConnectionConfig connection() {

@@ -28,7 +28,8 @@ import org.slf4j.LoggerFactory;
 
 /**
  * {@link SnapshotPlanning} over JDBC. Its one connection is used only by the enumerator's async
- * worker (callAsync runs one task at a time), reopened after a failure.
+ * worker (callAsync runs one task at a time), reopened after a failure; closed from the
+ * coordinator thread, hence the synchronized field access.
  */
 public final class JdbcSnapshotPlanning implements SnapshotPlanning {
 
@@ -83,7 +84,7 @@ public final class JdbcSnapshotPlanning implements SnapshotPlanning {
         }
     }
 
-    private Connection connection() throws SQLException {
+    private synchronized Connection connection() throws SQLException {
         if (connection == null || connection.isClosed()) {
             connection = JdbcConnections.open(config.connection());
         }
@@ -91,7 +92,7 @@ public final class JdbcSnapshotPlanning implements SnapshotPlanning {
     }
 
     @Override
-    public void close() {
+    public synchronized void close() {
         if (connection != null) {
             try {
                 connection.close();
