@@ -50,6 +50,8 @@ public final class CapstanMySqlTableConfig implements Serializable {
     private final String chunkKeyColumn; // null: the primary key
     private final Duration lockWaitTimeout;
     private final Duration lockWaitBudget;
+    private final Duration reconnectBackoff;
+    private final Duration reconnectBudget;
 
     private CapstanMySqlTableConfig(
             MySqlConnectionConfig connection,
@@ -63,7 +65,9 @@ public final class CapstanMySqlTableConfig implements Serializable {
             int fetchSize,
             String chunkKeyColumn,
             Duration lockWaitTimeout,
-            Duration lockWaitBudget) {
+            Duration lockWaitBudget,
+            Duration reconnectBackoff,
+            Duration reconnectBudget) {
         this.connection = connection;
         this.databasePattern = databasePattern;
         this.tablePattern = tablePattern;
@@ -76,6 +80,8 @@ public final class CapstanMySqlTableConfig implements Serializable {
         this.chunkKeyColumn = chunkKeyColumn;
         this.lockWaitTimeout = lockWaitTimeout;
         this.lockWaitBudget = lockWaitBudget;
+        this.reconnectBackoff = reconnectBackoff;
+        this.reconnectBudget = reconnectBudget;
     }
 
     /**
@@ -199,7 +205,9 @@ public final class CapstanMySqlTableConfig implements Serializable {
                 fetchSize,
                 chunkKeyColumn,
                 lockWaitTimeout,
-                lockWaitBudget);
+                lockWaitBudget,
+                positive(options.get(BINLOG_RECONNECT_BACKOFF), BINLOG_RECONNECT_BACKOFF.key()),
+                positive(options.get(BINLOG_RECONNECT_BUDGET), BINLOG_RECONNECT_BUDGET.key()));
     }
 
     private static MySqlConnectionConfig connection(
@@ -400,6 +408,14 @@ public final class CapstanMySqlTableConfig implements Serializable {
         return lockWaitBudget;
     }
 
+    public Duration reconnectBackoff() {
+        return reconnectBackoff;
+    }
+
+    public Duration reconnectBudget() {
+        return reconnectBudget;
+    }
+
     @Override
     public boolean equals(Object o) {
         if (this == o) {
@@ -420,7 +436,9 @@ public final class CapstanMySqlTableConfig implements Serializable {
                 && Objects.equals(startupTimestampMillis, that.startupTimestampMillis)
                 && Objects.equals(chunkKeyColumn, that.chunkKeyColumn)
                 && lockWaitTimeout.equals(that.lockWaitTimeout)
-                && lockWaitBudget.equals(that.lockWaitBudget);
+                && lockWaitBudget.equals(that.lockWaitBudget)
+                && reconnectBackoff.equals(that.reconnectBackoff)
+                && reconnectBudget.equals(that.reconnectBudget);
     }
 
     @Override

@@ -66,6 +66,8 @@ public final class CapstanMySqlTableFactory implements DynamicTableSourceFactory
         options.add(CONNECT_TIMEOUT);
         options.add(CONNECT_MAX_RETRIES);
         options.add(HEARTBEAT_INTERVAL);
+        options.add(BINLOG_RECONNECT_BACKOFF);
+        options.add(BINLOG_RECONNECT_BUDGET);
         options.add(SSL_MODE);
         options.add(SERVER_TIME_ZONE);
         return options;

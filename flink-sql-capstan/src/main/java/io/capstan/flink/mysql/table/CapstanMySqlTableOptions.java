@@ -147,6 +147,22 @@ public final class CapstanMySqlTableOptions {
                     .defaultValue(Duration.ofSeconds(30))
                     .withDescription("Interval of the server's binlog heartbeats.");
 
+    public static final ConfigOption<Duration> BINLOG_RECONNECT_BACKOFF =
+            ConfigOptions.key("binlog.reconnect.backoff")
+                    .durationType()
+                    .defaultValue(Duration.ofMillis(500))
+                    .withDescription(
+                            "First pause before reconnecting a dropped binlog connection, doubled up"
+                                    + " to 30 s with jitter.");
+
+    public static final ConfigOption<Duration> BINLOG_RECONNECT_BUDGET =
+            ConfigOptions.key("binlog.reconnect.budget")
+                    .durationType()
+                    .defaultValue(Duration.ofMinutes(10))
+                    .withDescription(
+                            "How long a dropped binlog connection may keep failing to reconnect"
+                                    + " before the job halts (reconnect_budget_exhausted).");
+
     public static final ConfigOption<String> SSL_MODE =
             ConfigOptions.key("ssl.mode")
                     .stringType()

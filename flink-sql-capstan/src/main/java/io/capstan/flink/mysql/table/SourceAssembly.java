@@ -52,6 +52,8 @@ final class SourceAssembly {
                         .connectMaxRetries(c.maxRetries())
                         .sslMode(c.sslMode())
                         .heartbeatInterval(c.heartbeatInterval())
+                        .reconnectBackoff(config.reconnectBackoff())
+                        .reconnectBudget(config.reconnectBudget())
                         .jdbcProperties(c.jdbcProperties());
         config.serverId().ifPresent(id -> builder.serverId(id.first()));
         if (config.startupMode().readsSnapshot()) {

@@ -3,6 +3,7 @@ package io.capstan.flink.mysql.table;
 import io.capstan.flink.mysql.StartupOptions;
 import io.capstan.flink.mysql.connect.SslMode;
 import io.capstan.flink.mysql.schema.TableId;
+import io.capstan.flink.mysql.source.CapstanSourceConfig;
 import io.capstan.flink.mysql.source.SnapshotOptions;
 import io.capstan.flink.mysql.source.TableSelection;
 
@@ -205,6 +206,20 @@ class CapstanMySqlTableFactoryTest {
         assertThat(s.readOptions().lockWaitTimeout()).isEqualTo(Duration.ofSeconds(3));
         assertThat(s.readOptions().lockWaitBudget()).isEqualTo(Duration.ofMinutes(2));
         assertThat(s.chunkKeyColumn(TableId.of("shop", "orders"))).contains("customer_id");
+    }
+
+    @Test
+    void reconnectOptionsReachTheSourceAndDefaultAsTheDataStreamBuilder() {
+        CapstanSourceConfig set = ((CapstanMySqlTableSource) create(options(o -> {
+                    o.put("binlog.reconnect.backoff", "2 s");
+                    o.put("binlog.reconnect.budget", "45 min");
+                }))).createSource(ROWS).config();
+        assertThat(set.reconnectBackoff()).isEqualTo(Duration.ofSeconds(2));
+        assertThat(set.reconnectBudget()).isEqualTo(Duration.ofMinutes(45));
+        CapstanSourceConfig defaults = ((CapstanMySqlTableSource) create(validOptions())).createSource(ROWS).config();
+        assertThat(defaults.reconnectBackoff()).isEqualTo(Duration.ofMillis(500));
+        assertThat(defaults.reconnectBudget()).isEqualTo(Duration.ofMinutes(10));
+        assertThat(failure(o -> o.put("binlog.reconnect.budget", "0 s"))).contains("'binlog.reconnect.budget'");
     }
 
     @Test
