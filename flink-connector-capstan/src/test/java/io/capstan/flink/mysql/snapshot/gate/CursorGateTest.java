@@ -116,6 +116,37 @@ class CursorGateTest {
         assertThat(gate.suppress(TableId.of("db", "other"), KeyTuple.of(4, 99), fifteen)).isFalse();
     }
 
+    /**
+     * String keys in a PAD SPACE binary collation: a binlog row image's key (as the binlog reads
+     * it, without trailing spaces of a VARCHAR stripped) finds the chunk the server's ORDER BY put
+     * it in, so trailing spaces do not move a key across a boundary, and 'm' + tab sorts before 'm'.
+     */
+    @Test
+    void gatesStringKeysByTheirPaddedOrder() {
+        ChunkKey key = TestKeys.of(KeyKind.STRING_PAD_SPACE);
+        GtidSet early = GtidSet.parse(U1 + ":1-10");
+        GtidSet late = GtidSet.parse(U1 + ":1-20");
+        CursorGate gate = CursorGate.of(Map.of(key, List.of(
+                new FinishedChunk(ChunkRange.of(null, KeyTuple.of(str("m"))), early),
+                new FinishedChunk(ChunkRange.of(KeyTuple.of(str("m")), null), late))));
+        Gtid fifteen = Gtid.of(U1, 15); // in the later chunk's G only
+        assertThat(gate.suppress(key.table(), GenericRowData.of(str("m")), fifteen)).isTrue();
+        assertThat(gate.suppress(key.table(), GenericRowData.of(str("m  ")), fifteen))
+                .as("equal to 'm' under PAD SPACE: the later chunk").isTrue();
+        assertThat(gate.suppress(key.table(), GenericRowData.of(str("m\t")), fifteen))
+                .as("a tab sorts below the padding space: before 'm' (a plain compare says after)").isFalse();
+        assertThat(gate.suppress(key.table(), GenericRowData.of(str("l\uD83D\uDE00")), fifteen))
+                .as("below 'm' whatever follows").isFalse();
+        assertThat(gate.suppress(key.table(), GenericRowData.of(str("M")), fifteen))
+                .as("binary collation: 'M' < 'm'").isFalse();
+        assertThat(gate.suppress(key.table(), GenericRowData.of(str("é")), fifteen))
+                .as("UTF-8 bytes: 'é' > 'm'").isTrue();
+    }
+
+    private static org.apache.flink.table.data.StringData str(String s) {
+        return org.apache.flink.table.data.StringData.fromString(s);
+    }
+
     @Test
     void retiresATableOnceTheProcessedSetHoldsEveryG() {
         ChunkKey a = TestKeys.bigint();
