@@ -190,6 +190,13 @@ public final class SnapshotEnumerator implements SplitEnumerator<CapstanSplit, E
             return false;
         }
         if (!streamAfterSnapshot) {
+            // Not before every completion is in (and acknowledged): a reader told "no more
+            // splits" ends once its chunks are emitted, and an acknowledgement sent to an ended
+            // reader fails the job (Flink: "An OperatorEvent ... was lost"). Readers ask while
+            // they still hold chunks (SplitRequestPacer), so the answer waits for them.
+            if (!book.allFinished()) {
+                return false;
+            }
             context.signalNoMoreSplits(subtask);
             return true;
         }

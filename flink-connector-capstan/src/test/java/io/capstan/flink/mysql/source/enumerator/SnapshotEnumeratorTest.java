@@ -245,6 +245,34 @@ class SnapshotEnumeratorTest {
         assertThat(assigned(0)).allMatch(s -> s.kind() == SplitKind.SNAPSHOT_CHUNK).hasSize(3);
     }
 
+    /**
+     * A reader asks for its next split while it still holds unfinished chunks. "No more splits"
+     * must wait until every chunk is complete and acknowledged: told earlier, the reader ends after
+     * emitting its chunks, and the acknowledgement of its last completion then reaches an ended
+     * task, which fails the job.
+     */
+    @Test
+    void snapshotModeSaysNoMoreSplitsOnlyOnceEveryChunkIsComplete() {
+        SnapshotEnumerator e = start(2, 3, false, EnumState.initial());
+        e.handleSplitRequest(0, "localhost");
+        context.triggerAllActions();
+        e.handleSplitRequest(0, "localhost"); // reads ahead: two chunks in hand
+        context.triggerAllActions();
+        e.handleSplitRequest(1, "localhost");
+        context.triggerAllActions();
+        assertThat(assigned(0)).hasSize(2);
+        assertThat(assigned(1)).hasSize(1);
+        e.handleSplitRequest(0, "localhost"); // asks again, its chunks unfinished
+        context.triggerAllActions();
+        complete(e, 0, assigned(0).get(0).asSnapshotChunkSplit(), 10);
+        complete(e, 0, assigned(0).get(1).asSnapshotChunkSplit(), 11);
+        assertThat(context.getSplitAssignments().get(0).hasReceivedNoMoreSplitsSignal())
+                .as("another reader's chunk is still unfinished").isFalse();
+        complete(e, 1, assigned(1).get(0).asSnapshotChunkSplit(), 12);
+        assertThat(context.getSplitAssignments().get(0).hasReceivedNoMoreSplitsSignal()).isTrue();
+        assertThat(context.getSentEvents().get(0)).hasSize(2); // both acknowledged before
+    }
+
     @Test
     void planningIsLazyAndRunsOffTheCoordinatorThread() {
         context = new TestingSplitEnumeratorContext<>(2);

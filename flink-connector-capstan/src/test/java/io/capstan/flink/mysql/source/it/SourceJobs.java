@@ -15,6 +15,7 @@ import org.apache.flink.configuration.RestartStrategyOptions;
 import org.apache.flink.configuration.StateRecoveryOptions;
 import org.apache.flink.runtime.testutils.MiniClusterResourceConfiguration;
 import org.apache.flink.streaming.api.environment.StreamExecutionEnvironment;
+import org.apache.flink.runtime.testutils.InMemoryReporter;
 import org.apache.flink.test.junit5.MiniClusterExtension;
 
 /** The pipeline the source ITs run: source → fail-at-counts map → two-phase file sink, parallelism 1. */
@@ -73,8 +74,18 @@ public final class SourceJobs {
     /** Waits until the condition holds, failing after the timeout. */
     /** The MiniCluster of a source IT: one TaskManager with {@code slots} slots. */
     public static MiniClusterExtension miniCluster(int slots) {
+        return miniCluster(slots, new Configuration());
+    }
+
+    /** One TaskManager of {@code slots} slots whose metrics {@code reporter} keeps. */
+    public static MiniClusterExtension miniCluster(int slots, InMemoryReporter reporter) {
+        return miniCluster(slots, reporter.addToConfiguration(new Configuration()));
+    }
+
+    private static MiniClusterExtension miniCluster(int slots, Configuration conf) {
         return new MiniClusterExtension(
                 new MiniClusterResourceConfiguration.Builder()
+                        .setConfiguration(conf)
                         .setNumberTaskManagers(1)
                         .setNumberSlotsPerTaskManager(slots)
                         .build());

@@ -25,6 +25,8 @@ import org.apache.flink.api.common.functions.MapFunction;
 import org.apache.flink.api.common.state.CheckpointListener;
 import org.apache.flink.configuration.Configuration;
 import org.apache.flink.configuration.RestartStrategyOptions;
+import org.apache.flink.metrics.groups.OperatorMetricGroup;
+import org.apache.flink.runtime.testutils.InMemoryReporter;
 import org.apache.flink.core.execution.JobClient;
 import org.apache.flink.streaming.api.environment.StreamExecutionEnvironment;
 import org.apache.flink.test.junit5.MiniClusterExtension;
@@ -44,8 +46,10 @@ class SnapshotTablesIT {
 
     @RegisterExtension static final MySqlTestDatabase DB = new MySqlTestDatabase();
 
+    private static final InMemoryReporter REPORTER = InMemoryReporter.createWithRetainedMetrics();
+
     @RegisterExtension
-    static final MiniClusterExtension FLINK = SourceJobs.miniCluster(2);
+    static final MiniClusterExtension FLINK = SourceJobs.miniCluster(2, REPORTER);
 
     @BeforeAll
     static void tables() throws Exception {
@@ -221,7 +225,8 @@ class SnapshotTablesIT {
         StreamExecutionEnvironment env = env(false); // no checkpoints: the handoff must not wait
         List<String> out = new CopyOnWriteArrayList<>();
         CloseableIterator<String> it = env.fromSource(source, WatermarkStrategy.noWatermarks(), "calm")
-                .map(new Slow()).setParallelism(1).executeAndCollect();
+                .map(new Slow()).setParallelism(1).collectAsync();
+        JobClient job = env.executeAsync("calm");
         Thread reader = new Thread(() -> it.forEachRemaining(out::add));
         reader.start();
         try {
@@ -234,6 +239,10 @@ class SnapshotTablesIT {
                     () -> out.contains("calm|c|1000000"));
             assertThat(out.stream().filter(l -> l.contains("|r|")).count()).isEqualTo(20_000);
             assertThat(out.indexOf("calm|c|1000000")).isEqualTo(out.size() - 1);
+            // The source's numRecordsIn counts row changes, not the elements it polls (a whole
+            // chunk, a row change, a transaction end): 20,000 snapshot rows and one insert.
+            SourceJobs.await("numRecordsIn of the source", Duration.ofSeconds(30),
+                    () -> sourceRecordsIn(job) == 20_001);
             // Streaming, the source holds two connections: the binlog dump and the gtid_executed
             // poll. The snapshot's (chunk reading, schemas, planning) are released.
             SourceJobs.await("only the streaming connections open", Duration.ofSeconds(30),
@@ -242,6 +251,15 @@ class SnapshotTablesIT {
             it.close();
             reader.join(10_000);
         }
+    }
+
+    /** The source operator's numRecordsIn, summed over its subtasks. */
+    private static long sourceRecordsIn(JobClient job) {
+        long n = 0;
+        for (OperatorMetricGroup g : REPORTER.findOperatorMetricGroups(job.getJobID(), "Source: calm")) {
+            n += g.getIOMetricGroup().getNumRecordsInCounter().getCount();
+        }
+        return n;
     }
 
     private static long connectorConnections() {
