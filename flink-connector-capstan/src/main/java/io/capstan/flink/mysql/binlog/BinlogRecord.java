@@ -6,8 +6,8 @@ import io.capstan.flink.mysql.gtid.Gtid;
  * One element of the binlog stream: a captured row change, or the end of a transaction.
  *
  * <p>Every transaction the server sends, captured or not, ends with exactly one {@link
- * TransactionEnd}, so a consumer that folds records into a {@link BinlogPositionTracker} always
- * advances its processed GTID set.
+ * TransactionEnd}, so a consumer that folds records into its position (the reader's {@code
+ * BinlogSplitState}) always advances its processed GTID set.
  */
 public sealed interface BinlogRecord permits RowChange, TransactionEnd {
 

@@ -4,8 +4,8 @@ import io.capstan.flink.mysql.gtid.Gtid;
 import io.capstan.flink.mysql.gtid.GtidSet;
 
 /**
- * Folds emitted {@link BinlogRecord}s into the position to resume from. Use one on the side that
- * decides what counts as emitted (the Flink record emitter, for checkpoints): after a {@link
+ * For the streamer's tests (the source's own position is {@code BinlogSplitState}): folds emitted
+ * {@link BinlogRecord}s into the position to resume from. After a {@link
  * RowChange} the position is inside its transaction with {@code index + 1} rows emitted; after a
  * {@link TransactionEnd} the transaction joins the processed set.
  *
