@@ -62,6 +62,22 @@ class DeserializersTest {
         return new ChangeEvent(op, before, after, SCHEMA, TABLE, GTID, COMMIT_MICROS, 3);
     }
 
+    /**
+     * MySQL zero dates ('0000-00-00') are read as NULL, also in NOT NULL columns (docs/types.md):
+     * the JSON writer must write null, not fail on the NOT NULL type.
+     */
+    @Test
+    void aZeroDateInANotNullColumnIsWrittenAsNull() throws Exception {
+        RowType type = RowType.of(
+                new LogicalType[] {new DateType(false), new TimestampType(false, 0), new LocalZonedTimestampType(false, 0)},
+                new String[] {"d", "dt", "ts"});
+        StringWriter buffer = new StringWriter();
+        try (JsonGenerator json = new JsonFactory().createGenerator(buffer)) {
+            JsonRowWriter.forRowType(type).write(GenericRowData.of(null, null, null), json);
+        }
+        assertThat(buffer.toString()).isEqualTo("{\"d\":null,\"dt\":null,\"ts\":null}");
+    }
+
     @Test
     void rowDataCarriesTheRowKinds() throws Exception {
         RowDataDeserializer d = new RowDataDeserializer(TypeInformation.of(RowData.class));

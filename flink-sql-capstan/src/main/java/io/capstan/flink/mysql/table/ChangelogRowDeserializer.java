@@ -80,7 +80,7 @@ final class ChangelogRowDeserializer implements CapstanDeserializer<RowData> {
     private RowData row(Projection projection, RowData image, RowKind kind, ChangeEvent event) {
         int physical = fieldNames.length;
         GenericRowData row = new GenericRowData(kind, physical + metadata.length);
-        projection.copy(image, row);
+        projection.copy(image, row, event);
         for (int i = 0; i < metadata.length; i++) {
             row.setField(physical + i, metadata[i].read(event, kind, names));
         }
@@ -137,9 +137,12 @@ final class ChangelogRowDeserializer implements CapstanDeserializer<RowData> {
             }
         }
 
-        void copy(RowData image, GenericRowData target) {
+        void copy(RowData image, GenericRowData target, ChangeEvent event) {
             for (int i = 0; i < getters.length; i++) {
                 Object value = getters[i].getFieldOrNull(image);
+                if (value == null && !fieldTypes[i].isNullable()) {
+                    throw nullInNotNull(event, fieldNames[i]);
+                }
                 target.setField(i, value == null ? null : widenings[i].widen(value));
             }
         }
@@ -158,6 +161,24 @@ final class ChangelogRowDeserializer implements CapstanDeserializer<RowData> {
             }
         }
         return -1;
+    }
+
+    /**
+     * A NULL where the CREATE TABLE says NOT NULL: Flink trusts the declaration (the planner drops
+     * null checks), so the row must not pass. MySQL lets it happen for a NOT NULL column only with
+     * a zero date, which capstan reads as NULL.
+     */
+    private static CapstanHaltException nullInNotNull(ChangeEvent event, String column) {
+        return new CapstanHaltException(
+                HaltReason.INVALID_CONFIGURATION,
+                "table "
+                        + event.tableId().quoted()
+                        + ": column '"
+                        + column
+                        + "' is declared NOT NULL, but a row holds NULL there (MySQL zero dates"
+                        + " such as '0000-00-00' are read as NULL, also in NOT NULL columns)."
+                        + " Remedy: declare the column without NOT NULL (and outside the PRIMARY"
+                        + " KEY), or replace the zero dates in MySQL, then restart the job.");
     }
 
     private static CapstanHaltException drifted(ChangeEvent event, String what) {

@@ -137,6 +137,34 @@ class ChangelogRowDeserializerTest {
         assertThat(row.isNullAt(0)).isTrue();
     }
 
+    /**
+     * A zero date in a MySQL {@code DATE NOT NULL} column is read as NULL (docs/types.md). Declared
+     * nullable, the row carries NULL; declared NOT NULL, the job halts naming table and column
+     * (Flink would otherwise trust NOT NULL and fail later, far from the cause).
+     */
+    @Test
+    void aZeroDateInANotNullColumnIsNullOrHaltsWhenDeclaredNotNull() throws Exception {
+        List<ColumnSchema> cols = List.of(
+                ColumnSchema.builder("id", MySqlType.INT).nullable(false).build(ORDERS_1),
+                ColumnSchema.builder("day", MySqlType.DATE).nullable(false).build(ORDERS_1));
+        TableSchema s = new TableSchema(ORDERS_1, cols, new int[] {0});
+        ChangeEvent zero = new ChangeEvent(Operation.INSERT, null, GenericRowData.of(1, null), s, ORDERS_1,
+                "3e11fa47-71ca-11e1-9e33-c80aa9429562:1", 0, 0);
+        RowType nullable = (RowType) DataTypes.ROW(
+                DataTypes.FIELD("id", DataTypes.INT().notNull()), DataTypes.FIELD("day", DataTypes.DATE())).getLogicalType();
+        RowData row = run(new ChangelogRowDeserializer(TypeInformation.of(RowData.class), nullable, List.of()), zero).get(0);
+        assertThat(row.isNullAt(1)).isTrue();
+
+        RowType notNull = (RowType) DataTypes.ROW(
+                DataTypes.FIELD("id", DataTypes.INT().notNull()), DataTypes.FIELD("day", DataTypes.DATE().notNull()))
+                .getLogicalType();
+        assertThatThrownBy(() -> run(new ChangelogRowDeserializer(TypeInformation.of(RowData.class), notNull, List.of()), zero))
+                .isInstanceOf(CapstanHaltException.class)
+                .hasMessageContaining("`shop`.`orders_1`")
+                .hasMessageContaining("'day'")
+                .hasMessageContaining("NOT NULL");
+    }
+
     @Test
     void aTableThatNoLongerFitsHaltsNamingTableAndColumn() {
         TableId id = TableId.of("shop", "orders_1");
