@@ -33,11 +33,6 @@ import static io.capstan.flink.mysql.table.CapstanMySqlTableOptions.*;
 public final class CapstanMySqlTableConfig implements Serializable {
     private static final long serialVersionUID = 1L;
 
-    /**
-     * JDBC properties that would change the values read (time zone, zero dates, TINYINT(1),
-     * YEAR, text encoding) or duplicate a table option; capstan sets them itself.
-     */
-
     private final MySqlConnectionConfig connection;
     private final String databasePattern;
     private final String tablePattern;
