@@ -299,6 +299,44 @@ class CapstanMySqlTableIT {
                 .anySatisfy(q -> assertThat(q).startsWith("SELECT `id`, `v` FROM"));
     }
 
+    /**
+     * A zero date in a MySQL {@code DATE NOT NULL} column (allowed by a session without
+     * NO_ZERO_DATE) is read as NULL: a Flink column declared nullable gets NULL; one declared NOT
+     * NULL halts the job naming table and column, rather than pass a NULL the planner trusts
+     * cannot occur.
+     */
+    @Test
+    void aZeroDateIsNullOrHaltsWhereTheColumnIsDeclaredNotNull() throws Exception {
+        DB.execute(
+                "CREATE TABLE zero_day (id INT NOT NULL PRIMARY KEY, d DATE NOT NULL)",
+                "SET SESSION sql_mode = ''",
+                "INSERT INTO zero_day VALUES (1, '2024-02-29'), (2, '0000-00-00')");
+        Map<String, String> o = initialOptions(DB, "zero_day");
+        o.put("scan.startup.mode", "snapshot");
+        tEnv.executeSql(createTable("zero_nullable", "id INT NOT NULL, d DATE, PRIMARY KEY (id) NOT ENFORCED", o));
+        tEnv.executeSql(createTable("zero_not_null", "id INT NOT NULL, d DATE NOT NULL, PRIMARY KEY (id) NOT ENFORCED", o));
+
+        Map<Integer, LocalDate> read = new TreeMap<>();
+        try (CloseableIterator<Row> it = tEnv.executeSql("SELECT id, d FROM zero_nullable").collect()) {
+            it.forEachRemaining(r -> read.put((Integer) r.getField(0), (LocalDate) r.getField(1)));
+        }
+        Map<Integer, LocalDate> expected = new HashMap<>();
+        expected.put(1, LocalDate.of(2024, 2, 29));
+        expected.put(2, null);
+        assertThat(read).isEqualTo(expected);
+
+        Throwable failure = catchThrowable(() -> {
+            try (CloseableIterator<Row> it = tEnv.executeSql("SELECT id, d FROM zero_not_null").collect()) {
+                it.forEachRemaining(r -> { });
+            }
+        });
+        assertThat(failure).isNotNull();
+        assertThat(allMessages(failure))
+                .contains("[invalid_configuration]")
+                .contains("`" + DB.name() + "`.`zero_day`")
+                .contains("column 'd' is declared NOT NULL");
+    }
+
     /** The SELECT statements of the given general log command types that name {@code db.table}. */
     private static List<String> selectsOn(String db, String table, String commandTypes) throws SQLException {
         List<String> selects = new ArrayList<>();
