@@ -4,6 +4,7 @@ import com.github.shyiko.mysql.binlog.BinaryLogClient;
 import com.github.shyiko.mysql.binlog.event.Event;
 import io.capstan.flink.mysql.error.CapstanHaltException;
 import io.capstan.flink.mysql.error.HaltReason;
+import io.capstan.flink.mysql.error.RetryBudgetExhaustedException;
 import java.io.IOException;
 import java.util.Arrays;
 import java.util.Objects;
@@ -216,13 +217,14 @@ public final class BinlogStreamer implements AutoCloseable {
                 }
                 long delay = backoff.nextDelayMillis(System.currentTimeMillis());
                 if (delay < 0) {
-                    haltWith(new CapstanHaltException(
+                    haltWith(new RetryBudgetExhaustedException(
                             HaltReason.RECONNECT_BUDGET_EXHAUSTED,
                             "the binlog connection to " + config.connection().address() + " could not be restored after "
                                     + backoff.attempts() + " attempts within " + config.reconnectMaxDuration()
                                     + " (last failure: " + describe(cause) + "). Remedy: bring the server back or"
-                                    + " fix the network, then restart from the last checkpoint; raise the reconnect"
-                                    + " budget if outages this long are expected."));
+                                    + " fix the network; Flink's restart strategy (if any) restarts from the last"
+                                    + " checkpoint and tries again; raise the reconnect budget if outages this long"
+                                    + " are expected."));
                     break;
                 }
                 LOG.warn("Binlog connection to {} (server id {}) ended ({}); reconnecting in {} ms from {}",

@@ -4,6 +4,7 @@ import io.capstan.flink.mysql.connect.JdbcConnections;
 import io.capstan.flink.mysql.connect.MySqlConnectionConfig;
 import io.capstan.flink.mysql.error.CapstanHaltException;
 import io.capstan.flink.mysql.error.HaltReason;
+import io.capstan.flink.mysql.error.RetryBudgetExhaustedException;
 import io.capstan.flink.mysql.gtid.GtidSet;
 import io.capstan.flink.mysql.schema.JdbcSchemaReader;
 import io.capstan.flink.mysql.schema.TableId;
@@ -363,14 +364,15 @@ public final class ChunkReader implements AutoCloseable {
             Duration elapsed = Duration.ofNanos(System.nanoTime() - start);
             Duration delay = policy.nextDelay(failures, elapsed, options.lockWaitTimeout());
             if (delay == null) {
-                throw new CapstanHaltException(
+                throw new RetryBudgetExhaustedException(
                         HaltReason.LOCK_WAIT_BUDGET_EXHAUSTED,
                         "could not lock table " + table + " for reading within"
                                 + " scan.snapshot.lock-wait.budget (" + options.lockWaitBudget()
                                 .toSeconds() + " s, " + failures + " attempts): another session"
                                 + " holds a conflicting lock (a long transaction, a LOCK TABLES"
                                 + " ... WRITE or a DDL); let it finish, or raise"
-                                + " scan.snapshot.lock-wait.budget, then restart the job");
+                                + " scan.snapshot.lock-wait.budget; Flink's restart strategy (if"
+                                + " any) restarts from the last checkpoint and tries again");
             }
             LOG.debug("Lock wait timeout on table {}, retrying in {} ms", table, delay.toMillis());
             try {

@@ -271,7 +271,7 @@ class ChunkReadingIT {
                 st.execute("LOCK TABLES locked WRITE");
                 long start = System.nanoTime();
                 assertThatThrownBy(() -> reader.read(all, spec))
-                        .isInstanceOfSatisfying(CapstanHaltException.class,
+                        .isInstanceOfSatisfying(io.capstan.flink.mysql.error.RetryBudgetExhaustedException.class,
                                 e -> assertThat(e.reason()).isEqualTo(HaltReason.LOCK_WAIT_BUDGET_EXHAUSTED))
                         .hasMessageContaining(DB.name() + ".locked")
                         .hasMessageContaining("scan.snapshot.lock-wait.budget");
