@@ -41,8 +41,8 @@ public final class ServerGtidState {
         }
     }
 
-    private static GtidSet parse(String text) {
-        // MySQL separates the UUIDs of a long set with ",\n".
+    /** A GTID set as the server prints it (nullable): MySQL separates the UUIDs of a long set with ",\n". */
+    public static GtidSet parse(String text) {
         return GtidSet.parse(text == null ? "" : text.replace("\n", "").trim());
     }
 }

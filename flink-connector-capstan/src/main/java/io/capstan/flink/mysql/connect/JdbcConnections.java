@@ -88,6 +88,20 @@ public final class JdbcConnections {
         }
     }
 
+    /**
+     * Closes the connection (nullable), ignoring a failure: it is being dropped, typically because
+     * it is broken, and closing the session also releases its locks.
+     */
+    public static void closeQuietly(Connection c) {
+        if (c != null) {
+            try {
+                c.close();
+            } catch (SQLException ignored) {
+                // already broken
+            }
+        }
+    }
+
     private static boolean isAccessDenied(SQLException e) {
         // 1045 ER_ACCESS_DENIED_ERROR, 1044 ER_DBACCESS_DENIED_ERROR
         return e.getErrorCode() == 1045

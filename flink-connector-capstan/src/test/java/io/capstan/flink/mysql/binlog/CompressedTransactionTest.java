@@ -16,7 +16,6 @@ import io.capstan.flink.mysql.gtid.GtidSet;
 import io.capstan.flink.mysql.schema.TableId;
 import java.io.IOException;
 import java.util.ArrayList;
-import java.util.HexFormat;
 import java.util.List;
 import java.util.stream.Collectors;
 import org.junit.jupiter.api.Test;
@@ -32,12 +31,6 @@ import org.junit.jupiter.api.Test;
  */
 class CompressedTransactionTest {
 
-    private static final String CAPTURED_EVENTS = "b3b70c6b130100000059000000780300000000550000000000010001700001660009"
-            + "030405040d1310fefe0a040804060201fe04fe05fe0101010003023f08041502696401660164026632017901740162"
-            + "0262690163080100b3b70c6b1e01000000b70000003304000000005500000000000100020009ffff000001000000db0f"
-            + "4940343333333333d33f2d529a44784b91050000000201016102e9800000020000000000804bffffffffffffef7f6f1283"
-            + "ba007ffffff85ee000010361626300c801030000009976967e01000000000000000180c000000000f8010400000000008000"
-            + "350f63bab4697b43f8010500000038b4964992d54d06cff08044f801060000002e74013948afbc9af2d77abe";
     private static final TableId F = TableId.of("p", "f");
     private static final long UNCAPTURED = 86;
     private static final long COMMIT = 1_700_000_000_123_456L;
@@ -91,7 +84,7 @@ class CompressedTransactionTest {
                 .query("p", "BEGIN")
                 .tableMap(UNCAPTURED, "p", "other", 3)
                 .writeRows(UNCAPTURED, 3, 4)
-                .raw(HexFormat.of().parseHex(CAPTURED_EVENTS))
+                .raw(EventBytes.capturedFloatTableEvents())
                 .xid(9)
                 .bytes();
     }

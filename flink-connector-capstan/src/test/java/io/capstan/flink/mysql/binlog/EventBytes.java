@@ -3,9 +3,23 @@ package io.capstan.flink.mysql.binlog;
 import com.github.luben.zstd.Zstd;
 import java.io.ByteArrayOutputStream;
 import java.nio.charset.StandardCharsets;
+import java.util.HexFormat;
 
 /** Builds raw binlog event bytes (v4 header, no checksum) for deserializer tests. */
-final class EventBytes {
+public final class EventBytes {
+
+    /**
+     * A TABLE_MAP and a WRITE_ROWS of 6 rows captured from MySQL 8.0.15 (binlog_row_metadata=FULL,
+     * checksums stripped as inside a transaction payload) for {@code CREATE TABLE p.f (id int primary
+     * key, f float, d double, f2 float(10,3), y year, t time(6), b bit(10), bi binary(4), c char(5)
+     * charset latin1)}.
+     */
+    private static final String CAPTURED_FLOAT_TABLE_EVENTS = "b3b70c6b130100000059000000780300000000550000000000010001700001660009"
+            + "030405040d1310fefe0a040804060201fe04fe05fe0101010003023f08041502696401660164026632017901740162"
+            + "0262690163080100b3b70c6b1e01000000b70000003304000000005500000000000100020009ffff000001000000db0f"
+            + "4940343333333333d33f2d529a44784b91050000000201016102e9800000020000000000804bffffffffffffef7f6f1283"
+            + "ba007ffffff85ee000010361626300c801030000009976967e01000000000000000180c000000000f8010400000000008000"
+            + "350f63bab4697b43f8010500000038b4964992d54d06cff08044f801060000002e74013948afbc9af2d77abe";
 
     static final int QUERY = 2;
     static final int XID = 16;
@@ -103,25 +117,35 @@ final class EventBytes {
      * or stored as is: header fields (type, length, value as packed integers), end mark, payload.
      */
     EventBytes transactionPayload(byte[] inner, boolean zstd) {
-        byte[] payload = zstd ? Zstd.compress(inner) : inner;
-        ByteArrayOutputStream b = new ByteArrayOutputStream();
-        field(b, 1, payload.length);
-        field(b, 2, zstd ? 0 : 255);
-        field(b, 3, inner.length);
-        b.write(0);
-        b.writeBytes(payload);
-        return event(TRANSACTION_PAYLOAD, b.toByteArray());
+        return event(TRANSACTION_PAYLOAD,
+                payloadBody(zstd ? Zstd.compress(inner) : inner, zstd ? 0 : 255, inner.length));
     }
 
     /** A TRANSACTION_PAYLOAD event whose zstd payload is not zstd data. */
     EventBytes corruptTransactionPayload() {
+        return event(TRANSACTION_PAYLOAD, payloadBody(new byte[] {1, 2, 3, 4}, 0, 100));
+    }
+
+    /** The events of {@link #CAPTURED_FLOAT_TABLE_EVENTS}. */
+    public static byte[] capturedFloatTableEvents() {
+        return HexFormat.of().parseHex(CAPTURED_FLOAT_TABLE_EVENTS);
+    }
+
+    /**
+     * The body of a TRANSACTION_PAYLOAD event: header fields (type, length, value as packed
+     * integers: payload size, compression type, and the uncompressed size unless 0), end mark,
+     * payload.
+     */
+    public static byte[] payloadBody(byte[] payload, int compression, int uncompressedSize) {
         ByteArrayOutputStream b = new ByteArrayOutputStream();
-        field(b, 1, 4);
-        field(b, 2, 0);
-        field(b, 3, 100);
+        field(b, 1, payload.length);
+        field(b, 2, compression);
+        if (uncompressedSize > 0) {
+            field(b, 3, uncompressedSize);
+        }
         b.write(0);
-        b.writeBytes(new byte[] {1, 2, 3, 4});
-        return event(TRANSACTION_PAYLOAD, b.toByteArray());
+        b.writeBytes(payload);
+        return b.toByteArray();
     }
 
     private static void field(ByteArrayOutputStream b, int type, int value) {

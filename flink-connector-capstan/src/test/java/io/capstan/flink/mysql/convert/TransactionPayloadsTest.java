@@ -2,6 +2,7 @@ package io.capstan.flink.mysql.convert;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import io.capstan.flink.mysql.binlog.EventBytes;
 import io.capstan.flink.mysql.schema.BinlogSchemaReader;
 import io.capstan.flink.mysql.schema.TableId;
 import io.capstan.flink.mysql.schema.TableSchema;
@@ -18,9 +19,7 @@ import org.apache.flink.table.data.GenericRowData;
 import org.apache.flink.table.data.StringData;
 import org.junit.jupiter.api.Test;
 
-import java.io.ByteArrayOutputStream;
 import java.util.ArrayList;
-import java.util.HexFormat;
 import java.util.List;
 
 /**
@@ -32,18 +31,12 @@ import java.util.List;
  */
 class TransactionPayloadsTest {
 
-    private static final String CAPTURED_EVENTS = "b3b70c6b130100000059000000780300000000550000000000010001700001660009"
-            + "030405040d1310fefe0a040804060201fe04fe05fe0101010003023f08041502696401660164026632017901740162"
-            + "0262690163080100b3b70c6b1e01000000b70000003304000000005500000000000100020009ffff000001000000db0f"
-            + "4940343333333333d33f2d529a44784b91050000000201016102e9800000020000000000804bffffffffffffef7f6f1283"
-            + "ba007ffffff85ee000010361626300c801030000009976967e01000000000000000180c000000000f8010400000000008000"
-            + "350f63bab4697b43f8010500000038b4964992d54d06cff08044f801060000002e74013948afbc9af2d77abe";
 
     @Test
     void innerEventsUseOurCellShapes() throws Exception {
-        byte[] events = HexFormat.of().parseHex(CAPTURED_EVENTS);
+        byte[] events = EventBytes.capturedFloatTableEvents();
         byte[] compressed = Zstd.compress(events);
-        byte[] body = payloadBody(compressed, TransactionPayloads.ZSTD, events.length);
+        byte[] body = EventBytes.payloadBody(compressed, TransactionPayloads.ZSTD, events.length);
 
         List<Event> inner = decode(body);
         assertThat(inner).hasSize(2);
@@ -73,10 +66,10 @@ class TransactionPayloadsTest {
 
     @Test
     void anUncompressedPayloadIsReadAsItIs() throws Exception {
-        byte[] events = HexFormat.of().parseHex(CAPTURED_EVENTS);
+        byte[] events = EventBytes.capturedFloatTableEvents();
         TransactionPayloadEventData header = new TransactionPayloadEventData();
         byte[] read = TransactionPayloads.readEvents(
-                new ByteArrayInputStream(payloadBody(events, TransactionPayloads.NONE, 0)), header);
+                new ByteArrayInputStream(EventBytes.payloadBody(events, TransactionPayloads.NONE, 0)), header);
         assertThat(read).containsExactly(events);
         assertThat(header.getCompressionType()).isEqualTo(TransactionPayloads.NONE);
         assertThat(header.getUncompressedSize()).isEqualTo(events.length);
@@ -92,44 +85,5 @@ class TransactionPayloadsTest {
             decoded.add(e);
         }
         return decoded;
-    }
-
-    private static byte[] payloadBody(byte[] payload, int compression, int uncompressedSize) {
-        ByteArrayOutputStream out = new ByteArrayOutputStream();
-        field(out, 1, payload.length);
-        field(out, 2, compression);
-        if (uncompressedSize > 0) {
-            field(out, 3, uncompressedSize);
-        }
-        out.write(0);
-        out.writeBytes(payload);
-        return out.toByteArray();
-    }
-
-    private static void field(ByteArrayOutputStream out, int type, int value) {
-        byte[] packed = packed(value);
-        out.writeBytes(packed(type));
-        out.writeBytes(packed(packed.length));
-        out.writeBytes(packed);
-    }
-
-    private static byte[] packed(int v) {
-        ByteArrayOutputStream out = new ByteArrayOutputStream();
-        if (v < 251) {
-            out.write(v);
-        } else if (v < 0x10000) {
-            out.write(0xFC);
-            writeLe(out, v, 2);
-        } else {
-            out.write(0xFD);
-            writeLe(out, v, 3);
-        }
-        return out.toByteArray();
-    }
-
-    private static void writeLe(ByteArrayOutputStream out, long v, int n) {
-        for (int i = 0; i < n; i++) {
-            out.write((int) (v >>> (8 * i)) & 0xFF);
-        }
     }
 }

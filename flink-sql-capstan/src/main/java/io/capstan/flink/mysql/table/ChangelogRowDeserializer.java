@@ -169,26 +169,25 @@ final class ChangelogRowDeserializer implements CapstanDeserializer<RowData> {
      * a zero date, which capstan reads as NULL.
      */
     private static CapstanHaltException nullInNotNull(ChangeEvent event, String column) {
-        return new CapstanHaltException(
-                HaltReason.INVALID_CONFIGURATION,
-                "table "
-                        + event.tableId().quoted()
-                        + ": column '"
-                        + column
-                        + "' is declared NOT NULL, but a row holds NULL there (MySQL zero dates"
-                        + " such as '0000-00-00' are read as NULL, also in NOT NULL columns)."
-                        + " Remedy: declare the column without NOT NULL (and outside the PRIMARY"
-                        + " KEY), or replace the zero dates in MySQL, then restart the job.");
+        return doesNotFit(
+                event,
+                ": column '" + column + "' is declared NOT NULL, but a row holds NULL there (MySQL"
+                        + " zero dates such as '0000-00-00' are read as NULL, also in NOT NULL columns)",
+                "declare the column without NOT NULL (and outside the PRIMARY KEY), or replace the"
+                        + " zero dates in MySQL");
     }
 
     private static CapstanHaltException drifted(ChangeEvent event, String what) {
+        return doesNotFit(
+                event,
+                " changed after the Flink table was planned: " + what,
+                "update the CREATE TABLE statement to fit the MySQL table");
+    }
+
+    /** The table's rows no longer fit the declared Flink table: name it, the problem and the remedy. */
+    private static CapstanHaltException doesNotFit(ChangeEvent event, String problem, String remedy) {
         return new CapstanHaltException(
                 HaltReason.INVALID_CONFIGURATION,
-                "table "
-                        + event.tableId().quoted()
-                        + " changed after the Flink table was planned: "
-                        + what
-                        + ". Remedy: update the CREATE TABLE statement to fit the MySQL table and"
-                        + " restart the job.");
+                "table " + event.tableId().quoted() + problem + ". Remedy: " + remedy + " and restart the job.");
     }
 }

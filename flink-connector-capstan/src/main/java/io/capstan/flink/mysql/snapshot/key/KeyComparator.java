@@ -5,8 +5,8 @@ import java.math.BigDecimal;
 import java.util.Comparator;
 import java.util.List;
 import org.apache.flink.table.data.DecimalData;
-import org.apache.flink.table.data.StringData;
 import org.apache.flink.table.data.TimestampData;
+import org.apache.flink.table.data.binary.BinaryStringData;
 
 /**
  * Orders key tuples exactly as MySQL orders the key's index: column by column, each column by its
@@ -68,7 +68,7 @@ public final class KeyComparator implements Comparator<KeyTuple>, Serializable {
             case BIT:
                 return compareBits(a, b);
             case STRING_PAD_SPACE:
-                return comparePadded(((StringData) a).toBytes(), ((StringData) b).toBytes(), ' ');
+                return compareSpacePadded((BinaryStringData) a, (BinaryStringData) b);
             default:
                 throw new IllegalStateException("unhandled key kind " + kind);
         }
@@ -124,6 +124,26 @@ public final class KeyComparator implements Comparator<KeyTuple>, Serializable {
         for (int i = 0; i < n; i++) {
             int x = i < a.length ? a[i] & 0xff : pad;
             int y = i < b.length ? b[i] & 0xff : pad;
+            if (x != y) {
+                return Integer.compare(x, y);
+            }
+        }
+        return 0;
+    }
+
+    /**
+     * {@link #comparePadded} with spaces over the UTF-8 bytes Flink holds, read in place: the
+     * cursor gate compares keys per binlog row, so no byte copy per comparison.
+     */
+    static int compareSpacePadded(BinaryStringData a, BinaryStringData b) {
+        a.ensureMaterialized();
+        b.ensureMaterialized();
+        int la = a.getSizeInBytes();
+        int lb = b.getSizeInBytes();
+        int n = Math.max(la, lb);
+        for (int i = 0; i < n; i++) {
+            int x = i < la ? a.byteAt(i) & 0xff : ' ';
+            int y = i < lb ? b.byteAt(i) & 0xff : ' ';
             if (x != y) {
                 return Integer.compare(x, y);
             }

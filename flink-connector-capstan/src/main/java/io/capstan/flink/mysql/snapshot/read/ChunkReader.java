@@ -1,5 +1,6 @@
 package io.capstan.flink.mysql.snapshot.read;
 
+import io.capstan.flink.mysql.binlog.ServerGtidState;
 import io.capstan.flink.mysql.connect.JdbcConnections;
 import io.capstan.flink.mysql.connect.MySqlConnectionConfig;
 import io.capstan.flink.mysql.error.CapstanHaltException;
@@ -313,16 +314,13 @@ public final class ChunkReader implements AutoCloseable {
     }
 
     private GtidSet readGtidExecuted() throws SQLException {
-        try (Statement st = snapshotConnection.createStatement()) {
-            return parseGtidSet(st.executeQuery("SELECT @@global.gtid_executed"));
-        }
+        return ServerGtidState.executed(snapshotConnection);
     }
 
     private static GtidSet parseGtidSet(ResultSet rs) throws SQLException {
         try (rs) {
             rs.next();
-            String text = rs.getString(1);
-            return GtidSet.parse(text == null ? "" : text.replaceAll("\\s", ""));
+            return ServerGtidState.parse(rs.getString(1));
         }
     }
 
@@ -389,11 +387,7 @@ public final class ChunkReader implements AutoCloseable {
             execute(lockConnection, "UNLOCK TABLES");
         } catch (SQLException e) {
             // Closing the session is the other way to release the lock; never leave it held.
-            try {
-                lockConnection.close();
-            } catch (SQLException ignored) {
-                // already broken
-            }
+            JdbcConnections.closeQuietly(lockConnection);
             lockConnection = null;
             throw e;
         }
@@ -461,15 +455,8 @@ public final class ChunkReader implements AutoCloseable {
     }
 
     private void closeQuietly() {
-        for (Connection c : new Connection[] {lockConnection, snapshotConnection}) {
-            if (c != null) {
-                try {
-                    c.close();
-                } catch (SQLException ignored) {
-                    // closing a broken connection
-                }
-            }
-        }
+        JdbcConnections.closeQuietly(lockConnection);
+        JdbcConnections.closeQuietly(snapshotConnection);
         lockConnection = null;
         snapshotConnection = null;
     }

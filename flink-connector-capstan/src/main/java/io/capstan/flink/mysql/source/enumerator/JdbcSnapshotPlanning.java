@@ -93,13 +93,7 @@ public final class JdbcSnapshotPlanning implements SnapshotPlanning {
 
     @Override
     public synchronized void close() {
-        if (connection != null) {
-            try {
-                connection.close();
-            } catch (SQLException ignored) {
-                // closing a broken connection
-            }
-            connection = null;
-        }
+        JdbcConnections.closeQuietly(connection);
+        connection = null;
     }
 }

@@ -110,14 +110,8 @@ final class ChunkFetcher implements AutoCloseable {
     }
 
     private void closeSchemaConnection() {
-        if (schemaConnection != null) {
-            try {
-                schemaConnection.close();
-            } catch (SQLException ignored) {
-                // already broken
-            }
-            schemaConnection = null;
-        }
+        JdbcConnections.closeQuietly(schemaConnection);
+        schemaConnection = null;
     }
 
     @Override

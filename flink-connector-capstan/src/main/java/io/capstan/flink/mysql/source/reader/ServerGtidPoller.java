@@ -78,14 +78,8 @@ final class ServerGtidPoller implements AutoCloseable {
     }
 
     private void closeConnection() {
-        if (open != null) {
-            try {
-                open.close();
-            } catch (SQLException ignored) {
-                // already broken
-            }
-            open = null;
-        }
+        JdbcConnections.closeQuietly(open);
+        open = null;
     }
 
     @Override
