@@ -3,8 +3,8 @@ package io.capstan.flink.mysql.error;
 /**
  * Every named reason for which capstan-mysql refuses to start or stops a running job.
  *
- * <p>The {@link #code()} is the stable, documented name users search for (docs/operations.md lists
- * each with its remedy). Reasons describe settings, tables and positions, never row values.
+ * <p>The {@link #code()} is the stable, documented name users search for (docs/halts.md, the one
+ * catalogue, lists each with its remedy). Reasons describe settings, tables and positions, never row values.
  */
 public enum HaltReason {
     // Preflight: server settings and privileges, checked before anything is read.
