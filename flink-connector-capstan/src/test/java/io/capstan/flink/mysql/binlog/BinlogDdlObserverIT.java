@@ -3,6 +3,7 @@ package io.capstan.flink.mysql.binlog;
 import static io.capstan.flink.mysql.binlog.StreamerFixture.config;
 import static io.capstan.flink.mysql.binlog.StreamerFixture.drain;
 import static io.capstan.flink.mysql.binlog.StreamerFixture.endsAtLeast;
+import static io.capstan.flink.mysql.testing.ConnectorConfigs.connectorConfig;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
@@ -65,7 +66,7 @@ class BinlogDdlObserverIT {
         DdlObserver observer = (db, sql, gtid) -> seen.add(new Ddl(db, sql, gtid,
                 polled.stream().anyMatch(r -> r instanceof TransactionEnd && r.gtid().equals(gtid))));
         try (BinlogStreamer s = new BinlogStreamer(
-                        config(DB.connectorConfig(), t).build(), StartPositions.latest(DB.connectorConfig()), observer);
+                        config(connectorConfig(DB), t).build(), StartPositions.latest(connectorConfig(DB)), observer);
                 Connection inDb = DB.openRootConnection();
                 Connection noDb = DB.server().openRootConnection()) {
             s.start();
@@ -117,7 +118,7 @@ class BinlogDdlObserverIT {
             }
         };
         try (BinlogStreamer s = new BinlogStreamer(
-                        config(DB.connectorConfig(), t).build(), StartPositions.latest(DB.connectorConfig()), drift);
+                        config(connectorConfig(DB), t).build(), StartPositions.latest(connectorConfig(DB)), drift);
                 Connection c = DB.openRootConnection()) {
             s.start();
             DB.execute("INSERT INTO t VALUES (100, 'x')");

@@ -3,6 +3,7 @@ package io.capstan.flink.mysql.binlog;
 import static io.capstan.flink.mysql.binlog.StreamerFixture.config;
 import static io.capstan.flink.mysql.binlog.StreamerFixture.drain;
 import static io.capstan.flink.mysql.binlog.StreamerFixture.endsAtLeast;
+import static io.capstan.flink.mysql.testing.ConnectorConfigs.connectorConfig;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
@@ -53,8 +54,8 @@ class BinlogHaltsIT {
 
     @Test
     void xaTransactionHalts() throws Exception {
-        BinlogStartPosition start = StartPositions.latest(DB.connectorConfig());
-        try (BinlogStreamer s = new BinlogStreamer(config(DB.connectorConfig(), t).build(), start)) {
+        BinlogStartPosition start = StartPositions.latest(connectorConfig(DB));
+        try (BinlogStreamer s = new BinlogStreamer(config(connectorConfig(DB), t).build(), start)) {
             s.start();
             try (Connection c = DB.openRootConnection(); Statement st = c.createStatement()) {
                 st.execute("XA START 'capstan-xa'");
@@ -70,13 +71,13 @@ class BinlogHaltsIT {
 
     @Test
     void aPositionWithAForeignServerUuidHaltsBeforeConnecting() {
-        GtidSet foreign = StartPositions.latest(DB.connectorConfig()).processed()
+        GtidSet foreign = StartPositions.latest(connectorConfig(DB)).processed()
                 .add(Gtid.of("ffffffff-1111-2222-3333-444444444444", 1));
         BinlogStartPosition start = BinlogStartPosition.of(foreign);
-        try (BinlogStreamer s = new BinlogStreamer(config(DB.connectorConfig(), t).build(), start)) {
+        try (BinlogStreamer s = new BinlogStreamer(config(connectorConfig(DB), t).build(), start)) {
             assertHalt(s::start, HaltReason.SOURCE_IDENTITY_MISMATCH);
         }
-        assertHalt(() -> StartPositions.gtidSet(DB.connectorConfig(), foreign), HaltReason.SOURCE_IDENTITY_MISMATCH);
+        assertHalt(() -> StartPositions.gtidSet(connectorConfig(DB), foreign), HaltReason.SOURCE_IDENTITY_MISMATCH);
     }
 
     @Test
@@ -85,11 +86,11 @@ class BinlogHaltsIT {
         GtidSet executed = GtidSet.parse(DB.server().gtidExecuted());
         GtidSet ahead = executed.add(Gtid.of(uuid, 1_000_000));
         BinlogStartPosition start = BinlogStartPosition.of(ahead);
-        try (BinlogStreamer s = new BinlogStreamer(config(DB.connectorConfig(), t).build(), start)) {
+        try (BinlogStreamer s = new BinlogStreamer(config(connectorConfig(DB), t).build(), start)) {
             assertHalt(s::start, HaltReason.SOURCE_IDENTITY_MISMATCH);
         }
         // Past the JDBC check, the server refuses the dump itself (error 1236).
-        try (BinlogStreamer s = new BinlogStreamer(config(DB.connectorConfig(), t).build(), start)) {
+        try (BinlogStreamer s = new BinlogStreamer(config(connectorConfig(DB), t).build(), start)) {
             try {
                 s.connect();
             } catch (CapstanHaltException e) {
@@ -102,8 +103,8 @@ class BinlogHaltsIT {
 
     @Test
     void anotherReplicaWithOurServerIdHalts() throws Exception {
-        BinlogStreamerConfig cfg = config(DB.connectorConfig(), t).build();
-        BinlogStartPosition start = StartPositions.latest(DB.connectorConfig());
+        BinlogStreamerConfig cfg = config(connectorConfig(DB), t).build();
+        BinlogStartPosition start = StartPositions.latest(connectorConfig(DB));
         try (BinlogStreamer first = new BinlogStreamer(cfg, start)) {
             first.start();
             DB.execute("INSERT INTO t VALUES (100, 'before')");

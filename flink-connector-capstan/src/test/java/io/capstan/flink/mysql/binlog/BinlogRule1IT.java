@@ -3,6 +3,7 @@ package io.capstan.flink.mysql.binlog;
 import static io.capstan.flink.mysql.binlog.StreamerFixture.config;
 import static io.capstan.flink.mysql.binlog.StreamerFixture.drain;
 import static io.capstan.flink.mysql.binlog.StreamerFixture.endsAtLeast;
+import static io.capstan.flink.mysql.testing.ConnectorConfigs.connectorConfig;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import io.capstan.flink.mysql.error.CapstanHaltException;
@@ -82,10 +83,10 @@ class BinlogRule1IT {
         };
         jul.addHandler(julHandler);
         try (Connection root = DB.server().openRootConnection()) {
-            BinlogStartPosition start = StartPositions.latest(DB.connectorConfig());
+            BinlogStartPosition start = StartPositions.latest(connectorConfig(DB));
             ConcurrentLinkedQueue<String> ddl = new ConcurrentLinkedQueue<>();
             DdlObserver observer = (db, sql, gtid) -> ddl.add(sql);
-            try (BinlogStreamer s = new BinlogStreamer(config(DB.connectorConfig(), t).build(), start, observer)) {
+            try (BinlogStreamer s = new BinlogStreamer(config(connectorConfig(DB), t).build(), start, observer)) {
                 s.start();
                 DB.execute("INSERT INTO t VALUES (1, '" + MARKER + "-a'), (2, '" + MARKER + "-b')",
                         "INSERT INTO other VALUES (1, '" + MARKER + "-c')",

@@ -6,6 +6,7 @@ import static io.capstan.flink.mysql.binlog.StreamerFixture.config;
 import static io.capstan.flink.mysql.binlog.StreamerFixture.drain;
 import static io.capstan.flink.mysql.binlog.StreamerFixture.endsAtLeast;
 import static io.capstan.flink.mysql.binlog.StreamerFixture.rows;
+import static io.capstan.flink.mysql.testing.ConnectorConfigs.connectorConfig;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import io.capstan.flink.mysql.error.CapstanHaltException;
@@ -61,8 +62,8 @@ class BinlogServerLifecycleIT {
     @Test
     @Order(1)
     void serverRestartWhileStreamingLosesAndDuplicatesNothing() throws Exception {
-        BinlogStartPosition start = StartPositions.latest(server.connectorConfig());
-        try (BinlogStreamer s = new BinlogStreamer(config(server.connectorConfig(), T).build(), start)) {
+        BinlogStartPosition start = StartPositions.latest(connectorConfig(server));
+        try (BinlogStreamer s = new BinlogStreamer(config(connectorConfig(server), T).build(), start)) {
             s.start();
             insert(1, 50);
             List<BinlogRecord> out = new ArrayList<>(drain(s, endsAtLeast(20), Duration.ofSeconds(30)));
@@ -84,16 +85,16 @@ class BinlogServerLifecycleIT {
     @Test
     @Order(2)
     void purgedTransactionsHaltWithDataGapBeforeAndWhileConnecting() throws Exception {
-        BinlogStartPosition old = StartPositions.latest(server.connectorConfig());
+        BinlogStartPosition old = StartPositions.latest(connectorConfig(server));
         insert(1001, 1003);
         server.purgeBinaryLogs();
-        try (BinlogStreamer s = new BinlogStreamer(config(server.connectorConfig(), T).build(), old)) {
+        try (BinlogStreamer s = new BinlogStreamer(config(connectorConfig(server), T).build(), old)) {
             assertHalt(s::start, HaltReason.DATA_GAP);
         }
-        assertHalt(() -> StartPositions.gtidSet(server.connectorConfig(), old.processed()), HaltReason.DATA_GAP);
+        assertHalt(() -> StartPositions.gtidSet(connectorConfig(server), old.processed()), HaltReason.DATA_GAP);
         // Past the JDBC check, the server's own refusal (error 1236) maps to the same halt.
         // The refusal surfaces from connect() or from a later poll, whichever comes after it.
-        try (BinlogStreamer s = new BinlogStreamer(config(server.connectorConfig(), T).build(), old)) {
+        try (BinlogStreamer s = new BinlogStreamer(config(connectorConfig(server), T).build(), old)) {
             boolean haltedOnConnect = false;
             try {
                 s.connect();
@@ -106,9 +107,9 @@ class BinlogServerLifecycleIT {
             }
         }
         // earliest = what the server still holds: valid.
-        BinlogStartPosition earliest = StartPositions.earliest(server.connectorConfig());
+        BinlogStartPosition earliest = StartPositions.earliest(connectorConfig(server));
         assertThat(earliest.processed()).isEqualTo(GtidSet.parse(server.gtidPurged()));
-        try (BinlogStreamer s = new BinlogStreamer(config(server.connectorConfig(), T).build(), earliest)) {
+        try (BinlogStreamer s = new BinlogStreamer(config(connectorConfig(server), T).build(), earliest)) {
             s.start();
         }
     }
@@ -116,14 +117,14 @@ class BinlogServerLifecycleIT {
     @Test
     @Order(3)
     void aSchemaHaltFromATableMapWithoutRowMetadataStopsTheStream() throws Exception {
-        BinlogStartPosition start = StartPositions.latest(server.connectorConfig());
+        BinlogStartPosition start = StartPositions.latest(connectorConfig(server));
         server.executeAsRoot("SET GLOBAL binlog_row_metadata = MINIMAL");
         try {
             server.executeAsRoot("INSERT INTO lifecycle.t VALUES (2001, 'minimal')");
         } finally {
             server.executeAsRoot("SET GLOBAL binlog_row_metadata = FULL");
         }
-        try (BinlogStreamer s = new BinlogStreamer(config(server.connectorConfig(), T).build(), start)) {
+        try (BinlogStreamer s = new BinlogStreamer(config(connectorConfig(server), T).build(), start)) {
             s.start();
             // The schema reader's halt travels through the streamer like UNSUPPORTED_COLUMN_TYPE and
             // UNDECODABLE_COLUMN would (same path); this one the test server can produce.
@@ -135,8 +136,8 @@ class BinlogServerLifecycleIT {
     @Test
     @Order(4)
     void aServerThatDoesNotComeBackExhaustsTheReconnectBudget() throws Exception {
-        BinlogStartPosition start = StartPositions.latest(server.connectorConfig());
-        BinlogStreamerConfig cfg = config(server.connectorConfig(), T)
+        BinlogStartPosition start = StartPositions.latest(connectorConfig(server));
+        BinlogStreamerConfig cfg = config(connectorConfig(server), T)
                 .reconnectBackoff(Duration.ofMillis(100), Duration.ofMillis(500))
                 .reconnectMaxDuration(Duration.ofSeconds(3))
                 .build();

@@ -5,6 +5,7 @@ import static io.capstan.flink.mysql.binlog.StreamerFixture.drain;
 import static io.capstan.flink.mysql.binlog.StreamerFixture.endsAtLeast;
 import static io.capstan.flink.mysql.binlog.StreamerFixture.rows;
 import static io.capstan.flink.mysql.binlog.StreamerFixture.rowsAtLeast;
+import static io.capstan.flink.mysql.testing.ConnectorConfigs.connectorConfig;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import io.capstan.flink.mysql.connect.SslMode;
@@ -40,7 +41,7 @@ class BinlogStreamerIT {
     }
 
     private static BinlogStartPosition latest() {
-        return StartPositions.latest(DB.connectorConfig());
+        return StartPositions.latest(connectorConfig(DB));
     }
 
     private static String summary(List<BinlogRecord> records) {
@@ -59,7 +60,7 @@ class BinlogStreamerIT {
     void streamsInsertsUpdatesDeletesAndMultiStatementTransactions() throws Exception {
         DB.execute("DELETE FROM t");
         BinlogStartPosition start = latest();
-        try (BinlogStreamer s = new BinlogStreamer(config(DB.connectorConfig(), t).build(), start)) {
+        try (BinlogStreamer s = new BinlogStreamer(config(connectorConfig(DB), t).build(), start)) {
             s.start();
             DB.execute(
                     "INSERT INTO t VALUES (1, 'one')",
@@ -92,7 +93,7 @@ class BinlogStreamerIT {
     @Test
     void transactionsOfUncapturedTablesAdvanceTheProcessedSetWithoutDecodingRows() throws Exception {
         BinlogStartPosition start = latest();
-        try (BinlogStreamer s = new BinlogStreamer(config(DB.connectorConfig(), t).build(), start)) {
+        try (BinlogStreamer s = new BinlogStreamer(config(connectorConfig(DB), t).build(), start)) {
             s.start();
             DB.execute("INSERT INTO other VALUES (100, 'x'), (101, 'y')", "DELETE FROM other WHERE id >= 100");
             List<BinlogRecord> out = drain(s, endsAtLeast(2), Duration.ofSeconds(30));
@@ -111,7 +112,7 @@ class BinlogStreamerIT {
         BinlogStartPosition start = latest();
         DB.execute("INSERT INTO t VALUES (11, 'a'), (12, 'b'), (13, 'c'), (14, 'd'), (15, 'e')");
         List<BinlogRecord> all;
-        try (BinlogStreamer s = new BinlogStreamer(config(DB.connectorConfig(), t).build(), start)) {
+        try (BinlogStreamer s = new BinlogStreamer(config(connectorConfig(DB), t).build(), start)) {
             s.start();
             all = drain(s, endsAtLeast(1), Duration.ofSeconds(30));
         }
@@ -119,7 +120,7 @@ class BinlogStreamerIT {
         for (int emitted = 0; emitted <= 5; emitted++) {
             BinlogPositionTracker tracker = new BinlogPositionTracker(start);
             all.subList(0, emitted).forEach(tracker::onRecord); // a checkpoint after `emitted` rows
-            try (BinlogStreamer s = new BinlogStreamer(config(DB.connectorConfig(), t).build(), tracker.position())) {
+            try (BinlogStreamer s = new BinlogStreamer(config(connectorConfig(DB), t).build(), tracker.position())) {
                 s.start();
                 List<BinlogRecord> rest = drain(s, endsAtLeast(1), Duration.ofSeconds(30));
                 assertThat(summary(rest)).isEqualTo(summary(all.subList(emitted, all.size())));
@@ -137,7 +138,7 @@ class BinlogStreamerIT {
                 "INSERT INTO t WITH RECURSIVE seq(i) AS (SELECT 1 UNION ALL SELECT i + 1 FROM seq WHERE i < " + n
                         + ") SELECT 1000 + i, CONCAT('v', i) FROM seq");
         try (BinlogStreamer s = new BinlogStreamer(
-                config(DB.connectorConfig(), t).queueCapacity(16).build(), start)) {
+                config(connectorConfig(DB), t).queueCapacity(16).build(), start)) {
             s.start();
             int maxQueued = 0;
             int expectIndex = 0;
@@ -172,7 +173,7 @@ class BinlogStreamerIT {
         for (int i = 1; i <= 20; i++) {
             DB.execute("UPDATE wide SET v = 'w" + i + "' WHERE id = " + i);
         }
-        try (BinlogStreamer s = new BinlogStreamer(config(DB.connectorConfig(), wide).queueCapacity(8).build(), start);
+        try (BinlogStreamer s = new BinlogStreamer(config(connectorConfig(DB), wide).queueCapacity(8).build(), start);
                 Connection root = DB.server().openRootConnection()) {
             s.start();
             List<Integer> ids = new ArrayList<>();
@@ -225,7 +226,7 @@ class BinlogStreamerIT {
         DB.server().executeAsRoot("FLUSH PRIVILEGES");
         BinlogStartPosition start = latest();
         DB.server().executeAsRoot("FLUSH PRIVILEGES");
-        BinlogStreamerConfig cfg = config(DB.connectorConfig().toBuilder().sslMode(SslMode.DISABLED).build(), t).build();
+        BinlogStreamerConfig cfg = config(connectorConfig(DB).toBuilder().sslMode(SslMode.DISABLED).build(), t).build();
         try (BinlogStreamer s = new BinlogStreamer(cfg, start)) {
             s.start();
             DB.execute("INSERT INTO other VALUES (500, 'x')");
@@ -241,7 +242,7 @@ class BinlogStreamerIT {
                 "CREATE USER IF NOT EXISTS 'capstan_tls'@'%' IDENTIFIED WITH caching_sha2_password BY 'Tls-pass-1' REQUIRE SSL",
                 "GRANT SELECT, REPLICATION SLAVE, REPLICATION CLIENT ON *.* TO 'capstan_tls'@'%'",
                 "FLUSH PRIVILEGES");
-        io.capstan.flink.mysql.connect.MySqlConnectionConfig tlsUser = DB.connectorConfig().toBuilder()
+        io.capstan.flink.mysql.connect.MySqlConnectionConfig tlsUser = connectorConfig(DB).toBuilder()
                 .username("capstan_tls").password("Tls-pass-1").sslMode(SslMode.REQUIRED).build();
         BinlogStartPosition start = StartPositions.latest(tlsUser);
         DB.server().executeAsRoot("FLUSH PRIVILEGES"); // full caching_sha2 authentication again

@@ -4,6 +4,7 @@ import static io.capstan.flink.mysql.binlog.StreamerFixture.config;
 import static io.capstan.flink.mysql.binlog.StreamerFixture.drain;
 import static io.capstan.flink.mysql.binlog.StreamerFixture.rows;
 import static io.capstan.flink.mysql.binlog.StreamerFixture.rowsAtLeast;
+import static io.capstan.flink.mysql.testing.ConnectorConfigs.connectorConfig;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import io.capstan.flink.mysql.connect.JdbcConnections;
@@ -44,7 +45,7 @@ class BinlogYearSignednessIT {
                 + " d DECIMAL(12,2), f FLOAT, u_int2 INT UNSIGNED)");
         TableId y = TableId.of(DB.name(), "y");
         try (BinlogStreamer s = new BinlogStreamer(
-                config(DB.connectorConfig(), y).build(), StartPositions.latest(DB.connectorConfig()))) {
+                config(connectorConfig(DB), y).build(), StartPositions.latest(connectorConfig(DB)))) {
             s.start();
             DB.execute(
                     // unsigned above the signed maximum, signed negative
@@ -61,7 +62,7 @@ class BinlogYearSignednessIT {
 
             TableSchema schema;
             Map<Integer, GenericRowData> jdbc;
-            try (Connection c = JdbcConnections.open(DB.connectorConfig())) {
+            try (Connection c = JdbcConnections.open(connectorConfig(DB))) {
                 schema = JdbcSchemaReader.read(c, y);
                 jdbc = readAll(c, schema);
             }

@@ -1,5 +1,6 @@
 package io.capstan.flink.mysql.convert;
 
+import static io.capstan.flink.mysql.testing.ConnectorConfigs.connectorConfig;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import io.capstan.flink.mysql.connect.JdbcConnections;
@@ -200,7 +201,7 @@ class TypeMatrixIT {
         Map<Integer, GenericRowData> jdbcMatrix;
         Map<Integer, GenericRowData> jdbcJson;
         GenericRowData jdbcKeyed;
-        try (Connection c = JdbcConnections.open(DB.connectorConfig())) {
+        try (Connection c = JdbcConnections.open(connectorConfig(DB))) {
             matrix = JdbcSchemaReader.read(c, matrixId);
             keyed = JdbcSchemaReader.read(c, keyedId);
             json = JdbcSchemaReader.read(c, jsonId);
@@ -213,14 +214,14 @@ class TypeMatrixIT {
         }
 
         // The binary protocol (server-side prepared statements) reads the same values.
-        try (Connection c = JdbcConnections.open(DB.connectorConfig().toBuilder()
+        try (Connection c = JdbcConnections.open(connectorConfig(DB).toBuilder()
                 .jdbcProperty("useServerPrepStmts", "true").build())) {
             assertSameRows(matrix, readAll(c, matrix), jdbcMatrix);
             assertSameRows(json, readAll(c, json), jdbcJson);
             assertSameRows(mixed, readAll(c, mixed), jdbcMixed);
         }
         // So does the snapshot's chunk reader (binary protocol, streamed), one chunk per table.
-        try (ChunkReader reader = new ChunkReader(DB.connectorConfig(), SnapshotReadOptions.defaults())) {
+        try (ChunkReader reader = new ChunkReader(connectorConfig(DB), SnapshotReadOptions.defaults())) {
             assertSameRows(matrix, readChunk(reader, matrix), jdbcMatrix);
             assertSameRows(json, readChunk(reader, json), jdbcJson);
             assertSameRows(mixed, readChunk(reader, mixed), jdbcMixed);
@@ -245,12 +246,12 @@ class TypeMatrixIT {
                 "DELETE FROM matrix WHERE id = 2",
                 "DELETE FROM matrix WHERE id = 4");
         GenericRowData updatedRow1;
-        try (Connection c = JdbcConnections.open(DB.connectorConfig())) {
+        try (Connection c = JdbcConnections.open(connectorConfig(DB))) {
             updatedRow1 = readAll(c, matrix).get(1);
         }
 
         // (2) the binlog: schema from the table map and rows equal the JDBC rows
-        BinlogCapture capture = BinlogCapture.capture(DB.connectorConfig(), DB.name(), before,
+        BinlogCapture capture = BinlogCapture.capture(connectorConfig(DB), DB.name(), before,
                 cap -> cap.count("matrix", "delete") == 2 && cap.count("json_docs", "insert") == JSON_DOCS.length);
         boolean yearBit = BinlogSchemaReader.yearHasSignednessBit(serverVersion);
         assertThat(BinlogSchemaReader.fromTableMap(matrixId, capture.tableMaps.get(matrixId), yearBit))
@@ -478,7 +479,7 @@ class TypeMatrixIT {
     /** The whole table as one chunk, read by the snapshot's chunk reader. */
     private static Map<Integer, GenericRowData> readChunk(ChunkReader reader, TableSchema schema) throws Exception {
         ChunkKey key;
-        try (Connection c = JdbcConnections.open(DB.connectorConfig())) {
+        try (Connection c = JdbcConnections.open(connectorConfig(DB))) {
             key = ChunkKeyResolver.resolve(JdbcTableKeyMetadataReader.read(c, schema.tableId()), Optional.empty());
         }
         ChunkResult result = reader.read(new SnapshotChunk(schema.tableId(), 0, ChunkRange.all()),

@@ -1,6 +1,7 @@
 package io.capstan.flink.mysql.preflight;
 
 import io.capstan.flink.mysql.connect.MySqlConnectionConfig;
+import io.capstan.flink.mysql.testing.SocketDirectory;
 import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.net.ServerSocket;
@@ -19,7 +20,9 @@ import java.util.stream.Stream;
  * A throw-away MariaDB server for the one test that needs a server preflight must refuse as
  * unsupported. It runs Debian's {@code mariadbd} (package {@code mariadb-server-core}, binaries
  * only) from {@code target/}: bootstrapped from the packaged system-table scripts, started on a
- * free loopback port, stopped and deleted on {@link #close()} or at JVM exit.
+ * free loopback port, stopped and deleted on {@link #close()} or at JVM exit. Its Unix socket
+ * lives in a short {@link SocketDirectory} of its own: beside the data, a deep checkout would pass
+ * the 107-byte socket path limit and mariadbd would not start.
  */
 final class MariaDbServer implements AutoCloseable {
 
@@ -29,12 +32,14 @@ final class MariaDbServer implements AutoCloseable {
             "MariaDB test server not found at " + MARIADBD + ": run 'apt-get install -y mariadb-server-core'";
 
     private final Path dir;
+    private final SocketDirectory socketDir;
     private final int port;
     private final Process process;
     private final Thread shutdownHook;
 
-    private MariaDbServer(Path dir, int port, Process process) {
+    private MariaDbServer(Path dir, SocketDirectory socketDir, int port, Process process) {
         this.dir = dir;
+        this.socketDir = socketDir;
         this.port = port;
         this.process = process;
         this.shutdownHook = new Thread(this::stop, "stop-mariadb-" + port);
@@ -53,17 +58,24 @@ final class MariaDbServer implements AutoCloseable {
         Files.createDirectories(dir.resolve("tmp"));
         bootstrap(dir);
         int port = freePort();
+        SocketDirectory socketDir = SocketDirectory.create();
         List<String> cmd = baseCommand(dir);
         cmd.add("--port=" + port);
         cmd.add("--bind-address=127.0.0.1");
-        cmd.add("--socket=" + dir.resolve("mariadb.sock"));
+        cmd.add("--socket=" + socketDir.socket("mariadb.sock"));
         cmd.add("--pid-file=" + dir.resolve("mariadb.pid"));
         cmd.add("--log-error=" + dir.resolve("error.log"));
-        Process p = new ProcessBuilder(cmd)
-                .redirectErrorStream(true)
-                .redirectOutput(dir.resolve("mariadbd.out").toFile())
-                .start();
-        MariaDbServer server = new MariaDbServer(dir, port, p);
+        Process p;
+        try {
+            p = new ProcessBuilder(cmd)
+                    .redirectErrorStream(true)
+                    .redirectOutput(dir.resolve("mariadbd.out").toFile())
+                    .start();
+        } catch (IOException e) {
+            socketDir.close();
+            throw e;
+        }
+        MariaDbServer server = new MariaDbServer(dir, socketDir, port, p);
         server.awaitReady();
         return server;
     }
@@ -138,6 +150,11 @@ final class MariaDbServer implements AutoCloseable {
     }
 
     private void stop() {
+        stopProcess();
+        socketDir.close();
+    }
+
+    private void stopProcess() {
         if (process.isAlive()) {
             process.destroy();
             try {

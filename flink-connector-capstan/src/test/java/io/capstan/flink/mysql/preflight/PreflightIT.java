@@ -1,5 +1,6 @@
 package io.capstan.flink.mysql.preflight;
 
+import static io.capstan.flink.mysql.testing.ConnectorConfigs.connectorConfig;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.fail;
 
@@ -61,7 +62,7 @@ class PreflightIT {
 
     @Test
     void healthyServerPassesForTheLeastPrivilegedConnectorUser() throws SQLException {
-        Preflight.verify(DB.connectorConfig(), tables);
+        Preflight.verify(connectorConfig(DB), tables);
     }
 
     @Test
@@ -100,7 +101,7 @@ class PreflightIT {
         String original = DB.server().queryStringAsRoot("SELECT @@global." + variable);
         try {
             DB.server().executeAsRoot("SET GLOBAL " + variable + " = " + badValue);
-            PreflightException e = refusal(DB.connectorConfig(), tables);
+            PreflightException e = refusal(connectorConfig(DB), tables);
             assertThat(e.reason()).isEqualTo(reason);
             assertThat(e.failures()).extracting(PreflightFailure::reason).containsExactly(reason);
             assertThat(e.failures().get(0).subject()).isEqualTo(variable);
@@ -108,7 +109,7 @@ class PreflightIT {
         } finally {
             DB.server().executeAsRoot("SET GLOBAL " + variable + " = '" + original.replace("'", "''") + "'");
         }
-        Preflight.verify(DB.connectorConfig(), tables);
+        Preflight.verify(connectorConfig(DB), tables);
     }
 
     @Test
@@ -118,7 +119,7 @@ class PreflightIT {
                         "CREATE USER '" + LIMITED_USER + "'@'%' IDENTIFIED BY '" + LIMITED_PASSWORD + "'",
                         "GRANT SELECT ON `" + DB.name() + "`.`orders` TO '" + LIMITED_USER + "'@'%'");
         MySqlConnectionConfig limited =
-                DB.connectorConfig().toBuilder().username(LIMITED_USER).password(LIMITED_PASSWORD).build();
+                connectorConfig(DB).toBuilder().username(LIMITED_USER).password(LIMITED_PASSWORD).build();
 
         PreflightException e = refusal(limited, tables);
 
@@ -151,7 +152,7 @@ class PreflightIT {
                         "GRANT REPLICATION SLAVE, REPLICATION CLIENT ON *.* TO '" + ROLE_USER + "'@'%'",
                         "GRANT '" + ROLE + "' TO '" + ROLE_USER + "'@'%'");
         MySqlConnectionConfig roleUser =
-                DB.connectorConfig().toBuilder().username(ROLE_USER).password(LIMITED_PASSWORD).build();
+                connectorConfig(DB).toBuilder().username(ROLE_USER).password(LIMITED_PASSWORD).build();
 
         // Granted but not active at login: the connector's sessions would lack these privileges.
         PreflightException e = refusal(roleUser, tables);

@@ -1,5 +1,6 @@
 package io.capstan.flink.mysql.preflight;
 
+import static io.capstan.flink.mysql.testing.ConnectorConfigs.connectorConfig;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import io.capstan.flink.mysql.error.HaltReason;
@@ -52,7 +53,7 @@ class PreflightMisconfiguredServerIT {
 
     @Test
     void everyBadSettingIsReportedTogetherAndTheDynamicRemediesWork() throws SQLException {
-        PreflightException e = PreflightIT.refusal(server.connectorConfig(), tables);
+        PreflightException e = PreflightIT.refusal(connectorConfig(server), tables);
 
         assertThat(e.failures())
                 .extracting(PreflightFailure::reason)
@@ -83,7 +84,7 @@ class PreflightMisconfiguredServerIT {
         assertThat(statements).hasSizeGreaterThanOrEqualTo(8);
         server.executeAsRoot(statements.toArray(new String[0]));
 
-        PreflightException after = PreflightIT.refusal(server.connectorConfig(), tables);
+        PreflightException after = PreflightIT.refusal(connectorConfig(server), tables);
         assertThat(after.failures())
                 .extracting(PreflightFailure::reason)
                 .containsExactly(HaltReason.BINLOG_DISABLED);

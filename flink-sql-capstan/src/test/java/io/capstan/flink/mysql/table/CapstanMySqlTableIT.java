@@ -228,7 +228,7 @@ class CapstanMySqlTableIT {
                 ResultSet rs =
                         s.executeQuery(
                                 "SELECT ID FROM information_schema.PROCESSLIST WHERE COMMAND LIKE 'Binlog Dump%'"
-                                        + " AND USER = '" + DB.connectorConfig().username() + "'")) {
+                                        + " AND USER = '" + DB.connectorAccount().username() + "'")) {
             while (rs.next()) {
                 ids.add(rs.getLong(1));
             }
@@ -595,7 +595,7 @@ class CapstanMySqlTableIT {
         StringBuilder explainStatement = new StringBuilder();
         tEnv.executeSql("EXPLAIN PLAN FOR SELECT * FROM explained").collect().forEachRemaining(explainStatement::append);
 
-        String password = DB.connectorConfig().password();
+        String password = DB.connectorAccount().password();
         assertThat(password).isNotBlank();
         assertThat(plan).contains("explained").contains("capstan-mysql").doesNotContain(password);
         assertThat(plan).contains("changelogMode=[I,UB,UA,D]");
@@ -610,7 +610,7 @@ class CapstanMySqlTableIT {
         tEnv.executeSql(createTable("compiled", "id INT NOT NULL", options(DB, "compiled", gtidExecuted(DB))));
         tEnv.executeSql("CREATE TEMPORARY TABLE sink (id INT) WITH ('connector' = 'blackhole')");
         String json = tEnv.compilePlanSql("INSERT INTO sink SELECT id FROM compiled").asJsonString();
-        assertThat(json).contains("compiled").doesNotContain(DB.connectorConfig().password());
+        assertThat(json).contains("compiled").doesNotContain(DB.connectorAccount().password());
     }
 
     /** Plans the query (without running it) and returns the failure's messages. */
@@ -618,7 +618,7 @@ class CapstanMySqlTableIT {
         Throwable t = catchThrowable(() -> tEnv.explainSql(query));
         assertThat(t).as("planning must fail").isNotNull();
         String messages = allMessages(t);
-        assertThat(messages).doesNotContain(DB.connectorConfig().password());
+        assertThat(messages).doesNotContain(DB.connectorAccount().password());
         return messages;
     }
 }

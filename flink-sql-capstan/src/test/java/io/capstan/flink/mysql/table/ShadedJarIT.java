@@ -130,7 +130,7 @@ class ShadedJarIT {
                     .contains("ROW +I[1, one, " + table + "]")
                     .contains("ROW +I[2, two, " + table + "]")
                     .contains("DONE")
-                    .doesNotContain(DB.connectorConfig().password());
+                    .doesNotContain(DB.connectorAccount().password());
         } finally {
             p.destroyForcibly();
         }

@@ -1,6 +1,6 @@
 package io.capstan.flink.mysql.table;
 
-import io.capstan.flink.mysql.connect.MySqlConnectionConfig;
+import io.capstan.flink.mysql.testing.MySqlAccount;
 import io.capstan.flink.mysql.testing.MySqlTestDatabase;
 
 import org.apache.flink.streaming.api.environment.StreamExecutionEnvironment;
@@ -37,7 +37,7 @@ final class SqlItSupport {
 
     /** Options for the connector user on the test database, starting after {@code gtidSet}. */
     static Map<String, String> options(MySqlTestDatabase db, String tableName, String gtidSet) {
-        MySqlConnectionConfig c = db.connectorConfig();
+        MySqlAccount c = db.connectorAccount();
         Map<String, String> o = new LinkedHashMap<>();
         o.put("connector", "capstan-mysql");
         o.put("hostname", c.hostname());

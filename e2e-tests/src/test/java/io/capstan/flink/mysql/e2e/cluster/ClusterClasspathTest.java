@@ -33,6 +33,8 @@ class ClusterClasspathTest {
                 .noneMatch(jar -> jar.startsWith("flink-connector-capstan"))
                 .noneMatch(jar -> jar.startsWith("flink-sql-capstan"))
                 .noneMatch(jar -> jar.startsWith("e2e-tests"))
+                .noneMatch(jar -> jar.startsWith("e2e-jobs"))
+                .noneMatch(jar -> jar.startsWith("capstan-mysql-"))
                 .noneMatch(jar -> jar.startsWith("mysql-"))
                 .noneMatch(jar -> jar.startsWith("protobuf-"))
                 .noneMatch(jar -> jar.startsWith("junit-"))

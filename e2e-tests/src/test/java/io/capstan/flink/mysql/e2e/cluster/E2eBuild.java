@@ -8,10 +8,11 @@ import java.util.ArrayList;
 import java.util.List;
 
 /**
- * What the Maven build of e2e-tests leaves for the real-cluster ITs: the Flink cluster classpath
- * (target/flink-cluster.classpath, the provided-scope dependencies), the job jar
- * (target/e2e-jobs.jar) and a work directory. Failsafe passes the paths as system properties; the
- * defaults are the same paths relative to the module directory.
+ * What the Maven build leaves for the real-cluster ITs: the Flink cluster classpath
+ * (target/flink-cluster.classpath, e2e-tests' provided-scope dependencies), the job jar
+ * (../e2e-jobs/target/e2e-jobs.jar, built by the e2e-jobs module) and a work directory. Failsafe
+ * passes the paths as system properties; the defaults are the same paths relative to the module
+ * directory.
  */
 public final class E2eBuild {
     private E2eBuild() {}
@@ -21,10 +22,10 @@ public final class E2eBuild {
     }
 
     public static Path jobsJar() {
-        Path jar = path("capstan.e2e.jobs.jar", "target/e2e-jobs.jar");
+        Path jar = path("capstan.e2e.jobs.jar", "../e2e-jobs/target/e2e-jobs.jar");
         if (!Files.isRegularFile(jar)) {
             throw new IllegalStateException(
-                    "The e2e job jar " + jar + " is missing: run the e2e-tests module to the package"
+                    "The e2e job jar " + jar + " is missing: build the e2e-jobs module to the package"
                             + " phase (mvn -pl e2e-tests -am verify) so that failsafe finds it");
         }
         return jar;

@@ -3,6 +3,7 @@ package io.capstan.flink.mysql.e2e.cluster;
 import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.nio.file.Files;
+import java.nio.file.NoSuchFileException;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
@@ -20,6 +21,24 @@ public final class OutputFiles {
         if (!Files.isDirectory(dir)) {
             return List.of();
         }
+        // The running sink renames hidden part files while a walk lists them (a checkpoint commits
+        // in-progress files); committed files never vanish, so a fresh walk sees a settled listing.
+        for (int attempt = 1; ; attempt++) {
+            try {
+                return readVisibleFiles(dir);
+            } catch (IOException e) {
+                if (!(e instanceof NoSuchFileException) || attempt == 10) {
+                    throw new UncheckedIOException(e);
+                }
+            } catch (UncheckedIOException e) {
+                if (!(e.getCause() instanceof NoSuchFileException) || attempt == 10) {
+                    throw e;
+                }
+            }
+        }
+    }
+
+    private static List<String> readVisibleFiles(Path dir) throws IOException {
         List<String> lines = new ArrayList<>();
         try (Stream<Path> files = Files.walk(dir)) {
             for (Path file : files.filter(Files::isRegularFile).sorted().toList()) {
@@ -27,8 +46,6 @@ public final class OutputFiles {
                     lines.addAll(Files.readAllLines(file));
                 }
             }
-        } catch (IOException e) {
-            throw new UncheckedIOException(e);
         }
         return lines;
     }

@@ -1,10 +1,10 @@
 package io.capstan.flink.mysql.e2e.connector;
 
-import io.capstan.flink.mysql.connect.MySqlConnectionConfig;
 import io.capstan.flink.mysql.e2e.cluster.E2eBuild;
 import io.capstan.flink.mysql.e2e.cluster.FlinkStandaloneCluster;
 import io.capstan.flink.mysql.e2e.cluster.OutputFiles;
 import io.capstan.flink.mysql.e2e.jobs.CdcToFilesJob;
+import io.capstan.flink.mysql.testing.MySqlAccount;
 import io.capstan.flink.mysql.testing.MySqlTestDatabase;
 
 import java.io.IOException;
@@ -60,7 +60,7 @@ final class CdcJobFixture {
 
     /** Submits the job with parallelism 2 and returns its id. */
     String submit(String name, String tableRegex, String start, long serverId, Path output) {
-        MySqlConnectionConfig account = db.connectorConfig();
+        MySqlAccount account = db.connectorAccount();
         Path passwordFile = writePasswordFile(cluster.workDir().resolve(name + ".password"), account.password());
         return cluster.submitJar(
                 E2eBuild.jobsJar(),

@@ -208,7 +208,7 @@ class ConnectorExactlyOnceClusterIT {
         System.out.printf("Final check (%d ms in all): %s%n", millisSince(begun), result);
         assertThat(result.problems()).as(result.toString()).isEmpty();
         assertThat(result.changes()).isGreaterThan(1_000);
-        CdcJobFixture.assertPasswordNotInLogs(cluster, DB.connectorConfig().password());
+        CdcJobFixture.assertPasswordNotInLogs(cluster, DB.connectorAccount().password());
         return result;
     }
 

@@ -2,9 +2,9 @@ package io.capstan.flink.mysql.e2e.connector;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
-import io.capstan.flink.mysql.connect.MySqlConnectionConfig;
 import io.capstan.flink.mysql.e2e.cluster.FlinkStandaloneCluster;
 import io.capstan.flink.mysql.e2e.cluster.SqlGateway;
+import io.capstan.flink.mysql.testing.MySqlAccount;
 import io.capstan.flink.mysql.testing.MySqlTestDatabase;
 
 import java.nio.file.Path;
@@ -67,7 +67,7 @@ class SqlGatewayConnectorClusterIT {
         fixture.createTable(table);
         String startGtids = fixture.gtidExecuted();
         fixture.fill(table, 2_000); // arrives as inserts: the job starts before it
-        MySqlConnectionConfig account = DB.connectorConfig();
+        MySqlAccount account = DB.connectorAccount();
         String query = "SELECT COUNT(*), SUM(id), SUM(ver), SUM(balance) FROM src";
         AtomicReference<List<String>> expected = new AtomicReference<>();
 

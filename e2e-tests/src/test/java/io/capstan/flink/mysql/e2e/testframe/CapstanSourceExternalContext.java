@@ -2,7 +2,7 @@ package io.capstan.flink.mysql.e2e.testframe;
 
 import io.capstan.flink.mysql.CapstanMySqlSource;
 import io.capstan.flink.mysql.StartupOptions;
-import io.capstan.flink.mysql.connect.MySqlConnectionConfig;
+import io.capstan.flink.mysql.testing.MySqlAccount;
 import java.net.URL;
 import java.util.ArrayList;
 import java.util.Collections;
@@ -65,7 +65,7 @@ final class CapstanSourceExternalContext implements DataStreamSourceExternalCont
             default:
                 throw new UnsupportedOperationException("boundedness " + settings.getBoundedness());
         }
-        MySqlConnectionConfig account = system.connectorConfig();
+        MySqlAccount account = system.connectorAccount();
         return CapstanMySqlSource.<String>builder()
                 .hostname(account.hostname())
                 .port(account.port())

@@ -1,6 +1,6 @@
 package io.capstan.flink.mysql.e2e.testframe;
 
-import io.capstan.flink.mysql.connect.MySqlConnectionConfig;
+import io.capstan.flink.mysql.testing.MySqlAccount;
 import io.capstan.flink.mysql.testing.MySqlServer;
 import java.sql.Connection;
 import java.sql.SQLException;
@@ -45,8 +45,8 @@ public final class MySqlExternalSystem implements TestResource {
     }
 
     /** The least-privileged connector account the source connects with. */
-    MySqlConnectionConfig connectorConfig() {
-        return server().connectorConfig();
+    MySqlAccount connectorAccount() {
+        return server().connectorAccount();
     }
 
     /** {@code @@global.gtid_executed}: everything committed so far. */

@@ -1,5 +1,6 @@
 package io.capstan.flink.mysql.snapshot.ddl;
 
+import static io.capstan.flink.mysql.testing.ConnectorConfigs.connectorConfig;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import com.github.shyiko.mysql.binlog.BinaryLogClient;
@@ -64,7 +65,7 @@ class SnapshotDdlGuardIT {
         DB.execute("DROP TABLE snap");
         String end = DB.server().gtidExecuted().replaceAll("\\s", "");
 
-        List<Ddl> ddls = readDdl(DB.connectorConfig(), GtidSet.parse(start), GtidSet.parse(end));
+        List<Ddl> ddls = readDdl(connectorConfig(DB), GtidSet.parse(start), GtidSet.parse(end));
         assertThat(ddls).hasSize(touching.length + elsewhere.length + 1);
         Set<TableId> inProgress = Set.of(TableId.of(DB.name(), "snap"));
         for (int i = 0; i < ddls.size(); i++) {

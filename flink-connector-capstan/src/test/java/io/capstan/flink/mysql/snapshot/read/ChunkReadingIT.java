@@ -2,6 +2,7 @@ package io.capstan.flink.mysql.snapshot.read;
 
 import static io.capstan.flink.mysql.snapshot.read.SnapshotTestSupport.resolve;
 import static io.capstan.flink.mysql.snapshot.read.SnapshotTestSupport.spec;
+import static io.capstan.flink.mysql.testing.ConnectorConfigs.connectorConfig;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
@@ -52,7 +53,7 @@ class ChunkReadingIT {
     @RegisterExtension static final MySqlTestDatabase DB = new MySqlTestDatabase();
 
     private static MySqlConnectionConfig config() {
-        return DB.connectorConfig();
+        return connectorConfig(DB);
     }
 
     private TableId table(String name) {

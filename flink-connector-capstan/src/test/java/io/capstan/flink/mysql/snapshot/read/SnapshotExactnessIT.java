@@ -3,6 +3,7 @@ package io.capstan.flink.mysql.snapshot.read;
 import static io.capstan.flink.mysql.snapshot.read.SnapshotTestSupport.gtidExecuted;
 import static io.capstan.flink.mysql.snapshot.read.SnapshotTestSupport.resolve;
 import static io.capstan.flink.mysql.snapshot.read.SnapshotTestSupport.spec;
+import static io.capstan.flink.mysql.testing.ConnectorConfigs.connectorConfig;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import com.github.shyiko.mysql.binlog.BinaryLogClient;
@@ -140,7 +141,7 @@ class SnapshotExactnessIT {
      */
     private Outcome run(String name, ChunkReader.CapturePoint capture, int chunkSize, boolean composite)
             throws Exception {
-        MySqlConnectionConfig config = DB.connectorConfig();
+        MySqlConnectionConfig config = connectorConfig(DB);
         TableId table = TableId.of(DB.name(), name);
         DB.execute(composite
                 ? "CREATE TABLE " + name + " (a INT NOT NULL, b BIGINT NOT NULL, ver INT NOT NULL,"

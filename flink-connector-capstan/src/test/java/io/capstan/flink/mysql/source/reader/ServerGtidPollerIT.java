@@ -1,5 +1,6 @@
 package io.capstan.flink.mysql.source.reader;
 
+import static io.capstan.flink.mysql.testing.ConnectorConfigs.connectorConfig;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import io.capstan.flink.mysql.binlog.ServerGtidState;
@@ -18,7 +19,7 @@ class ServerGtidPollerIT {
     @RegisterExtension static final MySqlTestDatabase DB = new MySqlTestDatabase();
 
     private static GtidSet executed() throws Exception {
-        try (Connection c = JdbcConnections.open(DB.connectorConfig())) {
+        try (Connection c = JdbcConnections.open(connectorConfig(DB))) {
             return ServerGtidState.executed(c);
         }
     }
@@ -26,7 +27,7 @@ class ServerGtidPollerIT {
     @Test
     void followsTheServersExecutedSetAndStopsOnClose() throws Exception {
         DB.execute("CREATE TABLE polled (id INT PRIMARY KEY)");
-        ServerGtidPoller poller = new ServerGtidPoller(DB.connectorConfig(), Duration.ofMillis(100));
+        ServerGtidPoller poller = new ServerGtidPoller(connectorConfig(DB), Duration.ofMillis(100));
         try {
             GtidSet before = executed();
             SourceJobs.await("the first poll", Duration.ofSeconds(10),

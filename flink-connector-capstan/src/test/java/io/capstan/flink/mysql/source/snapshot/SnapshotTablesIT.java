@@ -1,5 +1,6 @@
 package io.capstan.flink.mysql.source.snapshot;
 
+import static io.capstan.flink.mysql.testing.ConnectorConfigs.connectorConfig;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.catchThrowable;
 
@@ -266,7 +267,7 @@ class SnapshotTablesIT {
         try (Connection c = DB.openRootConnection();
                 PreparedStatement ps = c.prepareStatement(
                         "SELECT COUNT(*) FROM information_schema.PROCESSLIST WHERE USER = ?")) {
-            ps.setString(1, DB.connectorConfig().username());
+            ps.setString(1, connectorConfig(DB).username());
             try (ResultSet rs = ps.executeQuery()) {
                 rs.next();
                 return rs.getLong(1);

