@@ -15,25 +15,36 @@ final class ChunkConnections implements AutoCloseable {
 
     private static final String SERVER_PREPARED_STATEMENTS = "useServerPrepStmts";
 
+    /** Opens a session; the reader uses {@link JdbcConnections#open}, unit tests a scripted fake. */
+    interface Opener {
+        Connection open(MySqlConnectionConfig config) throws SQLException;
+    }
+
     private final MySqlConnectionConfig config;
     private final SnapshotReadOptions options;
+    private final Opener opener;
     private Connection lock; // A
     private Connection snapshot; // B
 
     ChunkConnections(MySqlConnectionConfig config, SnapshotReadOptions options) {
+        this(config, options, JdbcConnections::open);
+    }
+
+    ChunkConnections(MySqlConnectionConfig config, SnapshotReadOptions options, Opener opener) {
         this.config = config;
         this.options = options;
+        this.opener = opener;
     }
 
     /** (Re)opens whichever session is not open. */
     void open() throws SQLException {
         if (lock == null || lock.isClosed()) {
-            lock = JdbcConnections.open(config);
+            lock = opener.open(config);
             // A short wait per LOCK TABLES attempt: the lock wait budget retries, with backoff.
             execute(lock, "SET SESSION lock_wait_timeout = " + options.lockWaitTimeoutSeconds());
         }
         if (snapshot == null || snapshot.isClosed()) {
-            snapshot = JdbcConnections.open(snapshotConfig());
+            snapshot = opener.open(snapshotConfig());
             execute(snapshot, "SET SESSION TRANSACTION ISOLATION LEVEL REPEATABLE READ");
         }
     }
