@@ -4,70 +4,48 @@ import com.github.shyiko.mysql.binlog.BinaryLogClient;
 import com.github.shyiko.mysql.binlog.event.Event;
 import io.capstan.flink.mysql.error.CapstanHaltException;
 import io.capstan.flink.mysql.error.HaltReason;
-import io.capstan.flink.mysql.error.RetryBudgetExhaustedException;
 import java.io.IOException;
-import java.util.Arrays;
 import java.util.Objects;
-import java.util.concurrent.BlockingQueue;
-import java.util.concurrent.LinkedBlockingQueue;
-import java.util.concurrent.Semaphore;
 import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.ThreadLocalRandom;
 import java.util.concurrent.TimeUnit;
-import java.util.concurrent.atomic.AtomicInteger;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 /**
  * Streams one MySQL server's binlog from a {@link BinlogStartPosition} as {@link BinlogRecord}s.
  *
- * <p>A reader thread runs the binlog connection and the {@link TransactionAssembler}, and puts
- * records into a bounded queue; when the queue is full the thread blocks, stops reading the socket,
- * and TCP pushes back on the server, so memory stays bounded by the queue whatever the transaction
- * size. {@link #poll} takes records out (from the Flink split reader). Records cross the queue in
- * batches (those of one binlog event, at most {@value #BATCH} at a time), handed over as soon as
- * the event is processed: a hand-off per record cost a thread wake-up per record, more CPU than
- * decoding it. At most {@code queueCapacity} records wait in the queue (the batch being taken
- * out included), plus one batch being filled.
+ * <p>A reader thread runs the binlog connection ({@link ReconnectSupervisor}) and the {@link
+ * TransactionAssembler}, and hands the records of each binlog event over to {@link #poll} (called
+ * by the Flink split reader) through a bounded {@link BatchHandOver}: when it is full the reader
+ * thread blocks, stops reading the socket, and TCP pushes back on the server, so memory stays
+ * bounded by the queue capacity whatever the transaction size.
  *
  * <p>Transient faults (dropped connection, KILL of the dump thread, server restart, silence beyond
- * the heartbeat) reconnect with capped, jittered exponential backoff, from the assembler's exact
- * position: the processed set plus the rows of the open transaction already queued, so nothing is
- * lost or queued twice. Conditions that would lose or duplicate data halt: {@link #poll} then
- * throws the {@link CapstanHaltException}. DDL statements go to the caller's {@link DdlObserver},
- * whose halts stop the stream the same way.
+ * the heartbeat, noticed by the {@link SilenceWatchdog}) reconnect with capped, jittered
+ * exponential backoff, from the assembler's exact position: the processed set plus the rows of
+ * the open transaction already queued, so nothing is lost or queued twice. Conditions that would
+ * lose or duplicate data halt: {@link #poll} then throws the {@link CapstanHaltException}. DDL
+ * statements go to the caller's {@link DdlObserver}, whose halts stop the stream the same way.
  */
 public final class BinlogStreamer implements AutoCloseable {
 
     private static final Logger LOG = LoggerFactory.getLogger(BinlogStreamer.class);
-    private static final long OFFER_SLICE_MILLIS = 100;
-    static final int BATCH = 256;
 
     private final BinlogStreamerConfig config;
     private final BinlogStartPosition start;
     private final BinlogStreamerMetrics metrics = new BinlogStreamerMetrics();
-    private final BlockingQueue<BinlogRecord[]> queue = new LinkedBlockingQueue<>(); // bounded by space
-    private final Semaphore space; // one permit per record the queue may still take
-    private final int batchSize;
-    private final AtomicInteger queuedRecords = new AtomicInteger();
-    private BinlogRecord[] filling; // reader thread only
-    private int filled; // reader thread only
-    private BinlogRecord[] taking; // poll's thread only
-    private int taken; // poll's thread only
+    private final BatchHandOver<BinlogRecord> handOver;
     private final TableSchemaCache tables;
     private final TransactionAssembler assembler;
-    private final ReconnectBackoff backoff;
+    private final ReconnectSupervisor supervisor;
+    private final SilenceWatchdog watchdog;
     private final CountDownLatch firstConnect = new CountDownLatch(1);
 
     private volatile RuntimeException failure; // a halt, or an internal error of the reader thread
     private volatile boolean closed;
     private volatile boolean started;
-    private volatile BinaryLogClient client;
-    private volatile long lastActivityNanos;
-    private volatile Exception lastConnectionFailure;
-    private boolean reconnecting; // reader thread only
     private Thread reader;
-    private Thread watchdog;
 
     public BinlogStreamer(BinlogStreamerConfig config, BinlogStartPosition start) {
         this(config, start, DdlObserver.NONE);
@@ -80,19 +58,22 @@ public final class BinlogStreamer implements AutoCloseable {
     public BinlogStreamer(BinlogStreamerConfig config, BinlogStartPosition start, DdlObserver ddlObserver) {
         this.config = config;
         this.start = start;
-        this.batchSize = Math.min(BATCH, config.queueCapacity());
-        this.space = new Semaphore(config.queueCapacity());
-        this.filling = new BinlogRecord[batchSize];
+        this.watchdog = new SilenceWatchdog(config.connection().heartbeatInterval(), System::nanoTime);
+        this.handOver = new BatchHandOver<>(config.queueCapacity(), this::stopped, watchdog::activity);
         this.tables = new TableSchemaCache(config.tableFilter(), metrics);
         this.assembler = new TransactionAssembler(
-                tables, start, config.startTimestampMillis(), metrics, this::enqueue,
+                tables, start, config.startTimestampMillis(), metrics, handOver::add,
                 Objects.requireNonNull(ddlObserver, "ddlObserver"));
-        this.backoff = new ReconnectBackoff(
-                config.reconnectInitialBackoff(),
-                config.reconnectMaxBackoff(),
-                config.reconnectMaxAttempts(),
-                config.reconnectMaxDuration(),
-                () -> ThreadLocalRandom.current().nextDouble());
+        this.supervisor = new ReconnectSupervisor(
+                config,
+                new ReconnectBackoff(
+                        config.reconnectInitialBackoff(),
+                        config.reconnectMaxBackoff(),
+                        config.reconnectMaxAttempts(),
+                        config.reconnectMaxDuration(),
+                        () -> ThreadLocalRandom.current().nextDouble()),
+                metrics,
+                System::currentTimeMillis);
     }
 
     /**
@@ -114,9 +95,7 @@ public final class BinlogStreamer implements AutoCloseable {
         reader = new Thread(this::readLoop, "capstan-binlog-reader-" + config.serverId());
         reader.setDaemon(true);
         reader.start();
-        watchdog = new Thread(this::watchLoop, "capstan-binlog-watchdog-" + config.serverId());
-        watchdog.setDaemon(true);
-        watchdog.start();
+        watchdog.start("capstan-binlog-watchdog-" + config.serverId(), () -> !stopped(), this::onSilence);
         try {
             firstConnect.await(config.connection().connectTimeout().toMillis() + 1000, TimeUnit.MILLISECONDS);
         } catch (InterruptedException e) {
@@ -138,22 +117,10 @@ public final class BinlogStreamer implements AutoCloseable {
         if (f != null) {
             throw f;
         }
-        if (taking == null || taken == taking.length) {
-            if (taking != null) {
-                space.release(taking.length); // one wake-up of a blocked reader per batch, not per record
-            }
-            taking = queue.poll(timeout, unit);
-            taken = 0;
-            if (taking == null) {
-                if ((f = failure) != null) {
-                    throw f;
-                }
-                return null;
-            }
+        BinlogRecord record = handOver.poll(timeout, unit);
+        if (record == null && (f = failure) != null) {
+            throw f;
         }
-        BinlogRecord record = taking[taken];
-        taking[taken++] = null;
-        queuedRecords.decrementAndGet();
         return record;
     }
 
@@ -163,76 +130,62 @@ public final class BinlogStreamer implements AutoCloseable {
 
     /** Records waiting in the queue. */
     public int queuedRecords() {
-        return queuedRecords.get();
+        return handOver.queued();
     }
 
     @Override
     public void close() {
         closed = true;
-        disconnect(client);
-        for (Thread t : new Thread[] {watchdog, reader}) {
-            if (t != null) {
-                t.interrupt();
-                try {
-                    t.join(10_000);
-                } catch (InterruptedException e) {
-                    Thread.currentThread().interrupt();
-                }
+        disconnect(supervisor.client());
+        try {
+            watchdog.stop();
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+        }
+        if (reader != null) {
+            reader.interrupt();
+            try {
+                reader.join(10_000);
+            } catch (InterruptedException e) {
+                Thread.currentThread().interrupt();
             }
         }
-        queue.clear();
-        taking = null;
+        handOver.clear();
+    }
+
+    private boolean stopped() {
+        return closed || failure != null;
     }
 
     // ---- reader thread -------------------------------------------------------------------------
 
     private void readLoop() {
         try {
-            while (!closed && failure == null) {
-                BinlogStartPosition position = assembler.resumePosition();
-                assembler.restartFrom(position);
-                BinaryLogClient c = BinlogClientFactory.create(config, position, tables, metrics);
-                c.registerEventListener(this::onEvent);
-                c.registerLifecycleListener(new Lifecycle());
-                lastConnectionFailure = null;
-                client = c;
-                if (closed) {
-                    break;
+            supervisor.run(new ReconnectSupervisor.Stream() {
+                @Override
+                public BinlogStartPosition resumePosition() {
+                    return assembler.resumePosition();
                 }
-                try {
-                    c.connect(); // blocks while streaming; returns when the connection ends
-                } catch (Exception e) {
-                    lastConnectionFailure = e;
+
+                @Override
+                public BinaryLogClient clientFrom(BinlogStartPosition position) {
+                    assembler.restartFrom(position);
+                    BinaryLogClient c = BinlogClientFactory.create(config, position, tables, metrics);
+                    c.registerEventListener(BinlogStreamer.this::onEvent);
+                    c.registerLifecycleListener(new Lifecycle());
+                    return c;
                 }
-                metrics.connected(false);
-                if (closed || failure != null) {
-                    break;
+
+                @Override
+                public boolean stopped() {
+                    return BinlogStreamer.this.stopped();
                 }
-                Exception cause = lastConnectionFailure;
-                CapstanHaltException halt =
-                        ServerFailures.haltFor(cause, position, config.serverId(), config.connection().address());
-                if (halt != null) {
+
+                @Override
+                public void halt(CapstanHaltException halt) {
                     haltWith(halt);
-                    break;
                 }
-                long delay = backoff.nextDelayMillis(System.currentTimeMillis());
-                if (delay < 0) {
-                    haltWith(new RetryBudgetExhaustedException(
-                            HaltReason.RECONNECT_BUDGET_EXHAUSTED,
-                            "the binlog connection to " + config.connection().address() + " could not be restored after "
-                                    + backoff.attempts() + " attempts within " + config.reconnectMaxDuration()
-                                    + " (last failure: " + describe(cause) + "). Remedy: bring the server back or"
-                                    + " fix the network; Flink's restart strategy (if any) restarts from the last"
-                                    + " checkpoint and tries again; raise the reconnect budget if outages this long"
-                                    + " are expected."));
-                    break;
-                }
-                LOG.warn("Binlog connection to {} (server id {}) ended ({}); reconnecting in {} ms from {}",
-                        config.connection().address(), config.serverId(), describe(cause), delay,
-                        assembler.resumePosition());
-                reconnecting = true;
-                Thread.sleep(delay);
-            }
+            });
         } catch (InterruptedException e) {
             // closing
         } catch (RuntimeException | Error e) {
@@ -246,15 +199,15 @@ public final class BinlogStreamer implements AutoCloseable {
     }
 
     private void onEvent(Event event) {
-        if (closed || failure != null) {
+        if (stopped()) {
             return;
         }
-        lastActivityNanos = System.nanoTime();
+        watchdog.activity();
         try {
             assembler.onEvent(event);
-            handOver(); // the event's records, at once
+            handOver.handOver(); // the event's records, at once
         } catch (InterruptedException e) {
-            disconnect(client); // closing or halted while waiting for queue space
+            disconnect(supervisor.client()); // closing or halted while waiting for queue space
         } catch (CapstanHaltException e) {
             haltWith(e);
         } catch (TransactionAssembler.DdlObserverFailure e) {
@@ -272,38 +225,15 @@ public final class BinlogStreamer implements AutoCloseable {
         }
     }
 
-    /**
-     * The assembler's sink: adds to the batch being filled, handing it over when full (which may
-     * block). A record accepted here is always handed over (at the end of its event at the latest)
-     * unless the streamer closes or halts, so the assembler's resume position stays exact.
-     */
-    private void enqueue(BinlogRecord record) throws InterruptedException {
-        filling[filled++] = record;
-        if (filled == batchSize) {
-            handOver();
+    /** The watchdog found the connection silent: drop it, the supervisor reconnects. */
+    private void onSilence() {
+        BinaryLogClient c = supervisor.client();
+        if (c != null && c.isConnected()) {
+            LOG.warn("No binlog event or heartbeat from {} for {} ms; reconnecting",
+                    config.connection().address(), watchdog.silenceMillis());
+            supervisor.connectionFailed(new IOException("heartbeat timeout"));
+            disconnect(c);
         }
-    }
-
-    /** Puts the filled batch into the queue; blocks while it is full (TCP back-pressure), wakes up on close or halt. */
-    private void handOver() throws InterruptedException {
-        if (filled == 0) {
-            return;
-        }
-        BinlogRecord[] batch = filled == batchSize ? filling : Arrays.copyOf(filling, filled);
-        while (!space.tryAcquire(filled, OFFER_SLICE_MILLIS, TimeUnit.MILLISECONDS)) {
-            lastActivityNanos = System.nanoTime(); // waiting for the consumer is not silence
-            if (closed || failure != null) {
-                throw new InterruptedException("binlog streamer closed");
-            }
-        }
-        queuedRecords.addAndGet(filled);
-        queue.add(batch);
-        if (batch == filling) {
-            filling = new BinlogRecord[batchSize];
-        } else {
-            Arrays.fill(filling, 0, filled, null);
-        }
-        filled = 0;
     }
 
     private void haltWith(CapstanHaltException halt) {
@@ -318,7 +248,7 @@ public final class BinlogStreamer implements AutoCloseable {
             failure = f;
         }
         firstConnect.countDown();
-        disconnect(client);
+        disconnect(supervisor.client());
     }
 
     private static void disconnect(BinaryLogClient c) {
@@ -331,43 +261,11 @@ public final class BinlogStreamer implements AutoCloseable {
         }
     }
 
-    private static String describe(Exception e) {
-        if (e == null) {
-            return "closed by the server";
-        }
-        // Network and protocol messages carry addresses, error codes and binlog positions, no row values.
-        return e.getClass().getSimpleName() + (e.getMessage() == null ? "" : ": " + e.getMessage());
-    }
-
-    /** Reconnects when neither an event nor a heartbeat arrived for three heartbeat intervals. */
-    private void watchLoop() {
-        long silenceNanos = config.connection().heartbeatInterval().toNanos() * 3 + TimeUnit.SECONDS.toNanos(5);
-        try {
-            while (!closed && failure == null) {
-                Thread.sleep(Math.max(1000, config.connection().heartbeatInterval().toMillis() / 2));
-                BinaryLogClient c = client;
-                if (c != null && c.isConnected() && System.nanoTime() - lastActivityNanos > silenceNanos) {
-                    LOG.warn("No binlog event or heartbeat from {} for {} ms; reconnecting",
-                            config.connection().address(), TimeUnit.NANOSECONDS.toMillis(silenceNanos));
-                    lastConnectionFailure = new IOException("heartbeat timeout");
-                    disconnect(c);
-                }
-            }
-        } catch (InterruptedException e) {
-            // closing
-        }
-    }
-
     private final class Lifecycle implements BinaryLogClient.LifecycleListener {
         @Override
         public void onConnect(BinaryLogClient c) {
-            lastActivityNanos = System.nanoTime();
-            metrics.connected(true);
-            if (reconnecting) {
-                metrics.reconnected();
-                reconnecting = false;
-            }
-            backoff.reset();
+            watchdog.activity();
+            supervisor.connected();
             LOG.info("Binlog connection to {} up (server id {}), streaming after {}",
                     config.connection().address(), config.serverId(), assembler.resumePosition());
             firstConnect.countDown();
@@ -375,7 +273,7 @@ public final class BinlogStreamer implements AutoCloseable {
 
         @Override
         public void onCommunicationFailure(BinaryLogClient c, Exception ex) {
-            lastConnectionFailure = ex;
+            supervisor.connectionFailed(ex);
         }
 
         @Override

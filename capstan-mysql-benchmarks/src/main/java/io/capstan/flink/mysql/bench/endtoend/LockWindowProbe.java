@@ -2,7 +2,7 @@ package io.capstan.flink.mysql.bench.endtoend;
 
 import io.capstan.flink.mysql.connect.JdbcConnections;
 import io.capstan.flink.mysql.connect.MySqlConnectionConfig;
-import io.capstan.flink.mysql.snapshot.read.ChunkReader;
+import io.capstan.flink.mysql.snapshot.read.ReadViewStatements;
 import java.sql.Connection;
 import java.sql.Statement;
 import java.util.Arrays;
@@ -34,7 +34,7 @@ final class LockWindowProbe {
         long[] acquire = new long[cycles];
         long[] held = new long[cycles];
         // ChunkReader's own read view statements, in one multi-statement round trip as it sends them.
-        String readView = ChunkReader.readViewStatements(table.id(), true);
+        String readView = ReadViewStatements.underLock(table.id());
         try (Connection a = JdbcConnections.open(c);
                 Connection b = JdbcConnections.open(c.toBuilder().jdbcProperty("allowMultiQueries", "true").build());
                 Statement lock = a.createStatement(); Statement snap = b.createStatement()) {

@@ -306,8 +306,7 @@ class ChunkReadingIT {
                     ? "ALTER TABLE " + name + " ADD COLUMN extra INT"
                     : "ALTER TABLE " + name + " ENGINE=InnoDB"; // rebuilds, same definition
             QueuedDdl queued = new QueuedDdl(ddl);
-            try (ChunkReader reader = new ChunkReader(
-                    config(), SnapshotReadOptions.defaults(), ChunkReader.CapturePoint.UNDER_LOCK, queued)) {
+            try (ChunkReader reader = new ChunkReader(config(), SnapshotReadOptions.defaults(), queued)) {
                 org.junit.jupiter.api.function.ThrowingSupplier<Object> read = () -> {
                     try {
                         return reader.read(all, spec);
@@ -331,7 +330,7 @@ class ChunkReadingIT {
     }
 
     /** Sends a DDL from another session the first time A holds the lock, and waits until it queues. */
-    private static final class QueuedDdl implements Runnable, AutoCloseable {
+    private static final class QueuedDdl implements BriefLockListener, AutoCloseable {
         private final String ddl;
         private final java.util.concurrent.ExecutorService session =
                 java.util.concurrent.Executors.newSingleThreadExecutor();
@@ -342,7 +341,7 @@ class ChunkReadingIT {
         }
 
         @Override
-        public void run() {
+        public void whileLocked(TableId table) {
             if (result != null) {
                 return;
             }

@@ -14,6 +14,7 @@ import com.github.shyiko.mysql.binlog.event.TableMapEventData;
 import com.github.shyiko.mysql.binlog.event.UpdateRowsEventData;
 import com.github.shyiko.mysql.binlog.event.WriteRowsEventData;
 import com.github.shyiko.mysql.binlog.event.XidEventData;
+import io.capstan.flink.mysql.binlog.ServerGtidState;
 import io.capstan.flink.mysql.connect.JdbcConnections;
 import io.capstan.flink.mysql.connect.MySqlConnectionConfig;
 import io.capstan.flink.mysql.convert.BinlogEventDeserializers;
@@ -40,6 +41,7 @@ import java.util.HashMap;
 import java.util.HashSet;
 import java.util.List;
 import java.util.Map;
+import java.util.Objects;
 import java.util.Optional;
 import java.util.Random;
 import java.util.Set;
@@ -71,6 +73,80 @@ class SnapshotExactnessIT {
     private static final int INITIAL_ROWS = 3000;
     private static final int KEY_SPACE = 4500;
 
+    /**
+     * When G is read. Only {@link #UNDER_LOCK} (the reader's own G) is correct; the others read it
+     * at a wrong moment to prove that this test notices a misplaced capture.
+     */
+    enum CapturePoint {
+        UNDER_LOCK,
+        /** Wrong: transactions committing before the lock are in the view but not in G. */
+        BEFORE_LOCK,
+        /**
+         * Wrong: transactions committing after the unlock are in G but not in the view. The race
+         * window is one round trip, so it is widened by a 20 ms pause (what a slow network or a
+         * descheduled thread would do) to make the loss observable.
+         */
+        AFTER_UNLOCK
+    }
+
+    /**
+     * Reads {@code @@global.gtid_executed} (a global: any session reads the same) at the capture
+     * point, through the chunk reader's brief-lock listener, and puts it in place of the reader's G.
+     */
+    private static final class PositionCapture implements BriefLockListener, AutoCloseable {
+        private final CapturePoint point;
+        private final Connection session;
+        private GtidSet captured;
+
+        PositionCapture(CapturePoint point, MySqlConnectionConfig config) throws SQLException {
+            this.point = point;
+            this.session = JdbcConnections.open(config);
+        }
+
+        @Override
+        public void beforeLock(TableId table) {
+            if (point == CapturePoint.BEFORE_LOCK) {
+                captured = readG();
+            }
+        }
+
+        @Override
+        public void afterUnlock(TableId table) {
+            if (point == CapturePoint.AFTER_UNLOCK) {
+                try {
+                    Thread.sleep(20);
+                } catch (InterruptedException e) {
+                    Thread.currentThread().interrupt();
+                    throw new IllegalStateException("interrupted", e);
+                }
+                captured = readG();
+            }
+        }
+
+        /** The chunk with G as read at the capture point. */
+        ChunkResult of(ChunkResult read) {
+            if (point == CapturePoint.UNDER_LOCK) {
+                return read;
+            }
+            GtidSet g = captured;
+            captured = null;
+            return new ChunkResult(read.chunk(), Objects.requireNonNull(g, "no G captured"), read.rows());
+        }
+
+        private GtidSet readG() {
+            try {
+                return ServerGtidState.executed(session);
+            } catch (SQLException e) {
+                throw new IllegalStateException(e);
+            }
+        }
+
+        @Override
+        public void close() {
+            JdbcConnections.closeQuietly(session);
+        }
+    }
+
     /** What applying the gated binlog to the snapshot gave. */
     static final class Outcome {
         int chunks;
@@ -96,7 +172,7 @@ class SnapshotExactnessIT {
 
     @Test
     void gatedBinlogOnTopOfTheChunksIsExactlyTheFinalTable() throws Exception {
-        Outcome o = run("exact_under_lock", ChunkReader.CapturePoint.UNDER_LOCK, 100);
+        Outcome o = run("exact_under_lock", CapturePoint.UNDER_LOCK, 100);
         System.out.println("UNDER_LOCK: " + o);
         // the run was meaningful: writes landed between chunks and on both sides of the gate
         assertThat(o.distinctG).isGreaterThan(5);
@@ -108,7 +184,7 @@ class SnapshotExactnessIT {
 
     @Test
     void compositeKeysWithMovesAcrossChunksAreExactToo() throws Exception {
-        Outcome o = run("exact_composite", ChunkReader.CapturePoint.UNDER_LOCK, 100, true);
+        Outcome o = run("exact_composite", CapturePoint.UNDER_LOCK, 100, true);
         System.out.println("UNDER_LOCK composite: " + o);
         assertThat(o.distinctG).isGreaterThan(5);
         assertThat(o.suppressed).isPositive();
@@ -119,19 +195,19 @@ class SnapshotExactnessIT {
 
     @Test
     void capturingGBeforeTheLockIsCaught() throws Exception {
-        Outcome o = run("exact_before_lock", ChunkReader.CapturePoint.BEFORE_LOCK, 50);
+        Outcome o = run("exact_before_lock", CapturePoint.BEFORE_LOCK, 50);
         System.out.println("BEFORE_LOCK: " + o);
         assertThat(o.exact()).as(o.toString()).isFalse();
     }
 
     @Test
     void capturingGAfterTheUnlockIsCaught() throws Exception {
-        Outcome o = run("exact_after_unlock", ChunkReader.CapturePoint.AFTER_UNLOCK, 50);
+        Outcome o = run("exact_after_unlock", CapturePoint.AFTER_UNLOCK, 50);
         System.out.println("AFTER_UNLOCK: " + o);
         assertThat(o.exact()).as(o.toString()).isFalse();
     }
 
-    private Outcome run(String name, ChunkReader.CapturePoint capture, int chunkSize) throws Exception {
+    private Outcome run(String name, CapturePoint capture, int chunkSize) throws Exception {
         return run(name, capture, chunkSize, false);
     }
 
@@ -139,7 +215,7 @@ class SnapshotExactnessIT {
      * @param composite key {@code (a INT, b BIGINT)} instead of {@code id BIGINT}; writers address
      *     rows by {@code b} and moves change both key columns
      */
-    private Outcome run(String name, ChunkReader.CapturePoint capture, int chunkSize, boolean composite)
+    private Outcome run(String name, CapturePoint capture, int chunkSize, boolean composite)
             throws Exception {
         MySqlConnectionConfig config = connectorConfig(DB);
         TableId table = TableId.of(DB.name(), name);
@@ -174,12 +250,13 @@ class SnapshotExactnessIT {
         List<ChunkResult> results = new ArrayList<>();
         try {
             Thread.sleep(200);
-            try (ChunkReader reader = new ChunkReader(config, SnapshotReadOptions.defaults(), capture);
+            try (PositionCapture position = new PositionCapture(capture, config);
+                    ChunkReader reader = new ChunkReader(config, SnapshotReadOptions.defaults(), position);
                     Connection planning = JdbcConnections.open(config)) {
                 TableChunkPlanner planner =
                         new TableChunkPlanner(key, chunkSize, new JdbcBoundaryQueries(planning));
                 for (Optional<SnapshotChunk> c = planner.next(); c.isPresent(); c = planner.next()) {
-                    results.add(reader.read(c.get(), spec));
+                    results.add(position.of(reader.read(c.get(), spec)));
                     Thread.sleep(5); // let writers interleave between chunks
                 }
             }

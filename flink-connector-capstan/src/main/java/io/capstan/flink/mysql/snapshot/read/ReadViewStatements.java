@@ -1,0 +1,83 @@
+package io.capstan.flink.mysql.snapshot.read;
+
+import io.capstan.flink.mysql.binlog.ServerGtidState;
+import io.capstan.flink.mysql.gtid.GtidSet;
+import io.capstan.flink.mysql.schema.TableId;
+import java.sql.Connection;
+import java.sql.ResultSet;
+import java.sql.SQLException;
+import java.sql.Statement;
+import java.time.Duration;
+import java.util.regex.Pattern;
+
+/**
+ * Connection B's statements while A holds the table lock, sent as one multi-statement so that
+ * writers wait one round trip for them (docs/snapshot.md, step 2): start the read view, read G,
+ * take B's metadata lock on the table without waiting for it long, read the table's definition.
+ * Also reads their results into a {@link ReadView}.
+ */
+public final class ReadViewStatements {
+
+    /**
+     * How long B may wait for its metadata lock on the table while A holds the table lock. Under
+     * A's lock B only waits if a DDL queued for the table after A locked it (pending exclusive
+     * requests go first), and that DDL waits for A, which waits for B: without a bound nothing
+     * moves until a lock_wait_timeout of a year (ADR 0004). So B gives up after this long.
+     */
+    public static final Duration METADATA_LOCK_PATIENCE = Duration.ofMillis(100);
+
+    /** SHOW CREATE TABLE's AUTO_INCREMENT counter moves with every insert; it is not the schema. */
+    private static final Pattern AUTO_INCREMENT = Pattern.compile(" AUTO_INCREMENT=\\d+");
+
+    private ReadViewStatements() {}
+
+    /**
+     * The multi-statement, exactly as the chunk reader sends it (the benchmark's lock-window probe
+     * times this text).
+     */
+    public static String underLock(TableId table) {
+        return "START TRANSACTION WITH CONSISTENT SNAPSHOT, READ ONLY"
+                + "; SELECT @@global.gtid_executed"
+                + "; SELECT /*+ MAX_EXECUTION_TIME(" + METADATA_LOCK_PATIENCE.toMillis() + ") */ 1 FROM "
+                + table.quoted() + " LIMIT 0; SHOW CREATE TABLE " + table.quoted();
+    }
+
+    /**
+     * Sends the statements on B and reads G and the definition. A queued DDL makes it fail with a
+     * statement timeout (the metadata lock's bounded wait); the read view is then open and the
+     * caller rolls it back.
+     */
+    static ReadView open(Connection snapshotConnection, TableId table) throws SQLException {
+        try (Statement st = snapshotConnection.createStatement()) {
+            st.setEscapeProcessing(false);
+            st.execute(underLock(table)); // START: an update count
+            GtidSet gtidSet = gtidSet(nextResultSet(st));
+            nextResultSet(st).close(); // SELECT 1 ... LIMIT 0: only its metadata lock matters
+            return new ReadView(gtidSet, definition(nextResultSet(st)));
+        }
+    }
+
+    private static ResultSet nextResultSet(Statement st) throws SQLException {
+        if (!st.getMoreResults()) {
+            throw new SQLException("a statement of the read view's multi-statement returned no result set");
+        }
+        return st.getResultSet();
+    }
+
+    private static GtidSet gtidSet(ResultSet rs) throws SQLException {
+        try (rs) {
+            rs.next();
+            return ServerGtidState.parse(rs.getString(1));
+        }
+    }
+
+    /** SHOW CREATE TABLE's text without its AUTO_INCREMENT counter. */
+    private static String definition(ResultSet showCreateTable) throws SQLException {
+        try (showCreateTable) {
+            if (!showCreateTable.next()) {
+                throw new SQLException("SHOW CREATE TABLE returned no row");
+            }
+            return AUTO_INCREMENT.matcher(showCreateTable.getString(2)).replaceAll("");
+        }
+    }
+}
