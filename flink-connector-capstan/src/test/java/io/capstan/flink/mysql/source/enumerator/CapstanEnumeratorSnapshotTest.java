@@ -1,8 +1,11 @@
 package io.capstan.flink.mysql.source.enumerator;
 
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import io.capstan.flink.mysql.StartupMode;
+import io.capstan.flink.mysql.error.CapstanHaltException;
+import io.capstan.flink.mysql.error.HaltReason;
 import io.capstan.flink.mysql.gtid.GtidSet;
 import io.capstan.flink.mysql.snapshot.key.ChunkKey;
 import io.capstan.flink.mysql.snapshot.key.KeyTuple;
@@ -38,6 +41,8 @@ class CapstanEnumeratorSnapshotTest {
     static final class FakePlanning implements SnapshotPlanning {
         final int total;
         final AtomicInteger planCalls = new AtomicInteger();
+        final AtomicInteger closes = new AtomicInteger();
+        RuntimeException resolveFailure;
 
         FakePlanning(int total) {
             this.total = total;
@@ -45,6 +50,9 @@ class CapstanEnumeratorSnapshotTest {
 
         @Override
         public List<SnapshotTable> resolveTables() {
+            if (resolveFailure != null) {
+                throw resolveFailure;
+            }
             return List.of(new SnapshotTable(KEY, 42L));
         }
 
@@ -66,7 +74,9 @@ class CapstanEnumeratorSnapshotTest {
         }
 
         @Override
-        public void close() {}
+        public void close() {
+            closes.incrementAndGet();
+        }
     }
 
     /** The snapshot modes never plan a binlog split of their own. */
@@ -323,5 +333,75 @@ class CapstanEnumeratorSnapshotTest {
         assertThat(restored.tracker().handoffConfirmed()).isTrue(); // checkpoint 12 held every completion
         restored.handleSplitRequest(1, "localhost");
         assertThat(assigned(1).get(0).kind()).isEqualTo(SplitKind.BINLOG);
+    }
+
+    /** Readers 0 and 1 run; reader 2 failed (it is not registered). */
+    private CapstanEnumerator startWithFailedReader(FakePlanning planning) {
+        context = new TestingSplitEnumeratorContext<>(3);
+        context.registerReader(0, "localhost");
+        context.registerReader(1, "localhost");
+        CapstanEnumerator e = new CapstanEnumerator(
+                context, StartupMode.INITIAL, planning, new UnusedBinlogPlanner(), EnumState.initial());
+        e.start();
+        context.triggerAllActions();
+        return e;
+    }
+
+    @Test
+    void aFailedReaderIsNeitherAcknowledgedNorServedButItsCompletionCounts() {
+        CapstanEnumerator e = startWithFailedReader(new FakePlanning(3));
+        e.handleSplitRequest(0, "localhost");
+        context.triggerAllActions();
+        SnapshotChunkSplit c0 = lastChunk(0);
+        // Reader 2 asked and sent a completion just before it failed.
+        e.handleSplitRequest(2, "localhost");
+        complete(e, 2, c0, 10);
+        assertThat(context.getSentEvents().get(2)).as("an event to a dead reader fails the job")
+                .isNullOrEmpty();
+        assertThat(assigned(2)).as("it asks again after its restart").isEmpty();
+        assertThat(book(e).finishedCount()).isEqualTo(1);
+        context.registerReader(2, "localhost");
+        e.handleSplitRequest(1, "localhost");
+        assertThat(assigned(2)).isEmpty(); // forgotten, not served behind reader 1
+        assertThat(assigned(1)).hasSize(1);
+    }
+
+    @Test
+    void aChunkReturnedByAFailedReaderGoesToAReaderAlreadyWaiting() {
+        CapstanEnumerator e = start(2, 1, true, EnumState.initial());
+        e.handleSplitRequest(0, "localhost");
+        SnapshotChunkSplit c0 = lastChunk(0);
+        e.handleSplitRequest(1, "localhost");
+        assertThat(assigned(1)).isEmpty();
+        e.addSplitsBack(List.of(c0), 0);
+        assertThat(assigned(1)).hasSize(1);
+        assertThat(lastChunk(1).splitId()).isEqualTo(c0.splitId());
+    }
+
+    @Test
+    void planningLetsGoOfTheServerOnceEveryChunkIsPlannedAndOnClose() {
+        FakePlanning planning = new FakePlanning(3);
+        CapstanEnumerator e = startWithFailedReader(planning);
+        assertThat(book(e).planningFinished()).isTrue();
+        assertThat(planning.closes).hasValue(1);
+        e.close();
+        assertThat(planning.closes).hasValue(2);
+    }
+
+    @Test
+    void aTableResolutionFailureFailsTheJobWithItsCause() {
+        FakePlanning planning = new FakePlanning(3);
+        planning.resolveFailure = new CapstanHaltException(
+                HaltReason.BINLOG_FORMAT_NOT_ROW, "binlog_format is MIXED");
+        context = new TestingSplitEnumeratorContext<>(1);
+        context.registerReader(0, "localhost");
+        CapstanEnumerator e = new CapstanEnumerator(
+                context, StartupMode.INITIAL, planning, new UnusedBinlogPlanner(), EnumState.initial());
+        e.start();
+        e.handleSplitRequest(0, "localhost");
+        assertThatThrownBy(context::triggerAllActions)
+                .hasStackTraceContaining("binlog_format_not_row");
+        assertThat(e.tracker().phase()).isEqualTo(EnumeratorPhase.RESOLVING_TABLES);
+        assertThat(assigned(0)).isEmpty();
     }
 }

@@ -150,4 +150,21 @@ class CapstanEnumeratorTest {
                 .hasStackTraceContaining("binlog_format_not_row");
         assertThat(context.getSplitAssignments()).isEmpty();
     }
+
+    @Test
+    void aSnapshotModeJobRestoredWithAPlannedBinlogSplitVerifiesItBeforeHandingItOut() {
+        for (int i = 0; i < 3; i++) {
+            context.registerReader(i, "localhost");
+        }
+        CapstanEnumerator e = new CapstanEnumerator(context, StartupMode.INITIAL,
+                new NoSnapshotPlanning(), planner, new EnumState(SPLIT, false));
+        e.start();
+        e.handleSplitRequest(1, "localhost");
+        assertThat(context.getSplitAssignments()).isEmpty(); // not before the preflight
+        context.triggerAllActions();
+        assertThat(planner.verifies).hasValue(1);
+        assertThat(planner.plans).hasValue(0);
+        assertThat(context.getSplitAssignments().get(1).getAssignedSplits()).containsExactly(SPLIT);
+        assertThat(e.tracker().phase()).isEqualTo(EnumeratorPhase.STREAMING);
+    }
 }
