@@ -6,7 +6,6 @@ import io.capstan.flink.mysql.source.enumerator.EnumState;
 import io.capstan.flink.mysql.source.enumerator.EnumStateSerializer;
 import io.capstan.flink.mysql.source.enumerator.JdbcBinlogSplitPlanner;
 import io.capstan.flink.mysql.source.enumerator.JdbcSnapshotPlanning;
-import io.capstan.flink.mysql.source.enumerator.SnapshotEnumerator;
 import io.capstan.flink.mysql.source.reader.CapstanSourceReader;
 import io.capstan.flink.mysql.source.split.CapstanSplit;
 import io.capstan.flink.mysql.source.split.CapstanSplitSerializer;
@@ -82,20 +81,15 @@ public final class CapstanMySqlSource<T>
         return enumerator(enumContext, checkpoint);
     }
 
-    /**
-     * The snapshot enumerator for the {@code initial} and {@code snapshot} modes and for any state
-     * taken while a snapshot ran; the streaming one otherwise (a restored job resumes as its
-     * state says, whatever start mode is configured now).
-     */
+    /** One enumerator for every mode; a restored job resumes in the phase its state says. */
     private SplitEnumerator<CapstanSplit, EnumState> enumerator(
             SplitEnumeratorContext<CapstanSplit> context, EnumState state) {
-        StartupMode mode = config.startupOptions().mode();
-        boolean restoredStream = state.binlogSplitAssigned() || state.unassignedBinlogSplit() != null;
-        if (state.snapshot() != null || (mode.readsSnapshot() && !restoredStream)) {
-            return new SnapshotEnumerator(
-                    context, new JdbcSnapshotPlanning(config), !mode.isBounded(), state);
-        }
-        return new CapstanEnumerator(context, new JdbcBinlogSplitPlanner(config), state);
+        return new CapstanEnumerator(
+                context,
+                config.startupOptions().mode(),
+                new JdbcSnapshotPlanning(config),
+                new JdbcBinlogSplitPlanner(config),
+                state);
     }
 
     @Override

@@ -168,7 +168,7 @@ class ValuesStayOutOfLogsIT {
 
         assertThat(FailAtCounts.fired()).isEqualTo(1);
         assertThat(SourceJobs.committed(sinkDir)).allMatch(line -> line.contains(MARKER));
-        assertThat(capture.lines).anyMatch(l -> l.contains("SnapshotEnumerator"));
+        assertThat(capture.lines).anyMatch(l -> l.contains("CapstanEnumerator"));
         assertThat(capture.lines).noneMatch(l -> l.contains(MARKER));
         assertThat(capture.lines).noneMatch(l -> l.contains(keyMarker));
     }

@@ -1,14 +1,20 @@
 package io.capstan.flink.mysql.source.enumerator;
 
+import io.capstan.flink.mysql.StartupMode;
+import io.capstan.flink.mysql.source.event.ChunksAcknowledgedEvent;
+import io.capstan.flink.mysql.source.event.ChunksCompletedEvent;
+import io.capstan.flink.mysql.source.event.ChunksReopenedEvent;
+import io.capstan.flink.mysql.source.event.ReaderCheckpointingEvent;
 import io.capstan.flink.mysql.source.split.BinlogSplit;
 import io.capstan.flink.mysql.source.split.CapstanSplit;
-import java.util.Iterator;
-import java.util.LinkedHashSet;
+import io.capstan.flink.mysql.source.split.SnapshotChunkSplit;
+import java.util.ArrayList;
 import java.util.List;
-import java.util.Set;
+import java.util.Optional;
 import java.util.concurrent.CompletionException;
 import java.util.concurrent.ExecutionException;
 import javax.annotation.Nullable;
+import org.apache.flink.api.connector.source.SourceEvent;
 import org.apache.flink.api.connector.source.SplitEnumerator;
 import org.apache.flink.api.connector.source.SplitEnumeratorContext;
 import org.apache.flink.util.FlinkRuntimeException;
@@ -16,112 +22,170 @@ import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 /**
- * Plans the binlog split (off the coordinator thread) and hands it to the first reader that asks;
- * readers that ask later are told no more splits will come.
+ * The enumerator of every start mode. The {@code initial} and {@code snapshot} modes resolve the
+ * tables and their chunk keys, plan chunks lazily a few ahead of the readers, hand them out one
+ * per request and record their completions; {@code initial} then hands out the binlog split with
+ * the cursor gate once every chunk is finished and a checkpoint that follows the last completion
+ * has completed (see {@link HandoffCheckpoints} for why). The stream-only modes have no table to
+ * snapshot: they plan the binlog split (or re-run the preflight of a restored one) and hand it to
+ * the first reader that asks. Readers that ask once the binlog split is out are told no more
+ * splits will come.
  *
- * <p>All fields are touched only on the coordinator thread: the planner's I/O runs in
- * {@code callAsync} and only its result handler changes state.
+ * <p>The rules live in {@link SplitAssignmentTracker}; this class runs the I/O and carries out
+ * its replies. All state is touched only on the coordinator thread: JDBC runs in {@code
+ * callAsync} with immutable inputs, and only its result handler changes state.
  */
 public final class CapstanEnumerator implements SplitEnumerator<CapstanSplit, EnumState> {
 
     private static final Logger LOG = LoggerFactory.getLogger(CapstanEnumerator.class);
 
     private final SplitEnumeratorContext<CapstanSplit> context;
-    private final BinlogSplitPlanner planner;
+    private final SnapshotPlanning planning;
+    private final BinlogSplitPlanner binlogPlanner;
+    private final SplitAssignmentTracker tracker;
 
-    @Nullable private BinlogSplit unassignedBinlogSplit;
-    private boolean binlogSplitAssigned;
-    /** True once the split is planned and checked, so it may be handed out. */
-    private boolean ready;
-    /** Readers that asked before the split was ready, in order of asking. */
-    private final Set<Integer> waitingReaders = new LinkedHashSet<>();
-
+    /**
+     * @param mode the configured start mode: how a new job starts, and whether a snapshot ends
+     *     the job or is followed by streaming (a restored job resumes as {@code state} says)
+     * @param planning asked only when there is a snapshot to run
+     * @param binlogPlanner asked only in the stream-only case (planning, or verifying a restored
+     *     split before it goes out)
+     */
     public CapstanEnumerator(
-            SplitEnumeratorContext<CapstanSplit> context, BinlogSplitPlanner planner, EnumState state) {
+            SplitEnumeratorContext<CapstanSplit> context,
+            StartupMode mode,
+            SnapshotPlanning planning,
+            BinlogSplitPlanner binlogPlanner,
+            EnumState state) {
         this.context = context;
-        this.planner = planner;
-        this.unassignedBinlogSplit = state.unassignedBinlogSplit();
-        this.binlogSplitAssigned = state.binlogSplitAssigned();
+        this.planning = planning;
+        this.binlogPlanner = binlogPlanner;
+        this.tracker = SplitAssignmentTracker.restore(mode, state);
     }
 
     @Override
     public void start() {
-        if (binlogSplitAssigned) {
-            ready = true; // a reader holds the split and resumes it from its own state
-        } else if (unassignedBinlogSplit == null) {
-            context.callAsync(planner::planNewSplit, this::onPlanned);
-        } else {
-            BinlogSplit restored = unassignedBinlogSplit;
-            context.callAsync(
-                    () -> {
-                        planner.verifyBeforeAssigning(restored);
-                        return restored;
-                    },
-                    this::onPlanned);
+        LOG.info("Enumerator starts in phase {}", tracker.phase());
+        switch (tracker.phase()) {
+            case RESOLVING_TABLES:
+                context.callAsync(planning::resolveTables, this::onTablesResolved);
+                break;
+            case PREPARING_BINLOG_SPLIT:
+                Optional<BinlogSplit> restored = tracker.binlogSplitToVerify();
+                if (restored.isPresent()) {
+                    BinlogSplit split = restored.get();
+                    context.callAsync(
+                            () -> {
+                                binlogPlanner.verifyBeforeAssigning(split);
+                                return split;
+                            },
+                            this::onBinlogSplitPrepared);
+                } else {
+                    context.callAsync(binlogPlanner::planNewSplit, this::onBinlogSplitPrepared);
+                }
+                break;
+            default:
+                // A restored snapshot plans on; a held binlog split is resumed by its reader.
+                planMore();
         }
     }
 
-    private void onPlanned(@Nullable BinlogSplit split, @Nullable Throwable error) {
+    private void onTablesResolved(@Nullable List<SnapshotTable> tables, @Nullable Throwable error) {
         if (error != null) {
-            Throwable cause = unwrap(error);
-            LOG.error("capstan-mysql cannot start streaming: {}", cause.getMessage());
-            // Thrown from the handler, this fails the job with the cause (e.g. a preflight halt).
-            if (cause instanceof RuntimeException) {
-                throw (RuntimeException) cause;
-            }
-            throw new FlinkRuntimeException("capstan-mysql could not plan the binlog split", cause);
+            throw fail("cannot start the snapshot", error);
         }
-        unassignedBinlogSplit = split;
-        ready = true;
-        for (Iterator<Integer> it = waitingReaders.iterator(); it.hasNext(); ) {
-            int subtask = it.next();
-            it.remove();
-            if (context.registeredReaders().containsKey(subtask)) {
-                answer(subtask);
+        tracker.tablesResolved(tables);
+        LOG.info("Snapshot of {} table(s) starts", tables.size());
+        planMore();
+        serveWaiting();
+    }
+
+    private void onBinlogSplitPrepared(@Nullable BinlogSplit split, @Nullable Throwable error) {
+        if (error != null) {
+            // Thrown from the handler, this fails the job with the cause (e.g. a preflight halt).
+            throw fail("cannot start streaming", error);
+        }
+        tracker.binlogSplitPrepared(split);
+        serveWaiting();
+    }
+
+    private void planMore() {
+        Optional<SplitAssignmentTracker.PlanRequest> request =
+                tracker.startPlanning(context.currentParallelism());
+        if (request.isEmpty()) {
+            return;
+        }
+        SplitAssignmentTracker.PlanRequest r = request.get();
+        context.callAsync(() -> planning.planMore(r.keys(), r.states(), r.max()), this::onPlanned);
+    }
+
+    private void onPlanned(@Nullable SnapshotPlanning.Planned planned, @Nullable Throwable error) {
+        if (error != null) {
+            tracker.planningFailed();
+            throw fail("cannot plan snapshot chunks", error);
+        }
+        if (tracker.planned(planned.chunks(), planned.states())) {
+            planning.close(); // nothing more to ask the server; a restore reconnects if needed
+        }
+        serveWaiting();
+        planMore();
+    }
+
+    @Override
+    public void handleSplitRequest(int subtaskId, @Nullable String requesterHostname) {
+        tracker.splitRequested(subtaskId);
+        serveWaiting();
+        planMore();
+    }
+
+    /** Carries out the tracker's answers to every reader that can be answered now. */
+    private void serveWaiting() {
+        List<SplitReply> replies = tracker.serveWaiting(
+                context.registeredReaders()::containsKey, context.currentParallelism());
+        for (SplitReply reply : replies) {
+            if (reply instanceof SplitReply.Assign assign) {
+                if (assign.split() instanceof BinlogSplit) {
+                    LOG.info("Assigning {} to subtask {}", assign.split(), assign.subtask());
+                }
+                context.assignSplit(assign.split(), assign.subtask());
+            } else {
+                context.signalNoMoreSplits(reply.subtask());
             }
         }
     }
 
     @Override
-    public void handleSplitRequest(int subtaskId, @Nullable String requesterHostname) {
-        if (!ready) {
-            waitingReaders.add(subtaskId);
-            return;
+    public void handleSourceEvent(int subtaskId, SourceEvent sourceEvent) {
+        if (sourceEvent instanceof ChunksCompletedEvent completed) {
+            onCompleted(subtaskId, completed.completed());
+        } else if (sourceEvent instanceof ChunksReopenedEvent reopened) {
+            tracker.chunksReopened(reopened.splitIds());
+        } else if (sourceEvent instanceof ReaderCheckpointingEvent checkpointing) {
+            tracker.readersCheckpointing(checkpointing.checkpointingEnabled());
+            serveWaiting();
+        } else {
+            LOG.warn("Ignoring unknown source event {} from subtask {}", sourceEvent, subtaskId);
         }
-        answer(subtaskId);
     }
 
-    private void answer(int subtaskId) {
-        if (unassignedBinlogSplit != null) {
-            LOG.info("Assigning {} to subtask {}", unassignedBinlogSplit, subtaskId);
-            context.assignSplit(unassignedBinlogSplit, subtaskId);
-            unassignedBinlogSplit = null;
-            binlogSplitAssigned = true;
-        } else {
-            // The one binlog split is out: this reader will never get a split.
-            context.signalNoMoreSplits(subtaskId);
+    private void onCompleted(int subtask, List<SnapshotChunkSplit> completed) {
+        boolean changed = tracker.chunksCompleted(completed);
+        List<String> ids = new ArrayList<>(completed.size());
+        completed.forEach(s -> ids.add(s.splitId()));
+        // Acknowledged before any "no more splits" that these completions allow goes out.
+        if (context.registeredReaders().containsKey(subtask)) {
+            context.sendEventToSourceReader(subtask, new ChunksAcknowledgedEvent(ids));
+        } // else it failed: it resends the completions it restores, and is acknowledged then
+        if (changed) {
+            serveWaiting();
         }
     }
 
     @Override
     public void addSplitsBack(List<CapstanSplit> splits, int subtaskId) {
-        // Only splits assigned after the last successful checkpoint come back; hand them out again.
-        for (CapstanSplit split : splits) {
-            switch (split.kind()) {
-                case BINLOG:
-                    LOG.info("Binlog split returned by subtask {}", subtaskId);
-                    unassignedBinlogSplit = split.asBinlogSplit();
-                    binlogSplitAssigned = false;
-                    break;
-                default:
-                    throw new IllegalStateException(split.kind() + " splits are not supported yet");
-            }
-        }
-        if (ready && unassignedBinlogSplit != null && !waitingReaders.isEmpty()) {
-            Integer first = waitingReaders.iterator().next();
-            waitingReaders.remove(first);
-            answer(first);
-        }
+        // Only splits assigned after the reader's last successful checkpoint come back.
+        tracker.splitsAddedBack(splits, subtaskId);
+        serveWaiting();
     }
 
     @Override
@@ -131,17 +195,37 @@ public final class CapstanEnumerator implements SplitEnumerator<CapstanSplit, En
 
     @Override
     public EnumState snapshotState(long checkpointId) {
-        return new EnumState(unassignedBinlogSplit, binlogSplitAssigned);
+        return tracker.checkpoint(checkpointId);
     }
 
     @Override
-    public void close() {}
-
-    private static Throwable unwrap(Throwable t) {
-        while ((t instanceof CompletionException || t instanceof ExecutionException)
-                && t.getCause() != null) {
-            t = t.getCause();
+    public void notifyCheckpointComplete(long checkpointId) {
+        if (tracker.checkpointCompleted(checkpointId)
+                == SplitAssignmentTracker.CheckpointOutcome.HANDOFF_CONFIRMED) {
+            serveWaiting();
         }
-        return t;
+    }
+
+    @Override
+    public void close() {
+        planning.close();
+    }
+
+    /** For tests: the rules and bookkeeping behind this enumerator. */
+    SplitAssignmentTracker tracker() {
+        return tracker;
+    }
+
+    private static RuntimeException fail(String what, Throwable error) {
+        Throwable cause = error;
+        while ((cause instanceof CompletionException || cause instanceof ExecutionException)
+                && cause.getCause() != null) {
+            cause = cause.getCause();
+        }
+        LOG.error("capstan-mysql {}: {}", what, cause.getMessage());
+        if (cause instanceof RuntimeException) {
+            return (RuntimeException) cause;
+        }
+        return new FlinkRuntimeException("capstan-mysql " + what, cause);
     }
 }

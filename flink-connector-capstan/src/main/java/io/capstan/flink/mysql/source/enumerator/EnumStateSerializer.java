@@ -39,7 +39,7 @@ import org.apache.flink.core.memory.DataOutputView;
  * planned chunks not handed out (as version-2 splits), the finished chunks per table (a
  * dictionary of the table's distinct G, then per chunk its index, range, G index and row count:
  * chunks read while nothing committed share one G), the last checkpoint id the enumerator took and
- * the checkpoint id after which the latest completion arrived.
+ * the checkpoint id after which the latest completion arrived ({@code -1} for none).
  */
 public final class EnumStateSerializer implements SimpleVersionedSerializer<EnumState> {
 
@@ -128,8 +128,8 @@ public final class EnumStateSerializer implements SimpleVersionedSerializer<Enum
                 writeVarLong(out, f.completion().rowCount());
             }
         }
-        out.writeLong(s.lastSnapshotCheckpoint());
-        out.writeLong(s.completionsAfterCheckpoint());
+        out.writeLong(SnapshotProgress.toStored(s.lastCheckpointTaken()));
+        out.writeLong(SnapshotProgress.toStored(s.latestCompletionAfter()));
     }
 
     private static SnapshotProgress readSnapshot(DataInputView in) throws IOException {

@@ -39,23 +39,7 @@ public final class SnapshotBook {
     private int finishedCount;
 
     /** A finished chunk: its range and completion. */
-    public static final class Finished {
-        final SnapshotChunk chunk;
-        final ChunkCompletion completion;
-
-        public Finished(SnapshotChunk chunk, ChunkCompletion completion) {
-            this.chunk = chunk;
-            this.completion = completion;
-        }
-
-        public SnapshotChunk chunk() {
-            return chunk;
-        }
-
-        public ChunkCompletion completion() {
-            return completion;
-        }
-    }
+    public record Finished(SnapshotChunk chunk, ChunkCompletion completion) {}
 
     public SnapshotBook(List<SnapshotTable> snapshotTables) {
         for (SnapshotTable t : snapshotTables) {

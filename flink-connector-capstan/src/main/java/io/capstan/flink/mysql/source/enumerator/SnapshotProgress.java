@@ -3,46 +3,62 @@ package io.capstan.flink.mysql.source.enumerator;
 import io.capstan.flink.mysql.schema.TableId;
 import io.capstan.flink.mysql.snapshot.plan.ChunkPlannerState;
 import io.capstan.flink.mysql.source.split.SnapshotChunkSplit;
-import java.util.ArrayList;
+import java.util.Collections;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
-import java.util.Objects;
+import java.util.OptionalLong;
 
 /**
  * The snapshot part of the enumerator's checkpoint: a copy of the {@link SnapshotBook} plus the
  * handoff bookkeeping (the last checkpoint the enumerator took, and the checkpoint after which the
- * latest completion was recorded). Immutable. Its size grows with finished chunks only; planning
- * progress is a few dozen bytes per table, and at most a few planned chunks wait per reader.
+ * latest completion was recorded; empty when none had been taken). Immutable. Its size grows with
+ * finished chunks only; planning progress is a few dozen bytes per table, and at most a few
+ * planned chunks wait per reader.
  */
-public final class SnapshotProgress {
+public record SnapshotProgress(
+        List<SnapshotTable> tables,
+        List<ChunkPlannerState> plannerStates,
+        List<SnapshotChunkSplit> pending,
+        Map<TableId, List<SnapshotBook.Finished>> finished,
+        OptionalLong lastCheckpointTaken,
+        OptionalLong latestCompletionAfter) {
 
-    private final List<SnapshotTable> tables;
-    private final List<ChunkPlannerState> plannerStates;
-    private final List<SnapshotChunkSplit> pending;
-    private final Map<TableId, List<SnapshotBook.Finished>> finished;
-    private final long lastSnapshotCheckpoint;
-    private final long completionsAfterCheckpoint;
+    /** What the checkpoint format stores for "no checkpoint" (ids are positive). */
+    static final long NO_CHECKPOINT = -1;
 
+    public SnapshotProgress {
+        tables = List.copyOf(tables);
+        plannerStates = List.copyOf(plannerStates);
+        pending = List.copyOf(pending);
+        finished = Collections.unmodifiableMap(new LinkedHashMap<>(finished));
+    }
+
+    /** With the checkpoint ids as the checkpoint format stores them ({@code -1}: none). */
     public SnapshotProgress(
             List<SnapshotTable> tables,
             List<ChunkPlannerState> plannerStates,
             List<SnapshotChunkSplit> pending,
             Map<TableId, List<SnapshotBook.Finished>> finished,
-            long lastSnapshotCheckpoint,
-            long completionsAfterCheckpoint) {
-        this.tables = List.copyOf(tables);
-        this.plannerStates = List.copyOf(plannerStates);
-        this.pending = List.copyOf(pending);
-        this.finished = new LinkedHashMap<>(finished);
-        this.lastSnapshotCheckpoint = lastSnapshotCheckpoint;
-        this.completionsAfterCheckpoint = completionsAfterCheckpoint;
+            long lastCheckpointTaken,
+            long latestCompletionAfter) {
+        this(tables, plannerStates, pending, finished,
+                fromStored(lastCheckpointTaken), fromStored(latestCompletionAfter));
     }
 
-    static SnapshotProgress of(SnapshotBook book, long lastSnapshotCheckpoint, long completionsAfter) {
+    static SnapshotProgress of(
+            SnapshotBook book, OptionalLong lastCheckpointTaken, OptionalLong latestCompletionAfter) {
         return new SnapshotProgress(
                 book.tables(), book.plannerStates(), book.pending(), book.finished(),
-                lastSnapshotCheckpoint, completionsAfter);
+                lastCheckpointTaken, latestCompletionAfter);
+    }
+
+    private static OptionalLong fromStored(long checkpointId) {
+        return checkpointId < 0 ? OptionalLong.empty() : OptionalLong.of(checkpointId);
+    }
+
+    static long toStored(OptionalLong checkpointId) {
+        return checkpointId.orElse(NO_CHECKPOINT);
     }
 
     /** A book holding exactly this progress. */
@@ -71,22 +87,6 @@ public final class SnapshotProgress {
         throw new IllegalStateException("no key for table " + id);
     }
 
-    public List<SnapshotTable> tables() {
-        return tables;
-    }
-
-    public List<ChunkPlannerState> plannerStates() {
-        return plannerStates;
-    }
-
-    public List<SnapshotChunkSplit> pending() {
-        return pending;
-    }
-
-    public Map<TableId, List<SnapshotBook.Finished>> finished() {
-        return finished;
-    }
-
     public int finishedCount() {
         int n = 0;
         for (List<SnapshotBook.Finished> l : finished.values()) {
@@ -95,48 +95,11 @@ public final class SnapshotProgress {
         return n;
     }
 
-    public long lastSnapshotCheckpoint() {
-        return lastSnapshotCheckpoint;
-    }
-
-    public long completionsAfterCheckpoint() {
-        return completionsAfterCheckpoint;
-    }
-
-    /** Structural comparison for tests (chunks by id, range and completion). */
-    @Override
-    public boolean equals(Object o) {
-        if (!(o instanceof SnapshotProgress)) {
-            return false;
-        }
-        SnapshotProgress p = (SnapshotProgress) o;
-        return tables.equals(p.tables)
-                && plannerStates.equals(p.plannerStates)
-                && pending.equals(p.pending)
-                && flat(finished).equals(flat(p.finished))
-                && lastSnapshotCheckpoint == p.lastSnapshotCheckpoint
-                && completionsAfterCheckpoint == p.completionsAfterCheckpoint;
-    }
-
-    private static List<Object> flat(Map<TableId, List<SnapshotBook.Finished>> m) {
-        List<Object> out = new ArrayList<>();
-        m.forEach((t, l) -> l.forEach(f -> {
-            out.add(f.chunk());
-            out.add(f.completion());
-        }));
-        return out;
-    }
-
-    @Override
-    public int hashCode() {
-        return Objects.hash(tables, plannerStates, pending.size(), lastSnapshotCheckpoint);
-    }
-
+    /** Counts and checkpoint ids only: chunk ranges hold key values. */
     @Override
     public String toString() {
         return "SnapshotProgress{tables=" + tables.size() + ", pending=" + pending.size()
-                + ", finished=" + finishedCount() + ", lastSnapshotCheckpoint="
-                + lastSnapshotCheckpoint + ", completionsAfterCheckpoint="
-                + completionsAfterCheckpoint + "}";
+                + ", finished=" + finishedCount() + ", lastCheckpointTaken=" + lastCheckpointTaken
+                + ", latestCompletionAfter=" + latestCompletionAfter + "}";
     }
 }

@@ -4,10 +4,13 @@ import static io.capstan.flink.mysql.source.TestChanges.TABLE;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
+import io.capstan.flink.mysql.StartupMode;
 import io.capstan.flink.mysql.binlog.BinlogStartPosition;
 import io.capstan.flink.mysql.error.CapstanHaltException;
 import io.capstan.flink.mysql.error.HaltReason;
 import io.capstan.flink.mysql.gtid.GtidSet;
+import io.capstan.flink.mysql.snapshot.key.ChunkKey;
+import io.capstan.flink.mysql.snapshot.plan.ChunkPlannerState;
 import io.capstan.flink.mysql.source.TestChanges;
 import io.capstan.flink.mysql.source.split.BinlogSplit;
 import io.capstan.flink.mysql.source.split.CapstanSplit;
@@ -47,6 +50,22 @@ class CapstanEnumeratorTest {
         }
     }
 
+    /** The stream-only modes have no table to snapshot. */
+    static final class NoSnapshotPlanning implements SnapshotPlanning {
+        @Override
+        public List<SnapshotTable> resolveTables() {
+            throw new AssertionError("no snapshot in a stream-only mode");
+        }
+
+        @Override
+        public Planned planMore(List<ChunkKey> keys, List<ChunkPlannerState> states, int max) {
+            throw new AssertionError("no snapshot in a stream-only mode");
+        }
+
+        @Override
+        public void close() {}
+    }
+
     private final TestingSplitEnumeratorContext<CapstanSplit> context =
             new TestingSplitEnumeratorContext<>(3);
     private final FakePlanner planner = new FakePlanner();
@@ -55,7 +74,8 @@ class CapstanEnumeratorTest {
         for (int i = 0; i < 3; i++) {
             context.registerReader(i, "localhost");
         }
-        CapstanEnumerator e = new CapstanEnumerator(context, planner, state);
+        CapstanEnumerator e = new CapstanEnumerator(
+                context, StartupMode.LATEST, new NoSnapshotPlanning(), planner, state);
         e.start();
         return e;
     }
@@ -87,7 +107,8 @@ class CapstanEnumeratorTest {
         TestingSplitEnumeratorContext<CapstanSplit> context2 = new TestingSplitEnumeratorContext<>(1);
         context2.registerReader(0, "localhost");
         FakePlanner planner2 = new FakePlanner();
-        CapstanEnumerator restored = new CapstanEnumerator(context2, planner2, checkpoint);
+        CapstanEnumerator restored = new CapstanEnumerator(
+                context2, StartupMode.LATEST, new NoSnapshotPlanning(), planner2, checkpoint);
         restored.start();
         restored.handleSplitRequest(0, "localhost");
         context2.triggerAllActions();
@@ -128,5 +149,22 @@ class CapstanEnumeratorTest {
         assertThatThrownBy(context::triggerAllActions)
                 .hasStackTraceContaining("binlog_format_not_row");
         assertThat(context.getSplitAssignments()).isEmpty();
+    }
+
+    @Test
+    void aSnapshotModeJobRestoredWithAPlannedBinlogSplitVerifiesItBeforeHandingItOut() {
+        for (int i = 0; i < 3; i++) {
+            context.registerReader(i, "localhost");
+        }
+        CapstanEnumerator e = new CapstanEnumerator(context, StartupMode.INITIAL,
+                new NoSnapshotPlanning(), planner, new EnumState(SPLIT, false));
+        e.start();
+        e.handleSplitRequest(1, "localhost");
+        assertThat(context.getSplitAssignments()).isEmpty(); // not before the preflight
+        context.triggerAllActions();
+        assertThat(planner.verifies).hasValue(1);
+        assertThat(planner.plans).hasValue(0);
+        assertThat(context.getSplitAssignments().get(1).getAssignedSplits()).containsExactly(SPLIT);
+        assertThat(e.tracker().phase()).isEqualTo(EnumeratorPhase.STREAMING);
     }
 }

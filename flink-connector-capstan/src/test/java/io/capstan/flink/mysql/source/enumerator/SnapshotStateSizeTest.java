@@ -17,6 +17,7 @@ import io.capstan.flink.mysql.source.split.ChunkCompletion;
 import io.capstan.flink.mysql.source.split.SnapshotChunkSplit;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.OptionalLong;
 import org.junit.jupiter.api.Test;
 
 /**
@@ -50,7 +51,7 @@ class SnapshotStateSizeTest {
         assertThat(book.allFinished()).isTrue();
 
         byte[] enumBytes = EnumStateSerializer.INSTANCE.serialize(
-                new EnumState(null, false, SnapshotProgress.of(book, 5, 4)));
+                new EnumState(null, false, SnapshotProgress.of(book, OptionalLong.of(5), OptionalLong.of(4))));
         BinlogSplit binlog = new BinlogSplit(
                 List.of(key.table()), BinlogStartPosition.of(book.binlogStart()), book.gate());
         byte[] splitBytes = CapstanSplitSerializer.INSTANCE.serialize(binlog);

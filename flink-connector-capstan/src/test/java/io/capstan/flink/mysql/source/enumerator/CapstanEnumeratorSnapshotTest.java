@@ -1,7 +1,11 @@
 package io.capstan.flink.mysql.source.enumerator;
 
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
+import io.capstan.flink.mysql.StartupMode;
+import io.capstan.flink.mysql.error.CapstanHaltException;
+import io.capstan.flink.mysql.error.HaltReason;
 import io.capstan.flink.mysql.gtid.GtidSet;
 import io.capstan.flink.mysql.snapshot.key.ChunkKey;
 import io.capstan.flink.mysql.snapshot.key.KeyTuple;
@@ -24,8 +28,11 @@ import java.util.concurrent.atomic.AtomicInteger;
 import org.apache.flink.connector.testutils.source.reader.TestingSplitEnumeratorContext;
 import org.junit.jupiter.api.Test;
 
-/** The enumerator's handoff logic with a fake planner: order, checkpoint wait, dedup, restores. */
-class SnapshotEnumeratorTest {
+/**
+ * The enumerator in the snapshot modes, through Flink's testing context with a fake planning:
+ * order, checkpoint wait, dedup, restores.
+ */
+class CapstanEnumeratorSnapshotTest {
 
     static final ChunkKey KEY = TestKeys.bigint();
     static final String UUID = "3e11fa47-71ca-11e1-9e33-c80aa9429562";
@@ -34,6 +41,8 @@ class SnapshotEnumeratorTest {
     static final class FakePlanning implements SnapshotPlanning {
         final int total;
         final AtomicInteger planCalls = new AtomicInteger();
+        final AtomicInteger closes = new AtomicInteger();
+        RuntimeException resolveFailure;
 
         FakePlanning(int total) {
             this.total = total;
@@ -41,6 +50,9 @@ class SnapshotEnumeratorTest {
 
         @Override
         public List<SnapshotTable> resolveTables() {
+            if (resolveFailure != null) {
+                throw resolveFailure;
+            }
             return List.of(new SnapshotTable(KEY, 42L));
         }
 
@@ -62,17 +74,37 @@ class SnapshotEnumeratorTest {
         }
 
         @Override
-        public void close() {}
+        public void close() {
+            closes.incrementAndGet();
+        }
+    }
+
+    /** The snapshot modes never plan a binlog split of their own. */
+    static final class UnusedBinlogPlanner implements BinlogSplitPlanner {
+        @Override
+        public BinlogSplit planNewSplit() {
+            throw new AssertionError("the snapshot modes build the binlog split from the chunks");
+        }
+
+        @Override
+        public void verifyBeforeAssigning(BinlogSplit split) {
+            throw new AssertionError("no binlog split planned before a restore here");
+        }
     }
 
     private TestingSplitEnumeratorContext<CapstanSplit> context;
 
-    private SnapshotEnumerator start(int parallelism, int chunks, boolean stream, EnumState state) {
+    private static SnapshotBook book(CapstanEnumerator e) {
+        return e.tracker().book().orElseThrow();
+    }
+
+    private CapstanEnumerator start(int parallelism, int chunks, boolean stream, EnumState state) {
         context = new TestingSplitEnumeratorContext<>(parallelism);
         for (int i = 0; i < parallelism; i++) {
             context.registerReader(i, "localhost");
         }
-        SnapshotEnumerator e = new SnapshotEnumerator(context, new FakePlanning(chunks), stream, state);
+        CapstanEnumerator e = new CapstanEnumerator(context, stream ? StartupMode.INITIAL
+                : StartupMode.SNAPSHOT, new FakePlanning(chunks), new UnusedBinlogPlanner(), state);
         e.start();
         context.triggerAllActions();
         return e;
@@ -92,13 +124,13 @@ class SnapshotEnumeratorTest {
         return GtidSet.parse(UUID + ":1-" + last);
     }
 
-    private void complete(SnapshotEnumerator e, int subtask, SnapshotChunkSplit split, long gLast) {
+    private void complete(CapstanEnumerator e, int subtask, SnapshotChunkSplit split, long gLast) {
         e.handleSourceEvent(subtask, new ChunksCompletedEvent(
                 List.of(split.withCompletion(new ChunkCompletion(g(gLast), 100)))));
     }
 
     /** Reader asks, gets a chunk, completes it, asks again ... until no chunk comes. */
-    private int drain(SnapshotEnumerator e, int subtask, long gLast) {
+    private int drain(CapstanEnumerator e, int subtask, long gLast) {
         int n = 0;
         while (true) {
             int before = assigned(subtask).size();
@@ -118,7 +150,7 @@ class SnapshotEnumeratorTest {
 
     @Test
     void chunksGoOutInOrderAndTheBinlogWaitsForACheckpointAfterTheLastCompletion() {
-        SnapshotEnumerator e = start(2, 5, true, EnumState.initial());
+        CapstanEnumerator e = start(2, 5, true, EnumState.initial());
         e.handleSourceEvent(0, new ReaderCheckpointingEvent(true));
         assertThat(drain(e, 0, 100)).isEqualTo(5);
         List<Integer> indexes = new ArrayList<>();
@@ -153,7 +185,7 @@ class SnapshotEnumeratorTest {
 
     @Test
     void aCompletionAfterTheEnumeratorsCheckpointNeedsALaterCheckpoint() {
-        SnapshotEnumerator e = start(2, 2, true, EnumState.initial());
+        CapstanEnumerator e = start(2, 2, true, EnumState.initial());
         e.handleSplitRequest(0, "localhost");
         context.triggerAllActions();
         SnapshotChunkSplit first = lastChunk(0);
@@ -172,16 +204,16 @@ class SnapshotEnumeratorTest {
 
     @Test
     void resentAndRepeatedCompletionsCountOnceAndAReReadReplacesTheOldG() {
-        SnapshotEnumerator e = start(2, 2, true, EnumState.initial());
+        CapstanEnumerator e = start(2, 2, true, EnumState.initial());
         e.handleSplitRequest(0, "localhost");
         context.triggerAllActions();
         SnapshotChunkSplit c0 = lastChunk(0);
         complete(e, 0, c0, 10);
         complete(e, 0, c0, 10); // resent after a restore: same read
-        assertThat(e.book().finishedCount()).isEqualTo(1);
+        assertThat(book(e).finishedCount()).isEqualTo(1);
         // the reader restored a checkpoint holding c0 unread: the completion is void
         e.handleSourceEvent(0, new ChunksReopenedEvent(List.of(c0.splitId())));
-        assertThat(e.book().finishedCount()).isZero();
+        assertThat(book(e).finishedCount()).isZero();
         complete(e, 0, c0, 20); // read again at a new G
         e.handleSplitRequest(1, "localhost");
         SnapshotChunkSplit c1 = lastChunk(1);
@@ -197,13 +229,13 @@ class SnapshotEnumeratorTest {
 
     @Test
     void aChunkReturnedByAFailedReaderIsReadAgainAndItsCompletionDropped() {
-        SnapshotEnumerator e = start(2, 1, true, EnumState.initial());
+        CapstanEnumerator e = start(2, 1, true, EnumState.initial());
         e.handleSplitRequest(0, "localhost");
         context.triggerAllActions();
         SnapshotChunkSplit c0 = lastChunk(0);
         complete(e, 0, c0, 10);
         e.addSplitsBack(List.of(c0), 0); // assigned after the reader's last checkpoint
-        assertThat(e.book().finishedCount()).isZero();
+        assertThat(book(e).finishedCount()).isZero();
         e.handleSplitRequest(1, "localhost");
         assertThat(lastChunk(1).splitId()).isEqualTo(c0.splitId());
         assertThat(lastChunk(1).isCompleted()).isFalse();
@@ -211,11 +243,11 @@ class SnapshotEnumeratorTest {
 
     @Test
     void parallelismOneAndNoCheckpointingHandOverWithoutWaiting() {
-        SnapshotEnumerator one = start(1, 2, true, EnumState.initial());
+        CapstanEnumerator one = start(1, 2, true, EnumState.initial());
         drain(one, 0, 10);
         assertThat(assigned(0).get(assigned(0).size() - 1).kind()).isEqualTo(SplitKind.BINLOG);
 
-        SnapshotEnumerator noCheckpoints = start(2, 2, true, EnumState.initial());
+        CapstanEnumerator noCheckpoints = start(2, 2, true, EnumState.initial());
         noCheckpoints.handleSourceEvent(0, new ReaderCheckpointingEvent(false));
         drain(noCheckpoints, 0, 10);
         assertThat(assigned(0).get(assigned(0).size() - 1).kind()).isEqualTo(SplitKind.BINLOG);
@@ -223,7 +255,7 @@ class SnapshotEnumeratorTest {
 
     @Test
     void aReturnedBinlogSplitIsRebuiltFromTheChunksWhileTheyAreKept() {
-        SnapshotEnumerator e = start(1, 1, true, EnumState.initial());
+        CapstanEnumerator e = start(1, 1, true, EnumState.initial());
         drain(e, 0, 10);
         CapstanSplit binlog = assigned(0).get(1);
         assertThat(binlog.kind()).isEqualTo(SplitKind.BINLOG);
@@ -239,7 +271,7 @@ class SnapshotEnumeratorTest {
 
     @Test
     void snapshotModeEndsWithNoMoreSplits() {
-        SnapshotEnumerator e = start(2, 3, false, EnumState.initial());
+        CapstanEnumerator e = start(2, 3, false, EnumState.initial());
         drain(e, 0, 10);
         assertThat(context.getSplitAssignments().get(0).hasReceivedNoMoreSplitsSignal()).isTrue();
         assertThat(assigned(0)).allMatch(s -> s.kind() == SplitKind.SNAPSHOT_CHUNK).hasSize(3);
@@ -253,7 +285,7 @@ class SnapshotEnumeratorTest {
      */
     @Test
     void snapshotModeSaysNoMoreSplitsOnlyOnceEveryChunkIsComplete() {
-        SnapshotEnumerator e = start(2, 3, false, EnumState.initial());
+        CapstanEnumerator e = start(2, 3, false, EnumState.initial());
         e.handleSplitRequest(0, "localhost");
         context.triggerAllActions();
         e.handleSplitRequest(0, "localhost"); // reads ahead: two chunks in hand
@@ -277,28 +309,99 @@ class SnapshotEnumeratorTest {
     void planningIsLazyAndRunsOffTheCoordinatorThread() {
         context = new TestingSplitEnumeratorContext<>(2);
         FakePlanning planning = new FakePlanning(1_000);
-        SnapshotEnumerator e = new SnapshotEnumerator(context, planning, true, EnumState.initial());
+        CapstanEnumerator e = new CapstanEnumerator(context, StartupMode.INITIAL, planning,
+                new UnusedBinlogPlanner(), EnumState.initial());
         e.start();
         assertThat(planning.planCalls).hasValue(0);
         context.triggerAllActions();
-        assertThat(e.book().pendingCount())
-                .isEqualTo(SnapshotEnumerator.CHUNKS_AHEAD_PER_READER * 2); // not 1,000
-        assertThat(e.book().planningFinished()).isFalse();
+        assertThat(book(e).pendingCount())
+                .isEqualTo(SplitAssignmentTracker.CHUNKS_AHEAD_PER_READER * 2); // not 1,000
+        assertThat(book(e).planningFinished()).isFalse();
     }
 
     @Test
     void restoreKeepsCompletionsAndConfirmsTheHandoffFromTheCheckpointItself() throws Exception {
-        SnapshotEnumerator e = start(2, 2, true, EnumState.initial());
+        CapstanEnumerator e = start(2, 2, true, EnumState.initial());
         drain(e, 0, 10);
         EnumState state = e.snapshotState(12);
         byte[] bytes = EnumStateSerializer.INSTANCE.serialize(state);
         EnumState restoredState = EnumStateSerializer.INSTANCE.deserialize(2, bytes);
         assertThat(restoredState).isEqualTo(state);
 
-        SnapshotEnumerator restored = start(2, 2, true, restoredState);
-        assertThat(restored.book().finishedCount()).isEqualTo(2);
-        assertThat(restored.handoffConfirmed()).isTrue(); // checkpoint 12 held every completion
+        CapstanEnumerator restored = start(2, 2, true, restoredState);
+        assertThat(book(restored).finishedCount()).isEqualTo(2);
+        assertThat(restored.tracker().handoffConfirmed()).isTrue(); // checkpoint 12 held every completion
         restored.handleSplitRequest(1, "localhost");
         assertThat(assigned(1).get(0).kind()).isEqualTo(SplitKind.BINLOG);
+    }
+
+    /** Readers 0 and 1 run; reader 2 failed (it is not registered). */
+    private CapstanEnumerator startWithFailedReader(FakePlanning planning) {
+        context = new TestingSplitEnumeratorContext<>(3);
+        context.registerReader(0, "localhost");
+        context.registerReader(1, "localhost");
+        CapstanEnumerator e = new CapstanEnumerator(
+                context, StartupMode.INITIAL, planning, new UnusedBinlogPlanner(), EnumState.initial());
+        e.start();
+        context.triggerAllActions();
+        return e;
+    }
+
+    @Test
+    void aFailedReaderIsNeitherAcknowledgedNorServedButItsCompletionCounts() {
+        CapstanEnumerator e = startWithFailedReader(new FakePlanning(3));
+        e.handleSplitRequest(0, "localhost");
+        context.triggerAllActions();
+        SnapshotChunkSplit c0 = lastChunk(0);
+        // Reader 2 asked and sent a completion just before it failed.
+        e.handleSplitRequest(2, "localhost");
+        complete(e, 2, c0, 10);
+        assertThat(context.getSentEvents().get(2)).as("an event to a dead reader fails the job")
+                .isNullOrEmpty();
+        assertThat(assigned(2)).as("it asks again after its restart").isEmpty();
+        assertThat(book(e).finishedCount()).isEqualTo(1);
+        context.registerReader(2, "localhost");
+        e.handleSplitRequest(1, "localhost");
+        assertThat(assigned(2)).isEmpty(); // forgotten, not served behind reader 1
+        assertThat(assigned(1)).hasSize(1);
+    }
+
+    @Test
+    void aChunkReturnedByAFailedReaderGoesToAReaderAlreadyWaiting() {
+        CapstanEnumerator e = start(2, 1, true, EnumState.initial());
+        e.handleSplitRequest(0, "localhost");
+        SnapshotChunkSplit c0 = lastChunk(0);
+        e.handleSplitRequest(1, "localhost");
+        assertThat(assigned(1)).isEmpty();
+        e.addSplitsBack(List.of(c0), 0);
+        assertThat(assigned(1)).hasSize(1);
+        assertThat(lastChunk(1).splitId()).isEqualTo(c0.splitId());
+    }
+
+    @Test
+    void planningLetsGoOfTheServerOnceEveryChunkIsPlannedAndOnClose() {
+        FakePlanning planning = new FakePlanning(3);
+        CapstanEnumerator e = startWithFailedReader(planning);
+        assertThat(book(e).planningFinished()).isTrue();
+        assertThat(planning.closes).hasValue(1);
+        e.close();
+        assertThat(planning.closes).hasValue(2);
+    }
+
+    @Test
+    void aTableResolutionFailureFailsTheJobWithItsCause() {
+        FakePlanning planning = new FakePlanning(3);
+        planning.resolveFailure = new CapstanHaltException(
+                HaltReason.BINLOG_FORMAT_NOT_ROW, "binlog_format is MIXED");
+        context = new TestingSplitEnumeratorContext<>(1);
+        context.registerReader(0, "localhost");
+        CapstanEnumerator e = new CapstanEnumerator(
+                context, StartupMode.INITIAL, planning, new UnusedBinlogPlanner(), EnumState.initial());
+        e.start();
+        e.handleSplitRequest(0, "localhost");
+        assertThatThrownBy(context::triggerAllActions)
+                .hasStackTraceContaining("binlog_format_not_row");
+        assertThat(e.tracker().phase()).isEqualTo(EnumeratorPhase.RESOLVING_TABLES);
+        assertThat(assigned(0)).isEmpty();
     }
 }

@@ -1,0 +1,44 @@
+package io.capstan.flink.mysql.source.enumerator;
+
+/**
+ * Where the enumerator is. A new job starts in {@link #RESOLVING_TABLES} (the snapshot modes) or
+ * {@link #PREPARING_BINLOG_SPLIT} (the stream-only modes: no table to snapshot); a restored one
+ * starts where its checkpoint says.
+ *
+ * <pre>
+ * snapshot modes:  RESOLVING_TABLES -> SNAPSHOTTING -> AWAITING_HANDOFF_CHECKPOINT -> STREAMING
+ *                                                  \-> FINISHED (bounded {@code snapshot} mode)
+ * stream-only:     PREPARING_BINLOG_SPLIT -> BINLOG_SPLIT_READY -> STREAMING
+ * </pre>
+ *
+ * <p>Reopened or returned chunks lead from AWAITING_HANDOFF_CHECKPOINT or FINISHED back to
+ * SNAPSHOTTING; a binlog split returned by a failed reader leads from STREAMING back to
+ * AWAITING_HANDOFF_CHECKPOINT (or SNAPSHOTTING) while the enumerator still keeps the finished
+ * chunks, else to BINLOG_SPLIT_READY.
+ *
+ * <p>Room for a later phase: ADDING_TABLES (snapshot tables added to a streaming job while the
+ * binlog split keeps running) would sit beside STREAMING. It is not implemented.
+ */
+public enum EnumeratorPhase {
+    /** Snapshot modes: the tables, their chunk keys and schema fingerprints are being resolved. */
+    RESOLVING_TABLES,
+    /** Chunks are planned a few ahead of the readers, handed out and completed. */
+    SNAPSHOTTING,
+    /**
+     * Every chunk is finished; the binlog split, built from the finished chunks, goes out once a
+     * checkpoint holding every completion has completed (not needed at parallelism 1, or when the
+     * readers report that the job does not checkpoint).
+     */
+    AWAITING_HANDOFF_CHECKPOINT,
+    /** Bounded {@code snapshot} mode: every chunk is finished, every reader is told no more splits. */
+    FINISHED,
+    /**
+     * Stream-only modes: the binlog split is being planned (a new job) or its preflight re-run (a
+     * split restored before it went out), off the coordinator thread, before it is handed out.
+     */
+    PREPARING_BINLOG_SPLIT,
+    /** The binlog split is ready and goes to the next reader that asks. */
+    BINLOG_SPLIT_READY,
+    /** A reader holds the binlog split; every other reader is told no more splits. */
+    STREAMING
+}

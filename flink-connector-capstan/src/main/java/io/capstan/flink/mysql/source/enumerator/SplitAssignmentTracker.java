@@ -1,0 +1,377 @@
+package io.capstan.flink.mysql.source.enumerator;
+
+import io.capstan.flink.mysql.StartupMode;
+import io.capstan.flink.mysql.binlog.BinlogStartPosition;
+import io.capstan.flink.mysql.schema.TableId;
+import io.capstan.flink.mysql.snapshot.key.ChunkKey;
+import io.capstan.flink.mysql.snapshot.plan.ChunkPlannerState;
+import io.capstan.flink.mysql.snapshot.plan.SnapshotChunk;
+import io.capstan.flink.mysql.source.split.BinlogSplit;
+import io.capstan.flink.mysql.source.split.CapstanSplit;
+import io.capstan.flink.mysql.source.split.SnapshotChunkSplit;
+import java.util.ArrayList;
+import java.util.Iterator;
+import java.util.LinkedHashSet;
+import java.util.List;
+import java.util.Optional;
+import java.util.OptionalLong;
+import java.util.Set;
+import java.util.function.IntPredicate;
+import javax.annotation.Nullable;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * The enumerator's rules without Flink: its {@link EnumeratorPhase}, which waiting request gets a
+ * chunk, the binlog split, "no more splits" or must wait; the bookkeeping of completions,
+ * reopened and returned splits; when the handoff is allowed; and when the finished chunks may be
+ * forgotten. {@link CapstanEnumerator} runs the I/O and carries out the replies. Single-threaded
+ * (the coordinator thread).
+ *
+ * <p>The {@link SnapshotBook} is held from the resolved tables until a checkpoint that follows the
+ * binlog split's assignment completes: until then a restore may bring the binlog split back, and
+ * it must then be rebuilt from the book.
+ */
+final class SplitAssignmentTracker {
+
+    private static final Logger LOG = LoggerFactory.getLogger(SplitAssignmentTracker.class);
+
+    /** Planned chunks kept waiting per reader, so that a request is answered without JDBC. */
+    static final int CHUNKS_AHEAD_PER_READER = 2;
+
+    /** What follows the snapshot. */
+    enum AfterSnapshot {
+        /** {@code initial}: the binlog split, with the cursor gate over the finished chunks. */
+        STREAM,
+        /** {@code snapshot}: nothing; every reader ends. */
+        END
+    }
+
+    /** Input for planning more chunks (immutable, so it may run off the coordinator thread). */
+    record PlanRequest(List<ChunkKey> keys, List<ChunkPlannerState> states, int max) {}
+
+    /** What a completed checkpoint changed. */
+    enum CheckpointOutcome {
+        NOTHING,
+        /** A checkpoint holding every completion completed: waiting readers may be served. */
+        HANDOFF_CONFIRMED,
+        /** The binlog split is in its reader's completed checkpoint: the finished chunks went. */
+        BOOK_DROPPED
+    }
+
+    private final AfterSnapshot afterSnapshot;
+    private EnumeratorPhase phase;
+    /** Present from the resolved tables until a checkpoint after the binlog assignment completes. */
+    @Nullable private SnapshotBook book;
+    private HandoffCheckpoints checkpoints;
+    /** The binlog split being verified (PREPARING_BINLOG_SPLIT after a restore) or ready to go. */
+    @Nullable private BinlogSplit binlogSplit;
+    /** STREAMING with the book kept: the mark taken when the binlog split went out. */
+    private OptionalLong binlogAssignedAfter = OptionalLong.empty();
+    private boolean planningInFlight;
+    /** Readers that asked and have no answer yet, in order of asking. */
+    private final Set<Integer> waiting = new LinkedHashSet<>();
+
+    private SplitAssignmentTracker(AfterSnapshot afterSnapshot, EnumeratorPhase phase) {
+        this.afterSnapshot = afterSnapshot;
+        this.phase = phase;
+        this.checkpoints = HandoffCheckpoints.none();
+    }
+
+    /**
+     * The tracker of a new job ({@link EnumState#initial()}) or a restored one. A restored job
+     * resumes as its state says, whatever start mode is configured now; the mode decides only how
+     * a new job starts and whether a snapshot is followed by streaming.
+     */
+    static SplitAssignmentTracker restore(StartupMode mode, EnumState state) {
+        AfterSnapshot after = mode.isBounded() ? AfterSnapshot.END : AfterSnapshot.STREAM;
+        SplitAssignmentTracker t;
+        if (state.binlogSplitAssigned()) {
+            // The binlog split (with its gate) is in a reader's restored state.
+            t = new SplitAssignmentTracker(after, EnumeratorPhase.STREAMING);
+        } else if (state.snapshot() != null) {
+            SnapshotProgress progress = state.snapshot();
+            t = new SplitAssignmentTracker(after, EnumeratorPhase.SNAPSHOTTING);
+            t.book = progress.toBook();
+            t.checkpoints = HandoffCheckpoints.restored(
+                    progress.lastCheckpointTaken(), progress.latestCompletionAfter(),
+                    t.book.allFinished());
+            t.settleSnapshotPhase();
+        } else if (state.unassignedBinlogSplit() != null) {
+            // Planned before the restore: its preflight runs again before it goes out.
+            t = new SplitAssignmentTracker(after, EnumeratorPhase.PREPARING_BINLOG_SPLIT);
+            t.binlogSplit = state.unassignedBinlogSplit();
+        } else if (mode.readsSnapshot()) {
+            t = new SplitAssignmentTracker(after, EnumeratorPhase.RESOLVING_TABLES);
+        } else {
+            t = new SplitAssignmentTracker(after, EnumeratorPhase.PREPARING_BINLOG_SPLIT);
+        }
+        return t;
+    }
+
+    EnumeratorPhase phase() {
+        return phase;
+    }
+
+    /** In PREPARING_BINLOG_SPLIT: the restored split to verify; empty when one must be planned. */
+    Optional<BinlogSplit> binlogSplitToVerify() {
+        return phase == EnumeratorPhase.PREPARING_BINLOG_SPLIT
+                ? Optional.ofNullable(binlogSplit)
+                : Optional.empty();
+    }
+
+    void tablesResolved(List<SnapshotTable> tables) {
+        requirePhase(EnumeratorPhase.RESOLVING_TABLES);
+        book = new SnapshotBook(tables);
+        phase = EnumeratorPhase.SNAPSHOTTING;
+        settleSnapshotPhase();
+    }
+
+    /** The binlog split is planned, or the restored one verified: it may go out. */
+    void binlogSplitPrepared(BinlogSplit split) {
+        requirePhase(EnumeratorPhase.PREPARING_BINLOG_SPLIT);
+        binlogSplit = split;
+        phase = EnumeratorPhase.BINLOG_SPLIT_READY;
+    }
+
+    // ---- planning ----
+
+    /** What to plan next, if planning should run now; marks planning as running. */
+    Optional<PlanRequest> startPlanning(int parallelism) {
+        if (book == null || planningInFlight || book.planningFinished()) {
+            return Optional.empty();
+        }
+        int target = CHUNKS_AHEAD_PER_READER * Math.max(1, parallelism);
+        if (book.pendingCount() >= target) {
+            return Optional.empty();
+        }
+        planningInFlight = true;
+        return Optional.of(new PlanRequest(
+                book.keys(), book.plannerStates(), target - book.pendingCount()));
+    }
+
+    /** Installs planned chunks; returns true when planning is finished for every table. */
+    boolean planned(List<SnapshotChunk> chunks, List<ChunkPlannerState> states) {
+        planningInFlight = false;
+        if (book == null) {
+            return true;
+        }
+        book.planned(chunks, states);
+        settleSnapshotPhase();
+        return book.planningFinished();
+    }
+
+    void planningFailed() {
+        planningInFlight = false;
+    }
+
+    // ---- requests ----
+
+    void splitRequested(int subtask) {
+        waiting.add(subtask);
+    }
+
+    /**
+     * Answers every waiting reader that can be answered now, in order of asking. A reader that is
+     * no longer registered failed: it is forgotten and asks again after its restart.
+     */
+    List<SplitReply> serveWaiting(IntPredicate registered, int parallelism) {
+        List<SplitReply> replies = new ArrayList<>();
+        for (Iterator<Integer> it = waiting.iterator(); it.hasNext(); ) {
+            int subtask = it.next();
+            if (!registered.test(subtask)) {
+                it.remove();
+                continue;
+            }
+            Optional<SplitReply> reply = answer(subtask, parallelism);
+            if (reply.isPresent()) {
+                replies.add(reply.get());
+                it.remove();
+            }
+        }
+        return replies;
+    }
+
+    /** A chunk, the binlog split or "no more splits"; empty when the reader must wait. */
+    private Optional<SplitReply> answer(int subtask, int parallelism) {
+        switch (phase) {
+            case RESOLVING_TABLES:
+            case PREPARING_BINLOG_SPLIT:
+                return Optional.empty();
+            case BINLOG_SPLIT_READY:
+                BinlogSplit split = binlogSplit;
+                binlogSplit = null;
+                return Optional.of(assignBinlog(split, subtask));
+            case STREAMING:
+            case FINISHED:
+                // STREAMING: the one binlog split is out. FINISHED: not before every completion
+                // is in (and acknowledged): a reader told "no more splits" ends once its chunks
+                // are emitted, and an acknowledgement sent to an ended reader fails the job
+                // (Flink: "An OperatorEvent ... was lost"). Readers ask while they still hold
+                // chunks (SplitRequestPacer), so the answer waits in SNAPSHOTTING for them.
+                return Optional.of(new SplitReply.NoMoreSplits(subtask));
+            case SNAPSHOTTING:
+            case AWAITING_HANDOFF_CHECKPOINT:
+                return answerFromBook(subtask, parallelism);
+            default:
+                throw new IllegalStateException("unknown phase " + phase);
+        }
+    }
+
+    private Optional<SplitReply> answerFromBook(int subtask, int parallelism) {
+        Optional<SnapshotChunkSplit> chunk = book.takePending();
+        if (chunk.isPresent()) {
+            return Optional.of(new SplitReply.Assign(subtask, chunk.get()));
+        }
+        if (phase == EnumeratorPhase.SNAPSHOTTING || !checkpoints.handoffAllowed(parallelism)) {
+            return Optional.empty();
+        }
+        List<TableId> tables = new ArrayList<>();
+        book.keys().forEach(k -> tables.add(k.table()));
+        BinlogSplit split = new BinlogSplit(
+                tables, BinlogStartPosition.of(book.binlogStart()), book.gate());
+        LOG.info("Snapshot finished: {} chunks, {} rows; handing over to the binlog",
+                book.finishedCount(), book.rowCount());
+        return Optional.of(assignBinlog(split, subtask));
+    }
+
+    private SplitReply assignBinlog(BinlogSplit split, int subtask) {
+        phase = EnumeratorPhase.STREAMING;
+        binlogAssignedAfter = checkpoints.lastTaken();
+        return new SplitReply.Assign(subtask, split);
+    }
+
+    // ---- reader events ----
+
+    /**
+     * Records completions; returns true when the book changed. Without a book the binlog split
+     * already holds every completion: the caller just acknowledges them.
+     */
+    boolean chunksCompleted(List<SnapshotChunkSplit> completed) {
+        if (book == null) {
+            return false;
+        }
+        boolean changed = false;
+        for (SnapshotChunkSplit s : completed) {
+            changed |= book.complete(s);
+        }
+        if (changed) {
+            completionsChanged();
+        }
+        return changed;
+    }
+
+    /** A restored reader will read these chunks again: their completions are void. */
+    boolean chunksReopened(List<String> splitIds) {
+        if (book == null) {
+            return false;
+        }
+        boolean changed = false;
+        for (String id : splitIds) {
+            changed |= book.dropCompletion(id);
+        }
+        if (changed) {
+            LOG.info("{} chunk(s) will be read again after a reader restore", splitIds.size());
+            completionsChanged();
+        }
+        return changed;
+    }
+
+    void readersCheckpointing(boolean enabled) {
+        checkpoints.readersReported(enabled);
+    }
+
+    /** Splits of a failed reader assigned after its last successful checkpoint. */
+    void splitsAddedBack(List<CapstanSplit> splits, int subtask) {
+        for (CapstanSplit split : splits) {
+            switch (split.kind()) {
+                case SNAPSHOT_CHUNK:
+                    if (book != null) {
+                        book.addBack(split.asSnapshotChunkSplit());
+                        completionsChanged();
+                    }
+                    break;
+                case BINLOG:
+                    LOG.info("Binlog split returned by subtask {}", subtask);
+                    binlogAssignedAfter = OptionalLong.empty();
+                    if (book != null) {
+                        // While the book is kept, rebuild the split from it: a reader restore
+                        // may re-read chunks, and the gate must hold the G of the read that counts.
+                        binlogSplit = null;
+                        phase = EnumeratorPhase.SNAPSHOTTING;
+                        settleSnapshotPhase();
+                    } else {
+                        binlogSplit = split.asBinlogSplit();
+                        phase = EnumeratorPhase.BINLOG_SPLIT_READY;
+                    }
+                    break;
+                default:
+                    throw new IllegalStateException("unknown split kind " + split.kind());
+            }
+        }
+    }
+
+    private void completionsChanged() {
+        checkpoints.completionsChanged();
+        settleSnapshotPhase();
+    }
+
+    /** The snapshot phase the book is in; STREAMING keeps its book only for a returned split. */
+    private void settleSnapshotPhase() {
+        if (book == null || phase == EnumeratorPhase.STREAMING) {
+            return;
+        }
+        if (!book.allFinished()) {
+            phase = EnumeratorPhase.SNAPSHOTTING;
+        } else if (afterSnapshot == AfterSnapshot.END) {
+            phase = EnumeratorPhase.FINISHED;
+        } else {
+            phase = EnumeratorPhase.AWAITING_HANDOFF_CHECKPOINT;
+        }
+    }
+
+    // ---- checkpoints ----
+
+    EnumState checkpoint(long checkpointId) {
+        checkpoints.taken(checkpointId);
+        SnapshotProgress progress = book == null
+                ? null
+                : SnapshotProgress.of(book, checkpoints.lastTaken(), checkpoints.latestChangeAfter());
+        boolean pending = phase == EnumeratorPhase.BINLOG_SPLIT_READY
+                || phase == EnumeratorPhase.PREPARING_BINLOG_SPLIT;
+        return new EnumState(
+                pending ? binlogSplit : null, phase == EnumeratorPhase.STREAMING, progress);
+    }
+
+    CheckpointOutcome checkpointCompleted(long checkpointId) {
+        if (book == null) {
+            return CheckpointOutcome.NOTHING;
+        }
+        if (phase == EnumeratorPhase.STREAMING
+                && HandoffCheckpoints.follows(checkpointId, binlogAssignedAfter)) {
+            LOG.info("Binlog split checkpointed by its reader; dropping {} finished chunks from the"
+                    + " enumerator state", book.finishedCount());
+            book = null;
+            return CheckpointOutcome.BOOK_DROPPED;
+        }
+        return checkpoints.checkpointCompleted(checkpointId, book.allFinished())
+                ? CheckpointOutcome.HANDOFF_CONFIRMED
+                : CheckpointOutcome.NOTHING;
+    }
+
+    // ---- read-only views (enumerator logs and tests) ----
+
+    Optional<SnapshotBook> book() {
+        return Optional.ofNullable(book);
+    }
+
+    boolean handoffConfirmed() {
+        return checkpoints.confirmed();
+    }
+
+    private void requirePhase(EnumeratorPhase expected) {
+        if (phase != expected) {
+            throw new IllegalStateException("expected phase " + expected + " but is " + phase);
+        }
+    }
+}
