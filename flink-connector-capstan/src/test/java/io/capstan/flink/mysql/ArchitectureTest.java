@@ -58,6 +58,23 @@ class ArchitectureTest {
     }
 
     @Test
+    void theSourceReachesMySqlOnlyThroughItsProxies() {
+        // Enumerator, planners, reader and fetchers ask proxy.JdbcProxy and proxy.BinlogStream,
+        // so fakes can stand in for the server in their unit tests.
+        noClasses().that().resideInAPackage("io.capstan.flink.mysql.source..")
+                .should().dependOnClassesThat().resideInAnyPackage("java.sql..", "com.github.shyiko..")
+                .check(classes);
+    }
+
+    @Test
+    void theProxyInterfacesNameNoDriverType() {
+        noClasses().that().resideInAPackage("io.capstan.flink.mysql.proxy")
+                .should().dependOnClassesThat().resideInAnyPackage(
+                        "java.sql..", "com.mysql..", "com.github.shyiko..")
+                .check(classes);
+    }
+
+    @Test
     void splitsStateAndDeserializersDoNotTalkToTheServer() {
         noClasses().that().resideInAnyPackage(
                         "io.capstan.flink.mysql.source.split..", "io.capstan.flink.mysql.deserializer..")
