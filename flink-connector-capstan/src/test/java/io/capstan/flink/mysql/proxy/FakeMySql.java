@@ -1,8 +1,10 @@
 package io.capstan.flink.mysql.proxy;
 
+import io.capstan.flink.mysql.StartupOptions;
 import io.capstan.flink.mysql.binlog.BinlogRecord;
 import io.capstan.flink.mysql.binlog.BinlogStartPosition;
 import io.capstan.flink.mysql.binlog.DdlObserver;
+import io.capstan.flink.mysql.connect.MySqlConnectionConfig;
 import io.capstan.flink.mysql.gtid.GtidSet;
 import io.capstan.flink.mysql.preflight.AccountPrivileges;
 import io.capstan.flink.mysql.preflight.GrantParser;
@@ -13,7 +15,12 @@ import io.capstan.flink.mysql.schema.MySqlType;
 import io.capstan.flink.mysql.schema.TableId;
 import io.capstan.flink.mysql.schema.TableSchema;
 import io.capstan.flink.mysql.snapshot.key.TableKeyMetadata;
+import io.capstan.flink.mysql.snapshot.read.SnapshotReadOptions;
+import io.capstan.flink.mysql.source.CapstanSourceConfig;
+import io.capstan.flink.mysql.source.SnapshotOptions;
+import io.capstan.flink.mysql.source.TableSelection;
 import java.io.IOException;
+import java.time.Duration;
 import java.util.ArrayList;
 import java.util.Collection;
 import java.util.Comparator;
@@ -208,6 +215,23 @@ public final class FakeMySql implements MySqlProxies {
     /** Every binlog stream opened from now on fails to start with {@code refusal}. */
     public void binlogRefuses(RuntimeException refusal) {
         binlogRefusal = refusal;
+    }
+
+    /**
+     * A source configuration for this fake (the connection settings are never used to connect):
+     * the tables matching {@code tableList}, {@code chunkSize} rows per chunk.
+     */
+    public static CapstanSourceConfig sourceConfig(StartupOptions startup, int chunkSize, String... tableList) {
+        return new CapstanSourceConfig(
+                MySqlConnectionConfig.builder().hostname("fake-mysql").port(3306).username("capstan")
+                        .password("not-used").build(),
+                TableSelection.of(List.of(), List.of(tableList)),
+                5400,
+                startup,
+                1024,
+                Duration.ofSeconds(1),
+                Duration.ofMinutes(1),
+                new SnapshotOptions(chunkSize, SnapshotReadOptions.defaults(), null, Map.of()));
     }
 
     // ---- failures and counts ----
