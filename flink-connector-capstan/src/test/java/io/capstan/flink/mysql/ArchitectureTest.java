@@ -12,7 +12,9 @@ import org.junit.jupiter.api.Test;
 
 /**
  * The pure packages stay pure: GTID algebra, schema value types and event types import no JDBC,
- * no binlog client library and no Flink runtime, so they are unit-testable and reusable.
+ * no binlog client library and no Flink runtime, so they are unit-testable and reusable. The
+ * source (enumerator, planners, reader, fetchers) reaches MySQL only through the interfaces of
+ * the proxy package, whose server implementations live in proxy.server.
  */
 class ArchitectureTest {
 

@@ -36,11 +36,12 @@ public final class ServerJdbcProxy implements JdbcProxy {
 
     private static final long IDLE_BEFORE_PING_NANOS = 30_000_000_000L;
 
+    /** The open connection and the boundary queries over it (they keep per-session state). */
+    private record Session(Connection connection, JdbcBoundaryQueries boundaries) {}
+
     private final MySqlConnectionConfig config;
-    @Nullable private Connection connection;
-    /** The boundary queries over {@link #connection} (they keep per-session state). */
-    @Nullable private JdbcBoundaryQueries boundaries;
-    private long lastUsedNanos;
+    @Nullable private Session session;
+    private volatile long lastUsedNanos;
 
     public ServerJdbcProxy(MySqlConnectionConfig config) {
         this.config = config;
@@ -53,53 +54,59 @@ public final class ServerJdbcProxy implements JdbcProxy {
 
     @Override
     public List<TableId> baseTables() throws IOException {
-        return call("could not list the tables", JdbcTableDiscovery::baseTables);
+        return call("could not list the tables", s -> JdbcTableDiscovery.baseTables(s.connection()));
     }
 
     @Override
     public ServerFacts serverFacts() throws IOException {
-        return call("could not read the server's settings and the account's privileges", ServerFactsReader::read);
+        return call("could not read the server's settings and the account's privileges",
+                s -> ServerFactsReader.read(s.connection()));
     }
 
     @Override
     public ServerGtidState gtidState() throws IOException {
-        return call("could not read gtid_executed/gtid_purged", ServerGtidState::read);
+        return call("could not read gtid_executed/gtid_purged", s -> ServerGtidState.read(s.connection()));
     }
 
     @Override
     public GtidSet gtidExecuted() throws IOException {
-        return call("could not read gtid_executed", ServerGtidState::executed);
+        return call("could not read gtid_executed", s -> ServerGtidState.executed(s.connection()));
     }
 
     @Override
     public TableSchema tableSchema(TableId table) throws IOException {
-        return call("could not read the schema of table " + table, c -> JdbcSchemaReader.read(c, table));
+        return call("could not read the schema of table " + table,
+                s -> JdbcSchemaReader.read(s.connection(), table));
     }
 
     @Override
     public TableKeyMetadata keyMetadata(TableId table) throws IOException {
         return call("could not read the keys of table " + table,
-                c -> JdbcTableKeyMetadataReader.read(c, table));
+                s -> JdbcTableKeyMetadataReader.read(s.connection(), table));
     }
 
     @Override
     public long estimatedRowCount(ChunkKey key) throws IOException {
-        return call(boundaryFailure(key), c -> boundaries(c).estimatedRowCount(key));
+        return call(boundaryFailure(key), s -> s.boundaries().estimatedRowCount(key));
     }
 
     @Override
     public Optional<KeyTuple> min(ChunkKey key) throws IOException {
-        return call(boundaryFailure(key), c -> boundaries(c).min(key));
+        return call(boundaryFailure(key), s -> s.boundaries().min(key));
     }
 
     @Override
     public Optional<KeyTuple> max(ChunkKey key) throws IOException {
-        return call(boundaryFailure(key), c -> boundaries(c).max(key));
+        return call(boundaryFailure(key), s -> s.boundaries().max(key));
     }
 
     @Override
     public Optional<KeyTuple> boundaryAfter(ChunkKey key, KeyTuple low, int count) throws IOException {
-        return call(boundaryFailure(key), c -> boundaries(c).boundaryAfter(key, low, count));
+        return call(boundaryFailure(key), s -> s.boundaries().boundaryAfter(key, low, count));
+    }
+
+    private static String boundaryFailure(ChunkKey key) {
+        return "could not query the key range of table " + key.table();
     }
 
     @Override
@@ -107,70 +114,60 @@ public final class ServerJdbcProxy implements JdbcProxy {
         return new ReaderChunkSession(new ChunkReader(config, options));
     }
 
-    private static String boundaryFailure(ChunkKey key) {
-        return "could not query the key range of table " + key.table();
-    }
-
-    private JdbcBoundaryQueries boundaries(Connection c) {
-        if (boundaries == null) {
-            boundaries = new JdbcBoundaryQueries(c);
-        }
-        return boundaries;
-    }
-
     /** One call on the kept connection; a failure drops it, so the next call reconnects. */
     private <T> T call(String what, JdbcCall<T> call) throws IOException {
-        Connection c = connection();
+        Session s = session();
         try {
-            T result = call.apply(c);
+            T result = call.apply(s);
             lastUsedNanos = System.nanoTime();
             return result;
         } catch (SQLException e) {
-            drop(c);
+            drop(s);
             // Metadata and settings only: the driver's message quotes no row value.
             throw new IOException(what + " on " + config.address()
                     + " (MySQL error " + e.getErrorCode() + ", SQLState " + e.getSQLState() + ")", e);
         } catch (IOException | RuntimeException e) {
-            drop(c); // boundary queries: already value-free IOExceptions
+            drop(s); // boundary queries: already value-free IOExceptions
             throw e;
         }
     }
 
-    private synchronized Connection connection() throws IOException {
+    private synchronized Session session() throws IOException {
         try {
-            if (connection != null
+            if (session != null
                     && System.nanoTime() - lastUsedNanos > IDLE_BEFORE_PING_NANOS
-                    && !connection.isValid(5)) {
-                drop(connection);
+                    && !session.connection().isValid(5)) {
+                drop(session);
             }
-            if (connection == null || connection.isClosed()) {
-                boundaries = null;
-                connection = JdbcConnections.open(config);
+            if (session == null || session.connection().isClosed()) {
+                Connection c = JdbcConnections.open(config);
+                session = new Session(c, new JdbcBoundaryQueries(c));
                 lastUsedNanos = System.nanoTime();
             }
-            return connection;
+            return session;
         } catch (SQLException e) {
-            drop(connection);
+            drop(session);
             throw new IOException("could not connect to " + config.address()
                     + " (MySQL error " + e.getErrorCode() + ", SQLState " + e.getSQLState() + ")", e);
         }
     }
 
-    private synchronized void drop(@Nullable Connection failed) {
-        JdbcConnections.closeQuietly(failed);
-        if (failed == connection) {
-            connection = null;
-            boundaries = null;
+    private synchronized void drop(@Nullable Session failed) {
+        if (failed != null) {
+            JdbcConnections.closeQuietly(failed.connection());
+        }
+        if (failed == session) {
+            session = null;
         }
     }
 
     @Override
     public synchronized void close() {
-        drop(connection);
+        drop(session);
     }
 
     @FunctionalInterface
     private interface JdbcCall<T> {
-        T apply(Connection c) throws SQLException, IOException;
+        T apply(Session s) throws SQLException, IOException;
     }
 }
