@@ -4,6 +4,7 @@ import io.capstan.flink.mysql.source.CapstanSourceConfig;
 import io.capstan.flink.mysql.source.enumerator.CapstanEnumerator;
 import io.capstan.flink.mysql.source.enumerator.EnumState;
 import io.capstan.flink.mysql.source.enumerator.EnumStateSerializer;
+import io.capstan.flink.mysql.proxy.server.ServerProxies;
 import io.capstan.flink.mysql.source.enumerator.JdbcBinlogSplitPlanner;
 import io.capstan.flink.mysql.source.enumerator.JdbcSnapshotPlanning;
 import io.capstan.flink.mysql.source.reader.CapstanSourceReader;
@@ -66,7 +67,7 @@ public final class CapstanMySqlSource<T>
 
     @Override
     public SourceReader<T, CapstanSplit> createReader(SourceReaderContext readerContext) {
-        return CapstanSourceReader.create(config, deserializer, readerContext);
+        return CapstanSourceReader.create(config, new ServerProxies(config), deserializer, readerContext);
     }
 
     @Override

@@ -12,7 +12,9 @@ import org.junit.jupiter.api.Test;
 
 /**
  * The pure packages stay pure: GTID algebra, schema value types and event types import no JDBC,
- * no binlog client library and no Flink runtime, so they are unit-testable and reusable.
+ * no binlog client library and no Flink runtime, so they are unit-testable and reusable. The
+ * source (enumerator, planners, reader, fetchers) reaches MySQL only through the interfaces of
+ * the proxy package, whose server implementations live in proxy.server.
  */
 class ArchitectureTest {
 
@@ -54,6 +56,23 @@ class ArchitectureTest {
                 .and(DescribedPredicate.describe("are not schema readers (nor nested in one)",
                         (JavaClass c) -> !c.getName().contains("Reader")))
                 .should().dependOnClassesThat().resideInAnyPackage(IO_AND_RUNTIME)
+                .check(classes);
+    }
+
+    @Test
+    void theSourceReachesMySqlOnlyThroughItsProxies() {
+        // Enumerator, planners, reader and fetchers ask proxy.JdbcProxy and proxy.BinlogStream,
+        // so fakes can stand in for the server in their unit tests.
+        noClasses().that().resideInAPackage("io.capstan.flink.mysql.source..")
+                .should().dependOnClassesThat().resideInAnyPackage("java.sql..", "com.github.shyiko..")
+                .check(classes);
+    }
+
+    @Test
+    void theProxyInterfacesNameNoDriverType() {
+        noClasses().that().resideInAPackage("io.capstan.flink.mysql.proxy")
+                .should().dependOnClassesThat().resideInAnyPackage(
+                        "java.sql..", "com.mysql..", "com.github.shyiko..")
                 .check(classes);
     }
 

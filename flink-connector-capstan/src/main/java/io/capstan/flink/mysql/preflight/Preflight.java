@@ -33,7 +33,16 @@ public final class Preflight {
     /** As {@link #verify(MySqlConnectionConfig, Collection)} on an open connection. */
     public static void verify(Connection connection, String serverAddress, Collection<TableId> tables)
             throws SQLException {
-        List<PreflightFailure> failures = PreflightRules.check(ServerFactsReader.read(connection), tables);
+        check(ServerFactsReader.read(connection), serverAddress, tables);
+    }
+
+    /**
+     * The refusal itself, on facts already read (by the JDBC proxy or a test). Pure.
+     *
+     * @throws PreflightException listing every problem found, each with its remedy
+     */
+    public static void check(ServerFacts facts, String serverAddress, Collection<TableId> tables) {
+        List<PreflightFailure> failures = PreflightRules.check(facts, tables);
         if (!failures.isEmpty()) {
             throw new PreflightException(serverAddress, failures);
         }

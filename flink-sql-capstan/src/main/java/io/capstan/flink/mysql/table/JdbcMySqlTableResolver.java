@@ -4,9 +4,9 @@ import io.capstan.flink.mysql.connect.JdbcConnections;
 import io.capstan.flink.mysql.connect.MySqlConnectionConfig;
 import io.capstan.flink.mysql.error.CapstanHaltException;
 import io.capstan.flink.mysql.error.HaltReason;
+import io.capstan.flink.mysql.proxy.server.JdbcTableDiscovery;
 import io.capstan.flink.mysql.schema.JdbcSchemaReader;
 import io.capstan.flink.mysql.schema.TableId;
-import io.capstan.flink.mysql.source.TableDiscovery;
 
 import org.apache.flink.table.api.ValidationException;
 
@@ -26,7 +26,7 @@ final class JdbcMySqlTableResolver implements MySqlTableResolver {
         MySqlConnectionConfig connection = config.connection();
         List<TableId> tables;
         try {
-            tables = TableDiscovery.resolve(connection, SourceAssembly.tableSelection(config));
+            tables = JdbcTableDiscovery.resolve(connection, SourceAssembly.tableSelection(config));
         } catch (CapstanHaltException e) {
             if (e.reason() == HaltReason.NO_TABLES_MATCHED) {
                 throw new ValidationException(

@@ -29,7 +29,8 @@ import org.apache.flink.table.data.RowData;
  * ka}: neither suppressed, forward the UPDATE; both suppressed, drop it; only the before image
  * suppressed (its chunk already lacks the old row) forward an INSERT of the after image; only the
  * after image suppressed (its chunk already holds the new row) forward a DELETE of the before
- * image. When {@code kb} equals {@code ka} both answers are equal.
+ * image. When {@code kb} equals {@code ka} both answers are equal. {@link GatedChange} applies
+ * this rule to a row change.
  *
  * <p><b>Retiring.</b> Once the binlog's processed set contains the G of every chunk of a table,
  * no later transaction can be in any of them, so {@link #retire} drops that table: its changes

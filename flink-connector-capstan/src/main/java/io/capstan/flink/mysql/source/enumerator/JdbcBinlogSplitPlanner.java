@@ -2,6 +2,8 @@ package io.capstan.flink.mysql.source.enumerator;
 
 import io.capstan.flink.mysql.binlog.BinlogStartPosition;
 import io.capstan.flink.mysql.preflight.Preflight;
+import io.capstan.flink.mysql.proxy.JdbcProxy;
+import io.capstan.flink.mysql.proxy.server.ServerJdbcProxy;
 import io.capstan.flink.mysql.schema.TableId;
 import io.capstan.flink.mysql.source.CapstanSourceConfig;
 import io.capstan.flink.mysql.source.TableDiscovery;
@@ -10,31 +12,48 @@ import java.util.List;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
-/** Plans the binlog split against the real server over JDBC. */
+/**
+ * Plans the binlog split against the server through its {@link JdbcProxy}. Each call releases
+ * the proxy's connection when done: the planner is asked once per start, then never again.
+ */
 public final class JdbcBinlogSplitPlanner implements BinlogSplitPlanner {
 
     private static final Logger LOG = LoggerFactory.getLogger(JdbcBinlogSplitPlanner.class);
 
     private final CapstanSourceConfig config;
+    private final JdbcProxy mysql;
 
+    /** Against the configured server. */
     public JdbcBinlogSplitPlanner(CapstanSourceConfig config) {
+        this(config, new ServerJdbcProxy(config.connection()));
+    }
+
+    public JdbcBinlogSplitPlanner(CapstanSourceConfig config, JdbcProxy mysql) {
         this.config = config;
+        this.mysql = mysql;
     }
 
     @Override
     public BinlogSplit planNewSplit() throws Exception {
-        List<TableId> tables = TableDiscovery.resolve(config.connection(), config.tables());
-        LOG.info("Capturing {} table(s) on {}: {}", tables.size(), config.connection().address(), tables);
-        Preflight.verify(config.connection(), tables);
-        BinlogStartPosition start =
-                StartPositionResolver.resolve(config.connection(), config.startupOptions());
-        BinlogSplit split = new BinlogSplit(tables, start);
-        LOG.info("Planned {} for start {}", split, config.startupOptions());
-        return split;
+        try {
+            List<TableId> tables = TableDiscovery.resolve(mysql, config.tables());
+            LOG.info("Capturing {} table(s) on {}: {}", tables.size(), mysql.serverAddress(), tables);
+            Preflight.check(mysql.serverFacts(), mysql.serverAddress(), tables);
+            BinlogStartPosition start = StartPositionResolver.resolve(mysql, config.startupOptions());
+            BinlogSplit split = new BinlogSplit(tables, start);
+            LOG.info("Planned {} for start {}", split, config.startupOptions());
+            return split;
+        } finally {
+            mysql.close();
+        }
     }
 
     @Override
     public void verifyBeforeAssigning(BinlogSplit split) throws Exception {
-        Preflight.verify(config.connection(), split.tables());
+        try {
+            Preflight.check(mysql.serverFacts(), mysql.serverAddress(), split.tables());
+        } finally {
+            mysql.close();
+        }
     }
 }

@@ -1,23 +1,19 @@
 package io.capstan.flink.mysql.source.enumerator;
 
-import io.capstan.flink.mysql.connect.JdbcConnections;
 import io.capstan.flink.mysql.preflight.Preflight;
-import io.capstan.flink.mysql.schema.JdbcSchemaReader;
+import io.capstan.flink.mysql.proxy.JdbcProxy;
+import io.capstan.flink.mysql.proxy.server.ServerJdbcProxy;
+import io.capstan.flink.mysql.schema.SchemaFingerprint;
 import io.capstan.flink.mysql.schema.TableId;
 import io.capstan.flink.mysql.schema.TableSchema;
-import io.capstan.flink.mysql.snapshot.read.TableReadSpec;
-import io.capstan.flink.mysql.source.SchemaFingerprint;
-import io.capstan.flink.mysql.snapshot.jdbc.JdbcBoundaryQueries;
-import io.capstan.flink.mysql.snapshot.jdbc.JdbcTableKeyMetadataReader;
 import io.capstan.flink.mysql.snapshot.key.ChunkKey;
 import io.capstan.flink.mysql.snapshot.key.ChunkKeyResolver;
 import io.capstan.flink.mysql.snapshot.plan.ChunkPlannerState;
 import io.capstan.flink.mysql.snapshot.plan.SnapshotChunk;
 import io.capstan.flink.mysql.snapshot.plan.SnapshotPlanner;
+import io.capstan.flink.mysql.snapshot.read.TableReadSpec;
 import io.capstan.flink.mysql.source.CapstanSourceConfig;
 import io.capstan.flink.mysql.source.TableDiscovery;
-import java.sql.Connection;
-import java.sql.SQLException;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
@@ -27,33 +23,37 @@ import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 /**
- * {@link SnapshotPlanning} over JDBC. Its one connection is used only by the enumerator's async
- * worker (callAsync runs one task at a time), reopened after a failure; closed from the
- * coordinator thread, hence the synchronized field access.
+ * {@link SnapshotPlanning} through the server's {@link JdbcProxy}. The proxy's one connection is
+ * used only by the enumerator's async worker (callAsync runs one task at a time) and reopened
+ * after a failure; {@link #close} comes from the coordinator thread.
  */
 public final class JdbcSnapshotPlanning implements SnapshotPlanning {
 
     private static final Logger LOG = LoggerFactory.getLogger(JdbcSnapshotPlanning.class);
 
     private final CapstanSourceConfig config;
-    private Connection connection;
+    private final JdbcProxy mysql;
 
+    /** Against the configured server. */
     public JdbcSnapshotPlanning(CapstanSourceConfig config) {
+        this(config, new ServerJdbcProxy(config.connection()));
+    }
+
+    public JdbcSnapshotPlanning(CapstanSourceConfig config, JdbcProxy mysql) {
         this.config = config;
+        this.mysql = mysql;
     }
 
     @Override
     public List<SnapshotTable> resolveTables() throws Exception {
-        List<TableId> tables = TableDiscovery.resolve(config.connection(), config.tables());
-        LOG.info("Snapshotting {} table(s) on {}: {}", tables.size(), config.connection().address(), tables);
-        Preflight.verify(config.connection(), tables);
+        List<TableId> tables = TableDiscovery.resolve(mysql, config.tables());
+        LOG.info("Snapshotting {} table(s) on {}: {}", tables.size(), mysql.serverAddress(), tables);
+        Preflight.check(mysql.serverFacts(), mysql.serverAddress(), tables);
         List<SnapshotTable> out = new ArrayList<>();
-        Connection c = connection();
         for (TableId t : tables) {
-            ChunkKey key = ChunkKeyResolver.resolve(
-                    JdbcTableKeyMetadataReader.read(c, t), config.snapshot().chunkKeyColumn(t));
+            ChunkKey key = ChunkKeyResolver.resolve(mysql.keyMetadata(t), config.snapshot().chunkKeyColumn(t));
             // Converters must exist for every column before anything is read (refuses early).
-            TableSchema schema = JdbcSchemaReader.read(c, t);
+            TableSchema schema = mysql.tableSchema(t);
             TableReadSpec.forSchema(key, schema);
             out.add(new SnapshotTable(key, SchemaFingerprint.of(schema)));
         }
@@ -66,34 +66,21 @@ public final class JdbcSnapshotPlanning implements SnapshotPlanning {
         for (ChunkPlannerState s : states) {
             restored.put(s.table(), s);
         }
-        try {
-            SnapshotPlanner planner = new SnapshotPlanner(
-                    keys, config.snapshot().chunkSize(), new JdbcBoundaryQueries(connection()), restored);
-            List<SnapshotChunk> chunks = new ArrayList<>();
-            while (chunks.size() < max) {
-                Optional<SnapshotChunk> next = planner.next();
-                if (next.isEmpty()) {
-                    break;
-                }
-                chunks.add(next.get());
+        // The proxy drops its connection after a failed query: the next attempt reconnects.
+        SnapshotPlanner planner = new SnapshotPlanner(keys, config.snapshot().chunkSize(), mysql, restored);
+        List<SnapshotChunk> chunks = new ArrayList<>();
+        while (chunks.size() < max) {
+            Optional<SnapshotChunk> next = planner.next();
+            if (next.isEmpty()) {
+                break;
             }
-            return new Planned(chunks, planner.states());
-        } catch (Exception e) {
-            close(); // the next attempt reconnects
-            throw e;
+            chunks.add(next.get());
         }
-    }
-
-    private synchronized Connection connection() throws SQLException {
-        if (connection == null || connection.isClosed()) {
-            connection = JdbcConnections.open(config.connection());
-        }
-        return connection;
+        return new Planned(chunks, planner.states());
     }
 
     @Override
-    public synchronized void close() {
-        JdbcConnections.closeQuietly(connection);
-        connection = null;
+    public void close() {
+        mysql.close();
     }
 }

@@ -2,27 +2,31 @@ package io.capstan.flink.mysql.source.enumerator;
 
 import io.capstan.flink.mysql.StartupOptions;
 import io.capstan.flink.mysql.binlog.BinlogStartPosition;
-import io.capstan.flink.mysql.binlog.StartPositions;
-import io.capstan.flink.mysql.connect.MySqlConnectionConfig;
+import io.capstan.flink.mysql.binlog.ServerGtidState;
 import io.capstan.flink.mysql.error.CapstanHaltException;
 import io.capstan.flink.mysql.error.HaltReason;
+import io.capstan.flink.mysql.proxy.JdbcProxy;
+import java.io.IOException;
 
 /** Turns the user's {@link StartupOptions} into a validated binlog start position on the server. */
 final class StartPositionResolver {
 
     private StartPositionResolver() {}
 
-    static BinlogStartPosition resolve(MySqlConnectionConfig connection, StartupOptions options)
-            throws Exception {
+    static BinlogStartPosition resolve(JdbcProxy mysql, StartupOptions options) throws IOException {
         switch (options.mode()) {
             case LATEST:
-                return StartPositions.latest(connection);
+                return mysql.gtidState().latest();
             case EARLIEST:
-                return StartPositions.earliest(connection);
+                return mysql.gtidState().earliest();
             case GTID_SET:
-                return StartPositions.gtidSet(connection, options.gtidSet());
+                return mysql.gtidState().resumeFrom(options.gtidSet(), mysql.serverAddress());
             case TIMESTAMP:
-                return StartPositions.timestamp(connection, options.timestampMillis());
+                if (options.timestampMillis() < 0) {
+                    throw new IllegalArgumentException("start timestamp must be >= 0 ms since the epoch");
+                }
+                // The streamer drops the transactions committed before the timestamp.
+                return mysql.gtidState().earliest();
             default:
                 // initial/snapshot start the binlog from their chunks' positions, never here;
                 // this guards a wrong wiring rather than user input.

@@ -1,21 +1,22 @@
 package io.capstan.flink.mysql.source.reader;
 
 import io.capstan.flink.mysql.binlog.BinlogRecord;
-import io.capstan.flink.mysql.binlog.BinlogStreamer;
+import io.capstan.flink.mysql.proxy.BinlogStream;
+import io.capstan.flink.mysql.proxy.MySqlProxies;
+import io.capstan.flink.mysql.snapshot.gate.SnapshotDdlObserver;
 import io.capstan.flink.mysql.source.split.BinlogSplit;
+import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.TimeUnit;
 import java.util.function.BooleanSupplier;
-import java.util.function.Function;
-import java.util.function.Supplier;
 import javax.annotation.Nullable;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 /**
- * Runs on the fetcher thread: wraps the {@link BinlogStreamer} of the binlog split and hands its
- * records over in batches. It never touches split state; the emitter does that on the task thread.
+ * Runs on the fetcher thread: opens the {@link BinlogStream} of the binlog split and hands its
+ * records over in batches; a {@link ServerGtidPoller} beside it feeds the lag gauge. It never touches split state; the emitter does that on the task thread.
  */
 final class BinlogFetcher implements AutoCloseable {
 
@@ -26,19 +27,16 @@ final class BinlogFetcher implements AutoCloseable {
     /** How long one fetch waits for the first record; short so wakeUp() is honoured promptly. */
     private static final long POLL_MILLIS = 100;
 
-    private final Function<BinlogSplit, BinlogStreamer> streamers;
-    private final Supplier<ServerGtidPoller> pollers;
+    private final MySqlProxies mysql;
+    private final Duration gtidPollInterval;
     private final CapstanReaderMetrics metrics;
 
-    @Nullable private BinlogStreamer streamer;
+    @Nullable private BinlogStream streamer;
     @Nullable private ServerGtidPoller poller;
 
-    BinlogFetcher(
-            Function<BinlogSplit, BinlogStreamer> streamers,
-            Supplier<ServerGtidPoller> pollers,
-            CapstanReaderMetrics metrics) {
-        this.streamers = streamers;
-        this.pollers = pollers;
+    BinlogFetcher(MySqlProxies mysql, Duration gtidPollInterval, CapstanReaderMetrics metrics) {
+        this.mysql = mysql;
+        this.gtidPollInterval = gtidPollInterval;
         this.metrics = metrics;
     }
 
@@ -51,11 +49,11 @@ final class BinlogFetcher implements AutoCloseable {
             throw new IllegalStateException("a reader streams at most one binlog split");
         }
         LOG.info("Starting to stream {}", binlog);
-        BinlogStreamer s = streamers.apply(binlog);
+        BinlogStream s = mysql.binlog(binlog.start(), binlog.tables(), SnapshotDdlObserver.of(binlog.gate()));
         metrics.streamerStarted(s.metrics());
         s.start();
         streamer = s;
-        poller = pollers.get();
+        poller = new ServerGtidPoller(mysql.jdbc(), gtidPollInterval);
         metrics.binlogStarted(binlog.start().processed(), poller::latest);
     }
 

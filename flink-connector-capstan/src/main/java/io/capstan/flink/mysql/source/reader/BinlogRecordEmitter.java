@@ -6,6 +6,7 @@ import io.capstan.flink.mysql.binlog.BinlogRecord;
 import io.capstan.flink.mysql.binlog.RowChange;
 import io.capstan.flink.mysql.binlog.TransactionEnd;
 import io.capstan.flink.mysql.gtid.Gtid;
+import io.capstan.flink.mysql.snapshot.gate.GatedChange;
 import io.capstan.flink.mysql.source.split.BinlogSplitState;
 import org.apache.flink.api.connector.source.SourceOutput;
 
@@ -60,9 +61,9 @@ public final class BinlogRecordEmitter<T> {
         }
         ChangeEvent event =
                 new ChangeEvent(
-                        gated.operation,
-                        gated.before,
-                        gated.after,
+                        gated.operation(),
+                        gated.before(),
+                        gated.after(),
                         change.schema(),
                         change.tableId(),
                         gtidText(change.gtid()),

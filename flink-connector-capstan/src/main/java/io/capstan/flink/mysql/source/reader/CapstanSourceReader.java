@@ -1,6 +1,7 @@
 package io.capstan.flink.mysql.source.reader;
 
 import io.capstan.flink.mysql.CapstanDeserializer;
+import io.capstan.flink.mysql.proxy.MySqlProxies;
 import io.capstan.flink.mysql.source.CapstanSourceConfig;
 import io.capstan.flink.mysql.source.event.ChunksAcknowledgedEvent;
 import io.capstan.flink.mysql.source.event.ChunksCompletedEvent;
@@ -50,7 +51,7 @@ public final class CapstanSourceReader<T>
     private final ChunkFetcher chunks;
 
     private CapstanSourceReader(
-            CapstanSourceConfig config,
+            MySqlProxies mysql,
             CapstanReaderMetrics metrics,
             ChunkFetcher chunks,
             CapstanDeserializer<T> deserializer,
@@ -59,24 +60,26 @@ public final class CapstanSourceReader<T>
         super(
                 () ->
                         new CapstanSplitReader(
-                                chunks,
-                                new BinlogFetcher(
-                                        split -> BinlogStreamerFactory.create(config, split),
-                                        () -> new ServerGtidPoller(config.connection(), ServerGtidPoller.INTERVAL),
-                                        metrics)),
+                                chunks, new BinlogFetcher(mysql, ServerGtidPoller.INTERVAL, metrics)),
                 new CapstanRecordEmitter<>(deserializer, metrics),
                 flinkConfig,
                 context);
         this.chunks = chunks;
     }
 
+    /**
+     * A reader of the source configured by {@code config} that reaches MySQL only through {@code
+     * mysql} (the server's proxies in production, fakes in tests).
+     */
     public static <T> CapstanSourceReader<T> create(
-            CapstanSourceConfig config, CapstanDeserializer<T> deserializer, SourceReaderContext context) {
+            CapstanSourceConfig config,
+            MySqlProxies mysql,
+            CapstanDeserializer<T> deserializer,
+            SourceReaderContext context) {
         CapstanReaderMetrics metrics = new CapstanReaderMetrics(context.metricGroup());
-        ChunkFetcher chunks =
-                new ChunkFetcher(config.connection(), config.snapshot().readOptions(), metrics);
+        ChunkFetcher chunks = new ChunkFetcher(mysql.jdbc(), config.snapshot().readOptions(), metrics);
         return new CapstanSourceReader<>(
-                config, metrics, chunks, deserializer, context.getConfiguration(), context);
+                mysql, metrics, chunks, deserializer, context.getConfiguration(), context);
     }
 
     @Override

@@ -1,32 +1,27 @@
 package io.capstan.flink.mysql.source.reader;
 
-import io.capstan.flink.mysql.connect.JdbcConnections;
-import io.capstan.flink.mysql.connect.MySqlConnectionConfig;
 import io.capstan.flink.mysql.error.CapstanHaltException;
 import io.capstan.flink.mysql.error.HaltReason;
-import io.capstan.flink.mysql.schema.JdbcSchemaReader;
+import io.capstan.flink.mysql.proxy.ChunkSession;
+import io.capstan.flink.mysql.proxy.JdbcProxy;
+import io.capstan.flink.mysql.schema.SchemaFingerprint;
 import io.capstan.flink.mysql.schema.TableId;
 import io.capstan.flink.mysql.schema.TableSchema;
-import io.capstan.flink.mysql.snapshot.jdbc.SqlErrors;
-import io.capstan.flink.mysql.snapshot.read.ChunkReader;
 import io.capstan.flink.mysql.snapshot.read.ChunkResult;
 import io.capstan.flink.mysql.snapshot.read.SnapshotReadOptions;
 import io.capstan.flink.mysql.snapshot.read.TableReadSpec;
-import io.capstan.flink.mysql.source.SchemaFingerprint;
 import io.capstan.flink.mysql.source.split.SnapshotChunkSplit;
 import java.io.IOException;
-import java.sql.Connection;
-import java.sql.SQLException;
 import java.util.ArrayDeque;
 import java.util.Deque;
 import java.util.HashMap;
 import java.util.Map;
 
 /**
- * Runs on the fetcher thread: reads the assigned chunks one at a time with one {@link ChunkReader}
+ * Runs on the fetcher thread: reads the assigned chunks one at a time in one {@link ChunkSession}
  * whose connections stay open across chunks. The read spec (columns and converter) of a table is
  * built from its schema the first time one of its chunks comes, and only if that schema is the
- * one the enumerator fingerprinted when the snapshot began; the chunk reader checks after every
+ * one the enumerator fingerprinted when the snapshot began; the chunk session checks with every
  * chunk that the table still has it. So a DDL on a table whose snapshot is in progress halts as
  * {@code snapshot_schema_drifted}, in this attempt and in every later one.
  *
@@ -36,17 +31,16 @@ import java.util.Map;
  */
 final class ChunkFetcher implements AutoCloseable {
 
-    private final MySqlConnectionConfig connection;
+    /** Reads each table's schema once; its connection is kept across tables (one TLS handshake, not one per table). */
+    private final JdbcProxy mysql;
     private final SnapshotReadOptions options;
     private final CapstanReaderMetrics metrics;
     private final Deque<SnapshotChunkSplit> queue = new ArrayDeque<>();
     private final Map<TableId, TableReadSpec> specs = new HashMap<>();
-    private ChunkReader reader;
-    /** Reads each table's schema once; kept open across tables (one TLS handshake, not one per table). */
-    private Connection schemaConnection;
+    private ChunkSession session;
 
-    ChunkFetcher(MySqlConnectionConfig connection, SnapshotReadOptions options, CapstanReaderMetrics metrics) {
-        this.connection = connection;
+    ChunkFetcher(JdbcProxy mysql, SnapshotReadOptions options, CapstanReaderMetrics metrics) {
+        this.mysql = mysql;
         this.options = options;
         this.metrics = metrics;
     }
@@ -63,10 +57,10 @@ final class ChunkFetcher implements AutoCloseable {
     synchronized ElementBatch fetch() throws IOException {
         SnapshotChunkSplit split = queue.peekFirst();
         TableReadSpec spec = spec(split);
-        if (reader == null) {
-            reader = new ChunkReader(connection, options);
+        if (session == null) {
+            session = mysql.openChunkSession(options);
         }
-        ChunkResult result = reader.read(split.chunk(), spec);
+        ChunkResult result = session.read(split.chunk(), spec);
         queue.pollFirst();
         metrics.chunkRead(result.rowCount());
         return ElementBatch.finishedChunk(
@@ -77,49 +71,30 @@ final class ChunkFetcher implements AutoCloseable {
         TableId table = split.chunk().table();
         TableReadSpec spec = specs.get(table);
         if (spec == null) {
-            try {
-                TableSchema schema = JdbcSchemaReader.read(schemaConnection(), table);
-                if (SchemaFingerprint.of(schema) != split.schemaFingerprint()) {
-                    throw new CapstanHaltException(
-                            HaltReason.SNAPSHOT_SCHEMA_DRIFTED,
-                            "the definition of table " + table + " changed since its snapshot began"
-                                    + " (detected before reading chunk " + split.splitId() + "), so its"
-                                    + " chunks would not fit one schema; restart the job without state"
-                                    + " once the schema change is done (avoid DDL on tables being"
-                                    + " snapshotted)");
-                }
-                spec = TableReadSpec.forSchema(split.key(), schema, options.columns());
-            } catch (SQLException e) {
-                closeSchemaConnection(); // the next attempt reconnects
-                throw SqlErrors.scrub("could not read the schema of table " + table, e);
+            // A failed read leaves the proxy without a connection: the next attempt reconnects.
+            TableSchema schema = mysql.tableSchema(table);
+            if (SchemaFingerprint.of(schema) != split.schemaFingerprint()) {
+                throw new CapstanHaltException(
+                        HaltReason.SNAPSHOT_SCHEMA_DRIFTED,
+                        "the definition of table " + table + " changed since its snapshot began"
+                                + " (detected before reading chunk " + split.splitId() + "), so its"
+                                + " chunks would not fit one schema; restart the job without state"
+                                + " once the schema change is done (avoid DDL on tables being"
+                                + " snapshotted)");
             }
+            spec = TableReadSpec.forSchema(split.key(), schema, options.columns());
             specs.put(table, spec);
         }
         return spec;
     }
 
-    /** The kept connection if it still answers a ping (it may have idled out meanwhile), else a new one. */
-    private Connection schemaConnection() throws SQLException {
-        if (schemaConnection != null && !schemaConnection.isValid(5)) {
-            closeSchemaConnection();
-        }
-        if (schemaConnection == null) {
-            schemaConnection = JdbcConnections.open(connection);
-        }
-        return schemaConnection;
-    }
-
-    private void closeSchemaConnection() {
-        JdbcConnections.closeQuietly(schemaConnection);
-        schemaConnection = null;
-    }
-
+    /** Releases the connections; a later chunk would open new ones. */
     @Override
     public synchronized void close() {
-        closeSchemaConnection();
-        if (reader != null) {
-            reader.close();
-            reader = null;
+        mysql.close();
+        if (session != null) {
+            session.close();
+            session = null;
         }
     }
 }

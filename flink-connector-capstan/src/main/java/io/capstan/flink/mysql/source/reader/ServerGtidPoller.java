@@ -1,11 +1,8 @@
 package io.capstan.flink.mysql.source.reader;
 
-import io.capstan.flink.mysql.binlog.ServerGtidState;
-import io.capstan.flink.mysql.connect.JdbcConnections;
-import io.capstan.flink.mysql.connect.MySqlConnectionConfig;
 import io.capstan.flink.mysql.gtid.GtidSet;
-import java.sql.Connection;
-import java.sql.SQLException;
+import io.capstan.flink.mysql.proxy.JdbcProxy;
+import java.io.IOException;
 import java.time.Duration;
 import java.util.concurrent.Executors;
 import java.util.concurrent.ScheduledExecutorService;
@@ -15,8 +12,8 @@ import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 /**
- * Reads the server's {@code gtid_executed} every {@link #INTERVAL} on a connection of its own (a
- * daemon thread, off the read path), for the {@code processedGtidLag} gauge. A failed poll keeps
+ * Reads the server's {@code gtid_executed} every {@link #INTERVAL} through a JDBC proxy of its own
+ * (a daemon thread, off the read path), for the {@code processedGtidLag} gauge. A failed poll keeps
  * the last value and is logged once until a poll succeeds again; the stream never depends on it.
  */
 final class ServerGtidPoller implements AutoCloseable {
@@ -25,15 +22,16 @@ final class ServerGtidPoller implements AutoCloseable {
 
     static final Duration INTERVAL = Duration.ofSeconds(10);
 
-    private final MySqlConnectionConfig connection;
+    /** The poller thread's, until close() has seen that thread end. */
+    private final JdbcProxy mysql;
     private final ScheduledExecutorService executor;
     @Nullable private volatile GtidSet latest;
-    @Nullable private Connection open; // the poller thread's, until close() has seen it end
     private boolean failing;
     private volatile boolean closed;
 
-    ServerGtidPoller(MySqlConnectionConfig connection, Duration interval) {
-        this.connection = connection;
+    /** Starts polling {@code mysql}, which it owns from now on. */
+    ServerGtidPoller(JdbcProxy mysql, Duration interval) {
+        this.mysql = mysql;
         this.executor = Executors.newSingleThreadScheduledExecutor(r -> {
             Thread t = new Thread(r, "capstan-gtid-poller");
             t.setDaemon(true);
@@ -58,18 +56,15 @@ final class ServerGtidPoller implements AutoCloseable {
             if (closed) {
                 return;
             }
-            if (open == null || open.isClosed()) {
-                open = JdbcConnections.open(connection);
-            }
-            latest = ServerGtidState.executed(open);
+            latest = mysql.gtidExecuted();
             failing = false;
-        } catch (SQLException | RuntimeException e) {
+        } catch (IOException | RuntimeException e) {
             if (!failing) {
                 LOG.warn("Could not read gtid_executed from {} for the processedGtidLag metric ({}); retrying every {} s",
-                        connection.address(), e.getClass().getSimpleName(), INTERVAL.toSeconds());
+                        mysql.serverAddress(), e.getClass().getSimpleName(), INTERVAL.toSeconds());
                 failing = true;
             }
-            closeConnection();
+            closeConnection(); // the next poll reconnects
         } finally {
             if (closed) {
                 closeConnection(); // close() raced with this poll and left the connection to it
@@ -78,8 +73,7 @@ final class ServerGtidPoller implements AutoCloseable {
     }
 
     private void closeConnection() {
-        JdbcConnections.closeQuietly(open);
-        open = null;
+        mysql.close();
     }
 
     @Override

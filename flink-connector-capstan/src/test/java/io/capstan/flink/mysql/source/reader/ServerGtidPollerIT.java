@@ -6,6 +6,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 import io.capstan.flink.mysql.binlog.ServerGtidState;
 import io.capstan.flink.mysql.connect.JdbcConnections;
 import io.capstan.flink.mysql.gtid.GtidSet;
+import io.capstan.flink.mysql.proxy.server.ServerJdbcProxy;
 import io.capstan.flink.mysql.source.it.SourceJobs;
 import io.capstan.flink.mysql.testing.MySqlTestDatabase;
 import java.sql.Connection;
@@ -27,7 +28,7 @@ class ServerGtidPollerIT {
     @Test
     void followsTheServersExecutedSetAndStopsOnClose() throws Exception {
         DB.execute("CREATE TABLE polled (id INT PRIMARY KEY)");
-        ServerGtidPoller poller = new ServerGtidPoller(connectorConfig(DB), Duration.ofMillis(100));
+        ServerGtidPoller poller = new ServerGtidPoller(new ServerJdbcProxy(connectorConfig(DB)), Duration.ofMillis(100));
         try {
             GtidSet before = executed();
             SourceJobs.await("the first poll", Duration.ofSeconds(10),

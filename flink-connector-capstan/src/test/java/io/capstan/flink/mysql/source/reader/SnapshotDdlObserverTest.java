@@ -9,12 +9,13 @@ import io.capstan.flink.mysql.binlog.DdlObserver;
 import io.capstan.flink.mysql.error.CapstanHaltException;
 import io.capstan.flink.mysql.gtid.Gtid;
 import io.capstan.flink.mysql.snapshot.gate.CursorGate;
+import io.capstan.flink.mysql.snapshot.gate.SnapshotDdlObserver;
 import org.junit.jupiter.api.Test;
 
 /** The binlog's DDL hook after a snapshot: drift only for a DDL between a table's chunks. */
 class SnapshotDdlObserverTest {
 
-    private final DdlObserver observer = BinlogStreamerFactory.ddlObserver(GatedEmitterTest.GATE);
+    private final DdlObserver observer = SnapshotDdlObserver.of(GatedEmitterTest.GATE);
 
     @Test
     void aDdlOnATableBetweenItsChunksHalts() {
@@ -31,7 +32,7 @@ class SnapshotDdlObserverTest {
                 .doesNotThrowAnyException();
         assertThatCode(() -> observer.onDdl("db", "ALTER TABLE other ADD COLUMN c INT", Gtid.of(UUID, 15)))
                 .doesNotThrowAnyException();
-        assertThatCode(() -> BinlogStreamerFactory.ddlObserver(CursorGate.empty())
+        assertThatCode(() -> SnapshotDdlObserver.of(CursorGate.empty())
                         .onDdl("db", "DROP TABLE t", Gtid.of(UUID, 15)))
                 .doesNotThrowAnyException();
     }

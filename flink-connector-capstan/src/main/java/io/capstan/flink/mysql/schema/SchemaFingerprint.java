@@ -1,7 +1,5 @@
-package io.capstan.flink.mysql.source;
+package io.capstan.flink.mysql.schema;
 
-import io.capstan.flink.mysql.schema.ColumnSchema;
-import io.capstan.flink.mysql.schema.TableSchema;
 import java.nio.charset.StandardCharsets;
 import java.security.MessageDigest;
 import java.security.NoSuchAlgorithmException;

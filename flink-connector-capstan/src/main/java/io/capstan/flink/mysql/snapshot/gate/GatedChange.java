@@ -1,39 +1,34 @@
-package io.capstan.flink.mysql.source.reader;
+package io.capstan.flink.mysql.snapshot.gate;
 
 import io.capstan.flink.mysql.binlog.RowChange;
 import io.capstan.flink.mysql.event.Operation;
-import io.capstan.flink.mysql.snapshot.gate.CursorGate;
 import javax.annotation.Nullable;
 import org.apache.flink.table.data.RowData;
 
 /**
- * What of a binlog row change passes the cursor gate, gated per image: an INSERT by its after
- * image, a DELETE by its before image, an UPDATE by both. An image is suppressed when the
- * change's transaction is in the G of the chunk holding the image's key (that chunk already shows
- * the change). For an UPDATE: neither suppressed, the UPDATE; both, nothing; only the before
- * image (its chunk already lacks the old row), an INSERT of the after image; only the after image
- * (its chunk already holds the new row), a DELETE of the before image. Pure.
+ * What of a binlog row change passes the cursor gate: the image rule of {@link CursorGate} (an
+ * INSERT gated by its after image, a DELETE by its before image, an UPDATE by both). An image is
+ * suppressed when the change's transaction is in the G of the chunk holding the image's key (that
+ * chunk already shows the change). For an UPDATE: neither suppressed, the UPDATE; both, nothing;
+ * only the before image (its chunk already lacks the old row), an INSERT of the after image; only
+ * the after image (its chunk already holds the new row), a DELETE of the before image. Pure.
+ *
+ * @param operation what to emit; null when nothing passes
+ * @param before the before image to emit, if any
+ * @param after the after image to emit, if any
  */
-final class GatedChange {
+public record GatedChange(
+        @Nullable Operation operation, @Nullable RowData before, @Nullable RowData after) {
 
     /** Nothing passes. */
-    static final GatedChange SUPPRESSED = new GatedChange(null, null, null);
+    public static final GatedChange SUPPRESSED = new GatedChange(null, null, null);
 
-    @Nullable final Operation operation;
-    @Nullable final RowData before;
-    @Nullable final RowData after;
-
-    private GatedChange(@Nullable Operation operation, @Nullable RowData before, @Nullable RowData after) {
-        this.operation = operation;
-        this.before = before;
-        this.after = after;
-    }
-
-    boolean isSuppressed() {
+    public boolean isSuppressed() {
         return operation == null;
     }
 
-    static GatedChange of(CursorGate gate, RowChange c) {
+    /** The part of {@code c} that passes {@code gate}. */
+    public static GatedChange of(CursorGate gate, RowChange c) {
         if (!gate.isGated(c.tableId())) {
             return new GatedChange(c.operation(), c.before(), c.after());
         }
@@ -63,5 +58,11 @@ final class GatedChange {
             default:
                 throw new IllegalArgumentException("unknown operation " + c.operation());
         }
+    }
+
+    /** The operation and which images pass, never their values (Rule 1). */
+    @Override
+    public String toString() {
+        return "GatedChange{" + operation + ", before=" + (before != null) + ", after=" + (after != null) + "}";
     }
 }

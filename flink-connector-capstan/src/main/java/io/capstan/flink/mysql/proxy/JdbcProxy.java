@@ -1,0 +1,57 @@
+package io.capstan.flink.mysql.proxy;
+
+import io.capstan.flink.mysql.binlog.ServerGtidState;
+import io.capstan.flink.mysql.gtid.GtidSet;
+import io.capstan.flink.mysql.preflight.ServerFacts;
+import io.capstan.flink.mysql.schema.TableId;
+import io.capstan.flink.mysql.schema.TableSchema;
+import io.capstan.flink.mysql.snapshot.key.TableKeyMetadata;
+import io.capstan.flink.mysql.snapshot.plan.BoundaryQueries;
+import io.capstan.flink.mysql.snapshot.read.SnapshotReadOptions;
+import java.io.IOException;
+import java.util.List;
+
+/**
+ * Every question the connector asks MySQL over JDBC, behind one interface (as Flink's Kinesis
+ * source puts its remote calls behind a stream proxy): the enumerator's planners and the reader's
+ * fetchers ask it and never open a connection themselves, so they run against an in-memory fake in
+ * unit tests. The server's implementation is {@code proxy.server.ServerJdbcProxy}.
+ *
+ * <p>Used by one thread at a time ({@link #close} may come from another). It connects on first
+ * use and keeps the connection; after a failed call it drops it, so the next call reconnects.
+ * {@link #close} releases the connection; a later call opens a new one. Failures are {@link
+ * IOException}s naming the operation and table, never a value (Rule 1); halts (an unsupported
+ * column type) are {@code CapstanHaltException}s.
+ *
+ * <p>The chunk boundaries of the planner ({@link BoundaryQueries}) are asked on the same
+ * connection.
+ */
+public interface JdbcProxy extends BoundaryQueries, AutoCloseable {
+
+    /** {@code host:port}, for messages (never credentials). */
+    String serverAddress();
+
+    /** Every base table outside the system schemas (never a view), sorted by database and name. */
+    List<TableId> baseTables() throws IOException;
+
+    /** The server's version, the settings the preflight checks and the account's privileges. */
+    ServerFacts serverFacts() throws IOException;
+
+    /** {@code gtid_executed} and {@code gtid_purged}, read together. */
+    ServerGtidState gtidState() throws IOException;
+
+    /** {@code gtid_executed} alone (the lag gauge's poll). */
+    GtidSet gtidExecuted() throws IOException;
+
+    /** The table's columns in ordinal order and its primary key. */
+    TableSchema tableSchema(TableId table) throws IOException;
+
+    /** The table's columns and unique indexes, from which the chunk key is chosen. */
+    TableKeyMetadata keyMetadata(TableId table) throws IOException;
+
+    /** A session reading chunks at their exact positions, with connections of its own. */
+    ChunkSession openChunkSession(SnapshotReadOptions options);
+
+    @Override
+    void close();
+}

@@ -1,0 +1,22 @@
+package io.capstan.flink.mysql.proxy;
+
+import io.capstan.flink.mysql.binlog.BinlogStartPosition;
+import io.capstan.flink.mysql.binlog.DdlObserver;
+import io.capstan.flink.mysql.schema.TableId;
+import java.util.Collection;
+
+/**
+ * Where a source reader gets its connections to MySQL: the server's in production ({@code
+ * proxy.server.ServerProxies}), in-memory fakes in unit tests.
+ */
+public interface MySqlProxies {
+
+    /** A new JDBC proxy with a connection of its own (opened on first use). */
+    JdbcProxy jdbc();
+
+    /**
+     * A binlog stream, not yet started, of {@code tables} from {@code start}; {@code ddlObserver}
+     * sees each DDL statement in the stream before the rows after it.
+     */
+    BinlogStream binlog(BinlogStartPosition start, Collection<TableId> tables, DdlObserver ddlObserver);
+}

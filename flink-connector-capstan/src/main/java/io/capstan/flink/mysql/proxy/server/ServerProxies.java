@@ -1,0 +1,54 @@
+package io.capstan.flink.mysql.proxy.server;
+
+import io.capstan.flink.mysql.binlog.BinlogStartPosition;
+import io.capstan.flink.mysql.binlog.BinlogStreamer;
+import io.capstan.flink.mysql.binlog.BinlogStreamerConfig;
+import io.capstan.flink.mysql.binlog.DdlObserver;
+import io.capstan.flink.mysql.binlog.TableFilter;
+import io.capstan.flink.mysql.proxy.BinlogStream;
+import io.capstan.flink.mysql.proxy.JdbcProxy;
+import io.capstan.flink.mysql.proxy.MySqlProxies;
+import io.capstan.flink.mysql.schema.TableId;
+import io.capstan.flink.mysql.source.CapstanSourceConfig;
+import java.time.Duration;
+import java.util.Collection;
+import java.util.HashSet;
+
+/** The source's connections to its server, from its configuration. */
+public final class ServerProxies implements MySqlProxies {
+
+    /** The longest wait between two reconnect attempts (unless the configured backoff is longer). */
+    static final Duration MAX_RECONNECT_BACKOFF = Duration.ofSeconds(30);
+
+    private final CapstanSourceConfig config;
+
+    public ServerProxies(CapstanSourceConfig config) {
+        this.config = config;
+    }
+
+    @Override
+    public JdbcProxy jdbc() {
+        return new ServerJdbcProxy(config.connection());
+    }
+
+    @Override
+    public BinlogStream binlog(BinlogStartPosition start, Collection<TableId> tables, DdlObserver ddlObserver) {
+        BinlogStreamerConfig streamerConfig =
+                BinlogStreamerConfig.builder()
+                        .connection(config.connection())
+                        .serverId(config.serverId())
+                        .tableFilter(TableFilter.of(new HashSet<>(tables)))
+                        .queueCapacity(config.binlogQueueCapacity())
+                        .reconnectBackoff(
+                                config.reconnectBackoff(),
+                                config.reconnectBackoff().compareTo(MAX_RECONNECT_BACKOFF) > 0
+                                        ? config.reconnectBackoff()
+                                        : MAX_RECONNECT_BACKOFF)
+                        .reconnectMaxDuration(config.reconnectBudget())
+                        // Timestamp mode starts at the earliest position and drops older
+                        // transactions; they still join the processed set, also after a restore.
+                        .startTimestampMillis(config.startupOptions().timestampMillis())
+                        .build();
+        return new StreamerBinlogStream(new BinlogStreamer(streamerConfig, start, ddlObserver));
+    }
+}

@@ -1,0 +1,115 @@
+package io.capstan.flink.mysql.source.enumerator;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+
+import io.capstan.flink.mysql.StartupOptions;
+import io.capstan.flink.mysql.error.CapstanHaltException;
+import io.capstan.flink.mysql.error.HaltReason;
+import io.capstan.flink.mysql.preflight.PreflightException;
+import io.capstan.flink.mysql.proxy.FakeJdbcProxy;
+import io.capstan.flink.mysql.proxy.FakeMySql;
+import io.capstan.flink.mysql.schema.SchemaFingerprint;
+import io.capstan.flink.mysql.schema.TableId;
+import io.capstan.flink.mysql.snapshot.key.ChunkKey;
+import io.capstan.flink.mysql.snapshot.key.KeyTuple;
+import io.capstan.flink.mysql.snapshot.plan.ChunkRange;
+import io.capstan.flink.mysql.snapshot.plan.SnapshotChunk;
+import java.io.IOException;
+import java.util.ArrayList;
+import java.util.List;
+import org.junit.jupiter.api.Test;
+
+/** The snapshot's planning through the JDBC proxy, against the fake server. */
+class JdbcSnapshotPlanningTest {
+
+    private static final TableId ORDERS = TableId.of("shop", "orders");
+    private static final TableId ITEMS = TableId.of("shop", "items");
+    private static final TableId OTHER = TableId.of("crm", "people");
+
+    private final FakeMySql mysql = new FakeMySql().table(ORDERS, 10).table(ITEMS, 3).table(OTHER, 1);
+    private final FakeJdbcProxy proxy = mysql.jdbc();
+
+    private JdbcSnapshotPlanning planning(int chunkSize, String... tableList) {
+        return new JdbcSnapshotPlanning(FakeMySql.sourceConfig(StartupOptions.initial(), chunkSize, tableList), proxy);
+    }
+
+    @Test
+    void resolvesTheSelectedTablesWithTheirChunkKeysAndSchemaFingerprints() throws Exception {
+        List<SnapshotTable> tables = planning(4, "shop\\..*").resolveTables();
+        assertThat(tables).extracting(t -> t.key().table()).containsExactly(ITEMS, ORDERS);
+        for (SnapshotTable t : tables) {
+            assertThat(t.key().source()).isEqualTo(ChunkKey.Source.PRIMARY_KEY);
+            assertThat(t.key().columns()).extracting(c -> c.name()).containsExactly("id");
+            assertThat(t.schemaFingerprint())
+                    .isEqualTo(SchemaFingerprint.of(FakeMySql.keyValueSchema(t.key().table())));
+        }
+        assertThat(mysql.calls(FakeMySql.SERVER_FACTS)).as("the preflight ran").isEqualTo(1);
+        assertThat(mysql.connects()).as("one connection for it all").isEqualTo(1);
+    }
+
+    @Test
+    void noMatchingTableHalts() {
+        assertThatThrownBy(() -> planning(4, "shop\\.absent").resolveTables())
+                .isInstanceOfSatisfying(CapstanHaltException.class,
+                        e -> assertThat(e.reason()).isEqualTo(HaltReason.NO_TABLES_MATCHED))
+                .hasMessageContaining(FakeMySql.ADDRESS);
+    }
+
+    @Test
+    void anUnsafeServerIsRefusedBeforeAnyTableIsLookedAt() {
+        mysql.facts(FakeMySql.facts("OFF"));
+        assertThatThrownBy(() -> planning(4, "shop\\.orders").resolveTables())
+                .isInstanceOfSatisfying(PreflightException.class,
+                        e -> assertThat(e.failures()).extracting(f -> f.reason())
+                                .containsExactly(HaltReason.BINLOG_DISABLED));
+        assertThat(mysql.calls(FakeMySql.KEY_METADATA)).isZero();
+    }
+
+    @Test
+    void aTableWithoutKeyHaltsNamingIt() {
+        mysql.keylessTable(TableId.of("shop", "log"));
+        assertThatThrownBy(() -> planning(4, "shop\\.log").resolveTables())
+                .isInstanceOfSatisfying(CapstanHaltException.class,
+                        e -> assertThat(e.reason()).isEqualTo(HaltReason.TABLE_WITHOUT_KEY))
+                .hasMessageContaining("shop.log");
+    }
+
+    @Test
+    void plansChunksOfTheConfiguredSizeAndResumesFromTheReturnedProgress() throws Exception {
+        JdbcSnapshotPlanning planning = planning(4, "shop\\.orders");
+        List<ChunkKey> keys = List.of(planning.resolveTables().get(0).key());
+
+        SnapshotPlanning.Planned first = planning.planMore(keys, List.of(), 2);
+        assertThat(first.chunks()).hasSize(2);
+        SnapshotPlanning.Planned rest = planning.planMore(keys, first.states(), 10);
+        List<SnapshotChunk> all = new ArrayList<>(first.chunks());
+        all.addAll(rest.chunks());
+        assertThat(all).extracting(SnapshotChunk::index).containsExactly(0, 1, 2);
+        assertThat(all).extracting(SnapshotChunk::range).containsExactly(
+                ChunkRange.of(null, KeyTuple.of(5L)),
+                ChunkRange.of(KeyTuple.of(5L), KeyTuple.of(9L)),
+                ChunkRange.of(KeyTuple.of(9L), null));
+        assertThat(rest.states()).allMatch(s -> s.isFinished());
+    }
+
+    @Test
+    void aFailedBoundaryQueryFailsThePlanAndTheNextAttemptReconnects() throws Exception {
+        JdbcSnapshotPlanning planning = planning(4, "shop\\.orders");
+        List<ChunkKey> keys = List.of(planning.resolveTables().get(0).key());
+        mysql.failNext(FakeMySql.BOUNDARY, 1);
+        assertThatThrownBy(() -> planning.planMore(keys, List.of(), 10)).isInstanceOf(IOException.class);
+        assertThat(proxy.connected()).isFalse();
+        assertThat(planning.planMore(keys, List.of(), 10).chunks()).hasSize(3);
+        assertThat(mysql.connects()).isEqualTo(2);
+    }
+
+    @Test
+    void closeReleasesTheConnection() throws Exception {
+        JdbcSnapshotPlanning planning = planning(4, "shop\\.orders");
+        planning.resolveTables();
+        assertThat(mysql.openConnections()).isEqualTo(1);
+        planning.close();
+        assertThat(mysql.openConnections()).isZero();
+    }
+}
