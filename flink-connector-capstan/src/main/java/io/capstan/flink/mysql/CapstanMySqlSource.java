@@ -53,6 +53,17 @@ public final class CapstanMySqlSource<T>
         return new CapstanMySqlSourceBuilder<>();
     }
 
+    /**
+     * A source of a configuration {@link CapstanSourceConfig#validate} made: the SQL connector's
+     * path, which validates the table's options when the query is planned.
+     */
+    public static <T> CapstanMySqlSource<T> of(
+            CapstanSourceConfig config, CapstanDeserializer<T> deserializer) {
+        return new CapstanMySqlSource<>(
+                java.util.Objects.requireNonNull(config, "config"),
+                java.util.Objects.requireNonNull(deserializer, "deserializer"));
+    }
+
     /** The validated configuration (its toString masks the password). */
     public CapstanSourceConfig config() {
         return config;

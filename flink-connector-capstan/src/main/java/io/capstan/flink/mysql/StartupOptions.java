@@ -2,7 +2,7 @@ package io.capstan.flink.mysql;
 
 import io.capstan.flink.mysql.gtid.GtidSet;
 import java.io.Serializable;
-import java.util.Arrays;
+import java.util.List;
 import java.util.Locale;
 import java.util.Objects;
 import java.util.stream.Collectors;
@@ -17,6 +17,11 @@ import org.apache.flink.configuration.ConfigOption;
  */
 public final class StartupOptions implements Serializable {
     private static final long serialVersionUID = 1L;
+
+    /** The modes in the order mysql-cdc's documentation lists {@code scan.startup.mode}'s values. */
+    private static final List<StartupMode> OPTION_ORDER =
+            List.of(StartupMode.INITIAL, StartupMode.SNAPSHOT, StartupMode.LATEST, StartupMode.EARLIEST,
+                    StartupMode.GTID_SET, StartupMode.TIMESTAMP);
 
     private final StartupMode mode;
     @Nullable private final String gtidSet; // canonical text, kept as text so the type stays simple
@@ -92,12 +97,12 @@ public final class StartupOptions implements Serializable {
      */
     public static StartupOptions fromOptions(
             String mode, @Nullable String gtidSet, @Nullable Long timestampMillis) {
-        StartupMode m = Arrays.stream(StartupMode.values())
+        StartupMode m = OPTION_ORDER.stream()
                 .filter(candidate -> optionValue(candidate).equalsIgnoreCase(mode.trim()))
                 .findFirst()
                 .orElseThrow(() -> OptionRules.invalid(CapstanMySqlOptions.SCAN_STARTUP_MODE,
                         "'" + mode + "'. Valid values are "
-                                + Arrays.stream(StartupMode.values())
+                                + OPTION_ORDER.stream()
                                         .map(v -> "'" + optionValue(v) + "'")
                                         .collect(Collectors.joining(", "))
                                 + "."));
