@@ -67,13 +67,13 @@ public final class StartupOptions implements Serializable {
         try {
             canonical = GtidSet.parse(gtidSet.trim()).toString();
         } catch (RuntimeException e) {
-            throw new IllegalArgumentException(
+            IllegalArgumentException invalid =
                     OptionRules.invalid(CapstanMySqlOptions.SCAN_STARTUP_SPECIFIC_OFFSET_GTID_SET,
-                                    e.getMessage() + ". Expected MySQL's GTID set text"
-                                            + " (uuid:1-5[:7-9][,uuid2:...]), e.g."
-                                            + " '3E11FA47-71CA-11E1-9E33-C80AA9429562:1-23'.")
-                            .getMessage(),
-                    e);
+                            e.getMessage() + ". Expected MySQL's GTID set text"
+                                    + " (uuid:1-5[:7-9][,uuid2:...]), e.g."
+                                    + " '3E11FA47-71CA-11E1-9E33-C80AA9429562:1-23'.");
+            invalid.initCause(e);
+            throw invalid;
         }
         return new StartupOptions(StartupMode.GTID_SET, canonical, null);
     }
