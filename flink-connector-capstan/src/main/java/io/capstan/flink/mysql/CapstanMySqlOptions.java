@@ -1,6 +1,7 @@
 package io.capstan.flink.mysql;
 
 import java.time.Duration;
+import org.apache.flink.annotation.PublicEvolving;
 import org.apache.flink.configuration.ConfigOption;
 import org.apache.flink.configuration.ConfigOptions;
 
@@ -12,6 +13,7 @@ import org.apache.flink.configuration.ConfigOptions;
  * io.capstan.flink.mysql.source.CapstanSourceConfig#validate} checks every value; error messages
  * name the option by the key below. docs/sql.md and docs/datastream.md list them all.
  */
+@PublicEvolving
 public final class CapstanMySqlOptions {
 
     private CapstanMySqlOptions() {}

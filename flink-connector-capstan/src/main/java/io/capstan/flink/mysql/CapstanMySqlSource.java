@@ -10,6 +10,7 @@ import io.capstan.flink.mysql.source.enumerator.SnapshotEnumerator;
 import io.capstan.flink.mysql.source.reader.CapstanSourceReader;
 import io.capstan.flink.mysql.source.split.CapstanSplit;
 import io.capstan.flink.mysql.source.split.CapstanSplitSerializer;
+import java.util.Objects;
 import org.apache.flink.api.common.typeinfo.TypeInformation;
 import org.apache.flink.api.connector.source.Boundedness;
 import org.apache.flink.api.connector.source.Source;
@@ -60,8 +61,8 @@ public final class CapstanMySqlSource<T>
     public static <T> CapstanMySqlSource<T> of(
             CapstanSourceConfig config, CapstanDeserializer<T> deserializer) {
         return new CapstanMySqlSource<>(
-                java.util.Objects.requireNonNull(config, "config"),
-                java.util.Objects.requireNonNull(deserializer, "deserializer"));
+                Objects.requireNonNull(config, "config"),
+                Objects.requireNonNull(deserializer, "deserializer"));
     }
 
     /** The validated configuration (its toString masks the password). */

@@ -6,6 +6,7 @@ import java.util.List;
 import java.util.Map;
 import java.util.TreeMap;
 import javax.annotation.Nullable;
+import org.apache.flink.annotation.Internal;
 
 /**
  * The parts of a source's definition that are not single-valued options: which tables (the
@@ -14,6 +15,7 @@ import javax.annotation.Nullable;
  * reads (null: all) and the JDBC driver properties ({@code jdbc.properties.*}, without the
  * prefix). {@link CapstanSourceConfig#validate} checks them with the options.
  */
+@Internal
 public record SourceDefinition(
         List<String> databaseList,
         List<String> tableList,
