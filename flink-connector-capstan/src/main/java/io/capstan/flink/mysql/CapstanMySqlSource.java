@@ -10,6 +10,7 @@ import io.capstan.flink.mysql.source.enumerator.JdbcSnapshotPlanning;
 import io.capstan.flink.mysql.source.reader.CapstanSourceReader;
 import io.capstan.flink.mysql.source.split.CapstanSplit;
 import io.capstan.flink.mysql.source.split.CapstanSplitSerializer;
+import java.util.Objects;
 import org.apache.flink.api.common.typeinfo.TypeInformation;
 import org.apache.flink.api.connector.source.Boundedness;
 import org.apache.flink.api.connector.source.Source;
@@ -51,6 +52,17 @@ public final class CapstanMySqlSource<T>
 
     public static <T> CapstanMySqlSourceBuilder<T> builder() {
         return new CapstanMySqlSourceBuilder<>();
+    }
+
+    /**
+     * A source of a configuration {@link CapstanSourceConfig#validate} made: the SQL connector's
+     * path, which validates the table's options when the query is planned.
+     */
+    public static <T> CapstanMySqlSource<T> of(
+            CapstanSourceConfig config, CapstanDeserializer<T> deserializer) {
+        return new CapstanMySqlSource<>(
+                Objects.requireNonNull(config, "config"),
+                Objects.requireNonNull(deserializer, "deserializer"));
     }
 
     /** The validated configuration (its toString masks the password). */

@@ -2,8 +2,12 @@ package io.capstan.flink.mysql;
 
 import io.capstan.flink.mysql.gtid.GtidSet;
 import java.io.Serializable;
+import java.util.List;
+import java.util.Locale;
 import java.util.Objects;
+import java.util.stream.Collectors;
 import javax.annotation.Nullable;
+import org.apache.flink.configuration.ConfigOption;
 
 /**
  * A start position for a new job: one of the {@link StartupMode}s and its argument. A job restored
@@ -13,6 +17,11 @@ import javax.annotation.Nullable;
  */
 public final class StartupOptions implements Serializable {
     private static final long serialVersionUID = 1L;
+
+    /** The modes in the order mysql-cdc's documentation lists {@code scan.startup.mode}'s values. */
+    private static final List<StartupMode> OPTION_ORDER =
+            List.of(StartupMode.INITIAL, StartupMode.SNAPSHOT, StartupMode.LATEST, StartupMode.EARLIEST,
+                    StartupMode.GTID_SET, StartupMode.TIMESTAMP);
 
     private final StartupMode mode;
     @Nullable private final String gtidSet; // canonical text, kept as text so the type stays simple
@@ -56,12 +65,15 @@ public final class StartupOptions implements Serializable {
         Objects.requireNonNull(gtidSet, "gtidSet");
         String canonical;
         try {
-            canonical = GtidSet.parse(gtidSet).toString();
+            canonical = GtidSet.parse(gtidSet.trim()).toString();
         } catch (RuntimeException e) {
-            throw new IllegalArgumentException(
-                    "startupOptions: the start GTID set is not in MySQL's GTID set syntax"
-                            + " (uuid:1-5[:7-9][,uuid2:...]): " + e.getMessage(),
-                    e);
+            IllegalArgumentException invalid =
+                    OptionRules.invalid(CapstanMySqlOptions.SCAN_STARTUP_SPECIFIC_OFFSET_GTID_SET,
+                            e.getMessage() + ". Expected MySQL's GTID set text"
+                                    + " (uuid:1-5[:7-9][,uuid2:...]), e.g."
+                                    + " '3E11FA47-71CA-11E1-9E33-C80AA9429562:1-23'.");
+            invalid.initCause(e);
+            throw invalid;
         }
         return new StartupOptions(StartupMode.GTID_SET, canonical, null);
     }
@@ -69,10 +81,78 @@ public final class StartupOptions implements Serializable {
     /** The first transaction committed at or after {@code epochMillis} (UTC milliseconds). */
     public static StartupOptions timestamp(long epochMillis) {
         if (epochMillis < 0) {
-            throw new IllegalArgumentException(
-                    "startupOptions: the start timestamp must be >= 0 ms since the epoch");
+            throw OptionRules.invalid(CapstanMySqlOptions.SCAN_STARTUP_TIMESTAMP_MILLIS,
+                    "it must be an epoch millisecond >= 0, was " + epochMillis + ".");
         }
         return new StartupOptions(StartupMode.TIMESTAMP, null, epochMillis);
+    }
+
+    /**
+     * The start position the {@code scan.startup.mode} option and its argument describe.
+     *
+     * @param gtidSet {@code scan.startup.specific-offset.gtid-set}, or null
+     * @param timestampMillis {@code scan.startup.timestamp-millis}, or null
+     * @throws IllegalArgumentException naming the option: an unknown mode, a mode without its
+     *     argument, or an argument given for another mode
+     */
+    public static StartupOptions fromOptions(
+            String mode, @Nullable String gtidSet, @Nullable Long timestampMillis) {
+        StartupMode m = OPTION_ORDER.stream()
+                .filter(candidate -> optionValue(candidate).equalsIgnoreCase(mode.trim()))
+                .findFirst()
+                .orElseThrow(() -> OptionRules.invalid(CapstanMySqlOptions.SCAN_STARTUP_MODE,
+                        "'" + mode + "'. Valid values are "
+                                + OPTION_ORDER.stream()
+                                        .map(v -> "'" + optionValue(v) + "'")
+                                        .collect(Collectors.joining(", "))
+                                + "."));
+        requireForMode(m, StartupMode.GTID_SET, CapstanMySqlOptions.SCAN_STARTUP_SPECIFIC_OFFSET_GTID_SET,
+                gtidSet != null && !gtidSet.isBlank(),
+                "the GTID set of the transactions already processed, e.g."
+                        + " '3E11FA47-71CA-11E1-9E33-C80AA9429562:1-23'");
+        requireForMode(m, StartupMode.TIMESTAMP, CapstanMySqlOptions.SCAN_STARTUP_TIMESTAMP_MILLIS,
+                timestampMillis != null, "an epoch millisecond such as '1700000000000'");
+        switch (m) {
+            case GTID_SET:
+                return gtidSet(gtidSet);
+            case TIMESTAMP:
+                return timestamp(timestampMillis);
+            default:
+                return new StartupOptions(m, null, null);
+        }
+    }
+
+    private static void requireForMode(
+            StartupMode mode, StartupMode modeNeedingIt, ConfigOption<?> option, boolean present, String what) {
+        if (mode == modeNeedingIt && !present) {
+            throw new IllegalArgumentException("scan.startup.mode '" + optionValue(mode)
+                    + "' requires option '" + option.key() + "': " + what + ".");
+        }
+        if (mode != modeNeedingIt && present) {
+            throw new IllegalArgumentException("Option '" + option.key()
+                    + "' applies only to scan.startup.mode '" + optionValue(modeNeedingIt)
+                    + "', but the mode is '" + optionValue(mode) + "'. Remove the option or set"
+                    + " scan.startup.mode = '" + optionValue(modeNeedingIt) + "'.");
+        }
+    }
+
+    /** The value of {@code scan.startup.mode} for this position. */
+    public String optionValue() {
+        return optionValue(mode);
+    }
+
+    /** The {@code scan.startup.mode} value of a mode, spelled as mysql-cdc spells it. */
+    public static String optionValue(StartupMode mode) {
+        switch (mode) {
+            case LATEST:
+                return "latest-offset";
+            case EARLIEST:
+                return "earliest-offset";
+            case GTID_SET:
+                return "specific-offset";
+            default:
+                return mode.name().toLowerCase(Locale.ROOT);
+        }
     }
 
     public StartupMode mode() {
@@ -115,7 +195,7 @@ public final class StartupOptions implements Serializable {
             case TIMESTAMP:
                 return "timestamp[" + timestampMillis + "]";
             default:
-                return mode.name().toLowerCase(java.util.Locale.ROOT);
+                return mode.name().toLowerCase(Locale.ROOT);
         }
     }
 }

@@ -46,18 +46,18 @@ class CapstanMySqlSourceBuilderTest {
         fails(b -> b.port(0), "port");
         fails(b -> b.username(null), "username");
         fails(b -> b.deserializer(null), "deserializer");
-        fails(b -> b.serverId(0), "serverId");
-        fails(b -> b.serverId(1L << 32), "serverId");
-        fails(b -> b.connectTimeout(Duration.ZERO), "connectTimeout");
-        fails(b -> b.connectMaxRetries(-1), "connectMaxRetries");
-        fails(b -> b.sslMode(null), "sslMode");
-        fails(b -> b.heartbeatInterval(Duration.ofSeconds(-1)), "heartbeatInterval");
-        fails(b -> b.binlogQueueCapacity(1), "binlogQueueCapacity");
-        fails(b -> b.reconnectBudget(Duration.ZERO), "reconnectBudget");
-        fails(b -> b.jdbcProperty("password", "x"), "jdbcProperties");
+        fails(b -> b.serverId(0), "'server-id': ids must be in 1..4294967295");
+        fails(b -> b.serverId(1L << 32), "'server-id'");
+        fails(b -> b.connectTimeout(Duration.ZERO), "'connect.timeout': it must be a positive duration");
+        fails(b -> b.connectMaxRetries(-1), "'connect.max-retries': it must be >= 0");
+        fails(b -> b.sslMode(null), "'ssl.mode'");
+        fails(b -> b.heartbeatInterval(Duration.ofSeconds(-1)), "'heartbeat.interval'");
+        fails(b -> b.binlogQueueCapacity(1), "'binlog.queue.capacity': it must be >= 16");
+        fails(b -> b.reconnectBudget(Duration.ZERO), "'binlog.reconnect.budget'");
+        fails(b -> b.jdbcProperty("password", "x"), "'jdbc.properties.password' is not allowed");
         // The same list as SQL's jdbc.properties.*: values must read alike in snapshot and binlog.
-        fails(b -> b.jdbcProperty("serverTimezone", "Europe/Paris"), "'serverTimezone': capstan sets it");
-        fails(b -> b.jdbcProperty("ZERODATETIMEBEHAVIOR", "EXCEPTION"), "'ZERODATETIMEBEHAVIOR'");
+        fails(b -> b.jdbcProperty("serverTimezone", "Europe/Paris"), "'jdbc.properties.serverTimezone' is not allowed: capstan sets it");
+        fails(b -> b.jdbcProperty("ZERODATETIMEBEHAVIOR", "EXCEPTION"), "'jdbc.properties.ZERODATETIMEBEHAVIOR'");
         fails(b -> b.jdbcProperty("useSSL", "false"), "sslMode()");
         fails(b -> b.tableList("orders"), "tableList");
         fails(b -> b.tableList("shop.(unclosed"), "tableList");
@@ -79,12 +79,12 @@ class CapstanMySqlSourceBuilderTest {
 
     @Test
     void snapshotOptionsAreValidatedAndNamed() {
-        fails(b -> b.chunkSize(0), "chunkSize");
-        fails(b -> b.fetchSize(-1), "fetchSize");
-        fails(b -> b.lockWaitTimeout(Duration.ofMillis(500)), "lockWaitTimeout");
-        fails(b -> b.lockWaitBudget(Duration.ZERO), "lockWaitBudget");
+        fails(b -> b.chunkSize(0), "'scan.incremental.snapshot.chunk.size': it must be at least 1");
+        fails(b -> b.fetchSize(-1), "'scan.snapshot.fetch.size'");
+        fails(b -> b.lockWaitTimeout(Duration.ofMillis(500)), "'scan.snapshot.lock-wait.timeout': it must be at least 1 s");
+        fails(b -> b.lockWaitBudget(Duration.ZERO), "'scan.snapshot.lock-wait.budget'");
         fails(b -> b.chunkKeyColumn("orders", "id"), "database.table");
-        fails(b -> b.chunkKeyColumn(" "), "chunkKeyColumn");
+        fails(b -> b.chunkKeyColumn(" "), "'scan.incremental.snapshot.chunk.key-column'");
         CapstanMySqlSource<String> s =
                 CapstanMySqlSource.<String>builder()
                         .hostname("h")
@@ -103,8 +103,11 @@ class CapstanMySqlSourceBuilderTest {
     @Test
     void startPositionsValidateTheirArguments() {
         assertThatThrownBy(() -> StartupOptions.gtidSet("not a gtid set"))
-                .hasMessageContaining("startupOptions");
-        assertThatThrownBy(() -> StartupOptions.timestamp(-1)).hasMessageContaining("startupOptions");
+                .hasMessageContaining("'scan.startup.specific-offset.gtid-set'")
+                .hasMessageContaining("MySQL's GTID set text");
+        assertThatThrownBy(() -> StartupOptions.timestamp(-1))
+                .hasMessageContaining("'scan.startup.timestamp-millis'")
+                .hasMessageContaining(">= 0");
         StartupOptions set = StartupOptions.gtidSet("3E11FA47-71CA-11E1-9E33-C80AA9429562:1-5");
         assertThat(set.mode()).isEqualTo(StartupMode.GTID_SET);
         assertThat(set.gtidSet().toString()).isEqualTo("3e11fa47-71ca-11e1-9e33-c80aa9429562:1-5");

@@ -1,5 +1,6 @@
 package io.capstan.flink.mysql.binlog;
 
+import io.capstan.flink.mysql.OptionRules;
 import io.capstan.flink.mysql.connect.MySqlConnectionConfig;
 import java.io.Serializable;
 import java.time.Duration;
@@ -18,7 +19,7 @@ public final class BinlogStreamerConfig implements Serializable {
     private static final long serialVersionUID = 1L;
 
     /** Replication server ids are unsigned 32-bit; 0 is refused by MySQL for replicas. */
-    public static final long MAX_SERVER_ID = 0xFFFF_FFFFL;
+    public static final long MAX_SERVER_ID = OptionRules.MAX_SERVER_ID;
 
     private final MySqlConnectionConfig connection;
     private final long serverId;
@@ -32,12 +33,7 @@ public final class BinlogStreamerConfig implements Serializable {
 
     private BinlogStreamerConfig(Builder b) {
         this.connection = Objects.requireNonNull(b.connection, "connection");
-        if (b.serverId < 1 || b.serverId > MAX_SERVER_ID) {
-            throw new IllegalArgumentException(
-                    "server-id must be in 1.." + MAX_SERVER_ID + " and unique among the server's replicas, was "
-                            + b.serverId);
-        }
-        this.serverId = b.serverId;
+        this.serverId = OptionRules.serverId(Long.toString(b.serverId));
         this.tableFilter = Objects.requireNonNull(b.tableFilter, "tableFilter");
         if (b.queueCapacity < 1) {
             throw new IllegalArgumentException("binlog queue capacity must be >= 1, was " + b.queueCapacity);

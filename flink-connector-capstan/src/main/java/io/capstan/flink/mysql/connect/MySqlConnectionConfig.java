@@ -1,5 +1,12 @@
 package io.capstan.flink.mysql.connect;
 
+import static io.capstan.flink.mysql.CapstanMySqlOptions.CONNECT_MAX_RETRIES;
+import static io.capstan.flink.mysql.CapstanMySqlOptions.CONNECT_TIMEOUT;
+import static io.capstan.flink.mysql.CapstanMySqlOptions.HEARTBEAT_INTERVAL;
+import static io.capstan.flink.mysql.CapstanMySqlOptions.PORT;
+import static io.capstan.flink.mysql.CapstanMySqlOptions.SSL_MODE;
+
+import io.capstan.flink.mysql.OptionRules;
 import java.io.Serializable;
 import java.time.Duration;
 import java.util.Collections;
@@ -26,20 +33,14 @@ public final class MySqlConnectionConfig implements Serializable {
     private final Map<String, String> jdbcProperties;
 
     private MySqlConnectionConfig(Builder b) {
-        this.hostname = requireText(b.hostname, "hostname");
-        if (b.port < 1 || b.port > 65535) {
-            throw new IllegalArgumentException("port must be in 1..65535, was " + b.port);
-        }
-        this.port = b.port;
-        this.username = requireText(b.username, "username");
+        this.hostname = OptionRules.hostname(b.hostname);
+        this.port = OptionRules.port(b.port);
+        this.username = OptionRules.username(b.username);
         this.password = b.password == null ? "" : b.password;
-        this.connectTimeout = positive(b.connectTimeout, "connect.timeout");
-        if (b.maxRetries < 0) {
-            throw new IllegalArgumentException("connect.max-retries must be >= 0, was " + b.maxRetries);
-        }
-        this.maxRetries = b.maxRetries;
+        this.connectTimeout = OptionRules.positive(CONNECT_TIMEOUT, b.connectTimeout);
+        this.maxRetries = OptionRules.connectMaxRetries(b.maxRetries);
         this.sslMode = Objects.requireNonNull(b.sslMode, "sslMode");
-        this.heartbeatInterval = positive(b.heartbeatInterval, "heartbeat.interval");
+        this.heartbeatInterval = OptionRules.positive(HEARTBEAT_INTERVAL, b.heartbeatInterval);
         this.jdbcProperties = Collections.unmodifiableMap(new TreeMap<>(b.jdbcProperties));
     }
 
@@ -149,30 +150,16 @@ public final class MySqlConnectionConfig implements Serializable {
                 + "}";
     }
 
-    private static String requireText(String value, String option) {
-        if (value == null || value.isBlank()) {
-            throw new IllegalArgumentException(option + " is required");
-        }
-        return value;
-    }
-
-    private static Duration positive(Duration value, String option) {
-        if (value == null || value.isZero() || value.isNegative()) {
-            throw new IllegalArgumentException(option + " must be a positive duration");
-        }
-        return value;
-    }
-
-    /** Builds a {@link MySqlConnectionConfig}; defaults match docs/datastream.md. */
+    /** Builds a {@link MySqlConnectionConfig}; defaults are the options' (CapstanMySqlOptions). */
     public static final class Builder {
         private String hostname;
-        private int port = 3306;
+        private int port = PORT.defaultValue();
         private String username;
         private String password;
-        private Duration connectTimeout = Duration.ofSeconds(30);
-        private int maxRetries = 3;
-        private SslMode sslMode = SslMode.PREFERRED;
-        private Duration heartbeatInterval = Duration.ofSeconds(30);
+        private Duration connectTimeout = CONNECT_TIMEOUT.defaultValue();
+        private int maxRetries = CONNECT_MAX_RETRIES.defaultValue();
+        private SslMode sslMode = OptionRules.sslMode(SSL_MODE.defaultValue());
+        private Duration heartbeatInterval = HEARTBEAT_INTERVAL.defaultValue();
         private final Map<String, String> jdbcProperties = new TreeMap<>();
 
         private Builder() {}

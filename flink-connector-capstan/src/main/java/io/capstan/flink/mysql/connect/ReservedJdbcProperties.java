@@ -1,5 +1,6 @@
 package io.capstan.flink.mysql.connect;
 
+import io.capstan.flink.mysql.CapstanMySqlOptions;
 import java.util.Locale;
 import java.util.Map;
 import java.util.Optional;
@@ -33,12 +34,12 @@ public final class ReservedJdbcProperties {
                 }) {
             m.put(key.toLowerCase(Locale.ROOT), values);
         }
-        m.put("user", option("username", "username()"));
-        m.put("password", option("password", "password()"));
+        m.put("user", option(CapstanMySqlOptions.USERNAME.key(), "username()"));
+        m.put("password", option(CapstanMySqlOptions.PASSWORD.key(), "password()"));
         for (String ssl : new String[] {"sslMode", "useSSL", "requireSSL"}) {
-            m.put(ssl.toLowerCase(Locale.ROOT), option("ssl.mode", "sslMode()"));
+            m.put(ssl.toLowerCase(Locale.ROOT), option(CapstanMySqlOptions.SSL_MODE.key(), "sslMode()"));
         }
-        m.put("connecttimeout", option("connect.timeout", "connectTimeout()"));
+        m.put("connecttimeout", option(CapstanMySqlOptions.CONNECT_TIMEOUT.key(), "connectTimeout()"));
         return m;
     }
 

@@ -1,14 +1,31 @@
 package io.capstan.flink.mysql.source;
 
+import static io.capstan.flink.mysql.CapstanMySqlOptions.*;
+
+import io.capstan.flink.mysql.CapstanMySqlOptions;
+import io.capstan.flink.mysql.OptionRules;
 import io.capstan.flink.mysql.StartupOptions;
 import io.capstan.flink.mysql.connect.MySqlConnectionConfig;
+import io.capstan.flink.mysql.snapshot.read.SnapshotReadOptions;
 import java.io.Serializable;
 import java.time.Duration;
+import java.util.Collection;
+import java.util.Map;
 import java.util.Objects;
+import java.util.TreeMap;
+import java.util.concurrent.ThreadLocalRandom;
+import org.apache.flink.configuration.ReadableConfig;
 
-/** The validated, immutable settings of one source, shared by enumerator and readers. */
+/**
+ * The validated, immutable settings of one source, shared by enumerator and readers. Both entry
+ * points make it through {@link #validate}: the DataStream builder and the SQL connector.
+ */
 public final class CapstanSourceConfig implements Serializable {
     private static final long serialVersionUID = 1L;
+
+    /** Server ids drawn when none is set, as Flink CDC does; set one explicitly in production. */
+    public static final long RANDOM_SERVER_ID_MIN = 5400;
+    public static final long RANDOM_SERVER_ID_MAX = 6400; // exclusive
 
     private final MySqlConnectionConfig connection;
     private final TableSelection tables;
@@ -48,6 +65,71 @@ public final class CapstanSourceConfig implements Serializable {
         this.binlogQueueCapacity = binlogQueueCapacity;
         this.reconnectBackoff = Objects.requireNonNull(reconnectBackoff);
         this.reconnectBudget = Objects.requireNonNull(reconnectBudget);
+    }
+
+    /**
+     * Checks every option and builds the configuration: the one validation of both entry points.
+     * Options not set take their {@link CapstanMySqlOptions} default; an unset {@code server-id}
+     * is drawn at random from 5400..6399.
+     *
+     * @param options values of {@link CapstanMySqlOptions}
+     * @param definition tables, per-table chunk keys, snapshot columns and driver properties
+     * @throws IllegalArgumentException naming the first invalid option and what is valid
+     */
+    public static CapstanSourceConfig validate(ReadableConfig options, SourceDefinition definition) {
+        OptionRules.jdbcProperties(definition.jdbcProperties());
+        MySqlConnectionConfig connection =
+                MySqlConnectionConfig.builder()
+                        .hostname(options.getOptional(HOSTNAME).orElse(null))
+                        .port(options.get(PORT))
+                        .username(options.getOptional(USERNAME).orElse(null))
+                        .password(options.getOptional(PASSWORD).orElse(""))
+                        .connectTimeout(options.get(CONNECT_TIMEOUT))
+                        .maxRetries(options.get(CONNECT_MAX_RETRIES))
+                        .sslMode(OptionRules.sslMode(options.get(SSL_MODE)))
+                        .heartbeatInterval(options.get(HEARTBEAT_INTERVAL))
+                        .jdbcProperties(definition.jdbcProperties())
+                        .build();
+        StartupOptions startup =
+                StartupOptions.fromOptions(
+                        options.get(SCAN_STARTUP_MODE),
+                        options.getOptional(SCAN_STARTUP_SPECIFIC_OFFSET_GTID_SET).orElse(null),
+                        options.getOptional(SCAN_STARTUP_TIMESTAMP_MILLIS).orElse(null));
+        long serverId =
+                options.getOptional(SERVER_ID)
+                        .map(OptionRules::serverId)
+                        .orElseGet(() -> ThreadLocalRandom.current()
+                                .nextLong(RANDOM_SERVER_ID_MIN, RANDOM_SERVER_ID_MAX));
+        int queueCapacity = OptionRules.binlogQueueCapacity(options.get(BINLOG_QUEUE_CAPACITY));
+        Duration reconnectBackoff = OptionRules.positive(BINLOG_RECONNECT_BACKOFF, options.get(BINLOG_RECONNECT_BACKOFF));
+        Duration reconnectBudget = OptionRules.positive(BINLOG_RECONNECT_BUDGET, options.get(BINLOG_RECONNECT_BUDGET));
+        TableSelection tables = TableSelection.of(definition.databaseList(), definition.tableList());
+
+        SnapshotReadOptions read =
+                new SnapshotReadOptions(
+                        options.get(SCAN_SNAPSHOT_FETCH_SIZE),
+                        options.get(SCAN_SNAPSHOT_LOCK_WAIT_TIMEOUT),
+                        options.get(SCAN_SNAPSHOT_LOCK_WAIT_BUDGET),
+                        definition.snapshotColumns());
+        String chunkKeyColumn =
+                options.getOptional(SCAN_INCREMENTAL_SNAPSHOT_CHUNK_KEY_COLUMN)
+                        .map(c -> OptionRules.chunkKeyColumn(c, null))
+                        .orElse(null);
+        Map<String, String> chunkKeyByTable = new TreeMap<>();
+        definition.chunkKeyColumnByTable().forEach((table, column) ->
+                chunkKeyByTable.put(OptionRules.chunkKeyTable(table), OptionRules.chunkKeyColumn(column, table)));
+        SnapshotOptions snapshot =
+                new SnapshotOptions(
+                        options.get(SCAN_INCREMENTAL_SNAPSHOT_CHUNK_SIZE), read, chunkKeyColumn, chunkKeyByTable);
+
+        return new CapstanSourceConfig(
+                connection, tables, serverId, startup, queueCapacity, reconnectBackoff, reconnectBudget, snapshot);
+    }
+
+    /** This configuration reading only {@code columns} in the snapshot (chunk keys are added). */
+    public CapstanSourceConfig withSnapshotColumns(Collection<String> columns) {
+        return new CapstanSourceConfig(connection, tables, serverId, startupOptions, binlogQueueCapacity,
+                reconnectBackoff, reconnectBudget, snapshot.withReadColumns(columns));
     }
 
     public MySqlConnectionConfig connection() {

@@ -1,8 +1,11 @@
 package io.capstan.flink.mysql.source;
 
+import io.capstan.flink.mysql.CapstanMySqlOptions;
+import io.capstan.flink.mysql.OptionRules;
 import io.capstan.flink.mysql.schema.TableId;
 import io.capstan.flink.mysql.snapshot.read.SnapshotReadOptions;
 import java.io.Serializable;
+import java.util.Collection;
 import java.util.Map;
 import java.util.Objects;
 import java.util.Optional;
@@ -17,7 +20,8 @@ import javax.annotation.Nullable;
 public final class SnapshotOptions implements Serializable {
     private static final long serialVersionUID = 1L;
 
-    public static final int DEFAULT_CHUNK_SIZE = 8096;
+    public static final int DEFAULT_CHUNK_SIZE =
+            CapstanMySqlOptions.SCAN_INCREMENTAL_SNAPSHOT_CHUNK_SIZE.defaultValue();
 
     private final int chunkSize;
     private final SnapshotReadOptions readOptions;
@@ -29,10 +33,7 @@ public final class SnapshotOptions implements Serializable {
             SnapshotReadOptions readOptions,
             @Nullable String chunkKeyColumnForAllTables,
             Map<String, String> chunkKeyColumnByTable) {
-        if (chunkSize < 1) {
-            throw new IllegalArgumentException("chunkSize must be >= 1, was " + chunkSize);
-        }
-        this.chunkSize = chunkSize;
+        this.chunkSize = OptionRules.chunkSize(chunkSize);
         this.readOptions = Objects.requireNonNull(readOptions, "readOptions");
         this.chunkKeyColumnForAllTables = chunkKeyColumnForAllTables;
         this.chunkKeyColumnByTable = new TreeMap<>(String.CASE_INSENSITIVE_ORDER);
@@ -49,6 +50,17 @@ public final class SnapshotOptions implements Serializable {
 
     public SnapshotReadOptions readOptions() {
         return readOptions;
+    }
+
+    /** The chunk key column configured for every table, if any. */
+    public Optional<String> chunkKeyColumnForAllTables() {
+        return Optional.ofNullable(chunkKeyColumnForAllTables);
+    }
+
+    /** These options reading only {@code columns} in the snapshot (see {@link SnapshotReadOptions}). */
+    public SnapshotOptions withReadColumns(Collection<String> columns) {
+        return new SnapshotOptions(
+                chunkSize, readOptions.withColumns(columns), chunkKeyColumnForAllTables, chunkKeyColumnByTable);
     }
 
     /** The configured chunk key column of a table, if any. */

@@ -1,7 +1,6 @@
 package io.capstan.flink.mysql.table;
 
 import org.apache.flink.configuration.ConfigOption;
-import org.apache.flink.table.api.ValidationException;
 import org.apache.flink.table.catalog.ResolvedSchema;
 import org.apache.flink.table.connector.source.DynamicTableSource;
 import org.apache.flink.table.factories.DynamicTableSourceFactory;
@@ -11,9 +10,12 @@ import java.util.LinkedHashSet;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
-import java.util.TreeMap;
 
-import static io.capstan.flink.mysql.table.CapstanMySqlTableOptions.*;
+import static io.capstan.flink.mysql.CapstanMySqlOptions.*;
+import static io.capstan.flink.mysql.table.CapstanMySqlTableOptions.DATABASE_NAME;
+import static io.capstan.flink.mysql.table.CapstanMySqlTableOptions.JDBC_PROPERTIES_PREFIX;
+import static io.capstan.flink.mysql.table.CapstanMySqlTableOptions.SERVER_TIME_ZONE;
+import static io.capstan.flink.mysql.table.CapstanMySqlTableOptions.TABLE_NAME;
 
 /**
  * The {@code 'capstan-mysql'} table connector: validates the options and the declared schema
@@ -80,33 +82,15 @@ public final class CapstanMySqlTableFactory implements DynamicTableSourceFactory
 
         FactoryUtil.TableFactoryHelper helper = FactoryUtil.createTableFactoryHelper(this, context);
         helper.validateExcept(JDBC_PROPERTIES_PREFIX);
-        CapstanMySqlTableConfig config =
-                CapstanMySqlTableConfig.from(helper.getOptions(), jdbcProperties(raw));
-        SourceAssembly.checkSupported(config);
+        MySqlTableDefinition table = TableOptionsValidation.validate(helper.getOptions(), raw);
 
         ResolvedSchema schema = context.getCatalogTable().getResolvedSchema();
-        List<MySqlTableShape> tables = resolver.resolve(config);
-        DeclaredSchemaCheck.check(schema, tables, config.chunkKeyColumn());
+        List<MySqlTableShape> tables = resolver.resolve(table);
+        DeclaredSchemaCheck.check(schema, tables, table.chunkKeyColumn());
 
         return new CapstanMySqlTableSource(
-                config,
+                table,
                 context.getPhysicalRowDataType(),
                 context.getObjectIdentifier().asSummaryString());
-    }
-
-    private static Map<String, String> jdbcProperties(Map<String, String> options) {
-        Map<String, String> properties = new TreeMap<>();
-        for (Map.Entry<String, String> e : options.entrySet()) {
-            if (e.getKey().startsWith(JDBC_PROPERTIES_PREFIX)) {
-                String key = e.getKey().substring(JDBC_PROPERTIES_PREFIX.length());
-                if (key.isEmpty()) {
-                    throw new ValidationException(
-                            "Option '" + e.getKey() + "' names no JDBC property: use '"
-                                    + JDBC_PROPERTIES_PREFIX + "<property>'.");
-                }
-                properties.put(key, e.getValue());
-            }
-        }
-        return properties;
     }
 }

@@ -1,6 +1,7 @@
 package io.capstan.flink.mysql.table;
 
 import io.capstan.flink.mysql.CapstanMySqlSource;
+import io.capstan.flink.mysql.StartupMode;
 
 import org.apache.flink.api.common.eventtime.WatermarkStrategy;
 import org.apache.flink.api.common.typeinfo.TypeInformation;
@@ -24,7 +25,6 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
 import java.util.Objects;
-import java.util.Optional;
 
 /**
  * The scan side of a {@code capstan-mysql} table: a changelog (+I, -U, +U, -D; insert-only in
@@ -39,7 +39,7 @@ import java.util.Optional;
 public final class CapstanMySqlTableSource
         implements ScanTableSource, SupportsReadingMetadata, SupportsProjectionPushDown {
 
-    private final CapstanMySqlTableConfig config;
+    private final MySqlTableDefinition config;
     private final String tableName;
 
     /** The physical columns produced, after projection push-down. */
@@ -51,7 +51,7 @@ public final class CapstanMySqlTableSource
     /** Physical plus metadata columns; what the planner expects the source to produce. */
     private DataType producedDataType;
 
-    CapstanMySqlTableSource(CapstanMySqlTableConfig config, DataType physicalDataType, String tableName) {
+    CapstanMySqlTableSource(MySqlTableDefinition config, DataType physicalDataType, String tableName) {
         this.config = Objects.requireNonNull(config);
         this.physicalDataType = Objects.requireNonNull(physicalDataType);
         this.producedDataType = physicalDataType;
@@ -60,7 +60,7 @@ public final class CapstanMySqlTableSource
 
     @Override
     public ChangelogMode getChangelogMode() {
-        return config.startupMode() == TableStartupMode.SNAPSHOT
+        return config.startupMode() == StartupMode.SNAPSHOT
                 ? ChangelogMode.insertOnly()
                 : ChangelogMode.all();
     }
@@ -69,7 +69,7 @@ public final class CapstanMySqlTableSource
     public ScanRuntimeProvider getScanRuntimeProvider(ScanContext context) {
         TypeInformation<RowData> producedType = context.createTypeInformation(producedDataType);
         Source<RowData, ?, ?> source = createSource(producedType);
-        boolean bounded = config.startupMode() == TableStartupMode.SNAPSHOT;
+        boolean bounded = config.startupMode() == StartupMode.SNAPSHOT;
         String operatorName = "capstan-mysql[" + tableName + "]";
 
         return new DataStreamScanProvider() {
@@ -97,7 +97,8 @@ public final class CapstanMySqlTableSource
         RowType physical = (RowType) physicalDataType.getLogicalType();
         ChangelogRowDeserializer deserializer =
                 new ChangelogRowDeserializer(producedType, physical, metadata);
-        return SourceAssembly.build(config, deserializer, Optional.of(physical.getFieldNames()));
+        return CapstanMySqlSource.of(
+                config.source().withSnapshotColumns(physical.getFieldNames()), deserializer);
     }
 
     @Override
@@ -150,7 +151,7 @@ public final class CapstanMySqlTableSource
         return "capstan-mysql";
     }
 
-    CapstanMySqlTableConfig config() {
+    MySqlTableDefinition config() {
         return config;
     }
 

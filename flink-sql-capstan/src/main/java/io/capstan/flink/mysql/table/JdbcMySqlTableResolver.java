@@ -22,11 +22,11 @@ import java.util.List;
 final class JdbcMySqlTableResolver implements MySqlTableResolver {
 
     @Override
-    public List<MySqlTableShape> resolve(CapstanMySqlTableConfig config) {
-        MySqlConnectionConfig connection = config.connection();
+    public List<MySqlTableShape> resolve(MySqlTableDefinition config) {
+        MySqlConnectionConfig connection = config.source().connection();
         List<TableId> tables;
         try {
-            tables = JdbcTableDiscovery.resolve(connection, SourceAssembly.tableSelection(config));
+            tables = JdbcTableDiscovery.resolve(connection, config.source().tables());
         } catch (CapstanHaltException e) {
             if (e.reason() == HaltReason.NO_TABLES_MATCHED) {
                 throw new ValidationException(

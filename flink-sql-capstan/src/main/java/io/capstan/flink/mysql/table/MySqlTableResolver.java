@@ -15,5 +15,5 @@ interface MySqlTableResolver {
      * @throws org.apache.flink.table.api.ValidationException when none match or the server cannot
      *     be asked; the message names the server, user and patterns, never the password
      */
-    List<MySqlTableShape> resolve(CapstanMySqlTableConfig config);
+    List<MySqlTableShape> resolve(MySqlTableDefinition config);
 }

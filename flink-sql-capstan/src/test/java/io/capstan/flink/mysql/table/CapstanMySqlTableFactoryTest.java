@@ -1,5 +1,6 @@
 package io.capstan.flink.mysql.table;
 
+import io.capstan.flink.mysql.StartupMode;
 import io.capstan.flink.mysql.StartupOptions;
 import io.capstan.flink.mysql.connect.SslMode;
 import io.capstan.flink.mysql.schema.TableId;
@@ -42,7 +43,7 @@ class CapstanMySqlTableFactoryTest {
         return messages;
     }
 
-    private static CapstanMySqlTableConfig config(Consumer<Map<String, String>> change) {
+    private static MySqlTableDefinition config(Consumer<Map<String, String>> change) {
         Map<String, String> options = validOptions();
         change.accept(options);
         return ((CapstanMySqlTableSource) create(options)).config();
@@ -50,15 +51,15 @@ class CapstanMySqlTableFactoryTest {
 
     @Test
     void tableNameMatchesWholeTableNamesOnly() {
-        TableSelection single = SourceAssembly.tableSelection(config(o -> o.put("table-name", "orders")));
+        TableSelection single = config(o -> o.put("table-name", "orders")).source().tables();
         assertThat(single.matches(TableId.of("shop", "orders"))).isTrue();
         assertThat(single.matches(TableId.of("shop", "old_orders"))).isFalse();
         assertThat(single.matches(TableId.of("shop", "orders_2026"))).isFalse();
-        TableSelection either = SourceAssembly.tableSelection(config(o -> o.put("table-name", "orders|customers")));
+        TableSelection either = config(o -> o.put("table-name", "orders|customers")).source().tables();
         assertThat(either.matches(TableId.of("shop", "orders"))).isTrue();
         assertThat(either.matches(TableId.of("shop", "customers"))).isTrue();
         assertThat(either.matches(TableId.of("shop", "xcustomers"))).isFalse();
-        TableSelection dotted = SourceAssembly.tableSelection(config(o -> o.put("table-name", "orders.2026")));
+        TableSelection dotted = config(o -> o.put("table-name", "orders.2026")).source().tables();
         assertThat(dotted.matches(TableId.of("shop", "orders_2026"))).as("a regex dot is any character")
                 .isTrue();
     }
@@ -114,7 +115,7 @@ class CapstanMySqlTableFactoryTest {
                                     o.put("scan.startup.specific-offset.gtid-set", "not-a-gtid-set");
                                 }))
                 .contains("Invalid value for option 'scan.startup.specific-offset.gtid-set'");
-        CapstanMySqlTableConfig c =
+        MySqlTableDefinition c =
                 config(
                         o -> {
                             o.put("scan.startup.mode", "specific-offset");
@@ -122,8 +123,8 @@ class CapstanMySqlTableFactoryTest {
                                     "scan.startup.specific-offset.gtid-set",
                                     "3e11fa47-71ca-11e1-9e33-c80aa9429562:1-23");
                         });
-        assertThat(c.startupMode()).isEqualTo(TableStartupMode.SPECIFIC_OFFSET);
-        assertThat(SourceAssembly.startupOptions(c).gtidSet().toString())
+        assertThat(c.startupMode()).isEqualTo(StartupMode.GTID_SET);
+        assertThat(c.source().startupOptions().gtidSet().toString())
                 .isEqualTo("3e11fa47-71ca-11e1-9e33-c80aa9429562:1-23");
     }
 
@@ -152,13 +153,13 @@ class CapstanMySqlTableFactoryTest {
                                 }))
                 .contains("'scan.startup.timestamp-millis'")
                 .contains(">= 0");
-        CapstanMySqlTableConfig c =
+        MySqlTableDefinition c =
                 config(
                         o -> {
                             o.put("scan.startup.mode", "timestamp");
                             o.put("scan.startup.timestamp-millis", "1700000000000");
                         });
-        assertThat(c.startupTimestampMillis()).contains(1700000000000L);
+        assertThat(c.source().startupOptions().timestampMillis()).isEqualTo(1700000000000L);
     }
 
     private static final TypeInformation<RowData> ROWS = TypeInformation.of(RowData.class);
@@ -175,9 +176,9 @@ class CapstanMySqlTableFactoryTest {
 
     @Test
     void snapshotModesMapToTheSourcesStartupOptions() {
-        CapstanMySqlTableConfig initial = config(o -> o.remove("scan.startup.mode"));
-        assertThat(initial.startupMode()).isEqualTo(TableStartupMode.INITIAL);
-        assertThat(SourceAssembly.startupOptions(initial)).isEqualTo(StartupOptions.initial());
+        MySqlTableDefinition initial = config(o -> o.remove("scan.startup.mode"));
+        assertThat(initial.startupMode()).isEqualTo(StartupMode.INITIAL);
+        assertThat(initial.source().startupOptions()).isEqualTo(StartupOptions.initial());
         CapstanMySqlTableSource initialSource = (CapstanMySqlTableSource) create(options(o -> o.remove("scan.startup.mode")));
         assertThat(initialSource.createSource(ROWS).config().startupOptions()).isEqualTo(StartupOptions.initial());
         assertThat(initialSource.getChangelogMode()).isEqualTo(ChangelogMode.all());
@@ -243,9 +244,10 @@ class CapstanMySqlTableFactoryTest {
                 .contains("0 (stream the rows");
         assertThat(failure(o -> {
                     o.put("scan.startup.mode", "initial");
-                    o.put("scan.incremental.snapshot.chunk.size", "1");
+                    o.put("scan.incremental.snapshot.chunk.size", "0");
                 }))
-                .contains("'scan.incremental.snapshot.chunk.size'");
+                .contains("'scan.incremental.snapshot.chunk.size'")
+                .contains("at least 1");
         assertThat(failure(o -> {
                     o.put("scan.startup.mode", "initial");
                     o.put("scan.snapshot.lock-wait.timeout", "500 ms");
@@ -280,17 +282,18 @@ class CapstanMySqlTableFactoryTest {
 
     @Test
     void streamingModesMapToTheSourcesStartupOptions() {
-        assertThat(SourceAssembly.startupOptions(config(o -> o.put("scan.startup.mode", "latest-offset"))))
+        assertThat(config(o -> o.put("scan.startup.mode", "latest-offset")).source().startupOptions())
                 .isEqualTo(io.capstan.flink.mysql.StartupOptions.latest());
-        assertThat(SourceAssembly.startupOptions(config(o -> o.put("scan.startup.mode", "EARLIEST-OFFSET"))))
+        assertThat(config(o -> o.put("scan.startup.mode", "EARLIEST-OFFSET")).source().startupOptions())
                 .isEqualTo(io.capstan.flink.mysql.StartupOptions.earliest());
         assertThat(
-                        SourceAssembly.startupOptions(
-                                config(
+                        config(
                                         o -> {
                                             o.put("scan.startup.mode", "timestamp");
                                             o.put("scan.startup.timestamp-millis", "5");
-                                        })))
+                                        })
+                                .source()
+                                .startupOptions())
                 .isEqualTo(io.capstan.flink.mysql.StartupOptions.timestamp(5));
         CapstanMySqlTableSource source = (CapstanMySqlTableSource) create(validOptions());
         assertThat(source.getChangelogMode()).isEqualTo(org.apache.flink.table.connector.ChangelogMode.all());
@@ -298,12 +301,11 @@ class CapstanMySqlTableFactoryTest {
 
     @Test
     void serverIdAcceptsNumberOrRangeAndUsesTheFirst() {
-        assertThat(config(o -> o.put("server-id", "5400")).serverId().get().first()).isEqualTo(5400);
-        CapstanMySqlTableConfig ranged = config(o -> o.put("server-id", "5400-5408"));
-        assertThat(ranged.serverId().get().first()).isEqualTo(5400);
-        assertThat(SourceAssembly.build(ranged, new io.capstan.flink.mysql.deserializer.RowDataDeserializer(
-                                org.apache.flink.api.common.typeinfo.TypeInformation.of(org.apache.flink.table.data.RowData.class)),
-                                java.util.Optional.empty())
+        assertThat(config(o -> o.put("server-id", "5400")).source().serverId()).isEqualTo(5400);
+        MySqlTableDefinition ranged = config(o -> o.put("server-id", "5400-5408"));
+        assertThat(ranged.source().serverId()).isEqualTo(5400);
+        assertThat(((CapstanMySqlTableSource) create(options(o -> o.put("server-id", "5400-5408"))))
+                        .createSource(ROWS)
                         .config()
                         .serverId())
                 .isEqualTo(5400L);
@@ -316,8 +318,8 @@ class CapstanMySqlTableFactoryTest {
 
     @Test
     void sslModeListsValidValues() {
-        assertThat(config(o -> o.put("ssl.mode", "verify-ca")).connection().sslMode()).isEqualTo(SslMode.VERIFY_CA);
-        assertThat(config(o -> {}).connection().sslMode()).isEqualTo(SslMode.PREFERRED);
+        assertThat(config(o -> o.put("ssl.mode", "verify-ca")).source().connection().sslMode()).isEqualTo(SslMode.VERIFY_CA);
+        assertThat(config(o -> {}).source().connection().sslMode()).isEqualTo(SslMode.PREFERRED);
         assertThat(failure(o -> o.put("ssl.mode", "on")))
                 .contains("'ssl.mode'")
                 .contains("'disabled', 'preferred', 'required', 'verify-ca', 'verify-identity'");
@@ -339,8 +341,8 @@ class CapstanMySqlTableFactoryTest {
 
     @Test
     void jdbcPropertiesPassThroughExceptThoseThatChangeValues() {
-        CapstanMySqlTableConfig c = config(o -> o.put("jdbc.properties.useCursorFetch", "true"));
-        assertThat(c.connection().jdbcProperties()).containsEntry("useCursorFetch", "true");
+        MySqlTableDefinition c = config(o -> o.put("jdbc.properties.useCursorFetch", "true"));
+        assertThat(c.source().connection().jdbcProperties()).containsEntry("useCursorFetch", "true");
         assertThat(failure(o -> o.put("jdbc.properties.connectionTimeZone", "Europe/Berlin")))
                 .contains("'jdbc.properties.connectionTimeZone' is not allowed");
         assertThat(failure(o -> o.put("jdbc.properties.password", "x")))
@@ -361,16 +363,16 @@ class CapstanMySqlTableFactoryTest {
 
     @Test
     void defaultsMatchTheDocs() {
-        CapstanMySqlTableConfig c = config(o -> {});
+        CapstanSourceConfig c = config(o -> {}).source();
         assertThat(c.connection().port()).isEqualTo(3306);
         assertThat(c.connection().connectTimeout()).isEqualTo(Duration.ofSeconds(30));
         assertThat(c.connection().maxRetries()).isEqualTo(3);
         assertThat(c.connection().heartbeatInterval()).isEqualTo(Duration.ofSeconds(30));
-        assertThat(c.chunkSize()).isEqualTo(8096);
-        assertThat(c.fetchSize()).isEqualTo(0);
-        assertThat(c.lockWaitTimeout()).isEqualTo(Duration.ofSeconds(1));
-        assertThat(c.lockWaitBudget()).isEqualTo(Duration.ofSeconds(60));
-        assertThat(c.serverId()).isEmpty();
+        assertThat(c.snapshot().chunkSize()).isEqualTo(8096);
+        assertThat(c.snapshot().readOptions().fetchSize()).isEqualTo(0);
+        assertThat(c.snapshot().readOptions().lockWaitTimeout()).isEqualTo(Duration.ofSeconds(1));
+        assertThat(c.snapshot().readOptions().lockWaitBudget()).isEqualTo(Duration.ofSeconds(60));
+        assertThat(c.serverId()).as("unset: the source's random default").isBetween(5400L, 6399L);
     }
 
     @Test
@@ -379,12 +381,7 @@ class CapstanMySqlTableFactoryTest {
         assertThat(source.asSummaryString()).doesNotContain(PASSWORD);
         assertThat(source.toString()).doesNotContain(PASSWORD).contains("127.0.0.1");
         assertThat(source.config().toString()).doesNotContain(PASSWORD);
-        assertThat(SourceAssembly.build(source.config(), new io.capstan.flink.mysql.deserializer.RowDataDeserializer(
-                                org.apache.flink.api.common.typeinfo.TypeInformation.of(org.apache.flink.table.data.RowData.class)),
-                                java.util.Optional.empty())
-                        .config()
-                        .toString())
-                .doesNotContain(PASSWORD);
+        assertThat(source.createSource(ROWS).config().toString()).doesNotContain(PASSWORD);
     }
 
     @Test

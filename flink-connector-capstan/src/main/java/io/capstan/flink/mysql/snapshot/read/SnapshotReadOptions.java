@@ -1,5 +1,10 @@
 package io.capstan.flink.mysql.snapshot.read;
 
+import static io.capstan.flink.mysql.CapstanMySqlOptions.SCAN_SNAPSHOT_FETCH_SIZE;
+import static io.capstan.flink.mysql.CapstanMySqlOptions.SCAN_SNAPSHOT_LOCK_WAIT_BUDGET;
+import static io.capstan.flink.mysql.CapstanMySqlOptions.SCAN_SNAPSHOT_LOCK_WAIT_TIMEOUT;
+
+import io.capstan.flink.mysql.OptionRules;
 import java.io.Serializable;
 import java.time.Duration;
 import java.util.Collection;
@@ -9,16 +14,13 @@ import java.util.Set;
 import java.util.TreeSet;
 
 /**
- * How chunks are read; defaults and option names as in docs/snapshot.md.
+ * How chunks are read; the options are {@link io.capstan.flink.mysql.CapstanMySqlOptions}'s, each
+ * value checked by the {@link OptionRules} rule of its option.
  *
  * <ul>
- *   <li>{@code scan.snapshot.fetch.size} (default 0): 0 streams rows one by one from the server
- *       (fastest); a positive value fetches that many rows per round trip through a server
- *       cursor.
- *   <li>{@code scan.snapshot.lock-wait.timeout} (default 1 s, whole seconds, at least 1): how long
- *       one LOCK TABLES attempt may wait; writers queue behind a waiting lock, so keep it short.
- *   <li>{@code scan.snapshot.lock-wait.budget} (default 60 s): total time spent trying to lock one
- *       chunk's table before the job halts with {@code lock_wait_budget_exhausted}.
+ *   <li>{@code scan.snapshot.fetch.size}: rows per round trip, 0 streams them.
+ *   <li>{@code scan.snapshot.lock-wait.timeout}: how long one LOCK TABLES attempt may wait.
+ *   <li>{@code scan.snapshot.lock-wait.budget}: total time spent trying to lock one chunk's table.
  *   <li>columns to read (default all): the snapshot SELECT reads only these and each table's
  *       chunk key columns; the other columns are null in snapshot rows. The SQL connector sets
  *       them to the columns a query uses (projection push-down).
@@ -27,9 +29,9 @@ import java.util.TreeSet;
 public final class SnapshotReadOptions implements Serializable {
     private static final long serialVersionUID = 1L;
 
-    public static final int DEFAULT_FETCH_SIZE = 0;
-    public static final Duration DEFAULT_LOCK_WAIT_TIMEOUT = Duration.ofSeconds(1);
-    public static final Duration DEFAULT_LOCK_WAIT_BUDGET = Duration.ofSeconds(60);
+    public static final int DEFAULT_FETCH_SIZE = SCAN_SNAPSHOT_FETCH_SIZE.defaultValue();
+    public static final Duration DEFAULT_LOCK_WAIT_TIMEOUT = SCAN_SNAPSHOT_LOCK_WAIT_TIMEOUT.defaultValue();
+    public static final Duration DEFAULT_LOCK_WAIT_BUDGET = SCAN_SNAPSHOT_LOCK_WAIT_BUDGET.defaultValue();
 
     private final int fetchSize;
     private final Duration lockWaitTimeout;
@@ -43,17 +45,11 @@ public final class SnapshotReadOptions implements Serializable {
     /** @param columns the columns to read (chunk key columns are added), or null for all */
     public SnapshotReadOptions(
             int fetchSize, Duration lockWaitTimeout, Duration lockWaitBudget, Collection<String> columns) {
-        if (fetchSize < 0) {
-            throw new IllegalArgumentException("scan.snapshot.fetch.size must be >= 0");
-        }
-        if (lockWaitTimeout.compareTo(Duration.ofSeconds(1)) < 0) {
-            throw new IllegalArgumentException(
-                    "scan.snapshot.lock-wait.timeout must be at least 1 s (MySQL's"
-                            + " lock_wait_timeout counts whole seconds)");
-        }
-        if (lockWaitBudget.compareTo(lockWaitTimeout) < 0) {
-            throw new IllegalArgumentException(
-                    "scan.snapshot.lock-wait.budget must be at least scan.snapshot.lock-wait.timeout");
+        OptionRules.fetchSize(fetchSize);
+        OptionRules.lockWaitTimeout(lockWaitTimeout);
+        OptionRules.lockWaitBudget(lockWaitBudget, lockWaitTimeout);
+        if (columns != null) {
+            OptionRules.snapshotColumns(columns);
         }
         this.fetchSize = fetchSize;
         this.lockWaitTimeout = lockWaitTimeout;
@@ -69,6 +65,11 @@ public final class SnapshotReadOptions implements Serializable {
     public static SnapshotReadOptions defaults() {
         return new SnapshotReadOptions(
                 DEFAULT_FETCH_SIZE, DEFAULT_LOCK_WAIT_TIMEOUT, DEFAULT_LOCK_WAIT_BUDGET);
+    }
+
+    /** These options reading only {@code columns} (chunk key columns are added), or all if null. */
+    public SnapshotReadOptions withColumns(Collection<String> columns) {
+        return new SnapshotReadOptions(fetchSize, lockWaitTimeout, lockWaitBudget, columns);
     }
 
     public int fetchSize() {

@@ -1,0 +1,204 @@
+package io.capstan.flink.mysql.source;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+
+import io.capstan.flink.mysql.CapstanMySqlOptions;
+import io.capstan.flink.mysql.CapstanMySqlSource;
+import io.capstan.flink.mysql.StartupOptions;
+import io.capstan.flink.mysql.connect.SslMode;
+import io.capstan.flink.mysql.deserializer.JsonDebeziumDeserializer;
+import io.capstan.flink.mysql.schema.TableId;
+import java.time.Duration;
+import java.util.List;
+import java.util.Map;
+import org.apache.flink.configuration.Configuration;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.CsvSource;
+
+/**
+ * The one validation: option text as a SQL table gives it and the builder's typed calls end in
+ * the same configuration, defaults are the options' defaults, and each refusal names the option.
+ */
+class CapstanSourceConfigValidateTest {
+
+    private static final String PASSWORD = "Pw-MARKER-31c9";
+    private static final SourceDefinition SHOP = SourceDefinition.ofTables(List.of("shop"), List.of());
+
+    private static Configuration text(Map<String, String> values) {
+        Configuration c = new Configuration();
+        c.setString(CapstanMySqlOptions.HOSTNAME.key(), "db.example.com");
+        c.setString(CapstanMySqlOptions.USERNAME.key(), "capstan");
+        c.setString(CapstanMySqlOptions.PASSWORD.key(), PASSWORD);
+        values.forEach(c::setString);
+        return c;
+    }
+
+    @Test
+    void optionTextAndBuilderCallsGiveTheSameConfiguration() {
+        CapstanSourceConfig fromText =
+                CapstanSourceConfig.validate(
+                        text(Map.ofEntries(
+                                Map.entry("port", "3307"),
+                                Map.entry("server-id", "5401"),
+                                Map.entry("scan.startup.mode", "specific-offset"),
+                                Map.entry("scan.startup.specific-offset.gtid-set",
+                                        "3e11fa47-71ca-11e1-9e33-c80aa9429562:1-5"),
+                                Map.entry("scan.incremental.snapshot.chunk.size", "1"),
+                                Map.entry("scan.snapshot.fetch.size", "64"),
+                                Map.entry("scan.incremental.snapshot.chunk.key-column", "code"),
+                                Map.entry("scan.snapshot.lock-wait.timeout", "2 s"),
+                                Map.entry("scan.snapshot.lock-wait.budget", "5 min"),
+                                Map.entry("connect.timeout", "10 s"),
+                                Map.entry("connect.max-retries", "0"),
+                                Map.entry("heartbeat.interval", "5 s"),
+                                Map.entry("binlog.reconnect.backoff", "1 s"),
+                                Map.entry("binlog.reconnect.budget", "30 min"),
+                                Map.entry("binlog.queue.capacity", "16"),
+                                Map.entry("ssl.mode", "verify-ca"))),
+                        SHOP);
+        CapstanSourceConfig fromBuilder =
+                CapstanMySqlSource.<String>builder()
+                        .hostname("db.example.com")
+                        .port(3307)
+                        .username("capstan")
+                        .password(PASSWORD)
+                        .databaseList("shop")
+                        .serverId(5401)
+                        .startupOptions(StartupOptions.gtidSet("3E11FA47-71CA-11E1-9E33-C80AA9429562:1-5"))
+                        .chunkSize(1)
+                        .fetchSize(64)
+                        .chunkKeyColumn("code")
+                        .lockWaitTimeout(Duration.ofSeconds(2))
+                        .lockWaitBudget(Duration.ofMinutes(5))
+                        .connectTimeout(Duration.ofSeconds(10))
+                        .connectMaxRetries(0)
+                        .heartbeatInterval(Duration.ofSeconds(5))
+                        .reconnectBackoff(Duration.ofSeconds(1))
+                        .reconnectBudget(Duration.ofMinutes(30))
+                        .binlogQueueCapacity(16)
+                        .sslMode(SslMode.VERIFY_CA)
+                        .deserializer(new JsonDebeziumDeserializer())
+                        .build()
+                        .config();
+        assertSame(fromText, fromBuilder);
+        assertThat(fromText.snapshot().chunkSize()).as("one row per chunk is allowed").isEqualTo(1);
+        assertThat(fromText.connection().sslMode()).isEqualTo(SslMode.VERIFY_CA);
+    }
+
+    @Test
+    void unsetOptionsTakeTheirDefaultsOnBothPaths() {
+        CapstanSourceConfig fromText = CapstanSourceConfig.validate(text(Map.of("server-id", "6000")), SHOP);
+        CapstanSourceConfig fromBuilder =
+                CapstanMySqlSource.<String>builder()
+                        .hostname("db.example.com")
+                        .username("capstan")
+                        .password(PASSWORD)
+                        .databaseList("shop")
+                        .serverId(6000)
+                        .deserializer(new JsonDebeziumDeserializer())
+                        .build()
+                        .config();
+        assertSame(fromText, fromBuilder);
+        assertThat(fromText.connection().port()).isEqualTo(CapstanMySqlOptions.PORT.defaultValue());
+        assertThat(fromText.startupOptions()).isEqualTo(StartupOptions.initial());
+        assertThat(fromText.binlogQueueCapacity())
+                .isEqualTo(CapstanMySqlOptions.BINLOG_QUEUE_CAPACITY.defaultValue());
+        assertThat(fromText.reconnectBackoff())
+                .isEqualTo(CapstanMySqlOptions.BINLOG_RECONNECT_BACKOFF.defaultValue());
+        assertThat(fromText.snapshot().chunkSize())
+                .isEqualTo(CapstanMySqlOptions.SCAN_INCREMENTAL_SNAPSHOT_CHUNK_SIZE.defaultValue());
+        assertThat(fromText.connection().sslMode()).isEqualTo(SslMode.PREFERRED);
+        assertThat(fromText.connection().password()).isEqualTo(PASSWORD);
+    }
+
+    private static void assertSame(CapstanSourceConfig a, CapstanSourceConfig b) {
+        assertThat(a.connection()).isEqualTo(b.connection());
+        assertThat(a.tables()).isEqualTo(b.tables());
+        assertThat(a.serverId()).isEqualTo(b.serverId());
+        assertThat(a.startupOptions()).isEqualTo(b.startupOptions());
+        assertThat(a.binlogQueueCapacity()).isEqualTo(b.binlogQueueCapacity());
+        assertThat(a.reconnectBackoff()).isEqualTo(b.reconnectBackoff());
+        assertThat(a.reconnectBudget()).isEqualTo(b.reconnectBudget());
+        assertThat(a.snapshot().toString()).isEqualTo(b.snapshot().toString());
+    }
+
+    @ParameterizedTest(name = "{0} = ''{1}''")
+    @CsvSource(
+            delimiter = ';',
+            value = {
+                "port; 0; 'port': it must be in 1..65535",
+                "server-id; 0; 'server-id': ids must be in 1..4294967295",
+                "server-id; 54x0; '5400-5408'",
+                "server-id; 5408-5400; the range end is below its start",
+                "scan.startup.mode; latest; Valid values are 'initial', 'snapshot', 'latest-offset'",
+                "scan.startup.mode; specific-offset; requires option 'scan.startup.specific-offset.gtid-set'",
+                "scan.startup.timestamp-millis; 5; 'scan.startup.timestamp-millis' applies only to scan.startup.mode 'timestamp'",
+                "scan.incremental.snapshot.chunk.size; 0; 'scan.incremental.snapshot.chunk.size': it must be at least 1",
+                "scan.snapshot.fetch.size; -1; 'scan.snapshot.fetch.size': it must be 0 (stream the rows",
+                "scan.incremental.snapshot.chunk.key-column; ' '; 'scan.incremental.snapshot.chunk.key-column': it must name a column",
+                "scan.snapshot.lock-wait.timeout; 500 ms; 'scan.snapshot.lock-wait.timeout': it must be at least 1 s",
+                "scan.snapshot.lock-wait.budget; 0 s; 'scan.snapshot.lock-wait.budget': it must be a positive duration",
+                "connect.timeout; 0 s; 'connect.timeout': it must be a positive duration",
+                "connect.max-retries; -1; 'connect.max-retries': it must be >= 0",
+                "heartbeat.interval; 0 s; 'heartbeat.interval'",
+                "binlog.reconnect.backoff; 0 s; 'binlog.reconnect.backoff'",
+                "binlog.reconnect.budget; 0 s; 'binlog.reconnect.budget'",
+                "binlog.queue.capacity; 15; 'binlog.queue.capacity': it must be >= 16",
+                "ssl.mode; on; 'disabled', 'preferred', 'required', 'verify-ca', 'verify-identity'",
+                "hostname; ' '; 'hostname': it is empty",
+                "username; ' '; 'username': it is empty",
+            })
+    void eachRefusalNamesTheOptionAndWhatIsValid(String key, String value, String message) {
+        assertThatThrownBy(() -> CapstanSourceConfig.validate(text(Map.of(key, value)), SHOP))
+                .isInstanceOf(IllegalArgumentException.class)
+                .hasMessageContaining(message)
+                .hasMessageNotContaining(PASSWORD);
+    }
+
+    @Test
+    void theLockWaitBudgetMustCoverOneAttempt() {
+        assertThatThrownBy(() -> CapstanSourceConfig.validate(
+                        text(Map.of("scan.snapshot.lock-wait.timeout", "5 s",
+                                "scan.snapshot.lock-wait.budget", "2 s")), SHOP))
+                .hasMessageContaining("'scan.snapshot.lock-wait.budget': it must be at least"
+                        + " 'scan.snapshot.lock-wait.timeout'");
+    }
+
+    @Test
+    void definitionPartsAreCheckedByTheSameValidation() {
+        assertThatThrownBy(() -> CapstanSourceConfig.validate(text(Map.of()),
+                        new SourceDefinition(List.of("shop"), List.of(), Map.of(), null,
+                                Map.of("serverTimezone", "UTC"))))
+                .hasMessageContaining("'jdbc.properties.serverTimezone' is not allowed: capstan sets it");
+        assertThatThrownBy(() -> CapstanSourceConfig.validate(text(Map.of()),
+                        new SourceDefinition(List.of("shop"), List.of(), Map.of("orders", "id"), null, Map.of())))
+                .hasMessageContaining("'scan.incremental.snapshot.chunk.key-column' of table 'orders'")
+                .hasMessageContaining("'database.table'");
+        assertThatThrownBy(() -> CapstanSourceConfig.validate(text(Map.of()),
+                        SourceDefinition.ofTables(List.of(), List.of())))
+                .hasMessageContaining("databaseList/tableList");
+        assertThatThrownBy(() -> CapstanSourceConfig.validate(text(Map.of()),
+                        new SourceDefinition(List.of("shop"), List.of(), Map.of(), List.of("id", " "), Map.of())))
+                .hasMessageContaining("snapshotColumns");
+        CapstanSourceConfig c = CapstanSourceConfig.validate(text(Map.of()),
+                new SourceDefinition(List.of("shop"), List.of(), Map.of("shop.orders", " order_no "), null, Map.of()));
+        assertThat(c.snapshot().chunkKeyColumn(TableId.of("shop", "orders"))).contains("order_no");
+    }
+
+    @Test
+    void aMissingHostOrUserIsNamed() {
+        Configuration c = text(Map.of());
+        c.removeConfig(CapstanMySqlOptions.HOSTNAME);
+        assertThatThrownBy(() -> CapstanSourceConfig.validate(c, SHOP))
+                .hasMessageContaining("Option 'hostname' is required");
+    }
+
+    @Test
+    void anUnsetServerIdIsDrawnFromTheDocumentedRange() {
+        for (int i = 0; i < 50; i++) {
+            assertThat(CapstanSourceConfig.validate(text(Map.of()), SHOP).serverId()).isBetween(5400L, 6399L);
+        }
+    }
+}
