@@ -2,6 +2,7 @@ package io.capstan.flink.mysql;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import io.capstan.flink.mysql.testing.DocDefaults;
 import io.capstan.flink.mysql.testing.DocTables;
 import java.lang.reflect.Field;
 import java.lang.reflect.Modifier;

@@ -1,6 +1,6 @@
 package io.capstan.flink.mysql.table;
 
-import io.capstan.flink.mysql.DocDefaults;
+import io.capstan.flink.mysql.testing.DocDefaults;
 import io.capstan.flink.mysql.testing.DocTables;
 
 import org.apache.flink.configuration.ConfigOption;

@@ -1,4 +1,4 @@
-package io.capstan.flink.mysql;
+package io.capstan.flink.mysql.testing;
 
 import java.time.Duration;
 import java.util.Locale;
