@@ -48,8 +48,8 @@ public final class CapstanEnumerator implements SplitEnumerator<CapstanSplit, En
      * @param mode the configured start mode: how a new job starts, and whether a snapshot ends
      *     the job or is followed by streaming (a restored job resumes as {@code state} says)
      * @param planning asked only when there is a snapshot to run
-     * @param binlogPlanner asked only in the stream-only case (planning, or verifying a restored
-     *     split before it goes out)
+     * @param binlogPlanner asked only when the job streams without a snapshot: to plan the split
+     *     of a new job, or to re-run the preflight of a planned split restored before it went out
      */
     public CapstanEnumerator(
             SplitEnumeratorContext<CapstanSplit> context,

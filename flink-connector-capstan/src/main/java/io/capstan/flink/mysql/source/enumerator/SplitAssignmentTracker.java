@@ -154,7 +154,7 @@ final class SplitAssignmentTracker {
     boolean planned(List<SnapshotChunk> chunks, List<ChunkPlannerState> states) {
         planningInFlight = false;
         if (book == null) {
-            return true;
+            return true; // the snapshot is over: nothing more to plan
         }
         book.planned(chunks, states);
         settleSnapshotPhase();
@@ -203,12 +203,14 @@ final class SplitAssignmentTracker {
                 binlogSplit = null;
                 return Optional.of(assignBinlog(split, subtask));
             case STREAMING:
+                // The one binlog split is out: this reader will never get a split.
+                return Optional.of(new SplitReply.NoMoreSplits(subtask));
             case FINISHED:
-                // STREAMING: the one binlog split is out. FINISHED: not before every completion
-                // is in (and acknowledged): a reader told "no more splits" ends once its chunks
-                // are emitted, and an acknowledgement sent to an ended reader fails the job
-                // (Flink: "An OperatorEvent ... was lost"). Readers ask while they still hold
-                // chunks (SplitRequestPacer), so the answer waits in SNAPSHOTTING for them.
+                // Not before every completion is in (and acknowledged; SNAPSHOTTING waits): a
+                // reader told "no more splits" ends once its chunks are emitted, and an
+                // acknowledgement sent to an ended reader fails the job (Flink: "An OperatorEvent
+                // ... was lost"). Readers ask while they still hold chunks (SplitRequestPacer),
+                // so the answer waits for them.
                 return Optional.of(new SplitReply.NoMoreSplits(subtask));
             case SNAPSHOTTING:
             case AWAITING_HANDOFF_CHECKPOINT:
