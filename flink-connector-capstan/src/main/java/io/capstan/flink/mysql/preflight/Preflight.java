@@ -26,14 +26,8 @@ public final class Preflight {
     public static void verify(MySqlConnectionConfig config, Collection<TableId> tables)
             throws SQLException {
         try (Connection connection = JdbcConnections.open(config)) {
-            verify(connection, config.address(), tables);
+            check(ServerFactsReader.read(connection), config.address(), tables);
         }
-    }
-
-    /** As {@link #verify(MySqlConnectionConfig, Collection)} on an open connection. */
-    public static void verify(Connection connection, String serverAddress, Collection<TableId> tables)
-            throws SQLException {
-        check(ServerFactsReader.read(connection), serverAddress, tables);
     }
 
     /**

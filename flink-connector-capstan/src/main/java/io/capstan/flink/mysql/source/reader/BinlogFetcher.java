@@ -16,7 +16,8 @@ import org.slf4j.LoggerFactory;
 
 /**
  * Runs on the fetcher thread: opens the {@link BinlogStream} of the binlog split and hands its
- * records over in batches; a {@link ServerGtidPoller} beside it feeds the lag gauge. It never touches split state; the emitter does that on the task thread.
+ * records over in batches; a {@link ServerGtidPoller} beside it feeds the lag gauge. It never
+ * touches split state; the emitter does that on the task thread.
  */
 final class BinlogFetcher implements AutoCloseable {
 

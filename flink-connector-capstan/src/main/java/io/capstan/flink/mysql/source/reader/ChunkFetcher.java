@@ -31,7 +31,7 @@ import java.util.Map;
  */
 final class ChunkFetcher implements AutoCloseable {
 
-    /** Reads each table's schema once; its connection is kept across tables (one TLS handshake, not one per table). */
+    /** Reads each table's schema once, on one connection kept across tables (one TLS handshake). */
     private final JdbcProxy mysql;
     private final SnapshotReadOptions options;
     private final CapstanReaderMetrics metrics;
