@@ -4,8 +4,9 @@ import io.capstan.flink.mysql.connect.MySqlConnectionConfig;
 import io.capstan.flink.mysql.gtid.GtidSet;
 
 /**
- * Resolves a user's start choice to a validated {@link BinlogStartPosition} by asking the server
- * (over JDBC) for its {@code gtid_executed} and {@code gtid_purged}.
+ * Resolves a user's start choice to a validated {@link BinlogStartPosition} by reading the server's
+ * {@link ServerGtidState} on a connection of its own (the source itself goes through the JDBC
+ * proxy; this is for callers that hold only a connection config).
  */
 public final class StartPositions {
 
@@ -13,12 +14,12 @@ public final class StartPositions {
 
     /** The server's current {@code @@global.gtid_executed}: stream what commits from now on. */
     public static BinlogStartPosition latest(MySqlConnectionConfig connection) {
-        return BinlogStartPosition.of(ServerGtidState.read(connection).executed);
+        return ServerGtidState.read(connection).latest();
     }
 
     /** Everything the server still holds: {@code @@global.gtid_purged} as the processed set. */
     public static BinlogStartPosition earliest(MySqlConnectionConfig connection) {
-        return BinlogStartPosition.of(ServerGtidState.read(connection).purged);
+        return ServerGtidState.read(connection).earliest();
     }
 
     /**
@@ -27,9 +28,7 @@ public final class StartPositions {
      * server already purged transactions outside it.
      */
     public static BinlogStartPosition gtidSet(MySqlConnectionConfig connection, GtidSet processed) {
-        BinlogStartPosition position = BinlogStartPosition.of(processed);
-        validate(connection, position);
-        return position;
+        return ServerGtidState.read(connection).resumeFrom(processed, connection.address());
     }
 
     /**

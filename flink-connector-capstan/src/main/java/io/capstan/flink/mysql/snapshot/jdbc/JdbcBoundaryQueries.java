@@ -1,5 +1,6 @@
 package io.capstan.flink.mysql.snapshot.jdbc;
 
+import io.capstan.flink.mysql.connect.SqlErrors;
 import io.capstan.flink.mysql.snapshot.key.ChunkKey;
 import io.capstan.flink.mysql.snapshot.key.KeyPredicates;
 import io.capstan.flink.mysql.snapshot.key.KeyTuple;

@@ -3,7 +3,7 @@ package io.capstan.flink.mysql.snapshot.read;
 import static io.capstan.flink.mysql.snapshot.read.ChunkConnections.execute;
 
 import io.capstan.flink.mysql.schema.TableId;
-import io.capstan.flink.mysql.snapshot.jdbc.SqlErrors;
+import io.capstan.flink.mysql.connect.SqlErrors;
 import java.io.IOException;
 import java.io.InterruptedIOException;
 import java.sql.SQLException;

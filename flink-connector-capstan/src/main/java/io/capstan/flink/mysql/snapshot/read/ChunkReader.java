@@ -2,7 +2,7 @@ package io.capstan.flink.mysql.snapshot.read;
 
 import io.capstan.flink.mysql.connect.MySqlConnectionConfig;
 import io.capstan.flink.mysql.error.CapstanHaltException;
-import io.capstan.flink.mysql.snapshot.jdbc.SqlErrors;
+import io.capstan.flink.mysql.connect.SqlErrors;
 import io.capstan.flink.mysql.snapshot.plan.SnapshotChunk;
 import java.io.IOException;
 import java.sql.SQLException;

@@ -1,4 +1,4 @@
-package io.capstan.flink.mysql.snapshot.jdbc;
+package io.capstan.flink.mysql.connect;
 
 import java.io.IOException;
 import java.sql.SQLException;
