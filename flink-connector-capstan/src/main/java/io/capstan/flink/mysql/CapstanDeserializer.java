@@ -1,5 +1,7 @@
 package io.capstan.flink.mysql;
 
+import org.apache.flink.annotation.PublicEvolving;
+
 import java.io.Serializable;
 import org.apache.flink.api.common.typeinfo.TypeInformation;
 import org.apache.flink.util.Collector;
@@ -12,6 +14,7 @@ import org.apache.flink.util.Collector;
  * beyond the call. Implementations are serialized into the job graph: keep them small, build
  * per-schema helpers lazily, and never log row values.
  */
+@PublicEvolving
 public interface CapstanDeserializer<T> extends Serializable {
 
     /** The type of the records this deserializer produces. */

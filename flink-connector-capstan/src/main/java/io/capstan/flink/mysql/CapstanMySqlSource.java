@@ -1,5 +1,7 @@
 package io.capstan.flink.mysql;
 
+import org.apache.flink.annotation.PublicEvolving;
+
 import io.capstan.flink.mysql.source.CapstanSourceConfig;
 import io.capstan.flink.mysql.source.enumerator.CapstanEnumerator;
 import io.capstan.flink.mysql.source.enumerator.EnumState;
@@ -38,6 +40,7 @@ import org.apache.flink.core.io.SimpleVersionedSerializer;
  *
  * <p>Immutable; see docs/datastream.md for every option.
  */
+@PublicEvolving
 public final class CapstanMySqlSource<T>
         implements Source<T, CapstanSplit, EnumState>, ResultTypeQueryable<T> {
     private static final long serialVersionUID = 1L;

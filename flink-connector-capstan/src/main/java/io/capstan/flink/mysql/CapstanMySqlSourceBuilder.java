@@ -1,5 +1,7 @@
 package io.capstan.flink.mysql;
 
+import org.apache.flink.annotation.PublicEvolving;
+
 import static io.capstan.flink.mysql.CapstanMySqlOptions.*;
 
 import io.capstan.flink.mysql.connect.SslMode;
@@ -23,6 +25,7 @@ import org.apache.flink.configuration.Configuration;
  * message naming the option by that name and the remedy. Defaults are the options' defaults,
  * listed in docs/datastream.md.
  */
+@PublicEvolving
 public final class CapstanMySqlSourceBuilder<T> {
 
     private final Configuration options = new Configuration();

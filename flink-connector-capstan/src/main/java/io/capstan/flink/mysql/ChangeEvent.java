@@ -1,5 +1,7 @@
 package io.capstan.flink.mysql;
 
+import org.apache.flink.annotation.PublicEvolving;
+
 import io.capstan.flink.mysql.event.Operation;
 import io.capstan.flink.mysql.schema.TableId;
 import io.capstan.flink.mysql.schema.TableSchema;
@@ -15,6 +17,7 @@ import org.apache.flink.table.data.RowData;
  * is set for UPDATE and DELETE, {@code after} for READ, INSERT and UPDATE. They are valid only
  * during the {@code deserialize} call: copy what you keep. {@link #toString()} never shows values.
  */
+@PublicEvolving
 public final class ChangeEvent {
     private final Operation operation;
     @Nullable private final RowData before;

@@ -1,6 +1,9 @@
 package io.capstan.flink.mysql;
 
+import org.apache.flink.annotation.PublicEvolving;
+
 /** Where a new job (one not restored from a checkpoint or savepoint) begins reading. */
+@PublicEvolving
 public enum StartupMode {
     /** Backfill the existing rows, then stream the binlog." */
     INITIAL(true, false),

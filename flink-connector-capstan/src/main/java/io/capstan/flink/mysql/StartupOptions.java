@@ -1,5 +1,7 @@
 package io.capstan.flink.mysql;
 
+import org.apache.flink.annotation.PublicEvolving;
+
 import io.capstan.flink.mysql.gtid.GtidSet;
 import java.io.Serializable;
 import java.util.List;
@@ -15,6 +17,7 @@ import org.apache.flink.configuration.ConfigOption;
  *
  * <p>The argument is a GTID set or a time, never a row value, so {@link #toString()} shows it.
  */
+@PublicEvolving
 public final class StartupOptions implements Serializable {
     private static final long serialVersionUID = 1L;
 

@@ -9,6 +9,9 @@ import com.tngtech.archunit.core.importer.ClassFileImporter;
 import com.tngtech.archunit.core.importer.ImportOption;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
+import org.apache.flink.annotation.Internal;
+import org.apache.flink.annotation.PublicEvolving;
+import static com.tngtech.archunit.lang.syntax.ArchRuleDefinition.classes;
 
 /**
  * The pure packages stay pure: GTID algebra, schema value types and event types import no JDBC,
@@ -82,6 +85,16 @@ class ArchitectureTest {
                         "io.capstan.flink.mysql.source.split..", "io.capstan.flink.mysql.deserializer..")
                 .should().dependOnClassesThat().resideInAnyPackage(
                         "java.sql..", "com.mysql..", "com.github.shyiko..")
+                .check(classes);
+    }
+
+    @Test
+    void everyPublicTopLevelTypeSaysWhetherItIsApi() {
+        // @PublicEvolving for what users program against, @Internal for everything else.
+        classes().that().arePublic().and().areTopLevelClasses()
+                .and().resideOutsideOfPackage("io.capstan.flink.mysql.testing..") // the test harness jar
+                .should().beAnnotatedWith(PublicEvolving.class)
+                .orShould().beAnnotatedWith(Internal.class)
                 .check(classes);
     }
 }

@@ -1,5 +1,7 @@
 package io.capstan.flink.mysql.binlog;
 
+import org.apache.flink.annotation.Internal;
+
 import io.capstan.flink.mysql.gtid.Gtid;
 
 /**
@@ -9,6 +11,7 @@ import io.capstan.flink.mysql.gtid.Gtid;
  * TransactionEnd}, so a consumer that folds records into its position (the reader's {@code
  * BinlogSplitState}) always advances its processed GTID set.
  */
+@Internal
 public sealed interface BinlogRecord permits RowChange, TransactionEnd {
 
     /** The transaction this record belongs to. */

@@ -1,5 +1,7 @@
 package io.capstan.flink.mysql.binlog;
 
+import org.apache.flink.annotation.Internal;
+
 import io.capstan.flink.mysql.gtid.Gtid;
 import io.capstan.flink.mysql.gtid.GtidSet;
 import java.io.Serializable;
@@ -14,6 +16,7 @@ import java.util.Objects;
  * partial transaction again, the streamer skips exactly its first {@link #rowsAlreadyEmitted()}
  * captured row changes. Immutable; positions (GTID sets) are not row values and may be logged.
  */
+@Internal
 public final class BinlogStartPosition implements Serializable {
     private static final long serialVersionUID = 1L;
 

@@ -1,5 +1,7 @@
 package io.capstan.flink.mysql.binlog;
 
+import org.apache.flink.annotation.Internal;
+
 import com.github.shyiko.mysql.binlog.BinaryLogClient;
 import com.github.shyiko.mysql.binlog.event.Event;
 import io.capstan.flink.mysql.error.CapstanHaltException;
@@ -28,6 +30,7 @@ import org.slf4j.LoggerFactory;
  * lose or duplicate data halt: {@link #poll} then throws the {@link CapstanHaltException}. DDL
  * statements go to the caller's {@link DdlObserver}, whose halts stop the stream the same way.
  */
+@Internal
 public final class BinlogStreamer implements AutoCloseable {
 
     private static final Logger LOG = LoggerFactory.getLogger(BinlogStreamer.class);

@@ -1,5 +1,7 @@
 package io.capstan.flink.mysql.binlog;
 
+import org.apache.flink.annotation.Internal;
+
 import io.capstan.flink.mysql.OptionRules;
 import io.capstan.flink.mysql.connect.MySqlConnectionConfig;
 import java.io.Serializable;
@@ -15,6 +17,7 @@ import java.util.Objects;
  * {@link #reconnectMaxAttempts()} consecutive failed attempts or {@link #reconnectMaxDuration()}
  * since the connection was lost.
  */
+@Internal
 public final class BinlogStreamerConfig implements Serializable {
     private static final long serialVersionUID = 1L;
 

@@ -1,11 +1,14 @@
 package io.capstan.flink.mysql.binlog;
 
+import org.apache.flink.annotation.Internal;
+
 import java.util.concurrent.atomic.AtomicLong;
 
 /**
  * Counters of one {@link BinlogStreamer}, written by its reader thread and readable from any
  * thread. Counts and timestamps only: no values, no keys (Rule 1).
  */
+@Internal
 public final class BinlogStreamerMetrics {
 
     private final AtomicLong transactionsSeen = new AtomicLong();

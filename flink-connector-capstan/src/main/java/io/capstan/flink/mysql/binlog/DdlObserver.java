@@ -1,5 +1,7 @@
 package io.capstan.flink.mysql.binlog;
 
+import org.apache.flink.annotation.Internal;
+
 import io.capstan.flink.mysql.gtid.Gtid;
 
 /**
@@ -19,6 +21,7 @@ import io.capstan.flink.mysql.gtid.Gtid;
  * account statements): never log it, nor put it in an exception message, which the streamer logs.
  */
 @FunctionalInterface
+@Internal
 public interface DdlObserver {
 
     /**

@@ -1,5 +1,7 @@
 package io.capstan.flink.mysql.binlog;
 
+import org.apache.flink.annotation.Internal;
+
 import io.capstan.flink.mysql.event.Operation;
 import io.capstan.flink.mysql.gtid.Gtid;
 import io.capstan.flink.mysql.schema.TableId;
@@ -14,6 +16,7 @@ import org.apache.flink.table.data.RowData;
  * changes of its transaction; together with {@link #gtid()} it identifies the change exactly, which
  * is what the in-transaction resume relies on. {@link #toString()} shows no values (Rule 1).
  */
+@Internal
 public final class RowChange implements BinlogRecord {
 
     private final TableId tableId;

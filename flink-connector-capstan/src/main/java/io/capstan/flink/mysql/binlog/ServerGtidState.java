@@ -1,5 +1,7 @@
 package io.capstan.flink.mysql.binlog;
 
+import org.apache.flink.annotation.Internal;
+
 import io.capstan.flink.mysql.connect.JdbcConnections;
 import io.capstan.flink.mysql.connect.MySqlConnectionConfig;
 import io.capstan.flink.mysql.gtid.GtidSet;
@@ -13,6 +15,7 @@ import java.util.Objects;
  * The server's {@code gtid_executed} and {@code gtid_purged}, read together, and the start
  * positions they allow. The reads over JDBC are static; the rest is pure.
  */
+@Internal
 public final class ServerGtidState {
 
     final GtidSet executed;

@@ -1,5 +1,7 @@
 package io.capstan.flink.mysql.binlog;
 
+import org.apache.flink.annotation.Internal;
+
 import io.capstan.flink.mysql.connect.MySqlConnectionConfig;
 import io.capstan.flink.mysql.gtid.GtidSet;
 
@@ -8,6 +10,7 @@ import io.capstan.flink.mysql.gtid.GtidSet;
  * {@link ServerGtidState} on a connection of its own (the source itself goes through the JDBC
  * proxy; this is for callers that hold only a connection config).
  */
+@Internal
 public final class StartPositions {
 
     private StartPositions() {}

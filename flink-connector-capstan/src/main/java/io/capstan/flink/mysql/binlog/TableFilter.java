@@ -1,5 +1,7 @@
 package io.capstan.flink.mysql.binlog;
 
+import org.apache.flink.annotation.Internal;
+
 import io.capstan.flink.mysql.schema.TableId;
 import java.io.Serializable;
 import java.util.Set;
@@ -8,6 +10,7 @@ import java.util.function.Predicate;
 
 /** Which tables are captured. Serializable so it travels inside the source and its splits. */
 @FunctionalInterface
+@Internal
 public interface TableFilter extends Predicate<TableId>, Serializable {
 
     /** Captures exactly the given tables. */

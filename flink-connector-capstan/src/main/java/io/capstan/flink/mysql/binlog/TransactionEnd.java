@@ -1,5 +1,7 @@
 package io.capstan.flink.mysql.binlog;
 
+import org.apache.flink.annotation.Internal;
+
 import io.capstan.flink.mysql.gtid.Gtid;
 import java.util.Objects;
 
@@ -7,6 +9,7 @@ import java.util.Objects;
  * The end of one transaction. Sent for every transaction the server streams, including those with
  * no captured rows and those dropped by the start timestamp, so the processed set always advances.
  */
+@Internal
 public final class TransactionEnd implements BinlogRecord {
 
     private final Gtid gtid;

@@ -1,5 +1,7 @@
 package io.capstan.flink.mysql.connect;
 
+import org.apache.flink.annotation.Internal;
+
 import java.sql.Connection;
 import java.sql.Driver;
 import java.sql.SQLException;
@@ -15,6 +17,7 @@ import java.util.Properties;
  * is what the binlog carries; values therefore never depend on the server's or the JVM's zone.
  * Zero dates read as NULL, as they do from the binlog.
  */
+@Internal
 public final class JdbcConnections {
 
     /**

@@ -1,5 +1,7 @@
 package io.capstan.flink.mysql.connect;
 
+import org.apache.flink.annotation.Internal;
+
 import static io.capstan.flink.mysql.CapstanMySqlOptions.CONNECT_MAX_RETRIES;
 import static io.capstan.flink.mysql.CapstanMySqlOptions.CONNECT_TIMEOUT;
 import static io.capstan.flink.mysql.CapstanMySqlOptions.HEARTBEAT_INTERVAL;
@@ -19,6 +21,7 @@ import java.util.TreeMap;
  * and the binlog connection. Immutable and serializable; {@link #toString()} never shows the
  * password (Rule 1).
  */
+@Internal
 public final class MySqlConnectionConfig implements Serializable {
     private static final long serialVersionUID = 1L;
 

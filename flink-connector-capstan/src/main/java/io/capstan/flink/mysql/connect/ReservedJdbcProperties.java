@@ -1,5 +1,7 @@
 package io.capstan.flink.mysql.connect;
 
+import org.apache.flink.annotation.Internal;
+
 import io.capstan.flink.mysql.CapstanMySqlOptions;
 import java.util.Locale;
 import java.util.Map;
@@ -12,6 +14,7 @@ import java.util.TreeMap;
  * ones an option of its own already sets. One list for both entry points. Keys compare ignoring
  * case, as Connector/J's do.
  */
+@Internal
 public final class ReservedJdbcProperties {
 
     private static final Map<String, String> REMEDIES = remedies();

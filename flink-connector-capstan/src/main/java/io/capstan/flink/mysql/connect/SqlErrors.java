@@ -1,5 +1,7 @@
 package io.capstan.flink.mysql.connect;
 
+import org.apache.flink.annotation.Internal;
+
 import java.io.IOException;
 import java.sql.SQLException;
 
@@ -8,6 +10,7 @@ import java.sql.SQLException;
  * ("Incorrect datetime value: '...'"), so only the error code and SQLState are kept, except for
  * connection failures (SQLState class 08), whose messages describe the network only.
  */
+@Internal
 public final class SqlErrors {
 
     private SqlErrors() {}

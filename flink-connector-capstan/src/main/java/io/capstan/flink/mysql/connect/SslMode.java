@@ -1,6 +1,9 @@
 package io.capstan.flink.mysql.connect;
 
+import org.apache.flink.annotation.PublicEvolving;
+
 /** TLS use for both the JDBC and the binlog connection. */
+@PublicEvolving
 public enum SslMode {
     /** Plain TCP; caching_sha2_password then uses RSA key exchange with the server's public key. */
     DISABLED,

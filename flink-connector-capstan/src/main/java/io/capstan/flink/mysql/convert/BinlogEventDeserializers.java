@@ -1,5 +1,7 @@
 package io.capstan.flink.mysql.convert;
 
+import org.apache.flink.annotation.Internal;
+
 import com.github.shyiko.mysql.binlog.event.EventType;
 import com.github.shyiko.mysql.binlog.event.LRUCache;
 import com.github.shyiko.mysql.binlog.event.TableMapEventData;
@@ -46,6 +48,7 @@ import java.util.Map;
  * <p>TRANSACTION_PAYLOAD is not registered here: the streamer reads it with {@link
  * TransactionPayloads} and decodes the inner events with this same configuration, one at a time.
  */
+@Internal
 public final class BinlogEventDeserializers {
 
     private BinlogEventDeserializers() {}

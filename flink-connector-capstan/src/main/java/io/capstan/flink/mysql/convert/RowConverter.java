@@ -1,5 +1,7 @@
 package io.capstan.flink.mysql.convert;
 
+import org.apache.flink.annotation.Internal;
+
 import io.capstan.flink.mysql.error.CapstanHaltException;
 import io.capstan.flink.mysql.error.HaltReason;
 import io.capstan.flink.mysql.schema.ColumnSchema;
@@ -16,6 +18,7 @@ import java.sql.SQLException;
  * from the binlog or from JDBC, through one {@link ColumnConverter} per column. Both paths give
  * equal rows for the same stored row. Errors name the table, column and type, never a value.
  */
+@Internal
 public final class RowConverter implements Serializable {
     private static final long serialVersionUID = 1L;
 

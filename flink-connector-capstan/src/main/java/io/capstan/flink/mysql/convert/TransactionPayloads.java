@@ -1,5 +1,7 @@
 package io.capstan.flink.mysql.convert;
 
+import org.apache.flink.annotation.Internal;
+
 import com.github.luben.zstd.Zstd;
 import com.github.shyiko.mysql.binlog.event.TransactionPayloadEventData;
 import com.github.shyiko.mysql.binlog.io.ByteArrayInputStream;
@@ -18,6 +20,7 @@ import java.io.IOException;
  * packed integers, ended by type 0; 1 = payload size, 2 = compression type (0 zstd, 255 none),
  * 3 = uncompressed size. The payload follows.
  */
+@Internal
 public final class TransactionPayloads {
 
     private static final int END_MARK = 0;

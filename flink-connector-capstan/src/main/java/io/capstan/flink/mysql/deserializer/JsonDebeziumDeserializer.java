@@ -1,5 +1,7 @@
 package io.capstan.flink.mysql.deserializer;
 
+import org.apache.flink.annotation.PublicEvolving;
+
 import io.capstan.flink.mysql.CapstanDeserializer;
 import io.capstan.flink.mysql.ChangeEvent;
 import io.capstan.flink.mysql.event.Operation;
@@ -32,6 +34,7 @@ import org.apache.flink.util.Collector;
  *
  * <p>Writers are built once per table schema, not per row.
  */
+@PublicEvolving
 public final class JsonDebeziumDeserializer implements CapstanDeserializer<String> {
     private static final long serialVersionUID = 1L;
 

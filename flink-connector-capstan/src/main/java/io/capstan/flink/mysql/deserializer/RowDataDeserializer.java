@@ -1,5 +1,7 @@
 package io.capstan.flink.mysql.deserializer;
 
+import org.apache.flink.annotation.PublicEvolving;
+
 import io.capstan.flink.mysql.CapstanDeserializer;
 import io.capstan.flink.mysql.ChangeEvent;
 import java.util.Objects;
@@ -17,6 +19,7 @@ import org.apache.flink.util.Collector;
  * {@code InternalTypeInfo.of(rowType)}); capture tables of different shapes with one source per
  * shape or with a custom deserializer.
  */
+@PublicEvolving
 public final class RowDataDeserializer implements CapstanDeserializer<RowData> {
     private static final long serialVersionUID = 1L;
 

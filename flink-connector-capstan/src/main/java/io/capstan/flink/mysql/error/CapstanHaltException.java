@@ -1,5 +1,7 @@
 package io.capstan.flink.mysql.error;
 
+import org.apache.flink.annotation.PublicEvolving;
+
 import org.apache.flink.runtime.throwable.ThrowableAnnotation;
 import org.apache.flink.runtime.throwable.ThrowableType;
 
@@ -15,6 +17,7 @@ import org.apache.flink.runtime.throwable.ThrowableType;
  * annotation is read by Flink's failure handler anywhere in the cause chain.
  */
 @ThrowableAnnotation(ThrowableType.NonRecoverableError)
+@PublicEvolving
 public class CapstanHaltException extends RuntimeException {
     private static final long serialVersionUID = 1L;
 

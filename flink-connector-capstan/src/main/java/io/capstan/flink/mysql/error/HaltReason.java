@@ -1,11 +1,14 @@
 package io.capstan.flink.mysql.error;
 
+import org.apache.flink.annotation.PublicEvolving;
+
 /**
  * Every named reason for which capstan-mysql refuses to start or stops a running job.
  *
  * <p>The {@link #code()} is the stable, documented name users search for (docs/halts.md, the one
  * catalogue, lists each with its remedy). Reasons describe settings, tables and positions, never row values.
  */
+@PublicEvolving
 public enum HaltReason {
     // Preflight: server settings and privileges, checked before anything is read.
     BINLOG_DISABLED("binlog_disabled"),

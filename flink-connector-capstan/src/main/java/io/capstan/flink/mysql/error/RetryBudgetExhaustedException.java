@@ -1,5 +1,7 @@
 package io.capstan.flink.mysql.error;
 
+import org.apache.flink.annotation.PublicEvolving;
+
 import org.apache.flink.runtime.throwable.ThrowableAnnotation;
 import org.apache.flink.runtime.throwable.ThrowableType;
 
@@ -10,6 +12,7 @@ import org.apache.flink.runtime.throwable.ThrowableType;
  * its last checkpoint, which tries again. Bound the retries with the restart strategy.
  */
 @ThrowableAnnotation(ThrowableType.RecoverableError)
+@PublicEvolving
 public final class RetryBudgetExhaustedException extends CapstanHaltException {
     private static final long serialVersionUID = 1L;
 

@@ -1,6 +1,9 @@
 package io.capstan.flink.mysql.event;
 
+import org.apache.flink.annotation.PublicEvolving;
+
 /** What a change event did to its row. */
+@PublicEvolving
 public enum Operation {
     /** A row read by the snapshot (emitted as an insert). */
     READ("r"),

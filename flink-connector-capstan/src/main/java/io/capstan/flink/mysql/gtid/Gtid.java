@@ -1,5 +1,7 @@
 package io.capstan.flink.mysql.gtid;
 
+import org.apache.flink.annotation.Internal;
+
 import java.io.IOException;
 import java.io.InvalidObjectException;
 import java.io.ObjectInputStream;
@@ -10,6 +12,7 @@ import java.io.Serializable;
  * GTIDs of MySQL 8.3+. Immutable. The UUID and the tag are kept in MySQL's canonical lower case; an
  * untagged GTID has the empty tag.
  */
+@Internal
 public final class Gtid implements Comparable<Gtid>, Serializable {
 
     private static final long serialVersionUID = 1L;

@@ -1,5 +1,7 @@
 package io.capstan.flink.mysql.gtid;
 
+import org.apache.flink.annotation.Internal;
+
 import java.io.IOException;
 import java.io.InvalidObjectException;
 import java.io.ObjectInputStream;
@@ -21,6 +23,7 @@ import java.util.TreeMap;
  * (sources sorted by uuid then tag, ranges sorted and merged, lower case, no whitespace), so equal
  * sets print equal text and {@code parse(s.toString()).equals(s)}.
  */
+@Internal
 public final class GtidSet implements Serializable {
 
     private static final long serialVersionUID = 1L;

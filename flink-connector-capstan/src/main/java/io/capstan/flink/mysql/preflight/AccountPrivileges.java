@@ -1,5 +1,7 @@
 package io.capstan.flink.mysql.preflight;
 
+import org.apache.flink.annotation.Internal;
+
 import io.capstan.flink.mysql.schema.TableId;
 import java.util.List;
 import java.util.Locale;
@@ -15,6 +17,7 @@ import java.util.Set;
  * escapes) unless {@code partial_revokes} is ON, in which case MySQL reads them literally.
  * Comparisons ignore case when {@code lower_case_table_names} is not 0.
  */
+@Internal
 public final class AccountPrivileges {
 
     /** Privileges MySQL allows at table level; others (LOCK TABLES, REPLICATION ...) are not. */

@@ -1,5 +1,7 @@
 package io.capstan.flink.mysql.preflight;
 
+import org.apache.flink.annotation.Internal;
+
 import java.util.Collections;
 import java.util.Locale;
 import java.util.Objects;
@@ -11,6 +13,7 @@ import java.util.TreeSet;
  * level. Only whole-object privileges are kept; column-level ones ({@code SELECT (a)}) are not,
  * because a snapshot reads every column.
  */
+@Internal
 public final class Grant {
 
     /** Where a grant applies. Routine, proxy and role grants are {@link #OTHER}. */

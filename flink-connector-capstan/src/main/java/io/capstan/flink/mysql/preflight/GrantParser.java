@@ -1,5 +1,7 @@
 package io.capstan.flink.mysql.preflight;
 
+import org.apache.flink.annotation.Internal;
+
 import java.util.ArrayList;
 import java.util.LinkedHashSet;
 import java.util.List;
@@ -15,6 +17,7 @@ import java.util.Set;
  * stricter, never let a missing privilege pass. Identifiers may be quoted with backticks or, under
  * {@code ANSI_QUOTES}, double quotes.
  */
+@Internal
 public final class GrantParser {
 
     private GrantParser() {}

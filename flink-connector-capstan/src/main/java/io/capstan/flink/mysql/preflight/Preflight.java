@@ -1,5 +1,7 @@
 package io.capstan.flink.mysql.preflight;
 
+import org.apache.flink.annotation.Internal;
+
 import io.capstan.flink.mysql.connect.JdbcConnections;
 import io.capstan.flink.mysql.connect.MySqlConnectionConfig;
 import io.capstan.flink.mysql.schema.TableId;
@@ -13,6 +15,7 @@ import java.util.List;
  * account's privileges and refuses, with every problem and its fix, when capturing would be
  * unsafe.
  */
+@Internal
 public final class Preflight {
 
     private Preflight() {}

@@ -1,5 +1,7 @@
 package io.capstan.flink.mysql.preflight;
 
+import org.apache.flink.annotation.PublicEvolving;
+
 import io.capstan.flink.mysql.error.CapstanHaltException;
 import java.util.List;
 
@@ -8,6 +10,7 @@ import java.util.List;
  * holds all of them and the message lists each on its own line with its remedy. The message is
  * built from settings, privileges and identifiers only: never a password or a row value.
  */
+@PublicEvolving
 public final class PreflightException extends CapstanHaltException {
     private static final long serialVersionUID = 1L;
 

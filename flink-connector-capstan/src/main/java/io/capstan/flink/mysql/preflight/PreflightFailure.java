@@ -1,5 +1,7 @@
 package io.capstan.flink.mysql.preflight;
 
+import org.apache.flink.annotation.PublicEvolving;
+
 import io.capstan.flink.mysql.error.HaltReason;
 import java.io.Serializable;
 import java.util.Objects;
@@ -9,6 +11,7 @@ import java.util.Objects;
  * what was found (a setting's value or "not granted", never a row value or a password) and the
  * exact statement or config line that fixes it.
  */
+@PublicEvolving
 public final class PreflightFailure implements Serializable {
     private static final long serialVersionUID = 1L;
 

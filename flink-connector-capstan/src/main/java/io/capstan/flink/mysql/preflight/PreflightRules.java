@@ -1,5 +1,7 @@
 package io.capstan.flink.mysql.preflight;
 
+import org.apache.flink.annotation.Internal;
+
 import io.capstan.flink.mysql.error.HaltReason;
 import io.capstan.flink.mysql.schema.TableId;
 import java.util.ArrayList;
@@ -19,6 +21,7 @@ import java.util.TreeSet;
  * yields that one failure only: the other rules are defined by MySQL 8.0+ semantics and would only
  * add noise (MariaDB, for example, has no {@code gtid_mode} at all).
  */
+@Internal
 public final class PreflightRules {
 
     /**

@@ -1,5 +1,7 @@
 package io.capstan.flink.mysql.preflight;
 
+import org.apache.flink.annotation.Internal;
+
 import java.util.Collections;
 import java.util.List;
 import java.util.Locale;
@@ -15,6 +17,7 @@ import java.util.TreeMap;
  * <p>Variables are settings, not row values, so they may appear in messages. A variable the server
  * does not know is absent (an older or a different server).
  */
+@Internal
 public final class ServerFacts {
 
     /** The global variables preflight reads, by their {@code SHOW VARIABLES} names. */

@@ -1,5 +1,7 @@
 package io.capstan.flink.mysql.preflight;
 
+import org.apache.flink.annotation.Internal;
+
 import java.sql.Connection;
 import java.sql.ResultSet;
 import java.sql.SQLException;
@@ -19,6 +21,7 @@ import java.util.Map;
  * (default roles, or all granted roles with {@code activate_all_roles_on_login}) — the same
  * privileges every connection of the connector has, since it never runs {@code SET ROLE}.
  */
+@Internal
 public final class ServerFactsReader {
 
     private ServerFactsReader() {}

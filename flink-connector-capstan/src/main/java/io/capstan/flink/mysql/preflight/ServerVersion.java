@@ -1,5 +1,7 @@
 package io.capstan.flink.mysql.preflight;
 
+import org.apache.flink.annotation.Internal;
+
 import java.util.Locale;
 import java.util.Objects;
 import java.util.regex.Matcher;
@@ -12,6 +14,7 @@ import java.util.regex.Pattern;
  * example {@code 10.11.6-MariaDB-0+deb12u1}); forks that keep MySQL's replication model, such as
  * Percona Server, count as MySQL.
  */
+@Internal
 public final class ServerVersion implements Comparable<ServerVersion> {
 
     /** Which replication model the server follows. */

@@ -1,5 +1,7 @@
 package io.capstan.flink.mysql.proxy;
 
+import org.apache.flink.annotation.Internal;
+
 import io.capstan.flink.mysql.binlog.BinlogRecord;
 import io.capstan.flink.mysql.binlog.BinlogStreamerMetrics;
 import java.util.concurrent.TimeUnit;
@@ -10,6 +12,7 @@ import javax.annotation.Nullable;
  * tables, in commit order. The binlog counterpart of {@link JdbcProxy}; the server's
  * implementation wraps {@code binlog.BinlogStreamer}, tests use an in-memory fake.
  */
+@Internal
 public interface BinlogStream extends AutoCloseable {
 
     /**

@@ -1,5 +1,7 @@
 package io.capstan.flink.mysql.proxy;
 
+import org.apache.flink.annotation.Internal;
+
 import io.capstan.flink.mysql.snapshot.plan.SnapshotChunk;
 import io.capstan.flink.mysql.snapshot.read.ChunkResult;
 import io.capstan.flink.mysql.snapshot.read.TableReadSpec;
@@ -10,6 +12,7 @@ import java.io.IOException;
  * stay open across chunks. Not thread-safe. After a failure the next read reconnects; the failed
  * chunk yielded nothing and may be read again.
  */
+@Internal
 public interface ChunkSession extends AutoCloseable {
 
     /**

@@ -1,5 +1,7 @@
 package io.capstan.flink.mysql.proxy;
 
+import org.apache.flink.annotation.Internal;
+
 import io.capstan.flink.mysql.binlog.ServerGtidState;
 import io.capstan.flink.mysql.gtid.GtidSet;
 import io.capstan.flink.mysql.preflight.ServerFacts;
@@ -26,6 +28,7 @@ import java.util.List;
  * <p>The chunk boundaries of the planner ({@link BoundaryQueries}) are asked on the same
  * connection.
  */
+@Internal
 public interface JdbcProxy extends BoundaryQueries, AutoCloseable {
 
     /** {@code host:port}, for messages (never credentials). */

@@ -1,5 +1,7 @@
 package io.capstan.flink.mysql.proxy;
 
+import org.apache.flink.annotation.Internal;
+
 import io.capstan.flink.mysql.binlog.BinlogStartPosition;
 import io.capstan.flink.mysql.binlog.DdlObserver;
 import io.capstan.flink.mysql.schema.TableId;
@@ -9,6 +11,7 @@ import java.util.Collection;
  * Where a source reader gets its connections to MySQL: the server's in production ({@code
  * proxy.server.ServerProxies}), in-memory fakes in unit tests.
  */
+@Internal
 public interface MySqlProxies {
 
     /** A new JDBC proxy with a connection of its own (opened on first use). */

@@ -1,5 +1,7 @@
 package io.capstan.flink.mysql.schema;
 
+import org.apache.flink.annotation.Internal;
+
 import io.capstan.flink.mysql.error.CapstanHaltException;
 import io.capstan.flink.mysql.error.HaltReason;
 
@@ -19,6 +21,7 @@ import java.util.Map;
  * optional metadata (column names, signedness, character sets, ENUM/SET labels, geometry types,
  * primary key). No DDL is parsed and no query is made.
  */
+@Internal
 public final class BinlogSchemaReader {
 
     /** The collation id of the {@code binary} character set. */

@@ -1,5 +1,7 @@
 package io.capstan.flink.mysql.schema;
 
+import org.apache.flink.annotation.Internal;
+
 import org.apache.flink.table.types.logical.LogicalType;
 
 import java.io.Serializable;
@@ -18,6 +20,7 @@ import java.util.Objects;
  * DECIMAL scale. {@link #charset()} is the canonical MySQL character set of CHAR/VARCHAR/TEXT
  * columns ({@code binary} for BINARY/VARBINARY/BLOB), null for other types.
  */
+@Internal
 public final class ColumnSchema implements Serializable {
     private static final long serialVersionUID = 1L;
 

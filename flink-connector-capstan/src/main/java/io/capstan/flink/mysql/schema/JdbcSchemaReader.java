@@ -1,5 +1,7 @@
 package io.capstan.flink.mysql.schema;
 
+import org.apache.flink.annotation.Internal;
+
 import io.capstan.flink.mysql.error.CapstanHaltException;
 import io.capstan.flink.mysql.error.HaltReason;
 
@@ -15,6 +17,7 @@ import java.util.Locale;
  * Reads a table's schema from {@code information_schema.COLUMNS} (columns in ordinal order) and
  * {@code information_schema.STATISTICS} (primary key in key order).
  */
+@Internal
 public final class JdbcSchemaReader {
 
     private static final String COLUMNS_SQL =

@@ -1,5 +1,7 @@
 package io.capstan.flink.mysql.schema;
 
+import org.apache.flink.annotation.Internal;
+
 import java.nio.charset.Charset;
 import java.nio.charset.StandardCharsets;
 import java.util.HashMap;
@@ -14,6 +16,7 @@ import java.util.Map;
  * {@code windows-1252}, so its five unassigned bytes (0x81, 0x8D, 0x8F, 0x90, 0x9D) become
  * U+FFFD on both paths.
  */
+@Internal
 public final class MySqlCharsets {
 
     /** The pseudo character set of binary strings. */

@@ -1,5 +1,7 @@
 package io.capstan.flink.mysql.schema;
 
+import org.apache.flink.annotation.Internal;
+
 import java.util.Locale;
 
 /**
@@ -10,6 +12,7 @@ import java.util.Locale;
  * <p>BOOLEAN is not a type of its own: MySQL stores it as TINYINT(1), and the binlog carries no
  * display width, so it is {@link #TINYINT} on both paths.
  */
+@Internal
 public enum MySqlType {
     TINYINT,
     SMALLINT,

@@ -1,5 +1,7 @@
 package io.capstan.flink.mysql.schema;
 
+import org.apache.flink.annotation.Internal;
+
 import java.nio.charset.StandardCharsets;
 import java.security.MessageDigest;
 import java.security.NoSuchAlgorithmException;
@@ -12,6 +14,7 @@ import java.util.Arrays;
  * restore, refuses to read a chunk under another schema: a DDL on a table whose snapshot is in
  * progress halts as {@code snapshot_schema_drifted} instead of mixing two schemas. Pure.
  */
+@Internal
 public final class SchemaFingerprint {
 
     private SchemaFingerprint() {}

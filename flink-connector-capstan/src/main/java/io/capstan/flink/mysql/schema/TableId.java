@@ -1,9 +1,12 @@
 package io.capstan.flink.mysql.schema;
 
+import org.apache.flink.annotation.Internal;
+
 import java.io.Serializable;
 import java.util.Objects;
 
 /** A table by database and name. Identifiers may appear in messages; values never do. */
+@Internal
 public final class TableId implements Serializable, Comparable<TableId> {
     private static final long serialVersionUID = 1L;
 

@@ -1,5 +1,7 @@
 package io.capstan.flink.mysql.schema;
 
+import org.apache.flink.annotation.Internal;
+
 import org.apache.flink.table.types.logical.LogicalType;
 import org.apache.flink.table.types.logical.RowType;
 
@@ -16,6 +18,7 @@ import java.util.Objects;
  * The columns and primary key of one table, and the Flink row type its rows have. Equal schemas
  * come from {@link JdbcSchemaReader} and {@link BinlogSchemaReader} for the same table.
  */
+@Internal
 public final class TableSchema implements Serializable {
     private static final long serialVersionUID = 1L;
 

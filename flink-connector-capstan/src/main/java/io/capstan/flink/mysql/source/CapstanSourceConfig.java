@@ -1,5 +1,7 @@
 package io.capstan.flink.mysql.source;
 
+import org.apache.flink.annotation.Internal;
+
 import static io.capstan.flink.mysql.CapstanMySqlOptions.*;
 
 import io.capstan.flink.mysql.CapstanMySqlOptions;
@@ -20,6 +22,7 @@ import org.apache.flink.configuration.ReadableConfig;
  * The validated, immutable settings of one source, shared by enumerator and readers. Both entry
  * points make it through {@link #validate}: the DataStream builder and the SQL connector.
  */
+@Internal
 public final class CapstanSourceConfig implements Serializable {
     private static final long serialVersionUID = 1L;
 

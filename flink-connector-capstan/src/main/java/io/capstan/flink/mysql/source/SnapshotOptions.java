@@ -1,5 +1,7 @@
 package io.capstan.flink.mysql.source;
 
+import org.apache.flink.annotation.Internal;
+
 import io.capstan.flink.mysql.CapstanMySqlOptions;
 import io.capstan.flink.mysql.OptionRules;
 import io.capstan.flink.mysql.schema.TableId;
@@ -17,6 +19,7 @@ import javax.annotation.Nullable;
  * of tables that have none (or whose primary key should not be used). A column configured for a
  * table ({@code db.table}) wins over the column configured for all tables. Immutable.
  */
+@Internal
 public final class SnapshotOptions implements Serializable {
     private static final long serialVersionUID = 1L;
 

@@ -1,5 +1,7 @@
 package io.capstan.flink.mysql.source;
 
+import org.apache.flink.annotation.Internal;
+
 import io.capstan.flink.mysql.error.CapstanHaltException;
 import io.capstan.flink.mysql.error.HaltReason;
 import io.capstan.flink.mysql.proxy.JdbcProxy;
@@ -9,6 +11,7 @@ import java.util.ArrayList;
 import java.util.List;
 
 /** Resolves a {@link TableSelection} to the concrete base tables that exist on the server. */
+@Internal
 public final class TableDiscovery {
 
     private TableDiscovery() {}

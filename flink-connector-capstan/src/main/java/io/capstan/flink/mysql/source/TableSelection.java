@@ -1,5 +1,7 @@
 package io.capstan.flink.mysql.source;
 
+import org.apache.flink.annotation.Internal;
+
 import io.capstan.flink.mysql.schema.TableId;
 import java.io.Serializable;
 import java.util.ArrayList;
@@ -21,6 +23,7 @@ import java.util.regex.PatternSyntaxException;
  * list is empty). System schemas are never captured. Pure logic: resolution against the server is
  * {@link TableDiscovery}'s job.
  */
+@Internal
 public final class TableSelection implements Serializable {
     private static final long serialVersionUID = 1L;
 

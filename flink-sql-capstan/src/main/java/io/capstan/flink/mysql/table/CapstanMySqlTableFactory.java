@@ -1,5 +1,7 @@
 package io.capstan.flink.mysql.table;
 
+import org.apache.flink.annotation.Internal;
+
 import org.apache.flink.configuration.ConfigOption;
 import org.apache.flink.table.catalog.ResolvedSchema;
 import org.apache.flink.table.connector.source.DynamicTableSource;
@@ -21,6 +23,7 @@ import static io.capstan.flink.mysql.table.CapstanMySqlTableOptions.TABLE_NAME;
  * The {@code 'capstan-mysql'} table connector: validates the options and the declared schema
  * against the MySQL tables at planning time, and creates a {@link CapstanMySqlTableSource}.
  */
+@Internal
 public final class CapstanMySqlTableFactory implements DynamicTableSourceFactory {
 
     public static final String IDENTIFIER = "capstan-mysql";

@@ -1,5 +1,7 @@
 package io.capstan.flink.mysql.table;
 
+import org.apache.flink.annotation.Internal;
+
 import io.capstan.flink.mysql.CapstanMySqlOptions;
 
 import org.apache.flink.configuration.ConfigOption;
@@ -10,6 +12,7 @@ import org.apache.flink.configuration.ConfigOptions;
  * is one of {@link CapstanMySqlOptions}, shared with the DataStream builder. Every option is
  * documented, with its default and an example, in docs/sql.md.
  */
+@Internal
 public final class CapstanMySqlTableOptions {
 
     private CapstanMySqlTableOptions() {}

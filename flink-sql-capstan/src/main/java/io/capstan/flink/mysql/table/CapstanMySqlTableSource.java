@@ -1,5 +1,7 @@
 package io.capstan.flink.mysql.table;
 
+import org.apache.flink.annotation.Internal;
+
 import io.capstan.flink.mysql.CapstanMySqlSource;
 import io.capstan.flink.mysql.StartupMode;
 
@@ -36,6 +38,7 @@ import java.util.Objects;
  * addressable across restarts from a savepoint when the plan is compiled or uids are always
  * generated ({@code table.exec.uid.generation}).
  */
+@Internal
 public final class CapstanMySqlTableSource
         implements ScanTableSource, SupportsReadingMetadata, SupportsProjectionPushDown {
 

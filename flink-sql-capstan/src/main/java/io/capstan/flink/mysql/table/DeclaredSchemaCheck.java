@@ -1,5 +1,7 @@
 package io.capstan.flink.mysql.table;
 
+import org.apache.flink.annotation.Internal;
+
 import org.apache.flink.table.api.ValidationException;
 import org.apache.flink.table.catalog.Column;
 import org.apache.flink.table.catalog.ResolvedSchema;
@@ -22,6 +24,7 @@ import java.util.stream.Collectors;
  * Every problem is reported in one message naming table, column and types, never a value. Pure
  * logic.
  */
+@Internal
 public final class DeclaredSchemaCheck {
 
     private DeclaredSchemaCheck() {}

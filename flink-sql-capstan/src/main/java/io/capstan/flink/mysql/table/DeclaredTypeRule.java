@@ -1,5 +1,7 @@
 package io.capstan.flink.mysql.table;
 
+import org.apache.flink.annotation.Internal;
+
 import org.apache.flink.table.types.logical.DecimalType;
 import org.apache.flink.table.types.logical.LogicalType;
 import org.apache.flink.table.types.logical.LogicalTypeRoot;
@@ -30,6 +32,7 @@ import java.util.Optional;
  * mapped type and {@code CAST} in the query, so text formats are Flink's, not invented here. A
  * declared {@code NOT NULL} needs a MySQL {@code NOT NULL} column. Pure logic, no I/O.
  */
+@Internal
 public final class DeclaredTypeRule {
 
     private DeclaredTypeRule() {}

@@ -1,5 +1,7 @@
 package io.capstan.flink.mysql.table;
 
+import org.apache.flink.annotation.Internal;
+
 import io.capstan.flink.mysql.schema.TableId;
 
 import org.apache.flink.table.types.logical.LogicalType;
@@ -14,6 +16,7 @@ import java.util.Optional;
  * (nullable when the column allows NULL), and its primary key. Built from the connector's {@code
  * TableSchema}; a plain value so the checks are pure.
  */
+@Internal
 public final class MySqlTableShape {
 
     /** One column. {@code mysqlType} is for messages, e.g. {@code decimal(12,2) unsigned}. */

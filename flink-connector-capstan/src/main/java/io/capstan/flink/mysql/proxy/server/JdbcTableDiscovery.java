@@ -1,5 +1,7 @@
 package io.capstan.flink.mysql.proxy.server;
 
+import org.apache.flink.annotation.Internal;
+
 import io.capstan.flink.mysql.connect.JdbcConnections;
 import io.capstan.flink.mysql.connect.MySqlConnectionConfig;
 import io.capstan.flink.mysql.schema.TableId;
@@ -13,6 +15,7 @@ import java.util.ArrayList;
 import java.util.List;
 
 /** Lists the server's base tables over JDBC; {@link TableDiscovery} picks the selected ones. */
+@Internal
 public final class JdbcTableDiscovery {
 
     private JdbcTableDiscovery() {}

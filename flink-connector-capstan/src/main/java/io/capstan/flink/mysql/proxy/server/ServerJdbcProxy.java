@@ -1,5 +1,7 @@
 package io.capstan.flink.mysql.proxy.server;
 
+import org.apache.flink.annotation.Internal;
+
 import io.capstan.flink.mysql.binlog.ServerGtidState;
 import io.capstan.flink.mysql.connect.JdbcConnections;
 import io.capstan.flink.mysql.connect.MySqlConnectionConfig;
@@ -32,6 +34,7 @@ import javax.annotation.Nullable;
  * dropping the connection is synchronized: {@link #close} from another thread aborts a call in
  * flight, as closing a connection does.
  */
+@Internal
 public final class ServerJdbcProxy implements JdbcProxy {
 
     private static final long IDLE_BEFORE_PING_NANOS = 30_000_000_000L;

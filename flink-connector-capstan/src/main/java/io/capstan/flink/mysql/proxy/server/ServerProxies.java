@@ -1,5 +1,7 @@
 package io.capstan.flink.mysql.proxy.server;
 
+import org.apache.flink.annotation.Internal;
+
 import io.capstan.flink.mysql.binlog.BinlogStartPosition;
 import io.capstan.flink.mysql.binlog.BinlogStreamer;
 import io.capstan.flink.mysql.binlog.BinlogStreamerConfig;
@@ -15,6 +17,7 @@ import java.util.Collection;
 import java.util.HashSet;
 
 /** The source's connections to its server, from its configuration. */
+@Internal
 public final class ServerProxies implements MySqlProxies {
 
     /** The longest wait between two reconnect attempts (unless the configured backoff is longer). */

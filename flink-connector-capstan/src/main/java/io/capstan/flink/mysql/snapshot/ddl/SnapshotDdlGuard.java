@@ -1,5 +1,7 @@
 package io.capstan.flink.mysql.snapshot.ddl;
 
+import org.apache.flink.annotation.Internal;
+
 import io.capstan.flink.mysql.error.CapstanHaltException;
 import io.capstan.flink.mysql.error.HaltReason;
 import io.capstan.flink.mysql.schema.TableId;
@@ -24,6 +26,7 @@ import java.util.TreeSet;
  * or names it anywhere. Names compare case-insensitively (a needless halt is better than a missed
  * one). Pure.
  */
+@Internal
 public final class SnapshotDdlGuard {
 
     private static final Set<String> HARMLESS_LEADING =

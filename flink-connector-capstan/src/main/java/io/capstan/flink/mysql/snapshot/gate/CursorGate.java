@@ -1,5 +1,7 @@
 package io.capstan.flink.mysql.snapshot.gate;
 
+import org.apache.flink.annotation.Internal;
+
 import io.capstan.flink.mysql.gtid.Gtid;
 import io.capstan.flink.mysql.gtid.GtidSet;
 import io.capstan.flink.mysql.schema.TableId;
@@ -37,6 +39,7 @@ import org.apache.flink.table.data.RowData;
  * are then forwarded without a lookup and its chunk list leaves the state. A table that was never
  * gated is always forwarded. Immutable: {@link #retire} returns a new gate.
  */
+@Internal
 public final class CursorGate {
     private final Map<TableId, TableGate> tables;
     private final Map<TableId, KeyExtractor> extractors;

@@ -1,5 +1,7 @@
 package io.capstan.flink.mysql.snapshot.gate;
 
+import org.apache.flink.annotation.Internal;
+
 import io.capstan.flink.mysql.gtid.GtidSet;
 import io.capstan.flink.mysql.snapshot.key.ChunkKey;
 import io.capstan.flink.mysql.snapshot.key.ChunkKeySerializer;
@@ -25,6 +27,7 @@ import java.util.Map;
  * one), then per chunk its lower bound and a dictionary index. A chunk's upper bound is the next
  * chunk's lower bound and is not stored.
  */
+@Internal
 public final class CursorGateSerializer {
     public static final int VERSION = 1;
 

@@ -1,10 +1,13 @@
 package io.capstan.flink.mysql.snapshot.gate;
 
+import org.apache.flink.annotation.Internal;
+
 import io.capstan.flink.mysql.gtid.GtidSet;
 import io.capstan.flink.mysql.snapshot.plan.ChunkRange;
 import java.util.Objects;
 
 /** A chunk that has been read and emitted: its key range and its G. Value-free toString. */
+@Internal
 public final class FinishedChunk {
     private final ChunkRange range;
     private final GtidSet gtidSet;

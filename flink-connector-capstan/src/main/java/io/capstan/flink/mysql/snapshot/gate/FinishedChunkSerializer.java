@@ -1,5 +1,7 @@
 package io.capstan.flink.mysql.snapshot.gate;
 
+import org.apache.flink.annotation.Internal;
+
 import io.capstan.flink.mysql.gtid.GtidSet;
 import io.capstan.flink.mysql.snapshot.key.KeyTupleCodec;
 import io.capstan.flink.mysql.snapshot.plan.ChunkPlannerStateSerializer;
@@ -13,6 +15,7 @@ import java.nio.charset.StandardCharsets;
  * while chunks are still finishing. Once a table's chunks are all finished, build the {@link
  * CursorGate} and keep it with {@link CursorGateSerializer}, which is more compact.
  */
+@Internal
 public final class FinishedChunkSerializer {
     public static final int VERSION = 1;
 

@@ -1,5 +1,7 @@
 package io.capstan.flink.mysql.snapshot.gate;
 
+import org.apache.flink.annotation.Internal;
+
 import io.capstan.flink.mysql.binlog.RowChange;
 import io.capstan.flink.mysql.event.Operation;
 import javax.annotation.Nullable;
@@ -17,6 +19,7 @@ import org.apache.flink.table.data.RowData;
  * @param before the before image to emit, if any
  * @param after the after image to emit, if any
  */
+@Internal
 public record GatedChange(
         @Nullable Operation operation, @Nullable RowData before, @Nullable RowData after) {
 

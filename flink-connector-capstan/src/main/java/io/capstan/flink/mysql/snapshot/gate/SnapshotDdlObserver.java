@@ -1,5 +1,7 @@
 package io.capstan.flink.mysql.snapshot.gate;
 
+import org.apache.flink.annotation.Internal;
+
 import io.capstan.flink.mysql.binlog.DdlObserver;
 import io.capstan.flink.mysql.schema.TableId;
 import io.capstan.flink.mysql.snapshot.ddl.SnapshotDdlGuard;
@@ -12,6 +14,7 @@ import java.util.Set;
  * that retired later has every G in the processed set, so no later transaction can fall between
  * its chunks.
  */
+@Internal
 public final class SnapshotDdlObserver {
 
     private SnapshotDdlObserver() {}

@@ -1,5 +1,7 @@
 package io.capstan.flink.mysql.snapshot.jdbc;
 
+import org.apache.flink.annotation.Internal;
+
 import io.capstan.flink.mysql.connect.SqlErrors;
 import io.capstan.flink.mysql.snapshot.key.ChunkKey;
 import io.capstan.flink.mysql.snapshot.key.KeyPredicates;
@@ -17,6 +19,7 @@ import java.util.Optional;
  * {@link BoundaryQueries} over one JDBC connection (auto-commit, needs SELECT on the table). Each
  * question is one index-ordered query; none of them locks anything. Not thread-safe.
  */
+@Internal
 public final class JdbcBoundaryQueries implements BoundaryQueries {
     private final Connection conn;
     private boolean statsExpiryDisabled;

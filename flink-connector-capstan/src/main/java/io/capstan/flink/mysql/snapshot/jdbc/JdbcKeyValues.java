@@ -1,5 +1,7 @@
 package io.capstan.flink.mysql.snapshot.jdbc;
 
+import org.apache.flink.annotation.Internal;
+
 import io.capstan.flink.mysql.error.CapstanHaltException;
 import io.capstan.flink.mysql.error.HaltReason;
 import io.capstan.flink.mysql.schema.TableId;
@@ -28,6 +30,7 @@ import org.apache.flink.table.data.TimestampData;
  * Integer days, TIME Long microseconds, DATETIME/TIMESTAMP TimestampData, YEAR Integer,
  * BINARY/VARBINARY byte[], BIT(1) Boolean, BIT(n) byte[].
  */
+@Internal
 public final class JdbcKeyValues {
 
     private JdbcKeyValues() {}

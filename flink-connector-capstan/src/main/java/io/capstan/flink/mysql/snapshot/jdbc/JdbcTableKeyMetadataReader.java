@@ -1,5 +1,7 @@
 package io.capstan.flink.mysql.snapshot.jdbc;
 
+import org.apache.flink.annotation.Internal;
+
 import io.capstan.flink.mysql.schema.TableId;
 import io.capstan.flink.mysql.snapshot.key.TableKeyMetadata;
 import java.sql.Connection;
@@ -12,6 +14,7 @@ import java.util.List;
 import java.util.Map;
 
 /** Reads a table's columns and unique indexes from information_schema (needs SELECT on it). */
+@Internal
 public final class JdbcTableKeyMetadataReader {
 
     private JdbcTableKeyMetadataReader() {}

@@ -1,5 +1,7 @@
 package io.capstan.flink.mysql.snapshot.key;
 
+import org.apache.flink.annotation.Internal;
+
 import io.capstan.flink.mysql.schema.TableId;
 import java.io.Serializable;
 import java.util.List;
@@ -9,6 +11,7 @@ import java.util.Objects;
  * The key a table is chunked and gated by: its primary key, or a configured UNIQUE NOT NULL chunk
  * key column. Built by {@link ChunkKeyResolver}; carries no values.
  */
+@Internal
 public final class ChunkKey implements Serializable {
     private static final long serialVersionUID = 1L;
 

@@ -1,5 +1,7 @@
 package io.capstan.flink.mysql.snapshot.key;
 
+import org.apache.flink.annotation.Internal;
+
 import io.capstan.flink.mysql.error.CapstanHaltException;
 import io.capstan.flink.mysql.error.HaltReason;
 import io.capstan.flink.mysql.schema.TableId;
@@ -14,6 +16,7 @@ import java.util.Optional;
  * table, the column and the remedy, a table without a usable key and a key whose order the
  * connector cannot reproduce exactly (strings under a collation, ENUM, SET, floating point...).
  */
+@Internal
 public final class ChunkKeyResolver {
 
     /** The SQL option that fixes a table without a usable key. */

@@ -1,5 +1,7 @@
 package io.capstan.flink.mysql.snapshot.key;
 
+import org.apache.flink.annotation.Internal;
+
 import io.capstan.flink.mysql.schema.TableId;
 import java.io.DataInput;
 import java.io.DataOutput;
@@ -8,6 +10,7 @@ import java.util.ArrayList;
 import java.util.List;
 
 /** Versioned binary form of a {@link ChunkKey} (structure only, no values). */
+@Internal
 public final class ChunkKeySerializer {
     public static final int VERSION = 1;
 

@@ -1,5 +1,7 @@
 package io.capstan.flink.mysql.snapshot.key;
 
+import org.apache.flink.annotation.Internal;
+
 import java.io.Serializable;
 import java.util.Objects;
 
@@ -7,6 +9,7 @@ import java.util.Objects;
  * One column of a chunk key: its name, its position in the table's rows (0-based, the index of
  * the field in a snapshot or binlog RowData), how it orders and how MySQL declares it.
  */
+@Internal
 public final class KeyColumn implements Serializable {
     private static final long serialVersionUID = 1L;
 

@@ -1,5 +1,7 @@
 package io.capstan.flink.mysql.snapshot.key;
 
+import org.apache.flink.annotation.Internal;
+
 import java.io.Serializable;
 import java.math.BigDecimal;
 import java.util.Comparator;
@@ -12,6 +14,7 @@ import org.apache.flink.table.data.binary.BinaryStringData;
  * Orders key tuples exactly as MySQL orders the key's index: column by column, each column by its
  * {@link KeyKind}. Tuples of one table always have the key's arity.
  */
+@Internal
 public final class KeyComparator implements Comparator<KeyTuple>, Serializable {
     private static final long serialVersionUID = 1L;
 

@@ -1,5 +1,7 @@
 package io.capstan.flink.mysql.snapshot.key;
 
+import org.apache.flink.annotation.Internal;
+
 import java.io.Serializable;
 import org.apache.flink.table.data.GenericRowData;
 import org.apache.flink.table.data.RowData;
@@ -11,6 +13,7 @@ import org.apache.flink.table.types.logical.RowType;
  * snapshot rows and binlog before/after images, because both come from one RowConverter per
  * schema and therefore hold identical internal values for identical MySQL values.
  */
+@Internal
 public final class KeyExtractor implements Serializable {
     private static final long serialVersionUID = 1L;
 

@@ -1,5 +1,7 @@
 package io.capstan.flink.mysql.snapshot.key;
 
+import org.apache.flink.annotation.Internal;
+
 import java.util.ArrayList;
 import java.util.List;
 
@@ -8,6 +10,7 @@ import java.util.List;
  * column rather than as row constructors, because MySQL's range optimizer uses the key's index
  * for the expanded form: {@code a >= ? AND (a > ? OR (a = ? AND b >= ?))}.
  */
+@Internal
 public final class KeyPredicates {
 
     /** SQL text with {@code ?} placeholders, and for each placeholder the key column it takes. */

@@ -1,5 +1,7 @@
 package io.capstan.flink.mysql.snapshot.key;
 
+import org.apache.flink.annotation.Internal;
+
 import java.util.Arrays;
 
 /**
@@ -11,6 +13,7 @@ import java.util.Arrays;
  * {@link #equals} here is structural and only meant for tests and codec round trips. By Rule 1,
  * {@link #toString()} shows the arity only, never a value.
  */
+@Internal
 public final class KeyTuple {
     private final Object[] values;
 

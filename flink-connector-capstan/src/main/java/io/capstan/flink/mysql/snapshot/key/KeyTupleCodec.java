@@ -1,5 +1,7 @@
 package io.capstan.flink.mysql.snapshot.key;
 
+import org.apache.flink.annotation.Internal;
+
 import java.io.DataInput;
 import java.io.DataOutput;
 import java.io.IOException;
@@ -15,6 +17,7 @@ import org.apache.flink.table.data.TimestampData;
  * <p>Layout v1: {@code version:byte, arity:varint, (tag:byte, payload)*}. A nullable tuple (an open
  * range end) is written by {@link #writeNullable} as a presence byte before it.
  */
+@Internal
 public final class KeyTupleCodec {
     public static final int VERSION = 1;
 

@@ -1,5 +1,7 @@
 package io.capstan.flink.mysql.snapshot.key;
 
+import org.apache.flink.annotation.Internal;
+
 import io.capstan.flink.mysql.schema.TableId;
 import java.util.List;
 import java.util.Objects;
@@ -8,6 +10,7 @@ import java.util.Objects;
  * What information_schema says about a table's columns and unique indexes: the input of {@link
  * ChunkKeyResolver}. Pure data, no values.
  */
+@Internal
 public final class TableKeyMetadata {
 
     /** One column as information_schema.COLUMNS describes it. */

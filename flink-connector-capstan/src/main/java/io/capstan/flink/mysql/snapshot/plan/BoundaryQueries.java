@@ -1,5 +1,7 @@
 package io.capstan.flink.mysql.snapshot.plan;
 
+import org.apache.flink.annotation.Internal;
+
 import io.capstan.flink.mysql.snapshot.key.ChunkKey;
 import io.capstan.flink.mysql.snapshot.key.KeyTuple;
 import java.io.IOException;
@@ -9,6 +11,7 @@ import java.util.Optional;
  * The questions the planner asks the server, so that the planning algorithm stays pure. The JDBC
  * implementation is {@code snapshot.jdbc.JdbcBoundaryQueries}.
  */
+@Internal
 public interface BoundaryQueries {
 
     /** The server's estimate of the table's row count (information_schema.TABLES.TABLE_ROWS). */

@@ -1,5 +1,7 @@
 package io.capstan.flink.mysql.snapshot.plan;
 
+import org.apache.flink.annotation.Internal;
+
 import io.capstan.flink.mysql.schema.TableId;
 import io.capstan.flink.mysql.snapshot.key.KeyTuple;
 import java.util.Objects;
@@ -8,6 +10,7 @@ import java.util.Objects;
  * Where the planning of one table stands: enough to resume it after a restore, and small (a few
  * dozen bytes) however large the table. Immutable.
  */
+@Internal
 public final class ChunkPlannerState {
 
     /** How the table is being split. */

@@ -1,5 +1,7 @@
 package io.capstan.flink.mysql.snapshot.plan;
 
+import org.apache.flink.annotation.Internal;
+
 import io.capstan.flink.mysql.schema.TableId;
 import io.capstan.flink.mysql.snapshot.key.KeyTupleCodec;
 import java.io.DataInput;
@@ -7,6 +9,7 @@ import java.io.DataOutput;
 import java.io.IOException;
 
 /** Versioned binary form of {@link ChunkPlannerState} and {@link SnapshotChunk} for Flink state. */
+@Internal
 public final class ChunkPlannerStateSerializer {
     public static final int VERSION = 1;
 

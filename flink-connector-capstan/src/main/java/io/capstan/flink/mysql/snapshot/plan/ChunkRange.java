@@ -1,5 +1,7 @@
 package io.capstan.flink.mysql.snapshot.plan;
 
+import org.apache.flink.annotation.Internal;
+
 import io.capstan.flink.mysql.snapshot.key.KeyTuple;
 import java.util.Comparator;
 import java.util.Objects;
@@ -9,6 +11,7 @@ import java.util.Objects;
  * (the table's first chunk), a null {@code high} towards the largest (its last chunk). By Rule 1
  * {@link #toString()} says only which ends are bounded.
  */
+@Internal
 public final class ChunkRange {
     private static final ChunkRange ALL = new ChunkRange(null, null);
 

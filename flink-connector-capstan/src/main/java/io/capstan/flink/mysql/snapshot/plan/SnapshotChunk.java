@@ -1,5 +1,7 @@
 package io.capstan.flink.mysql.snapshot.plan;
 
+import org.apache.flink.annotation.Internal;
+
 import io.capstan.flink.mysql.schema.TableId;
 import java.util.Objects;
 
@@ -7,6 +9,7 @@ import java.util.Objects;
  * One planned chunk: the {@code index}-th key range of a table, numbered from 0 in key order.
  * {@link #id()} ({@code db.table#index}) identifies it in splits and metrics without a value.
  */
+@Internal
 public final class SnapshotChunk {
     private final TableId table;
     private final int index;

@@ -1,5 +1,7 @@
 package io.capstan.flink.mysql.snapshot.plan;
 
+import org.apache.flink.annotation.Internal;
+
 import io.capstan.flink.mysql.schema.TableId;
 import io.capstan.flink.mysql.snapshot.key.ChunkKey;
 import java.io.IOException;
@@ -13,6 +15,7 @@ import java.util.Optional;
  * Plans the chunks of several tables one after another (tables in the given order), lazily. Its
  * state is one {@link ChunkPlannerState} per table, each a few dozen bytes. Not thread-safe.
  */
+@Internal
 public final class SnapshotPlanner {
     private final Map<TableId, TableChunkPlanner> planners = new LinkedHashMap<>();
 

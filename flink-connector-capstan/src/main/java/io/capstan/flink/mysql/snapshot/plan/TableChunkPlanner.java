@@ -1,5 +1,7 @@
 package io.capstan.flink.mysql.snapshot.plan;
 
+import org.apache.flink.annotation.Internal;
+
 import io.capstan.flink.mysql.snapshot.key.ChunkKey;
 import io.capstan.flink.mysql.snapshot.key.KeyTuple;
 import java.io.IOException;
@@ -17,6 +19,7 @@ import java.util.Optional;
  * MAX in arithmetic mode), so rows inserted meanwhile land in bounded chunks rather than in one
  * huge tail. Not thread-safe: call it from one thread (the enumerator's planning task).
  */
+@Internal
 public final class TableChunkPlanner {
 
     /** Above this many key values per estimated row the key is sparse: use boundary queries. */

@@ -1,5 +1,7 @@
 package io.capstan.flink.mysql.snapshot.read;
 
+import org.apache.flink.annotation.Internal;
+
 import io.capstan.flink.mysql.connect.MySqlConnectionConfig;
 import io.capstan.flink.mysql.error.CapstanHaltException;
 import io.capstan.flink.mysql.connect.SqlErrors;
@@ -28,6 +30,7 @@ import org.apache.flink.table.data.RowData;
  * emitted nothing and may simply be read again. Not thread-safe: one reader per source reader
  * thread.
  */
+@Internal
 public final class ChunkReader implements AutoCloseable {
 
     private final SnapshotReadOptions options;

@@ -1,5 +1,7 @@
 package io.capstan.flink.mysql.snapshot.read;
 
+import org.apache.flink.annotation.Internal;
+
 import io.capstan.flink.mysql.gtid.GtidSet;
 import io.capstan.flink.mysql.snapshot.plan.SnapshotChunk;
 import java.util.List;
@@ -11,6 +13,7 @@ import org.apache.flink.table.data.RowData;
  * transactions in {@code gtidSet} (G), no more and no fewer. Handed to the emitter as one element.
  * {@link #toString()} names the chunk and counts, never a value or boundary (Rule 1).
  */
+@Internal
 public final class ChunkResult {
     private final SnapshotChunk chunk;
     private final GtidSet gtidSet;

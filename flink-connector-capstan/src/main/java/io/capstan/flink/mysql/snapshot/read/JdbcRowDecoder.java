@@ -1,5 +1,7 @@
 package io.capstan.flink.mysql.snapshot.read;
 
+import org.apache.flink.annotation.Internal;
+
 import java.sql.ResultSet;
 import java.sql.SQLException;
 import org.apache.flink.table.data.RowData;
@@ -9,6 +11,7 @@ import org.apache.flink.table.data.RowData;
  * Flink internal form. Built once per schema: {@code RowConverter.of(schema)::fromJdbc}.
  */
 @FunctionalInterface
+@Internal
 public interface JdbcRowDecoder {
     RowData decode(ResultSet rs) throws SQLException;
 }

@@ -1,5 +1,7 @@
 package io.capstan.flink.mysql.snapshot.read;
 
+import org.apache.flink.annotation.Internal;
+
 import java.time.Duration;
 import java.util.function.DoubleSupplier;
 
@@ -9,6 +11,7 @@ import java.util.function.DoubleSupplier;
  * several readers do not retry in step, until the budget is spent. Pure: time and randomness are
  * passed in.
  */
+@Internal
 public final class LockRetryPolicy {
     public static final Duration INITIAL_DELAY = Duration.ofMillis(100);
     public static final Duration MAX_DELAY = Duration.ofSeconds(5);

@@ -1,5 +1,7 @@
 package io.capstan.flink.mysql.snapshot.read;
 
+import org.apache.flink.annotation.Internal;
+
 import io.capstan.flink.mysql.binlog.ServerGtidState;
 import io.capstan.flink.mysql.gtid.GtidSet;
 import io.capstan.flink.mysql.schema.TableId;
@@ -16,6 +18,7 @@ import java.util.regex.Pattern;
  * take B's metadata lock on the table without waiting for it long, read the table's definition.
  * Also reads their results into a {@link ReadView}.
  */
+@Internal
 public final class ReadViewStatements {
 
     /**

@@ -1,5 +1,7 @@
 package io.capstan.flink.mysql.snapshot.read;
 
+import org.apache.flink.annotation.Internal;
+
 import static io.capstan.flink.mysql.CapstanMySqlOptions.SCAN_SNAPSHOT_FETCH_SIZE;
 import static io.capstan.flink.mysql.CapstanMySqlOptions.SCAN_SNAPSHOT_LOCK_WAIT_BUDGET;
 import static io.capstan.flink.mysql.CapstanMySqlOptions.SCAN_SNAPSHOT_LOCK_WAIT_TIMEOUT;
@@ -26,6 +28,7 @@ import java.util.TreeSet;
  *       them to the columns a query uses (projection push-down).
  * </ul>
  */
+@Internal
 public final class SnapshotReadOptions implements Serializable {
     private static final long serialVersionUID = 1L;
 

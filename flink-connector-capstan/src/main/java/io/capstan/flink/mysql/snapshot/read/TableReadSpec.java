@@ -1,5 +1,7 @@
 package io.capstan.flink.mysql.snapshot.read;
 
+import org.apache.flink.annotation.Internal;
+
 import io.capstan.flink.mysql.convert.RowConverter;
 import io.capstan.flink.mysql.schema.ColumnSchema;
 import io.capstan.flink.mysql.schema.TableSchema;
@@ -16,6 +18,7 @@ import java.util.TreeSet;
  * What to read from one table's chunks: its chunk key, the columns to select (the schema's
  * columns, in the order the decoder expects them) and the decoder. Build one per table and schema.
  */
+@Internal
 public final class TableReadSpec {
     private final ChunkKey key;
     private final List<String> columns;

@@ -1,5 +1,7 @@
 package io.capstan.flink.mysql.source.enumerator;
 
+import org.apache.flink.annotation.Internal;
+
 import io.capstan.flink.mysql.StartupMode;
 import io.capstan.flink.mysql.source.event.ChunksAcknowledgedEvent;
 import io.capstan.flink.mysql.source.event.ChunksCompletedEvent;
@@ -35,6 +37,7 @@ import org.slf4j.LoggerFactory;
  * its replies. All state is touched only on the coordinator thread: JDBC runs in {@code
  * callAsync} with immutable inputs, and only its result handler changes state.
  */
+@Internal
 public final class CapstanEnumerator implements SplitEnumerator<CapstanSplit, EnumState> {
 
     private static final Logger LOG = LoggerFactory.getLogger(CapstanEnumerator.class);

@@ -1,5 +1,7 @@
 package io.capstan.flink.mysql.source.enumerator;
 
+import org.apache.flink.annotation.Internal;
+
 import io.capstan.flink.mysql.source.split.BinlogSplit;
 import javax.annotation.Nullable;
 
@@ -15,6 +17,7 @@ import javax.annotation.Nullable;
  * @param snapshot the snapshot's progress, or null before its tables are resolved, in the
  *     stream-only modes, and once the binlog split is in its reader's checkpoint
  */
+@Internal
 public record EnumState(
         @Nullable BinlogSplit unassignedBinlogSplit,
         boolean binlogSplitAssigned,

@@ -1,5 +1,7 @@
 package io.capstan.flink.mysql.source.enumerator;
 
+import org.apache.flink.annotation.Internal;
+
 import io.capstan.flink.mysql.gtid.GtidSet;
 import io.capstan.flink.mysql.schema.TableId;
 import io.capstan.flink.mysql.snapshot.key.ChunkKey;
@@ -41,6 +43,7 @@ import org.apache.flink.core.memory.DataOutputView;
  * chunks read while nothing committed share one G), the last checkpoint id the enumerator took and
  * the checkpoint id after which the latest completion arrived ({@code -1} for none).
  */
+@Internal
 public final class EnumStateSerializer implements SimpleVersionedSerializer<EnumState> {
 
     public static final EnumStateSerializer INSTANCE = new EnumStateSerializer();

@@ -1,5 +1,7 @@
 package io.capstan.flink.mysql.source.enumerator;
 
+import org.apache.flink.annotation.Internal;
+
 /**
  * Where the enumerator is. A new job starts in {@link #RESOLVING_TABLES} (the snapshot modes) or
  * {@link #PREPARING_BINLOG_SPLIT} (the stream-only modes: no table to snapshot); a restored one
@@ -19,6 +21,7 @@ package io.capstan.flink.mysql.source.enumerator;
  * <p>Room for a later phase: ADDING_TABLES (snapshot tables added to a streaming job while the
  * binlog split keeps running) would sit beside STREAMING. It is not implemented.
  */
+@Internal
 public enum EnumeratorPhase {
     /** Snapshot modes: the tables, their chunk keys and schema fingerprints are being resolved. */
     RESOLVING_TABLES,

@@ -1,5 +1,7 @@
 package io.capstan.flink.mysql.source.enumerator;
 
+import org.apache.flink.annotation.Internal;
+
 import io.capstan.flink.mysql.binlog.BinlogStartPosition;
 import io.capstan.flink.mysql.preflight.Preflight;
 import io.capstan.flink.mysql.proxy.JdbcProxy;
@@ -16,6 +18,7 @@ import org.slf4j.LoggerFactory;
  * Plans the binlog split against the server through its {@link JdbcProxy}. Each call releases
  * the proxy's connection when done: the planner is asked once per start, then never again.
  */
+@Internal
 public final class JdbcBinlogSplitPlanner implements BinlogSplitPlanner {
 
     private static final Logger LOG = LoggerFactory.getLogger(JdbcBinlogSplitPlanner.class);

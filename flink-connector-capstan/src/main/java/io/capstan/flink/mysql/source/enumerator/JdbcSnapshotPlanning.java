@@ -1,5 +1,7 @@
 package io.capstan.flink.mysql.source.enumerator;
 
+import org.apache.flink.annotation.Internal;
+
 import io.capstan.flink.mysql.preflight.Preflight;
 import io.capstan.flink.mysql.proxy.JdbcProxy;
 import io.capstan.flink.mysql.proxy.server.ServerJdbcProxy;
@@ -27,6 +29,7 @@ import org.slf4j.LoggerFactory;
  * used only by the enumerator's async worker (callAsync runs one task at a time) and reopened
  * after a failure; {@link #close} comes from the coordinator thread.
  */
+@Internal
 public final class JdbcSnapshotPlanning implements SnapshotPlanning {
 
     private static final Logger LOG = LoggerFactory.getLogger(JdbcSnapshotPlanning.class);

@@ -1,5 +1,7 @@
 package io.capstan.flink.mysql.source.enumerator;
 
+import org.apache.flink.annotation.Internal;
+
 import io.capstan.flink.mysql.gtid.GtidSet;
 import io.capstan.flink.mysql.schema.TableId;
 import io.capstan.flink.mysql.snapshot.gate.CursorGate;
@@ -29,6 +31,7 @@ import java.util.TreeMap;
  * read again at a new G, and only the new read's rows reached the output. Resent completions of
  * the same read are equal, so they are counted once.
  */
+@Internal
 public final class SnapshotBook {
 
     private final Map<TableId, SnapshotTable> tables = new LinkedHashMap<>();

@@ -1,5 +1,7 @@
 package io.capstan.flink.mysql.source.enumerator;
 
+import org.apache.flink.annotation.Internal;
+
 import io.capstan.flink.mysql.snapshot.key.ChunkKey;
 import io.capstan.flink.mysql.snapshot.plan.ChunkPlannerState;
 import io.capstan.flink.mysql.snapshot.plan.SnapshotChunk;
@@ -10,6 +12,7 @@ import java.util.List;
  * their connections; the enumerator passes immutable inputs in and installs the results on its
  * own thread.
  */
+@Internal
 public interface SnapshotPlanning extends AutoCloseable {
 
     /**

@@ -1,5 +1,7 @@
 package io.capstan.flink.mysql.source.enumerator;
 
+import org.apache.flink.annotation.Internal;
+
 import io.capstan.flink.mysql.schema.TableId;
 import io.capstan.flink.mysql.snapshot.plan.ChunkPlannerState;
 import io.capstan.flink.mysql.source.split.SnapshotChunkSplit;
@@ -16,6 +18,7 @@ import java.util.OptionalLong;
  * finished chunks only; planning progress is a few dozen bytes per table, and at most a few
  * planned chunks wait per reader.
  */
+@Internal
 public record SnapshotProgress(
         List<SnapshotTable> tables,
         List<ChunkPlannerState> plannerStates,

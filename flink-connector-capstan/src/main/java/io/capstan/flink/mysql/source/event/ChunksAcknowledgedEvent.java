@@ -1,5 +1,7 @@
 package io.capstan.flink.mysql.source.event;
 
+import org.apache.flink.annotation.Internal;
+
 import java.util.List;
 import org.apache.flink.api.connector.source.SourceEvent;
 
@@ -7,6 +9,7 @@ import org.apache.flink.api.connector.source.SourceEvent;
  * Enumerator → reader: the completions of these chunks (by split id) are in the enumerator's
  * state, so the reader may drop them from its own.
  */
+@Internal
 public final class ChunksAcknowledgedEvent implements SourceEvent {
     private static final long serialVersionUID = 1L;
 

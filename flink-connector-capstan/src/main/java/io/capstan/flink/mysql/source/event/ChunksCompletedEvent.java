@@ -1,5 +1,7 @@
 package io.capstan.flink.mysql.source.event;
 
+import org.apache.flink.annotation.Internal;
+
 import io.capstan.flink.mysql.source.split.SnapshotChunkSplit;
 import java.util.List;
 import org.apache.flink.api.connector.source.SourceEvent;
@@ -12,6 +14,7 @@ import org.apache.flink.api.connector.source.SourceEvent;
  * <p>Travels as a Java-serialized event: it carries chunk boundaries (values), which stay in the
  * data path (Flink's RPC), never in logs; {@link #toString()} counts only.
  */
+@Internal
 public final class ChunksCompletedEvent implements SourceEvent {
     private static final long serialVersionUID = 1L;
 

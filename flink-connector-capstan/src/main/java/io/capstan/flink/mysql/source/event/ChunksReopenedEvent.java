@@ -1,5 +1,7 @@
 package io.capstan.flink.mysql.source.event;
 
+import org.apache.flink.annotation.Internal;
+
 import java.util.List;
 import org.apache.flink.api.connector.source.SourceEvent;
 
@@ -9,6 +11,7 @@ import org.apache.flink.api.connector.source.SourceEvent;
  * completion the enumerator received for them after that checkpoint belongs to output that was
  * rolled back, and is dropped.
  */
+@Internal
 public final class ChunksReopenedEvent implements SourceEvent {
     private static final long serialVersionUID = 1L;
 

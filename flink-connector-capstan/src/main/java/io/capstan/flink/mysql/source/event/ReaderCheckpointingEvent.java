@@ -1,5 +1,7 @@
 package io.capstan.flink.mysql.source.event;
 
+import org.apache.flink.annotation.Internal;
+
 import org.apache.flink.api.connector.source.SourceEvent;
 
 /**
@@ -7,6 +9,7 @@ import org.apache.flink.api.connector.source.SourceEvent;
  * job configuration, which only the readers can see). Without checkpoints the enumerator hands
  * out the binlog split as soon as the last chunk is finished instead of waiting for one.
  */
+@Internal
 public final class ReaderCheckpointingEvent implements SourceEvent {
     private static final long serialVersionUID = 1L;
 

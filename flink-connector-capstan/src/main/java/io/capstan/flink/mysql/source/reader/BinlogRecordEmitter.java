@@ -1,5 +1,7 @@
 package io.capstan.flink.mysql.source.reader;
 
+import org.apache.flink.annotation.Internal;
+
 import io.capstan.flink.mysql.CapstanDeserializer;
 import io.capstan.flink.mysql.ChangeEvent;
 import io.capstan.flink.mysql.binlog.BinlogRecord;
@@ -22,6 +24,7 @@ import org.apache.flink.api.connector.source.SourceOutput;
  * adds the transaction to the processed set (and may retire gated tables), also when all its rows
  * were suppressed.
  */
+@Internal
 public final class BinlogRecordEmitter<T> {
 
     private final CapstanDeserializer<T> deserializer;

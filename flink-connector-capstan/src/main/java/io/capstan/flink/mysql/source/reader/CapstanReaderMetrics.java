@@ -1,5 +1,7 @@
 package io.capstan.flink.mysql.source.reader;
 
+import org.apache.flink.annotation.Internal;
+
 import io.capstan.flink.mysql.binlog.BinlogStreamerMetrics;
 import io.capstan.flink.mysql.gtid.GtidSet;
 import java.util.function.Supplier;
@@ -12,6 +14,7 @@ import org.apache.flink.metrics.groups.SourceReaderMetricGroup;
  * source operator, fed by the commit timestamp each record is emitted with. Counts only: no row
  * values ever reach a metric.
  */
+@Internal
 public final class CapstanReaderMetrics {
 
     public static final String CURRENT_FETCH_EVENT_TIME_LAG = "currentFetchEventTimeLag";

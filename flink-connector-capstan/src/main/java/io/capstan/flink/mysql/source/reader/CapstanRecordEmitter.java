@@ -1,5 +1,7 @@
 package io.capstan.flink.mysql.source.reader;
 
+import org.apache.flink.annotation.Internal;
+
 import io.capstan.flink.mysql.CapstanDeserializer;
 import io.capstan.flink.mysql.source.split.CapstanSplitState;
 import org.apache.flink.api.connector.source.SourceOutput;
@@ -9,6 +11,7 @@ import org.apache.flink.connector.base.source.reader.RecordEmitter;
  * The only place split state changes (task thread): a chunk element goes to the {@link
  * ChunkRecordEmitter}, a binlog record to the {@link BinlogRecordEmitter}.
  */
+@Internal
 public final class CapstanRecordEmitter<T> implements RecordEmitter<SourceElement, T, CapstanSplitState> {
 
     private final ChunkRecordEmitter<T> chunks;

@@ -1,5 +1,7 @@
 package io.capstan.flink.mysql.source.reader;
 
+import org.apache.flink.annotation.Internal;
+
 import io.capstan.flink.mysql.CapstanDeserializer;
 import io.capstan.flink.mysql.proxy.MySqlProxies;
 import io.capstan.flink.mysql.source.CapstanSourceConfig;
@@ -36,6 +38,7 @@ import org.slf4j.LoggerFactory;
  * back unread are reported so that the enumerator forgets completions of reads that were rolled
  * back.
  */
+@Internal
 public final class CapstanSourceReader<T>
         extends SingleThreadMultiplexSourceReaderBase<SourceElement, T, CapstanSplit, CapstanSplitState> {
 

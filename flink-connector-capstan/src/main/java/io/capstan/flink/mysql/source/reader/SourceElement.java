@@ -1,5 +1,7 @@
 package io.capstan.flink.mysql.source.reader;
 
+import org.apache.flink.annotation.Internal;
+
 import io.capstan.flink.mysql.binlog.BinlogRecord;
 
 /**
@@ -7,6 +9,7 @@ import io.capstan.flink.mysql.binlog.BinlogRecord;
  * chunk (so a checkpoint falls before or after it, never inside) OR one binlog record (a row
  * change or a transaction end, never a whole transaction). Told apart by {@link #kind()}.
  */
+@Internal
 public abstract class SourceElement {
 
     /** The kinds of element. */

@@ -1,5 +1,7 @@
 package io.capstan.flink.mysql.source.split;
 
+import org.apache.flink.annotation.Internal;
+
 import io.capstan.flink.mysql.binlog.BinlogStartPosition;
 import io.capstan.flink.mysql.schema.TableId;
 import io.capstan.flink.mysql.snapshot.gate.CursorGate;
@@ -14,6 +16,7 @@ import java.util.Objects;
  * a snapshot it carries the {@link #gate()} of the finished chunks, which suppresses the changes
  * the chunks already hold (empty when the job started without a snapshot).
  */
+@Internal
 public final class BinlogSplit implements CapstanSplit {
 
     /** There is one binlog split per job. */

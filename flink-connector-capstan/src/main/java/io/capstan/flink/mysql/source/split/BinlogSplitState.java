@@ -1,5 +1,7 @@
 package io.capstan.flink.mysql.source.split;
 
+import org.apache.flink.annotation.Internal;
+
 import io.capstan.flink.mysql.binlog.BinlogStartPosition;
 import io.capstan.flink.mysql.gtid.Gtid;
 import io.capstan.flink.mysql.gtid.GtidSet;
@@ -12,6 +14,7 @@ import javax.annotation.Nullable;
  * by the gate: the streamer's resume skip counts captured rows, so both must count), and the cursor
  * gate, whose tables retire as the processed set grows.
  */
+@Internal
 public final class BinlogSplitState extends CapstanSplitState {
 
     private final BinlogSplit split;

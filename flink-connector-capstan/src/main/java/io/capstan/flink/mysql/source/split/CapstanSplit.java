@@ -1,5 +1,7 @@
 package io.capstan.flink.mysql.source.split;
 
+import org.apache.flink.annotation.Internal;
+
 import org.apache.flink.api.connector.source.SourceSplit;
 
 /**
@@ -8,6 +10,7 @@ import org.apache.flink.api.connector.source.SourceSplit;
  *
  * <p>Code tells the kinds apart by {@link #kind()} and the typed accessors, never by casting.
  */
+@Internal
 public interface CapstanSplit extends SourceSplit {
 
     SplitKind kind();

@@ -1,5 +1,7 @@
 package io.capstan.flink.mysql.source.split;
 
+import org.apache.flink.annotation.Internal;
+
 import io.capstan.flink.mysql.binlog.BinlogStartPosition;
 import io.capstan.flink.mysql.gtid.Gtid;
 import io.capstan.flink.mysql.gtid.GtidSet;
@@ -35,6 +37,7 @@ import org.apache.flink.core.memory.DataOutputView;
  * <p>Bytes of both versions are checked in under src/test/resources/serializer/ and must keep
  * deserializing.
  */
+@Internal
 public final class CapstanSplitSerializer implements SimpleVersionedSerializer<CapstanSplit> {
 
     public static final CapstanSplitSerializer INSTANCE = new CapstanSplitSerializer();

@@ -1,9 +1,12 @@
 package io.capstan.flink.mysql.source.split;
 
+import org.apache.flink.annotation.Internal;
+
 /**
  * The reader's mutable progress on one split. Changed only by the record emitter on the task
  * thread, so a checkpoint sees it exactly as the last emitted element left it.
  */
+@Internal
 public abstract class CapstanSplitState {
 
     public abstract SplitKind kind();

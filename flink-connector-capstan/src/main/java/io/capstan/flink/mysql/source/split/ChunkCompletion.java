@@ -1,5 +1,7 @@
 package io.capstan.flink.mysql.source.split;
 
+import org.apache.flink.annotation.Internal;
+
 import io.capstan.flink.mysql.gtid.GtidSet;
 import java.util.Objects;
 
@@ -7,6 +9,7 @@ import java.util.Objects;
  * What reading a chunk produced, apart from its rows: its G (the transactions whose effects the
  * rows hold) and how many rows were emitted. A position and a count, never a value.
  */
+@Internal
 public final class ChunkCompletion {
     private final GtidSet gtidSet;
     private final long rowCount;

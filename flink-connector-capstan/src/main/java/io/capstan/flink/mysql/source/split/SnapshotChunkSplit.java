@@ -1,5 +1,7 @@
 package io.capstan.flink.mysql.source.split;
 
+import org.apache.flink.annotation.Internal;
+
 import io.capstan.flink.mysql.snapshot.key.ChunkKey;
 import io.capstan.flink.mysql.snapshot.plan.SnapshotChunk;
 import java.util.Objects;
@@ -10,6 +12,7 @@ import javax.annotation.Nullable;
  * {@link #completion()} was read and emitted already: the reader keeps it (in its checkpointed
  * state) only until the enumerator acknowledges the completion, and never reads it again.
  */
+@Internal
 public final class SnapshotChunkSplit implements CapstanSplit {
 
     private final ChunkKey key;

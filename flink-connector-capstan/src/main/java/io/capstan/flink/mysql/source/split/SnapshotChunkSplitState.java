@@ -1,5 +1,7 @@
 package io.capstan.flink.mysql.source.split;
 
+import org.apache.flink.annotation.Internal;
+
 import javax.annotation.Nullable;
 
 /**
@@ -7,6 +9,7 @@ import javax.annotation.Nullable;
  * recorded the completion here. A checkpoint taken between that call and the split's removal
  * stores the split with its completion, so the chunk is never read twice.
  */
+@Internal
 public final class SnapshotChunkSplitState extends CapstanSplitState {
 
     private final SnapshotChunkSplit split;

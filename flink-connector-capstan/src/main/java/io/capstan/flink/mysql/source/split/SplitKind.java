@@ -1,6 +1,9 @@
 package io.capstan.flink.mysql.source.split;
 
+import org.apache.flink.annotation.Internal;
+
 /** The kinds of {@link CapstanSplit}; the serializer writes the tag. */
+@Internal
 public enum SplitKind {
     /** The one stream of the binlog from a GTID-set position. */
     BINLOG((byte) 1),
