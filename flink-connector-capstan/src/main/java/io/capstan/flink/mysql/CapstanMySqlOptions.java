@@ -1,15 +1,16 @@
 package io.capstan.flink.mysql;
 
-import java.time.Duration;
 import org.apache.flink.annotation.PublicEvolving;
 import org.apache.flink.configuration.ConfigOption;
 import org.apache.flink.configuration.ConfigOptions;
 
+import java.time.Duration;
+
 /**
  * The options of a capstan source, one model for both entry points: the SQL connector reads them
- * from a table's {@code WITH} clause under these names, and {@link CapstanMySqlSourceBuilder}
- * sets them through its methods (each method's javadoc names its option). Names follow Flink
- * CDC's {@code mysql-cdc} where the meaning is the same. {@link
+ * from a table's {@code WITH} clause under these names, and {@link CapstanMySqlSourceBuilder} sets
+ * them through its methods (each method's javadoc names its option). Names follow Flink CDC's
+ * {@code mysql-cdc} where the meaning is the same. {@link
  * io.capstan.flink.mysql.source.CapstanSourceConfig#validate} checks every value; error messages
  * name the option by the key below. docs/sql.md and docs/datastream.md list them all.
  */
@@ -46,7 +47,8 @@ public final class CapstanMySqlOptions {
             ConfigOptions.key("password")
                     .stringType()
                     .noDefaultValue()
-                    .withDescription("Password of the MySQL user (empty when unset). Never printed.");
+                    .withDescription(
+                            "Password of the MySQL user (empty when unset). Never printed.");
 
     public static final ConfigOption<String> SERVER_ID =
             ConfigOptions.key("server-id")
@@ -142,7 +144,8 @@ public final class CapstanMySqlOptions {
             ConfigOptions.key("heartbeat.interval")
                     .durationType()
                     .defaultValue(Duration.ofSeconds(30))
-                    .withDescription("Interval of the server's heartbeats on a quiet binlog connection.");
+                    .withDescription(
+                            "Interval of the server's heartbeats on a quiet binlog connection.");
 
     public static final ConfigOption<Duration> BINLOG_RECONNECT_BACKOFF =
             ConfigOptions.key("binlog.reconnect.backoff")

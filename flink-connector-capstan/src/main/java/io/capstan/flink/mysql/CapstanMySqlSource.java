@@ -1,18 +1,17 @@
 package io.capstan.flink.mysql;
 
-import org.apache.flink.annotation.PublicEvolving;
-
+import io.capstan.flink.mysql.proxy.server.ServerProxies;
 import io.capstan.flink.mysql.source.CapstanSourceConfig;
 import io.capstan.flink.mysql.source.enumerator.CapstanEnumerator;
 import io.capstan.flink.mysql.source.enumerator.EnumState;
 import io.capstan.flink.mysql.source.enumerator.EnumStateSerializer;
-import io.capstan.flink.mysql.proxy.server.ServerProxies;
 import io.capstan.flink.mysql.source.enumerator.JdbcBinlogSplitPlanner;
 import io.capstan.flink.mysql.source.enumerator.JdbcSnapshotPlanning;
 import io.capstan.flink.mysql.source.reader.CapstanSourceReader;
 import io.capstan.flink.mysql.source.split.CapstanSplit;
 import io.capstan.flink.mysql.source.split.CapstanSplitSerializer;
-import java.util.Objects;
+
+import org.apache.flink.annotation.PublicEvolving;
 import org.apache.flink.api.common.typeinfo.TypeInformation;
 import org.apache.flink.api.connector.source.Boundedness;
 import org.apache.flink.api.connector.source.Source;
@@ -22,6 +21,8 @@ import org.apache.flink.api.connector.source.SplitEnumerator;
 import org.apache.flink.api.connector.source.SplitEnumeratorContext;
 import org.apache.flink.api.java.typeutils.ResultTypeQueryable;
 import org.apache.flink.core.io.SimpleVersionedSerializer;
+
+import java.util.Objects;
 
 /**
  * An exactly-once change stream of MySQL tables for Flink's DataStream API.
@@ -82,7 +83,8 @@ public final class CapstanMySqlSource<T>
 
     @Override
     public SourceReader<T, CapstanSplit> createReader(SourceReaderContext readerContext) {
-        return CapstanSourceReader.create(config, new ServerProxies(config), deserializer, readerContext);
+        return CapstanSourceReader.create(
+                config, new ServerProxies(config), deserializer, readerContext);
     }
 
     @Override

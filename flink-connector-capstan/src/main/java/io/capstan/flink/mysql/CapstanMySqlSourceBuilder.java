@@ -1,12 +1,13 @@
 package io.capstan.flink.mysql;
 
-import org.apache.flink.annotation.PublicEvolving;
-
-import static io.capstan.flink.mysql.CapstanMySqlOptions.*;
-
 import io.capstan.flink.mysql.connect.SslMode;
 import io.capstan.flink.mysql.source.CapstanSourceConfig;
 import io.capstan.flink.mysql.source.SourceDefinition;
+
+import org.apache.flink.annotation.PublicEvolving;
+import org.apache.flink.configuration.ConfigOption;
+import org.apache.flink.configuration.Configuration;
+
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.Arrays;
@@ -15,20 +16,21 @@ import java.util.List;
 import java.util.Map;
 import java.util.Set;
 import java.util.TreeMap;
-import org.apache.flink.configuration.ConfigOption;
-import org.apache.flink.configuration.Configuration;
+
+import static io.capstan.flink.mysql.CapstanMySqlOptions.*;
 
 /**
- * Builds a {@link CapstanMySqlSource}. Each method sets one of the {@link CapstanMySqlOptions}
- * (its javadoc names which); {@link #build()} checks them all through {@link
+ * Builds a {@link CapstanMySqlSource}. Each method sets one of the {@link CapstanMySqlOptions} (its
+ * javadoc names which); {@link #build()} checks them all through {@link
  * CapstanSourceConfig#validate}, the same validation the SQL connector uses, and fails with a
- * message naming the option by that name and the remedy. Defaults are the options' defaults,
- * listed in docs/datastream.md.
+ * message naming the option by that name and the remedy. Defaults are the options' defaults, listed
+ * in docs/datastream.md.
  */
 @PublicEvolving
 public final class CapstanMySqlSourceBuilder<T> {
 
     private final Configuration options = new Configuration();
+
     /** Options given a null value: refused by build(), where a bad value would be. */
     private final Set<ConfigOption<?>> nulls = new LinkedHashSet<>();
 
@@ -57,10 +59,10 @@ public final class CapstanMySqlSourceBuilder<T> {
     }
 
     /**
-     * Reads only these columns in the snapshot (default: all), plus each table's chunk key
-     * columns; in snapshot records the other columns are null (binlog records always carry every
-     * column). Names compare case-insensitively. For consumers that use a column subset, such as
-     * the SQL connector's projection push-down.
+     * Reads only these columns in the snapshot (default: all), plus each table's chunk key columns;
+     * in snapshot records the other columns are null (binlog records always carry every column).
+     * Names compare case-insensitively. For consumers that use a column subset, such as the SQL
+     * connector's projection push-down.
      */
     public CapstanMySqlSourceBuilder<T> snapshotColumns(List<String> columns) {
         this.snapshotColumns = new ArrayList<>(columns);
@@ -77,8 +79,8 @@ public final class CapstanMySqlSourceBuilder<T> {
 
     /**
      * Option {@code scan.snapshot.fetch.size}: rows fetched per round trip while reading a chunk
-     * (default 0: the server streams the rows,
-     * the fastest); a positive value reads through a server-side cursor.
+     * (default 0: the server streams the rows, the fastest); a positive value reads through a
+     * server-side cursor.
      */
     public CapstanMySqlSourceBuilder<T> fetchSize(int rows) {
         return set(SCAN_SNAPSHOT_FETCH_SIZE, rows);
@@ -86,9 +88,9 @@ public final class CapstanMySqlSourceBuilder<T> {
 
     /**
      * Option {@code scan.incremental.snapshot.chunk.key-column}: the chunk key column of every
-     * captured table (default: each table's primary key): a UNIQUE
-     * NOT NULL column of an integer, DECIMAL, date/time or BINARY type. Needed for tables without
-     * a primary key; used instead of the primary key when set.
+     * captured table (default: each table's primary key): a UNIQUE NOT NULL column of an integer,
+     * DECIMAL, date/time or BINARY type. Needed for tables without a primary key; used instead of
+     * the primary key when set.
      */
     public CapstanMySqlSourceBuilder<T> chunkKeyColumn(String column) {
         if (column == null) {
@@ -108,9 +110,8 @@ public final class CapstanMySqlSourceBuilder<T> {
     }
 
     /**
-     * Option {@code scan.snapshot.lock-wait.timeout}: how long one LOCK TABLES ... READ attempt
-     * may wait (default 1 s, whole seconds): writers
-     * queue behind a waiting lock, so keep it short.
+     * Option {@code scan.snapshot.lock-wait.timeout}: how long one LOCK TABLES ... READ attempt may
+     * wait (default 1 s, whole seconds): writers queue behind a waiting lock, so keep it short.
      */
     public CapstanMySqlSourceBuilder<T> lockWaitTimeout(Duration timeout) {
         return set(SCAN_SNAPSHOT_LOCK_WAIT_TIMEOUT, timeout);
@@ -118,8 +119,7 @@ public final class CapstanMySqlSourceBuilder<T> {
 
     /**
      * Option {@code scan.snapshot.lock-wait.budget}: total time spent retrying the lock of one
-     * chunk before the job halts with
-     * {@code lock_wait_budget_exhausted} (default 60 s).
+     * chunk before the job halts with {@code lock_wait_budget_exhausted} (default 60 s).
      */
     public CapstanMySqlSourceBuilder<T> lockWaitBudget(Duration budget) {
         return set(SCAN_SNAPSHOT_LOCK_WAIT_BUDGET, budget);
@@ -146,8 +146,8 @@ public final class CapstanMySqlSourceBuilder<T> {
     }
 
     /**
-     * Databases to capture: exact names or regular expressions matching whole names (SQL:
-     * {@code database-name}).
+     * Databases to capture: exact names or regular expressions matching whole names (SQL: {@code
+     * database-name}).
      */
     public CapstanMySqlSourceBuilder<T> databaseList(String... databases) {
         this.databaseList.addAll(Arrays.asList(databases));
@@ -162,8 +162,7 @@ public final class CapstanMySqlSourceBuilder<T> {
 
     /**
      * Option {@code server-id}: the replica server id of the binlog connection, 1..4294967295 and
-     * unique among all replicas of the server
-     * (default: random in 5400..6399 drawn at build time).
+     * unique among all replicas of the server (default: random in 5400..6399 drawn at build time).
      */
     public CapstanMySqlSourceBuilder<T> serverId(long serverId) {
         return set(SERVER_ID, Long.toString(serverId));
@@ -221,8 +220,8 @@ public final class CapstanMySqlSourceBuilder<T> {
     }
 
     /**
-     * Option {@code binlog.queue.capacity} (DataStream only): decoded binlog records buffered
-     * ahead of the emitter (default 8192, at least 16).
+     * Option {@code binlog.queue.capacity} (DataStream only): decoded binlog records buffered ahead
+     * of the emitter (default 8192, at least 16).
      */
     public CapstanMySqlSourceBuilder<T> binlogQueueCapacity(int capacity) {
         return set(BINLOG_QUEUE_CAPACITY, capacity);
@@ -273,7 +272,12 @@ public final class CapstanMySqlSourceBuilder<T> {
         }
         SourceDefinition definition =
                 new SourceDefinition(
-                        databaseList, tableList, chunkKeyColumnByTable, snapshotColumns, jdbcProperties);
-        return new CapstanMySqlSource<>(CapstanSourceConfig.validate(all, definition), deserializer);
+                        databaseList,
+                        tableList,
+                        chunkKeyColumnByTable,
+                        snapshotColumns,
+                        jdbcProperties);
+        return new CapstanMySqlSource<>(
+                CapstanSourceConfig.validate(all, definition), deserializer);
     }
 }

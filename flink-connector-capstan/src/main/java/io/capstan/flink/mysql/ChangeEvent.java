@@ -1,13 +1,15 @@
 package io.capstan.flink.mysql;
 
-import org.apache.flink.annotation.PublicEvolving;
-
 import io.capstan.flink.mysql.event.Operation;
 import io.capstan.flink.mysql.schema.TableId;
 import io.capstan.flink.mysql.schema.TableSchema;
-import java.util.Objects;
-import javax.annotation.Nullable;
+
+import org.apache.flink.annotation.PublicEvolving;
 import org.apache.flink.table.data.RowData;
+
+import javax.annotation.Nullable;
+
+import java.util.Objects;
 
 /**
  * One row change handed to a {@link CapstanDeserializer}: what happened to which row of which
@@ -104,7 +106,16 @@ public final class ChangeEvent {
     @Override
     public String toString() {
         // Rule 1: identifiers and positions only, never the images.
-        return "ChangeEvent{" + operation + " " + tableId + ", gtid=" + gtid
-                + ", index=" + indexInTransaction + ", commitMicros=" + commitTimestampMicros + "}";
+        return "ChangeEvent{"
+                + operation
+                + " "
+                + tableId
+                + ", gtid="
+                + gtid
+                + ", index="
+                + indexInTransaction
+                + ", commitMicros="
+                + commitTimestampMicros
+                + "}";
     }
 }

@@ -1,9 +1,11 @@
 package io.capstan.flink.mysql;
 
-import static io.capstan.flink.mysql.CapstanMySqlOptions.*;
-
 import io.capstan.flink.mysql.connect.ReservedJdbcProperties;
 import io.capstan.flink.mysql.connect.SslMode;
+
+import org.apache.flink.annotation.Internal;
+import org.apache.flink.configuration.ConfigOption;
+
 import java.time.Duration;
 import java.util.Arrays;
 import java.util.Collection;
@@ -11,8 +13,8 @@ import java.util.Locale;
 import java.util.Map;
 import java.util.Optional;
 import java.util.stream.Collectors;
-import org.apache.flink.annotation.Internal;
-import org.apache.flink.configuration.ConfigOption;
+
+import static io.capstan.flink.mysql.CapstanMySqlOptions.*;
 
 /**
  * Each rule on an option value, written once. {@link
@@ -30,9 +32,9 @@ public final class OptionRules {
     /**
      * The smallest chunk: one row. The planner's boundary query skips {@code chunk.size} keys
      * ({@code LIMIT 1 OFFSET chunk.size}) and the arithmetic split steps by it, so one row per
-     * chunk tiles the table like any other size (TableChunkPlannerTest draws sizes from 1). The
-     * SQL side once asked for 2, a habit of mysql-cdc, whose splitter takes MAX over the first
-     * {@code chunk.size} keys and cannot advance past a chunk of one; nothing here needs it.
+     * chunk tiles the table like any other size (TableChunkPlannerTest draws sizes from 1). The SQL
+     * side once asked for 2, a habit of mysql-cdc, whose splitter takes MAX over the first {@code
+     * chunk.size} keys and cannot advance past a chunk of one; nothing here needs it.
      */
     public static final int MIN_CHUNK_SIZE = 1;
 
@@ -90,7 +92,8 @@ public final class OptionRules {
 
     public static Duration positive(ConfigOption<Duration> option, Duration value) {
         if (value == null || value.isZero() || value.isNegative()) {
-            throw invalid(option, "it must be a positive duration such as '30 s', was " + value + ".");
+            throw invalid(
+                    option, "it must be a positive duration such as '30 s', was " + value + ".");
         }
         return value;
     }
@@ -104,8 +107,10 @@ public final class OptionRules {
             return serverIdInRange(single.get(), forms);
         }
         int dash = trimmed.indexOf('-');
-        Optional<Long> start = dash < 0 ? Optional.empty() : parseLong(trimmed.substring(0, dash).trim());
-        Optional<Long> end = dash < 0 ? Optional.empty() : parseLong(trimmed.substring(dash + 1).trim());
+        Optional<Long> start =
+                dash < 0 ? Optional.empty() : parseLong(trimmed.substring(0, dash).trim());
+        Optional<Long> end =
+                dash < 0 ? Optional.empty() : parseLong(trimmed.substring(dash + 1).trim());
         if (start.isEmpty() || end.isEmpty()) {
             throw invalid(SERVER_ID, "'" + text + "' is neither a number nor a range." + forms);
         }
@@ -119,7 +124,8 @@ public final class OptionRules {
 
     private static long serverIdInRange(long id, String forms) {
         if (id < 1 || id > MAX_SERVER_ID) {
-            throw invalid(SERVER_ID, "ids must be in 1.." + MAX_SERVER_ID + ", was " + id + "." + forms);
+            throw invalid(
+                    SERVER_ID, "ids must be in 1.." + MAX_SERVER_ID + ", was " + id + "." + forms);
         }
         return id;
     }
@@ -140,11 +146,15 @@ public final class OptionRules {
                 return mode;
             }
         }
-        throw invalid(SSL_MODE, "'" + value + "'. Valid values are "
-                + Arrays.stream(SslMode.values())
-                        .map(m -> "'" + sslModeValue(m) + "'")
-                        .collect(Collectors.joining(", "))
-                + ".");
+        throw invalid(
+                SSL_MODE,
+                "'"
+                        + value
+                        + "'. Valid values are "
+                        + Arrays.stream(SslMode.values())
+                                .map(m -> "'" + sslModeValue(m) + "'")
+                                .collect(Collectors.joining(", "))
+                        + ".");
     }
 
     /** The {@code ssl.mode} text of a mode. */
@@ -156,39 +166,58 @@ public final class OptionRules {
     public static void jdbcProperties(Map<String, String> properties) {
         for (String key : properties.keySet()) {
             if (key == null || key.isBlank()) {
-                throw new IllegalArgumentException("Option '" + JDBC_PROPERTIES_PREFIX
-                        + "' names no JDBC property: use '" + JDBC_PROPERTIES_PREFIX + "<property>'.");
+                throw new IllegalArgumentException(
+                        "Option '"
+                                + JDBC_PROPERTIES_PREFIX
+                                + "' names no JDBC property: use '"
+                                + JDBC_PROPERTIES_PREFIX
+                                + "<property>'.");
             }
             Optional<String> remedy = ReservedJdbcProperties.remedy(key);
             if (remedy.isPresent()) {
                 throw new IllegalArgumentException(
-                        "Option '" + JDBC_PROPERTIES_PREFIX + key + "' is not allowed: " + remedy.get());
+                        "Option '"
+                                + JDBC_PROPERTIES_PREFIX
+                                + key
+                                + "' is not allowed: "
+                                + remedy.get());
             }
         }
     }
 
     public static int chunkSize(int value) {
         if (value < MIN_CHUNK_SIZE) {
-            throw invalid(SCAN_INCREMENTAL_SNAPSHOT_CHUNK_SIZE,
-                    "it must be at least " + MIN_CHUNK_SIZE + " (rows per chunk), was " + value + ".");
+            throw invalid(
+                    SCAN_INCREMENTAL_SNAPSHOT_CHUNK_SIZE,
+                    "it must be at least "
+                            + MIN_CHUNK_SIZE
+                            + " (rows per chunk), was "
+                            + value
+                            + ".");
         }
         return value;
     }
 
     public static int fetchSize(int value) {
         if (value < 0) {
-            throw invalid(SCAN_SNAPSHOT_FETCH_SIZE,
+            throw invalid(
+                    SCAN_SNAPSHOT_FETCH_SIZE,
                     "it must be 0 (stream the rows, the default) or a positive number of rows per"
-                            + " round trip, was " + value + ".");
+                            + " round trip, was "
+                            + value
+                            + ".");
         }
         return value;
     }
 
     public static Duration lockWaitTimeout(Duration value) {
         if (value == null || value.compareTo(Duration.ofSeconds(1)) < 0) {
-            throw invalid(SCAN_SNAPSHOT_LOCK_WAIT_TIMEOUT,
+            throw invalid(
+                    SCAN_SNAPSHOT_LOCK_WAIT_TIMEOUT,
                     "it must be at least 1 s (MySQL's lock_wait_timeout counts whole seconds), e.g."
-                            + " '2 s', was " + value + ".");
+                            + " '2 s', was "
+                            + value
+                            + ".");
         }
         return value;
     }
@@ -196,9 +225,15 @@ public final class OptionRules {
     public static Duration lockWaitBudget(Duration budget, Duration timeout) {
         positive(SCAN_SNAPSHOT_LOCK_WAIT_BUDGET, budget);
         if (budget.compareTo(timeout) < 0) {
-            throw invalid(SCAN_SNAPSHOT_LOCK_WAIT_BUDGET,
-                    "it must be at least '" + SCAN_SNAPSHOT_LOCK_WAIT_TIMEOUT.key() + "' ("
-                            + timeout.toMillis() + " ms), was " + budget.toMillis() + " ms.");
+            throw invalid(
+                    SCAN_SNAPSHOT_LOCK_WAIT_BUDGET,
+                    "it must be at least '"
+                            + SCAN_SNAPSHOT_LOCK_WAIT_TIMEOUT.key()
+                            + "' ("
+                            + timeout.toMillis()
+                            + " ms), was "
+                            + budget.toMillis()
+                            + " ms.");
         }
         return budget;
     }
@@ -206,7 +241,8 @@ public final class OptionRules {
     /** A column name: surrounding blanks dropped, a blank name refused. */
     public static String chunkKeyColumn(String column, String ofTable) {
         if (column == null || column.isBlank()) {
-            throw invalid(SCAN_INCREMENTAL_SNAPSHOT_CHUNK_KEY_COLUMN.key()
+            throw invalid(
+                    SCAN_INCREMENTAL_SNAPSHOT_CHUNK_KEY_COLUMN.key()
                             + (ofTable == null ? "" : "' of table '" + ofTable),
                     "it must name a column of the table.");
         }
@@ -216,7 +252,8 @@ public final class OptionRules {
     /** The table of a per-table chunk key column must be {@code database.table}. */
     public static String chunkKeyTable(String table) {
         if (table == null || table.split("\\.", -1).length != 2) {
-            throw invalid(SCAN_INCREMENTAL_SNAPSHOT_CHUNK_KEY_COLUMN.key() + "' of table '" + table,
+            throw invalid(
+                    SCAN_INCREMENTAL_SNAPSHOT_CHUNK_KEY_COLUMN.key() + "' of table '" + table,
                     "the table must be 'database.table'.");
         }
         return table;
@@ -224,7 +261,8 @@ public final class OptionRules {
 
     public static int binlogQueueCapacity(int value) {
         if (value < MIN_BINLOG_QUEUE_CAPACITY) {
-            throw invalid(BINLOG_QUEUE_CAPACITY,
+            throw invalid(
+                    BINLOG_QUEUE_CAPACITY,
                     "it must be >= " + MIN_BINLOG_QUEUE_CAPACITY + ", was " + value + ".");
         }
         return value;

@@ -1,15 +1,17 @@
 package io.capstan.flink.mysql;
 
-import org.apache.flink.annotation.PublicEvolving;
-
 import io.capstan.flink.mysql.gtid.GtidSet;
+
+import org.apache.flink.annotation.PublicEvolving;
+import org.apache.flink.configuration.ConfigOption;
+
+import javax.annotation.Nullable;
+
 import java.io.Serializable;
 import java.util.List;
 import java.util.Locale;
 import java.util.Objects;
 import java.util.stream.Collectors;
-import javax.annotation.Nullable;
-import org.apache.flink.configuration.ConfigOption;
 
 /**
  * A start position for a new job: one of the {@link StartupMode}s and its argument. A job restored
@@ -21,22 +23,33 @@ import org.apache.flink.configuration.ConfigOption;
 public final class StartupOptions implements Serializable {
     private static final long serialVersionUID = 1L;
 
-    /** The modes in the order mysql-cdc's documentation lists {@code scan.startup.mode}'s values. */
+    /**
+     * The modes in the order mysql-cdc's documentation lists {@code scan.startup.mode}'s values.
+     */
     private static final List<StartupMode> OPTION_ORDER =
-            List.of(StartupMode.INITIAL, StartupMode.SNAPSHOT, StartupMode.LATEST, StartupMode.EARLIEST,
-                    StartupMode.GTID_SET, StartupMode.TIMESTAMP);
+            List.of(
+                    StartupMode.INITIAL,
+                    StartupMode.SNAPSHOT,
+                    StartupMode.LATEST,
+                    StartupMode.EARLIEST,
+                    StartupMode.GTID_SET,
+                    StartupMode.TIMESTAMP);
 
     private final StartupMode mode;
     @Nullable private final String gtidSet; // canonical text, kept as text so the type stays simple
     @Nullable private final Long timestampMillis;
 
-    private StartupOptions(StartupMode mode, @Nullable String gtidSet, @Nullable Long timestampMillis) {
+    private StartupOptions(
+            StartupMode mode, @Nullable String gtidSet, @Nullable Long timestampMillis) {
         this.mode = mode;
         this.gtidSet = gtidSet;
         this.timestampMillis = timestampMillis;
     }
 
-    /** Backfill the existing rows, then stream the binlog with no gap and no duplicate (the default). */
+    /**
+     * Backfill the existing rows, then stream the binlog with no gap and no duplicate (the
+     * default).
+     */
     public static StartupOptions initial() {
         return new StartupOptions(StartupMode.INITIAL, null, null);
     }
@@ -59,8 +72,8 @@ public final class StartupOptions implements Serializable {
     /**
      * Every transaction not in {@code gtidSet} (MySQL's text form, as {@code gtid_executed} prints
      * it). The server must still hold all transactions outside the set, or the job halts with
-     * {@code data_gap}; a set naming transactions the server never executed halts with
-     * {@code source_identity_mismatch}.
+     * {@code data_gap}; a set naming transactions the server never executed halts with {@code
+     * source_identity_mismatch}.
      *
      * @throws IllegalArgumentException when the text is not a GTID set
      */
@@ -71,8 +84,10 @@ public final class StartupOptions implements Serializable {
             canonical = GtidSet.parse(gtidSet.trim()).toString();
         } catch (RuntimeException e) {
             IllegalArgumentException invalid =
-                    OptionRules.invalid(CapstanMySqlOptions.SCAN_STARTUP_SPECIFIC_OFFSET_GTID_SET,
-                            e.getMessage() + ". Expected MySQL's GTID set text"
+                    OptionRules.invalid(
+                            CapstanMySqlOptions.SCAN_STARTUP_SPECIFIC_OFFSET_GTID_SET,
+                            e.getMessage()
+                                    + ". Expected MySQL's GTID set text"
                                     + " (uuid:1-5[:7-9][,uuid2:...]), e.g."
                                     + " '3E11FA47-71CA-11E1-9E33-C80AA9429562:1-23'.");
             invalid.initCause(e);
@@ -84,7 +99,8 @@ public final class StartupOptions implements Serializable {
     /** The first transaction committed at or after {@code epochMillis} (UTC milliseconds). */
     public static StartupOptions timestamp(long epochMillis) {
         if (epochMillis < 0) {
-            throw OptionRules.invalid(CapstanMySqlOptions.SCAN_STARTUP_TIMESTAMP_MILLIS,
+            throw OptionRules.invalid(
+                    CapstanMySqlOptions.SCAN_STARTUP_TIMESTAMP_MILLIS,
                     "it must be an epoch millisecond >= 0, was " + epochMillis + ".");
         }
         return new StartupOptions(StartupMode.TIMESTAMP, null, epochMillis);
@@ -100,21 +116,39 @@ public final class StartupOptions implements Serializable {
      */
     public static StartupOptions fromOptions(
             String mode, @Nullable String gtidSet, @Nullable Long timestampMillis) {
-        StartupMode m = OPTION_ORDER.stream()
-                .filter(candidate -> optionValue(candidate).equalsIgnoreCase(mode.trim()))
-                .findFirst()
-                .orElseThrow(() -> OptionRules.invalid(CapstanMySqlOptions.SCAN_STARTUP_MODE,
-                        "'" + mode + "'. Valid values are "
-                                + OPTION_ORDER.stream()
-                                        .map(v -> "'" + optionValue(v) + "'")
-                                        .collect(Collectors.joining(", "))
-                                + "."));
-        requireForMode(m, StartupMode.GTID_SET, CapstanMySqlOptions.SCAN_STARTUP_SPECIFIC_OFFSET_GTID_SET,
+        StartupMode m =
+                OPTION_ORDER.stream()
+                        .filter(candidate -> optionValue(candidate).equalsIgnoreCase(mode.trim()))
+                        .findFirst()
+                        .orElseThrow(
+                                () ->
+                                        OptionRules.invalid(
+                                                CapstanMySqlOptions.SCAN_STARTUP_MODE,
+                                                "'"
+                                                        + mode
+                                                        + "'. Valid values are "
+                                                        + OPTION_ORDER.stream()
+                                                                .map(
+                                                                        v ->
+                                                                                "'"
+                                                                                        + optionValue(
+                                                                                                v)
+                                                                                        + "'")
+                                                                .collect(Collectors.joining(", "))
+                                                        + "."));
+        requireForMode(
+                m,
+                StartupMode.GTID_SET,
+                CapstanMySqlOptions.SCAN_STARTUP_SPECIFIC_OFFSET_GTID_SET,
                 gtidSet != null && !gtidSet.isBlank(),
                 "the GTID set of the transactions already processed, e.g."
                         + " '3E11FA47-71CA-11E1-9E33-C80AA9429562:1-23'");
-        requireForMode(m, StartupMode.TIMESTAMP, CapstanMySqlOptions.SCAN_STARTUP_TIMESTAMP_MILLIS,
-                timestampMillis != null, "an epoch millisecond such as '1700000000000'");
+        requireForMode(
+                m,
+                StartupMode.TIMESTAMP,
+                CapstanMySqlOptions.SCAN_STARTUP_TIMESTAMP_MILLIS,
+                timestampMillis != null,
+                "an epoch millisecond such as '1700000000000'");
         switch (m) {
             case GTID_SET:
                 return gtidSet(gtidSet);
@@ -126,16 +160,33 @@ public final class StartupOptions implements Serializable {
     }
 
     private static void requireForMode(
-            StartupMode mode, StartupMode modeNeedingIt, ConfigOption<?> option, boolean present, String what) {
+            StartupMode mode,
+            StartupMode modeNeedingIt,
+            ConfigOption<?> option,
+            boolean present,
+            String what) {
         if (mode == modeNeedingIt && !present) {
-            throw new IllegalArgumentException("scan.startup.mode '" + optionValue(mode)
-                    + "' requires option '" + option.key() + "': " + what + ".");
+            throw new IllegalArgumentException(
+                    "scan.startup.mode '"
+                            + optionValue(mode)
+                            + "' requires option '"
+                            + option.key()
+                            + "': "
+                            + what
+                            + ".");
         }
         if (mode != modeNeedingIt && present) {
-            throw new IllegalArgumentException("Option '" + option.key()
-                    + "' applies only to scan.startup.mode '" + optionValue(modeNeedingIt)
-                    + "', but the mode is '" + optionValue(mode) + "'. Remove the option or set"
-                    + " scan.startup.mode = '" + optionValue(modeNeedingIt) + "'.");
+            throw new IllegalArgumentException(
+                    "Option '"
+                            + option.key()
+                            + "' applies only to scan.startup.mode '"
+                            + optionValue(modeNeedingIt)
+                            + "', but the mode is '"
+                            + optionValue(mode)
+                            + "'. Remove the option or set"
+                            + " scan.startup.mode = '"
+                            + optionValue(modeNeedingIt)
+                            + "'.");
         }
     }
 

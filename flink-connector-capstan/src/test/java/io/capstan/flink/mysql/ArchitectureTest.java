@@ -1,6 +1,7 @@
 package io.capstan.flink.mysql;
 
-import static com.tngtech.archunit.lang.syntax.ArchRuleDefinition.noClasses;
+import org.apache.flink.annotation.Internal;
+import org.apache.flink.annotation.PublicEvolving;
 
 import com.tngtech.archunit.base.DescribedPredicate;
 import com.tngtech.archunit.core.domain.JavaClass;
@@ -9,15 +10,15 @@ import com.tngtech.archunit.core.importer.ClassFileImporter;
 import com.tngtech.archunit.core.importer.ImportOption;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
-import org.apache.flink.annotation.Internal;
-import org.apache.flink.annotation.PublicEvolving;
+
 import static com.tngtech.archunit.lang.syntax.ArchRuleDefinition.classes;
+import static com.tngtech.archunit.lang.syntax.ArchRuleDefinition.noClasses;
 
 /**
- * The pure packages stay pure: GTID algebra, schema value types and event types import no JDBC,
- * no binlog client library and no Flink runtime, so they are unit-testable and reusable. The
- * source (enumerator, planners, reader, fetchers) reaches MySQL only through the interfaces of
- * the proxy package, whose server implementations live in proxy.server.
+ * The pure packages stay pure: GTID algebra, schema value types and event types import no JDBC, no
+ * binlog client library and no Flink runtime, so they are unit-testable and reusable. The source
+ * (enumerator, planners, reader, fetchers) reaches MySQL only through the interfaces of the proxy
+ * package, whose server implementations live in proxy.server.
  */
 class ArchitectureTest {
 
@@ -32,22 +33,35 @@ class ArchitectureTest {
     }
 
     private static final String[] IO_AND_RUNTIME = {
-        "java.sql..", "javax.sql..", "com.mysql..", "com.github.shyiko..",
-        "org.apache.flink.runtime..", "org.apache.flink.streaming..", "org.apache.flink.connector..",
+        "java.sql..",
+        "javax.sql..",
+        "com.mysql..",
+        "com.github.shyiko..",
+        "org.apache.flink.runtime..",
+        "org.apache.flink.streaming..",
+        "org.apache.flink.connector..",
         "org.apache.flink.api.connector.."
     };
 
     @Test
     void gtidIsPure() {
-        noClasses().that().resideInAPackage("io.capstan.flink.mysql.gtid..")
-                .should().dependOnClassesThat().resideInAnyPackage(IO_AND_RUNTIME)
+        noClasses()
+                .that()
+                .resideInAPackage("io.capstan.flink.mysql.gtid..")
+                .should()
+                .dependOnClassesThat()
+                .resideInAnyPackage(IO_AND_RUNTIME)
                 .check(classes);
     }
 
     @Test
     void eventIsPure() {
-        noClasses().that().resideInAPackage("io.capstan.flink.mysql.event..")
-                .should().dependOnClassesThat().resideInAnyPackage(IO_AND_RUNTIME)
+        noClasses()
+                .that()
+                .resideInAPackage("io.capstan.flink.mysql.event..")
+                .should()
+                .dependOnClassesThat()
+                .resideInAnyPackage(IO_AND_RUNTIME)
                 .check(classes);
     }
 
@@ -55,10 +69,16 @@ class ArchitectureTest {
     void schemaValueTypesArePure() {
         // TableId, TableSchema, ColumnSchema, MySqlType are values; JdbcSchemaReader and
         // BinlogSchemaReader are the I/O edges of the package and are named so.
-        noClasses().that().resideInAPackage("io.capstan.flink.mysql.schema..")
-                .and(DescribedPredicate.describe("are not schema readers (nor nested in one)",
-                        (JavaClass c) -> !c.getName().contains("Reader")))
-                .should().dependOnClassesThat().resideInAnyPackage(IO_AND_RUNTIME)
+        noClasses()
+                .that()
+                .resideInAPackage("io.capstan.flink.mysql.schema..")
+                .and(
+                        DescribedPredicate.describe(
+                                "are not schema readers (nor nested in one)",
+                                (JavaClass c) -> !c.getName().contains("Reader")))
+                .should()
+                .dependOnClassesThat()
+                .resideInAnyPackage(IO_AND_RUNTIME)
                 .check(classes);
     }
 
@@ -66,35 +86,53 @@ class ArchitectureTest {
     void theSourceReachesMySqlOnlyThroughItsProxies() {
         // Enumerator, planners, reader and fetchers ask proxy.JdbcProxy and proxy.BinlogStream,
         // so fakes can stand in for the server in their unit tests.
-        noClasses().that().resideInAPackage("io.capstan.flink.mysql.source..")
-                .should().dependOnClassesThat().resideInAnyPackage("java.sql..", "com.github.shyiko..")
+        noClasses()
+                .that()
+                .resideInAPackage("io.capstan.flink.mysql.source..")
+                .should()
+                .dependOnClassesThat()
+                .resideInAnyPackage("java.sql..", "com.github.shyiko..")
                 .check(classes);
     }
 
     @Test
     void theProxyInterfacesNameNoDriverType() {
-        noClasses().that().resideInAPackage("io.capstan.flink.mysql.proxy")
-                .should().dependOnClassesThat().resideInAnyPackage(
-                        "java.sql..", "com.mysql..", "com.github.shyiko..")
+        noClasses()
+                .that()
+                .resideInAPackage("io.capstan.flink.mysql.proxy")
+                .should()
+                .dependOnClassesThat()
+                .resideInAnyPackage("java.sql..", "com.mysql..", "com.github.shyiko..")
                 .check(classes);
     }
 
     @Test
     void splitsStateAndDeserializersDoNotTalkToTheServer() {
-        noClasses().that().resideInAnyPackage(
-                        "io.capstan.flink.mysql.source.split..", "io.capstan.flink.mysql.deserializer..")
-                .should().dependOnClassesThat().resideInAnyPackage(
-                        "java.sql..", "com.mysql..", "com.github.shyiko..")
+        noClasses()
+                .that()
+                .resideInAnyPackage(
+                        "io.capstan.flink.mysql.source.split..",
+                        "io.capstan.flink.mysql.deserializer..")
+                .should()
+                .dependOnClassesThat()
+                .resideInAnyPackage("java.sql..", "com.mysql..", "com.github.shyiko..")
                 .check(classes);
     }
 
     @Test
     void everyPublicTopLevelTypeSaysWhetherItIsApi() {
         // @PublicEvolving for what users program against, @Internal for everything else.
-        classes().that().arePublic().and().areTopLevelClasses()
-                .and().resideOutsideOfPackage("io.capstan.flink.mysql.testing..") // the test harness jar
-                .should().beAnnotatedWith(PublicEvolving.class)
-                .orShould().beAnnotatedWith(Internal.class)
+        classes()
+                .that()
+                .arePublic()
+                .and()
+                .areTopLevelClasses()
+                .and()
+                .resideOutsideOfPackage("io.capstan.flink.mysql.testing..") // the test harness jar
+                .should()
+                .beAnnotatedWith(PublicEvolving.class)
+                .orShould()
+                .beAnnotatedWith(Internal.class)
                 .check(classes);
     }
 }

@@ -1,14 +1,17 @@
 package io.capstan.flink.mysql;
 
-import static org.assertj.core.api.Assertions.assertThat;
-import static org.assertj.core.api.Assertions.assertThatThrownBy;
-
 import io.capstan.flink.mysql.deserializer.JsonDebeziumDeserializer;
 import io.capstan.flink.mysql.schema.TableId;
+
+import org.apache.flink.api.connector.source.Boundedness;
+
+import org.junit.jupiter.api.Test;
+
 import java.time.Duration;
 import java.util.function.UnaryOperator;
-import org.apache.flink.api.connector.source.Boundedness;
-import org.junit.jupiter.api.Test;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 class CapstanMySqlSourceBuilderTest {
 
@@ -23,7 +26,8 @@ class CapstanMySqlSourceBuilderTest {
                 .deserializer(new JsonDebeziumDeserializer());
     }
 
-    private static void fails(UnaryOperator<CapstanMySqlSourceBuilder<String>> change, String message) {
+    private static void fails(
+            UnaryOperator<CapstanMySqlSourceBuilder<String>> change, String message) {
         assertThatThrownBy(() -> change.apply(valid()).build())
                 .isInstanceOf(IllegalArgumentException.class)
                 .hasMessageContaining(message)
@@ -48,7 +52,9 @@ class CapstanMySqlSourceBuilderTest {
         fails(b -> b.deserializer(null), "deserializer");
         fails(b -> b.serverId(0), "'server-id': ids must be in 1..4294967295");
         fails(b -> b.serverId(1L << 32), "'server-id'");
-        fails(b -> b.connectTimeout(Duration.ZERO), "'connect.timeout': it must be a positive duration");
+        fails(
+                b -> b.connectTimeout(Duration.ZERO),
+                "'connect.timeout': it must be a positive duration");
         fails(b -> b.connectMaxRetries(-1), "'connect.max-retries': it must be >= 0");
         fails(b -> b.sslMode(null), "'ssl.mode'");
         fails(b -> b.heartbeatInterval(Duration.ofSeconds(-1)), "'heartbeat.interval'");
@@ -56,8 +62,12 @@ class CapstanMySqlSourceBuilderTest {
         fails(b -> b.reconnectBudget(Duration.ZERO), "'binlog.reconnect.budget'");
         fails(b -> b.jdbcProperty("password", "x"), "'jdbc.properties.password' is not allowed");
         // The same list as SQL's jdbc.properties.*: values must read alike in snapshot and binlog.
-        fails(b -> b.jdbcProperty("serverTimezone", "Europe/Paris"), "'jdbc.properties.serverTimezone' is not allowed: capstan sets it");
-        fails(b -> b.jdbcProperty("ZERODATETIMEBEHAVIOR", "EXCEPTION"), "'jdbc.properties.ZERODATETIMEBEHAVIOR'");
+        fails(
+                b -> b.jdbcProperty("serverTimezone", "Europe/Paris"),
+                "'jdbc.properties.serverTimezone' is not allowed: capstan sets it");
+        fails(
+                b -> b.jdbcProperty("ZERODATETIMEBEHAVIOR", "EXCEPTION"),
+                "'jdbc.properties.ZERODATETIMEBEHAVIOR'");
         fails(b -> b.jdbcProperty("useSSL", "false"), "sslMode()");
         fails(b -> b.tableList("orders"), "tableList");
         fails(b -> b.tableList("shop.(unclosed"), "tableList");
@@ -81,7 +91,9 @@ class CapstanMySqlSourceBuilderTest {
     void snapshotOptionsAreValidatedAndNamed() {
         fails(b -> b.chunkSize(0), "'scan.incremental.snapshot.chunk.size': it must be at least 1");
         fails(b -> b.fetchSize(-1), "'scan.snapshot.fetch.size'");
-        fails(b -> b.lockWaitTimeout(Duration.ofMillis(500)), "'scan.snapshot.lock-wait.timeout': it must be at least 1 s");
+        fails(
+                b -> b.lockWaitTimeout(Duration.ofMillis(500)),
+                "'scan.snapshot.lock-wait.timeout': it must be at least 1 s");
         fails(b -> b.lockWaitBudget(Duration.ZERO), "'scan.snapshot.lock-wait.budget'");
         fails(b -> b.chunkKeyColumn("orders", "id"), "database.table");
         fails(b -> b.chunkKeyColumn(" "), "'scan.incremental.snapshot.chunk.key-column'");
@@ -95,7 +107,8 @@ class CapstanMySqlSourceBuilderTest {
                         .chunkKeyColumn("shop.orders", "order_no")
                         .build();
         assertThat(s.config().startupOptions()).isEqualTo(StartupOptions.initial());
-        assertThat(s.config().snapshot().chunkKeyColumn(TableId.of("shop", "orders"))).contains("order_no");
+        assertThat(s.config().snapshot().chunkKeyColumn(TableId.of("shop", "orders")))
+                .contains("order_no");
         assertThat(s.config().snapshot().chunkKeyColumn(TableId.of("shop", "x"))).contains("code");
         assertThat(s.getBoundedness()).isEqualTo(Boundedness.CONTINUOUS_UNBOUNDED);
     }
@@ -116,11 +129,16 @@ class CapstanMySqlSourceBuilderTest {
 
     @Test
     void anUnsetServerIdIsDrawnFromTheDocumentedRange() {
-        long id = CapstanMySqlSource.<String>builder()
-                .hostname("h").username("u").databaseList("shop")
-                .startupOptions(StartupOptions.earliest())
-                .deserializer(new JsonDebeziumDeserializer())
-                .build().config().serverId();
+        long id =
+                CapstanMySqlSource.<String>builder()
+                        .hostname("h")
+                        .username("u")
+                        .databaseList("shop")
+                        .startupOptions(StartupOptions.earliest())
+                        .deserializer(new JsonDebeziumDeserializer())
+                        .build()
+                        .config()
+                        .serverId();
         assertThat(id).isBetween(5400L, 6399L);
     }
 }

@@ -5,10 +5,11 @@ import io.capstan.flink.mysql.convert.RowConverter;
 import io.capstan.flink.mysql.deserializer.JsonDebeziumDeserializer;
 import io.capstan.flink.mysql.deserializer.RowDataDeserializer;
 import io.capstan.flink.mysql.event.Operation;
-import java.util.concurrent.TimeUnit;
+
 import org.apache.flink.table.data.RowData;
 import org.apache.flink.table.runtime.typeutils.InternalTypeInfo;
 import org.apache.flink.util.Collector;
+
 import org.openjdk.jmh.annotations.Benchmark;
 import org.openjdk.jmh.annotations.BenchmarkMode;
 import org.openjdk.jmh.annotations.Fork;
@@ -21,11 +22,13 @@ import org.openjdk.jmh.annotations.State;
 import org.openjdk.jmh.annotations.Warmup;
 import org.openjdk.jmh.infra.Blackhole;
 
+import java.util.concurrent.TimeUnit;
+
 /**
  * The per-change work on the source's task thread after decoding, for an UPDATE of the end-to-end
  * benchmark's 10-column table: the {@link ChangeEvent} the emitter builds (including the GTID's
- * text), then the built-in deserializers: {@link RowDataDeserializer} (what the SQL connector
- * uses: two RowData records) and {@link JsonDebeziumDeserializer} (one JSON text).
+ * text), then the built-in deserializers: {@link RowDataDeserializer} (what the SQL connector uses:
+ * two RowData records) and {@link JsonDebeziumDeserializer} (one JSON text).
  *
  * <p>Run: see docs/performance.md, "Microbenchmarks (JMH)".
  */
@@ -65,8 +68,15 @@ public class ChangeEventDeserializerBenchmark {
 
     private ChangeEvent nextUpdate() {
         int i = next++ & (ROWS - 1);
-        return new ChangeEvent(Operation.UPDATE, before[i], after[i], converter.schema(),
-                converter.schema().tableId(), GTID, 1_700_000_000_000_000L, i);
+        return new ChangeEvent(
+                Operation.UPDATE,
+                before[i],
+                after[i],
+                converter.schema(),
+                converter.schema().tableId(),
+                GTID,
+                1_700_000_000_000_000L,
+                i);
     }
 
     @Benchmark

@@ -10,13 +10,10 @@ import io.capstan.flink.mysql.snapshot.key.KeyColumn;
 import io.capstan.flink.mysql.snapshot.key.KeyKind;
 import io.capstan.flink.mysql.snapshot.key.KeyTuple;
 import io.capstan.flink.mysql.snapshot.plan.ChunkRange;
-import java.util.ArrayList;
-import java.util.List;
-import java.util.Map;
-import java.util.SplittableRandom;
-import java.util.concurrent.TimeUnit;
+
 import org.apache.flink.table.data.GenericRowData;
 import org.apache.flink.table.data.RowData;
+
 import org.openjdk.jmh.annotations.Benchmark;
 import org.openjdk.jmh.annotations.BenchmarkMode;
 import org.openjdk.jmh.annotations.Fork;
@@ -28,6 +25,12 @@ import org.openjdk.jmh.annotations.Scope;
 import org.openjdk.jmh.annotations.Setup;
 import org.openjdk.jmh.annotations.State;
 import org.openjdk.jmh.annotations.Warmup;
+
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+import java.util.SplittableRandom;
+import java.util.concurrent.TimeUnit;
 
 /**
  * {@link CursorGate#suppress(TableId, RowData, Gtid)}, called for every row image of a gated table
@@ -63,13 +66,18 @@ public class CursorGateBenchmark {
     @Setup
     public void setUp() {
         table = TableId.of("bench", "orders");
-        ChunkKey key = new ChunkKey(table,
-                List.of(new KeyColumn("id", 0, KeyKind.INTEGER, false, 0, 0, "bigint")), ChunkKey.Source.PRIMARY_KEY);
+        ChunkKey key =
+                new ChunkKey(
+                        table,
+                        List.of(new KeyColumn("id", 0, KeyKind.INTEGER, false, 0, 0, "bigint")),
+                        ChunkKey.Source.PRIMARY_KEY);
         List<FinishedChunk> finished = new ArrayList<>();
         for (int i = 0; i < chunks; i++) {
             KeyTuple low = i == 0 ? null : KeyTuple.of((long) i * CHUNK_SIZE + 1);
             KeyTuple high = i == chunks - 1 ? null : KeyTuple.of((long) (i + 1) * CHUNK_SIZE + 1);
-            finished.add(new FinishedChunk(ChunkRange.of(low, high), GtidSet.parse(UUID + ":1-" + (1000 + i))));
+            finished.add(
+                    new FinishedChunk(
+                            ChunkRange.of(low, high), GtidSet.parse(UUID + ":1-" + (1000 + i))));
         }
         gate = CursorGate.of(Map.of(key, finished));
         SplittableRandom r = new SplittableRandom(7);
@@ -85,7 +93,8 @@ public class CursorGateBenchmark {
             inside[p] = Gtid.of(UUID, 1 + r.nextInt(1000));
             outside[p] = Gtid.of(UUID, 1000L + chunks + 1 + r.nextInt(1000));
         }
-        if (!gate.suppress(table, images[0], inside[0]) || gate.suppress(table, images[0], outside[0])) {
+        if (!gate.suppress(table, images[0], inside[0])
+                || gate.suppress(table, images[0], outside[0])) {
             throw new IllegalStateException("the gate fixture does not gate as intended");
         }
     }

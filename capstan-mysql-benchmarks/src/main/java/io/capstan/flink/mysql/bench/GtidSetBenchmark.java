@@ -2,8 +2,7 @@ package io.capstan.flink.mysql.bench;
 
 import io.capstan.flink.mysql.gtid.Gtid;
 import io.capstan.flink.mysql.gtid.GtidSet;
-import java.util.Random;
-import java.util.concurrent.TimeUnit;
+
 import org.openjdk.jmh.annotations.Benchmark;
 import org.openjdk.jmh.annotations.BenchmarkMode;
 import org.openjdk.jmh.annotations.Fork;
@@ -15,6 +14,9 @@ import org.openjdk.jmh.annotations.Scope;
 import org.openjdk.jmh.annotations.Setup;
 import org.openjdk.jmh.annotations.State;
 import org.openjdk.jmh.annotations.Warmup;
+
+import java.util.Random;
+import java.util.concurrent.TimeUnit;
 
 /**
  * {@link GtidSet#contains} (called per row change by the cursor gate) and {@link GtidSet#add}
@@ -32,8 +34,8 @@ public class GtidSetBenchmark {
 
     private static final int UUIDS = 10;
     private static final int RANGES_PER_UUID = 100; // 10 x 100 = 1,000 ranges
-    private static final int STRIDE = 10;           // range k of a uuid is [10k+1, 10k+5]
-    private static final int PROBES = 1024;         // power of two, cycled through
+    private static final int STRIDE = 10; // range k of a uuid is [10k+1, 10k+5]
+    private static final int PROBES = 1024; // power of two, cycled through
 
     private String[] uuids;
     private GtidSet set;
@@ -53,7 +55,8 @@ public class GtidSetBenchmark {
         uuids = new String[UUIDS];
         GtidSet.Builder builder = GtidSet.builder();
         for (int u = 0; u < UUIDS; u++) {
-            uuids[u] = String.format("%08x-71ca-11e1-9e33-c80aa94295%02d", 0x3e11fa47 + u * 7919, u);
+            uuids[u] =
+                    String.format("%08x-71ca-11e1-9e33-c80aa94295%02d", 0x3e11fa47 + u * 7919, u);
             for (int k = 0; k < RANGES_PER_UUID; k++) {
                 builder.addRange(uuids[u], "", (long) k * STRIDE + 1, (long) k * STRIDE + 5);
             }
@@ -66,10 +69,13 @@ public class GtidSetBenchmark {
         for (int i = 0; i < PROBES; i++) {
             String uuid = uuids[random.nextInt(UUIDS)];
             long base = (long) random.nextInt(RANGES_PER_UUID) * STRIDE;
-            hits[i] = Gtid.of(uuid, base + 1 + random.nextInt(5));        // inside a range
-            gapMisses[i] = Gtid.of(uuid, base + 7 + random.nextInt(3));   // 7..9: a gap, not touching
-            unknownSourceMisses[i] = Gtid.of(
-                    String.format("%08x-0000-4000-8000-000000000000", random.nextInt(1 << 30)), base + 1);
+            hits[i] = Gtid.of(uuid, base + 1 + random.nextInt(5)); // inside a range
+            gapMisses[i] = Gtid.of(uuid, base + 7 + random.nextInt(3)); // 7..9: a gap, not touching
+            unknownSourceMisses[i] =
+                    Gtid.of(
+                            String.format(
+                                    "%08x-0000-4000-8000-000000000000", random.nextInt(1 << 30)),
+                            base + 1);
             newInGap[i] = gapMisses[i];
         }
         running = set;
@@ -107,7 +113,10 @@ public class GtidSetBenchmark {
         return set.add(newInGap[next()]);
     }
 
-    /** The binlog reader's common case: set = set.add(next GTID of the source), Gtid creation included. */
+    /**
+     * The binlog reader's common case: set = set.add(next GTID of the source), Gtid creation
+     * included.
+     */
     @Benchmark
     public GtidSet addNextTransaction() {
         running = running.add(Gtid.of(uuids[0], nextTransaction++));

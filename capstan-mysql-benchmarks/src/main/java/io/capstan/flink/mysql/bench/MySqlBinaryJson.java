@@ -86,16 +86,22 @@ final class MySqlBinaryJson {
         return out.toByteArray();
     }
 
-    /** Writes one value entry (type + inlined value or offset) and, if not inlined, the value's bytes. */
+    /**
+     * Writes one value entry (type + inlined value or offset) and, if not inlined, the value's
+     * bytes.
+     */
     @SuppressWarnings("unchecked")
-    private static void valueEntry(byte[] entries, int at, Object v, int offset, ByteArrayOutputStream values) {
+    private static void valueEntry(
+            byte[] entries, int at, Object v, int offset, ByteArrayOutputStream values) {
         int type;
         int inline = -1;
         byte[] data = null;
         if (v instanceof Boolean) {
             type = LITERAL;
             inline = ((Boolean) v) ? 1 : 2;
-        } else if (v instanceof Integer && (Integer) v >= Short.MIN_VALUE && (Integer) v <= Short.MAX_VALUE) {
+        } else if (v instanceof Integer
+                && (Integer) v >= Short.MIN_VALUE
+                && (Integer) v <= Short.MAX_VALUE) {
             type = INT16;
             inline = (Integer) v & 0xFFFF;
         } else if (v instanceof Double) {
@@ -124,7 +130,8 @@ final class MySqlBinaryJson {
             type = SMALL_OBJECT;
             data = objectBody((Map<String, Object>) v);
         } else {
-            throw new IllegalArgumentException("unsupported JSON value type " + v.getClass().getSimpleName());
+            throw new IllegalArgumentException(
+                    "unsupported JSON value type " + v.getClass().getSimpleName());
         }
         entries[at] = (byte) type;
         int field = inline >= 0 ? inline : offset;

@@ -5,15 +5,9 @@ import io.capstan.flink.mysql.schema.ColumnSchema;
 import io.capstan.flink.mysql.schema.MySqlType;
 import io.capstan.flink.mysql.schema.TableId;
 import io.capstan.flink.mysql.schema.TableSchema;
-import java.io.Serializable;
-import java.math.BigDecimal;
-import java.nio.charset.StandardCharsets;
-import java.util.ArrayList;
-import java.util.LinkedHashMap;
-import java.util.List;
-import java.util.Map;
-import java.util.concurrent.TimeUnit;
+
 import org.apache.flink.table.data.GenericRowData;
+
 import org.openjdk.jmh.annotations.Benchmark;
 import org.openjdk.jmh.annotations.BenchmarkMode;
 import org.openjdk.jmh.annotations.Fork;
@@ -25,6 +19,15 @@ import org.openjdk.jmh.annotations.Scope;
 import org.openjdk.jmh.annotations.Setup;
 import org.openjdk.jmh.annotations.State;
 import org.openjdk.jmh.annotations.Warmup;
+
+import java.io.Serializable;
+import java.math.BigDecimal;
+import java.nio.charset.StandardCharsets;
+import java.util.ArrayList;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.concurrent.TimeUnit;
 
 /**
  * {@link RowConverter#fromBinlog} (called once per row image by the binlog reader) on raw rows as
@@ -72,10 +75,13 @@ public class RowDecodingBenchmark {
                 columns.add(col("c", MySqlType.DECIMAL).precision(38).scale(10).build(T));
                 columns.add(col("d", MySqlType.DOUBLE).build(T));
                 for (int i = 0; i < ROWS; i++) {
-                    rows[i] = new Serializable[] {
-                        new BigDecimal(i * 1234L + ".56"), new BigDecimal("98765432" + i + ".1234"),
-                        new BigDecimal("1234567890123" + i + ".0123456789"), i * 1.5,
-                    };
+                    rows[i] =
+                            new Serializable[] {
+                                new BigDecimal(i * 1234L + ".56"),
+                                new BigDecimal("98765432" + i + ".1234"),
+                                new BigDecimal("1234567890123" + i + ".0123456789"),
+                                i * 1.5,
+                            };
                 }
                 break;
             case "strings":
@@ -84,12 +90,18 @@ public class RowDecodingBenchmark {
                 columns.add(col("c", MySqlType.CHAR).charset("latin1").length(16).build(T));
                 columns.add(col("d", MySqlType.TEXT).charset("utf8mb4").build(T));
                 for (int i = 0; i < ROWS; i++) {
-                    rows[i] = new Serializable[] {
-                        utf8("customer-" + Integer.toHexString(i * 31337)),
-                        utf8("alpha bravo charlie delta echo foxtrot golf hotel india juliet kilo " + i),
-                        ("code-" + i).getBytes(StandardCharsets.ISO_8859_1),
-                        utf8("Grüße aus Köln, " + i + " — a longer text with non-ASCII characters ünd so weiter"),
-                    };
+                    rows[i] =
+                            new Serializable[] {
+                                utf8("customer-" + Integer.toHexString(i * 31337)),
+                                utf8(
+                                        "alpha bravo charlie delta echo foxtrot golf hotel india juliet kilo "
+                                                + i),
+                                ("code-" + i).getBytes(StandardCharsets.ISO_8859_1),
+                                utf8(
+                                        "Grüße aus Köln, "
+                                                + i
+                                                + " — a longer text with non-ASCII characters ünd so weiter"),
+                            };
                 }
                 break;
             case "temporals":
@@ -99,7 +111,10 @@ public class RowDecodingBenchmark {
                 columns.add(col("d", MySqlType.TIME).precision(6).build(T));
                 for (int i = 0; i < ROWS; i++) {
                     long micros = 1_700_000_000_000_000L + i * 1_234_567_000L;
-                    rows[i] = new Serializable[] {micros, micros + 86_400_000_000L, 19_000 + i, i * 1_000_001L};
+                    rows[i] =
+                            new Serializable[] {
+                                micros, micros + 86_400_000_000L, 19_000 + i, i * 1_000_001L
+                            };
                 }
                 break;
             case "json":
@@ -114,7 +129,8 @@ public class RowDecodingBenchmark {
             case "benchTable":
                 columns.add(col("id", MySqlType.BIGINT).build(T));
                 columns.add(col("qty", MySqlType.INT).build(T));
-                columns.add(col("customer", MySqlType.VARCHAR).charset("utf8mb4").length(64).build(T));
+                columns.add(
+                        col("customer", MySqlType.VARCHAR).charset("utf8mb4").length(64).build(T));
                 columns.add(col("amount", MySqlType.DECIMAL).precision(12).scale(2).build(T));
                 columns.add(col("created_at", MySqlType.DATETIME).precision(3).build(T));
                 columns.add(col("updated_at", MySqlType.TIMESTAMP).precision(3).build(T));
@@ -124,12 +140,21 @@ public class RowDecodingBenchmark {
                 columns.add(col("attrs", MySqlType.JSON).build(T));
                 for (int i = 0; i < ROWS; i++) {
                     long micros = 1_700_000_000_000_000L + i * 1_234_567_000L;
-                    rows[i] = new Serializable[] {
-                        1_000_000L + i, i * 7, utf8("customer-" + Integer.toHexString(i * 31337)),
-                        new BigDecimal(i * 1234L + ".56"), micros, micros + 86_400_000_000L, (i % 256) - 128,
-                        i * 1.5, utf8("alpha bravo charlie delta echo foxtrot golf hotel india juliet " + i),
-                        jsonDocument(i),
-                    };
+                    rows[i] =
+                            new Serializable[] {
+                                1_000_000L + i,
+                                i * 7,
+                                utf8("customer-" + Integer.toHexString(i * 31337)),
+                                new BigDecimal(i * 1234L + ".56"),
+                                micros,
+                                micros + 86_400_000_000L,
+                                (i % 256) - 128,
+                                i * 1.5,
+                                utf8(
+                                        "alpha bravo charlie delta echo foxtrot golf hotel india juliet "
+                                                + i),
+                                jsonDocument(i),
+                            };
                 }
                 break;
             default:
@@ -138,9 +163,11 @@ public class RowDecodingBenchmark {
         converter = RowConverter.of(new TableSchema(T, columns, new int[0]));
         if (family.equals("json")) {
             String text = converter.fromBinlog(rows[0]).getString(0).toString();
-            String expected = "{\"sku\": \"S-0\", \"gift\": true, \"tags\": [\"alpha\", \"bravo\"], \"weight\": 12.5}";
+            String expected =
+                    "{\"sku\": \"S-0\", \"gift\": true, \"tags\": [\"alpha\", \"bravo\"], \"weight\": 12.5}";
             if (!text.equals(expected)) {
-                throw new IllegalStateException("the binary JSON fixture does not decode as MySQL prints it");
+                throw new IllegalStateException(
+                        "the binary JSON fixture does not decode as MySQL prints it");
             }
         }
     }
@@ -166,7 +193,10 @@ public class RowDecodingBenchmark {
         return s.getBytes(StandardCharsets.UTF_8);
     }
 
-    /** {"sku": "S-i", "gift": true, "tags": ["alpha", "bravo"], "weight": 12.5}, keys in MySQL's order. */
+    /**
+     * {"sku": "S-i", "gift": true, "tags": ["alpha", "bravo"], "weight": 12.5}, keys in MySQL's
+     * order.
+     */
     static byte[] jsonDocument(int i) {
         Map<String, Object> m = new LinkedHashMap<>();
         m.put("sku", "S-" + i);

@@ -1,13 +1,5 @@
 package io.capstan.flink.mysql.perf;
 
-import com.github.shyiko.mysql.binlog.BinaryLogClient;
-import com.github.shyiko.mysql.binlog.event.DeleteRowsEventData;
-import com.github.shyiko.mysql.binlog.event.Event;
-import com.github.shyiko.mysql.binlog.event.EventData;
-import com.github.shyiko.mysql.binlog.event.TableMapEventData;
-import com.github.shyiko.mysql.binlog.event.UpdateRowsEventData;
-import com.github.shyiko.mysql.binlog.event.WriteRowsEventData;
-import com.github.shyiko.mysql.binlog.network.SSLMode;
 import io.capstan.flink.mysql.binlog.BinlogRecord;
 import io.capstan.flink.mysql.binlog.BinlogStartPosition;
 import io.capstan.flink.mysql.binlog.BinlogStreamer;
@@ -22,6 +14,17 @@ import io.capstan.flink.mysql.schema.BinlogSchemaReader;
 import io.capstan.flink.mysql.schema.TableId;
 import io.capstan.flink.mysql.testing.MySqlServer;
 import io.capstan.flink.mysql.testing.ServerOptions;
+
+import com.github.shyiko.mysql.binlog.BinaryLogClient;
+import com.github.shyiko.mysql.binlog.event.DeleteRowsEventData;
+import com.github.shyiko.mysql.binlog.event.Event;
+import com.github.shyiko.mysql.binlog.event.EventData;
+import com.github.shyiko.mysql.binlog.event.TableMapEventData;
+import com.github.shyiko.mysql.binlog.event.UpdateRowsEventData;
+import com.github.shyiko.mysql.binlog.event.WriteRowsEventData;
+import com.github.shyiko.mysql.binlog.network.SSLMode;
+import org.junit.jupiter.api.Test;
+
 import java.io.Serializable;
 import java.util.ArrayList;
 import java.util.HashMap;
@@ -31,7 +34,6 @@ import java.util.Map;
 import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicLong;
-import org.junit.jupiter.api.Test;
 
 /**
  * Where the binlog path's time goes, against a plain {@link BinaryLogClient} decoding the same
@@ -73,10 +75,14 @@ public class BinlogDecodeProbe {
             String before = server.gtidExecuted().replaceAll("\\s", "");
             long t0 = System.nanoTime();
             long expected = generate(server, changes);
-            System.out.printf("generated %d row changes in %.1f s%n", expected, (System.nanoTime() - t0) / 1e9);
-            // -Dperf.ssl=DISABLED measures without TLS (default: the connector's default, PREFERRED)
-            MySqlConnectionConfig config = PerfData.connectorConfig(server,
-                    SslMode.valueOf(System.getProperty("perf.ssl", "PREFERRED")));
+            System.out.printf(
+                    "generated %d row changes in %.1f s%n",
+                    expected, (System.nanoTime() - t0) / 1e9);
+            // -Dperf.ssl=DISABLED measures without TLS (default: the connector's default,
+            // PREFERRED)
+            MySqlConnectionConfig config =
+                    PerfData.connectorConfig(
+                            server, SslMode.valueOf(System.getProperty("perf.ssl", "PREFERRED")));
 
             Map<String, Variant> variants = new LinkedHashMap<>();
             variants.put("plain", () -> client(config, before, expected, false));
@@ -95,23 +101,31 @@ public class BinlogDecodeProbe {
                     double seconds = (System.nanoTime() - start) / 1e9;
                     double cpuSeconds = (PerfData.processCpuNanos() - cpuStart) / 1e9;
                     if (n != expected) {
-                        throw new IllegalStateException(v.getKey() + " saw " + n + " rows, expected " + expected);
+                        throw new IllegalStateException(
+                                v.getKey() + " saw " + n + " rows, expected " + expected);
                     }
                     if (round >= 0) {
                         rates.computeIfAbsent(v.getKey(), k -> new ArrayList<>()).add(n / seconds);
-                        cpuRates.computeIfAbsent(v.getKey(), k -> new ArrayList<>()).add(n / cpuSeconds);
+                        cpuRates.computeIfAbsent(v.getKey(), k -> new ArrayList<>())
+                                .add(n / cpuSeconds);
                     }
-                    System.out.printf("round %d %-15s %8.0f rows/s  %8.0f rows/client-cpu-s  (load %s)%n",
+                    System.out.printf(
+                            "round %d %-15s %8.0f rows/s  %8.0f rows/client-cpu-s  (load %s)%n",
                             round, v.getKey(), n / seconds, n / cpuSeconds, PerfData.loadAverage());
                 }
             }
-            double plain = rates.containsKey("plain") ? PerfData.median(rates.get("plain")) : Double.NaN;
+            double plain =
+                    rates.containsKey("plain") ? PerfData.median(rates.get("plain")) : Double.NaN;
             System.out.printf("%n%d row changes, %d rounds, medians:%n", expected, rounds);
-            double plainCpu = cpuRates.containsKey("plain") ? PerfData.median(cpuRates.get("plain")) : Double.NaN;
+            double plainCpu =
+                    cpuRates.containsKey("plain")
+                            ? PerfData.median(cpuRates.get("plain"))
+                            : Double.NaN;
             for (Map.Entry<String, List<Double>> r : rates.entrySet()) {
                 double m = PerfData.median(r.getValue());
                 double c = PerfData.median(cpuRates.get(r.getKey()));
-                System.out.printf("  %-15s %9.0f rows/s  %.2fx plain   %9.0f rows/client-cpu-s  %.2fx plain%n",
+                System.out.printf(
+                        "  %-15s %9.0f rows/s  %.2fx plain   %9.0f rows/client-cpu-s  %.2fx plain%n",
                         r.getKey(), m, m / plain, c, c / plainCpu);
             }
         }
@@ -122,7 +136,10 @@ public class BinlogDecodeProbe {
         long run() throws Exception;
     }
 
-    /** Half inserts, a third updates, the rest deletes, in transactions of 100 rows; returns the count. */
+    /**
+     * Half inserts, a third updates, the rest deletes, in transactions of 100 rows; returns the
+     * count.
+     */
     private static long generate(MySqlServer server, int changes) throws Exception {
         long inserts = changes / 2;
         long updates = changes / 3;
@@ -132,8 +149,14 @@ public class BinlogDecodeProbe {
         List<String> sql = new ArrayList<>();
         for (long id = 1; id <= updates; id += PER_TRANSACTION) {
             long last = Math.min(updates, id + PER_TRANSACTION - 1);
-            sql.add("UPDATE " + t + " SET i = i + 1, amount = amount + 1.25, dt = dt + INTERVAL 1 SECOND,"
-                    + " s64 = CONCAT('u', SUBSTRING(s64, 2)) WHERE id BETWEEN " + id + " AND " + last);
+            sql.add(
+                    "UPDATE "
+                            + t
+                            + " SET i = i + 1, amount = amount + 1.25, dt = dt + INTERVAL 1 SECOND,"
+                            + " s64 = CONCAT('u', SUBSTRING(s64, 2)) WHERE id BETWEEN "
+                            + id
+                            + " AND "
+                            + last);
             if (sql.size() == 200) {
                 server.executeAsRoot(sql.toArray(new String[0]));
                 sql.clear();
@@ -151,11 +174,16 @@ public class BinlogDecodeProbe {
         return inserts + updates + deletes;
     }
 
-    /** A plain client from the GTID set {@code before}; with {@code convert}, our deserializer and converter. */
-    private static long client(MySqlConnectionConfig config, String before, long expected, boolean convert)
+    /**
+     * A plain client from the GTID set {@code before}; with {@code convert}, our deserializer and
+     * converter.
+     */
+    private static long client(
+            MySqlConnectionConfig config, String before, long expected, boolean convert)
             throws Exception {
         BinaryLogClient client =
-                new BinaryLogClient(config.hostname(), config.port(), config.username(), config.password());
+                new BinaryLogClient(
+                        config.hostname(), config.port(), config.username(), config.password());
         client.setServerId(SERVER_IDS.incrementAndGet());
         client.setKeepAlive(false);
         client.setSSLMode(SSLMode.valueOf(config.sslMode().name()));
@@ -166,49 +194,59 @@ public class BinlogDecodeProbe {
         CountDownLatch done = new CountDownLatch(1);
         long[] rows = {0};
         Map<Long, RowConverter> converters = new HashMap<>();
-        client.registerEventListener(new BinaryLogClient.EventListener() {
-            long h;
+        client.registerEventListener(
+                new BinaryLogClient.EventListener() {
+                    long h;
 
-            @Override
-            public void onEvent(Event event) {
-                EventData data = event.getData();
-                if (data instanceof TableMapEventData && convert) {
-                    TableMapEventData m = (TableMapEventData) data;
-                    converters.computeIfAbsent(m.getTableId(), id -> RowConverter.of(BinlogSchemaReader.fromTableMap(
-                            TableId.of(m.getDatabase(), m.getTable()), m)));
-                } else if (data instanceof WriteRowsEventData) {
-                    WriteRowsEventData w = (WriteRowsEventData) data;
-                    RowConverter c = converters.get(w.getTableId());
-                    for (Serializable[] row : w.getRows()) {
-                        h += c == null ? row.length : c.fromBinlog(row).getArity();
+                    @Override
+                    public void onEvent(Event event) {
+                        EventData data = event.getData();
+                        if (data instanceof TableMapEventData && convert) {
+                            TableMapEventData m = (TableMapEventData) data;
+                            converters.computeIfAbsent(
+                                    m.getTableId(),
+                                    id ->
+                                            RowConverter.of(
+                                                    BinlogSchemaReader.fromTableMap(
+                                                            TableId.of(
+                                                                    m.getDatabase(), m.getTable()),
+                                                            m)));
+                        } else if (data instanceof WriteRowsEventData) {
+                            WriteRowsEventData w = (WriteRowsEventData) data;
+                            RowConverter c = converters.get(w.getTableId());
+                            for (Serializable[] row : w.getRows()) {
+                                h += c == null ? row.length : c.fromBinlog(row).getArity();
+                            }
+                            count(w.getRows().size());
+                        } else if (data instanceof UpdateRowsEventData) {
+                            UpdateRowsEventData u = (UpdateRowsEventData) data;
+                            RowConverter c = converters.get(u.getTableId());
+                            for (Map.Entry<Serializable[], Serializable[]> row : u.getRows()) {
+                                h +=
+                                        c == null
+                                                ? row.getKey().length
+                                                : c.fromBinlog(row.getKey()).getArity()
+                                                        + c.fromBinlog(row.getValue()).getArity();
+                            }
+                            count(u.getRows().size());
+                        } else if (data instanceof DeleteRowsEventData) {
+                            DeleteRowsEventData d = (DeleteRowsEventData) data;
+                            RowConverter c = converters.get(d.getTableId());
+                            for (Serializable[] row : d.getRows()) {
+                                h += c == null ? row.length : c.fromBinlog(row).getArity();
+                            }
+                            count(d.getRows().size());
+                        }
                     }
-                    count(w.getRows().size());
-                } else if (data instanceof UpdateRowsEventData) {
-                    UpdateRowsEventData u = (UpdateRowsEventData) data;
-                    RowConverter c = converters.get(u.getTableId());
-                    for (Map.Entry<Serializable[], Serializable[]> row : u.getRows()) {
-                        h += c == null ? row.getKey().length : c.fromBinlog(row.getKey()).getArity()
-                                + c.fromBinlog(row.getValue()).getArity();
-                    }
-                    count(u.getRows().size());
-                } else if (data instanceof DeleteRowsEventData) {
-                    DeleteRowsEventData d = (DeleteRowsEventData) data;
-                    RowConverter c = converters.get(d.getTableId());
-                    for (Serializable[] row : d.getRows()) {
-                        h += c == null ? row.length : c.fromBinlog(row).getArity();
-                    }
-                    count(d.getRows().size());
-                }
-            }
 
-            private void count(int n) {
-                rows[0] += n;
-                if (rows[0] >= expected) {
-                    sink += h;
-                    done.countDown();
-                }
-            }
-        });
+                    private void count(int n) {
+                        rows[0] += n;
+                        if (rows[0] >= expected) {
+                            sink += h;
+                            done.countDown();
+                        }
+                    }
+                });
         client.connect(10_000);
         try {
             if (!done.await(10, TimeUnit.MINUTES)) {
@@ -220,16 +258,19 @@ public class BinlogDecodeProbe {
         return rows[0];
     }
 
-    private static long streamer(MySqlConnectionConfig config, String before, long expected) throws Exception {
+    private static long streamer(MySqlConnectionConfig config, String before, long expected)
+            throws Exception {
         TableId table = TableId.of(DB, TABLE);
-        BinlogStreamerConfig sc = BinlogStreamerConfig.builder()
-                .connection(config)
-                .serverId(SERVER_IDS.incrementAndGet())
-                .tableFilter(table::equals)
-                .build();
+        BinlogStreamerConfig sc =
+                BinlogStreamerConfig.builder()
+                        .connection(config)
+                        .serverId(SERVER_IDS.incrementAndGet())
+                        .tableFilter(table::equals)
+                        .build();
         long rows = 0;
         long h = 0;
-        try (BinlogStreamer streamer = new BinlogStreamer(sc, BinlogStartPosition.of(GtidSet.parse(before)))) {
+        try (BinlogStreamer streamer =
+                new BinlogStreamer(sc, BinlogStartPosition.of(GtidSet.parse(before)))) {
             streamer.start();
             long deadline = System.nanoTime() + TimeUnit.MINUTES.toNanos(10);
             while (rows < expected) {

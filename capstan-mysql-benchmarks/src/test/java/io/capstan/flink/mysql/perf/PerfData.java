@@ -4,6 +4,7 @@ import io.capstan.flink.mysql.connect.MySqlConnectionConfig;
 import io.capstan.flink.mysql.connect.SslMode;
 import io.capstan.flink.mysql.testing.MySqlAccount;
 import io.capstan.flink.mysql.testing.MySqlServer;
+
 import java.sql.Connection;
 import java.sql.SQLException;
 import java.sql.Statement;
@@ -28,7 +29,10 @@ final class PerfData {
 
     private PerfData() {}
 
-    /** The connector account of the probe's server, as the connector's settings, in the given TLS mode. */
+    /**
+     * The connector account of the probe's server, as the connector's settings, in the given TLS
+     * mode.
+     */
     static MySqlConnectionConfig connectorConfig(MySqlServer server, SslMode sslMode) {
         MySqlAccount account = server.connectorAccount();
         return MySqlConnectionConfig.builder()
@@ -52,11 +56,16 @@ final class PerfData {
                 "CREATE TABLE " + db + "." + table + " (" + COLUMNS + ") ENGINE=InnoDB");
     }
 
-    /** Inserts rows with ids [from, to) in transactions of {@code perTransaction} rows (one statement each). */
-    static void insertRows(MySqlServer server, String db, String table, long from, long to, int perTransaction)
+    /**
+     * Inserts rows with ids [from, to) in transactions of {@code perTransaction} rows (one
+     * statement each).
+     */
+    static void insertRows(
+            MySqlServer server, String db, String table, long from, long to, int perTransaction)
             throws SQLException {
         Random random = new Random(42 + from);
-        try (Connection c = server.openRootConnection(); Statement st = c.createStatement()) {
+        try (Connection c = server.openRootConnection();
+                Statement st = c.createStatement()) {
             c.setAutoCommit(true);
             StringBuilder sql = new StringBuilder();
             for (long id = from; id < to; ) {
@@ -76,20 +85,51 @@ final class PerfData {
     }
 
     private static void appendRow(StringBuilder sql, long id, Random r) {
-        sql.append('(').append(id)
-                .append(',').append(r.nextInt())
-                .append(",'").append(text(r, 12 + r.nextInt(40))).append('\'')
-                .append(',').append(String.format(Locale.ROOT, "%d.%02d", r.nextInt(100_000_000), r.nextInt(100)))
-                .append(",'").append(2000 + r.nextInt(30)).append('-').append(1 + r.nextInt(12)).append('-')
-                .append(1 + r.nextInt(28)).append(' ').append(r.nextInt(24)).append(':').append(r.nextInt(60))
-                .append(':').append(r.nextInt(60)).append('.').append(r.nextInt(1000)).append('\'')
-                .append(",FROM_UNIXTIME(").append(1_000_000_000 + r.nextInt(900_000_000)).append('.')
-                .append(100 + r.nextInt(900)).append(')')
-                .append(',').append(r.nextInt(256) - 128)
-                .append(',').append(r.nextDouble() * 1e6)
-                .append(",'").append(text(r, 60 + r.nextInt(140))).append('\'')
-                .append(",'{\"name\": \"").append(text(r, 10)).append("\", \"n\": ").append(r.nextInt(1000))
-                .append(", \"tags\": [\"a\", \"b\", ").append(r.nextInt(10)).append("], \"ok\": true}')");
+        sql.append('(')
+                .append(id)
+                .append(',')
+                .append(r.nextInt())
+                .append(",'")
+                .append(text(r, 12 + r.nextInt(40)))
+                .append('\'')
+                .append(',')
+                .append(
+                        String.format(
+                                Locale.ROOT, "%d.%02d", r.nextInt(100_000_000), r.nextInt(100)))
+                .append(",'")
+                .append(2000 + r.nextInt(30))
+                .append('-')
+                .append(1 + r.nextInt(12))
+                .append('-')
+                .append(1 + r.nextInt(28))
+                .append(' ')
+                .append(r.nextInt(24))
+                .append(':')
+                .append(r.nextInt(60))
+                .append(':')
+                .append(r.nextInt(60))
+                .append('.')
+                .append(r.nextInt(1000))
+                .append('\'')
+                .append(",FROM_UNIXTIME(")
+                .append(1_000_000_000 + r.nextInt(900_000_000))
+                .append('.')
+                .append(100 + r.nextInt(900))
+                .append(')')
+                .append(',')
+                .append(r.nextInt(256) - 128)
+                .append(',')
+                .append(r.nextDouble() * 1e6)
+                .append(",'")
+                .append(text(r, 60 + r.nextInt(140)))
+                .append('\'')
+                .append(",'{\"name\": \"")
+                .append(text(r, 10))
+                .append("\", \"n\": ")
+                .append(r.nextInt(1000))
+                .append(", \"tags\": [\"a\", \"b\", ")
+                .append(r.nextInt(10))
+                .append("], \"ok\": true}')");
     }
 
     private static final char[] ALPHABET =
@@ -110,15 +150,22 @@ final class PerfData {
         return s.get(s.size() / 2);
     }
 
-    /** CPU time of this JVM (all threads, GC and JIT included): the client's cost, less noisy than wall time. */
+    /**
+     * CPU time of this JVM (all threads, GC and JIT included): the client's cost, less noisy than
+     * wall time.
+     */
     static long processCpuNanos() {
         return ((com.sun.management.OperatingSystemMXBean)
-                java.lang.management.ManagementFactory.getOperatingSystemMXBean()).getProcessCpuTime();
+                        java.lang.management.ManagementFactory.getOperatingSystemMXBean())
+                .getProcessCpuTime();
     }
 
     static String loadAverage() {
         try {
-            return new String(java.nio.file.Files.readAllBytes(java.nio.file.Path.of("/proc/loadavg"))).trim();
+            return new String(
+                            java.nio.file.Files.readAllBytes(
+                                    java.nio.file.Path.of("/proc/loadavg")))
+                    .trim();
         } catch (java.io.IOException e) {
             return "unknown";
         }

@@ -19,6 +19,11 @@ import io.capstan.flink.mysql.snapshot.read.SnapshotReadOptions;
 import io.capstan.flink.mysql.snapshot.read.TableReadSpec;
 import io.capstan.flink.mysql.testing.MySqlServer;
 import io.capstan.flink.mysql.testing.ServerOptions;
+
+import org.apache.flink.table.data.RowData;
+
+import org.junit.jupiter.api.Test;
+
 import java.math.BigDecimal;
 import java.sql.Connection;
 import java.sql.ResultSet;
@@ -29,8 +34,6 @@ import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
-import org.apache.flink.table.data.RowData;
-import org.junit.jupiter.api.Test;
 
 /**
  * Where the snapshot's read time goes, against the plain JDBC streaming scan (issue 7's limit), on
@@ -47,12 +50,14 @@ import org.junit.jupiter.api.Test;
  * </ul>
  *
  * Run (prints medians and ratios):
+ *
  * <pre>
  * mvn -B -o -pl capstan-mysql-benchmarks -am test -Dtest=SnapshotReadProbe -Dsurefire.failIfNoSpecifiedTests=false \
  *     -Dperf.rows=300000 -Dperf.rounds=5
  * </pre>
- * or directly with java (for JFR) on the test classpath: main class
- * {@code io.capstan.flink.mysql.perf.SnapshotReadProbe}; {@code -Dperf.only=chunks} repeats one variant.
+ *
+ * or directly with java (for JFR) on the test classpath: main class {@code
+ * io.capstan.flink.mysql.perf.SnapshotReadProbe}; {@code -Dperf.only=chunks} repeats one variant.
  */
 public class SnapshotReadProbe {
 
@@ -75,11 +80,14 @@ public class SnapshotReadProbe {
             PerfData.createTable(server, DB, TABLE);
             long t0 = System.nanoTime();
             PerfData.insertRows(server, DB, TABLE, 1, rows + 1, 1000);
-            System.out.printf("generated %d rows in %.1f s%n", rows, (System.nanoTime() - t0) / 1e9);
+            System.out.printf(
+                    "generated %d rows in %.1f s%n", rows, (System.nanoTime() - t0) / 1e9);
             server.executeAsRoot("ANALYZE TABLE " + DB + "." + TABLE);
-            // -Dperf.ssl=DISABLED measures without TLS (default: the connector's default, PREFERRED)
-            MySqlConnectionConfig config = PerfData.connectorConfig(server,
-                    SslMode.valueOf(System.getProperty("perf.ssl", "PREFERRED")));
+            // -Dperf.ssl=DISABLED measures without TLS (default: the connector's default,
+            // PREFERRED)
+            MySqlConnectionConfig config =
+                    PerfData.connectorConfig(
+                            server, SslMode.valueOf(System.getProperty("perf.ssl", "PREFERRED")));
             TableId table = TableId.of(DB, TABLE);
 
             if (!Boolean.getBoolean("perf.skipCheck")) {
@@ -102,23 +110,31 @@ public class SnapshotReadProbe {
                     double seconds = (System.nanoTime() - start) / 1e9;
                     double cpuSeconds = (PerfData.processCpuNanos() - cpuStart) / 1e9;
                     if (n != rows) {
-                        throw new IllegalStateException(v.getKey() + " read " + n + " rows, expected " + rows);
+                        throw new IllegalStateException(
+                                v.getKey() + " read " + n + " rows, expected " + rows);
                     }
                     if (round >= 0) {
                         rates.computeIfAbsent(v.getKey(), k -> new ArrayList<>()).add(n / seconds);
-                        cpuRates.computeIfAbsent(v.getKey(), k -> new ArrayList<>()).add(n / cpuSeconds);
+                        cpuRates.computeIfAbsent(v.getKey(), k -> new ArrayList<>())
+                                .add(n / cpuSeconds);
                     }
-                    System.out.printf("round %d %-14s %8.0f rows/s  %8.0f rows/client-cpu-s  (load %s)%n",
+                    System.out.printf(
+                            "round %d %-14s %8.0f rows/s  %8.0f rows/client-cpu-s  (load %s)%n",
                             round, v.getKey(), n / seconds, n / cpuSeconds, PerfData.loadAverage());
                 }
             }
-            double plain = rates.containsKey("plain") ? PerfData.median(rates.get("plain")) : Double.NaN;
+            double plain =
+                    rates.containsKey("plain") ? PerfData.median(rates.get("plain")) : Double.NaN;
             System.out.printf("%n%d rows, %d rounds, medians:%n", rows, rounds);
-            double plainCpu = cpuRates.containsKey("plain") ? PerfData.median(cpuRates.get("plain")) : Double.NaN;
+            double plainCpu =
+                    cpuRates.containsKey("plain")
+                            ? PerfData.median(cpuRates.get("plain"))
+                            : Double.NaN;
             for (Map.Entry<String, List<Double>> r : rates.entrySet()) {
                 double m = PerfData.median(r.getValue());
                 double c = PerfData.median(cpuRates.get(r.getKey()));
-                System.out.printf("  %-14s %9.0f rows/s  %.2fx plain   %9.0f rows/client-cpu-s  %.2fx plain%n",
+                System.out.printf(
+                        "  %-14s %9.0f rows/s  %.2fx plain   %9.0f rows/client-cpu-s  %.2fx plain%n",
                         r.getKey(), m, m / plain, c, c / plainCpu);
             }
         }
@@ -136,7 +152,8 @@ public class SnapshotReadProbe {
         long run() throws Exception;
     }
 
-    private static RowConverter converter(MySqlConnectionConfig config, TableId table) throws Exception {
+    private static RowConverter converter(MySqlConnectionConfig config, TableId table)
+            throws Exception {
         try (Connection c = JdbcConnections.open(config)) {
             TableSchema schema = JdbcSchemaReader.read(c, table);
             return RowConverter.of(schema);
@@ -144,15 +161,19 @@ public class SnapshotReadProbe {
     }
 
     /** The limit: one streamed SELECT; with a converter, each row goes through it instead. */
-    private static long plainScan(MySqlConnectionConfig config, TableId table, RowConverter converter)
-            throws Exception {
+    private static long plainScan(
+            MySqlConnectionConfig config, TableId table, RowConverter converter) throws Exception {
         long n = 0;
         long h = 0;
         try (Connection c = JdbcConnections.open(config);
-                Statement st = c.createStatement(ResultSet.TYPE_FORWARD_ONLY, ResultSet.CONCUR_READ_ONLY)) {
+                Statement st =
+                        c.createStatement(
+                                ResultSet.TYPE_FORWARD_ONLY, ResultSet.CONCUR_READ_ONLY)) {
             st.setFetchSize(Integer.MIN_VALUE);
-            try (ResultSet rs = st.executeQuery(
-                    "SELECT id, i, s64, amount, dt, ts, flag, d, s255, doc FROM " + table.quoted())) {
+            try (ResultSet rs =
+                    st.executeQuery(
+                            "SELECT id, i, s64, amount, dt, ts, flag, d, s255, doc FROM "
+                                    + table.quoted())) {
                 while (rs.next()) {
                     if (converter != null) {
                         RowData row = converter.fromJdbc(rs);
@@ -188,30 +209,50 @@ public class SnapshotReadProbe {
      * Before timing anything: every chunk read by streaming equals the same chunk read through a
      * server cursor (binary protocol) and the same rows of one plain scan through the converter.
      */
-    private static void crossCheck(MySqlConnectionConfig config, TableId table, int rows) throws Exception {
+    private static void crossCheck(MySqlConnectionConfig config, TableId table, int rows)
+            throws Exception {
         RowConverter converter = converter(config, table);
         long n = 0;
         try (Connection c = JdbcConnections.open(config);
                 Connection scan = JdbcConnections.open(config);
-                Statement st = scan.createStatement(ResultSet.TYPE_FORWARD_ONLY, ResultSet.CONCUR_READ_ONLY);
+                Statement st =
+                        scan.createStatement(
+                                ResultSet.TYPE_FORWARD_ONLY, ResultSet.CONCUR_READ_ONLY);
                 ChunkReader streaming = new ChunkReader(config, SnapshotReadOptions.defaults());
-                ChunkReader cursor = new ChunkReader(config, new SnapshotReadOptions(
-                        1000, SnapshotReadOptions.DEFAULT_LOCK_WAIT_TIMEOUT, SnapshotReadOptions.DEFAULT_LOCK_WAIT_BUDGET))) {
+                ChunkReader cursor =
+                        new ChunkReader(
+                                config,
+                                new SnapshotReadOptions(
+                                        1000,
+                                        SnapshotReadOptions.DEFAULT_LOCK_WAIT_TIMEOUT,
+                                        SnapshotReadOptions.DEFAULT_LOCK_WAIT_BUDGET))) {
             st.setFetchSize(Integer.MIN_VALUE);
-            ChunkKey key = ChunkKeyResolver.resolve(JdbcTableKeyMetadataReader.read(c, table), Optional.empty());
+            ChunkKey key =
+                    ChunkKeyResolver.resolve(
+                            JdbcTableKeyMetadataReader.read(c, table), Optional.empty());
             TableReadSpec spec = TableReadSpec.forSchema(key, JdbcSchemaReader.read(c, table));
-            TableChunkPlanner planner = new TableChunkPlanner(key, CHUNK_SIZE, new JdbcBoundaryQueries(c));
-            try (ResultSet rs = st.executeQuery(
-                    "SELECT id, i, s64, amount, dt, ts, flag, d, s255, doc FROM " + table.quoted() + " ORDER BY id")) {
-                for (Optional<SnapshotChunk> chunk = planner.next(); chunk.isPresent(); chunk = planner.next()) {
+            TableChunkPlanner planner =
+                    new TableChunkPlanner(key, CHUNK_SIZE, new JdbcBoundaryQueries(c));
+            try (ResultSet rs =
+                    st.executeQuery(
+                            "SELECT id, i, s64, amount, dt, ts, flag, d, s255, doc FROM "
+                                    + table.quoted()
+                                    + " ORDER BY id")) {
+                for (Optional<SnapshotChunk> chunk = planner.next();
+                        chunk.isPresent();
+                        chunk = planner.next()) {
                     List<RowData> a = streaming.read(chunk.get(), spec).rows();
                     List<RowData> b = cursor.read(chunk.get(), spec).rows();
                     if (!a.equals(b)) {
-                        throw new IllegalStateException("chunk " + chunk.get().id() + ": streaming and cursor reads differ");
+                        throw new IllegalStateException(
+                                "chunk "
+                                        + chunk.get().id()
+                                        + ": streaming and cursor reads differ");
                     }
                     for (RowData row : a) {
                         if (!rs.next() || !converter.fromJdbc(rs).equals(row)) {
-                            throw new IllegalStateException("chunk " + chunk.get().id() + " differs from the plain scan");
+                            throw new IllegalStateException(
+                                    "chunk " + chunk.get().id() + " differs from the plain scan");
                         }
                         n++;
                     }
@@ -221,7 +262,8 @@ public class SnapshotReadProbe {
         if (n != rows) {
             throw new IllegalStateException("cross-check saw " + n + " rows");
         }
-        System.out.println("cross-check: chunks (streaming) = chunks (server cursor) = plain scan + converter");
+        System.out.println(
+                "cross-check: chunks (streaming) = chunks (server cursor) = plain scan + converter");
     }
 
     /** Plans lazily and reads each chunk as it is planned, as the source's reader does. */
@@ -229,10 +271,15 @@ public class SnapshotReadProbe {
         long n = 0;
         try (Connection c = JdbcConnections.open(config);
                 ChunkReader reader = new ChunkReader(config, SnapshotReadOptions.defaults())) {
-            ChunkKey key = ChunkKeyResolver.resolve(JdbcTableKeyMetadataReader.read(c, table), Optional.empty());
+            ChunkKey key =
+                    ChunkKeyResolver.resolve(
+                            JdbcTableKeyMetadataReader.read(c, table), Optional.empty());
             TableReadSpec spec = TableReadSpec.forSchema(key, JdbcSchemaReader.read(c, table));
-            TableChunkPlanner planner = new TableChunkPlanner(key, CHUNK_SIZE, new JdbcBoundaryQueries(c));
-            for (Optional<SnapshotChunk> chunk = planner.next(); chunk.isPresent(); chunk = planner.next()) {
+            TableChunkPlanner planner =
+                    new TableChunkPlanner(key, CHUNK_SIZE, new JdbcBoundaryQueries(c));
+            for (Optional<SnapshotChunk> chunk = planner.next();
+                    chunk.isPresent();
+                    chunk = planner.next()) {
                 ChunkResult result = reader.read(chunk.get(), spec);
                 n += result.rowCount();
                 sink += result.rows().isEmpty() ? 0 : result.rows().get(0).getArity();

@@ -19,7 +19,8 @@ final class DemoLogging {
         java.util.logging.LogManager.getLogManager().reset();
         java.util.logging.Logger root = java.util.logging.Logger.getLogger("");
         try {
-            java.util.logging.FileHandler handler = new java.util.logging.FileHandler(file.toString());
+            java.util.logging.FileHandler handler =
+                    new java.util.logging.FileHandler(file.toString());
             handler.setFormatter(new java.util.logging.SimpleFormatter());
             root.addHandler(handler);
         } catch (IOException e) {
@@ -30,20 +31,22 @@ final class DemoLogging {
     static Path toFile(Path workDir) {
         Path log = workDir.resolve("demo.log");
         Path config = workDir.resolve("log4j2-demo.properties");
-        String text = String.join("\n",
-                "status = off",
-                "appender.file.type = File",
-                "appender.file.name = file",
-                "appender.file.fileName = " + log.toString().replace("\\", "/"),
-                "appender.file.append = false",
-                "appender.file.layout.type = PatternLayout",
-                "appender.file.layout.pattern = %d{HH:mm:ss.SSS} %-5p [%t] %c{1} - %m%n",
-                "rootLogger.level = INFO",
-                "rootLogger.appenderRef.file.ref = file",
-                // Flink's planner and runtime are chatty at INFO; keep the file readable
-                "logger.flink.name = org.apache.flink",
-                "logger.flink.level = WARN",
-                "");
+        String text =
+                String.join(
+                        "\n",
+                        "status = off",
+                        "appender.file.type = File",
+                        "appender.file.name = file",
+                        "appender.file.fileName = " + log.toString().replace("\\", "/"),
+                        "appender.file.append = false",
+                        "appender.file.layout.type = PatternLayout",
+                        "appender.file.layout.pattern = %d{HH:mm:ss.SSS} %-5p [%t] %c{1} - %m%n",
+                        "rootLogger.level = INFO",
+                        "rootLogger.appenderRef.file.ref = file",
+                        // Flink's planner and runtime are chatty at INFO; keep the file readable
+                        "logger.flink.name = org.apache.flink",
+                        "logger.flink.level = WARN",
+                        "");
         try {
             Files.createDirectories(workDir);
             Files.writeString(config, text, StandardCharsets.UTF_8);

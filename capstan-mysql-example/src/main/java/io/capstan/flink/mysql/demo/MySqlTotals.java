@@ -12,13 +12,18 @@ final class MySqlTotals {
     private final String sql;
 
     MySqlTotals(String database) {
-        this.sql = "SELECT status, COUNT(*), SUM(amount) FROM " + database + "." + ShopSchema.ORDERS
-                + " GROUP BY status";
+        this.sql =
+                "SELECT status, COUNT(*), SUM(amount) FROM "
+                        + database
+                        + "."
+                        + ShopSchema.ORDERS
+                        + " GROUP BY status";
     }
 
     Map<String, StatusTotals.Totals> query(Connection c) throws SQLException {
         StatusTotals t = new StatusTotals();
-        try (Statement st = c.createStatement(); ResultSet rs = st.executeQuery(sql)) {
+        try (Statement st = c.createStatement();
+                ResultSet rs = st.executeQuery(sql)) {
             while (rs.next()) {
                 t.put(rs.getString(1), rs.getLong(2), rs.getBigDecimal(3));
             }

@@ -1,6 +1,17 @@
 package io.capstan.flink.mysql.demo;
 
 import io.capstan.flink.mysql.connect.MySqlConnectionConfig;
+
+import org.apache.flink.configuration.Configuration;
+import org.apache.flink.configuration.CoreOptions;
+import org.apache.flink.core.execution.JobClient;
+import org.apache.flink.streaming.api.environment.StreamExecutionEnvironment;
+import org.apache.flink.table.api.TableResult;
+import org.apache.flink.table.api.bridge.java.StreamTableEnvironment;
+import org.apache.flink.types.Row;
+import org.apache.flink.types.RowKind;
+import org.apache.flink.util.CloseableIterator;
+
 import java.math.BigDecimal;
 import java.time.Instant;
 import java.util.ArrayDeque;
@@ -11,15 +22,6 @@ import java.util.Map;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicLong;
 import java.util.stream.Collectors;
-import org.apache.flink.configuration.Configuration;
-import org.apache.flink.configuration.CoreOptions;
-import org.apache.flink.core.execution.JobClient;
-import org.apache.flink.streaming.api.environment.StreamExecutionEnvironment;
-import org.apache.flink.table.api.TableResult;
-import org.apache.flink.table.api.bridge.java.StreamTableEnvironment;
-import org.apache.flink.types.Row;
-import org.apache.flink.types.RowKind;
-import org.apache.flink.util.CloseableIterator;
 
 /**
  * Two Flink SQL queries over {@code 'connector' = 'capstan-mysql'} on a local Flink (a MiniCluster
@@ -31,13 +33,21 @@ final class OrdersPipeline implements AutoCloseable {
 
     static final String AGGREGATE_SQL =
             "SELECT status, COUNT(*) AS orders, SUM(amount) AS revenue FROM orders GROUP BY status";
+
     static String changelogSql(int serverId) {
         return "SELECT id, customer_id, status, amount, op_ts FROM orders /*+ OPTIONS('server-id' = '"
-                + serverId + "') */";
+                + serverId
+                + "') */";
     }
 
     /** One row of the raw changelog, as shown on screen. */
-    record Change(RowKind kind, long id, int customerId, String status, BigDecimal amount, Instant opTs) {}
+    record Change(
+            RowKind kind,
+            long id,
+            int customerId,
+            String status,
+            BigDecimal amount,
+            Instant opTs) {}
 
     private final StatusTotals flinkTotals = new StatusTotals();
     private final ArrayDeque<Change> recent = new ArrayDeque<>();
@@ -57,7 +67,10 @@ final class OrdersPipeline implements AutoCloseable {
     }
 
     /** The table DDL; {@code startOptions} are the scan.startup.* options. */
-    static String createTable(MySqlConnectionConfig c, String database, int serverId,
+    static String createTable(
+            MySqlConnectionConfig c,
+            String database,
+            int serverId,
             Map<String, String> startOptions) {
         Map<String, String> o = new LinkedHashMap<>();
         o.put("connector", "capstan-mysql");
@@ -82,7 +95,13 @@ final class OrdersPipeline implements AutoCloseable {
                 + "  PRIMARY KEY (id) NOT ENFORCED\n"
                 + ") WITH (\n"
                 + o.entrySet().stream()
-                        .map(e -> "  '" + e.getKey() + "' = '" + e.getValue().replace("'", "''") + "'")
+                        .map(
+                                e ->
+                                        "  '"
+                                                + e.getKey()
+                                                + "' = '"
+                                                + e.getValue().replace("'", "''")
+                                                + "'")
                         .collect(Collectors.joining(",\n"))
                 + "\n)";
     }
@@ -105,17 +124,20 @@ final class OrdersPipeline implements AutoCloseable {
     }
 
     private void read(String name, TableResult result, java.util.function.Consumer<Row> sink) {
-        Thread t = new Thread(() -> {
-            try (CloseableIterator<Row> it = result.collect()) {
-                while (it.hasNext()) {
-                    sink.accept(it.next());
-                }
-            } catch (Throwable e) {
-                if (!closing) {
-                    failure = e;
-                }
-            }
-        }, name);
+        Thread t =
+                new Thread(
+                        () -> {
+                            try (CloseableIterator<Row> it = result.collect()) {
+                                while (it.hasNext()) {
+                                    sink.accept(it.next());
+                                }
+                            } catch (Throwable e) {
+                                if (!closing) {
+                                    failure = e;
+                                }
+                            }
+                        },
+                        name);
         t.setDaemon(true);
         readers.add(t);
         t.start();
@@ -124,14 +146,23 @@ final class OrdersPipeline implements AutoCloseable {
     private void applyAggregateRow(Row r) {
         RowKind k = r.getKind();
         boolean retraction = k == RowKind.UPDATE_BEFORE || k == RowKind.DELETE;
-        flinkTotals.apply(retraction, (String) r.getField(0), ((Number) r.getField(1)).longValue(),
+        flinkTotals.apply(
+                retraction,
+                (String) r.getField(0),
+                ((Number) r.getField(1)).longValue(),
                 (BigDecimal) r.getField(2));
     }
 
     private void applyChange(Row r) {
         Instant opTs = (Instant) r.getField(4);
-        Change c = new Change(r.getKind(), (Long) r.getField(0), (Integer) r.getField(1),
-                (String) r.getField(2), (BigDecimal) r.getField(3), opTs);
+        Change c =
+                new Change(
+                        r.getKind(),
+                        (Long) r.getField(0),
+                        (Integer) r.getField(1),
+                        (String) r.getField(2),
+                        (BigDecimal) r.getField(3),
+                        opTs);
         changeCounts.get(c.kind()).incrementAndGet();
         if (opTs != null) {
             lastLagMillis.set(Math.max(0, System.currentTimeMillis() - opTs.toEpochMilli()));
@@ -161,12 +192,16 @@ final class OrdersPipeline implements AutoCloseable {
         return changeCounts.get(k).get();
     }
 
-    /** Milliseconds from the commit in MySQL to this JVM for the latest change; -1 before the first. */
+    /**
+     * Milliseconds from the commit in MySQL to this JVM for the latest change; -1 before the first.
+     */
     long lastLagMillis() {
         return lastLagMillis.get();
     }
 
-    /** The first failure of either query (for example the connector's preflight refusal), or null. */
+    /**
+     * The first failure of either query (for example the connector's preflight refusal), or null.
+     */
     Throwable failure() {
         return failure;
     }
@@ -188,7 +223,8 @@ final class OrdersPipeline implements AutoCloseable {
         try {
             job.cancel().get(5, TimeUnit.SECONDS);
             long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(10);
-            while (System.nanoTime() < deadline && !job.getJobStatus().get(5, TimeUnit.SECONDS).isTerminalState()) {
+            while (System.nanoTime() < deadline
+                    && !job.getJobStatus().get(5, TimeUnit.SECONDS).isTerminalState()) {
                 Thread.sleep(50);
             }
         } catch (Exception ignored) {

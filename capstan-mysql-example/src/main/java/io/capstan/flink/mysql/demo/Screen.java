@@ -1,5 +1,7 @@
 package io.capstan.flink.mysql.demo;
 
+import org.apache.flink.types.RowKind;
+
 import java.math.BigDecimal;
 import java.time.Duration;
 import java.time.LocalTime;
@@ -9,7 +11,6 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
 import java.util.TreeSet;
-import org.apache.flink.types.RowKind;
 
 /**
  * Renders one frame of the demo's screen as text: at most 30 lines of at most 100 columns, redrawn
@@ -53,37 +54,66 @@ final class Screen {
         lines.add(f.startNote());
         lines.add(f.load());
         lines.add("");
-        lines.add(BOLD + "REVENUE BY STATUS" + RESET
-                + "    Flink SQL GROUP BY (live)     MySQL GROUP BY (queried now)    difference");
-        lines.add(String.format("%-12s %10s %16s   %10s %16s   %8s %12s",
-                "status", "orders", "revenue", "orders", "revenue", "orders", "revenue"));
+        lines.add(
+                BOLD
+                        + "REVENUE BY STATUS"
+                        + RESET
+                        + "    Flink SQL GROUP BY (live)     MySQL GROUP BY (queried now)    difference");
+        lines.add(
+                String.format(
+                        "%-12s %10s %16s   %10s %16s   %8s %12s",
+                        "status", "orders", "revenue", "orders", "revenue", "orders", "revenue"));
         TreeSet<String> statuses = new TreeSet<>(ShopSchema.STATUSES);
         statuses.addAll(f.flink().keySet());
         statuses.addAll(f.mysql().keySet());
         for (String s : statuses) {
             lines.add(totalsLine(s, f.flink().get(s), f.mysql().get(s)));
         }
-        lines.add(totalsLine("total",
-                new StatusTotals.Totals(StatusTotals.totalCount(f.flink()), StatusTotals.totalRevenue(f.flink())),
-                new StatusTotals.Totals(StatusTotals.totalCount(f.mysql()), StatusTotals.totalRevenue(f.mysql()))));
+        lines.add(
+                totalsLine(
+                        "total",
+                        new StatusTotals.Totals(
+                                StatusTotals.totalCount(f.flink()),
+                                StatusTotals.totalRevenue(f.flink())),
+                        new StatusTotals.Totals(
+                                StatusTotals.totalCount(f.mysql()),
+                                StatusTotals.totalRevenue(f.mysql()))));
         lines.add(f.exactness().describe());
         lines.add(f.exactness().describeSettlePoints());
         lines.add("");
         long[] n = f.changeCounts();
-        lines.add(BOLD + "LIVE CHANGELOG" + RESET + String.format(
-                "  %,d rows  (+I %,d  -U %,d  +U %,d  -D %,d)   commit-to-screen lag %s",
-                n[0] + n[1] + n[2] + n[3], n[0], n[1], n[2], n[3],
-                f.lagMillis() < 0 ? "-" : f.lagMillis() + " ms"));
-        lines.add(String.format("%-3s %9s %9s  %-10s %10s  %-12s", "op", "id", "customer", "status", "amount",
-                "committed"));
+        lines.add(
+                BOLD
+                        + "LIVE CHANGELOG"
+                        + RESET
+                        + String.format(
+                                "  %,d rows  (+I %,d  -U %,d  +U %,d  -D %,d)   commit-to-screen lag %s",
+                                n[0] + n[1] + n[2] + n[3],
+                                n[0],
+                                n[1],
+                                n[2],
+                                n[3],
+                                f.lagMillis() < 0 ? "-" : f.lagMillis() + " ms"));
+        lines.add(
+                String.format(
+                        "%-3s %9s %9s  %-10s %10s  %-12s",
+                        "op", "id", "customer", "status", "amount", "committed"));
         int room = 29 - lines.size();
         for (OrdersPipeline.Change c : f.changes()) {
             if (room-- <= 0) {
                 break;
             }
-            lines.add(String.format("%-3s %9d %9d  %-10s %10s  %-12s", kind(c.kind()), c.id(), c.customerId(),
-                    c.status(), c.amount().toPlainString(),
-                    c.opTs() == null ? "" : CLOCK_MS.format(c.opTs().atZone(ZoneId.systemDefault()))));
+            lines.add(
+                    String.format(
+                            "%-3s %9d %9d  %-10s %10s  %-12s",
+                            kind(c.kind()),
+                            c.id(),
+                            c.customerId(),
+                            c.status(),
+                            c.amount().toPlainString(),
+                            c.opTs() == null
+                                    ? ""
+                                    : CLOCK_MS.format(c.opTs().atZone(ZoneId.systemDefault()))));
         }
         while (lines.size() < 29) {
             lines.add("");
@@ -92,26 +122,37 @@ final class Screen {
         StringBuilder sb = new StringBuilder(HOME);
         for (int i = 0; i < lines.size(); i++) {
             // no newline after the last line: it would scroll a 30-line terminal by one
-            sb.append(fit(lines.get(i), WIDTH)).append(CLEAR_LINE).append(i < lines.size() - 1 ? "\n" : "");
+            sb.append(fit(lines.get(i), WIDTH))
+                    .append(CLEAR_LINE)
+                    .append(i < lines.size() - 1 ? "\n" : "");
         }
         return sb.append(CLEAR_BELOW).toString();
     }
 
     static String clock(long epochMillis) {
-        return CLOCK.format(java.time.Instant.ofEpochMilli(epochMillis).atZone(ZoneId.systemDefault()));
+        return CLOCK.format(
+                java.time.Instant.ofEpochMilli(epochMillis).atZone(ZoneId.systemDefault()));
     }
 
-    private static String totalsLine(String status, StatusTotals.Totals flink, StatusTotals.Totals mysql) {
+    private static String totalsLine(
+            String status, StatusTotals.Totals flink, StatusTotals.Totals mysql) {
         StatusTotals.Totals zero = new StatusTotals.Totals(0, BigDecimal.ZERO);
         StatusTotals.Totals a = flink == null ? zero : flink;
         StatusTotals.Totals b = mysql == null ? zero : mysql;
         long dCount = a.count() - b.count();
         BigDecimal dRevenue = a.revenue().subtract(b.revenue());
         boolean same = dCount == 0 && dRevenue.signum() == 0;
-        return String.format("%-12s %,10d %,16.2f   %,10d %,16.2f   %s%8s %12s%s",
-                status, a.count(), a.revenue(), b.count(), b.revenue(), same ? GREEN : YELLOW,
+        return String.format(
+                "%-12s %,10d %,16.2f   %,10d %,16.2f   %s%8s %12s%s",
+                status,
+                a.count(),
+                a.revenue(),
+                b.count(),
+                b.revenue(),
+                same ? GREEN : YELLOW,
                 dCount == 0 ? "0" : String.format("%+d", dCount),
-                dRevenue.signum() == 0 ? "0.00" : String.format("%+.2f", dRevenue), RESET);
+                dRevenue.signum() == 0 ? "0.00" : String.format("%+.2f", dRevenue),
+                RESET);
     }
 
     /** Cuts a line to {@code width} visible characters; ANSI escape sequences take no room. */

@@ -1,5 +1,7 @@
 package io.capstan.flink.mysql.demo;
 
+import org.apache.flink.types.RowKind;
+
 import java.io.PrintStream;
 import java.sql.Connection;
 import java.sql.SQLException;
@@ -7,12 +9,11 @@ import java.time.Duration;
 import java.util.Map;
 import java.util.Random;
 import java.util.concurrent.TimeUnit;
-import org.apache.flink.types.RowKind;
 
 /**
- * The README's first command: a live shop in MySQL, a Flink SQL job reading it through
- * {@code 'connector' = 'capstan-mysql'}, and a terminal screen that shows the changelog and an
- * aggregate next to the same aggregate computed by MySQL. See docs/quickstart.md.
+ * The README's first command: a live shop in MySQL, a Flink SQL job reading it through {@code
+ * 'connector' = 'capstan-mysql'}, and a terminal screen that shows the changelog and an aggregate
+ * next to the same aggregate computed by MySQL. See docs/quickstart.md.
  *
  * <p>Interactive until Ctrl-C; with {@code -Ddemo.duration=30s} it runs that long, stops the load,
  * waits for Flink to catch up and exits 0 when Flink's aggregate equals MySQL's, 1 otherwise.
@@ -24,8 +25,10 @@ public final class ShopDemo {
     static final int EXIT_ERROR = 2;
 
     private static final Duration CATCH_UP_TIMEOUT = Duration.ofSeconds(90);
+
     /** How often the load pauses so that Flink can be compared with a settled MySQL. */
     private static final long SETTLE_EVERY_MILLIS = 10_000;
+
     private static final Duration SETTLE_TIMEOUT = Duration.ofSeconds(15);
 
     private final DemoOptions options;
@@ -34,8 +37,10 @@ public final class ShopDemo {
     private final Object outputLock = new Object();
     private final long startMillis = System.currentTimeMillis();
     private volatile boolean stopping;
+
     /** True once the load runs and the main loop watches {@link #stopping}. */
     private volatile boolean running;
+
     private DemoServer server;
     private ShopLoad load;
     private OrdersPipeline pipeline;
@@ -71,25 +76,31 @@ public final class ShopDemo {
         System.exit(code);
     }
 
-    /** Asks the running demo to stop; if it has not within 30 s, the JVM exits (hooks still run). */
+    /**
+     * Asks the running demo to stop; if it has not within 30 s, the JVM exits (hooks still run).
+     */
     void requestStop() {
         if (stopping) {
             return;
         }
         stopping = true;
-        Thread deadline = new Thread(() -> {
-            try {
-                if (!running) {
-                    // still starting (e.g. inside Flink's job submission): the shutdown hook
-                    // stops what has been started
-                    System.exit(EXIT_MATCH);
-                }
-                Thread.sleep(30_000);
-            } catch (InterruptedException e) {
-                return;
-            }
-            System.exit(EXIT_ERROR);
-        }, "demo-stop-deadline");
+        Thread deadline =
+                new Thread(
+                        () -> {
+                            try {
+                                if (!running) {
+                                    // still starting (e.g. inside Flink's job submission): the
+                                    // shutdown hook
+                                    // stops what has been started
+                                    System.exit(EXIT_MATCH);
+                                }
+                                Thread.sleep(30_000);
+                            } catch (InterruptedException e) {
+                                return;
+                            }
+                            System.exit(EXIT_ERROR);
+                        },
+                        "demo-stop-deadline");
         deadline.setDaemon(true);
         deadline.start();
     }
@@ -114,8 +125,12 @@ public final class ShopDemo {
     }
 
     private int runUnguarded() throws Exception {
-        out.println("capstan-mysql demo: Flink SQL reading a live MySQL shop through 'connector' = 'capstan-mysql'");
-        out.println("(Ctrl-C stops everything; logs go to " + options.workDir.resolve("demo.log") + ")");
+        out.println(
+                "capstan-mysql demo: Flink SQL reading a live MySQL shop through 'connector' = 'capstan-mysql'");
+        out.println(
+                "(Ctrl-C stops everything; logs go to "
+                        + options.workDir.resolve("demo.log")
+                        + ")");
         server = DemoServer.start(options, progress);
         String database = options.database;
         try (Connection c = server.openWriterConnection()) {
@@ -129,23 +144,33 @@ public final class ShopDemo {
         }
         checkNotStopping();
 
-        progress.step("Starting Flink (a local MiniCluster in this JVM) and submitting two SQL queries:");
+        progress.step(
+                "Starting Flink (a local MiniCluster in this JVM) and submitting two SQL queries:");
         progress.note("      " + OrdersPipeline.AGGREGATE_SQL);
         progress.note("      " + OrdersPipeline.changelogSql(options.serverId + 1));
         pipeline = new OrdersPipeline(12);
-        pipeline.start(OrdersPipeline.createTable(server.connectorConfig(), database, options.serverId,
-                startOptions()), options.serverId + 1);
+        pipeline.start(
+                OrdersPipeline.createTable(
+                        server.connectorConfig(), database, options.serverId, startOptions()),
+                options.serverId + 1);
         progress.done("jobs submitted");
 
         truthConnection = server.openWriterConnection();
         MySqlTotals truth = new MySqlTotals(database);
-        progress.step("Flink snapshotting the " + options.seedRows + " orders, then following the binlog");
+        progress.step(
+                "Flink snapshotting the "
+                        + options.seedRows
+                        + " orders, then following the binlog");
         awaitCatchUp(truth, true);
         progress.done("Flink's aggregate equals MySQL's");
         checkNotStopping();
 
-        progress.step("Starting the load: " + options.writers + " writers, " + options.rate
-                + " row changes/s (inserts, status and amount updates, cancellations, deletes)");
+        progress.step(
+                "Starting the load: "
+                        + options.writers
+                        + " writers, "
+                        + options.rate
+                        + " row changes/s (inserts, status and amount updates, cancellations, deletes)");
         long seededMaxId = options.seedRows;
         load = new ShopLoad(server, database, options.writers, options.rate, seededMaxId);
         load.start();
@@ -157,8 +182,8 @@ public final class ShopDemo {
 
     /**
      * Where the Flink table starts: the default 'initial' mode reads the existing orders in chunks,
-     * each at an exact GTID position, then hands off to the binlog with no gap and no duplicate,
-     * so Flink's aggregate must equal MySQL's exactly. (The jobs run at parallelism 1, where the
+     * each at an exact GTID position, then hands off to the binlog with no gap and no duplicate, so
+     * Flink's aggregate must equal MySQL's exactly. (The jobs run at parallelism 1, where the
      * handoff needs no checkpoint; see docs/snapshot.md.)
      */
     static Map<String, String> startOptions() {
@@ -205,8 +230,12 @@ public final class ShopDemo {
             }
             compare(truth, exactness);
             if (System.currentTimeMillis() >= nextLine) {
-                progress.note(String.format("load: %,d row changes; Flink changelog: %,d rows; %s",
-                        load.rowChanges(), totalChanges(), exactness.describe().replaceAll("\033\\[[0-9;]*m", "")));
+                progress.note(
+                        String.format(
+                                "load: %,d row changes; Flink changelog: %,d rows; %s",
+                                load.rowChanges(),
+                                totalChanges(),
+                                exactness.describe().replaceAll("\033\\[[0-9;]*m", "")));
                 nextLine = System.currentTimeMillis() + 5000;
             }
             Thread.sleep(250);
@@ -217,23 +246,45 @@ public final class ShopDemo {
         Map<String, StatusTotals.Totals> flink = pipeline.flinkTotals();
         Map<String, StatusTotals.Totals> mysql = truth.query(truthConnection);
         out.println();
-        out.println("SUMMARY (" + options.duration.getSeconds() + " s of load, " + load.rowChanges()
-                + " row changes in " + load.transactions.get() + " transactions, " + load.errors.get() + " failed)");
-        out.printf("%-12s %10s %16s   %10s %16s%n", "status", "Flink", "revenue", "MySQL", "revenue");
-        for (String s : new java.util.TreeSet<>(mysql.keySet().isEmpty() ? flink.keySet() : union(flink, mysql))) {
+        out.println(
+                "SUMMARY ("
+                        + options.duration.getSeconds()
+                        + " s of load, "
+                        + load.rowChanges()
+                        + " row changes in "
+                        + load.transactions.get()
+                        + " transactions, "
+                        + load.errors.get()
+                        + " failed)");
+        out.printf(
+                "%-12s %10s %16s   %10s %16s%n", "status", "Flink", "revenue", "MySQL", "revenue");
+        for (String s :
+                new java.util.TreeSet<>(
+                        mysql.keySet().isEmpty() ? flink.keySet() : union(flink, mysql))) {
             StatusTotals.Totals a = flink.getOrDefault(s, new StatusTotals.Totals(0, null));
             StatusTotals.Totals b = mysql.getOrDefault(s, new StatusTotals.Totals(0, null));
-            out.printf("%-12s %,10d %,16.2f   %,10d %,16.2f%s%n", s, a.count(), a.revenue(), b.count(), b.revenue(),
+            out.printf(
+                    "%-12s %,10d %,16.2f   %,10d %,16.2f%s%n",
+                    s,
+                    a.count(),
+                    a.revenue(),
+                    b.count(),
+                    b.revenue(),
                     a.equals(b) ? "" : "   <-- differs");
         }
-        out.printf("live comparisons exact: %d of %d (the others differ by changes in flight)%n",
+        out.printf(
+                "live comparisons exact: %d of %d (the others differ by changes in flight)%n",
                 exactness.matches(), exactness.checks());
-        out.printf("settle points exact: %d of %d (load paused until Flink caught up)%n",
+        out.printf(
+                "settle points exact: %d of %d (load paused until Flink caught up)%n",
                 exactness.settleMatches(), exactness.settleChecks());
         same = same && exactness.settleMatches() == exactness.settleChecks();
-        out.println(same
-                ? "RESULT: MATCH - Flink's aggregate over the capstan-mysql changelog equals MySQL's"
-                : "RESULT: MISMATCH - Flink's aggregate differs from MySQL's after " + CATCH_UP_TIMEOUT.getSeconds() + " s");
+        out.println(
+                same
+                        ? "RESULT: MATCH - Flink's aggregate over the capstan-mysql changelog equals MySQL's"
+                        : "RESULT: MISMATCH - Flink's aggregate differs from MySQL's after "
+                                + CATCH_UP_TIMEOUT.getSeconds()
+                                + " s");
         return same ? EXIT_MATCH : EXIT_MISMATCH;
     }
 
@@ -248,7 +299,8 @@ public final class ShopDemo {
         return awaitCatchUp(truth, showProgress, CATCH_UP_TIMEOUT);
     }
 
-    private boolean awaitCatchUp(MySqlTotals truth, boolean showProgress, Duration timeout) throws Exception {
+    private boolean awaitCatchUp(MySqlTotals truth, boolean showProgress, Duration timeout)
+            throws Exception {
         long deadline = System.nanoTime() + timeout.toNanos();
         long nextNote = System.nanoTime() + TimeUnit.SECONDS.toNanos(3);
         while (!stopping) {
@@ -262,8 +314,10 @@ public final class ShopDemo {
                 return false;
             }
             if (showProgress && System.nanoTime() > nextNote) {
-                progress.note(String.format("      ... Flink has %,d of %,d orders so far",
-                        StatusTotals.totalCount(flink), StatusTotals.totalCount(mysql)));
+                progress.note(
+                        String.format(
+                                "      ... Flink has %,d of %,d orders so far",
+                                StatusTotals.totalCount(flink), StatusTotals.totalCount(mysql)));
                 nextNote = System.nanoTime() + TimeUnit.SECONDS.toNanos(3);
             }
             Thread.sleep(showProgress ? 200 : 20);
@@ -295,21 +349,44 @@ public final class ShopDemo {
     private Map<String, StatusTotals.Totals> lastMysql = Map.of();
 
     private void draw(ExactnessTracker exactness) {
-        long[] counts = {pipeline.changeCount(RowKind.INSERT), pipeline.changeCount(RowKind.UPDATE_BEFORE),
-                pipeline.changeCount(RowKind.UPDATE_AFTER), pipeline.changeCount(RowKind.DELETE)};
-        String loadLine = String.format("load: %d writers, %d changes/s max: %,d inserts, %,d updates, %,d deletes"
-                        + " in %,d transactions%s",
-                options.writers, options.rate, load.inserts.get(), load.updates.get(), load.deletes.get(),
-                load.transactions.get(), load.errors.get() == 0 ? "" : ", " + load.errors.get() + " failed ("
-                        + load.lastError() + ")");
-        Screen.Frame f = new Screen.Frame(
-                "capstan-mysql demo: Flink SQL over " + options.database + ".orders, 'connector'='capstan-mysql'",
-                "MySQL: " + server.description() + " · Flink: local MiniCluster, 2 SQL jobs",
-                START_NOTE,
-                Duration.ofMillis(System.currentTimeMillis() - startMillis),
-                loadLine,
-                lastFlink, lastMysql, exactness, pipeline.recentChanges(), counts, pipeline.lastLagMillis(),
-                "Ctrl-C stops the load, the Flink jobs and MySQL.  Logs: " + options.workDir.resolve("demo.log"));
+        long[] counts = {
+            pipeline.changeCount(RowKind.INSERT),
+            pipeline.changeCount(RowKind.UPDATE_BEFORE),
+            pipeline.changeCount(RowKind.UPDATE_AFTER),
+            pipeline.changeCount(RowKind.DELETE)
+        };
+        String loadLine =
+                String.format(
+                        "load: %d writers, %d changes/s max: %,d inserts, %,d updates, %,d deletes"
+                                + " in %,d transactions%s",
+                        options.writers,
+                        options.rate,
+                        load.inserts.get(),
+                        load.updates.get(),
+                        load.deletes.get(),
+                        load.transactions.get(),
+                        load.errors.get() == 0
+                                ? ""
+                                : ", " + load.errors.get() + " failed (" + load.lastError() + ")");
+        Screen.Frame f =
+                new Screen.Frame(
+                        "capstan-mysql demo: Flink SQL over "
+                                + options.database
+                                + ".orders, 'connector'='capstan-mysql'",
+                        "MySQL: "
+                                + server.description()
+                                + " · Flink: local MiniCluster, 2 SQL jobs",
+                        START_NOTE,
+                        Duration.ofMillis(System.currentTimeMillis() - startMillis),
+                        loadLine,
+                        lastFlink,
+                        lastMysql,
+                        exactness,
+                        pipeline.recentChanges(),
+                        counts,
+                        pipeline.lastLagMillis(),
+                        "Ctrl-C stops the load, the Flink jobs and MySQL.  Logs: "
+                                + options.workDir.resolve("demo.log"));
         synchronized (outputLock) {
             if (!stopping) {
                 out.print(Screen.render(f));
@@ -369,8 +446,12 @@ public final class ShopDemo {
             }
             out.println(". Stopped.");
             if (!options.embedded() && createdDatabase) {
-                out.println("The database " + options.database + " stays on your server: DROP DATABASE "
-                        + options.database + " removes it.");
+                out.println(
+                        "The database "
+                                + options.database
+                                + " stays on your server: DROP DATABASE "
+                                + options.database
+                                + " removes it.");
             }
             out.flush();
         }
@@ -392,8 +473,10 @@ public final class ShopDemo {
         java.util.Set<Throwable> seen = new java.util.HashSet<>();
         for (Throwable c = t; c != null && seen.add(c); c = c.getCause()) {
             if (c.getMessage() != null && sb.indexOf(c.getMessage()) < 0) {
-                sb.append(sb.length() == 0 ? "" : "\n  caused by: ").append(c.getClass().getSimpleName())
-                        .append(": ").append(c.getMessage());
+                sb.append(sb.length() == 0 ? "" : "\n  caused by: ")
+                        .append(c.getClass().getSimpleName())
+                        .append(": ")
+                        .append(c.getMessage());
             }
         }
         return sb.length() == 0 ? t.getClass().getName() : sb.toString();

@@ -27,8 +27,10 @@ final class ShopLoad implements AutoCloseable {
     private final long nanosPerOp;
     private final AtomicLong maxId = new AtomicLong();
     private final List<Thread> threads = new ArrayList<>();
+
     /** Writers hold the read side per transaction; {@link #pause()} takes the write side. */
     private final ReentrantReadWriteLock gate = new ReentrantReadWriteLock(true);
+
     private volatile boolean running = true;
 
     final AtomicLong inserts = new AtomicLong();
@@ -38,7 +40,12 @@ final class ShopLoad implements AutoCloseable {
     final AtomicLong errors = new AtomicLong();
     private volatile String lastError;
 
-    ShopLoad(DemoServer server, String database, int writers, int rowChangesPerSecond, long seededMaxId) {
+    ShopLoad(
+            DemoServer server,
+            String database,
+            int writers,
+            int rowChangesPerSecond,
+            long seededMaxId) {
         this.server = server;
         this.orders = database + "." + ShopSchema.ORDERS;
         this.writers = writers;
@@ -105,7 +112,10 @@ final class ShopLoad implements AutoCloseable {
                     continue; // paused for a settle point; look at running again
                 }
                 try {
-                    changed = random.nextInt(10) == 0 ? multiStatementTransaction(c, random) : oneChange(c, random);
+                    changed =
+                            random.nextInt(10) == 0
+                                    ? multiStatementTransaction(c, random)
+                                    : oneChange(c, random);
                 } finally {
                     gate.readLock().unlock();
                 }
@@ -162,9 +172,12 @@ final class ShopLoad implements AutoCloseable {
     }
 
     private int insert(Connection c, Random random) throws SQLException {
-        try (PreparedStatement ps = c.prepareStatement(
-                "INSERT INTO " + orders + " (customer_id, status, amount) VALUES (?, 'NEW', ?)",
-                Statement.RETURN_GENERATED_KEYS)) {
+        try (PreparedStatement ps =
+                c.prepareStatement(
+                        "INSERT INTO "
+                                + orders
+                                + " (customer_id, status, amount) VALUES (?, 'NEW', ?)",
+                        Statement.RETURN_GENERATED_KEYS)) {
             ps.setInt(1, 1 + random.nextInt(500));
             ps.setBigDecimal(2, randomAmount(random));
             int n = ps.executeUpdate();
@@ -179,19 +192,37 @@ final class ShopLoad implements AutoCloseable {
     }
 
     private int advanceStatus(Connection c, Random random) throws SQLException {
-        return update(c, random, "UPDATE " + orders + " SET status = CASE status"
-                + " WHEN 'NEW' THEN 'PAID' WHEN 'PAID' THEN 'SHIPPED' WHEN 'SHIPPED' THEN 'DELIVERED'"
-                + " ELSE status END WHERE id = ?", null);
+        return update(
+                c,
+                random,
+                "UPDATE "
+                        + orders
+                        + " SET status = CASE status"
+                        + " WHEN 'NEW' THEN 'PAID' WHEN 'PAID' THEN 'SHIPPED' WHEN 'SHIPPED' THEN 'DELIVERED'"
+                        + " ELSE status END WHERE id = ?",
+                null);
     }
 
     private int changeAmount(Connection c, Random random) throws SQLException {
-        BigDecimal delta = BigDecimal.valueOf(random.nextInt(2001) - 1000, 2).setScale(2, RoundingMode.UNNECESSARY);
-        return update(c, random, "UPDATE " + orders + " SET amount = GREATEST(1.00, amount + ?) WHERE id = ?", delta);
+        BigDecimal delta =
+                BigDecimal.valueOf(random.nextInt(2001) - 1000, 2)
+                        .setScale(2, RoundingMode.UNNECESSARY);
+        return update(
+                c,
+                random,
+                "UPDATE " + orders + " SET amount = GREATEST(1.00, amount + ?) WHERE id = ?",
+                delta);
     }
 
     private int cancel(Connection c, Random random) throws SQLException {
-        return update(c, random, "UPDATE " + orders + " SET status = 'CANCELLED'"
-                + " WHERE id = ? AND status IN ('NEW', 'PAID')", null);
+        return update(
+                c,
+                random,
+                "UPDATE "
+                        + orders
+                        + " SET status = 'CANCELLED'"
+                        + " WHERE id = ? AND status IN ('NEW', 'PAID')",
+                null);
     }
 
     private int delete(Connection c, Random random) throws SQLException {
@@ -203,7 +234,8 @@ final class ShopLoad implements AutoCloseable {
         }
     }
 
-    private int update(Connection c, Random random, String sql, BigDecimal firstParam) throws SQLException {
+    private int update(Connection c, Random random, String sql, BigDecimal firstParam)
+            throws SQLException {
         try (PreparedStatement ps = c.prepareStatement(sql)) {
             int i = 1;
             if (firstParam != null) {

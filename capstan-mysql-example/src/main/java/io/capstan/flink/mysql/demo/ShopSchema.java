@@ -12,7 +12,8 @@ import java.util.Random;
 final class ShopSchema {
 
     /** Order states, in the order the load moves an order through them. */
-    static final List<String> STATUSES = List.of("NEW", "PAID", "SHIPPED", "DELIVERED", "CANCELLED");
+    static final List<String> STATUSES =
+            List.of("NEW", "PAID", "SHIPPED", "DELIVERED", "CANCELLED");
 
     static final String ORDERS = "orders";
 
@@ -22,29 +23,37 @@ final class ShopSchema {
     private ShopSchema() {}
 
     /**
-     * Creates the database and an empty orders table. An existing database is replaced only when
-     * it is on the embedded server or was made by an earlier run of the demo (it holds the marker
+     * Creates the database and an empty orders table. An existing database is replaced only when it
+     * is on the embedded server or was made by an earlier run of the demo (it holds the marker
      * table); otherwise it is refused, so the demo never touches data it did not create.
      */
     static void create(Connection c, String database, boolean mayReplace) throws SQLException {
         try (Statement st = c.createStatement()) {
             if (databaseExists(c, database)) {
                 if (!mayReplace && !tableExists(c, database, MARKER)) {
-                    throw new IllegalStateException("database " + database + " already exists on your server"
-                            + " and was not made by the demo, which only writes to a database it creates:"
-                            + " pass -Ddemo.database=<a new name>");
+                    throw new IllegalStateException(
+                            "database "
+                                    + database
+                                    + " already exists on your server"
+                                    + " and was not made by the demo, which only writes to a database it creates:"
+                                    + " pass -Ddemo.database=<a new name>");
                 }
                 st.execute("DROP DATABASE " + database);
             }
             st.execute("CREATE DATABASE " + database);
             st.execute("CREATE TABLE " + database + "." + MARKER + " (made_by VARCHAR(32))");
-            st.execute("CREATE TABLE " + database + "." + ORDERS + " ("
-                    + " id BIGINT NOT NULL AUTO_INCREMENT PRIMARY KEY,"
-                    + " customer_id INT NOT NULL,"
-                    + " status VARCHAR(16) NOT NULL,"
-                    + " amount DECIMAL(10,2) NOT NULL,"
-                    + " updated_at TIMESTAMP(3) NOT NULL DEFAULT CURRENT_TIMESTAMP(3)"
-                    + "   ON UPDATE CURRENT_TIMESTAMP(3))");
+            st.execute(
+                    "CREATE TABLE "
+                            + database
+                            + "."
+                            + ORDERS
+                            + " ("
+                            + " id BIGINT NOT NULL AUTO_INCREMENT PRIMARY KEY,"
+                            + " customer_id INT NOT NULL,"
+                            + " status VARCHAR(16) NOT NULL,"
+                            + " amount DECIMAL(10,2) NOT NULL,"
+                            + " updated_at TIMESTAMP(3) NOT NULL DEFAULT CURRENT_TIMESTAMP(3)"
+                            + "   ON UPDATE CURRENT_TIMESTAMP(3))");
         }
     }
 
@@ -52,7 +61,12 @@ final class ShopSchema {
     static void seed(Connection c, String database, int rows, Random random) throws SQLException {
         boolean autoCommit = c.getAutoCommit();
         c.setAutoCommit(false);
-        String sql = "INSERT INTO " + database + "." + ORDERS + " (customer_id, status, amount) VALUES (?, ?, ?)";
+        String sql =
+                "INSERT INTO "
+                        + database
+                        + "."
+                        + ORDERS
+                        + " (customer_id, status, amount) VALUES (?, ?, ?)";
         try (PreparedStatement ps = c.prepareStatement(sql)) {
             for (int i = 1; i <= rows; i++) {
                 ps.setInt(1, 1 + random.nextInt(500));
@@ -69,9 +83,11 @@ final class ShopSchema {
         }
     }
 
-    private static boolean tableExists(Connection c, String database, String table) throws SQLException {
-        try (PreparedStatement ps = c.prepareStatement(
-                "SELECT 1 FROM information_schema.TABLES WHERE TABLE_SCHEMA = ? AND TABLE_NAME = ?")) {
+    private static boolean tableExists(Connection c, String database, String table)
+            throws SQLException {
+        try (PreparedStatement ps =
+                c.prepareStatement(
+                        "SELECT 1 FROM information_schema.TABLES WHERE TABLE_SCHEMA = ? AND TABLE_NAME = ?")) {
             ps.setString(1, database);
             ps.setString(2, table);
             try (ResultSet rs = ps.executeQuery()) {
@@ -81,8 +97,9 @@ final class ShopSchema {
     }
 
     private static boolean databaseExists(Connection c, String database) throws SQLException {
-        try (PreparedStatement ps = c.prepareStatement(
-                "SELECT 1 FROM information_schema.SCHEMATA WHERE SCHEMA_NAME = ?")) {
+        try (PreparedStatement ps =
+                c.prepareStatement(
+                        "SELECT 1 FROM information_schema.SCHEMATA WHERE SCHEMA_NAME = ?")) {
             ps.setString(1, database);
             try (ResultSet rs = ps.executeQuery()) {
                 return rs.next();

@@ -17,7 +17,9 @@ final class StatusTotals {
 
     private final Map<String, Totals> byStatus = new TreeMap<>();
 
-    /** Applies one row of the aggregate's changelog: +I/+U set a status's totals, -U/-D clear them. */
+    /**
+     * Applies one row of the aggregate's changelog: +I/+U set a status's totals, -U/-D clear them.
+     */
     synchronized void apply(boolean isRetraction, String status, long count, BigDecimal revenue) {
         if (isRetraction) {
             byStatus.remove(status);
@@ -39,10 +41,15 @@ final class StatusTotals {
     }
 
     static BigDecimal totalRevenue(Map<String, Totals> m) {
-        return m.values().stream().map(Totals::revenue).reduce(BigDecimal.ZERO.setScale(2), BigDecimal::add);
+        return m.values().stream()
+                .map(Totals::revenue)
+                .reduce(BigDecimal.ZERO.setScale(2), BigDecimal::add);
     }
 
-    /** Equal when every status has the same count and revenue; a status with no orders is absent in both. */
+    /**
+     * Equal when every status has the same count and revenue; a status with no orders is absent in
+     * both.
+     */
     static boolean same(Map<String, Totals> a, Map<String, Totals> b) {
         return Objects.equals(a, b);
     }

@@ -1,18 +1,18 @@
 package io.capstan.flink.mysql.demo;
 
-import static org.assertj.core.api.Assertions.assertThat;
+import org.junit.jupiter.api.Test;
 
 import java.io.ByteArrayOutputStream;
 import java.io.PrintStream;
 import java.nio.charset.StandardCharsets;
 import java.util.Properties;
-import org.junit.jupiter.api.Test;
+
+import static org.assertj.core.api.Assertions.assertThat;
 
 /**
- * The demo's timed mode, as CI runs it: embedded MySQL, seed rows, 20 s of load with settle
- * points, then Flink's GROUP BY over the capstan-mysql changelog must equal MySQL's GROUP BY.
- * A lost, duplicated or misordered row change makes the counts or revenues differ and the demo
- * exit with 1.
+ * The demo's timed mode, as CI runs it: embedded MySQL, seed rows, 20 s of load with settle points,
+ * then Flink's GROUP BY over the capstan-mysql changelog must equal MySQL's GROUP BY. A lost,
+ * duplicated or misordered row change makes the counts or revenues differ and the demo exit with 1.
  */
 class DemoSmokeIT {
 

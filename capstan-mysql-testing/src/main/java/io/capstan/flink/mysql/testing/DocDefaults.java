@@ -1,9 +1,10 @@
 package io.capstan.flink.mysql.testing;
 
-import java.time.Duration;
-import java.util.Locale;
 import org.apache.flink.configuration.ConfigOption;
 import org.apache.flink.util.TimeUtils;
+
+import java.time.Duration;
+import java.util.Locale;
 
 /** Whether a default as the docs write it ({@code 30 s}, {@code `8096`}) is an option's default. */
 public final class DocDefaults {

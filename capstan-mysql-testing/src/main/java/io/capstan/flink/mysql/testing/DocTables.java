@@ -24,12 +24,13 @@ public final class DocTables {
                 return candidate;
             }
         }
-        throw new IllegalStateException("docs/" + name + " not found above " + Path.of("").toAbsolutePath());
+        throw new IllegalStateException(
+                "docs/" + name + " not found above " + Path.of("").toAbsolutePath());
     }
 
     /**
-     * The body rows of the first Markdown table after the heading line {@code heading}, each as
-     * its trimmed cells (header and separator rows left out).
+     * The body rows of the first Markdown table after the heading line {@code heading}, each as its
+     * trimmed cells (header and separator rows left out).
      */
     public static List<List<String>> tableUnder(Path doc, String heading) {
         List<String> lines;

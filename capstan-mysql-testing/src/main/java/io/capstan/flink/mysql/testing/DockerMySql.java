@@ -1,11 +1,12 @@
 package io.capstan.flink.mysql.testing;
 
-import java.nio.file.Files;
-import java.nio.file.Paths;
-import java.util.List;
 import org.testcontainers.DockerClientFactory;
 import org.testcontainers.containers.MySQLContainer;
 import org.testcontainers.utility.DockerImageName;
+
+import java.nio.file.Files;
+import java.nio.file.Paths;
+import java.util.List;
 
 /**
  * The Testcontainers path: {@code mysql:8.4} with the same server flags as the embedded server.
@@ -28,10 +29,11 @@ final class DockerMySql {
             return false;
         }
         String home = System.getProperty("user.home", "");
-        boolean hint = System.getenv("DOCKER_HOST") != null
-                || Files.exists(Paths.get("/var/run/docker.sock"))
-                || Files.exists(Paths.get(home, ".docker/run/docker.sock"))
-                || Files.exists(Paths.get(home, ".testcontainers.properties"));
+        boolean hint =
+                System.getenv("DOCKER_HOST") != null
+                        || Files.exists(Paths.get("/var/run/docker.sock"))
+                        || Files.exists(Paths.get(home, ".docker/run/docker.sock"))
+                        || Files.exists(Paths.get(home, ".testcontainers.properties"));
         if (!hint) {
             return false;
         }
@@ -42,16 +44,20 @@ final class DockerMySql {
         }
     }
 
-    /** Starts the container; the caller closes it (Testcontainers' Ryuk also removes it at exit). */
+    /**
+     * Starts the container; the caller closes it (Testcontainers' Ryuk also removes it at exit).
+     */
     static MySQLContainer<?> start() {
-        List<String> flags = ServerOptions.merge(
-                List.of("--server-id=1"),
-                ServerOptions.REPLICATION_DEFAULTS,
-                ServerOptions.SPEED_DEFAULTS);
-        MySQLContainer<?> c = new MySQLContainer<>(DockerImageName.parse(IMAGE))
-                .withUsername("root")
-                .withPassword(ROOT_PASSWORD)
-                .withCommand(flags.toArray(new String[0]));
+        List<String> flags =
+                ServerOptions.merge(
+                        List.of("--server-id=1"),
+                        ServerOptions.REPLICATION_DEFAULTS,
+                        ServerOptions.SPEED_DEFAULTS);
+        MySQLContainer<?> c =
+                new MySQLContainer<>(DockerImageName.parse(IMAGE))
+                        .withUsername("root")
+                        .withPassword(ROOT_PASSWORD)
+                        .withCommand(flags.toArray(new String[0]));
         c.start();
         return c;
     }

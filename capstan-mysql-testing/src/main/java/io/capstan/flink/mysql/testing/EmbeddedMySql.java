@@ -1,5 +1,8 @@
 package io.capstan.flink.mysql.testing;
 
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
 import java.io.IOException;
 import java.io.RandomAccessFile;
 import java.io.UncheckedIOException;
@@ -17,17 +20,15 @@ import java.util.Set;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicInteger;
-import org.slf4j.Logger;
-import org.slf4j.LoggerFactory;
 
 /**
- * One mysqld process of the embedded distribution, with its own directory
- * {@code target/mysql-servers/s<jvm pid>-<n>/} holding data, pid file, tmpdir and logs, and its
- * Unix socket in a short {@link SocketDirectory} (a deep checkout would pass the socket path limit).
+ * One mysqld process of the embedded distribution, with its own directory {@code
+ * target/mysql-servers/s<jvm pid>-<n>/} holding data, pid file, tmpdir and logs, and its Unix
+ * socket in a short {@link SocketDirectory} (a deep checkout would pass the socket path limit).
  *
  * <p>No mysqld outlives its test JVM: a shutdown hook stops every server on a normal exit, a
- * watchdog shell loop started with each mysqld stops it when the JVM's pid disappears (kill -9,
- * a crashed fork), and the next start reaps directories and processes of JVMs that are gone.
+ * watchdog shell loop started with each mysqld stops it when the JVM's pid disappears (kill -9, a
+ * crashed fork), and the next start reaps directories and processes of JVMs that are gone.
  */
 final class EmbeddedMySql {
 
@@ -39,8 +40,10 @@ final class EmbeddedMySql {
     private static final long JVM_PID = ProcessHandle.current().pid();
     private static final AtomicInteger SEQUENCE = new AtomicInteger();
     private static final Set<EmbeddedMySql> LIVE = ConcurrentHashMap.newKeySet();
+
     /** The file in a server's directory naming its socket directory. */
     private static final String SOCKET_DIR_FILE = "socket.dir";
+
     private static boolean hookInstalled;
     private static boolean reaped;
 
@@ -53,7 +56,11 @@ final class EmbeddedMySql {
     private Process process;
     private Process watchdog;
 
-    private EmbeddedMySql(EmbeddedMySqlDistribution dist, Path dir, int serverId, ServerOptions options,
+    private EmbeddedMySql(
+            EmbeddedMySqlDistribution dist,
+            Path dir,
+            int serverId,
+            ServerOptions options,
             SocketDirectory socketDir) {
         this.dist = dist;
         this.dir = dir;
@@ -71,9 +78,14 @@ final class EmbeddedMySql {
         SocketDirectory socketDir = SocketDirectory.create();
         try {
             Files.createDirectories(dir.resolve("tmp"));
-            Files.writeString(dir.resolve("jvm.pid"), Long.toString(JVM_PID), StandardCharsets.US_ASCII);
-            // so that reapOrphans can delete the socket directory of a JVM killed before its hooks ran
-            Files.writeString(dir.resolve(SOCKET_DIR_FILE), socketDir.path().toString(), StandardCharsets.UTF_8);
+            Files.writeString(
+                    dir.resolve("jvm.pid"), Long.toString(JVM_PID), StandardCharsets.US_ASCII);
+            // so that reapOrphans can delete the socket directory of a JVM killed before its hooks
+            // ran
+            Files.writeString(
+                    dir.resolve(SOCKET_DIR_FILE),
+                    socketDir.path().toString(),
+                    StandardCharsets.UTF_8);
         } catch (IOException e) {
             socketDir.close();
             throw new UncheckedIOException("could not create " + dir, e);
@@ -89,9 +101,14 @@ final class EmbeddedMySql {
             server.destroy();
             throw e;
         }
-        LOG.info("Embedded MySQL {} server-id={} on 127.0.0.1:{} started in {} ms (data copy {} ms), dir {}",
-                EmbeddedMySqlDistribution.VERSION, serverId, server.port,
-                (System.nanoTime() - t0) / 1_000_000, (copied - t0) / 1_000_000, dir);
+        LOG.info(
+                "Embedded MySQL {} server-id={} on 127.0.0.1:{} started in {} ms (data copy {} ms), dir {}",
+                EmbeddedMySqlDistribution.VERSION,
+                serverId,
+                server.port,
+                (System.nanoTime() - t0) / 1_000_000,
+                (copied - t0) / 1_000_000,
+                dir);
         return server;
     }
 
@@ -108,7 +125,10 @@ final class EmbeddedMySql {
         long t0 = System.nanoTime();
         stopProcess();
         launch();
-        LOG.info("Embedded MySQL on port {} restarted in {} ms", port, (System.nanoTime() - t0) / 1_000_000);
+        LOG.info(
+                "Embedded MySQL on port {} restarted in {} ms",
+                port,
+                (System.nanoTime() - t0) / 1_000_000);
     }
 
     /** Stops mysqld and deletes its directory and its socket directory. */
@@ -130,13 +150,14 @@ final class EmbeddedMySql {
         location.add("--log-error=" + errorLog());
         List<String> cmd = new ArrayList<>();
         cmd.add(dist.mysqld().toString());
-        cmd.addAll(ServerOptions.merge(
-                location,
-                INIT_TIME_DEFAULTS,
-                List.of("--server-id=" + serverId),
-                ServerOptions.REPLICATION_DEFAULTS,
-                ServerOptions.SPEED_DEFAULTS,
-                options.extraFlags()));
+        cmd.addAll(
+                ServerOptions.merge(
+                        location,
+                        INIT_TIME_DEFAULTS,
+                        List.of("--server-id=" + serverId),
+                        ServerOptions.REPLICATION_DEFAULTS,
+                        ServerOptions.SPEED_DEFAULTS,
+                        options.extraFlags()));
         return cmd;
     }
 
@@ -148,7 +169,8 @@ final class EmbeddedMySql {
                 return;
             } catch (PortInUseException e) {
                 if (attempt == 3) {
-                    throw new IllegalStateException("mysqld found no free port after 3 attempts", e);
+                    throw new IllegalStateException(
+                            "mysqld found no free port after 3 attempts", e);
                 }
             }
         }
@@ -157,10 +179,13 @@ final class EmbeddedMySql {
     private void launch() {
         long logOffset = size(errorLog());
         try {
-            process = new ProcessBuilder(commandLine())
-                    .redirectErrorStream(true)
-                    .redirectOutput(ProcessBuilder.Redirect.appendTo(dir.resolve("mysqld.out").toFile()))
-                    .start();
+            process =
+                    new ProcessBuilder(commandLine())
+                            .redirectErrorStream(true)
+                            .redirectOutput(
+                                    ProcessBuilder.Redirect.appendTo(
+                                            dir.resolve("mysqld.out").toFile()))
+                            .start();
         } catch (IOException e) {
             throw new UncheckedIOException("could not start " + dist.mysqld(), e);
         }
@@ -184,8 +209,14 @@ final class EmbeddedMySql {
                     throw new PortInUseException();
                 }
                 throw new IllegalStateException(
-                        "mysqld exited with " + process.exitValue() + " during startup; flags "
-                                + options.extraFlags() + "; log " + errorLog() + ":\n" + lastLines(out, 20));
+                        "mysqld exited with "
+                                + process.exitValue()
+                                + " during startup; flags "
+                                + options.extraFlags()
+                                + "; log "
+                                + errorLog()
+                                + ":\n"
+                                + lastLines(out, 20));
             }
             sleep(50);
         }
@@ -213,24 +244,39 @@ final class EmbeddedMySql {
     /** A shell loop that stops mysqld when the test JVM disappears without running its hooks. */
     private void startWatchdog() {
         long mysqld = process.pid();
-        String script = "while kill -0 " + JVM_PID + " 2>/dev/null && kill -0 " + mysqld + " 2>/dev/null;"
-                + " do sleep 1; done;"
-                + " kill -TERM " + mysqld + " 2>/dev/null; i=0;"
-                + " while kill -0 " + mysqld + " 2>/dev/null && [ $i -lt 20 ]; do sleep 1; i=$((i+1)); done;"
-                + " kill -KILL " + mysqld + " 2>/dev/null";
+        String script =
+                "while kill -0 "
+                        + JVM_PID
+                        + " 2>/dev/null && kill -0 "
+                        + mysqld
+                        + " 2>/dev/null;"
+                        + " do sleep 1; done;"
+                        + " kill -TERM "
+                        + mysqld
+                        + " 2>/dev/null; i=0;"
+                        + " while kill -0 "
+                        + mysqld
+                        + " 2>/dev/null && [ $i -lt 20 ]; do sleep 1; i=$((i+1)); done;"
+                        + " kill -KILL "
+                        + mysqld
+                        + " 2>/dev/null";
         try {
-            watchdog = new ProcessBuilder("/bin/sh", "-c", script)
-                    .redirectErrorStream(true)
-                    .redirectOutput(ProcessBuilder.Redirect.DISCARD)
-                    .start();
+            watchdog =
+                    new ProcessBuilder("/bin/sh", "-c", script)
+                            .redirectErrorStream(true)
+                            .redirectOutput(ProcessBuilder.Redirect.DISCARD)
+                            .start();
         } catch (IOException e) {
-            LOG.warn("Could not start the mysqld watchdog; a killed test JVM may leave mysqld running", e);
+            LOG.warn(
+                    "Could not start the mysqld watchdog; a killed test JVM may leave mysqld running",
+                    e);
         }
     }
 
     private static synchronized void installHookAndReap(Path serversRoot) {
         if (!hookInstalled) {
-            Runtime.getRuntime().addShutdownHook(new Thread(EmbeddedMySql::stopAll, "embedded-mysql-shutdown"));
+            Runtime.getRuntime()
+                    .addShutdownHook(new Thread(EmbeddedMySql::stopAll, "embedded-mysql-shutdown"));
             hookInstalled = true;
         }
         if (!reaped) {
@@ -263,18 +309,27 @@ final class EmbeddedMySql {
                 if (owner.isEmpty() || isAlive(owner.get())) {
                     continue;
                 }
-                readPid(d.resolve("data/mysqld.pid")).or(() -> readPid(d.resolve("mysqld.pid")))
+                readPid(d.resolve("data/mysqld.pid"))
+                        .or(() -> readPid(d.resolve("mysqld.pid")))
                         .flatMap(ProcessHandle::of)
-                        .filter(p -> p.info().command().map(c -> c.endsWith("mysqld")).orElse(false))
-                        .ifPresent(p -> {
-                            LOG.info("Stopping orphaned mysqld pid {} of a finished test JVM", p.pid());
-                            p.destroyForcibly();
-                            try {
-                                p.onExit().get(10, TimeUnit.SECONDS);
-                            } catch (Exception ignored) {
-                                // best effort
-                            }
-                        });
+                        .filter(
+                                p ->
+                                        p.info()
+                                                .command()
+                                                .map(c -> c.endsWith("mysqld"))
+                                                .orElse(false))
+                        .ifPresent(
+                                p -> {
+                                    LOG.info(
+                                            "Stopping orphaned mysqld pid {} of a finished test JVM",
+                                            p.pid());
+                                    p.destroyForcibly();
+                                    try {
+                                        p.onExit().get(10, TimeUnit.SECONDS);
+                                    } catch (Exception ignored) {
+                                        // best effort
+                                    }
+                                });
                 readSocketDir(d).ifPresent(Files2::deleteRecursively);
                 Files2.deleteRecursively(d);
             }
@@ -289,7 +344,8 @@ final class EmbeddedMySql {
 
     private static Optional<Long> readPid(Path file) {
         try {
-            return Optional.of(Long.parseLong(Files.readString(file, StandardCharsets.US_ASCII).trim()));
+            return Optional.of(
+                    Long.parseLong(Files.readString(file, StandardCharsets.US_ASCII).trim()));
         } catch (IOException | NumberFormatException e) {
             return Optional.empty();
         }
@@ -303,12 +359,21 @@ final class EmbeddedMySql {
         return socketDir.socket("mysqld.sock");
     }
 
-    /** The socket directory a (possibly dead) server's directory names; only a capstan-* one under /tmp. */
+    /**
+     * The socket directory a (possibly dead) server's directory names; only a capstan-* one under
+     * /tmp.
+     */
     private static Optional<Path> readSocketDir(Path serverDir) {
         try {
-            Path p = Paths.get(Files.readString(serverDir.resolve(SOCKET_DIR_FILE), StandardCharsets.UTF_8).trim());
+            Path p =
+                    Paths.get(
+                            Files.readString(
+                                            serverDir.resolve(SOCKET_DIR_FILE),
+                                            StandardCharsets.UTF_8)
+                                    .trim());
             return p.getFileName() != null && p.getFileName().toString().startsWith("capstan-")
-                    ? Optional.of(p) : Optional.empty();
+                    ? Optional.of(p)
+                    : Optional.empty();
         } catch (IOException | RuntimeException e) {
             return Optional.empty();
         }
@@ -350,7 +415,10 @@ final class EmbeddedMySql {
 
     private static String lastLines(String text, int n) {
         String[] lines = text.split("\n");
-        return String.join("\n", java.util.Arrays.asList(lines).subList(Math.max(0, lines.length - n), lines.length));
+        return String.join(
+                "\n",
+                java.util.Arrays.asList(lines)
+                        .subList(Math.max(0, lines.length - n), lines.length));
     }
 
     private static void sleep(long millis) {

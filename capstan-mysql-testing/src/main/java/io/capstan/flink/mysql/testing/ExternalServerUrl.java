@@ -50,9 +50,11 @@ final class ExternalServerUrl {
         String password = colon < 0 ? "" : decode(userInfo.substring(colon + 1));
         String path = uri.getPath();
         if (path != null && !path.isEmpty() && !path.equals("/")) {
-            throw new IllegalArgumentException(expected + " (no database path: the harness creates its own databases)");
+            throw new IllegalArgumentException(
+                    expected + " (no database path: the harness creates its own databases)");
         }
-        return new ExternalServerUrl(uri.getHost(), uri.getPort() < 0 ? 3306 : uri.getPort(), user, password);
+        return new ExternalServerUrl(
+                uri.getHost(), uri.getPort() < 0 ? 3306 : uri.getPort(), user, password);
     }
 
     private static String decode(String s) {

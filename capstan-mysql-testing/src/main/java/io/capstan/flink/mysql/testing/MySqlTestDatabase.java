@@ -1,19 +1,21 @@
 package io.capstan.flink.mysql.testing;
 
+import org.junit.jupiter.api.extension.AfterAllCallback;
+import org.junit.jupiter.api.extension.BeforeAllCallback;
+import org.junit.jupiter.api.extension.ExtensionContext;
+
 import java.sql.Connection;
 import java.sql.SQLException;
 import java.sql.Statement;
 import java.util.Locale;
 import java.util.UUID;
 import java.util.function.Supplier;
-import org.junit.jupiter.api.extension.AfterAllCallback;
-import org.junit.jupiter.api.extension.BeforeAllCallback;
-import org.junit.jupiter.api.extension.ExtensionContext;
 
 /**
  * A fresh database per test class on the shared (or a given) server, dropped after the class.
  *
- * <pre>{@code @RegisterExtension static final MySqlTestDatabase DB = new MySqlTestDatabase();}</pre>
+ * <pre>{@code @RegisterExtension static final MySqlTestDatabase DB = new MySqlTestDatabase();}
+ * </pre>
  *
  * <p>The name is unique per instance ({@code <test class>_<random>}), so test classes and JVMs
  * sharing one server never see each other's tables.
@@ -65,13 +67,20 @@ public final class MySqlTestDatabase implements BeforeAllCallback, AfterAllCallb
 
     /** Runs statements as root with this database as the default schema. */
     public void execute(String... sql) {
-        try (Connection c = openRootConnection(); Statement st = c.createStatement()) {
+        try (Connection c = openRootConnection();
+                Statement st = c.createStatement()) {
             for (int i = 0; i < sql.length; i++) {
                 try {
                     st.execute(sql[i]);
                 } catch (SQLException e) {
                     throw new IllegalStateException(
-                            "statement " + (i + 1) + " of " + sql.length + " failed in database " + name, e);
+                            "statement "
+                                    + (i + 1)
+                                    + " of "
+                                    + sql.length
+                                    + " failed in database "
+                                    + name,
+                            e);
                 }
             }
         } catch (SQLException e) {
@@ -98,12 +107,16 @@ public final class MySqlTestDatabase implements BeforeAllCallback, AfterAllCallb
 
     /** The simple name of the test class that creates this extension, as a database name prefix. */
     private static String callerName() {
-        Class<?> caller = StackWalker.getInstance(StackWalker.Option.RETAIN_CLASS_REFERENCE)
-                .walk(frames -> frames.map(StackWalker.StackFrame::getDeclaringClass)
-                        .filter(c -> c != MySqlTestDatabase.class)
-                        .findFirst()
-                        .orElse(MySqlTestDatabase.class));
-        String simple = caller.getSimpleName().toLowerCase(Locale.ROOT).replaceAll("[^a-z0-9_]", "_");
+        Class<?> caller =
+                StackWalker.getInstance(StackWalker.Option.RETAIN_CLASS_REFERENCE)
+                        .walk(
+                                frames ->
+                                        frames.map(StackWalker.StackFrame::getDeclaringClass)
+                                                .filter(c -> c != MySqlTestDatabase.class)
+                                                .findFirst()
+                                                .orElse(MySqlTestDatabase.class));
+        String simple =
+                caller.getSimpleName().toLowerCase(Locale.ROOT).replaceAll("[^a-z0-9_]", "_");
         if (simple.isEmpty()) {
             simple = "test";
         }

@@ -31,9 +31,11 @@ final class NativeLibraryCheck {
 
     /** Throws one clear line naming the packages when a required library is missing. */
     static void requireInstalled() {
-        missingMessage(defaultSearchPath()).ifPresent(m -> {
-            throw new IllegalStateException(m);
-        });
+        missingMessage(defaultSearchPath())
+                .ifPresent(
+                        m -> {
+                            throw new IllegalStateException(m);
+                        });
     }
 
     /** The message to fail with when a required library is in none of the directories. */

@@ -60,7 +60,8 @@ public final class ServerOptions {
         for (String f : flag.trim().split("\\s+")) {
             if (!f.startsWith("--") || f.length() < 3) {
                 throw new IllegalArgumentException(
-                        "a mysqld flag starts with '--', e.g. --binlog-format=STATEMENT; was: " + f);
+                        "a mysqld flag starts with '--', e.g. --binlog-format=STATEMENT; was: "
+                                + f);
             }
             next.add(f);
         }
@@ -90,7 +91,10 @@ public final class ServerOptions {
         return new ArrayList<>(byOption.values());
     }
 
-    /** The option a flag sets, normalized: {@code --skip_log_bin} and {@code --log-bin=x} are "log-bin". */
+    /**
+     * The option a flag sets, normalized: {@code --skip_log_bin} and {@code --log-bin=x} are
+     * "log-bin".
+     */
     static String optionName(String flag) {
         String name = flag.startsWith("--") ? flag.substring(2) : flag;
         int eq = name.indexOf('=');

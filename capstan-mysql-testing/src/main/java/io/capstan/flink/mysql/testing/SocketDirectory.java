@@ -25,7 +25,8 @@ public final class SocketDirectory implements AutoCloseable {
 
     /** Creates a fresh directory; the caller closes it when the server has stopped. */
     public static SocketDirectory create() {
-        Path root = Files.isDirectory(ROOT) ? ROOT : Paths.get(System.getProperty("java.io.tmpdir"));
+        Path root =
+                Files.isDirectory(ROOT) ? ROOT : Paths.get(System.getProperty("java.io.tmpdir"));
         try {
             return new SocketDirectory(Files.createTempDirectory(root, "capstan-"));
         } catch (IOException e) {

@@ -1,6 +1,8 @@
 package io.capstan.flink.mysql.testing;
 
-import static org.assertj.core.api.Assertions.assertThat;
+import org.junit.jupiter.api.Assumptions;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.RegisterExtension;
 
 import java.sql.Connection;
 import java.sql.ResultSet;
@@ -8,9 +10,8 @@ import java.sql.SQLException;
 import java.sql.Statement;
 import java.util.ArrayList;
 import java.util.List;
-import org.junit.jupiter.api.Assumptions;
-import org.junit.jupiter.api.Test;
-import org.junit.jupiter.api.extension.RegisterExtension;
+
+import static org.assertj.core.api.Assertions.assertThat;
 
 /** The shared server, its accounts and the per-class database behave as the harness promises. */
 class MySqlServerHarnessIT {
@@ -21,11 +22,13 @@ class MySqlServerHarnessIT {
     void sharedServerHasGtidsAndFullRowBinlog() {
         MySqlServer server = DB.server();
         assertThat(server.queryStringAsRoot("SELECT @@global.gtid_mode")).isEqualTo("ON");
-        assertThat(server.queryStringAsRoot("SELECT @@global.enforce_gtid_consistency")).isEqualTo("ON");
+        assertThat(server.queryStringAsRoot("SELECT @@global.enforce_gtid_consistency"))
+                .isEqualTo("ON");
         assertThat(server.queryStringAsRoot("SELECT @@global.log_bin")).isEqualTo("1");
         assertThat(server.queryStringAsRoot("SELECT @@global.binlog_format")).isEqualTo("ROW");
         assertThat(server.queryStringAsRoot("SELECT @@global.binlog_row_image")).isEqualTo("FULL");
-        assertThat(server.queryStringAsRoot("SELECT @@global.binlog_row_metadata")).isEqualTo("FULL");
+        assertThat(server.queryStringAsRoot("SELECT @@global.binlog_row_metadata"))
+                .isEqualTo("FULL");
     }
 
     @Test
@@ -34,18 +37,25 @@ class MySqlServerHarnessIT {
         List<String> grants = new ArrayList<>();
         try (Connection c = server.openRootConnection();
                 Statement st = c.createStatement();
-                ResultSet rs = st.executeQuery("SHOW GRANTS FOR '" + server.connectorUser() + "'@'%'")) {
+                ResultSet rs =
+                        st.executeQuery("SHOW GRANTS FOR '" + server.connectorUser() + "'@'%'")) {
             while (rs.next()) {
                 grants.add(rs.getString(1));
             }
         }
-        assertThat(grants).containsExactly(
-                "GRANT SELECT, LOCK TABLES, REPLICATION SLAVE, REPLICATION CLIENT ON *.* TO `"
-                        + server.connectorUser() + "`@`%`");
-        String plugin = server.queryStringAsRoot(
-                "SELECT plugin FROM mysql.user WHERE user = '" + server.connectorUser() + "'");
+        assertThat(grants)
+                .containsExactly(
+                        "GRANT SELECT, LOCK TABLES, REPLICATION SLAVE, REPLICATION CLIENT ON *.* TO `"
+                                + server.connectorUser()
+                                + "`@`%`");
+        String plugin =
+                server.queryStringAsRoot(
+                        "SELECT plugin FROM mysql.user WHERE user = '"
+                                + server.connectorUser()
+                                + "'");
         assertThat(plugin)
-                .isEqualTo(server.queryStringAsRoot("SELECT @@global.default_authentication_plugin"))
+                .isEqualTo(
+                        server.queryStringAsRoot("SELECT @@global.default_authentication_plugin"))
                 .isEqualTo("caching_sha2_password");
     }
 
@@ -62,7 +72,8 @@ class MySqlServerHarnessIT {
     @Test
     void embeddedServerSocketIsOnAShortPrivatePath() {
         MySqlServer server = DB.server();
-        Assumptions.assumeTrue(server.isEmbedded(), "only embedded servers have a socket the harness places");
+        Assumptions.assumeTrue(
+                server.isEmbedded(), "only embedded servers have a socket the harness places");
         String socket = server.queryStringAsRoot("SELECT @@global.socket");
         // Unix socket paths hold at most 107 bytes, however deep the checkout is
         assertThat(socket).startsWith("/tmp/capstan-").endsWith("/mysqld.sock");
@@ -72,11 +83,14 @@ class MySqlServerHarnessIT {
     @Test
     void testDatabaseIsFreshAndTheDefaultSchema() throws SQLException {
         assertThat(DB.name()).startsWith("mysqlserverharnessit_");
-        DB.execute("CREATE TABLE t (id INT PRIMARY KEY, v VARCHAR(10))", "INSERT INTO t VALUES (1, 'a')");
+        DB.execute(
+                "CREATE TABLE t (id INT PRIMARY KEY, v VARCHAR(10))",
+                "INSERT INTO t VALUES (1, 'a')");
         try (Connection c = DB.openRootConnection();
                 Statement st = c.createStatement();
-                ResultSet rs = st.executeQuery(
-                        "SELECT COUNT(*) FROM information_schema.tables WHERE table_schema = DATABASE()")) {
+                ResultSet rs =
+                        st.executeQuery(
+                                "SELECT COUNT(*) FROM information_schema.tables WHERE table_schema = DATABASE()")) {
             rs.next();
             assertThat(rs.getInt(1)).isEqualTo(1);
         }
@@ -86,7 +100,10 @@ class MySqlServerHarnessIT {
     void eachTestDatabaseIsUniqueAndDroppedAfterItsClass() {
         MySqlTestDatabase other = new MySqlTestDatabase();
         assertThat(other.name()).isNotEqualTo(DB.name()).startsWith("mysqlserverharnessit_");
-        String exists = "SELECT COUNT(*) FROM information_schema.schemata WHERE schema_name = '" + other.name() + "'";
+        String exists =
+                "SELECT COUNT(*) FROM information_schema.schemata WHERE schema_name = '"
+                        + other.name()
+                        + "'";
         other.beforeAll(null);
         assertThat(DB.server().queryStringAsRoot(exists)).isEqualTo("1");
         other.afterAll(null);

@@ -1,20 +1,21 @@
 package io.capstan.flink.mysql.testing;
 
-import static org.assertj.core.api.Assertions.assertThat;
-import static org.assertj.core.api.Assertions.assertThatThrownBy;
+import org.junit.jupiter.api.AfterAll;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.Test;
 
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.nio.file.Paths;
 import java.sql.Connection;
 import java.sql.SQLException;
-import org.junit.jupiter.api.AfterAll;
-import org.junit.jupiter.api.BeforeAll;
-import org.junit.jupiter.api.Test;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 /**
- * Extra servers, restart in place, deliberately misconfigured servers and binlog purging. One
- * extra default server serves the independence, restart and purge checks to keep this fast.
+ * Extra servers, restart in place, deliberately misconfigured servers and binlog purging. One extra
+ * default server serves the independence, restart and purge checks to keep this fast.
  */
 class MySqlServerLifecycleIT {
 
@@ -42,8 +43,9 @@ class MySqlServerLifecycleIT {
                 .isNotEqualTo(shared.queryStringAsRoot("SELECT @@global.server_id"));
 
         extra.executeAsRoot("CREATE DATABASE only_on_extra");
-        assertThat(shared.queryStringAsRoot(
-                        "SELECT COUNT(*) FROM information_schema.schemata WHERE schema_name = 'only_on_extra'"))
+        assertThat(
+                        shared.queryStringAsRoot(
+                                "SELECT COUNT(*) FROM information_schema.schemata WHERE schema_name = 'only_on_extra'"))
                 .isEqualTo("0");
         extra.executeAsRoot("DROP DATABASE only_on_extra");
     }
@@ -70,7 +72,8 @@ class MySqlServerLifecycleIT {
 
     @Test
     void purgeBinaryLogsMovesOldGtidsToGtidPurged() {
-        extra.executeAsRoot("CREATE DATABASE purge_db", "CREATE TABLE purge_db.t (id INT PRIMARY KEY)");
+        extra.executeAsRoot(
+                "CREATE DATABASE purge_db", "CREATE TABLE purge_db.t (id INT PRIMARY KEY)");
         for (int i = 0; i < 5; i++) {
             extra.executeAsRoot("INSERT INTO purge_db.t VALUES (" + i + ")");
         }
@@ -87,21 +90,26 @@ class MySqlServerLifecycleIT {
 
     @Test
     void misconfiguredServerReportsEachBadSetting() throws SQLException {
-        ServerOptions bad = ServerOptions.defaults()
-                .withFlag("--disable-log-bin")
-                .withFlag("--binlog-format=STATEMENT")
-                .withFlag("--gtid-mode=OFF --enforce-gtid-consistency=OFF")
-                .withFlag("--binlog-row-image=MINIMAL")
-                .withFlag("--binlog-row-metadata=MINIMAL");
+        ServerOptions bad =
+                ServerOptions.defaults()
+                        .withFlag("--disable-log-bin")
+                        .withFlag("--binlog-format=STATEMENT")
+                        .withFlag("--gtid-mode=OFF --enforce-gtid-consistency=OFF")
+                        .withFlag("--binlog-row-image=MINIMAL")
+                        .withFlag("--binlog-row-metadata=MINIMAL");
         MySqlServer server = MySqlServer.startEmbedded(bad);
         Path socketDir;
         try {
             assertThat(server.queryStringAsRoot("SELECT @@global.log_bin")).isEqualTo("0");
-            assertThat(server.queryStringAsRoot("SELECT @@global.binlog_format")).isEqualTo("STATEMENT");
+            assertThat(server.queryStringAsRoot("SELECT @@global.binlog_format"))
+                    .isEqualTo("STATEMENT");
             assertThat(server.queryStringAsRoot("SELECT @@global.gtid_mode")).isEqualTo("OFF");
-            assertThat(server.queryStringAsRoot("SELECT @@global.enforce_gtid_consistency")).isEqualTo("OFF");
-            assertThat(server.queryStringAsRoot("SELECT @@global.binlog_row_image")).isEqualTo("MINIMAL");
-            assertThat(server.queryStringAsRoot("SELECT @@global.binlog_row_metadata")).isEqualTo("MINIMAL");
+            assertThat(server.queryStringAsRoot("SELECT @@global.enforce_gtid_consistency"))
+                    .isEqualTo("OFF");
+            assertThat(server.queryStringAsRoot("SELECT @@global.binlog_row_image"))
+                    .isEqualTo("MINIMAL");
+            assertThat(server.queryStringAsRoot("SELECT @@global.binlog_row_metadata"))
+                    .isEqualTo("MINIMAL");
             // the connector account exists on every server the harness starts
             try (Connection c = server.connectorAccount().open()) {
                 assertThat(c.isValid(5)).isTrue();
@@ -112,6 +120,8 @@ class MySqlServerLifecycleIT {
             server.close();
         }
         assertThatThrownBy(server::openRootConnection).isInstanceOf(SQLException.class);
-        assertThat(Files.exists(socketDir)).as("the socket directory is deleted with its server").isFalse();
+        assertThat(Files.exists(socketDir))
+                .as("the socket directory is deleted with its server")
+                .isFalse();
     }
 }

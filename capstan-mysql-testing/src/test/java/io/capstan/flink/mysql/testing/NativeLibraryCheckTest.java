@@ -1,13 +1,14 @@
 package io.capstan.flink.mysql.testing;
 
-import static org.assertj.core.api.Assertions.assertThat;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
 
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.List;
-import org.junit.jupiter.api.Test;
-import org.junit.jupiter.api.io.TempDir;
+
+import static org.assertj.core.api.Assertions.assertThat;
 
 class NativeLibraryCheckTest {
 
@@ -15,8 +16,9 @@ class NativeLibraryCheckTest {
     void missingLibaioGivesOneLineNamingThePackages(@TempDir Path fakeLibDir) throws IOException {
         Files.createFile(fakeLibDir.resolve("libnuma.so.1"));
         assertThat(NativeLibraryCheck.missingMessage(List.of(fakeLibDir)))
-                .contains("MySQL test server needs Debian packages libaio1 and libnuma1: "
-                        + "apt-get install -y libaio1 libnuma1");
+                .contains(
+                        "MySQL test server needs Debian packages libaio1 and libnuma1: "
+                                + "apt-get install -y libaio1 libnuma1");
         assertThat(NativeLibraryCheck.MISSING_MESSAGE).doesNotContain("\n");
     }
 
@@ -35,9 +37,11 @@ class NativeLibraryCheckTest {
 
     @Test
     void recognisesTheDynamicLoadersFailure() {
-        assertThat(NativeLibraryCheck.isLoaderFailure(
-                        "mysqld: error while loading shared libraries: libaio.so.1: cannot open shared object file"))
+        assertThat(
+                        NativeLibraryCheck.isLoaderFailure(
+                                "mysqld: error while loading shared libraries: libaio.so.1: cannot open shared object file"))
                 .isTrue();
-        assertThat(NativeLibraryCheck.isLoaderFailure("[ERROR] [MY-010119] [Server] Aborting")).isFalse();
+        assertThat(NativeLibraryCheck.isLoaderFailure("[ERROR] [MY-010119] [Server] Aborting"))
+                .isFalse();
     }
 }

@@ -1,27 +1,34 @@
 package io.capstan.flink.mysql.testing;
 
-import static org.assertj.core.api.Assertions.assertThat;
-import static org.assertj.core.api.Assertions.assertThatThrownBy;
+import org.junit.jupiter.api.Test;
 
 import java.util.List;
-import org.junit.jupiter.api.Test;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 class ServerOptionsTest {
 
     @Test
     void laterFlagReplacesTheDefaultForTheSameOption() {
-        List<String> merged = ServerOptions.merge(
-                ServerOptions.REPLICATION_DEFAULTS,
-                ServerOptions.defaults().withFlag("--binlog-format=STATEMENT").extraFlags());
-        assertThat(merged).contains("--binlog-format=STATEMENT").doesNotContain("--binlog-format=ROW");
+        List<String> merged =
+                ServerOptions.merge(
+                        ServerOptions.REPLICATION_DEFAULTS,
+                        ServerOptions.defaults()
+                                .withFlag("--binlog-format=STATEMENT")
+                                .extraFlags());
+        assertThat(merged)
+                .contains("--binlog-format=STATEMENT")
+                .doesNotContain("--binlog-format=ROW");
         assertThat(merged.stream().filter(f -> f.startsWith("--binlog-format"))).hasSize(1);
     }
 
     @Test
     void disableLogBinRemovesLogBinInsteadOfContradictingIt() {
-        List<String> merged = ServerOptions.merge(
-                ServerOptions.REPLICATION_DEFAULTS,
-                ServerOptions.defaults().withFlag("--disable-log-bin").extraFlags());
+        List<String> merged =
+                ServerOptions.merge(
+                        ServerOptions.REPLICATION_DEFAULTS,
+                        ServerOptions.defaults().withFlag("--disable-log-bin").extraFlags());
         assertThat(merged).contains("--disable-log-bin").noneMatch(f -> f.startsWith("--log-bin"));
 
         List<String> reEnabled = ServerOptions.merge(merged, List.of("--log-bin=other"));
@@ -32,14 +39,18 @@ class ServerOptionsTest {
     void optionNamesIgnorePrefixesUnderscoresAndCase() {
         assertThat(ServerOptions.optionName("--skip_log_bin")).isEqualTo("log-bin");
         assertThat(ServerOptions.optionName("--log-bin=binlog")).isEqualTo("log-bin");
-        assertThat(ServerOptions.optionName("--enable-performance-schema")).isEqualTo("performance-schema");
+        assertThat(ServerOptions.optionName("--enable-performance-schema"))
+                .isEqualTo("performance-schema");
         assertThat(ServerOptions.optionName("--loose-GTID_MODE=OFF")).isEqualTo("gtid-mode");
     }
 
     @Test
     void oneStringMayCarrySeveralFlags() {
-        ServerOptions o = ServerOptions.defaults().withFlag("--gtid-mode=OFF  --enforce-gtid-consistency=OFF");
-        assertThat(o.extraFlags()).containsExactly("--gtid-mode=OFF", "--enforce-gtid-consistency=OFF");
+        ServerOptions o =
+                ServerOptions.defaults()
+                        .withFlag("--gtid-mode=OFF  --enforce-gtid-consistency=OFF");
+        assertThat(o.extraFlags())
+                .containsExactly("--gtid-mode=OFF", "--enforce-gtid-consistency=OFF");
         assertThat(ServerOptions.defaults().extraFlags()).isEmpty(); // immutable
     }
 

@@ -14,13 +14,14 @@ import java.util.function.BooleanSupplier;
  * <p>The producer {@link #add}s items to the batch it fills and {@link #handOver}s it when it is
  * full or when the producer has no more for now; the consumer {@link #poll}s them one by one. A
  * hand-off per item cost a thread wake-up per item, more CPU than decoding a binlog record, hence
- * batches of at most {@link #BATCH}. At most {@code capacity} items wait (the batch being taken
- * out included), plus one batch being filled: a full queue blocks the producer (for the binlog,
- * TCP then pushes back on the server), so memory stays bounded whatever the transaction size.
+ * batches of at most {@link #BATCH}. At most {@code capacity} items wait (the batch being taken out
+ * included), plus one batch being filled: a full queue blocks the producer (for the binlog, TCP
+ * then pushes back on the server), so memory stays bounded whatever the transaction size.
  */
 final class BatchHandOver<T> {
 
     static final int BATCH = 256;
+
     /** How often a blocked producer looks whether it should give up. */
     private static final long OFFER_SLICE_MILLIS = 100;
 
@@ -37,8 +38,8 @@ final class BatchHandOver<T> {
 
     /**
      * @param stopped when true, a producer blocked on a full queue gives up
-     * @param waiting called while the producer waits for space (waiting for the consumer is not
-     *     a silent server)
+     * @param waiting called while the producer waits for space (waiting for the consumer is not a
+     *     silent server)
      */
     BatchHandOver(int capacity, BooleanSupplier stopped, Runnable waiting) {
         if (capacity < 1) {
@@ -53,8 +54,8 @@ final class BatchHandOver<T> {
 
     /**
      * Producer: adds to the batch being filled, handing it over when full (which may block). An
-     * item accepted here is always handed over (at the next {@link #handOver} at the latest)
-     * unless the hand-over stops.
+     * item accepted here is always handed over (at the next {@link #handOver} at the latest) unless
+     * the hand-over stops.
      *
      * @throws InterruptedException when it stopped while waiting for space
      */
@@ -95,7 +96,8 @@ final class BatchHandOver<T> {
     T poll(long timeout, TimeUnit unit) throws InterruptedException {
         if (taking == null || taken == taking.length) {
             if (taking != null) {
-                space.release(taking.length); // one wake-up of a blocked producer per batch, not per item
+                space.release(
+                        taking.length); // one wake-up of a blocked producer per batch, not per item
             }
             taking = queue.poll(timeout, unit);
             taken = 0;

@@ -1,11 +1,12 @@
 package io.capstan.flink.mysql.binlog;
 
+import io.capstan.flink.mysql.connect.MySqlConnectionConfig;
+import io.capstan.flink.mysql.convert.BinlogEventDeserializers;
+
 import com.github.shyiko.mysql.binlog.BinaryLogClient;
 import com.github.shyiko.mysql.binlog.event.EventType;
 import com.github.shyiko.mysql.binlog.event.deserialization.EventDeserializer;
 import com.github.shyiko.mysql.binlog.network.SSLMode;
-import io.capstan.flink.mysql.connect.MySqlConnectionConfig;
-import io.capstan.flink.mysql.convert.BinlogEventDeserializers;
 
 /**
  * Builds one {@link BinaryLogClient} per connection attempt: dump by GTID set from our own
@@ -24,9 +25,13 @@ final class BinlogClientFactory {
     private BinlogClientFactory() {}
 
     static BinaryLogClient create(
-            BinlogStreamerConfig config, BinlogStartPosition position, TableSchemaCache tables, BinlogStreamerMetrics metrics) {
+            BinlogStreamerConfig config,
+            BinlogStartPosition position,
+            TableSchemaCache tables,
+            BinlogStreamerMetrics metrics) {
         MySqlConnectionConfig c = config.connection();
-        BinaryLogClient client = new BinaryLogClient(c.hostname(), c.port(), c.username(), c.password());
+        BinaryLogClient client =
+                new BinaryLogClient(c.hostname(), c.port(), c.username(), c.password());
         client.setServerId(config.serverId());
         client.setKeepAlive(false);
         client.setHeartbeatInterval(c.heartbeatInterval().toMillis());
@@ -34,26 +39,32 @@ final class BinlogClientFactory {
         client.setSSLMode(SSLMode.valueOf(c.sslMode().name()));
         client.setGtidSet(position.processed().toString());
         client.setEventDeserializer(eventDeserializer(tables, metrics));
-        client.setThreadFactory(r -> {
-            Thread t = new Thread(r, "capstan-binlog-client-" + config.serverId());
-            t.setDaemon(true);
-            return t;
-        });
+        client.setThreadFactory(
+                r -> {
+                    Thread t = new Thread(r, "capstan-binlog-client-" + config.serverId());
+                    t.setDaemon(true);
+                    return t;
+                });
         return client;
     }
 
-    static EventDeserializer eventDeserializer(TableSchemaCache tables, BinlogStreamerMetrics metrics) {
+    static EventDeserializer eventDeserializer(
+            TableSchemaCache tables, BinlogStreamerMetrics metrics) {
         EventDeserializer deserializer = capturedRowsOnly(tables, metrics);
-        deserializer.setEventDataDeserializer(EventType.TRANSACTION_PAYLOAD,
+        deserializer.setEventDataDeserializer(
+                EventType.TRANSACTION_PAYLOAD,
                 new CompressedTransactionDeserializer(capturedRowsOnly(tables, metrics)));
         return deserializer;
     }
 
-    private static EventDeserializer capturedRowsOnly(TableSchemaCache tables, BinlogStreamerMetrics metrics) {
+    private static EventDeserializer capturedRowsOnly(
+            TableSchemaCache tables, BinlogStreamerMetrics metrics) {
         EventDeserializer deserializer = BinlogEventDeserializers.create();
         for (EventType type : ROWS_EVENTS) {
             deserializer.setEventDataDeserializer(
-                    type, new CapturedRowsDeserializer(deserializer.getEventDataDeserializer(type), tables, metrics));
+                    type,
+                    new CapturedRowsDeserializer(
+                            deserializer.getEventDataDeserializer(type), tables, metrics));
         }
         return deserializer;
     }

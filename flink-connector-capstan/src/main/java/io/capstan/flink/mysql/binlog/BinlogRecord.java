@@ -1,8 +1,8 @@
 package io.capstan.flink.mysql.binlog;
 
-import org.apache.flink.annotation.Internal;
-
 import io.capstan.flink.mysql.gtid.Gtid;
+
+import org.apache.flink.annotation.Internal;
 
 /**
  * One element of the binlog stream: a captured row change, or the end of a transaction.
@@ -17,6 +17,8 @@ public sealed interface BinlogRecord permits RowChange, TransactionEnd {
     /** The transaction this record belongs to. */
     Gtid gtid();
 
-    /** The transaction's original commit time on its source server, in microseconds since the epoch. */
+    /**
+     * The transaction's original commit time on its source server, in microseconds since the epoch.
+     */
     long commitTimestampMicros();
 }

@@ -1,9 +1,10 @@
 package io.capstan.flink.mysql.binlog;
 
-import org.apache.flink.annotation.Internal;
-
 import io.capstan.flink.mysql.gtid.Gtid;
 import io.capstan.flink.mysql.gtid.GtidSet;
+
+import org.apache.flink.annotation.Internal;
+
 import java.io.Serializable;
 import java.util.Objects;
 
@@ -27,10 +28,12 @@ public final class BinlogStartPosition implements Serializable {
     private BinlogStartPosition(GtidSet processed, Gtid partialGtid, int rowsAlreadyEmitted) {
         this.processed = Objects.requireNonNull(processed, "processed");
         if (rowsAlreadyEmitted < 0) {
-            throw new IllegalArgumentException("rowsAlreadyEmitted must be >= 0, was " + rowsAlreadyEmitted);
+            throw new IllegalArgumentException(
+                    "rowsAlreadyEmitted must be >= 0, was " + rowsAlreadyEmitted);
         }
         if (partialGtid == null && rowsAlreadyEmitted != 0) {
-            throw new IllegalArgumentException("rowsAlreadyEmitted needs the partial transaction's GTID");
+            throw new IllegalArgumentException(
+                    "rowsAlreadyEmitted needs the partial transaction's GTID");
         }
         if (partialGtid != null && processed.contains(partialGtid)) {
             throw new IllegalArgumentException(
@@ -50,7 +53,8 @@ public final class BinlogStartPosition implements Serializable {
      * rowsAlreadyEmitted} captured row changes were already emitted. With 0 rows this is the same
      * as {@link #of(GtidSet)}.
      */
-    public static BinlogStartPosition of(GtidSet processed, Gtid partialGtid, int rowsAlreadyEmitted) {
+    public static BinlogStartPosition of(
+            GtidSet processed, Gtid partialGtid, int rowsAlreadyEmitted) {
         if (partialGtid != null && rowsAlreadyEmitted == 0) {
             return new BinlogStartPosition(processed, null, 0);
         }
@@ -102,7 +106,12 @@ public final class BinlogStartPosition implements Serializable {
     public String toString() {
         return partialGtid == null
                 ? "BinlogStartPosition{processed=" + processed + "}"
-                : "BinlogStartPosition{processed=" + processed + ", partial=" + partialGtid
-                        + ", rowsAlreadyEmitted=" + rowsAlreadyEmitted + "}";
+                : "BinlogStartPosition{processed="
+                        + processed
+                        + ", partial="
+                        + partialGtid
+                        + ", rowsAlreadyEmitted="
+                        + rowsAlreadyEmitted
+                        + "}";
     }
 }

@@ -1,18 +1,20 @@
 package io.capstan.flink.mysql.binlog;
 
+import io.capstan.flink.mysql.error.CapstanHaltException;
+import io.capstan.flink.mysql.error.HaltReason;
+
 import org.apache.flink.annotation.Internal;
 
 import com.github.shyiko.mysql.binlog.BinaryLogClient;
 import com.github.shyiko.mysql.binlog.event.Event;
-import io.capstan.flink.mysql.error.CapstanHaltException;
-import io.capstan.flink.mysql.error.HaltReason;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
 import java.io.IOException;
 import java.util.Objects;
 import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.ThreadLocalRandom;
 import java.util.concurrent.TimeUnit;
-import org.slf4j.Logger;
-import org.slf4j.LoggerFactory;
 
 /**
  * Streams one MySQL server's binlog from a {@link BinlogStartPosition} as {@link BinlogRecord}s.
@@ -25,9 +27,9 @@ import org.slf4j.LoggerFactory;
  *
  * <p>Transient faults (dropped connection, KILL of the dump thread, server restart, silence beyond
  * the heartbeat, noticed by the {@link SilenceWatchdog}) reconnect with capped, jittered
- * exponential backoff, from the assembler's exact position: the processed set plus the rows of
- * the open transaction already queued, so nothing is lost or queued twice. Conditions that would
- * lose or duplicate data halt: {@link #poll} then throws the {@link CapstanHaltException}. DDL
+ * exponential backoff, from the assembler's exact position: the processed set plus the rows of the
+ * open transaction already queued, so nothing is lost or queued twice. Conditions that would lose
+ * or duplicate data halt: {@link #poll} then throws the {@link CapstanHaltException}. DDL
  * statements go to the caller's {@link DdlObserver}, whose halts stop the stream the same way.
  */
 @Internal
@@ -58,25 +60,34 @@ public final class BinlogStreamer implements AutoCloseable {
      * @param ddlObserver sees each DDL statement on the reader thread before its transaction ends;
      *     a halt it throws halts the stream (see {@link DdlObserver})
      */
-    public BinlogStreamer(BinlogStreamerConfig config, BinlogStartPosition start, DdlObserver ddlObserver) {
+    public BinlogStreamer(
+            BinlogStreamerConfig config, BinlogStartPosition start, DdlObserver ddlObserver) {
         this.config = config;
         this.start = start;
-        this.watchdog = new SilenceWatchdog(config.connection().heartbeatInterval(), System::nanoTime);
-        this.handOver = new BatchHandOver<>(config.queueCapacity(), this::stopped, watchdog::activity);
+        this.watchdog =
+                new SilenceWatchdog(config.connection().heartbeatInterval(), System::nanoTime);
+        this.handOver =
+                new BatchHandOver<>(config.queueCapacity(), this::stopped, watchdog::activity);
         this.tables = new TableSchemaCache(config.tableFilter(), metrics);
-        this.assembler = new TransactionAssembler(
-                tables, start, config.startTimestampMillis(), metrics, handOver::add,
-                Objects.requireNonNull(ddlObserver, "ddlObserver"));
-        this.supervisor = new ReconnectSupervisor(
-                config,
-                new ReconnectBackoff(
-                        config.reconnectInitialBackoff(),
-                        config.reconnectMaxBackoff(),
-                        config.reconnectMaxAttempts(),
-                        config.reconnectMaxDuration(),
-                        () -> ThreadLocalRandom.current().nextDouble()),
-                metrics,
-                System::currentTimeMillis);
+        this.assembler =
+                new TransactionAssembler(
+                        tables,
+                        start,
+                        config.startTimestampMillis(),
+                        metrics,
+                        handOver::add,
+                        Objects.requireNonNull(ddlObserver, "ddlObserver"));
+        this.supervisor =
+                new ReconnectSupervisor(
+                        config,
+                        new ReconnectBackoff(
+                                config.reconnectInitialBackoff(),
+                                config.reconnectMaxBackoff(),
+                                config.reconnectMaxAttempts(),
+                                config.reconnectMaxDuration(),
+                                () -> ThreadLocalRandom.current().nextDouble()),
+                        metrics,
+                        System::currentTimeMillis);
     }
 
     /**
@@ -98,9 +109,11 @@ public final class BinlogStreamer implements AutoCloseable {
         reader = new Thread(this::readLoop, "capstan-binlog-reader-" + config.serverId());
         reader.setDaemon(true);
         reader.start();
-        watchdog.start("capstan-binlog-watchdog-" + config.serverId(), () -> !stopped(), this::onSilence);
+        watchdog.start(
+                "capstan-binlog-watchdog-" + config.serverId(), () -> !stopped(), this::onSilence);
         try {
-            firstConnect.await(config.connection().connectTimeout().toMillis() + 1000, TimeUnit.MILLISECONDS);
+            firstConnect.await(
+                    config.connection().connectTimeout().toMillis() + 1000, TimeUnit.MILLISECONDS);
         } catch (InterruptedException e) {
             Thread.currentThread().interrupt();
         }
@@ -164,37 +177,41 @@ public final class BinlogStreamer implements AutoCloseable {
 
     private void readLoop() {
         try {
-            supervisor.run(new ReconnectSupervisor.Stream() {
-                @Override
-                public BinlogStartPosition resumePosition() {
-                    return assembler.resumePosition();
-                }
+            supervisor.run(
+                    new ReconnectSupervisor.Stream() {
+                        @Override
+                        public BinlogStartPosition resumePosition() {
+                            return assembler.resumePosition();
+                        }
 
-                @Override
-                public BinaryLogClient clientFrom(BinlogStartPosition position) {
-                    assembler.restartFrom(position);
-                    BinaryLogClient c = BinlogClientFactory.create(config, position, tables, metrics);
-                    c.registerEventListener(BinlogStreamer.this::onEvent);
-                    c.registerLifecycleListener(new Lifecycle());
-                    return c;
-                }
+                        @Override
+                        public BinaryLogClient clientFrom(BinlogStartPosition position) {
+                            assembler.restartFrom(position);
+                            BinaryLogClient c =
+                                    BinlogClientFactory.create(config, position, tables, metrics);
+                            c.registerEventListener(BinlogStreamer.this::onEvent);
+                            c.registerLifecycleListener(new Lifecycle());
+                            return c;
+                        }
 
-                @Override
-                public boolean stopped() {
-                    return BinlogStreamer.this.stopped();
-                }
+                        @Override
+                        public boolean stopped() {
+                            return BinlogStreamer.this.stopped();
+                        }
 
-                @Override
-                public void halt(CapstanHaltException halt) {
-                    haltWith(halt);
-                }
-            });
+                        @Override
+                        public void halt(CapstanHaltException halt) {
+                            haltWith(halt);
+                        }
+                    });
         } catch (InterruptedException e) {
             // closing
         } catch (RuntimeException | Error e) {
             if (!closed) {
                 LOG.error("Binlog reader thread failed ({})", e.getClass().getName());
-                failure = new IllegalStateException("binlog reader thread failed: " + e.getClass().getName(), e);
+                failure =
+                        new IllegalStateException(
+                                "binlog reader thread failed: " + e.getClass().getName(), e);
             }
         } finally {
             firstConnect.countDown();
@@ -220,11 +237,15 @@ public final class BinlogStreamer implements AutoCloseable {
             failWith(new IllegalStateException(e.getMessage()));
         } catch (RuntimeException e) {
             // Never let the binlog client log the event (it would print row values).
-            haltWith(new CapstanHaltException(
-                    HaltReason.UNDECODABLE_COLUMN,
-                    "a " + event.getHeader().getEventType() + " event could not be processed ("
-                            + e.getClass().getName() + "). Remedy: report this with the table's DDL; restart from"
-                            + " the last checkpoint after a fix."));
+            haltWith(
+                    new CapstanHaltException(
+                            HaltReason.UNDECODABLE_COLUMN,
+                            "a "
+                                    + event.getHeader().getEventType()
+                                    + " event could not be processed ("
+                                    + e.getClass().getName()
+                                    + "). Remedy: report this with the table's DDL; restart from"
+                                    + " the last checkpoint after a fix."));
         }
     }
 
@@ -232,8 +253,10 @@ public final class BinlogStreamer implements AutoCloseable {
     private void onSilence() {
         BinaryLogClient c = supervisor.client();
         if (c != null && c.isConnected()) {
-            LOG.warn("No binlog event or heartbeat from {} for {} ms; reconnecting",
-                    config.connection().address(), watchdog.silenceMillis());
+            LOG.warn(
+                    "No binlog event or heartbeat from {} for {} ms; reconnecting",
+                    config.connection().address(),
+                    watchdog.silenceMillis());
             supervisor.connectionFailed(new IOException("heartbeat timeout"));
             disconnect(c);
         }
@@ -259,7 +282,9 @@ public final class BinlogStreamer implements AutoCloseable {
             try {
                 c.disconnect();
             } catch (IOException | RuntimeException e) {
-                LOG.debug("Ignoring failure while disconnecting the binlog client: {}", e.getClass().getName());
+                LOG.debug(
+                        "Ignoring failure while disconnecting the binlog client: {}",
+                        e.getClass().getName());
             }
         }
     }
@@ -269,8 +294,11 @@ public final class BinlogStreamer implements AutoCloseable {
         public void onConnect(BinaryLogClient c) {
             watchdog.activity();
             supervisor.connected();
-            LOG.info("Binlog connection to {} up (server id {}), streaming after {}",
-                    config.connection().address(), config.serverId(), assembler.resumePosition());
+            LOG.info(
+                    "Binlog connection to {} up (server id {}), streaming after {}",
+                    config.connection().address(),
+                    config.serverId(),
+                    assembler.resumePosition());
             firstConnect.countDown();
         }
 
@@ -288,12 +316,16 @@ public final class BinlogStreamer implements AutoCloseable {
                 }
             }
             if (halt == null) {
-                halt = new CapstanHaltException(
-                        HaltReason.UNDECODABLE_COLUMN,
-                        "a binlog event after " + assembler.resumePosition() + " could not be decoded ("
-                                + rootCauseClass(ex) + "). Remedy: report this with the captured tables' DDL;"
-                                + " restart from the last checkpoint after a fix.",
-                        null);
+                halt =
+                        new CapstanHaltException(
+                                HaltReason.UNDECODABLE_COLUMN,
+                                "a binlog event after "
+                                        + assembler.resumePosition()
+                                        + " could not be decoded ("
+                                        + rootCauseClass(ex)
+                                        + "). Remedy: report this with the captured tables' DDL;"
+                                        + " restart from the last checkpoint after a fix.",
+                                null);
             }
             haltWith(halt);
         }

@@ -1,9 +1,10 @@
 package io.capstan.flink.mysql.binlog;
 
-import org.apache.flink.annotation.Internal;
-
 import io.capstan.flink.mysql.OptionRules;
 import io.capstan.flink.mysql.connect.MySqlConnectionConfig;
+
+import org.apache.flink.annotation.Internal;
+
 import java.io.Serializable;
 import java.time.Duration;
 import java.util.Objects;
@@ -39,16 +40,20 @@ public final class BinlogStreamerConfig implements Serializable {
         this.serverId = OptionRules.serverId(Long.toString(b.serverId));
         this.tableFilter = Objects.requireNonNull(b.tableFilter, "tableFilter");
         if (b.queueCapacity < 1) {
-            throw new IllegalArgumentException("binlog queue capacity must be >= 1, was " + b.queueCapacity);
+            throw new IllegalArgumentException(
+                    "binlog queue capacity must be >= 1, was " + b.queueCapacity);
         }
         this.queueCapacity = b.queueCapacity;
-        this.reconnectInitialBackoff = positive(b.reconnectInitialBackoff, "reconnect initial backoff");
+        this.reconnectInitialBackoff =
+                positive(b.reconnectInitialBackoff, "reconnect initial backoff");
         this.reconnectMaxBackoff = positive(b.reconnectMaxBackoff, "reconnect max backoff");
         if (reconnectMaxBackoff.compareTo(reconnectInitialBackoff) < 0) {
-            throw new IllegalArgumentException("reconnect max backoff must be >= the initial backoff");
+            throw new IllegalArgumentException(
+                    "reconnect max backoff must be >= the initial backoff");
         }
         if (b.reconnectMaxAttempts < 0) {
-            throw new IllegalArgumentException("reconnect max attempts must be >= 0, was " + b.reconnectMaxAttempts);
+            throw new IllegalArgumentException(
+                    "reconnect max attempts must be >= 0, was " + b.reconnectMaxAttempts);
         }
         this.reconnectMaxAttempts = b.reconnectMaxAttempts;
         this.reconnectMaxDuration = positive(b.reconnectMaxDuration, "reconnect max duration");
@@ -97,7 +102,9 @@ public final class BinlogStreamerConfig implements Serializable {
         return reconnectMaxDuration;
     }
 
-    /** Transactions committed before this instant are dropped (but still ended); null = keep all. */
+    /**
+     * Transactions committed before this instant are dropped (but still ended); null = keep all.
+     */
     public Long startTimestampMillis() {
         return startTimestampMillis;
     }
@@ -118,13 +125,22 @@ public final class BinlogStreamerConfig implements Serializable {
 
     @Override
     public String toString() {
-        return "BinlogStreamerConfig{connection=" + connection
-                + ", serverId=" + serverId
-                + ", queueCapacity=" + queueCapacity
-                + ", reconnectBackoff=" + reconnectInitialBackoff + ".." + reconnectMaxBackoff
-                + ", reconnectMaxAttempts=" + reconnectMaxAttempts
-                + ", reconnectMaxDuration=" + reconnectMaxDuration
-                + ", startTimestampMillis=" + startTimestampMillis
+        return "BinlogStreamerConfig{connection="
+                + connection
+                + ", serverId="
+                + serverId
+                + ", queueCapacity="
+                + queueCapacity
+                + ", reconnectBackoff="
+                + reconnectInitialBackoff
+                + ".."
+                + reconnectMaxBackoff
+                + ", reconnectMaxAttempts="
+                + reconnectMaxAttempts
+                + ", reconnectMaxDuration="
+                + reconnectMaxDuration
+                + ", startTimestampMillis="
+                + startTimestampMillis
                 + "}";
     }
 
@@ -154,7 +170,10 @@ public final class BinlogStreamerConfig implements Serializable {
             return this;
         }
 
-        /** Required: this stream's replica server id, unique among everything replicating from the server. */
+        /**
+         * Required: this stream's replica server id, unique among everything replicating from the
+         * server.
+         */
         public Builder serverId(long serverId) {
             this.serverId = serverId;
             return this;

@@ -79,7 +79,9 @@ public final class BinlogStreamerMetrics {
         return rowChangesEmitted.get();
     }
 
-    /** Row changes of a resumed transaction skipped because they were emitted before the restore. */
+    /**
+     * Row changes of a resumed transaction skipped because they were emitted before the restore.
+     */
     public long rowChangesSkippedOnResume() {
         return rowChangesSkippedOnResume.get();
     }
@@ -102,7 +104,10 @@ public final class BinlogStreamerMetrics {
         return schemaBuilds.get();
     }
 
-    /** Header timestamp of the last binlog event (heartbeats excluded), ms since the epoch; 0 if none. */
+    /**
+     * Header timestamp of the last binlog event (heartbeats excluded), ms since the epoch; 0 if
+     * none.
+     */
     public long lastEventTimestampMillis() {
         return lastEventTimestampMillis;
     }
@@ -118,12 +123,20 @@ public final class BinlogStreamerMetrics {
 
     @Override
     public String toString() {
-        return "BinlogStreamerMetrics{transactions=" + transactionsSeen()
-                + ", rowChanges=" + rowChangesEmitted()
-                + ", skippedOnResume=" + rowChangesSkippedOnResume()
-                + ", uncapturedRowsEventsSkipped=" + uncapturedRowsEventsSkipped()
-                + ", filteredByTimestamp=" + transactionsFilteredByTimestamp()
-                + ", reconnects=" + reconnects()
-                + ", connected=" + connected + "}";
+        return "BinlogStreamerMetrics{transactions="
+                + transactionsSeen()
+                + ", rowChanges="
+                + rowChangesEmitted()
+                + ", skippedOnResume="
+                + rowChangesSkippedOnResume()
+                + ", uncapturedRowsEventsSkipped="
+                + uncapturedRowsEventsSkipped()
+                + ", filteredByTimestamp="
+                + transactionsFilteredByTimestamp()
+                + ", reconnects="
+                + reconnects()
+                + ", connected="
+                + connected
+                + "}";
     }
 }

@@ -1,10 +1,12 @@
 package io.capstan.flink.mysql.binlog;
 
+import io.capstan.flink.mysql.error.CapstanHaltException;
+import io.capstan.flink.mysql.error.HaltReason;
+
 import com.github.shyiko.mysql.binlog.event.EventData;
 import com.github.shyiko.mysql.binlog.event.deserialization.EventDataDeserializer;
 import com.github.shyiko.mysql.binlog.io.ByteArrayInputStream;
-import io.capstan.flink.mysql.error.CapstanHaltException;
-import io.capstan.flink.mysql.error.HaltReason;
+
 import java.io.IOException;
 import java.io.InputStream;
 
@@ -25,7 +27,10 @@ final class CapturedRowsDeserializer implements EventDataDeserializer<EventData>
     private final TableSchemaCache tables;
     private final BinlogStreamerMetrics metrics;
 
-    CapturedRowsDeserializer(EventDataDeserializer<?> delegate, TableSchemaCache tables, BinlogStreamerMetrics metrics) {
+    CapturedRowsDeserializer(
+            EventDataDeserializer<?> delegate,
+            TableSchemaCache tables,
+            BinlogStreamerMetrics metrics) {
         this.delegate = delegate;
         this.tables = tables;
         this.metrics = metrics;
@@ -48,7 +53,8 @@ final class CapturedRowsDeserializer implements EventDataDeserializer<EventData>
     static CapstanHaltException unmapped(long tableId) {
         return new CapstanHaltException(
                 HaltReason.UNMAPPED_TABLE_ID,
-                "a rows event refers to binlog table id " + tableId
+                "a rows event refers to binlog table id "
+                        + tableId
                         + " but no table-map event announced it in this stream, so its rows cannot be"
                         + " attributed to a table. Remedy: check that the server writes table maps with"
                         + " every rows event (binlog_format=ROW, no filtering proxy between the server and"

@@ -4,6 +4,7 @@ import com.github.shyiko.mysql.binlog.event.Event;
 import com.github.shyiko.mysql.binlog.event.TransactionPayloadEventData;
 import com.github.shyiko.mysql.binlog.event.deserialization.EventDeserializer;
 import com.github.shyiko.mysql.binlog.io.ByteArrayInputStream;
+
 import java.io.IOException;
 import java.util.ArrayList;
 
@@ -14,8 +15,8 @@ import java.util.ArrayList;
  * skipped undecoded as in the plain stream, and at most one inner rows event is decoded at a time.
  * The decompressed bytes of the whole transaction are held meanwhile.
  *
- * <p>Extends the library's payload data because its event deserializer casts to it; the eager
- * list of {@link #getUncompressedEvents()} stays empty.
+ * <p>Extends the library's payload data because its event deserializer casts to it; the eager list
+ * of {@link #getUncompressedEvents()} stays empty.
  */
 final class CompressedTransaction extends TransactionPayloadEventData {
     private static final long serialVersionUID = 1L;

@@ -1,8 +1,8 @@
 package io.capstan.flink.mysql.binlog;
 
-import org.apache.flink.annotation.Internal;
-
 import io.capstan.flink.mysql.gtid.Gtid;
+
+import org.apache.flink.annotation.Internal;
 
 /**
  * Sees every DDL statement the binlog stream passes: each QUERY event that is a transaction of its

@@ -23,7 +23,12 @@ final class ReconnectBackoff {
     private int attempts;
     private long lostAtMillis = -1;
 
-    ReconnectBackoff(Duration initial, Duration max, int maxAttempts, Duration maxDuration, DoubleSupplier random) {
+    ReconnectBackoff(
+            Duration initial,
+            Duration max,
+            int maxAttempts,
+            Duration maxDuration,
+            DoubleSupplier random) {
         this.initialMillis = initial.toMillis();
         this.maxMillis = max.toMillis();
         this.maxAttempts = maxAttempts;
@@ -34,7 +39,8 @@ final class ReconnectBackoff {
     /**
      * The delay before the next attempt, or -1 when the budget is spent.
      *
-     * @param nowMillis the current time; the first call after a reset marks when the connection was lost
+     * @param nowMillis the current time; the first call after a reset marks when the connection was
+     *     lost
      */
     long nextDelayMillis(long nowMillis) {
         if (lostAtMillis < 0) {

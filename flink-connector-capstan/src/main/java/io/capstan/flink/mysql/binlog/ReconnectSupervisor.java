@@ -1,12 +1,14 @@
 package io.capstan.flink.mysql.binlog;
 
-import com.github.shyiko.mysql.binlog.BinaryLogClient;
 import io.capstan.flink.mysql.error.CapstanHaltException;
 import io.capstan.flink.mysql.error.HaltReason;
 import io.capstan.flink.mysql.error.RetryBudgetExhaustedException;
-import java.util.function.LongSupplier;
+
+import com.github.shyiko.mysql.binlog.BinaryLogClient;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
+
+import java.util.function.LongSupplier;
 
 /**
  * Keeps the binlog connection up: connects from the stream's exact resume position (the processed
@@ -15,8 +17,8 @@ import org.slf4j.LoggerFactory;
  * refuses the position, another replica took the server id, ...) and a reconnect after a capped,
  * jittered backoff ({@link ReconnectBackoff}), until the reconnect budget is spent.
  *
- * <p>{@link #run} is the binlog reader thread's loop; the client's lifecycle callbacks (on the
- * same thread) report to {@link #connected()} and {@link #connectionFailed}.
+ * <p>{@link #run} is the binlog reader thread's loop; the client's lifecycle callbacks (on the same
+ * thread) report to {@link #connected()} and {@link #connectionFailed}.
  */
 final class ReconnectSupervisor {
 
@@ -27,7 +29,9 @@ final class ReconnectSupervisor {
         /** Where the next connection must start. */
         BinlogStartPosition resumePosition();
 
-        /** A client to stream from {@code position}, not connected yet, its listeners registered. */
+        /**
+         * A client to stream from {@code position}, not connected yet, its listeners registered.
+         */
         BinaryLogClient clientFrom(BinlogStartPosition position);
 
         /** Closed or halted: no further connection. */
@@ -97,8 +101,12 @@ final class ReconnectSupervisor {
                 return;
             }
             long delay = ((Reconnect) next).delayMillis();
-            LOG.warn("Binlog connection to {} (server id {}) ended ({}); reconnecting in {} ms from {}",
-                    config.connection().address(), config.serverId(), describe(cause), delay,
+            LOG.warn(
+                    "Binlog connection to {} (server id {}) ended ({}); reconnecting in {} ms from {}",
+                    config.connection().address(),
+                    config.serverId(),
+                    describe(cause),
+                    delay,
                     stream.resumePosition());
             reconnecting = true;
             Thread.sleep(delay);
@@ -112,20 +120,28 @@ final class ReconnectSupervisor {
      */
     Next afterConnectionEnded(Exception cause, BinlogStartPosition position) {
         CapstanHaltException halt =
-                ServerFailures.haltFor(cause, position, config.serverId(), config.connection().address());
+                ServerFailures.haltFor(
+                        cause, position, config.serverId(), config.connection().address());
         if (halt != null) {
             return new Halt(halt);
         }
         long delay = backoff.nextDelayMillis(clockMillis.getAsLong());
         if (delay < 0) {
-            return new Halt(new RetryBudgetExhaustedException(
-                    HaltReason.RECONNECT_BUDGET_EXHAUSTED,
-                    "the binlog connection to " + config.connection().address() + " could not be restored after "
-                            + backoff.attempts() + " attempts within " + config.reconnectMaxDuration()
-                            + " (last failure: " + describe(cause) + "). Remedy: bring the server back or"
-                            + " fix the network; Flink's restart strategy (if any) restarts from the last"
-                            + " checkpoint and tries again; raise the reconnect budget if outages this long"
-                            + " are expected."));
+            return new Halt(
+                    new RetryBudgetExhaustedException(
+                            HaltReason.RECONNECT_BUDGET_EXHAUSTED,
+                            "the binlog connection to "
+                                    + config.connection().address()
+                                    + " could not be restored after "
+                                    + backoff.attempts()
+                                    + " attempts within "
+                                    + config.reconnectMaxDuration()
+                                    + " (last failure: "
+                                    + describe(cause)
+                                    + "). Remedy: bring the server back or"
+                                    + " fix the network; Flink's restart strategy (if any) restarts from the last"
+                                    + " checkpoint and tries again; raise the reconnect budget if outages this long"
+                                    + " are expected."));
         }
         return new Reconnect(delay);
     }
@@ -154,7 +170,8 @@ final class ReconnectSupervisor {
         if (e == null) {
             return "closed by the server";
         }
-        // Network and protocol messages carry addresses, error codes and binlog positions, no row values.
+        // Network and protocol messages carry addresses, error codes and binlog positions, no row
+        // values.
         return e.getClass().getSimpleName() + (e.getMessage() == null ? "" : ": " + e.getMessage());
     }
 }

@@ -21,8 +21,13 @@ final class ResumeCheck {
         if (!foreign.isEmpty()) {
             throw new CapstanHaltException(
                     HaltReason.SOURCE_IDENTITY_MISMATCH,
-                    "the resume position contains transactions " + foreign + " that the server at " + address
-                            + " never executed (its gtid_executed is " + executed + "): the position belongs"
+                    "the resume position contains transactions "
+                            + foreign
+                            + " that the server at "
+                            + address
+                            + " never executed (its gtid_executed is "
+                            + executed
+                            + "): the position belongs"
                             + " to another server or the server was rebuilt. Remedy: point the job at the"
                             + " server the position came from, or start without state (a new snapshot).");
         }
@@ -30,9 +35,15 @@ final class ResumeCheck {
         if (!missing.isEmpty()) {
             throw new CapstanHaltException(
                     HaltReason.DATA_GAP,
-                    "transactions " + missing + " needed to resume from " + processed
-                            + " were already purged from the binlog of " + address + " (gtid_purged "
-                            + purged + "). Remedy: start without state (a new snapshot), and keep binlogs"
+                    "transactions "
+                            + missing
+                            + " needed to resume from "
+                            + processed
+                            + " were already purged from the binlog of "
+                            + address
+                            + " (gtid_purged "
+                            + purged
+                            + "). Remedy: start without state (a new snapshot), and keep binlogs"
                             + " longer (binlog_expire_logs_seconds) than the job may be down.");
         }
     }

@@ -1,13 +1,14 @@
 package io.capstan.flink.mysql.binlog;
 
-import org.apache.flink.annotation.Internal;
-
 import io.capstan.flink.mysql.event.Operation;
 import io.capstan.flink.mysql.gtid.Gtid;
 import io.capstan.flink.mysql.schema.TableId;
 import io.capstan.flink.mysql.schema.TableSchema;
-import java.util.Objects;
+
+import org.apache.flink.annotation.Internal;
 import org.apache.flink.table.data.RowData;
+
+import java.util.Objects;
 
 /**
  * One changed row of a captured table, decoded with the table's converter.
@@ -40,7 +41,8 @@ public final class RowChange implements BinlogRecord {
         this.tableId = Objects.requireNonNull(tableId, "tableId");
         this.schema = schema;
         this.operation = Objects.requireNonNull(operation, "operation");
-        if ((operation == Operation.INSERT || operation == Operation.READ) && (before != null || after == null)
+        if ((operation == Operation.INSERT || operation == Operation.READ)
+                        && (before != null || after == null)
                 || operation == Operation.DELETE && (before == null || after != null)
                 || operation == Operation.UPDATE && (before == null || after == null)) {
             throw new IllegalArgumentException("images do not match operation " + operation);
@@ -94,6 +96,14 @@ public final class RowChange implements BinlogRecord {
 
     @Override
     public String toString() {
-        return "RowChange{" + operation + " " + tableId + " gtid=" + gtid + " index=" + indexInTransaction + "}";
+        return "RowChange{"
+                + operation
+                + " "
+                + tableId
+                + " gtid="
+                + gtid
+                + " index="
+                + indexInTransaction
+                + "}";
     }
 }

@@ -1,9 +1,11 @@
 package io.capstan.flink.mysql.binlog;
 
-import com.github.shyiko.mysql.binlog.network.AuthenticationException;
-import com.github.shyiko.mysql.binlog.network.ServerException;
 import io.capstan.flink.mysql.error.CapstanHaltException;
 import io.capstan.flink.mysql.error.HaltReason;
+
+import com.github.shyiko.mysql.binlog.network.AuthenticationException;
+import com.github.shyiko.mysql.binlog.network.ServerException;
+
 import java.util.Locale;
 
 /**
@@ -21,7 +23,8 @@ final class ServerFailures {
     private ServerFailures() {}
 
     /** The halt for {@code failure}, or null when it is transient. */
-    static CapstanHaltException haltFor(Throwable failure, BinlogStartPosition position, long serverId, String address) {
+    static CapstanHaltException haltFor(
+            Throwable failure, BinlogStartPosition position, long serverId, String address) {
         for (Throwable t = failure; t != null; t = t.getCause()) {
             if (t instanceof CapstanHaltException) {
                 return (CapstanHaltException) t;
@@ -29,8 +32,11 @@ final class ServerFailures {
             if (t instanceof AuthenticationException) {
                 return new CapstanHaltException(
                         HaltReason.INVALID_CONFIGURATION,
-                        "the binlog connection to " + address + " was refused at authentication (error "
-                                + ((AuthenticationException) t).getErrorCode() + "). Remedy: check the username"
+                        "the binlog connection to "
+                                + address
+                                + " was refused at authentication (error "
+                                + ((AuthenticationException) t).getErrorCode()
+                                + "). Remedy: check the username"
                                 + " and password, and that the user's authentication plugin is"
                                 + " caching_sha2_password or mysql_native_password.");
             }
@@ -48,7 +54,10 @@ final class ServerFailures {
         if (e.getErrorCode() == ER_SPECIFIC_ACCESS_DENIED || e.getErrorCode() == ER_ACCESS_DENIED) {
             return new CapstanHaltException(
                     HaltReason.MISSING_PRIVILEGE,
-                    "the server at " + address + " refused the binlog dump (error " + e.getErrorCode()
+                    "the server at "
+                            + address
+                            + " refused the binlog dump (error "
+                            + e.getErrorCode()
                             + "). Remedy: GRANT REPLICATION SLAVE, REPLICATION CLIENT ON *.* TO the connector user.");
         }
         if (e.getErrorCode() != ER_MASTER_FATAL_ERROR_READING_BINLOG) {
@@ -57,7 +66,10 @@ final class ServerFailures {
         if (lower.contains("same server_uuid/server_id") || lower.contains("same server_id")) {
             return new CapstanHaltException(
                     HaltReason.SERVER_ID_CONFLICT,
-                    "another replica connected to " + address + " with this job's server id " + serverId
+                    "another replica connected to "
+                            + address
+                            + " with this job's server id "
+                            + serverId
                             + ", and the server closed this job's binlog connection in its favour. Remedy: give"
                             + " every job and replica of this server its own server id (option server-id), then"
                             + " restart from the last checkpoint.");
@@ -65,16 +77,26 @@ final class ServerFailures {
         if (lower.contains("purged")) {
             return new CapstanHaltException(
                     HaltReason.DATA_GAP,
-                    "the server at " + address + " no longer holds transactions needed to resume from "
-                            + position.processed() + " (server says: " + message + "). Remedy: start without"
+                    "the server at "
+                            + address
+                            + " no longer holds transactions needed to resume from "
+                            + position.processed()
+                            + " (server says: "
+                            + message
+                            + "). Remedy: start without"
                             + " state (a new snapshot), and keep binlogs longer (binlog_expire_logs_seconds)"
                             + " than the job may be down.");
         }
         if (lower.contains("more gtids than") || lower.contains("has more gtids")) {
             return new CapstanHaltException(
                     HaltReason.SOURCE_IDENTITY_MISMATCH,
-                    "the resume position " + position.processed() + " contains transactions the server at "
-                            + address + " never executed (server says: " + message + "). Remedy: point the job"
+                    "the resume position "
+                            + position.processed()
+                            + " contains transactions the server at "
+                            + address
+                            + " never executed (server says: "
+                            + message
+                            + "). Remedy: point the job"
                             + " at the server the position came from, or start without state.");
         }
         return null; // other fatal reading errors: retried within the reconnect budget

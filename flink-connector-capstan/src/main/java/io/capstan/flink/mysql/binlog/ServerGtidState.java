@@ -1,10 +1,11 @@
 package io.capstan.flink.mysql.binlog;
 
-import org.apache.flink.annotation.Internal;
-
 import io.capstan.flink.mysql.connect.JdbcConnections;
 import io.capstan.flink.mysql.connect.MySqlConnectionConfig;
 import io.capstan.flink.mysql.gtid.GtidSet;
+
+import org.apache.flink.annotation.Internal;
+
 import java.sql.Connection;
 import java.sql.ResultSet;
 import java.sql.SQLException;
@@ -64,8 +65,13 @@ public final class ServerGtidState {
             return read(c);
         } catch (SQLException e) {
             throw new IllegalStateException(
-                    "could not read gtid_executed/gtid_purged from " + config.address()
-                            + " (SQL state " + e.getSQLState() + ", error " + e.getErrorCode() + ")",
+                    "could not read gtid_executed/gtid_purged from "
+                            + config.address()
+                            + " (SQL state "
+                            + e.getSQLState()
+                            + ", error "
+                            + e.getErrorCode()
+                            + ")",
                     e);
         }
     }
@@ -73,7 +79,8 @@ public final class ServerGtidState {
     /** Both sets in one query, on an open connection. */
     public static ServerGtidState read(Connection c) throws SQLException {
         try (Statement s = c.createStatement();
-                ResultSet rs = s.executeQuery("SELECT @@global.gtid_executed, @@global.gtid_purged")) {
+                ResultSet rs =
+                        s.executeQuery("SELECT @@global.gtid_executed, @@global.gtid_purged")) {
             rs.next();
             return new ServerGtidState(parse(rs.getString(1)), parse(rs.getString(2)));
         }
@@ -81,13 +88,17 @@ public final class ServerGtidState {
 
     /** The server's {@code gtid_executed}, on an open connection. */
     public static GtidSet executed(Connection c) throws SQLException {
-        try (Statement s = c.createStatement(); ResultSet rs = s.executeQuery("SELECT @@global.gtid_executed")) {
+        try (Statement s = c.createStatement();
+                ResultSet rs = s.executeQuery("SELECT @@global.gtid_executed")) {
             rs.next();
             return parse(rs.getString(1));
         }
     }
 
-    /** A GTID set as the server prints it (nullable): MySQL separates the UUIDs of a long set with ",\n". */
+    /**
+     * A GTID set as the server prints it (nullable): MySQL separates the UUIDs of a long set with
+     * ",\n".
+     */
     public static GtidSet parse(String text) {
         return GtidSet.parse(text == null ? "" : text.replace("\n", "").trim());
     }

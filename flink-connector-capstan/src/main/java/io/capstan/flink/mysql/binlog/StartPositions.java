@@ -1,9 +1,9 @@
 package io.capstan.flink.mysql.binlog;
 
-import org.apache.flink.annotation.Internal;
-
 import io.capstan.flink.mysql.connect.MySqlConnectionConfig;
 import io.capstan.flink.mysql.gtid.GtidSet;
+
+import org.apache.flink.annotation.Internal;
 
 /**
  * Resolves a user's start choice to a validated {@link BinlogStartPosition} by reading the server's
@@ -39,14 +39,18 @@ public final class StartPositions {
      * BinlogStreamerConfig.Builder#startTimestampMillis} = {@code startTimestampMillis} so that the
      * transactions committed before it are dropped (each still ends with a {@link TransactionEnd}).
      */
-    public static BinlogStartPosition timestamp(MySqlConnectionConfig connection, long startTimestampMillis) {
+    public static BinlogStartPosition timestamp(
+            MySqlConnectionConfig connection, long startTimestampMillis) {
         if (startTimestampMillis < 0) {
             throw new IllegalArgumentException("start timestamp must be >= 0 ms since the epoch");
         }
         return earliest(connection);
     }
 
-    /** Halts (data_gap, source_identity_mismatch) unless the server can serve {@code position} exactly. */
+    /**
+     * Halts (data_gap, source_identity_mismatch) unless the server can serve {@code position}
+     * exactly.
+     */
     public static void validate(MySqlConnectionConfig connection, BinlogStartPosition position) {
         ServerGtidState state = ServerGtidState.read(connection);
         ResumeCheck.check(position, state.executed, state.purged, connection.address());

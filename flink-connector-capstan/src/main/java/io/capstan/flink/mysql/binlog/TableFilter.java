@@ -1,8 +1,9 @@
 package io.capstan.flink.mysql.binlog;
 
+import io.capstan.flink.mysql.schema.TableId;
+
 import org.apache.flink.annotation.Internal;
 
-import io.capstan.flink.mysql.schema.TableId;
 import java.io.Serializable;
 import java.util.Set;
 import java.util.TreeSet;

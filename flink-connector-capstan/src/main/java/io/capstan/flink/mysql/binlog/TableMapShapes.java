@@ -2,6 +2,7 @@ package io.capstan.flink.mysql.binlog;
 
 import com.github.shyiko.mysql.binlog.event.TableMapEventData;
 import com.github.shyiko.mysql.binlog.event.TableMapEventMetadata;
+
 import java.util.List;
 import java.util.Objects;
 

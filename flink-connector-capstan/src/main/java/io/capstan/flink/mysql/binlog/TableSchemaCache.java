@@ -1,10 +1,12 @@
 package io.capstan.flink.mysql.binlog;
 
-import com.github.shyiko.mysql.binlog.event.TableMapEventData;
 import io.capstan.flink.mysql.convert.RowConverter;
 import io.capstan.flink.mysql.schema.BinlogSchemaReader;
 import io.capstan.flink.mysql.schema.TableId;
 import io.capstan.flink.mysql.schema.TableSchema;
+
+import com.github.shyiko.mysql.binlog.event.TableMapEventData;
+
 import java.util.HashMap;
 import java.util.Map;
 
@@ -32,8 +34,13 @@ final class TableSchemaCache {
         final RowConverter converter; // null when not captured
         final boolean yearHasSignednessBit;
 
-        Entry(TableId tableId, boolean captured, TableMapEventData shape, boolean yearHasSignednessBit,
-                TableSchema schema, RowConverter converter) {
+        Entry(
+                TableId tableId,
+                boolean captured,
+                TableMapEventData shape,
+                boolean yearHasSignednessBit,
+                TableSchema schema,
+                RowConverter converter) {
             this.tableId = tableId;
             this.captured = captured;
             this.shape = shape;
@@ -55,7 +62,8 @@ final class TableSchemaCache {
     private final BinlogStreamerMetrics metrics;
     private final Map<Long, Entry> byNumericId = new HashMap<>();
     private final Map<TableId, Entry> byTable = new HashMap<>();
-    // The library's layout until a FORMAT_DESCRIPTION says otherwise (a dump always starts with one).
+    // The library's layout until a FORMAT_DESCRIPTION says otherwise (a dump always starts with
+    // one).
     private boolean yearHasSignednessBit = true;
 
     TableSchemaCache(TableFilter filter, BinlogStreamerMetrics metrics) {
@@ -63,7 +71,9 @@ final class TableSchemaCache {
         this.metrics = metrics;
     }
 
-    /** The version of the server that wrote the following events (from a FORMAT_DESCRIPTION event). */
+    /**
+     * The version of the server that wrote the following events (from a FORMAT_DESCRIPTION event).
+     */
     void onServerVersion(String serverVersion) {
         yearHasSignednessBit = BinlogSchemaReader.yearHasSignednessBit(serverVersion);
     }
@@ -101,7 +111,8 @@ final class TableSchemaCache {
         if (!filter.test(tableId)) {
             return new Entry(tableId, false, tableMap, yearHasSignednessBit, null, null);
         }
-        TableSchema schema = BinlogSchemaReader.fromTableMap(tableId, tableMap, yearHasSignednessBit);
+        TableSchema schema =
+                BinlogSchemaReader.fromTableMap(tableId, tableMap, yearHasSignednessBit);
         RowConverter converter = RowConverter.of(schema);
         metrics.schemaBuilt();
         return new Entry(tableId, true, tableMap, yearHasSignednessBit, schema, converter);

@@ -1,5 +1,13 @@
 package io.capstan.flink.mysql.binlog;
 
+import io.capstan.flink.mysql.error.CapstanHaltException;
+import io.capstan.flink.mysql.error.HaltReason;
+import io.capstan.flink.mysql.event.Operation;
+import io.capstan.flink.mysql.gtid.Gtid;
+import io.capstan.flink.mysql.gtid.GtidSet;
+
+import org.apache.flink.table.data.RowData;
+
 import com.github.shyiko.mysql.binlog.event.DeleteRowsEventData;
 import com.github.shyiko.mysql.binlog.event.Event;
 import com.github.shyiko.mysql.binlog.event.EventData;
@@ -12,19 +20,14 @@ import com.github.shyiko.mysql.binlog.event.QueryEventData;
 import com.github.shyiko.mysql.binlog.event.TableMapEventData;
 import com.github.shyiko.mysql.binlog.event.UpdateRowsEventData;
 import com.github.shyiko.mysql.binlog.event.WriteRowsEventData;
-import io.capstan.flink.mysql.error.CapstanHaltException;
-import io.capstan.flink.mysql.error.HaltReason;
-import io.capstan.flink.mysql.event.Operation;
-import io.capstan.flink.mysql.gtid.Gtid;
-import io.capstan.flink.mysql.gtid.GtidSet;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
 import java.io.IOException;
 import java.io.Serializable;
-import org.apache.flink.table.data.RowData;
 import java.util.BitSet;
 import java.util.List;
 import java.util.Map;
-import org.slf4j.Logger;
-import org.slf4j.LoggerFactory;
 
 /**
  * Turns the binlog's event sequence into {@link BinlogRecord}s, one row change at a time (a
@@ -34,13 +37,13 @@ import org.slf4j.LoggerFactory;
  * TableSchemaCache}; each row of a captured table's WRITE/UPDATE/DELETE event becomes a {@link
  * RowChange} whose index counts the transaction's captured rows only; XID, COMMIT, or a DDL
  * statement outside BEGIN closes it with a {@link TransactionEnd}, a DDL after the {@link
- * DdlObserver} has seen it. The exception is MySQL 8.0.21+'s atomic CREATE TABLE ... SELECT,
- * logged as {@code CREATE TABLE ... START TRANSACTION} followed by the selected rows and XID: it
- * stays open for its rows. A compressed transaction (TRANSACTION_PAYLOAD, after its GTID event,
- * which MySQL never compresses) is taken apart into its inner events, which go through the same
- * steps one by one. When resuming inside a transaction, its first {@code rowsAlreadyEmitted}
- * captured rows are skipped. Transactions committed before the start timestamp are ended without
- * rows. FORMAT_DESCRIPTION tells the {@link TableSchemaCache} the binlog's server version.
+ * DdlObserver} has seen it. The exception is MySQL 8.0.21+'s atomic CREATE TABLE ... SELECT, logged
+ * as {@code CREATE TABLE ... START TRANSACTION} followed by the selected rows and XID: it stays
+ * open for its rows. A compressed transaction (TRANSACTION_PAYLOAD, after its GTID event, which
+ * MySQL never compresses) is taken apart into its inner events, which go through the same steps one
+ * by one. When resuming inside a transaction, its first {@code rowsAlreadyEmitted} captured rows
+ * are skipped. Transactions committed before the start timestamp are ended without rows.
+ * FORMAT_DESCRIPTION tells the {@link TableSchemaCache} the binlog's server version.
  *
  * <p>No I/O: events come in through {@link #onEvent}, records go out through a {@link RecordSink}
  * (which may block: that is the back-pressure). Single-threaded.
@@ -166,7 +169,8 @@ final class TransactionAssembler {
             case INCIDENT:
                 throw new CapstanHaltException(
                         HaltReason.DATA_GAP,
-                        "the server's binlog holds an INCIDENT event after " + processed
+                        "the server's binlog holds an INCIDENT event after "
+                                + processed
                                 + ": changes may be missing from the binlog. Remedy: re-snapshot the captured"
                                 + " tables (start the job without state) after checking the server's error log.");
             default:
@@ -176,7 +180,9 @@ final class TransactionAssembler {
 
     private void begin(GtidEventData data, EventHeader header) {
         if (gtid != null) {
-            LOG.warn("Transaction {} has no end event before the next GTID; it stays outside the processed set", gtid);
+            LOG.warn(
+                    "Transaction {} has no end event before the next GTID; it stays outside the processed set",
+                    gtid);
         }
         MySqlGtid mysqlGtid = data.getMySqlGtid();
         gtid = Gtid.of(mysqlGtid.getServerId().toString(), mysqlGtid.getTransactionId());
@@ -185,7 +191,8 @@ final class TransactionAssembler {
         afterBegin = false;
         capturedRows = 0;
         rowsToSkip = gtid.equals(resumedGtid) ? resumedSkip : 0;
-        droppedByTimestamp = startTimestampMillis != null && commitMicros < startTimestampMillis * 1000L;
+        droppedByTimestamp =
+                startTimestampMillis != null && commitMicros < startTimestampMillis * 1000L;
     }
 
     private void onQuery(QueryEventData data) throws InterruptedException {
@@ -212,7 +219,10 @@ final class TransactionAssembler {
         }
     }
 
-    /** {@code CREATE TABLE ... START TRANSACTION}: how the binlog carries an atomic CREATE ... SELECT. */
+    /**
+     * {@code CREATE TABLE ... START TRANSACTION}: how the binlog carries an atomic CREATE ...
+     * SELECT.
+     */
     static boolean isAtomicCreateSelect(String sql) {
         String s = sql.trim();
         if (s.endsWith(";")) {
@@ -246,8 +256,10 @@ final class TransactionAssembler {
 
     private void onCompressedTransaction(EventData data) throws InterruptedException {
         if (!(data instanceof CompressedTransaction)) {
-            // Only a deserializer other than BinlogClientFactory's gets here (inner events already decoded).
-            throw new IllegalStateException("a compressed transaction was not decoded by the streamer's deserializer");
+            // Only a deserializer other than BinlogClientFactory's gets here (inner events already
+            // decoded).
+            throw new IllegalStateException(
+                    "a compressed transaction was not decoded by the streamer's deserializer");
         }
         CompressedTransaction payload = (CompressedTransaction) data;
         try {
@@ -257,8 +269,12 @@ final class TransactionAssembler {
         } catch (IOException e) {
             throw new CapstanHaltException(
                     HaltReason.UNDECODABLE_COLUMN,
-                    "an event inside a compressed transaction" + (gtid == null ? "" : " (" + gtid + ")")
-                            + " after position " + processed + " could not be decoded (" + e.getClass().getName()
+                    "an event inside a compressed transaction"
+                            + (gtid == null ? "" : " (" + gtid + ")")
+                            + " after position "
+                            + processed
+                            + " could not be decoded ("
+                            + e.getClass().getName()
                             + "). Remedy: report this with the captured tables' DDL; restart from the last"
                             + " checkpoint after a fix.");
         }
@@ -271,7 +287,9 @@ final class TransactionAssembler {
             // event). Dropping them would lose data without a trace.
             throw new CapstanHaltException(
                     HaltReason.UNSUPPORTED_SERVER_VERSION,
-                    "a rows event arrived outside any GTID transaction after " + processed + ": the server"
+                    "a rows event arrived outside any GTID transaction after "
+                            + processed
+                            + ": the server"
                             + " wrote a transaction start this connector cannot read (MySQL 8.3+ writes"
                             + " tagged GTIDs, e.g. SET gtid_next='AUTOMATIC:tag', with an event type the"
                             + " binlog library does not know). Remedy: do not use tagged GTIDs on captured"
@@ -324,7 +342,9 @@ final class TransactionAssembler {
         }
     }
 
-    /** Counts one captured row; false when it is dropped (timestamp) or was emitted before (resume). */
+    /**
+     * Counts one captured row; false when it is dropped (timestamp) or was emitted before (resume).
+     */
     private boolean passRow() {
         if (droppedByTimestamp) {
             return false;
@@ -336,17 +356,19 @@ final class TransactionAssembler {
         return true;
     }
 
-    private void emit(TableSchemaCache.Entry table, Operation op, Serializable[] before, Serializable[] after)
+    private void emit(
+            TableSchemaCache.Entry table, Operation op, Serializable[] before, Serializable[] after)
             throws InterruptedException {
-        RowChange change = new RowChange(
-                table.tableId,
-                table.schema,
-                op,
-                before == null ? null : convert(table, before),
-                after == null ? null : convert(table, after),
-                gtid,
-                capturedRows - 1,
-                commitMicros);
+        RowChange change =
+                new RowChange(
+                        table.tableId,
+                        table.schema,
+                        op,
+                        before == null ? null : convert(table, before),
+                        after == null ? null : convert(table, after),
+                        gtid,
+                        capturedRows - 1,
+                        commitMicros);
         try {
             sink.accept(change);
         } catch (InterruptedException e) {
@@ -365,7 +387,10 @@ final class TransactionAssembler {
             // The exception's message may quote the value: only its type is reported (Rule 1).
             throw new CapstanHaltException(
                     HaltReason.UNDECODABLE_COLUMN,
-                    "a row of " + table.tableId + " could not be converted (" + e.getClass().getName()
+                    "a row of "
+                            + table.tableId
+                            + " could not be converted ("
+                            + e.getClass().getName()
                             + "). Remedy: report this with the table's DDL; exclude the table or restart from"
                             + " the last checkpoint after a fix.");
         }
@@ -394,8 +419,13 @@ final class TransactionAssembler {
         if (included != null && included.cardinality() != table.columnCount()) {
             throw new CapstanHaltException(
                     HaltReason.BINLOG_ROW_IMAGE_NOT_FULL,
-                    "a rows event of " + table.tableId + " carries " + included.cardinality() + " of its "
-                            + table.columnCount() + " columns. Remedy: set binlog_row_image=FULL on the server"
+                    "a rows event of "
+                            + table.tableId
+                            + " carries "
+                            + included.cardinality()
+                            + " of its "
+                            + table.columnCount()
+                            + " columns. Remedy: set binlog_row_image=FULL on the server"
                             + " (and in every session writing to it) and restart from the last checkpoint.");
         }
     }
@@ -405,7 +435,8 @@ final class TransactionAssembler {
                 HaltReason.XA_UNSUPPORTED,
                 "the binlog holds an XA transaction"
                         + (gtid == null ? "" : " (" + gtid + ")")
-                        + " after position " + processed
+                        + " after position "
+                        + processed
                         + "; XA transactions are not tracked yet, so their changes could be lost or"
                         + " duplicated. Remedy: avoid XA transactions on the captured server, or restart the"
                         + " job from a position after them (a GTID set that includes them) accepting that"

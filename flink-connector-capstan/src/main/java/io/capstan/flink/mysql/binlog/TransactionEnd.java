@@ -1,8 +1,9 @@
 package io.capstan.flink.mysql.binlog;
 
+import io.capstan.flink.mysql.gtid.Gtid;
+
 import org.apache.flink.annotation.Internal;
 
-import io.capstan.flink.mysql.gtid.Gtid;
 import java.util.Objects;
 
 /**

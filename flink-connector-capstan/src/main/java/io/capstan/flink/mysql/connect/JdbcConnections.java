@@ -13,9 +13,9 @@ import java.util.Properties;
  * Opens JDBC connections to the configured server with the session settings every capstan
  * connection relies on.
  *
- * <p>The session time zone is UTC so that TIMESTAMP columns read as UTC wall-clock values, which
- * is what the binlog carries; values therefore never depend on the server's or the JVM's zone.
- * Zero dates read as NULL, as they do from the binlog.
+ * <p>The session time zone is UTC so that TIMESTAMP columns read as UTC wall-clock values, which is
+ * what the binlog carries; values therefore never depend on the server's or the JVM's zone. Zero
+ * dates read as NULL, as they do from the binlog.
  */
 @Internal
 public final class JdbcConnections {
@@ -56,8 +56,8 @@ public final class JdbcConnections {
     }
 
     /**
-     * Opens a connection, retrying transient failures with capped exponential backoff up to
-     * {@link MySqlConnectionConfig#maxRetries()} times.
+     * Opens a connection, retrying transient failures with capped exponential backoff up to {@link
+     * MySqlConnectionConfig#maxRetries()} times.
      */
     public static Connection open(MySqlConnectionConfig config) throws SQLException {
         SQLException last = null;

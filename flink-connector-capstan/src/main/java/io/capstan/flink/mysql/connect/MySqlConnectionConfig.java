@@ -1,20 +1,21 @@
 package io.capstan.flink.mysql.connect;
 
+import io.capstan.flink.mysql.OptionRules;
+
 import org.apache.flink.annotation.Internal;
 
-import static io.capstan.flink.mysql.CapstanMySqlOptions.CONNECT_MAX_RETRIES;
-import static io.capstan.flink.mysql.CapstanMySqlOptions.CONNECT_TIMEOUT;
-import static io.capstan.flink.mysql.CapstanMySqlOptions.HEARTBEAT_INTERVAL;
-import static io.capstan.flink.mysql.CapstanMySqlOptions.PORT;
-import static io.capstan.flink.mysql.CapstanMySqlOptions.SSL_MODE;
-
-import io.capstan.flink.mysql.OptionRules;
 import java.io.Serializable;
 import java.time.Duration;
 import java.util.Collections;
 import java.util.Map;
 import java.util.Objects;
 import java.util.TreeMap;
+
+import static io.capstan.flink.mysql.CapstanMySqlOptions.CONNECT_MAX_RETRIES;
+import static io.capstan.flink.mysql.CapstanMySqlOptions.CONNECT_TIMEOUT;
+import static io.capstan.flink.mysql.CapstanMySqlOptions.HEARTBEAT_INTERVAL;
+import static io.capstan.flink.mysql.CapstanMySqlOptions.PORT;
+import static io.capstan.flink.mysql.CapstanMySqlOptions.SSL_MODE;
 
 /**
  * How to reach one MySQL server: address, credentials and connection behaviour, shared by the JDBC

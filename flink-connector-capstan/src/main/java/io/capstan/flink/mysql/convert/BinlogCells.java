@@ -6,14 +6,14 @@ import java.io.IOException;
 import java.io.Serializable;
 
 /**
- * Decodes the binlog cells the library gets wrong or hands over in an inconvenient form, exactly
- * as MySQL stores them (sql-common/my_time.cc, sql/field.cc). The values are what
- * {@link RowConverter#fromBinlog} expects:
+ * Decodes the binlog cells the library gets wrong or hands over in an inconvenient form, exactly as
+ * MySQL stores them (sql-common/my_time.cc, sql/field.cc). The values are what {@link
+ * RowConverter#fromBinlog} expects:
  *
  * <ul>
  *   <li>BIT(n): {@code byte[]} of (n+7)/8 bytes, big-endian (as JDBC {@code getBytes}).
- *   <li>DATE: {@code Integer} days since 1970-01-01 (proleptic Gregorian, year 0 allowed); null
- *       for the zero date and for dates with a zero month or day.
+ *   <li>DATE: {@code Integer} days since 1970-01-01 (proleptic Gregorian, year 0 allowed); null for
+ *       the zero date and for dates with a zero month or day.
  *   <li>TIME(fsp): {@code Long} signed microseconds (the library loses the sign).
  *   <li>DATETIME(fsp): {@code Long} microseconds of the wall-clock value read as UTC; null like
  *       DATE.
@@ -53,27 +53,29 @@ final class BinlogCells {
         long packed;
         switch (fsp) {
             case 1:
-            case 2: {
-                long intPart = bigEndian(in, 3) - TIMEF_INT_OFS;
-                int frac = in.read() & 0xFF;
-                if (intPart < 0 && frac != 0) {
-                    intPart++;
-                    frac -= 0x100;
+            case 2:
+                {
+                    long intPart = bigEndian(in, 3) - TIMEF_INT_OFS;
+                    int frac = in.read() & 0xFF;
+                    if (intPart < 0 && frac != 0) {
+                        intPart++;
+                        frac -= 0x100;
+                    }
+                    packed = (intPart << 24) + frac * 10_000L;
+                    break;
                 }
-                packed = (intPart << 24) + frac * 10_000L;
-                break;
-            }
             case 3:
-            case 4: {
-                long intPart = bigEndian(in, 3) - TIMEF_INT_OFS;
-                int frac = (int) bigEndian(in, 2);
-                if (intPart < 0 && frac != 0) {
-                    intPart++;
-                    frac -= 0x10000;
+            case 4:
+                {
+                    long intPart = bigEndian(in, 3) - TIMEF_INT_OFS;
+                    int frac = (int) bigEndian(in, 2);
+                    if (intPart < 0 && frac != 0) {
+                        intPart++;
+                        frac -= 0x10000;
+                    }
+                    packed = (intPart << 24) + frac * 100L;
+                    break;
                 }
-                packed = (intPart << 24) + frac * 100L;
-                break;
-            }
             case 5:
             case 6:
                 packed = bigEndian(in, 6) - TIMEF_OFS;
@@ -111,7 +113,8 @@ final class BinlogCells {
         long second = hms & 0x3F;
         long minute = (hms >> 6) & 0x3F;
         long hour = hms >> 12;
-        long seconds = epochDay(year, month, day) * SECONDS_PER_DAY + hour * 3600 + minute * 60 + second;
+        long seconds =
+                epochDay(year, month, day) * SECONDS_PER_DAY + hour * 3600 + minute * 60 + second;
         return seconds * MICROS_PER_SECOND + frac;
     }
 

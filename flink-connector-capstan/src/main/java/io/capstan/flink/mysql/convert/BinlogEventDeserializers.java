@@ -38,12 +38,12 @@ import java.util.Map;
  * The binlog library's {@link EventDeserializer} configured the way {@link RowConverter} expects.
  *
  * <p>Row cells arrive as: TINYINT..INT {@code Integer} and BIGINT {@code Long} (signed; the
- * converter fixes up UNSIGNED), FLOAT {@code Float}, DOUBLE {@code Double}, DECIMAL
- * {@code BigDecimal}, CHAR/VARCHAR/BINARY/VARBINARY/BLOB/TEXT/JSON/GEOMETRY {@code byte[]}
- * ({@code CHAR_AND_BINARY_AS_BYTE_ARRAY}; the converter decodes with the column's charset), ENUM
- * {@code Integer} index, SET {@code Long} bit mask, and BIT/DATE/TIME/DATETIME/TIMESTAMP/YEAR as
- * {@link BinlogCells} documents (decoded here because the library loses the sign of negative
- * TIME values, treats YEAR 0 as 1900 and handles pre-1582 dates in the Julian calendar).
+ * converter fixes up UNSIGNED), FLOAT {@code Float}, DOUBLE {@code Double}, DECIMAL {@code
+ * BigDecimal}, CHAR/VARCHAR/BINARY/VARBINARY/BLOB/TEXT/JSON/GEOMETRY {@code byte[]} ({@code
+ * CHAR_AND_BINARY_AS_BYTE_ARRAY}; the converter decodes with the column's charset), ENUM {@code
+ * Integer} index, SET {@code Long} bit mask, and BIT/DATE/TIME/DATETIME/TIMESTAMP/YEAR as {@link
+ * BinlogCells} documents (decoded here because the library loses the sign of negative TIME values,
+ * treats YEAR 0 as 1900 and handles pre-1582 dates in the Julian calendar).
  *
  * <p>TRANSACTION_PAYLOAD is not registered here: the streamer reads it with {@link
  * TransactionPayloads} and decodes the inner events with this same configuration, one at a time.
@@ -65,9 +65,15 @@ public final class BinlogEventDeserializers {
         d.put(EventType.WRITE_ROWS, new WriteRows(tableMaps));
         d.put(EventType.UPDATE_ROWS, new UpdateRows(tableMaps));
         d.put(EventType.DELETE_ROWS, new DeleteRows(tableMaps));
-        d.put(EventType.EXT_WRITE_ROWS, new WriteRows(tableMaps).setMayContainExtraInformation(true));
-        d.put(EventType.EXT_UPDATE_ROWS, new UpdateRows(tableMaps).setMayContainExtraInformation(true));
-        d.put(EventType.EXT_DELETE_ROWS, new DeleteRows(tableMaps).setMayContainExtraInformation(true));
+        d.put(
+                EventType.EXT_WRITE_ROWS,
+                new WriteRows(tableMaps).setMayContainExtraInformation(true));
+        d.put(
+                EventType.EXT_UPDATE_ROWS,
+                new UpdateRows(tableMaps).setMayContainExtraInformation(true));
+        d.put(
+                EventType.EXT_DELETE_ROWS,
+                new DeleteRows(tableMaps).setMayContainExtraInformation(true));
         d.put(EventType.ROWS_QUERY, new RowsQueryEventDataDeserializer());
         d.put(EventType.GTID, new GtidEventDataDeserializer());
         d.put(EventType.PREVIOUS_GTIDS, new PreviousGtidSetDeserializer());
@@ -76,15 +82,20 @@ public final class BinlogEventDeserializers {
         d.put(EventType.MARIADB_GTID, new MariadbGtidEventDataDeserializer());
         d.put(EventType.BINLOG_CHECKPOINT, new BinlogCheckpointEventDataDeserializer());
         d.put(EventType.MARIADB_GTID_LIST, new MariadbGtidListEventDataDeserializer());
-        EventDeserializer deserializer = new EventDeserializer(
-                new EventHeaderV4Deserializer(), new NullEventDataDeserializer(), d, tableMaps);
+        EventDeserializer deserializer =
+                new EventDeserializer(
+                        new EventHeaderV4Deserializer(),
+                        new NullEventDataDeserializer(),
+                        d,
+                        tableMaps);
         deserializer.setCompatibilityMode(
                 EventDeserializer.CompatibilityMode.CHAR_AND_BINARY_AS_BYTE_ARRAY);
         return deserializer;
     }
 
     /** Shared by the three rows deserializers: the cells decoded here instead of the library. */
-    static Serializable decode(ColumnType type, int meta, ByteArrayInputStream in) throws IOException {
+    static Serializable decode(ColumnType type, int meta, ByteArrayInputStream in)
+            throws IOException {
         switch (type) {
             case BIT:
                 return BinlogCells.bit(meta, in);
@@ -123,9 +134,11 @@ public final class BinlogEventDeserializers {
         }
 
         @Override
-        protected Serializable deserializeCell(ColumnType type, int meta, int length, ByteArrayInputStream in)
-                throws IOException {
-            return decodedHere(type) ? decode(type, meta, in) : super.deserializeCell(type, meta, length, in);
+        protected Serializable deserializeCell(
+                ColumnType type, int meta, int length, ByteArrayInputStream in) throws IOException {
+            return decodedHere(type)
+                    ? decode(type, meta, in)
+                    : super.deserializeCell(type, meta, length, in);
         }
     }
 
@@ -135,9 +148,11 @@ public final class BinlogEventDeserializers {
         }
 
         @Override
-        protected Serializable deserializeCell(ColumnType type, int meta, int length, ByteArrayInputStream in)
-                throws IOException {
-            return decodedHere(type) ? decode(type, meta, in) : super.deserializeCell(type, meta, length, in);
+        protected Serializable deserializeCell(
+                ColumnType type, int meta, int length, ByteArrayInputStream in) throws IOException {
+            return decodedHere(type)
+                    ? decode(type, meta, in)
+                    : super.deserializeCell(type, meta, length, in);
         }
     }
 
@@ -147,9 +162,11 @@ public final class BinlogEventDeserializers {
         }
 
         @Override
-        protected Serializable deserializeCell(ColumnType type, int meta, int length, ByteArrayInputStream in)
-                throws IOException {
-            return decodedHere(type) ? decode(type, meta, in) : super.deserializeCell(type, meta, length, in);
+        protected Serializable deserializeCell(
+                ColumnType type, int meta, int length, ByteArrayInputStream in) throws IOException {
+            return decodedHere(type)
+                    ? decode(type, meta, in)
+                    : super.deserializeCell(type, meta, length, in);
         }
     }
 }

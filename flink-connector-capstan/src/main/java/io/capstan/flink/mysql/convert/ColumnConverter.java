@@ -5,8 +5,8 @@ import java.sql.ResultSet;
 import java.sql.SQLException;
 
 /**
- * Converts one column's values to Flink's internal data structures, from either path. One
- * instance per column, built once per schema; both methods give equal values for the same cell.
+ * Converts one column's values to Flink's internal data structures, from either path. One instance
+ * per column, built once per schema; both methods give equal values for the same cell.
  */
 abstract class ColumnConverter implements Serializable {
     private static final long serialVersionUID = 1L;

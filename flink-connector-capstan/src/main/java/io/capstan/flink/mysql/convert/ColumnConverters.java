@@ -21,15 +21,23 @@ final class ColumnConverters {
         }
         switch (c.type()) {
             case TINYINT:
-                return c.unsigned() ? new NumericConverters.SmallInt(true) : new NumericConverters.TinyInt();
+                return c.unsigned()
+                        ? new NumericConverters.SmallInt(true)
+                        : new NumericConverters.TinyInt();
             case SMALLINT:
-                return c.unsigned() ? new NumericConverters.Int(16) : new NumericConverters.SmallInt(false);
+                return c.unsigned()
+                        ? new NumericConverters.Int(16)
+                        : new NumericConverters.SmallInt(false);
             case MEDIUMINT:
                 return new NumericConverters.Int(c.unsigned() ? 24 : 0);
             case INT:
-                return c.unsigned() ? new NumericConverters.BigInt(true) : new NumericConverters.Int(0);
+                return c.unsigned()
+                        ? new NumericConverters.BigInt(true)
+                        : new NumericConverters.Int(0);
             case BIGINT:
-                return c.unsigned() ? new NumericConverters.UnsignedBigInt() : new NumericConverters.BigInt(false);
+                return c.unsigned()
+                        ? new NumericConverters.UnsignedBigInt()
+                        : new NumericConverters.BigInt(false);
             case DECIMAL:
                 return new NumericConverters.Decimal(
                         c.precision(), c.scale(), c.precision() > DecimalType.MAX_PRECISION);
@@ -38,7 +46,9 @@ final class ColumnConverters {
             case DOUBLE:
                 return new NumericConverters.Double();
             case BIT:
-                return c.length() == 1 ? new TextConverters.Bit1() : new TextConverters.BitBytes(c.length());
+                return c.length() == 1
+                        ? new TextConverters.Bit1()
+                        : new TextConverters.BitBytes(c.length());
             case CHAR:
             case VARCHAR:
             case TINYTEXT:
@@ -52,12 +62,18 @@ final class ColumnConverters {
                 if (charset == null) {
                     throw new CapstanHaltException(
                             HaltReason.UNSUPPORTED_COLUMN_TYPE,
-                            "table " + table + " column " + c.name() + ": character set "
-                                    + c.charset() + " has no Java decoder. Remedy: convert the"
+                            "table "
+                                    + table
+                                    + " column "
+                                    + c.name()
+                                    + ": character set "
+                                    + c.charset()
+                                    + " has no Java decoder. Remedy: convert the"
                                     + " column to utf8mb4 or exclude the table.");
                 }
-                boolean strip = c.type() == io.capstan.flink.mysql.schema.MySqlType.CHAR
-                        && MySqlCharsets.isAsciiCompatible(c.charset());
+                boolean strip =
+                        c.type() == io.capstan.flink.mysql.schema.MySqlType.CHAR
+                                && MySqlCharsets.isAsciiCompatible(c.charset());
                 return new TextConverters.Text(charset, strip);
             case BINARY:
                 return new TextConverters.Bytes(c.length());
@@ -85,7 +101,12 @@ final class ColumnConverters {
             default:
                 throw new CapstanHaltException(
                         HaltReason.UNSUPPORTED_COLUMN_TYPE,
-                        "table " + table + " column " + c.name() + ": no converter for " + c.type()
+                        "table "
+                                + table
+                                + " column "
+                                + c.name()
+                                + ": no converter for "
+                                + c.type()
                                 + ". Remedy: change the column type or exclude the table.");
         }
     }

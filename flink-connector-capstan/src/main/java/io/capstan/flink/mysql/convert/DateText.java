@@ -2,11 +2,10 @@ package io.capstan.flink.mysql.convert;
 
 /**
  * Parses the text protocol's {@code YYYY-MM-DD[ hh:mm:ss[.ffffff]]} (or the binary protocol's
- * bytes) into microseconds since the
- * epoch (wall clock read as UTC), the way {@link BinlogCells} decodes the binlog: null when the
- * month or day is zero, invalid days counted on leniently. DATETIME and TIMESTAMP are always read
- * this way (cheaper than the driver's getObject); DATE only where the driver refuses the value
- * (zero parts, ALLOW_INVALID_DATES).
+ * bytes) into microseconds since the epoch (wall clock read as UTC), the way {@link BinlogCells}
+ * decodes the binlog: null when the month or day is zero, invalid days counted on leniently.
+ * DATETIME and TIMESTAMP are always read this way (cheaper than the driver's getObject); DATE only
+ * where the driver refuses the value (zero parts, ALLOW_INVALID_DATES).
  */
 final class DateText {
 
@@ -60,7 +59,11 @@ final class DateText {
             seconds += (b[4] & 0xFF) * 3600L + (b[5] & 0xFF) * 60L + (b[6] & 0xFF);
         }
         if (b.length == 11) {
-            fraction = (b[7] & 0xFF) | (b[8] & 0xFF) << 8 | (b[9] & 0xFF) << 16 | (long) (b[10] & 0xFF) << 24;
+            fraction =
+                    (b[7] & 0xFF)
+                            | (b[8] & 0xFF) << 8
+                            | (b[9] & 0xFF) << 16
+                            | (long) (b[10] & 0xFF) << 24;
         }
         return seconds * 1_000_000L + fraction;
     }
@@ -75,7 +78,8 @@ final class DateText {
 
     private static int digit(byte c) {
         if (c < '0' || c > '9') {
-            throw new IllegalStateException("unexpected character in a DATE/DATETIME value from the driver");
+            throw new IllegalStateException(
+                    "unexpected character in a DATE/DATETIME value from the driver");
         }
         return c - '0';
     }

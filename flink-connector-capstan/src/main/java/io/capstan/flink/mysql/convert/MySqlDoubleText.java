@@ -6,13 +6,13 @@ import java.math.RoundingMode;
 
 /**
  * A double as MySQL's my_gcvt prints it in JSON: the shortest correctly rounded digits that read
- * back as the same double, in fixed notation when the decimal exponent allows, else
- * {@code d.ddde[-]x}; a fixed-notation integer gets ".0".
+ * back as the same double, in fixed notation when the decimal exponent allows, else {@code
+ * d.ddde[-]x}; a fixed-notation integer gets ".0".
  *
  * <p>Fast path: Java 17's {@link Double#toString} gives digits that read back, but not always the
- * shortest. When they are at most 15 significant digits (trailing zeros dropped) of a normal
- * double they are what the exact search would find: decimals of up to 15 digits are spaced more
- * than 4 ulps apart, so no other decimal of that length or shorter (a shorter one is one of them,
+ * shortest. When they are at most 15 significant digits (trailing zeros dropped) of a normal double
+ * they are what the exact search would find: decimals of up to 15 digits are spaced more than 4
+ * ulps apart, so no other decimal of that length or shorter (a shorter one is one of them,
  * zero-padded) lies within the half-ulp that reads back, and the correctly rounded one is the
  * nearest. Otherwise (16-17 digits, subnormals) the digits come from the exact BigDecimal search.
  */

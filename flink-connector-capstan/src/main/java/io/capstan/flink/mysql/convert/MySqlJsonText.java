@@ -10,26 +10,27 @@ import java.util.Arrays;
 import java.util.Base64;
 
 /**
- * Prints MySQL's binary JSON exactly as the server prints it (what a JDBC read returns):
- * {@code {"a": 1, "b": [1, 2]}} with ", " and ": " separators, keys in stored order, only
- * {@code " \ \b \f \n \r \t} and other control characters escaped, doubles in the server's
- * shortest round-trip form ({@link MySqlDoubleText}), decimals with their scale, dates/times
- * quoted with six fractional digits (TIME with its sign), other opaque values as
- * {@code "base64:typeN:..."}.
+ * Prints MySQL's binary JSON exactly as the server prints it (what a JDBC read returns): {@code
+ * {"a": 1, "b": [1, 2]}} with ", " and ": " separators, keys in stored order, only {@code " \ \b \f
+ * \n \r \t} and other control characters escaped, doubles in the server's shortest round-trip form
+ * ({@link MySqlDoubleText}), decimals with their scale, dates/times quoted with six fractional
+ * digits (TIME with its sign), other opaque values as {@code "base64:typeN:..."}.
  *
- * <p>Walks the bytes directly with an index (the format of MySQL's json_binary.h: a type byte,
- * then objects and arrays as a count, a size, key entries, value entries with small values
- * inlined, offsets relative to the container's start) and appends UTF-8 to one reusable byte
- * buffer: strings and keys are copied as the bytes they are stored as (utf8mb4), and the result
- * becomes Flink's {@code StringData} without a Java {@code String} in between (which Flink would
- * encode back to UTF-8 whenever it copies or serializes the row). Not thread-safe: one instance
- * per JSON column converter, used by the binlog reader thread.
+ * <p>Walks the bytes directly with an index (the format of MySQL's json_binary.h: a type byte, then
+ * objects and arrays as a count, a size, key entries, value entries with small values inlined,
+ * offsets relative to the container's start) and appends UTF-8 to one reusable byte buffer: strings
+ * and keys are copied as the bytes they are stored as (utf8mb4), and the result becomes Flink's
+ * {@code StringData} without a Java {@code String} in between (which Flink would encode back to
+ * UTF-8 whenever it copies or serializes the row). Not thread-safe: one instance per JSON column
+ * converter, used by the binlog reader thread.
  */
 final class MySqlJsonText {
 
     private static final byte[] HEX = "0123456789abcdef".getBytes(StandardCharsets.US_ASCII);
+
     /** A buffer grown past this by a huge document is dropped after use, not kept. */
     private static final int MAX_RETAINED_CAPACITY = 64 * 1024;
+
     private static final int INITIAL_CAPACITY = 256;
 
     private static final int SMALL_OBJECT = 0x00;
@@ -49,6 +50,7 @@ final class MySqlJsonText {
 
     private byte[] out = new byte[INITIAL_CAPACITY];
     private int length;
+
     /** For the digits of doubles, which {@link MySqlDoubleText} writes to a builder. */
     private final StringBuilder doubleDigits = new StringBuilder(32);
 
@@ -65,7 +67,9 @@ final class MySqlJsonText {
         } else {
             try {
                 value(binaryJson, binaryJson[0] & 0xFF, 1);
-            } catch (IndexOutOfBoundsException | IllegalArgumentException | NegativeArraySizeException e) {
+            } catch (IndexOutOfBoundsException
+                    | IllegalArgumentException
+                    | NegativeArraySizeException e) {
                 // Offsets or lengths pointing outside the value; no value bytes in the message.
                 throw new IOException("malformed binary JSON: an offset or length is out of range");
             }
@@ -160,13 +164,16 @@ final class MySqlJsonText {
             }
             int v = valueEntries + i * valueEntrySize;
             int type = b[v] & 0xFF;
-            if (type == LITERAL || type == INT16 || type == UINT16
+            if (type == LITERAL
+                    || type == INT16
+                    || type == UINT16
                     || (!small && (type == INT32 || type == UINT32))) {
                 value(b, type, v + 1); // inlined in the entry
             } else {
                 int offset = index(b, v + 1, small);
                 if (offset >= size) {
-                    throw new IOException("malformed binary JSON: value offset beyond the container");
+                    throw new IOException(
+                            "malformed binary JSON: value offset beyond the container");
                 }
                 value(b, type, start + offset);
             }
@@ -229,7 +236,8 @@ final class MySqlJsonText {
                 int scale = b[pos + 1] & 0xFF;
                 // asBigDecimal flips the sign bit of its argument in place: give it a copy.
                 byte[] digits = Arrays.copyOfRange(b, pos + 2, pos + length);
-                BigDecimal dec = AbstractRowsEventDataDeserializer.asBigDecimal(precision, scale, digits);
+                BigDecimal dec =
+                        AbstractRowsEventDataDeserializer.asBigDecimal(precision, scale, digits);
                 put(dec.toPlainString());
                 break;
             case DATE:
@@ -273,12 +281,18 @@ final class MySqlJsonText {
         put('"');
         appendDate(yearMonth / 13, yearMonth % 13, (int) (value >> 17) % (1 << 5));
         put(' ');
-        appendTime((int) (value >> 12) % (1 << 5), (int) (value >> 6) % (1 << 6),
-                (int) (value % (1 << 6)), (int) (raw % (1 << 24)));
+        appendTime(
+                (int) (value >> 12) % (1 << 5),
+                (int) (value >> 6) % (1 << 6),
+                (int) (value % (1 << 6)),
+                (int) (raw % (1 << 24)));
         put('"');
     }
 
-    /** A packed TIME as MySQL's TIME_from_longlong_time_packed decodes it (the library loses the sign). */
+    /**
+     * A packed TIME as MySQL's TIME_from_longlong_time_packed decodes it (the library loses the
+     * sign).
+     */
     private void time(long packed) {
         long abs = Math.abs(packed);
         long hms = abs >> 24;
@@ -286,7 +300,10 @@ final class MySqlJsonText {
         if (packed < 0) {
             put('-');
         }
-        appendTime((int) ((hms >> 12) & 0x3FF), (int) ((hms >> 6) & 0x3F), (int) (hms & 0x3F),
+        appendTime(
+                (int) ((hms >> 12) & 0x3FF),
+                (int) ((hms >> 6) & 0x3F),
+                (int) (hms & 0x3F),
                 (int) (abs & 0xFFFFFF));
         put('"');
     }
@@ -296,7 +313,10 @@ final class MySqlJsonText {
     }
 
     private static int int32(byte[] b, int pos) {
-        return (b[pos] & 0xFF) | (b[pos + 1] & 0xFF) << 8 | (b[pos + 2] & 0xFF) << 16 | b[pos + 3] << 24;
+        return (b[pos] & 0xFF)
+                | (b[pos + 1] & 0xFF) << 8
+                | (b[pos + 2] & 0xFF) << 16
+                | b[pos + 3] << 24;
     }
 
     private static long int64(byte[] b, int pos) {

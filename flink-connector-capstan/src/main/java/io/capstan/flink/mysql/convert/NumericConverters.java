@@ -53,7 +53,9 @@ final class NumericConverters {
     static final class Int extends ColumnConverter {
         private final int mask;
 
-        /** @param unsignedBits 16 or 24 for an UNSIGNED source narrower than INT, else 0 */
+        /**
+         * @param unsignedBits 16 or 24 for an UNSIGNED source narrower than INT, else 0
+         */
         Int(int unsignedBits) {
             this.mask = unsignedBits == 0 ? 0xFFFF_FFFF : (1 << unsignedBits) - 1;
         }
@@ -96,7 +98,8 @@ final class NumericConverters {
         @Override
         Object fromBinlog(Object raw) {
             long v = ((Number) raw).longValue();
-            BigDecimal d = v >= 0 ? BigDecimal.valueOf(v) : new BigDecimal(Long.toUnsignedString(v));
+            BigDecimal d =
+                    v >= 0 ? BigDecimal.valueOf(v) : new BigDecimal(Long.toUnsignedString(v));
             return DecimalData.fromBigDecimal(d, 20, 0);
         }
 

@@ -1,12 +1,11 @@
 package io.capstan.flink.mysql.convert;
 
-import org.apache.flink.annotation.Internal;
-
 import io.capstan.flink.mysql.error.CapstanHaltException;
 import io.capstan.flink.mysql.error.HaltReason;
 import io.capstan.flink.mysql.schema.ColumnSchema;
 import io.capstan.flink.mysql.schema.TableSchema;
 
+import org.apache.flink.annotation.Internal;
 import org.apache.flink.table.data.GenericRowData;
 
 import java.io.Serializable;
@@ -14,9 +13,9 @@ import java.sql.ResultSet;
 import java.sql.SQLException;
 
 /**
- * Converts rows of one table to {@link GenericRowData} (row kind INSERT; callers set the kind)
- * from the binlog or from JDBC, through one {@link ColumnConverter} per column. Both paths give
- * equal rows for the same stored row. Errors name the table, column and type, never a value.
+ * Converts rows of one table to {@link GenericRowData} (row kind INSERT; callers set the kind) from
+ * the binlog or from JDBC, through one {@link ColumnConverter} per column. Both paths give equal
+ * rows for the same stored row. Errors name the table, column and type, never a value.
  */
 @Internal
 public final class RowConverter implements Serializable {
@@ -24,6 +23,7 @@ public final class RowConverter implements Serializable {
 
     private final TableSchema schema;
     private final ColumnConverter[] converters;
+
     /** 0..n-1: a full read, where result-set column i + 1 is schema column i. */
     private final int[] allColumns;
 
@@ -56,8 +56,12 @@ public final class RowConverter implements Serializable {
         if (row.length != converters.length) {
             throw new CapstanHaltException(
                     HaltReason.UNDECODABLE_COLUMN,
-                    "table " + schema.tableId() + ": a binlog row image has " + row.length
-                            + " columns but the table map has " + converters.length
+                    "table "
+                            + schema.tableId()
+                            + ": a binlog row image has "
+                            + row.length
+                            + " columns but the table map has "
+                            + converters.length
                             + ". Remedy: set binlog_row_image = FULL.");
         }
         GenericRowData out = new GenericRowData(converters.length);
@@ -67,7 +71,8 @@ public final class RowConverter implements Serializable {
                 try {
                     out.setField(i, converters[i].fromBinlog(raw));
                 } catch (RuntimeException e) {
-                    throw undecodable(i, "binlog value of Java type " + raw.getClass().getSimpleName(), e);
+                    throw undecodable(
+                            i, "binlog value of Java type " + raw.getClass().getSimpleName(), e);
                 }
             }
         }
@@ -75,7 +80,8 @@ public final class RowConverter implements Serializable {
     }
 
     /**
-     * Converts the current row of {@code rs}, whose column {@code i + 1} is schema column {@code i}.
+     * Converts the current row of {@code rs}, whose column {@code i + 1} is schema column {@code
+     * i}.
      *
      * @throws SQLException if the driver fails; its message is replaced (it may quote a value)
      */
@@ -84,9 +90,9 @@ public final class RowConverter implements Serializable {
     }
 
     /**
-     * Converts the current row of {@code rs}, whose column {@code j + 1} is schema column
-     * {@code columns[j]}; the row has every schema column, those not read are null. For reads of
-     * a column subset (projection push-down).
+     * Converts the current row of {@code rs}, whose column {@code j + 1} is schema column {@code
+     * columns[j]}; the row has every schema column, those not read are null. For reads of a column
+     * subset (projection push-down).
      *
      * @throws SQLException if the driver fails; its message is replaced (it may quote a value)
      */
@@ -98,8 +104,13 @@ public final class RowConverter implements Serializable {
                 out.setField(i, converters[i].fromJdbc(rs, j + 1));
             } catch (SQLException e) {
                 throw new SQLException(
-                        "table " + schema.tableId() + " column " + schema.column(i).name()
-                                + ": JDBC read failed (" + e.getClass().getSimpleName() + ")",
+                        "table "
+                                + schema.tableId()
+                                + " column "
+                                + schema.column(i).name()
+                                + ": JDBC read failed ("
+                                + e.getClass().getSimpleName()
+                                + ")",
                         e.getSQLState(),
                         e.getErrorCode());
             } catch (RuntimeException e) {
@@ -114,8 +125,16 @@ public final class RowConverter implements Serializable {
         // The cause is not chained: driver and JDK messages may quote the value (Rule 1).
         return new CapstanHaltException(
                 HaltReason.UNDECODABLE_COLUMN,
-                "table " + schema.tableId() + " column " + c.name() + " (" + c.type() + "): the "
-                        + what + " cannot be decoded (" + cause.getClass().getSimpleName()
+                "table "
+                        + schema.tableId()
+                        + " column "
+                        + c.name()
+                        + " ("
+                        + c.type()
+                        + "): the "
+                        + what
+                        + " cannot be decoded ("
+                        + cause.getClass().getSimpleName()
                         + "). Remedy: check that the table's definition matches docs/types.md.");
     }
 

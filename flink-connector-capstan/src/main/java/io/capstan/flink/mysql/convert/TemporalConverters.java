@@ -47,7 +47,8 @@ final class TemporalConverters {
 
         @Override
         Object fromJdbc(ResultSet rs, int i) throws SQLException {
-            // getString/getTime lose the sign of '-00:..' and cannot hold > 24h: read the wire bytes.
+            // getString/getTime lose the sign of '-00:..' and cannot hold > 24h: read the wire
+            // bytes.
             byte[] b = rs.getBytes(i);
             return b == null ? null : TimeText.micros(b);
         }

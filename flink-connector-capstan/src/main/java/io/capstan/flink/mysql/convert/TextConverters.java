@@ -22,12 +22,14 @@ final class TextConverters {
     static final class Text extends ColumnConverter {
         private final String charsetName;
         private final boolean stripTrailingSpaces;
+
         /**
-         * utf8mb4/utf8mb3: binlog bytes are already StringData's UTF-8, and JDBC sends the value
-         * as UTF-8 too (character_set_results is utf8mb4, or the column's own charset), so the
-         * bytes are wrapped as they are: no decoding now, no encoding when Flink serializes.
+         * utf8mb4/utf8mb3: binlog bytes are already StringData's UTF-8, and JDBC sends the value as
+         * UTF-8 too (character_set_results is utf8mb4, or the column's own charset), so the bytes
+         * are wrapped as they are: no decoding now, no encoding when Flink serializes.
          */
         private final boolean utf8;
+
         private transient Charset charset; // not serializable; looked up again after a copy
 
         Text(Charset charset, boolean stripTrailingSpaces) {

@@ -1,9 +1,9 @@
 package io.capstan.flink.mysql.convert;
 
 /**
- * Parses a TIME value as Connector/J hands its bytes over: the text protocol's
- * {@code [-]H+:MM:SS[.ffffff]}, or the binary protocol's {@code is_negative, days(4 LE), hour,
- * minute, second[, micros(4 LE)]} (server-side prepared statements), into signed microseconds.
+ * Parses a TIME value as Connector/J hands its bytes over: the text protocol's {@code
+ * [-]H+:MM:SS[.ffffff]}, or the binary protocol's {@code is_negative, days(4 LE), hour, minute,
+ * second[, micros(4 LE)]} (server-side prepared statements), into signed microseconds.
  */
 final class TimeText {
 
@@ -55,11 +55,19 @@ final class TimeText {
             throw new IllegalStateException("unexpected TIME encoding from the driver");
         }
         boolean negative = b[0] == 1;
-        long days = (b[1] & 0xFF) | (b[2] & 0xFF) << 8 | (b[3] & 0xFF) << 16 | (long) (b[4] & 0xFF) << 24;
+        long days =
+                (b[1] & 0xFF)
+                        | (b[2] & 0xFF) << 8
+                        | (b[3] & 0xFF) << 16
+                        | (long) (b[4] & 0xFF) << 24;
         long hours = days * 24 + (b[5] & 0xFF);
         long micros = ((hours * 60 + (b[6] & 0xFF)) * 60 + (b[7] & 0xFF)) * 1_000_000L;
         if (b.length == 12) {
-            micros += (b[8] & 0xFF) | (b[9] & 0xFF) << 8 | (b[10] & 0xFF) << 16 | (long) (b[11] & 0xFF) << 24;
+            micros +=
+                    (b[8] & 0xFF)
+                            | (b[9] & 0xFF) << 8
+                            | (b[10] & 0xFF) << 16
+                            | (long) (b[11] & 0xFF) << 24;
         }
         return negative ? -micros : micros;
     }

@@ -9,16 +9,16 @@ import com.github.shyiko.mysql.binlog.io.ByteArrayInputStream;
 import java.io.IOException;
 
 /**
- * Reads a compressed transaction (TRANSACTION_PAYLOAD, MySQL 8.0.20+
- * {@code binlog_transaction_compression=ON}): its header and its inner events' bytes. The caller
- * decodes those events one at a time with the outer stream's own configuration (the binlog
- * package's {@code CompressedTransactionDeserializer}), so their rows have the shapes {@link
- * RowConverter} expects; the library's own payload deserializer would decode them with a
- * default-configured deserializer, and all at once.
+ * Reads a compressed transaction (TRANSACTION_PAYLOAD, MySQL 8.0.20+ {@code
+ * binlog_transaction_compression=ON}): its header and its inner events' bytes. The caller decodes
+ * those events one at a time with the outer stream's own configuration (the binlog package's {@code
+ * CompressedTransactionDeserializer}), so their rows have the shapes {@link RowConverter} expects;
+ * the library's own payload deserializer would decode them with a default-configured deserializer,
+ * and all at once.
  *
  * <p>Header fields (MySQL's Transaction_payload_event): a sequence of (type, length, value) with
- * packed integers, ended by type 0; 1 = payload size, 2 = compression type (0 zstd, 255 none),
- * 3 = uncompressed size. The payload follows.
+ * packed integers, ended by type 0; 1 = payload size, 2 = compression type (0 zstd, 255 none), 3 =
+ * uncompressed size. The payload follows.
  */
 @Internal
 public final class TransactionPayloads {
@@ -34,10 +34,11 @@ public final class TransactionPayloads {
 
     /**
      * Reads a TRANSACTION_PAYLOAD event body: its header fields into {@code data} (not the payload,
-     * which is not kept) and returns the inner events' bytes, decompressed (without checksums, as MySQL writes them
-     * inside a payload).
+     * which is not kept) and returns the inner events' bytes, decompressed (without checksums, as
+     * MySQL writes them inside a payload).
      */
-    public static byte[] readEvents(ByteArrayInputStream in, TransactionPayloadEventData data) throws IOException {
+    public static byte[] readEvents(ByteArrayInputStream in, TransactionPayloadEventData data)
+            throws IOException {
         while (in.available() > 0) {
             int type = in.readPackedInteger();
             if (type == END_MARK) {
@@ -72,13 +73,15 @@ public final class TransactionPayloads {
             try {
                 n = Zstd.decompressByteArray(events, 0, events.length, payload, 0, payload.length);
             } catch (RuntimeException e) { // ZstdException: sizes that do not match the frame
-                throw new IOException("corrupt zstd transaction payload (" + e.getClass().getSimpleName() + ")");
+                throw new IOException(
+                        "corrupt zstd transaction payload (" + e.getClass().getSimpleName() + ")");
             }
             if (Zstd.isError(n) || n != events.length) {
                 throw new IOException("corrupt zstd transaction payload");
             }
         } else {
-            throw new IOException("unknown transaction payload compression type " + data.getCompressionType());
+            throw new IOException(
+                    "unknown transaction payload compression type " + data.getCompressionType());
         }
         return events;
     }

@@ -1,21 +1,22 @@
 package io.capstan.flink.mysql.deserializer;
 
-import org.apache.flink.annotation.PublicEvolving;
-
 import io.capstan.flink.mysql.CapstanDeserializer;
 import io.capstan.flink.mysql.ChangeEvent;
 import io.capstan.flink.mysql.event.Operation;
 import io.capstan.flink.mysql.schema.TableSchema;
-import java.io.IOException;
-import java.io.StringWriter;
-import java.time.Clock;
-import java.util.HashMap;
-import java.util.Map;
+
+import org.apache.flink.annotation.PublicEvolving;
 import org.apache.flink.api.common.typeinfo.TypeInformation;
 import org.apache.flink.api.common.typeinfo.Types;
 import org.apache.flink.shaded.jackson2.com.fasterxml.jackson.core.JsonFactory;
 import org.apache.flink.shaded.jackson2.com.fasterxml.jackson.core.JsonGenerator;
 import org.apache.flink.util.Collector;
+
+import java.io.IOException;
+import java.io.StringWriter;
+import java.time.Clock;
+import java.util.HashMap;
+import java.util.Map;
 
 /**
  * Emits each change as a Debezium-style JSON envelope, one String per change:
@@ -26,9 +27,9 @@ import org.apache.flink.util.Collector;
  *            "gtid":"3e11fa47-...:42","ts_ms":1700000000000,"snapshot":false,"row":0}}
  * }</pre>
  *
- * <p>{@code ts_ms} is when the connector processed the change (as in Debezium); {@code source.ts_ms}
- * is the transaction's commit time; {@code source.row} is the change's index within its
- * transaction. Row values are typed as {@link JsonRowWriter} documents (decimals as exact JSON
+ * <p>{@code ts_ms} is when the connector processed the change (as in Debezium); {@code
+ * source.ts_ms} is the transaction's commit time; {@code source.row} is the change's index within
+ * its transaction. Row values are typed as {@link JsonRowWriter} documents (decimals as exact JSON
  * numbers, temporals as ISO-8601 strings, bytes as base64), which Flink's {@code debezium-json}
  * format reads with {@code 'debezium-json.timestamp-format.standard' = 'ISO-8601'}.
  *
@@ -98,9 +99,10 @@ public final class JsonDebeziumDeserializer implements CapstanDeserializer<Strin
         }
         // An equal schema from elsewhere (the snapshot's, then the binlog's) keeps the writer but
         // is remembered, so the next rows take the identity check above, not a deep comparison.
-        JsonRowWriter writer = cached != null && cached.schema.equals(schema)
-                ? cached.writer
-                : JsonRowWriter.forSchema(schema);
+        JsonRowWriter writer =
+                cached != null && cached.schema.equals(schema)
+                        ? cached.writer
+                        : JsonRowWriter.forSchema(schema);
         writers.put(schema.tableId(), new SchemaWriter(schema, writer));
         return writer;
     }

@@ -1,18 +1,21 @@
 package io.capstan.flink.mysql.deserializer;
 
 import io.capstan.flink.mysql.schema.TableSchema;
+
+import org.apache.flink.shaded.jackson2.com.fasterxml.jackson.core.JsonGenerator;
+import org.apache.flink.table.data.RowData;
+import org.apache.flink.table.data.TimestampData;
+import org.apache.flink.table.types.logical.LogicalType;
+import org.apache.flink.table.types.logical.RowType;
+
+import javax.annotation.Nullable;
+
 import java.io.IOException;
 import java.time.LocalDate;
 import java.time.LocalTime;
 import java.time.format.DateTimeFormatter;
 import java.util.Base64;
 import java.util.List;
-import javax.annotation.Nullable;
-import org.apache.flink.shaded.jackson2.com.fasterxml.jackson.core.JsonGenerator;
-import org.apache.flink.table.data.RowData;
-import org.apache.flink.table.data.TimestampData;
-import org.apache.flink.table.types.logical.LogicalType;
-import org.apache.flink.table.types.logical.RowType;
 
 /**
  * Writes one table's {@link RowData} as a JSON object keyed by column name. Built once per schema:
@@ -20,9 +23,9 @@ import org.apache.flink.table.types.logical.RowType;
  *
  * <p>Value mapping: booleans and integers as JSON booleans and numbers; FLOAT and DOUBLE as
  * numbers; DECIMAL as an exact JSON number (its plain decimal text, never rounded through a
- * double); CHAR/VARCHAR as strings; BINARY/VARBINARY as base64 strings; DATE as
- * {@code yyyy-MM-dd}; TIME as {@code HH:mm:ss[.fraction]}; TIMESTAMP as
- * {@code yyyy-MM-ddTHH:mm:ss[.fraction]}; TIMESTAMP_LTZ as an instant {@code ...Z}; NULL as null.
+ * double); CHAR/VARCHAR as strings; BINARY/VARBINARY as base64 strings; DATE as {@code yyyy-MM-dd};
+ * TIME as {@code HH:mm:ss[.fraction]}; TIMESTAMP as {@code yyyy-MM-ddTHH:mm:ss[.fraction]};
+ * TIMESTAMP_LTZ as an instant {@code ...Z}; NULL as null.
  */
 final class JsonRowWriter {
 
@@ -109,11 +112,13 @@ final class JsonRowWriter {
                 return (v, json) -> json.writeString(v.toString());
             case BINARY:
             case VARBINARY:
-                return (v, json) -> json.writeString(Base64.getEncoder().encodeToString((byte[]) v));
+                return (v, json) ->
+                        json.writeString(Base64.getEncoder().encodeToString((byte[]) v));
             case DATE:
                 return (v, json) ->
                         json.writeString(
-                                LocalDate.ofEpochDay((Integer) v).format(DateTimeFormatter.ISO_LOCAL_DATE));
+                                LocalDate.ofEpochDay((Integer) v)
+                                        .format(DateTimeFormatter.ISO_LOCAL_DATE));
             case TIME_WITHOUT_TIME_ZONE:
                 return (v, json) ->
                         json.writeString(
@@ -128,7 +133,8 @@ final class JsonRowWriter {
             case TIMESTAMP_WITH_LOCAL_TIME_ZONE:
                 return (v, json) -> json.writeString(((TimestampData) v).toInstant().toString());
             default:
-                // Types the connector does not produce today (ROW, ARRAY, MAP, ...): their text form.
+                // Types the connector does not produce today (ROW, ARRAY, MAP, ...): their text
+                // form.
                 return (v, json) -> json.writeString(v.toString());
         }
     }

@@ -1,23 +1,23 @@
 package io.capstan.flink.mysql.deserializer;
 
-import org.apache.flink.annotation.PublicEvolving;
-
 import io.capstan.flink.mysql.CapstanDeserializer;
 import io.capstan.flink.mysql.ChangeEvent;
-import java.util.Objects;
+
+import org.apache.flink.annotation.PublicEvolving;
 import org.apache.flink.api.common.typeinfo.TypeInformation;
 import org.apache.flink.table.data.RowData;
 import org.apache.flink.types.RowKind;
 import org.apache.flink.util.Collector;
 
+import java.util.Objects;
+
 /**
  * Emits each change as Flink {@link RowData} with its {@link RowKind}: INSERT and snapshot READ as
  * {@code +I}, UPDATE as {@code -U} (before) then {@code +U} (after), DELETE as {@code -D}.
  *
- * <p>The rows keep the table's column order. All captured tables must share the row type the
- * given type information describes (for Flink's table runtime:
- * {@code InternalTypeInfo.of(rowType)}); capture tables of different shapes with one source per
- * shape or with a custom deserializer.
+ * <p>The rows keep the table's column order. All captured tables must share the row type the given
+ * type information describes (for Flink's table runtime: {@code InternalTypeInfo.of(rowType)});
+ * capture tables of different shapes with one source per shape or with a custom deserializer.
  */
 @PublicEvolving
 public final class RowDataDeserializer implements CapstanDeserializer<RowData> {

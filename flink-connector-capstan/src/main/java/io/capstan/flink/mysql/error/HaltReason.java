@@ -6,7 +6,8 @@ import org.apache.flink.annotation.PublicEvolving;
  * Every named reason for which capstan-mysql refuses to start or stops a running job.
  *
  * <p>The {@link #code()} is the stable, documented name users search for (docs/halts.md, the one
- * catalogue, lists each with its remedy). Reasons describe settings, tables and positions, never row values.
+ * catalogue, lists each with its remedy). Reasons describe settings, tables and positions, never
+ * row values.
  */
 @PublicEvolving
 public enum HaltReason {

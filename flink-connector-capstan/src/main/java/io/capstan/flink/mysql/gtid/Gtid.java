@@ -42,8 +42,10 @@ public final class Gtid implements Comparable<Gtid>, Serializable {
     public static Gtid of(String uuid, String tag, long transactionId) {
         if (transactionId < 1 || transactionId > MAX_TRANSACTION_ID) {
             throw new IllegalArgumentException(
-                    "Invalid GTID transaction number " + transactionId
-                            + ": must be between 1 and " + MAX_TRANSACTION_ID);
+                    "Invalid GTID transaction number "
+                            + transactionId
+                            + ": must be between 1 and "
+                            + MAX_TRANSACTION_ID);
         }
         return new Gtid(canonicalUuid(uuid), canonicalTag(tag), transactionId);
     }
@@ -115,8 +117,10 @@ public final class Gtid implements Comparable<Gtid>, Serializable {
     private void readObject(ObjectInputStream in) throws IOException, ClassNotFoundException {
         in.defaultReadObject();
         try {
-            if (!uuid.equals(canonicalUuid(uuid)) || !tag.equals(canonicalTag(tag))
-                    || transactionId < 1 || transactionId > MAX_TRANSACTION_ID) {
+            if (!uuid.equals(canonicalUuid(uuid))
+                    || !tag.equals(canonicalTag(tag))
+                    || transactionId < 1
+                    || transactionId > MAX_TRANSACTION_ID) {
                 throw new InvalidObjectException("GTID is not in canonical form");
             }
         } catch (IllegalArgumentException | NullPointerException e) {
@@ -179,9 +183,11 @@ public final class Gtid implements Comparable<Gtid>, Serializable {
             boolean letter = (ch >= 'a' && ch <= 'z') || (ch >= 'A' && ch <= 'Z');
             boolean ok = letter || ch == '_' || (i > 0 && ch >= '0' && ch <= '9');
             if (!ok) {
-                throw badTag(tag, i == 0
-                        ? "must start with a letter or '_'"
-                        : "may contain only letters, digits and '_'");
+                throw badTag(
+                        tag,
+                        i == 0
+                                ? "must start with a letter or '_'"
+                                : "may contain only letters, digits and '_'");
             }
             if (ch >= 'A' && ch <= 'Z') {
                 lower = false;
@@ -190,7 +196,10 @@ public final class Gtid implements Comparable<Gtid>, Serializable {
         return lower ? tag : tag.toLowerCase(java.util.Locale.ROOT);
     }
 
-    /** Parses a decimal transaction number in [1, MAX_TRANSACTION_ID]; {@code context} is quoted on error. */
+    /**
+     * Parses a decimal transaction number in [1, MAX_TRANSACTION_ID]; {@code context} is quoted on
+     * error.
+     */
     static long parseTransactionId(String digits, String context) {
         if (digits.isEmpty() || digits.length() > 19) {
             throw badNumber(digits, context);
@@ -207,15 +216,22 @@ public final class Gtid implements Comparable<Gtid>, Serializable {
             }
         }
         if (n < 1 || n > MAX_TRANSACTION_ID) {
-            throw new IllegalArgumentException("Invalid transaction number '" + digits + "' in '"
-                    + context + "': must be between 1 and " + MAX_TRANSACTION_ID);
+            throw new IllegalArgumentException(
+                    "Invalid transaction number '"
+                            + digits
+                            + "' in '"
+                            + context
+                            + "': must be between 1 and "
+                            + MAX_TRANSACTION_ID);
         }
         return n;
     }
 
     private static IllegalArgumentException badUuid(String uuid) {
-        return new IllegalArgumentException("Invalid GTID source UUID '" + uuid
-                + "': expected 32 hex digits in the form xxxxxxxx-xxxx-xxxx-xxxx-xxxxxxxxxxxx");
+        return new IllegalArgumentException(
+                "Invalid GTID source UUID '"
+                        + uuid
+                        + "': expected 32 hex digits in the form xxxxxxxx-xxxx-xxxx-xxxx-xxxxxxxxxxxx");
     }
 
     private static IllegalArgumentException badTag(String tag, String reason) {
@@ -223,7 +239,12 @@ public final class Gtid implements Comparable<Gtid>, Serializable {
     }
 
     private static IllegalArgumentException badNumber(String digits, String context) {
-        return new IllegalArgumentException("Invalid transaction number '" + digits + "' in '"
-                + context + "': expected a decimal number between 1 and " + MAX_TRANSACTION_ID);
+        return new IllegalArgumentException(
+                "Invalid transaction number '"
+                        + digits
+                        + "' in '"
+                        + context
+                        + "': expected a decimal number between 1 and "
+                        + MAX_TRANSACTION_ID);
     }
 }

@@ -14,14 +14,14 @@ import java.util.Map;
 import java.util.TreeMap;
 
 /**
- * An immutable set of GTIDs, as MySQL reports in {@code @@global.gtid_executed}: per source
- * (uuid and optional tag) a set of transaction-number ranges.
+ * An immutable set of GTIDs, as MySQL reports in {@code @@global.gtid_executed}: per source (uuid
+ * and optional tag) a set of transaction-number ranges.
  *
- * <p>Each source's numbers are a sorted {@code long[]} of merged half-open ranges, so
- * {@link #contains(Gtid)} is two binary searches and {@link #add(Gtid)} copies only the affected
- * source's array while sharing the others. {@link #toString()} prints one canonical MySQL form
- * (sources sorted by uuid then tag, ranges sorted and merged, lower case, no whitespace), so equal
- * sets print equal text and {@code parse(s.toString()).equals(s)}.
+ * <p>Each source's numbers are a sorted {@code long[]} of merged half-open ranges, so {@link
+ * #contains(Gtid)} is two binary searches and {@link #add(Gtid)} copies only the affected source's
+ * array while sharing the others. {@link #toString()} prints one canonical MySQL form (sources
+ * sorted by uuid then tag, ranges sorted and merged, lower case, no whitespace), so equal sets
+ * print equal text and {@code parse(s.toString()).equals(s)}.
  */
 @Internal
 public final class GtidSet implements Serializable {
@@ -49,17 +49,20 @@ public final class GtidSet implements Serializable {
     }
 
     public static GtidSet of(Gtid gtid) {
-        return new GtidSet(new String[] {gtid.uuid()}, new String[] {gtid.tag()},
+        return new GtidSet(
+                new String[] {gtid.uuid()},
+                new String[] {gtid.tag()},
                 new long[][] {Intervals.single(gtid.transactionId())});
     }
 
     /**
      * Parses MySQL's text form of a GTID set, e.g. the value of {@code @@global.gtid_executed}:
-     * {@code "3e11fa47-71ca-11e1-9e33-c80aa9429562:1-5:11,\n2174b383-...:1-3:tag_a:1-9"}. Whitespace
-     * around tokens, upper-case hex and tags, unsorted or overlapping ranges are accepted; the empty
-     * string is the empty set.
+     * {@code "3e11fa47-71ca-11e1-9e33-c80aa9429562:1-5:11,\n2174b383-...:1-3:tag_a:1-9"}.
+     * Whitespace around tokens, upper-case hex and tags, unsorted or overlapping ranges are
+     * accepted; the empty string is the empty set.
      *
-     * @throws IllegalArgumentException quoting the offending fragment when the text is not a GTID set
+     * @throws IllegalArgumentException quoting the offending fragment when the text is not a GTID
+     *     set
      */
     public static GtidSet parse(String text) {
         return GtidSetParser.parse(text);
@@ -102,7 +105,9 @@ public final class GtidSet implements Serializable {
             return new GtidSet(uuids, tags, newBounds);
         }
         int at = -i - 1;
-        return new GtidSet(insert(uuids, at, gtid.uuid()), insert(tags, at, gtid.tag()),
+        return new GtidSet(
+                insert(uuids, at, gtid.uuid()),
+                insert(tags, at, gtid.tag()),
                 insert(bounds, at, Intervals.single(gtid.transactionId())));
     }
 
@@ -165,13 +170,15 @@ public final class GtidSet implements Serializable {
             return false;
         }
         GtidSet s = (GtidSet) o;
-        return Arrays.equals(uuids, s.uuids) && Arrays.equals(tags, s.tags)
+        return Arrays.equals(uuids, s.uuids)
+                && Arrays.equals(tags, s.tags)
                 && Arrays.deepEquals(bounds, s.bounds);
     }
 
     @Override
     public int hashCode() {
-        return (Arrays.hashCode(uuids) * 31 + Arrays.hashCode(tags)) * 31 + Arrays.deepHashCode(bounds);
+        return (Arrays.hashCode(uuids) * 31 + Arrays.hashCode(tags)) * 31
+                + Arrays.deepHashCode(bounds);
     }
 
     /**
@@ -217,7 +224,11 @@ public final class GtidSet implements Serializable {
         return -(lo + 1);
     }
 
-    private enum Op { UNION, INTERSECT, SUBTRACT }
+    private enum Op {
+        UNION,
+        INTERSECT,
+        SUBTRACT
+    }
 
     /** Merges the two sorted source lists, applying op to the ranges of each source. */
     private GtidSet combine(GtidSet other, Op op) {
@@ -229,9 +240,13 @@ public final class GtidSet implements Serializable {
         int i = 0;
         int j = 0;
         while (i < uuids.length || j < other.uuids.length) {
-            int c = i >= uuids.length ? 1
-                    : j >= other.uuids.length ? -1
-                    : Gtid.compareSource(uuids[i], tags[i], other.uuids[j], other.tags[j]);
+            int c =
+                    i >= uuids.length
+                            ? 1
+                            : j >= other.uuids.length
+                                    ? -1
+                                    : Gtid.compareSource(
+                                            uuids[i], tags[i], other.uuids[j], other.tags[j]);
             long[] r;
             String uuid;
             String tag;
@@ -248,9 +263,12 @@ public final class GtidSet implements Serializable {
             } else {
                 uuid = uuids[i];
                 tag = tags[i];
-                r = op == Op.UNION ? Intervals.union(bounds[i], other.bounds[j])
-                        : op == Op.INTERSECT ? Intervals.intersect(bounds[i], other.bounds[j])
-                        : Intervals.subtract(bounds[i], other.bounds[j]);
+                r =
+                        op == Op.UNION
+                                ? Intervals.union(bounds[i], other.bounds[j])
+                                : op == Op.INTERSECT
+                                        ? Intervals.intersect(bounds[i], other.bounds[j])
+                                        : Intervals.subtract(bounds[i], other.bounds[j]);
                 i++;
                 j++;
             }
@@ -276,15 +294,19 @@ public final class GtidSet implements Serializable {
 
     private void readObject(ObjectInputStream in) throws IOException, ClassNotFoundException {
         in.defaultReadObject();
-        if (uuids == null || tags == null || bounds == null
-                || uuids.length != tags.length || uuids.length != bounds.length) {
+        if (uuids == null
+                || tags == null
+                || bounds == null
+                || uuids.length != tags.length
+                || uuids.length != bounds.length) {
             throw new InvalidObjectException("Corrupt serialized GTID set: inconsistent arrays");
         }
         for (int i = 0; i < uuids.length; i++) {
             try {
                 if (!uuids[i].equals(Gtid.canonicalUuid(uuids[i]))
                         || !tags[i].equals(Gtid.canonicalTag(tags[i]))) {
-                    throw new InvalidObjectException("Corrupt serialized GTID set: non-canonical source");
+                    throw new InvalidObjectException(
+                            "Corrupt serialized GTID set: non-canonical source");
                 }
             } catch (IllegalArgumentException | NullPointerException e) {
                 throw new InvalidObjectException("Corrupt serialized GTID set: " + e.getMessage());
@@ -293,7 +315,8 @@ public final class GtidSet implements Serializable {
                 throw new InvalidObjectException("Corrupt serialized GTID set: sources not sorted");
             }
             if (!Intervals.isCanonical(bounds[i])) {
-                throw new InvalidObjectException("Corrupt serialized GTID set: ranges not canonical");
+                throw new InvalidObjectException(
+                        "Corrupt serialized GTID set: ranges not canonical");
             }
         }
     }
@@ -310,8 +333,7 @@ public final class GtidSet implements Serializable {
     public static final class Builder {
         private final Map<SourceKey, Intervals.Appender> sources = new TreeMap<>();
 
-        private Builder() {
-        }
+        private Builder() {}
 
         public Builder add(Gtid gtid) {
             appender(gtid.uuid(), gtid.tag()).add(gtid.transactionId(), gtid.transactionId() + 1);
@@ -328,8 +350,13 @@ public final class GtidSet implements Serializable {
             String u = Gtid.canonicalUuid(uuid);
             String t = Gtid.canonicalTag(tag);
             if (first < 1 || last > Gtid.MAX_TRANSACTION_ID || first > last) {
-                throw new IllegalArgumentException("Invalid GTID range " + first + "-" + last
-                        + ": expected 1 <= first <= last <= " + Gtid.MAX_TRANSACTION_ID);
+                throw new IllegalArgumentException(
+                        "Invalid GTID range "
+                                + first
+                                + "-"
+                                + last
+                                + ": expected 1 <= first <= last <= "
+                                + Gtid.MAX_TRANSACTION_ID);
             }
             appender(u, t).add(first, last + 1);
             return this;
@@ -365,7 +392,8 @@ public final class GtidSet implements Serializable {
         }
 
         private Intervals.Appender appender(String uuid, String tag) {
-            return sources.computeIfAbsent(new SourceKey(uuid, tag), k -> new Intervals.Appender(8));
+            return sources.computeIfAbsent(
+                    new SourceKey(uuid, tag), k -> new Intervals.Appender(8));
         }
     }
 

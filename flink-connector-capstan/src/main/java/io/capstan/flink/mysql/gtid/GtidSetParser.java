@@ -19,12 +19,12 @@ final class GtidSetParser {
     /** Long sets are cut in error messages; the offending fragment itself is always quoted. */
     private static final int MAX_QUOTED = 120;
 
-    private GtidSetParser() {
-    }
+    private GtidSetParser() {}
 
     static GtidSet parse(String text) {
         if (text == null) {
-            throw new IllegalArgumentException("Invalid GTID set: null (use \"\" for the empty set)");
+            throw new IllegalArgumentException(
+                    "Invalid GTID set: null (use \"\" for the empty set)");
         }
         GtidSet.Builder builder = GtidSet.builder();
         for (String rawEntry : text.split(",", -1)) {
@@ -42,8 +42,12 @@ final class GtidSetParser {
         try {
             uuid = Gtid.canonicalUuid(items[0].strip());
         } catch (IllegalArgumentException e) {
-            throw error("source UUID '" + items[0].strip() + "' is not 32 hex digits in the form "
-                    + "xxxxxxxx-xxxx-xxxx-xxxx-xxxxxxxxxxxx", entry);
+            throw error(
+                    "source UUID '"
+                            + items[0].strip()
+                            + "' is not 32 hex digits in the form "
+                            + "xxxxxxxx-xxxx-xxxx-xxxx-xxxxxxxxxxxx",
+                    entry);
         }
         if (items.length == 1) {
             throw error("source UUID '" + uuid + "' has no transaction numbers", entry);
@@ -66,9 +70,14 @@ final class GtidSetParser {
                 try {
                     tag = Gtid.canonicalTag(item);
                 } catch (IllegalArgumentException e) {
-                    throw error("'" + item + "' is neither a range nor a valid tag (a tag is 1 to "
-                            + Gtid.MAX_TAG_LENGTH + " letters, digits or '_', starting with a "
-                            + "letter or '_')", entry);
+                    throw error(
+                            "'"
+                                    + item
+                                    + "' is neither a range nor a valid tag (a tag is 1 to "
+                                    + Gtid.MAX_TAG_LENGTH
+                                    + " letters, digits or '_', starting with a "
+                                    + "letter or '_')",
+                            entry);
                 }
                 tagHasRanges = false;
             }
@@ -107,14 +116,23 @@ final class GtidSetParser {
             n = -1;
         }
         if (n < 1 || n > Gtid.MAX_TRANSACTION_ID) {
-            throw error("transaction number '" + digits + "' in range '" + item
-                    + "' is out of range (1 to " + Gtid.MAX_TRANSACTION_ID + ")", entry);
+            throw error(
+                    "transaction number '"
+                            + digits
+                            + "' in range '"
+                            + item
+                            + "' is out of range (1 to "
+                            + Gtid.MAX_TRANSACTION_ID
+                            + ")",
+                    entry);
         }
         return n;
     }
 
     private static IllegalArgumentException error(String reason, String entry) {
-        String quoted = entry.length() <= MAX_QUOTED ? entry : entry.substring(0, MAX_QUOTED) + "...";
-        return new IllegalArgumentException("Invalid GTID set: " + reason + ", in '" + quoted + "'");
+        String quoted =
+                entry.length() <= MAX_QUOTED ? entry : entry.substring(0, MAX_QUOTED) + "...";
+        return new IllegalArgumentException(
+                "Invalid GTID set: " + reason + ", in '" + quoted + "'");
     }
 }

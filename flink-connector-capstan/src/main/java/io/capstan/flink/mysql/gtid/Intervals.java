@@ -13,20 +13,24 @@ final class Intervals {
 
     static final long[] EMPTY = new long[0];
 
-    private Intervals() {
-    }
+    private Intervals() {}
 
     static long[] single(long n) {
         return new long[] {n, n + 1};
     }
 
-    /** Binary search: in a strictly increasing bounds array, n is inside iff it lands in an even slot. */
+    /**
+     * Binary search: in a strictly increasing bounds array, n is inside iff it lands in an even
+     * slot.
+     */
     static boolean contains(long[] bounds, long n) {
         int i = Arrays.binarySearch(bounds, n);
         return i >= 0 ? (i & 1) == 0 : ((-i - 1) & 1) == 1;
     }
 
-    /** The bounds with n added, or the same array when n is already in it. Copies only this array. */
+    /**
+     * The bounds with n added, or the same array when n is already in it. Copies only this array.
+     */
     static long[] add(long[] b, long n) {
         int len = b.length;
         // Common case first: the next transaction number after the last range.
@@ -148,7 +152,9 @@ final class Intervals {
         return true;
     }
 
-    /** Builds canonical bounds from ranges added in any order (fast when added in ascending order). */
+    /**
+     * Builds canonical bounds from ranges added in any order (fast when added in ascending order).
+     */
     static final class Appender {
         private long[] buf;
         private int size;
@@ -199,7 +205,9 @@ final class Intervals {
         }
     }
 
-    /** Whether the array is canonical: non-empty, even length, strictly increasing, within range. */
+    /**
+     * Whether the array is canonical: non-empty, even length, strictly increasing, within range.
+     */
     static boolean isCanonical(long[] b) {
         if (b == null || b.length == 0 || (b.length & 1) == 1 || b[0] < 1) {
             return false;

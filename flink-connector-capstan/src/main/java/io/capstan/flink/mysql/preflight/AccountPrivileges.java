@@ -1,8 +1,9 @@
 package io.capstan.flink.mysql.preflight;
 
+import io.capstan.flink.mysql.schema.TableId;
+
 import org.apache.flink.annotation.Internal;
 
-import io.capstan.flink.mysql.schema.TableId;
 import java.util.List;
 import java.util.Locale;
 import java.util.Objects;
@@ -10,8 +11,8 @@ import java.util.Set;
 
 /**
  * What the connecting account may do, evaluated the way MySQL evaluates it: a privilege holds on a
- * table when it is granted globally (and not partially revoked for the table's schema), on a
- * schema whose name or pattern matches, or on the table itself.
+ * table when it is granted globally (and not partially revoked for the table's schema), on a schema
+ * whose name or pattern matches, or on the table itself.
  *
  * <p>Schema names in schema-level grants are {@code LIKE} patterns ({@code _}, {@code %}, {@code \}
  * escapes) unless {@code partial_revokes} is ON, in which case MySQL reads them literally.
@@ -23,8 +24,19 @@ public final class AccountPrivileges {
     /** Privileges MySQL allows at table level; others (LOCK TABLES, REPLICATION ...) are not. */
     private static final Set<String> TABLE_LEVEL =
             Set.of(
-                    "ALTER", "CREATE", "CREATE VIEW", "DELETE", "DROP", "GRANT OPTION", "INDEX",
-                    "INSERT", "REFERENCES", "SELECT", "SHOW VIEW", "TRIGGER", "UPDATE");
+                    "ALTER",
+                    "CREATE",
+                    "CREATE VIEW",
+                    "DELETE",
+                    "DROP",
+                    "GRANT OPTION",
+                    "INDEX",
+                    "INSERT",
+                    "REFERENCES",
+                    "SELECT",
+                    "SHOW VIEW",
+                    "TRIGGER",
+                    "UPDATE");
 
     private final String user;
     private final String host;

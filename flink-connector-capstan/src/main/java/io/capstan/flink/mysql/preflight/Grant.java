@@ -30,7 +30,8 @@ public final class Grant {
     private final String table;
     private final Set<String> privileges;
 
-    private Grant(boolean revoke, Level level, String schema, String table, Set<String> privileges) {
+    private Grant(
+            boolean revoke, Level level, String schema, String table, Set<String> privileges) {
         this.revoke = revoke;
         this.level = Objects.requireNonNull(level, "level");
         this.schema = schema;
@@ -46,7 +47,9 @@ public final class Grant {
         return new Grant(false, Level.GLOBAL, null, null, privileges);
     }
 
-    /** A schema-level grant; {@code schemaPattern} as SHOW GRANTS prints it (may hold wildcards). */
+    /**
+     * A schema-level grant; {@code schemaPattern} as SHOW GRANTS prints it (may hold wildcards).
+     */
     public static Grant schema(String schemaPattern, Set<String> privileges) {
         return new Grant(false, Level.SCHEMA, schemaPattern, null, privileges);
     }
@@ -60,11 +63,14 @@ public final class Grant {
         return new Grant(true, Level.SCHEMA, schema, null, privileges);
     }
 
-    static Grant of(boolean revoke, Level level, String schema, String table, Set<String> privileges) {
+    static Grant of(
+            boolean revoke, Level level, String schema, String table, Set<String> privileges) {
         return new Grant(revoke, level, schema, table, privileges);
     }
 
-    /** Upper case, single spaces: {@code "replication  slave"} becomes {@code "REPLICATION SLAVE"}. */
+    /**
+     * Upper case, single spaces: {@code "replication slave"} becomes {@code "REPLICATION SLAVE"}.
+     */
     public static String normalize(String privilege) {
         return privilege.trim().replaceAll("\\s+", " ").toUpperCase(Locale.ROOT);
     }

@@ -171,7 +171,8 @@ public final class GrantParser {
                 return quoted(c);
             }
             int start = pos;
-            while (pos < text.length() && (isWordChar(text.charAt(pos)) || text.charAt(pos) == '$')) {
+            while (pos < text.length()
+                    && (isWordChar(text.charAt(pos)) || text.charAt(pos) == '$')) {
                 pos++;
             }
             return pos == start ? null : text.substring(start, pos);

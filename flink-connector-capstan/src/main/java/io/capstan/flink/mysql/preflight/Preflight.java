@@ -1,10 +1,11 @@
 package io.capstan.flink.mysql.preflight;
 
-import org.apache.flink.annotation.Internal;
-
 import io.capstan.flink.mysql.connect.JdbcConnections;
 import io.capstan.flink.mysql.connect.MySqlConnectionConfig;
 import io.capstan.flink.mysql.schema.TableId;
+
+import org.apache.flink.annotation.Internal;
+
 import java.sql.Connection;
 import java.sql.SQLException;
 import java.util.Collection;
@@ -12,8 +13,7 @@ import java.util.List;
 
 /**
  * The check a source runs before it reads anything: it reads the server's settings and the
- * account's privileges and refuses, with every problem and its fix, when capturing would be
- * unsafe.
+ * account's privileges and refuses, with every problem and its fix, when capturing would be unsafe.
  */
 @Internal
 public final class Preflight {

@@ -1,8 +1,9 @@
 package io.capstan.flink.mysql.preflight;
 
+import io.capstan.flink.mysql.error.CapstanHaltException;
+
 import org.apache.flink.annotation.PublicEvolving;
 
-import io.capstan.flink.mysql.error.CapstanHaltException;
 import java.util.List;
 
 /**

@@ -1,15 +1,16 @@
 package io.capstan.flink.mysql.preflight;
 
+import io.capstan.flink.mysql.error.HaltReason;
+
 import org.apache.flink.annotation.PublicEvolving;
 
-import io.capstan.flink.mysql.error.HaltReason;
 import java.io.Serializable;
 import java.util.Objects;
 
 /**
- * One reason the server is unsafe to read from: what is wrong (a setting, privilege or table),
- * what was found (a setting's value or "not granted", never a row value or a password) and the
- * exact statement or config line that fixes it.
+ * One reason the server is unsafe to read from: what is wrong (a setting, privilege or table), what
+ * was found (a setting's value or "not granted", never a row value or a password) and the exact
+ * statement or config line that fixes it.
  */
 @PublicEvolving
 public final class PreflightFailure implements Serializable {

@@ -1,9 +1,10 @@
 package io.capstan.flink.mysql.preflight;
 
-import org.apache.flink.annotation.Internal;
-
 import io.capstan.flink.mysql.error.HaltReason;
 import io.capstan.flink.mysql.schema.TableId;
+
+import org.apache.flink.annotation.Internal;
+
 import java.util.ArrayList;
 import java.util.Collection;
 import java.util.List;
@@ -63,7 +64,8 @@ public final class PreflightRules {
                     new PreflightFailure(
                             HaltReason.UNSUPPORTED_SERVER_VERSION,
                             "server version",
-                            v + " (MariaDB's GTIDs and binary log differ from MySQL's; not"
+                            v
+                                    + " (MariaDB's GTIDs and binary log differ from MySQL's; not"
                                     + " supported)",
                             "capture from " + supported));
         }
@@ -234,18 +236,28 @@ public final class PreflightRules {
                                 "GRANT SELECT ON " + table.quoted() + " TO " + account + ";"));
             }
             if (!privileges.hasOnTable(LOCK_TABLES, table)) {
-                unlockable.computeIfAbsent(table.database(), k -> new TreeSet<>()).add(table.table());
+                unlockable
+                        .computeIfAbsent(table.database(), k -> new TreeSet<>())
+                        .add(table.table());
             }
         }
         for (Map.Entry<String, TreeSet<String>> e : unlockable.entrySet()) {
             out.add(
                     new PreflightFailure(
                             HaltReason.MISSING_PRIVILEGE,
-                            "schema " + e.getKey() + " (tables " + String.join(", ", e.getValue()) + ")",
-                            "LOCK TABLES not granted to " + account
+                            "schema "
+                                    + e.getKey()
+                                    + " (tables "
+                                    + String.join(", ", e.getValue())
+                                    + ")",
+                            "LOCK TABLES not granted to "
+                                    + account
                                     + " (needed for the snapshot's brief table lock)",
-                            "GRANT LOCK TABLES ON " + quoteIdentifier(e.getKey()) + ".* TO "
-                                    + account + ";"));
+                            "GRANT LOCK TABLES ON "
+                                    + quoteIdentifier(e.getKey())
+                                    + ".* TO "
+                                    + account
+                                    + ";"));
         }
     }
 

@@ -65,6 +65,12 @@ public final class ServerFacts {
 
     @Override
     public String toString() {
-        return "ServerFacts{version=" + version + ", variables=" + variables + ", " + privileges + "}";
+        return "ServerFacts{version="
+                + version
+                + ", variables="
+                + variables
+                + ", "
+                + privileges
+                + "}";
     }
 }

@@ -13,8 +13,8 @@ import java.util.Map;
 
 /**
  * Reads {@link ServerFacts} over JDBC with statements that need no privilege beyond logging in and
- * work on MySQL 8.0, 8.4 and 9.x (and far enough on older servers and MariaDB for preflight to
- * name them unsupported).
+ * work on MySQL 8.0, 8.4 and 9.x (and far enough on older servers and MariaDB for preflight to name
+ * them unsupported).
  *
  * <p>Privileges come from {@code SHOW GRANTS FOR CURRENT_USER() USING <active roles>}: it shows the
  * account's own grants, its partial revokes and the privileges of the roles active at login
@@ -31,7 +31,8 @@ public final class ServerFactsReader {
             String version;
             String comment;
             String currentUser;
-            try (ResultSet rs = st.executeQuery("SELECT @@version, @@version_comment, CURRENT_USER()")) {
+            try (ResultSet rs =
+                    st.executeQuery("SELECT @@version, @@version_comment, CURRENT_USER()")) {
                 rs.next();
                 version = rs.getString(1);
                 comment = rs.getString(2);
@@ -48,7 +49,11 @@ public final class ServerFactsReader {
                             account[1],
                             grants,
                             !isOn(variables.get("partial_revokes")),
-                            !"0".equals(variables.getOrDefault("lower_case_table_names", "0").trim()));
+                            !"0"
+                                    .equals(
+                                            variables
+                                                    .getOrDefault("lower_case_table_names", "0")
+                                                    .trim()));
             return new ServerFacts(serverVersion, variables, privileges);
         }
     }
@@ -78,7 +83,9 @@ public final class ServerFactsReader {
         try (ResultSet rs = st.executeQuery("SELECT CURRENT_ROLE()")) {
             rs.next();
             String roles = rs.getString(1);
-            return roles == null || roles.isBlank() || roles.equalsIgnoreCase("NONE") ? null : roles;
+            return roles == null || roles.isBlank() || roles.equalsIgnoreCase("NONE")
+                    ? null
+                    : roles;
         }
     }
 

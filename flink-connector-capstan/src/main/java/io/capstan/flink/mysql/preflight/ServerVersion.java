@@ -41,7 +41,8 @@ public final class ServerVersion implements Comparable<ServerVersion> {
 
     /** A MySQL version with the given numbers (for comparisons and tests). */
     public static ServerVersion mysql(int major, int minor, int patch) {
-        return new ServerVersion(Flavour.MYSQL, major, minor, patch, major + "." + minor + "." + patch);
+        return new ServerVersion(
+                Flavour.MYSQL, major, minor, patch, major + "." + minor + "." + patch);
     }
 
     /**
@@ -57,8 +58,7 @@ public final class ServerVersion implements Comparable<ServerVersion> {
             throw new IllegalArgumentException(
                     "cannot read the server version from @@version '" + version + "'");
         }
-        boolean mariaDb =
-                (version + " " + comment).toLowerCase(Locale.ROOT).contains("mariadb");
+        boolean mariaDb = (version + " " + comment).toLowerCase(Locale.ROOT).contains("mariadb");
         return new ServerVersion(
                 mariaDb ? Flavour.MARIADB : Flavour.MYSQL,
                 Integer.parseInt(m.group(1)),

@@ -1,16 +1,18 @@
 package io.capstan.flink.mysql.proxy;
 
-import org.apache.flink.annotation.Internal;
-
 import io.capstan.flink.mysql.binlog.BinlogRecord;
 import io.capstan.flink.mysql.binlog.BinlogStreamerMetrics;
-import java.util.concurrent.TimeUnit;
+
+import org.apache.flink.annotation.Internal;
+
 import javax.annotation.Nullable;
+
+import java.util.concurrent.TimeUnit;
 
 /**
  * The binlog of one server from one position: row changes and transaction ends of the captured
- * tables, in commit order. The binlog counterpart of {@link JdbcProxy}; the server's
- * implementation wraps {@code binlog.BinlogStreamer}, tests use an in-memory fake.
+ * tables, in commit order. The binlog counterpart of {@link JdbcProxy}; the server's implementation
+ * wraps {@code binlog.BinlogStreamer}, tests use an in-memory fake.
  */
 @Internal
 public interface BinlogStream extends AutoCloseable {
@@ -26,8 +28,8 @@ public interface BinlogStream extends AutoCloseable {
     /**
      * The next record, or null if none arrived within the timeout.
      *
-     * @throws io.capstan.flink.mysql.error.CapstanHaltException when the stream failed for good
-     *     (it stays failed: every later poll throws it again)
+     * @throws io.capstan.flink.mysql.error.CapstanHaltException when the stream failed for good (it
+     *     stays failed: every later poll throws it again)
      */
     @Nullable
     BinlogRecord poll(long timeout, TimeUnit unit) throws InterruptedException;

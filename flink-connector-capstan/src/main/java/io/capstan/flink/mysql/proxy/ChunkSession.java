@@ -1,10 +1,11 @@
 package io.capstan.flink.mysql.proxy;
 
-import org.apache.flink.annotation.Internal;
-
 import io.capstan.flink.mysql.snapshot.plan.SnapshotChunk;
 import io.capstan.flink.mysql.snapshot.read.ChunkResult;
 import io.capstan.flink.mysql.snapshot.read.TableReadSpec;
+
+import org.apache.flink.annotation.Internal;
+
 import java.io.IOException;
 
 /**

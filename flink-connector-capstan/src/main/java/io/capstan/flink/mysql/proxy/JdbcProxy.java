@@ -1,7 +1,5 @@
 package io.capstan.flink.mysql.proxy;
 
-import org.apache.flink.annotation.Internal;
-
 import io.capstan.flink.mysql.binlog.ServerGtidState;
 import io.capstan.flink.mysql.gtid.GtidSet;
 import io.capstan.flink.mysql.preflight.ServerFacts;
@@ -10,6 +8,9 @@ import io.capstan.flink.mysql.schema.TableSchema;
 import io.capstan.flink.mysql.snapshot.key.TableKeyMetadata;
 import io.capstan.flink.mysql.snapshot.plan.BoundaryQueries;
 import io.capstan.flink.mysql.snapshot.read.SnapshotReadOptions;
+
+import org.apache.flink.annotation.Internal;
+
 import java.io.IOException;
 import java.util.List;
 
@@ -19,11 +20,11 @@ import java.util.List;
  * fetchers ask it and never open a connection themselves, so they run against an in-memory fake in
  * unit tests. The server's implementation is {@code proxy.server.ServerJdbcProxy}.
  *
- * <p>Used by one thread at a time ({@link #close} may come from another). It connects on first
- * use and keeps the connection; after a failed call it drops it, so the next call reconnects.
- * {@link #close} releases the connection; a later call opens a new one. Failures are {@link
- * IOException}s naming the operation and table, never a value (Rule 1); halts (an unsupported
- * column type) are {@code CapstanHaltException}s.
+ * <p>Used by one thread at a time ({@link #close} may come from another). It connects on first use
+ * and keeps the connection; after a failed call it drops it, so the next call reconnects. {@link
+ * #close} releases the connection; a later call opens a new one. Failures are {@link IOException}s
+ * naming the operation and table, never a value (Rule 1); halts (an unsupported column type) are
+ * {@code CapstanHaltException}s.
  *
  * <p>The chunk boundaries of the planner ({@link BoundaryQueries}) are asked on the same
  * connection.

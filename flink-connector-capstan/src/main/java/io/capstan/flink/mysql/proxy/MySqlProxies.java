@@ -1,10 +1,11 @@
 package io.capstan.flink.mysql.proxy;
 
-import org.apache.flink.annotation.Internal;
-
 import io.capstan.flink.mysql.binlog.BinlogStartPosition;
 import io.capstan.flink.mysql.binlog.DdlObserver;
 import io.capstan.flink.mysql.schema.TableId;
+
+import org.apache.flink.annotation.Internal;
+
 import java.util.Collection;
 
 /**
@@ -21,5 +22,6 @@ public interface MySqlProxies {
      * A binlog stream, not yet started, of {@code tables} from {@code start}; {@code ddlObserver}
      * sees each DDL statement in the stream before the rows after it.
      */
-    BinlogStream binlog(BinlogStartPosition start, Collection<TableId> tables, DdlObserver ddlObserver);
+    BinlogStream binlog(
+            BinlogStartPosition start, Collection<TableId> tables, DdlObserver ddlObserver);
 }

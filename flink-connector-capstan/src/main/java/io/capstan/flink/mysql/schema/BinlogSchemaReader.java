@@ -1,9 +1,9 @@
 package io.capstan.flink.mysql.schema;
 
-import org.apache.flink.annotation.Internal;
-
 import io.capstan.flink.mysql.error.CapstanHaltException;
 import io.capstan.flink.mysql.error.HaltReason;
+
+import org.apache.flink.annotation.Internal;
 
 import com.github.shyiko.mysql.binlog.event.TableMapEventData;
 import com.github.shyiko.mysql.binlog.event.TableMapEventMetadata;
@@ -38,9 +38,9 @@ public final class BinlogSchemaReader {
     }
 
     /**
-     * Whether a server writes a SIGNEDNESS bit for YEAR columns. MySQL 8.0.15 does not (checked
-     * on that server); newer servers do ({@code has_signedess_information_type}, added in 2020:
-     * taken here as 8.0.20, an assumption not checked against 8.0.16..8.0.28 servers).
+     * Whether a server writes a SIGNEDNESS bit for YEAR columns. MySQL 8.0.15 does not (checked on
+     * that server); newer servers do ({@code has_signedess_information_type}, added in 2020: taken
+     * here as 8.0.20, an assumption not checked against 8.0.16..8.0.28 servers).
      */
     public static boolean yearHasSignednessBit(String serverVersion) {
         String[] parts = serverVersion.split("[^0-9]+");
@@ -64,10 +64,14 @@ public final class BinlogSchemaReader {
         int[] meta = tableMap.getColumnMetadata();
         BitSet nullability = tableMap.getColumnNullability();
         TableMapEventMetadata md = tableMap.getEventMetadata();
-        if (md == null || md.getColumnNames() == null || md.getColumnNames().size() != types.length) {
+        if (md == null
+                || md.getColumnNames() == null
+                || md.getColumnNames().size() != types.length) {
             throw new CapstanHaltException(
                     HaltReason.BINLOG_ROW_METADATA_NOT_FULL,
-                    "the binlog table map of table " + id + " carries no column names. Remedy:"
+                    "the binlog table map of table "
+                            + id
+                            + " carries no column names. Remedy:"
                             + " SET GLOBAL binlog_row_metadata = FULL (and persist it) on the"
                             + " server.");
         }
@@ -83,7 +87,9 @@ public final class BinlogSchemaReader {
             if (k < 0 || k >= columns.length) {
                 throw new CapstanHaltException(
                         HaltReason.UNDECODABLE_COLUMN,
-                        "the binlog table map of table " + id + " names a primary key column"
+                        "the binlog table map of table "
+                                + id
+                                + " names a primary key column"
                                 + " that does not exist");
             }
         }
@@ -103,7 +109,13 @@ public final class BinlogSchemaReader {
     }
 
     private static ColumnSchema column(
-            TableId id, int index, String name, int code, int meta, boolean nullable, Cursor cursor) {
+            TableId id,
+            int index,
+            String name,
+            int code,
+            int meta,
+            boolean nullable,
+            Cursor cursor) {
         int realCode = code;
         int length = meta;
         if (code == ColumnType.STRING.getCode() && meta >= 256) {
@@ -159,12 +171,24 @@ public final class BinlogSchemaReader {
             case YEAR:
                 return simple(id, name, MySqlType.YEAR, nullable).build(id);
             case STRING:
-                return characterColumn(id, name, MySqlType.CHAR, MySqlType.BINARY, length, nullable,
+                return characterColumn(
+                        id,
+                        name,
+                        MySqlType.CHAR,
+                        MySqlType.BINARY,
+                        length,
+                        nullable,
                         cursor.nextCharset(id, name));
             case VARCHAR:
             case VAR_STRING:
-                return characterColumn(id, name, MySqlType.VARCHAR, MySqlType.VARBINARY, meta,
-                        nullable, cursor.nextCharset(id, name));
+                return characterColumn(
+                        id,
+                        name,
+                        MySqlType.VARCHAR,
+                        MySqlType.VARBINARY,
+                        meta,
+                        nullable,
+                        cursor.nextCharset(id, name));
             case BLOB:
                 return blobColumn(id, name, meta, nullable, cursor.nextCharset(id, name));
             case ENUM:
@@ -182,19 +206,33 @@ public final class BinlogSchemaReader {
             case TIME:
             case DATETIME:
             case TIMESTAMP:
-                throw unsupported(id, name, "pre-5.6 temporal storage format (" + ct + ")."
-                        + " Remedy: ALTER TABLE " + id.quoted() + " FORCE to upgrade the column");
+                throw unsupported(
+                        id,
+                        name,
+                        "pre-5.6 temporal storage format ("
+                                + ct
+                                + ")."
+                                + " Remedy: ALTER TABLE "
+                                + id.quoted()
+                                + " FORCE to upgrade the column");
             default:
                 throw unsupported(id, name, "binlog type " + ct);
         }
     }
 
-    private static ColumnSchema.Builder simple(TableId id, String name, MySqlType type, boolean nullable) {
+    private static ColumnSchema.Builder simple(
+            TableId id, String name, MySqlType type, boolean nullable) {
         return ColumnSchema.builder(name, type).nullable(nullable);
     }
 
-    private static ColumnSchema characterColumn(TableId id, String name, MySqlType textType,
-            MySqlType binaryType, int byteLength, boolean nullable, String charset) {
+    private static ColumnSchema characterColumn(
+            TableId id,
+            String name,
+            MySqlType textType,
+            MySqlType binaryType,
+            int byteLength,
+            boolean nullable,
+            String charset) {
         if (MySqlCharsets.BINARY.equals(charset)) {
             return simple(id, name, binaryType, nullable).length(byteLength).build(id);
         }
@@ -234,7 +272,12 @@ public final class BinlogSchemaReader {
     private static CapstanHaltException unsupported(TableId id, String column, String what) {
         return new CapstanHaltException(
                 HaltReason.UNSUPPORTED_COLUMN_TYPE,
-                "table " + id + " column " + column + ": unsupported " + what
+                "table "
+                        + id
+                        + " column "
+                        + column
+                        + ": unsupported "
+                        + what
                         + ". Remedy: change the column type (see docs/types.md) or exclude the"
                         + " table from capture.");
     }
@@ -247,7 +290,11 @@ public final class BinlogSchemaReader {
         if (text == null || text.indexOf('\uFFFD') >= 0) {
             throw new CapstanHaltException(
                     HaltReason.UNDECODABLE_COLUMN,
-                    "table " + id + " column #" + (index + 1) + ": a column name or ENUM/SET label"
+                    "table "
+                            + id
+                            + " column #"
+                            + (index + 1)
+                            + ": a column name or ENUM/SET label"
                             + " in the binlog table map is not decodable. Remedy: run the JVM with"
                             + " -Dfile.encoding=UTF-8 and use utf8mb4 names and labels.");
         }
@@ -327,13 +374,19 @@ public final class BinlogSchemaReader {
             } else if (md.getDefaultCharset() != null) {
                 TableMapEventMetadata.DefaultCharset dc = md.getDefaultCharset();
                 Map<Integer, Integer> exceptions =
-                        dc.getCharsetCollations() == null ? Collections.emptyMap() : dc.getCharsetCollations();
+                        dc.getCharsetCollations() == null
+                                ? Collections.emptyMap()
+                                : dc.getCharsetCollations();
                 collation = exceptions.getOrDefault(n, dc.getDefaultCharsetCollation());
             }
             if (collation == null) {
                 throw new CapstanHaltException(
                         HaltReason.UNDECODABLE_COLUMN,
-                        "table " + id + " column " + column + ": the binlog table map carries no"
+                        "table "
+                                + id
+                                + " column "
+                                + column
+                                + ": the binlog table map carries no"
                                 + " character set. Remedy: SET GLOBAL binlog_row_metadata = FULL.");
             }
             if (collation == BINARY_COLLATION) {
@@ -358,7 +411,11 @@ public final class BinlogSchemaReader {
             if (all == null || n >= all.size()) {
                 throw new CapstanHaltException(
                         HaltReason.UNDECODABLE_COLUMN,
-                        "table " + id + " column " + column + ": the binlog table map carries no"
+                        "table "
+                                + id
+                                + " column "
+                                + column
+                                + ": the binlog table map carries no"
                                 + " ENUM/SET labels. Remedy: SET GLOBAL binlog_row_metadata = FULL.");
             }
             String[] labels = all.get(n);
@@ -366,7 +423,11 @@ public final class BinlogSchemaReader {
                 if (label == null || label.indexOf('\uFFFD') >= 0) {
                     throw new CapstanHaltException(
                             HaltReason.UNDECODABLE_COLUMN,
-                            "table " + id + " column " + column + ": an ENUM/SET label in the binlog"
+                            "table "
+                                    + id
+                                    + " column "
+                                    + column
+                                    + ": an ENUM/SET label in the binlog"
                                     + " table map is not decodable. Remedy: run the JVM with"
                                     + " -Dfile.encoding=UTF-8 and use utf8mb4 labels.");
                 }

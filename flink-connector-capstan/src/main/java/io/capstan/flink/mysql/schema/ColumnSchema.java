@@ -1,7 +1,6 @@
 package io.capstan.flink.mysql.schema;
 
 import org.apache.flink.annotation.Internal;
-
 import org.apache.flink.table.types.logical.LogicalType;
 
 import java.io.Serializable;
@@ -15,8 +14,8 @@ import java.util.Objects;
  * equal objects for the same column.
  *
  * <p>{@link #length()} is the declared length: characters for CHAR/VARCHAR, bytes for
- * BINARY/VARBINARY, bits for BIT, 0 otherwise. {@link #precision()} is the DECIMAL precision or
- * the fractional-seconds digits of TIME/DATETIME/TIMESTAMP, 0 otherwise. {@link #scale()} is the
+ * BINARY/VARBINARY, bits for BIT, 0 otherwise. {@link #precision()} is the DECIMAL precision or the
+ * fractional-seconds digits of TIME/DATETIME/TIMESTAMP, 0 otherwise. {@link #scale()} is the
  * DECIMAL scale. {@link #charset()} is the canonical MySQL character set of CHAR/VARCHAR/TEXT
  * columns ({@code binary} for BINARY/VARBINARY/BLOB), null for other types.
  */
@@ -241,11 +240,13 @@ public final class ColumnSchema implements Serializable {
          * Normalizes the facts each reader may see differently (display widths, charsets of
          * non-character types) and maps the column to its Flink type.
          *
-         * @throws io.capstan.flink.mysql.error.CapstanHaltException UNSUPPORTED_COLUMN_TYPE
-         *     naming the table and column when the column cannot be mapped
+         * @throws io.capstan.flink.mysql.error.CapstanHaltException UNSUPPORTED_COLUMN_TYPE naming
+         *     the table and column when the column cannot be mapped
          */
         public ColumnSchema build(TableId table) {
-            if (!(type.isInteger() || type == MySqlType.DECIMAL || type == MySqlType.FLOAT
+            if (!(type.isInteger()
+                    || type == MySqlType.DECIMAL
+                    || type == MySqlType.FLOAT
                     || type == MySqlType.DOUBLE)) {
                 unsigned = false;
             }
@@ -276,7 +277,8 @@ public final class ColumnSchema implements Serializable {
         }
 
         private ColumnFacts snapshot() {
-            return new ColumnFacts(name, type, unsigned, length, precision, scale, charset, nullable);
+            return new ColumnFacts(
+                    name, type, unsigned, length, precision, scale, charset, nullable);
         }
     }
 
@@ -291,8 +293,15 @@ public final class ColumnSchema implements Serializable {
         final String charset;
         final boolean nullable;
 
-        ColumnFacts(String name, MySqlType type, boolean unsigned, int length, int precision,
-                int scale, String charset, boolean nullable) {
+        ColumnFacts(
+                String name,
+                MySqlType type,
+                boolean unsigned,
+                int length,
+                int precision,
+                int scale,
+                String charset,
+                boolean nullable) {
             this.name = name;
             this.type = type;
             this.unsigned = unsigned;

@@ -71,8 +71,12 @@ final class FlinkTypeMapping {
                     return bytes(n);
                 }
                 if (MySqlCharsets.javaCharset(c.charset) == null) {
-                    throw unsupported(table, c, "character set " + c.charset
-                            + " has no Java decoder; convert the column to utf8mb4");
+                    throw unsupported(
+                            table,
+                            c,
+                            "character set "
+                                    + c.charset
+                                    + " has no Java decoder; convert the column to utf8mb4");
                 }
                 return string(n);
             case BINARY:
@@ -120,7 +124,14 @@ final class FlinkTypeMapping {
     static CapstanHaltException unsupported(TableId table, ColumnSchema.ColumnFacts c, String why) {
         return new CapstanHaltException(
                 HaltReason.UNSUPPORTED_COLUMN_TYPE,
-                "table " + table + " column " + c.name + " (" + c.type + "): " + why
+                "table "
+                        + table
+                        + " column "
+                        + c.name
+                        + " ("
+                        + c.type
+                        + "): "
+                        + why
                         + ". Remedy: change the column type (see docs/types.md) or exclude the"
                         + " table from capture.");
     }

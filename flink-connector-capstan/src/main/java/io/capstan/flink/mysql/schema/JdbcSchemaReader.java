@@ -1,9 +1,9 @@
 package io.capstan.flink.mysql.schema;
 
-import org.apache.flink.annotation.Internal;
-
 import io.capstan.flink.mysql.error.CapstanHaltException;
 import io.capstan.flink.mysql.error.HaltReason;
+
+import org.apache.flink.annotation.Internal;
 
 import java.sql.Connection;
 import java.sql.PreparedStatement;
@@ -65,8 +65,12 @@ public final class JdbcSchemaReader {
         for (int k = 0; k < key.length; k++) {
             key[k] = indexOf(columns, keyNames.get(k));
             if (key[k] < 0) {
-                throw new SQLException("table " + id + ": primary key column " + keyNames.get(k)
-                        + " is not among the table's columns");
+                throw new SQLException(
+                        "table "
+                                + id
+                                + ": primary key column "
+                                + keyNames.get(k)
+                                + " is not among the table's columns");
             }
         }
         return new TableSchema(id, columns, key);
@@ -89,14 +93,20 @@ public final class JdbcSchemaReader {
         if (type == null) {
             throw new CapstanHaltException(
                     HaltReason.UNSUPPORTED_COLUMN_TYPE,
-                    "table " + id + " column " + name + " has the type " + dataType
+                    "table "
+                            + id
+                            + " column "
+                            + name
+                            + " has the type "
+                            + dataType
                             + " which capstan-mysql does not decode. Remedy: change the column"
                             + " type (see docs/types.md) or exclude the table from capture.");
         }
-        ColumnSchema.Builder b = ColumnSchema.builder(name, type)
-                .nullable("YES".equalsIgnoreCase(rs.getString(4)))
-                .unsigned(columnType.toLowerCase(Locale.ROOT).contains(" unsigned"))
-                .charset(rs.getString(9));
+        ColumnSchema.Builder b =
+                ColumnSchema.builder(name, type)
+                        .nullable("YES".equalsIgnoreCase(rs.getString(4)))
+                        .unsigned(columnType.toLowerCase(Locale.ROOT).contains(" unsigned"))
+                        .charset(rs.getString(9));
         long charLength = rs.getLong(5);
         long numericPrecision = rs.getLong(6);
         switch (type) {

@@ -13,8 +13,8 @@ import java.util.Map;
  * that decodes them exactly as MySQL Connector/J does (so binlog and JDBC strings agree).
  *
  * <p>{@code latin1} in MySQL is really Windows-1252; like Connector/J we decode it with Java's
- * {@code windows-1252}, so its five unassigned bytes (0x81, 0x8D, 0x8F, 0x90, 0x9D) become
- * U+FFFD on both paths.
+ * {@code windows-1252}, so its five unassigned bytes (0x81, 0x8D, 0x8F, 0x90, 0x9D) become U+FFFD
+ * on both paths.
  */
 @Internal
 public final class MySqlCharsets {
@@ -27,9 +27,31 @@ public final class MySqlCharsets {
 
     static {
         String[] one = {
-            "dec8", "cp850", "hp8", "koi8r", "latin1", "latin2", "swe7", "ascii", "hebrew",
-            "tis620", "koi8u", "greek", "cp1250", "latin5", "armscii8", "cp866", "keybcs2",
-            "macce", "macroman", "cp852", "latin7", "cp1251", "cp1256", "cp1257", "binary",
+            "dec8",
+            "cp850",
+            "hp8",
+            "koi8r",
+            "latin1",
+            "latin2",
+            "swe7",
+            "ascii",
+            "hebrew",
+            "tis620",
+            "koi8u",
+            "greek",
+            "cp1250",
+            "latin5",
+            "armscii8",
+            "cp866",
+            "keybcs2",
+            "macce",
+            "macroman",
+            "cp852",
+            "latin7",
+            "cp1251",
+            "cp1256",
+            "cp1257",
+            "binary",
             "geostd8"
         };
         for (String c : one) {

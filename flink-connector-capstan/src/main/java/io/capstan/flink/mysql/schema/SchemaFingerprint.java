@@ -22,21 +22,32 @@ public final class SchemaFingerprint {
     public static long of(TableSchema schema) {
         StringBuilder sb = new StringBuilder();
         for (ColumnSchema c : schema.columns()) {
-            sb.append(c.name()).append('\u0001')
-                    .append(c.type().name()).append('\u0001')
-                    .append(c.unsigned()).append('\u0001')
-                    .append(c.length()).append('\u0001')
-                    .append(c.precision()).append('\u0001')
-                    .append(c.scale()).append('\u0001')
-                    .append(c.charset()).append('\u0001')
-                    .append(c.enumValues()).append('\u0001')
-                    .append(c.setValues()).append('\u0001')
-                    .append(c.nullable()).append('\u0002');
+            sb.append(c.name())
+                    .append('\u0001')
+                    .append(c.type().name())
+                    .append('\u0001')
+                    .append(c.unsigned())
+                    .append('\u0001')
+                    .append(c.length())
+                    .append('\u0001')
+                    .append(c.precision())
+                    .append('\u0001')
+                    .append(c.scale())
+                    .append('\u0001')
+                    .append(c.charset())
+                    .append('\u0001')
+                    .append(c.enumValues())
+                    .append('\u0001')
+                    .append(c.setValues())
+                    .append('\u0001')
+                    .append(c.nullable())
+                    .append('\u0002');
         }
         sb.append(Arrays.toString(schema.keyColumnIndexes()));
         try {
-            byte[] d = MessageDigest.getInstance("SHA-256")
-                    .digest(sb.toString().getBytes(StandardCharsets.UTF_8));
+            byte[] d =
+                    MessageDigest.getInstance("SHA-256")
+                            .digest(sb.toString().getBytes(StandardCharsets.UTF_8));
             long v = 0;
             for (int i = 0; i < 8; i++) {
                 v = (v << 8) | (d[i] & 0xFF);

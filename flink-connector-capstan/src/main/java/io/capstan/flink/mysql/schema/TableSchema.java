@@ -1,7 +1,6 @@
 package io.capstan.flink.mysql.schema;
 
 import org.apache.flink.annotation.Internal;
-
 import org.apache.flink.table.types.logical.LogicalType;
 import org.apache.flink.table.types.logical.RowType;
 
@@ -110,7 +109,12 @@ public final class TableSchema implements Serializable {
     /** Table, column names and types, key: never values (Rule 1). */
     @Override
     public String toString() {
-        return "TableSchema{" + tableId + ", columns=" + columns + ", key="
-                + Arrays.toString(keyColumnIndexes) + "}";
+        return "TableSchema{"
+                + tableId
+                + ", columns="
+                + columns
+                + ", key="
+                + Arrays.toString(keyColumnIndexes)
+                + "}";
     }
 }

@@ -1,14 +1,14 @@
 package io.capstan.flink.mysql.source;
 
-import org.apache.flink.annotation.Internal;
-
-import static io.capstan.flink.mysql.CapstanMySqlOptions.*;
-
 import io.capstan.flink.mysql.CapstanMySqlOptions;
 import io.capstan.flink.mysql.OptionRules;
 import io.capstan.flink.mysql.StartupOptions;
 import io.capstan.flink.mysql.connect.MySqlConnectionConfig;
 import io.capstan.flink.mysql.snapshot.read.SnapshotReadOptions;
+
+import org.apache.flink.annotation.Internal;
+import org.apache.flink.configuration.ReadableConfig;
+
 import java.io.Serializable;
 import java.time.Duration;
 import java.util.Collection;
@@ -16,7 +16,8 @@ import java.util.Map;
 import java.util.Objects;
 import java.util.TreeMap;
 import java.util.concurrent.ThreadLocalRandom;
-import org.apache.flink.configuration.ReadableConfig;
+
+import static io.capstan.flink.mysql.CapstanMySqlOptions.*;
 
 /**
  * The validated, immutable settings of one source, shared by enumerator and readers. Both entry
@@ -28,6 +29,7 @@ public final class CapstanSourceConfig implements Serializable {
 
     /** Server ids drawn when none is set, as Flink CDC does; set one explicitly in production. */
     public static final long RANDOM_SERVER_ID_MIN = 5400;
+
     public static final long RANDOM_SERVER_ID_MAX = 6400; // exclusive
 
     private final MySqlConnectionConfig connection;
@@ -47,8 +49,15 @@ public final class CapstanSourceConfig implements Serializable {
             int binlogQueueCapacity,
             Duration reconnectBackoff,
             Duration reconnectBudget) {
-        this(connection, tables, serverId, startupOptions, binlogQueueCapacity, reconnectBackoff,
-                reconnectBudget, SnapshotOptions.defaults());
+        this(
+                connection,
+                tables,
+                serverId,
+                startupOptions,
+                binlogQueueCapacity,
+                reconnectBackoff,
+                reconnectBudget,
+                SnapshotOptions.defaults());
     }
 
     public CapstanSourceConfig(
@@ -72,14 +81,15 @@ public final class CapstanSourceConfig implements Serializable {
 
     /**
      * Checks every option and builds the configuration: the one validation of both entry points.
-     * Options not set take their {@link CapstanMySqlOptions} default; an unset {@code server-id}
-     * is drawn at random from 5400..6399.
+     * Options not set take their {@link CapstanMySqlOptions} default; an unset {@code server-id} is
+     * drawn at random from 5400..6399.
      *
      * @param options values of {@link CapstanMySqlOptions}
      * @param definition tables, per-table chunk keys, snapshot columns and driver properties
      * @throws IllegalArgumentException naming the first invalid option and what is valid
      */
-    public static CapstanSourceConfig validate(ReadableConfig options, SourceDefinition definition) {
+    public static CapstanSourceConfig validate(
+            ReadableConfig options, SourceDefinition definition) {
         OptionRules.jdbcProperties(definition.jdbcProperties());
         MySqlConnectionConfig connection =
                 MySqlConnectionConfig.builder()
@@ -101,12 +111,20 @@ public final class CapstanSourceConfig implements Serializable {
         long serverId =
                 options.getOptional(SERVER_ID)
                         .map(OptionRules::serverId)
-                        .orElseGet(() -> ThreadLocalRandom.current()
-                                .nextLong(RANDOM_SERVER_ID_MIN, RANDOM_SERVER_ID_MAX));
+                        .orElseGet(
+                                () ->
+                                        ThreadLocalRandom.current()
+                                                .nextLong(
+                                                        RANDOM_SERVER_ID_MIN,
+                                                        RANDOM_SERVER_ID_MAX));
         int queueCapacity = OptionRules.binlogQueueCapacity(options.get(BINLOG_QUEUE_CAPACITY));
-        Duration reconnectBackoff = OptionRules.positive(BINLOG_RECONNECT_BACKOFF, options.get(BINLOG_RECONNECT_BACKOFF));
-        Duration reconnectBudget = OptionRules.positive(BINLOG_RECONNECT_BUDGET, options.get(BINLOG_RECONNECT_BUDGET));
-        TableSelection tables = TableSelection.of(definition.databaseList(), definition.tableList());
+        Duration reconnectBackoff =
+                OptionRules.positive(
+                        BINLOG_RECONNECT_BACKOFF, options.get(BINLOG_RECONNECT_BACKOFF));
+        Duration reconnectBudget =
+                OptionRules.positive(BINLOG_RECONNECT_BUDGET, options.get(BINLOG_RECONNECT_BUDGET));
+        TableSelection tables =
+                TableSelection.of(definition.databaseList(), definition.tableList());
 
         SnapshotReadOptions read =
                 new SnapshotReadOptions(
@@ -119,20 +137,42 @@ public final class CapstanSourceConfig implements Serializable {
                         .map(c -> OptionRules.chunkKeyColumn(c, null))
                         .orElse(null);
         Map<String, String> chunkKeyByTable = new TreeMap<>();
-        definition.chunkKeyColumnByTable().forEach((table, column) ->
-                chunkKeyByTable.put(OptionRules.chunkKeyTable(table), OptionRules.chunkKeyColumn(column, table)));
+        definition
+                .chunkKeyColumnByTable()
+                .forEach(
+                        (table, column) ->
+                                chunkKeyByTable.put(
+                                        OptionRules.chunkKeyTable(table),
+                                        OptionRules.chunkKeyColumn(column, table)));
         SnapshotOptions snapshot =
                 new SnapshotOptions(
-                        options.get(SCAN_INCREMENTAL_SNAPSHOT_CHUNK_SIZE), read, chunkKeyColumn, chunkKeyByTable);
+                        options.get(SCAN_INCREMENTAL_SNAPSHOT_CHUNK_SIZE),
+                        read,
+                        chunkKeyColumn,
+                        chunkKeyByTable);
 
         return new CapstanSourceConfig(
-                connection, tables, serverId, startup, queueCapacity, reconnectBackoff, reconnectBudget, snapshot);
+                connection,
+                tables,
+                serverId,
+                startup,
+                queueCapacity,
+                reconnectBackoff,
+                reconnectBudget,
+                snapshot);
     }
 
     /** This configuration reading only {@code columns} in the snapshot (chunk keys are added). */
     public CapstanSourceConfig withSnapshotColumns(Collection<String> columns) {
-        return new CapstanSourceConfig(connection, tables, serverId, startupOptions, binlogQueueCapacity,
-                reconnectBackoff, reconnectBudget, snapshot.withReadColumns(columns));
+        return new CapstanSourceConfig(
+                connection,
+                tables,
+                serverId,
+                startupOptions,
+                binlogQueueCapacity,
+                reconnectBackoff,
+                reconnectBudget,
+                snapshot.withReadColumns(columns));
     }
 
     public MySqlConnectionConfig connection() {
@@ -171,9 +211,22 @@ public final class CapstanSourceConfig implements Serializable {
     @Override
     public String toString() {
         // MySqlConnectionConfig masks the password.
-        return "CapstanSourceConfig{" + connection + ", " + tables + ", serverId=" + serverId
-                + ", startup=" + startupOptions + ", binlogQueueCapacity=" + binlogQueueCapacity
-                + ", reconnectBackoff=" + reconnectBackoff + ", reconnectBudget=" + reconnectBudget
-                + ", " + snapshot + "}";
+        return "CapstanSourceConfig{"
+                + connection
+                + ", "
+                + tables
+                + ", serverId="
+                + serverId
+                + ", startup="
+                + startupOptions
+                + ", binlogQueueCapacity="
+                + binlogQueueCapacity
+                + ", reconnectBackoff="
+                + reconnectBackoff
+                + ", reconnectBudget="
+                + reconnectBudget
+                + ", "
+                + snapshot
+                + "}";
     }
 }

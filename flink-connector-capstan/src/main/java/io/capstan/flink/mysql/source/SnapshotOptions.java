@@ -1,18 +1,20 @@
 package io.capstan.flink.mysql.source;
 
-import org.apache.flink.annotation.Internal;
-
 import io.capstan.flink.mysql.CapstanMySqlOptions;
 import io.capstan.flink.mysql.OptionRules;
 import io.capstan.flink.mysql.schema.TableId;
 import io.capstan.flink.mysql.snapshot.read.SnapshotReadOptions;
+
+import org.apache.flink.annotation.Internal;
+
+import javax.annotation.Nullable;
+
 import java.io.Serializable;
 import java.util.Collection;
 import java.util.Map;
 import java.util.Objects;
 import java.util.Optional;
 import java.util.TreeMap;
-import javax.annotation.Nullable;
 
 /**
  * How the snapshot is cut and read: rows per chunk, how chunks are read, and the chunk key column
@@ -44,7 +46,8 @@ public final class SnapshotOptions implements Serializable {
     }
 
     public static SnapshotOptions defaults() {
-        return new SnapshotOptions(DEFAULT_CHUNK_SIZE, SnapshotReadOptions.defaults(), null, Map.of());
+        return new SnapshotOptions(
+                DEFAULT_CHUNK_SIZE, SnapshotReadOptions.defaults(), null, Map.of());
     }
 
     public int chunkSize() {
@@ -60,10 +63,15 @@ public final class SnapshotOptions implements Serializable {
         return Optional.ofNullable(chunkKeyColumnForAllTables);
     }
 
-    /** These options reading only {@code columns} in the snapshot (see {@link SnapshotReadOptions}). */
+    /**
+     * These options reading only {@code columns} in the snapshot (see {@link SnapshotReadOptions}).
+     */
     public SnapshotOptions withReadColumns(Collection<String> columns) {
         return new SnapshotOptions(
-                chunkSize, readOptions.withColumns(columns), chunkKeyColumnForAllTables, chunkKeyColumnByTable);
+                chunkSize,
+                readOptions.withColumns(columns),
+                chunkKeyColumnForAllTables,
+                chunkKeyColumnByTable);
     }
 
     /** The configured chunk key column of a table, if any. */
@@ -74,8 +82,14 @@ public final class SnapshotOptions implements Serializable {
 
     @Override
     public String toString() {
-        return "SnapshotOptions{chunkSize=" + chunkSize + ", " + readOptions
-                + ", chunkKeyColumn=" + chunkKeyColumnForAllTables + ", chunkKeyColumnByTable="
-                + chunkKeyColumnByTable + "}";
+        return "SnapshotOptions{chunkSize="
+                + chunkSize
+                + ", "
+                + readOptions
+                + ", chunkKeyColumn="
+                + chunkKeyColumnForAllTables
+                + ", chunkKeyColumnByTable="
+                + chunkKeyColumnByTable
+                + "}";
     }
 }

@@ -1,19 +1,21 @@
 package io.capstan.flink.mysql.source;
 
+import org.apache.flink.annotation.Internal;
+
+import javax.annotation.Nullable;
+
 import java.util.ArrayList;
 import java.util.Collections;
 import java.util.List;
 import java.util.Map;
 import java.util.TreeMap;
-import javax.annotation.Nullable;
-import org.apache.flink.annotation.Internal;
 
 /**
  * The parts of a source's definition that are not single-valued options: which tables (the
- * builder's {@code databaseList}/{@code tableList}; the SQL connector derives them from
- * {@code database-name}/{@code table-name}), per-table chunk key columns, the columns the snapshot
- * reads (null: all) and the JDBC driver properties ({@code jdbc.properties.*}, without the
- * prefix). {@link CapstanSourceConfig#validate} checks them with the options.
+ * builder's {@code databaseList}/{@code tableList}; the SQL connector derives them from {@code
+ * database-name}/{@code table-name}), per-table chunk key columns, the columns the snapshot reads
+ * (null: all) and the JDBC driver properties ({@code jdbc.properties.*}, without the prefix).
+ * {@link CapstanSourceConfig#validate} checks them with the options.
  */
 @Internal
 public record SourceDefinition(
@@ -28,7 +30,9 @@ public record SourceDefinition(
         tableList = Collections.unmodifiableList(new ArrayList<>(tableList));
         chunkKeyColumnByTable = Collections.unmodifiableMap(new TreeMap<>(chunkKeyColumnByTable));
         snapshotColumns =
-                snapshotColumns == null ? null : Collections.unmodifiableList(new ArrayList<>(snapshotColumns));
+                snapshotColumns == null
+                        ? null
+                        : Collections.unmodifiableList(new ArrayList<>(snapshotColumns));
         jdbcProperties = Collections.unmodifiableMap(new TreeMap<>(jdbcProperties));
     }
 

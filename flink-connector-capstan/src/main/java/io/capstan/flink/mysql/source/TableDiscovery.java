@@ -1,11 +1,12 @@
 package io.capstan.flink.mysql.source;
 
-import org.apache.flink.annotation.Internal;
-
 import io.capstan.flink.mysql.error.CapstanHaltException;
 import io.capstan.flink.mysql.error.HaltReason;
 import io.capstan.flink.mysql.proxy.JdbcProxy;
 import io.capstan.flink.mysql.schema.TableId;
+
+import org.apache.flink.annotation.Internal;
+
 import java.io.IOException;
 import java.util.ArrayList;
 import java.util.List;
@@ -21,7 +22,8 @@ public final class TableDiscovery {
      *
      * @throws CapstanHaltException {@code no_tables_matched} when nothing matches
      */
-    public static List<TableId> resolve(JdbcProxy mysql, TableSelection selection) throws IOException {
+    public static List<TableId> resolve(JdbcProxy mysql, TableSelection selection)
+            throws IOException {
         return select(mysql.baseTables(), selection, mysql.serverAddress());
     }
 
@@ -30,7 +32,8 @@ public final class TableDiscovery {
      *
      * @throws CapstanHaltException {@code no_tables_matched} when nothing matches
      */
-    public static List<TableId> select(List<TableId> baseTables, TableSelection selection, String serverAddress) {
+    public static List<TableId> select(
+            List<TableId> baseTables, TableSelection selection, String serverAddress) {
         List<TableId> found = new ArrayList<>();
         for (TableId id : baseTables) {
             if (selection.matches(id)) {
@@ -40,7 +43,10 @@ public final class TableDiscovery {
         if (found.isEmpty()) {
             throw new CapstanHaltException(
                     HaltReason.NO_TABLES_MATCHED,
-                    "no base table on " + serverAddress + " matches " + selection
+                    "no base table on "
+                            + serverAddress
+                            + " matches "
+                            + selection
                             + " (views and system schemas are never captured). Remedy: check the"
                             + " names and patterns, and that the connector user can see the tables"
                             + " (SELECT privilege).");

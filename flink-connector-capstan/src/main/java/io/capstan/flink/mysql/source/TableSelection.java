@@ -1,8 +1,9 @@
 package io.capstan.flink.mysql.source;
 
+import io.capstan.flink.mysql.schema.TableId;
+
 import org.apache.flink.annotation.Internal;
 
-import io.capstan.flink.mysql.schema.TableId;
 import java.io.Serializable;
 import java.util.ArrayList;
 import java.util.Collections;
@@ -18,10 +19,10 @@ import java.util.regex.PatternSyntaxException;
  *
  * <p>An entry of {@code tableList} is matched against the whole {@code database.table} text (as in
  * Flink CDC): {@code shop.orders} is exact enough in practice, {@code shop\.order_line_.*} or
- * {@code .*\.orders} are patterns. A table is captured when it matches
- * some {@code databaseList} entry (or that list is empty) and some {@code tableList} entry (or that
- * list is empty). System schemas are never captured. Pure logic: resolution against the server is
- * {@link TableDiscovery}'s job.
+ * {@code .*\.orders} are patterns. A table is captured when it matches some {@code databaseList}
+ * entry (or that list is empty) and some {@code tableList} entry (or that list is empty). System
+ * schemas are never captured. Pure logic: resolution against the server is {@link TableDiscovery}'s
+ * job.
  */
 @Internal
 public final class TableSelection implements Serializable {
@@ -74,7 +75,8 @@ public final class TableSelection implements Serializable {
             return false;
         }
         if (!databasePatterns.isEmpty()
-                && databasePatterns.stream().noneMatch(p -> p.matcher(table.database()).matches())) {
+                && databasePatterns.stream()
+                        .noneMatch(p -> p.matcher(table.database()).matches())) {
             return false;
         }
         if (tablePatterns.isEmpty()) {
@@ -93,7 +95,9 @@ public final class TableSelection implements Serializable {
         for (String entry : tableList) {
             if (entry == null || entry.indexOf('.') < 0) {
                 throw new IllegalArgumentException(
-                        "tableList: entry '" + entry + "' must be database.table (a regular"
+                        "tableList: entry '"
+                                + entry
+                                + "' must be database.table (a regular"
                                 + " expression over the whole name, e.g. shop.orders or"
                                 + " shop\\.order_line_.*)");
             }
@@ -111,7 +115,10 @@ public final class TableSelection implements Serializable {
             return Pattern.compile(regex);
         } catch (PatternSyntaxException e) {
             throw new IllegalArgumentException(
-                    option + ": entry '" + entry + "' is not a valid regular expression: "
+                    option
+                            + ": entry '"
+                            + entry
+                            + "' is not a valid regular expression: "
                             + e.getDescription(),
                     e);
         }

@@ -1,7 +1,6 @@
 package io.capstan.flink.mysql.binlog;
 
-import static org.assertj.core.api.Assertions.assertThat;
-import static org.assertj.core.api.Assertions.assertThatThrownBy;
+import org.junit.jupiter.api.Test;
 
 import java.util.ArrayList;
 import java.util.List;
@@ -11,7 +10,9 @@ import java.util.concurrent.TimeUnit;
 import java.util.concurrent.TimeoutException;
 import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.concurrent.atomic.AtomicInteger;
-import org.junit.jupiter.api.Test;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 class BatchHandOverTest {
 
@@ -31,7 +32,9 @@ class BatchHandOverTest {
         h.handOver();
         assertThat(h.queued()).isEqualTo(n);
         List<Integer> out = new ArrayList<>();
-        for (Integer i = h.poll(10, TimeUnit.MILLISECONDS); i != null; i = h.poll(10, TimeUnit.MILLISECONDS)) {
+        for (Integer i = h.poll(10, TimeUnit.MILLISECONDS);
+                i != null;
+                i = h.poll(10, TimeUnit.MILLISECONDS)) {
             out.add(i);
         }
         assertThat(out).hasSize(n);
@@ -57,22 +60,26 @@ class BatchHandOverTest {
     @Test
     void aFullQueueBlocksTheProducerUntilTheConsumerMovesPastABatch() throws Exception {
         BatchHandOver<Integer> h = handOver(4); // batches of 4, and room for one
-        CompletableFuture<Void> producer = CompletableFuture.runAsync(() -> {
-            try {
-                for (int i = 0; i < 8; i++) {
-                    h.add(i);
-                }
-            } catch (InterruptedException e) {
-                throw new IllegalStateException(e);
-            }
-        });
-        assertThatThrownBy(() -> producer.get(300, TimeUnit.MILLISECONDS)).isInstanceOf(TimeoutException.class);
+        CompletableFuture<Void> producer =
+                CompletableFuture.runAsync(
+                        () -> {
+                            try {
+                                for (int i = 0; i < 8; i++) {
+                                    h.add(i);
+                                }
+                            } catch (InterruptedException e) {
+                                throw new IllegalStateException(e);
+                            }
+                        });
+        assertThatThrownBy(() -> producer.get(300, TimeUnit.MILLISECONDS))
+                .isInstanceOf(TimeoutException.class);
         assertThat(h.queued()).isEqualTo(4); // never more than the capacity
         for (int i = 0; i < 4; i++) {
             assertThat(h.poll(10, TimeUnit.MILLISECONDS)).isEqualTo(i);
         }
         // the batch being taken out still counts against the capacity until the next poll
-        assertThatThrownBy(() -> producer.get(300, TimeUnit.MILLISECONDS)).isInstanceOf(TimeoutException.class);
+        assertThatThrownBy(() -> producer.get(300, TimeUnit.MILLISECONDS))
+                .isInstanceOf(TimeoutException.class);
         assertThat(h.poll(5, TimeUnit.SECONDS)).isEqualTo(4);
         producer.get(5, TimeUnit.SECONDS);
         for (int i = 5; i < 8; i++) {
@@ -87,14 +94,16 @@ class BatchHandOverTest {
         BatchHandOver<Integer> h = new BatchHandOver<>(2, stopped::get, waits::incrementAndGet);
         h.add(1);
         h.add(2);
-        CompletableFuture<Void> producer = CompletableFuture.runAsync(() -> {
-            try {
-                h.add(3);
-                h.add(4);
-            } catch (InterruptedException e) {
-                throw new IllegalStateException("gave up", e);
-            }
-        });
+        CompletableFuture<Void> producer =
+                CompletableFuture.runAsync(
+                        () -> {
+                            try {
+                                h.add(3);
+                                h.add(4);
+                            } catch (InterruptedException e) {
+                                throw new IllegalStateException("gave up", e);
+                            }
+                        });
         Thread.sleep(350);
         assertThat(producer).isNotDone();
         assertThat(waits.get()).isPositive();

@@ -1,18 +1,16 @@
 package io.capstan.flink.mysql.binlog;
 
-import static io.capstan.flink.mysql.binlog.StreamerFixture.config;
-import static io.capstan.flink.mysql.binlog.StreamerFixture.drain;
-import static io.capstan.flink.mysql.binlog.StreamerFixture.endsAtLeast;
-import static io.capstan.flink.mysql.testing.ConnectorConfigs.connectorConfig;
-import static org.assertj.core.api.Assertions.assertThat;
-import static org.assertj.core.api.Assertions.assertThatThrownBy;
-
 import io.capstan.flink.mysql.error.CapstanHaltException;
 import io.capstan.flink.mysql.error.HaltReason;
 import io.capstan.flink.mysql.gtid.Gtid;
 import io.capstan.flink.mysql.gtid.GtidSet;
 import io.capstan.flink.mysql.schema.TableId;
 import io.capstan.flink.mysql.testing.MySqlTestDatabase;
+
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.RegisterExtension;
+
 import java.sql.Connection;
 import java.sql.Statement;
 import java.time.Duration;
@@ -20,11 +18,17 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.concurrent.TimeUnit;
-import org.junit.jupiter.api.BeforeAll;
-import org.junit.jupiter.api.Test;
-import org.junit.jupiter.api.extension.RegisterExtension;
 
-/** The DDL observer against the real server: which statements reach it, with what, and its halts. */
+import static io.capstan.flink.mysql.binlog.StreamerFixture.config;
+import static io.capstan.flink.mysql.binlog.StreamerFixture.drain;
+import static io.capstan.flink.mysql.binlog.StreamerFixture.endsAtLeast;
+import static io.capstan.flink.mysql.testing.ConnectorConfigs.connectorConfig;
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+
+/**
+ * The DDL observer against the real server: which statements reach it, with what, and its halts.
+ */
 class BinlogDdlObserverIT {
 
     @RegisterExtension static final MySqlTestDatabase DB = new MySqlTestDatabase();
@@ -51,7 +55,8 @@ class BinlogDdlObserverIT {
             st.execute(sql);
         }
         GtidSet added = executed().subtract(before);
-        String text = added.toString(); // "uuid:n" when the statement committed exactly one transaction
+        String text =
+                added.toString(); // "uuid:n" when the statement committed exactly one transaction
         int colon = text.lastIndexOf(':');
         assertThat(text).as("one transaction for one statement").matches(".+:[0-9]+");
         Gtid gtid = Gtid.of(text.substring(0, colon), Long.parseLong(text.substring(colon + 1)));
@@ -63,14 +68,28 @@ class BinlogDdlObserverIT {
     void ddlStatementsReachTheObserverWithTheirDatabaseAndGtidAndDmlNever() throws Exception {
         List<Ddl> seen = new CopyOnWriteArrayList<>();
         List<BinlogRecord> polled = new CopyOnWriteArrayList<>();
-        DdlObserver observer = (db, sql, gtid) -> seen.add(new Ddl(db, sql, gtid,
-                polled.stream().anyMatch(r -> r instanceof TransactionEnd && r.gtid().equals(gtid))));
-        try (BinlogStreamer s = new BinlogStreamer(
-                        config(connectorConfig(DB), t).build(), StartPositions.latest(connectorConfig(DB)), observer);
+        DdlObserver observer =
+                (db, sql, gtid) ->
+                        seen.add(
+                                new Ddl(
+                                        db,
+                                        sql,
+                                        gtid,
+                                        polled.stream()
+                                                .anyMatch(
+                                                        r ->
+                                                                r instanceof TransactionEnd
+                                                                        && r.gtid().equals(gtid))));
+        try (BinlogStreamer s =
+                        new BinlogStreamer(
+                                config(connectorConfig(DB), t).build(),
+                                StartPositions.latest(connectorConfig(DB)),
+                                observer);
                 Connection inDb = DB.openRootConnection();
                 Connection noDb = DB.server().openRootConnection()) {
             s.start();
-            // DML only: single statements, a multi-statement transaction with a savepoint, a rollback.
+            // DML only: single statements, a multi-statement transaction with a savepoint, a
+            // rollback.
             DB.execute("INSERT INTO t VALUES (1, 'a')", "UPDATE t SET v = 'b' WHERE id = 1");
             inDb.setAutoCommit(false);
             try (Statement st = inDb.createStatement()) {
@@ -101,28 +120,44 @@ class BinlogDdlObserverIT {
             assertThat(seen.get(3).sql()).startsWith("DROP TABLE");
             assertThat(seen).extracting(Ddl::gtid).containsExactly(create, alter, otherDb, drop);
             // The session's default database: none for the connection without one.
-            assertThat(seen).extracting(Ddl::database).containsExactly(DB.name(), DB.name(), "", DB.name());
-            // Called before its transaction's end was queued; each DDL is then ended like any transaction.
+            assertThat(seen)
+                    .extracting(Ddl::database)
+                    .containsExactly(DB.name(), DB.name(), "", DB.name());
+            // Called before its transaction's end was queued; each DDL is then ended like any
+            // transaction.
             assertThat(seen).noneMatch(Ddl::endAlreadyPolled);
-            List<Gtid> ends = polled.stream().filter(r -> r instanceof TransactionEnd).map(BinlogRecord::gtid).toList();
+            List<Gtid> ends =
+                    polled.stream()
+                            .filter(r -> r instanceof TransactionEnd)
+                            .map(BinlogRecord::gtid)
+                            .toList();
             assertThat(ends).contains(create, alter, otherDb, drop);
         }
     }
 
     @Test
     void aHaltThrownByTheObserverHaltsTheStreamerBeforeTheDdlEnds() throws Exception {
-        DdlObserver drift = (db, sql, gtid) -> {
-            if (sql.startsWith("ALTER")) {
-                throw new CapstanHaltException(HaltReason.SNAPSHOT_SCHEMA_DRIFTED,
-                        "table " + db + ".t changed during the snapshot handoff at " + gtid);
-            }
-        };
-        try (BinlogStreamer s = new BinlogStreamer(
-                        config(connectorConfig(DB), t).build(), StartPositions.latest(connectorConfig(DB)), drift);
+        DdlObserver drift =
+                (db, sql, gtid) -> {
+                    if (sql.startsWith("ALTER")) {
+                        throw new CapstanHaltException(
+                                HaltReason.SNAPSHOT_SCHEMA_DRIFTED,
+                                "table "
+                                        + db
+                                        + ".t changed during the snapshot handoff at "
+                                        + gtid);
+                    }
+                };
+        try (BinlogStreamer s =
+                        new BinlogStreamer(
+                                config(connectorConfig(DB), t).build(),
+                                StartPositions.latest(connectorConfig(DB)),
+                                drift);
                 Connection c = DB.openRootConnection()) {
             s.start();
             DB.execute("INSERT INTO t VALUES (100, 'x')");
-            List<BinlogRecord> polled = new ArrayList<>(drain(s, endsAtLeast(1), Duration.ofSeconds(30)));
+            List<BinlogRecord> polled =
+                    new ArrayList<>(drain(s, endsAtLeast(1), Duration.ofSeconds(30)));
             Gtid alter = run(c, "ALTER TABLE t ADD COLUMN w INT");
             DB.execute("INSERT INTO t VALUES (101, 'y', 1)");
 

@@ -1,5 +1,22 @@
 package io.capstan.flink.mysql.binlog;
 
+import io.capstan.flink.mysql.error.CapstanHaltException;
+import io.capstan.flink.mysql.error.HaltReason;
+import io.capstan.flink.mysql.gtid.Gtid;
+import io.capstan.flink.mysql.gtid.GtidSet;
+import io.capstan.flink.mysql.schema.TableId;
+import io.capstan.flink.mysql.testing.MySqlTestDatabase;
+
+import org.assertj.core.api.ThrowableAssert.ThrowingCallable;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.RegisterExtension;
+
+import java.sql.Connection;
+import java.sql.Statement;
+import java.time.Duration;
+import java.util.concurrent.TimeUnit;
+
 import static io.capstan.flink.mysql.binlog.StreamerFixture.config;
 import static io.capstan.flink.mysql.binlog.StreamerFixture.drain;
 import static io.capstan.flink.mysql.binlog.StreamerFixture.endsAtLeast;
@@ -7,22 +24,9 @@ import static io.capstan.flink.mysql.testing.ConnectorConfigs.connectorConfig;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
-import io.capstan.flink.mysql.error.CapstanHaltException;
-import io.capstan.flink.mysql.error.HaltReason;
-import io.capstan.flink.mysql.gtid.Gtid;
-import io.capstan.flink.mysql.gtid.GtidSet;
-import io.capstan.flink.mysql.schema.TableId;
-import io.capstan.flink.mysql.testing.MySqlTestDatabase;
-import java.sql.Connection;
-import java.sql.Statement;
-import java.time.Duration;
-import java.util.concurrent.TimeUnit;
-import org.assertj.core.api.ThrowableAssert.ThrowingCallable;
-import org.junit.jupiter.api.BeforeAll;
-import org.junit.jupiter.api.Test;
-import org.junit.jupiter.api.extension.RegisterExtension;
-
-/** Halts raised for real by the shared MySQL: XA, foreign positions, a second replica with our id. */
+/**
+ * Halts raised for real by the shared MySQL: XA, foreign positions, a second replica with our id.
+ */
 class BinlogHaltsIT {
 
     @RegisterExtension static final MySqlTestDatabase DB = new MySqlTestDatabase();
@@ -36,20 +40,25 @@ class BinlogHaltsIT {
     }
 
     static void assertHalt(ThrowingCallable call, HaltReason reason) {
-        assertThatThrownBy(call).isInstanceOfSatisfying(CapstanHaltException.class, e -> {
-            assertThat(e.reason()).isEqualTo(reason);
-            assertThat(e.getMessage()).contains("Remedy");
-        });
+        assertThatThrownBy(call)
+                .isInstanceOfSatisfying(
+                        CapstanHaltException.class,
+                        e -> {
+                            assertThat(e.reason()).isEqualTo(reason);
+                            assertThat(e.getMessage()).contains("Remedy");
+                        });
     }
 
     /** Polls until the stream halts; fails if it does not within 30 s. */
     static void pollUntilHalt(BinlogStreamer s, HaltReason reason) {
-        assertHalt(() -> {
-            long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(30);
-            while (System.nanoTime() < deadline) {
-                s.poll(100, TimeUnit.MILLISECONDS);
-            }
-        }, reason);
+        assertHalt(
+                () -> {
+                    long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(30);
+                    while (System.nanoTime() < deadline) {
+                        s.poll(100, TimeUnit.MILLISECONDS);
+                    }
+                },
+                reason);
     }
 
     @Test
@@ -57,7 +66,8 @@ class BinlogHaltsIT {
         BinlogStartPosition start = StartPositions.latest(connectorConfig(DB));
         try (BinlogStreamer s = new BinlogStreamer(config(connectorConfig(DB), t).build(), start)) {
             s.start();
-            try (Connection c = DB.openRootConnection(); Statement st = c.createStatement()) {
+            try (Connection c = DB.openRootConnection();
+                    Statement st = c.createStatement()) {
                 st.execute("XA START 'capstan-xa'");
                 st.execute("INSERT INTO t VALUES (1, 'xa')");
                 st.execute("XA END 'capstan-xa'");
@@ -71,13 +81,17 @@ class BinlogHaltsIT {
 
     @Test
     void aPositionWithAForeignServerUuidHaltsBeforeConnecting() {
-        GtidSet foreign = StartPositions.latest(connectorConfig(DB)).processed()
-                .add(Gtid.of("ffffffff-1111-2222-3333-444444444444", 1));
+        GtidSet foreign =
+                StartPositions.latest(connectorConfig(DB))
+                        .processed()
+                        .add(Gtid.of("ffffffff-1111-2222-3333-444444444444", 1));
         BinlogStartPosition start = BinlogStartPosition.of(foreign);
         try (BinlogStreamer s = new BinlogStreamer(config(connectorConfig(DB), t).build(), start)) {
             assertHalt(s::start, HaltReason.SOURCE_IDENTITY_MISMATCH);
         }
-        assertHalt(() -> StartPositions.gtidSet(connectorConfig(DB), foreign), HaltReason.SOURCE_IDENTITY_MISMATCH);
+        assertHalt(
+                () -> StartPositions.gtidSet(connectorConfig(DB), foreign),
+                HaltReason.SOURCE_IDENTITY_MISMATCH);
     }
 
     @Test

@@ -5,9 +5,9 @@ import io.capstan.flink.mysql.gtid.GtidSet;
 
 /**
  * For the streamer's tests (the source's own position is {@code BinlogSplitState}): folds emitted
- * {@link BinlogRecord}s into the position to resume from. After a {@link
- * RowChange} the position is inside its transaction with {@code index + 1} rows emitted; after a
- * {@link TransactionEnd} the transaction joins the processed set.
+ * {@link BinlogRecord}s into the position to resume from. After a {@link RowChange} the position is
+ * inside its transaction with {@code index + 1} rows emitted; after a {@link TransactionEnd} the
+ * transaction joins the processed set.
  *
  * <p>Mutable, single-threaded; {@link #position()} returns an immutable snapshot.
  */

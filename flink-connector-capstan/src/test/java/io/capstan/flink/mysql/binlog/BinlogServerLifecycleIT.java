@@ -1,5 +1,26 @@
 package io.capstan.flink.mysql.binlog;
 
+import io.capstan.flink.mysql.error.CapstanHaltException;
+import io.capstan.flink.mysql.error.HaltReason;
+import io.capstan.flink.mysql.gtid.GtidSet;
+import io.capstan.flink.mysql.schema.TableId;
+import io.capstan.flink.mysql.testing.MySqlServer;
+import io.capstan.flink.mysql.testing.ServerOptions;
+
+import org.junit.jupiter.api.AfterAll;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.MethodOrderer;
+import org.junit.jupiter.api.Order;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.TestMethodOrder;
+
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.concurrent.TimeUnit;
+import java.util.stream.Collectors;
+import java.util.stream.IntStream;
+
 import static io.capstan.flink.mysql.binlog.BinlogHaltsIT.assertHalt;
 import static io.capstan.flink.mysql.binlog.BinlogHaltsIT.pollUntilHalt;
 import static io.capstan.flink.mysql.binlog.StreamerFixture.config;
@@ -9,29 +30,10 @@ import static io.capstan.flink.mysql.binlog.StreamerFixture.rows;
 import static io.capstan.flink.mysql.testing.ConnectorConfigs.connectorConfig;
 import static org.assertj.core.api.Assertions.assertThat;
 
-import io.capstan.flink.mysql.error.CapstanHaltException;
-import io.capstan.flink.mysql.error.HaltReason;
-import io.capstan.flink.mysql.gtid.GtidSet;
-import io.capstan.flink.mysql.schema.TableId;
-import io.capstan.flink.mysql.testing.MySqlServer;
-import io.capstan.flink.mysql.testing.ServerOptions;
-import java.time.Duration;
-import java.util.ArrayList;
-import java.util.List;
-import java.util.concurrent.TimeUnit;
-import java.util.stream.Collectors;
-import java.util.stream.IntStream;
-import org.junit.jupiter.api.AfterAll;
-import org.junit.jupiter.api.BeforeAll;
-import org.junit.jupiter.api.MethodOrderer;
-import org.junit.jupiter.api.Order;
-import org.junit.jupiter.api.Test;
-import org.junit.jupiter.api.TestMethodOrder;
-
 /**
  * What disturbs a whole server, on an extra embedded MySQL of its own: a restart while streaming,
- * purged binlogs (data_gap), missing row metadata (a schema halt) and a server that does not
- * come back (reconnect_budget_exhausted, last: it stops the server).
+ * purged binlogs (data_gap), missing row metadata (a schema halt) and a server that does not come
+ * back (reconnect_budget_exhausted, last: it stops the server).
  */
 @TestMethodOrder(MethodOrderer.OrderAnnotation.class)
 class BinlogServerLifecycleIT {
@@ -42,7 +44,8 @@ class BinlogServerLifecycleIT {
     @BeforeAll
     static void startServer() {
         server = MySqlServer.startEmbedded(ServerOptions.defaults());
-        server.executeAsRoot("CREATE DATABASE lifecycle",
+        server.executeAsRoot(
+                "CREATE DATABASE lifecycle",
                 "CREATE TABLE lifecycle.t (id INT PRIMARY KEY, v VARCHAR(40))");
     }
 
@@ -63,21 +66,38 @@ class BinlogServerLifecycleIT {
     @Order(1)
     void serverRestartWhileStreamingLosesAndDuplicatesNothing() throws Exception {
         BinlogStartPosition start = StartPositions.latest(connectorConfig(server));
-        try (BinlogStreamer s = new BinlogStreamer(config(connectorConfig(server), T).build(), start)) {
+        try (BinlogStreamer s =
+                new BinlogStreamer(config(connectorConfig(server), T).build(), start)) {
             s.start();
             insert(1, 50);
-            List<BinlogRecord> out = new ArrayList<>(drain(s, endsAtLeast(20), Duration.ofSeconds(30)));
+            List<BinlogRecord> out =
+                    new ArrayList<>(drain(s, endsAtLeast(20), Duration.ofSeconds(30)));
             server.restart();
             insert(51, 100);
-            out.addAll(drain(s, l -> l.stream().filter(r -> r instanceof TransactionEnd).count() + out.stream()
-                    .filter(r -> r instanceof TransactionEnd).count() >= 100, Duration.ofSeconds(60)));
+            out.addAll(
+                    drain(
+                            s,
+                            l ->
+                                    l.stream().filter(r -> r instanceof TransactionEnd).count()
+                                                    + out.stream()
+                                                            .filter(
+                                                                    r ->
+                                                                            r
+                                                                                    instanceof
+                                                                                    TransactionEnd)
+                                                            .count()
+                                            >= 100,
+                            Duration.ofSeconds(60)));
 
-            assertThat(rows(out)).extracting(c -> c.after().getInt(0))
-                    .containsExactlyElementsOf(IntStream.rangeClosed(1, 100).boxed().collect(Collectors.toList()));
+            assertThat(rows(out))
+                    .extracting(c -> c.after().getInt(0))
+                    .containsExactlyElementsOf(
+                            IntStream.rangeClosed(1, 100).boxed().collect(Collectors.toList()));
             assertThat(s.metrics().reconnects()).isGreaterThanOrEqualTo(1);
             BinlogPositionTracker tracker = new BinlogPositionTracker(start);
             out.forEach(tracker::onRecord);
-            assertThat(tracker.position().processed()).isEqualTo(GtidSet.parse(server.gtidExecuted()));
+            assertThat(tracker.position().processed())
+                    .isEqualTo(GtidSet.parse(server.gtidExecuted()));
             assertThat(s.poll(500, TimeUnit.MILLISECONDS)).isNull();
         }
     }
@@ -88,13 +108,17 @@ class BinlogServerLifecycleIT {
         BinlogStartPosition old = StartPositions.latest(connectorConfig(server));
         insert(1001, 1003);
         server.purgeBinaryLogs();
-        try (BinlogStreamer s = new BinlogStreamer(config(connectorConfig(server), T).build(), old)) {
+        try (BinlogStreamer s =
+                new BinlogStreamer(config(connectorConfig(server), T).build(), old)) {
             assertHalt(s::start, HaltReason.DATA_GAP);
         }
-        assertHalt(() -> StartPositions.gtidSet(connectorConfig(server), old.processed()), HaltReason.DATA_GAP);
+        assertHalt(
+                () -> StartPositions.gtidSet(connectorConfig(server), old.processed()),
+                HaltReason.DATA_GAP);
         // Past the JDBC check, the server's own refusal (error 1236) maps to the same halt.
         // The refusal surfaces from connect() or from a later poll, whichever comes after it.
-        try (BinlogStreamer s = new BinlogStreamer(config(connectorConfig(server), T).build(), old)) {
+        try (BinlogStreamer s =
+                new BinlogStreamer(config(connectorConfig(server), T).build(), old)) {
             boolean haltedOnConnect = false;
             try {
                 s.connect();
@@ -109,7 +133,8 @@ class BinlogServerLifecycleIT {
         // earliest = what the server still holds: valid.
         BinlogStartPosition earliest = StartPositions.earliest(connectorConfig(server));
         assertThat(earliest.processed()).isEqualTo(GtidSet.parse(server.gtidPurged()));
-        try (BinlogStreamer s = new BinlogStreamer(config(connectorConfig(server), T).build(), earliest)) {
+        try (BinlogStreamer s =
+                new BinlogStreamer(config(connectorConfig(server), T).build(), earliest)) {
             s.start();
         }
     }
@@ -124,9 +149,11 @@ class BinlogServerLifecycleIT {
         } finally {
             server.executeAsRoot("SET GLOBAL binlog_row_metadata = FULL");
         }
-        try (BinlogStreamer s = new BinlogStreamer(config(connectorConfig(server), T).build(), start)) {
+        try (BinlogStreamer s =
+                new BinlogStreamer(config(connectorConfig(server), T).build(), start)) {
             s.start();
-            // The schema reader's halt travels through the streamer like UNSUPPORTED_COLUMN_TYPE and
+            // The schema reader's halt travels through the streamer like UNSUPPORTED_COLUMN_TYPE
+            // and
             // UNDECODABLE_COLUMN would (same path); this one the test server can produce.
             pollUntilHalt(s, HaltReason.BINLOG_ROW_METADATA_NOT_FULL);
             assertThat(s.metrics().rowChangesEmitted()).isZero();
@@ -137,10 +164,11 @@ class BinlogServerLifecycleIT {
     @Order(4)
     void aServerThatDoesNotComeBackExhaustsTheReconnectBudget() throws Exception {
         BinlogStartPosition start = StartPositions.latest(connectorConfig(server));
-        BinlogStreamerConfig cfg = config(connectorConfig(server), T)
-                .reconnectBackoff(Duration.ofMillis(100), Duration.ofMillis(500))
-                .reconnectMaxDuration(Duration.ofSeconds(3))
-                .build();
+        BinlogStreamerConfig cfg =
+                config(connectorConfig(server), T)
+                        .reconnectBackoff(Duration.ofMillis(100), Duration.ofMillis(500))
+                        .reconnectMaxDuration(Duration.ofSeconds(3))
+                        .build();
         try (BinlogStreamer s = new BinlogStreamer(cfg, start)) {
             s.start();
             server.close();

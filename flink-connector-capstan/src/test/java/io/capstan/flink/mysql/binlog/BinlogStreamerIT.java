@@ -1,27 +1,27 @@
 package io.capstan.flink.mysql.binlog;
 
-import static io.capstan.flink.mysql.binlog.StreamerFixture.config;
-import static io.capstan.flink.mysql.binlog.StreamerFixture.drain;
-import static io.capstan.flink.mysql.binlog.StreamerFixture.endsAtLeast;
-import static io.capstan.flink.mysql.binlog.StreamerFixture.rows;
-import static io.capstan.flink.mysql.binlog.StreamerFixture.rowsAtLeast;
-import static io.capstan.flink.mysql.testing.ConnectorConfigs.connectorConfig;
-import static org.assertj.core.api.Assertions.assertThat;
-
 import io.capstan.flink.mysql.connect.SslMode;
-import io.capstan.flink.mysql.event.Operation;
 import io.capstan.flink.mysql.gtid.GtidSet;
 import io.capstan.flink.mysql.schema.TableId;
 import io.capstan.flink.mysql.testing.MySqlTestDatabase;
+
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.RegisterExtension;
+
 import java.sql.Connection;
 import java.sql.Statement;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.stream.Collectors;
-import org.junit.jupiter.api.BeforeAll;
-import org.junit.jupiter.api.Test;
-import org.junit.jupiter.api.extension.RegisterExtension;
+
+import static io.capstan.flink.mysql.binlog.StreamerFixture.config;
+import static io.capstan.flink.mysql.binlog.StreamerFixture.drain;
+import static io.capstan.flink.mysql.binlog.StreamerFixture.endsAtLeast;
+import static io.capstan.flink.mysql.binlog.StreamerFixture.rows;
+import static io.capstan.flink.mysql.testing.ConnectorConfigs.connectorConfig;
+import static org.assertj.core.api.Assertions.assertThat;
 
 /** The streamer against the shared real MySQL: what it emits, resume, undecoded skip, KILL. */
 class BinlogStreamerIT {
@@ -51,9 +51,17 @@ class BinlogStreamerIT {
     }
 
     private static String describe(RowChange c) {
-        String before = c.before() == null ? "" : c.before().getInt(0) + "/" + c.before().getString(1);
+        String before =
+                c.before() == null ? "" : c.before().getInt(0) + "/" + c.before().getString(1);
         String after = c.after() == null ? "" : c.after().getInt(0) + "/" + c.after().getString(1);
-        return c.operation().name().charAt(0) + "#" + c.indexInTransaction() + "(" + before + ">" + after + ")";
+        return c.operation().name().charAt(0)
+                + "#"
+                + c.indexInTransaction()
+                + "("
+                + before
+                + ">"
+                + after
+                + ")";
     }
 
     @Test
@@ -66,7 +74,8 @@ class BinlogStreamerIT {
                     "INSERT INTO t VALUES (1, 'one')",
                     "UPDATE t SET v = 'uno' WHERE id = 1",
                     "DELETE FROM t WHERE id = 1");
-            try (Connection c = DB.openRootConnection(); Statement st = c.createStatement()) {
+            try (Connection c = DB.openRootConnection();
+                    Statement st = c.createStatement()) {
                 c.setAutoCommit(false);
                 st.execute("INSERT INTO t VALUES (2, 'two'), (3, 'three')");
                 st.execute("INSERT INTO other VALUES (2, 'ignored')");
@@ -76,12 +85,14 @@ class BinlogStreamerIT {
                 c.commit();
             }
             List<BinlogRecord> out = drain(s, endsAtLeast(4), Duration.ofSeconds(30));
-            assertThat(summary(out)).isEqualTo(
-                    "I#0(>1/one) END U#0(1/one>1/uno) END D#0(1/uno>) END "
-                            + "I#0(>2/two) I#1(>3/three) U#2(2/two>2/dos) U#3(3/three>30/three) D#4(2/dos>) END");
+            assertThat(summary(out))
+                    .isEqualTo(
+                            "I#0(>1/one) END U#0(1/one>1/uno) END D#0(1/uno>) END "
+                                    + "I#0(>2/two) I#1(>3/three) U#2(2/two>2/dos) U#3(3/three>30/three) D#4(2/dos>) END");
             BinlogPositionTracker tracker = new BinlogPositionTracker(start);
             out.forEach(tracker::onRecord);
-            assertThat(tracker.position()).isEqualTo(BinlogStartPosition.of(GtidSet.parse(DB.server().gtidExecuted())));
+            assertThat(tracker.position())
+                    .isEqualTo(BinlogStartPosition.of(GtidSet.parse(DB.server().gtidExecuted())));
             RowChange first = (RowChange) out.get(0);
             assertThat(first.tableId()).isEqualTo(t);
             assertThat(first.schema().columnCount()).isEqualTo(2);
@@ -91,16 +102,20 @@ class BinlogStreamerIT {
     }
 
     @Test
-    void transactionsOfUncapturedTablesAdvanceTheProcessedSetWithoutDecodingRows() throws Exception {
+    void transactionsOfUncapturedTablesAdvanceTheProcessedSetWithoutDecodingRows()
+            throws Exception {
         BinlogStartPosition start = latest();
         try (BinlogStreamer s = new BinlogStreamer(config(connectorConfig(DB), t).build(), start)) {
             s.start();
-            DB.execute("INSERT INTO other VALUES (100, 'x'), (101, 'y')", "DELETE FROM other WHERE id >= 100");
+            DB.execute(
+                    "INSERT INTO other VALUES (100, 'x'), (101, 'y')",
+                    "DELETE FROM other WHERE id >= 100");
             List<BinlogRecord> out = drain(s, endsAtLeast(2), Duration.ofSeconds(30));
             assertThat(out).allMatch(r -> r instanceof TransactionEnd).hasSize(2);
             BinlogPositionTracker tracker = new BinlogPositionTracker(start);
             out.forEach(tracker::onRecord);
-            assertThat(tracker.position().processed()).isEqualTo(GtidSet.parse(DB.server().gtidExecuted()));
+            assertThat(tracker.position().processed())
+                    .isEqualTo(GtidSet.parse(DB.server().gtidExecuted()));
             assertThat(s.metrics().uncapturedRowsEventsSkipped()).isEqualTo(2);
             assertThat(s.metrics().schemaBuilds()).isZero();
         }
@@ -120,7 +135,9 @@ class BinlogStreamerIT {
         for (int emitted = 0; emitted <= 5; emitted++) {
             BinlogPositionTracker tracker = new BinlogPositionTracker(start);
             all.subList(0, emitted).forEach(tracker::onRecord); // a checkpoint after `emitted` rows
-            try (BinlogStreamer s = new BinlogStreamer(config(connectorConfig(DB), t).build(), tracker.position())) {
+            try (BinlogStreamer s =
+                    new BinlogStreamer(
+                            config(connectorConfig(DB), t).build(), tracker.position())) {
                 s.start();
                 List<BinlogRecord> rest = drain(s, endsAtLeast(1), Duration.ofSeconds(30));
                 assertThat(summary(rest)).isEqualTo(summary(all.subList(emitted, all.size())));
@@ -134,11 +151,14 @@ class BinlogStreamerIT {
         DB.execute("DELETE FROM t");
         BinlogStartPosition start = latest();
         int n = 20_000;
-        DB.execute("SET SESSION cte_max_recursion_depth = 100000",
-                "INSERT INTO t WITH RECURSIVE seq(i) AS (SELECT 1 UNION ALL SELECT i + 1 FROM seq WHERE i < " + n
+        DB.execute(
+                "SET SESSION cte_max_recursion_depth = 100000",
+                "INSERT INTO t WITH RECURSIVE seq(i) AS (SELECT 1 UNION ALL SELECT i + 1 FROM seq WHERE i < "
+                        + n
                         + ") SELECT 1000 + i, CONCAT('v', i) FROM seq");
-        try (BinlogStreamer s = new BinlogStreamer(
-                config(connectorConfig(DB), t).queueCapacity(16).build(), start)) {
+        try (BinlogStreamer s =
+                new BinlogStreamer(
+                        config(connectorConfig(DB), t).queueCapacity(16).build(), start)) {
             s.start();
             int maxQueued = 0;
             int expectIndex = 0;
@@ -160,20 +180,26 @@ class BinlogStreamerIT {
     }
 
     @Test
-    void killOfTheDumpThreadReconnectsWithoutLossOrDuplicateEvenInsideATransaction() throws Exception {
+    void killOfTheDumpThreadReconnectsWithoutLossOrDuplicateEvenInsideATransaction()
+            throws Exception {
         // Rows of 2 KB so that the transaction (40 MB) is far larger than the socket buffers: a
         // KILL then really cuts the stream in the middle of the transaction.
-        DB.execute("CREATE TABLE IF NOT EXISTS wide (id INT PRIMARY KEY, v TEXT)", "DELETE FROM wide");
+        DB.execute(
+                "CREATE TABLE IF NOT EXISTS wide (id INT PRIMARY KEY, v TEXT)", "DELETE FROM wide");
         TableId wide = TableId.of(DB.name(), "wide");
         BinlogStartPosition start = latest();
         int n = 20_000;
-        DB.execute("SET SESSION cte_max_recursion_depth = 100000",
-                "INSERT INTO wide WITH RECURSIVE seq(i) AS (SELECT 1 UNION ALL SELECT i + 1 FROM seq WHERE i < " + n
+        DB.execute(
+                "SET SESSION cte_max_recursion_depth = 100000",
+                "INSERT INTO wide WITH RECURSIVE seq(i) AS (SELECT 1 UNION ALL SELECT i + 1 FROM seq WHERE i < "
+                        + n
                         + ") SELECT i, REPEAT(CHAR(65 + i % 26), 2000) FROM seq");
         for (int i = 1; i <= 20; i++) {
             DB.execute("UPDATE wide SET v = 'w" + i + "' WHERE id = " + i);
         }
-        try (BinlogStreamer s = new BinlogStreamer(config(connectorConfig(DB), wide).queueCapacity(8).build(), start);
+        try (BinlogStreamer s =
+                        new BinlogStreamer(
+                                config(connectorConfig(DB), wide).queueCapacity(8).build(), start);
                 Connection root = DB.server().openRootConnection()) {
             s.start();
             List<Integer> ids = new ArrayList<>();
@@ -183,11 +209,14 @@ class BinlogStreamerIT {
             int kills = 0;
             long deadline = System.nanoTime() + java.util.concurrent.TimeUnit.SECONDS.toNanos(120);
             while (ends < 21) {
-                assertThat(System.nanoTime()).as("timeout; metrics %s", s.metrics()).isLessThan(deadline);
+                assertThat(System.nanoTime())
+                        .as("timeout; metrics %s", s.metrics())
+                        .isLessThan(deadline);
                 // Kill at rows 2000 and 9000, the second only once the first has reconnected.
                 if (kills == 0 && ids.size() >= 2_000
                         || kills == 1 && ids.size() >= 9_000 && s.metrics().reconnects() >= 1) {
-                    assertThat(StreamerFixture.killDumpThreads(root, DB.server().connectorUser())).isEqualTo(1);
+                    assertThat(StreamerFixture.killDumpThreads(root, DB.server().connectorUser()))
+                            .isEqualTo(1);
                     kills++;
                 }
                 BinlogRecord r = s.poll(100, java.util.concurrent.TimeUnit.MILLISECONDS);
@@ -214,7 +243,8 @@ class BinlogStreamerIT {
                 assertThat(indexes.get(n + i)).isZero();
             }
             assertThat(s.metrics().reconnects()).isEqualTo(2);
-            assertThat(s.metrics().rowChangesSkippedOnResume()).isGreaterThanOrEqualTo(2_000 + 9_000);
+            assertThat(s.metrics().rowChangesSkippedOnResume())
+                    .isGreaterThanOrEqualTo(2_000 + 9_000);
             assertThat(s.poll(500, java.util.concurrent.TimeUnit.MILLISECONDS)).isNull();
         }
     }
@@ -226,7 +256,9 @@ class BinlogStreamerIT {
         DB.server().executeAsRoot("FLUSH PRIVILEGES");
         BinlogStartPosition start = latest();
         DB.server().executeAsRoot("FLUSH PRIVILEGES");
-        BinlogStreamerConfig cfg = config(connectorConfig(DB).toBuilder().sslMode(SslMode.DISABLED).build(), t).build();
+        BinlogStreamerConfig cfg =
+                config(connectorConfig(DB).toBuilder().sslMode(SslMode.DISABLED).build(), t)
+                        .build();
         try (BinlogStreamer s = new BinlogStreamer(cfg, start)) {
             s.start();
             DB.execute("INSERT INTO other VALUES (500, 'x')");
@@ -238,12 +270,17 @@ class BinlogStreamerIT {
     @Test
     void cachingSha2PasswordAuthenticatesOverTls() throws Exception {
         // A user that may only log in over TLS proves the binlog connection used it.
-        DB.server().executeAsRoot(
-                "CREATE USER IF NOT EXISTS 'capstan_tls'@'%' IDENTIFIED WITH caching_sha2_password BY 'Tls-pass-1' REQUIRE SSL",
-                "GRANT SELECT, REPLICATION SLAVE, REPLICATION CLIENT ON *.* TO 'capstan_tls'@'%'",
-                "FLUSH PRIVILEGES");
-        io.capstan.flink.mysql.connect.MySqlConnectionConfig tlsUser = connectorConfig(DB).toBuilder()
-                .username("capstan_tls").password("Tls-pass-1").sslMode(SslMode.REQUIRED).build();
+        DB.server()
+                .executeAsRoot(
+                        "CREATE USER IF NOT EXISTS 'capstan_tls'@'%' IDENTIFIED WITH caching_sha2_password BY 'Tls-pass-1' REQUIRE SSL",
+                        "GRANT SELECT, REPLICATION SLAVE, REPLICATION CLIENT ON *.* TO 'capstan_tls'@'%'",
+                        "FLUSH PRIVILEGES");
+        io.capstan.flink.mysql.connect.MySqlConnectionConfig tlsUser =
+                connectorConfig(DB).toBuilder()
+                        .username("capstan_tls")
+                        .password("Tls-pass-1")
+                        .sslMode(SslMode.REQUIRED)
+                        .build();
         BinlogStartPosition start = StartPositions.latest(tlsUser);
         DB.server().executeAsRoot("FLUSH PRIVILEGES"); // full caching_sha2 authentication again
         try (BinlogStreamer s = new BinlogStreamer(config(tlsUser, t).build(), start)) {
@@ -252,11 +289,17 @@ class BinlogStreamerIT {
             drain(s, endsAtLeast(1), Duration.ofSeconds(30));
         }
         // Without TLS the same user is refused: the binlog connection halts at authentication.
-        BinlogStreamerConfig plain = config(tlsUser.toBuilder().sslMode(SslMode.DISABLED).build(), t).build();
+        BinlogStreamerConfig plain =
+                config(tlsUser.toBuilder().sslMode(SslMode.DISABLED).build(), t).build();
         try (BinlogStreamer s = new BinlogStreamer(plain, start)) {
             org.assertj.core.api.Assertions.assertThatThrownBy(s::connect)
-                    .isInstanceOfSatisfying(io.capstan.flink.mysql.error.CapstanHaltException.class,
-                            e -> assertThat(e.reason()).isEqualTo(io.capstan.flink.mysql.error.HaltReason.INVALID_CONFIGURATION));
+                    .isInstanceOfSatisfying(
+                            io.capstan.flink.mysql.error.CapstanHaltException.class,
+                            e ->
+                                    assertThat(e.reason())
+                                            .isEqualTo(
+                                                    io.capstan.flink.mysql.error.HaltReason
+                                                            .INVALID_CONFIGURATION));
         }
     }
 }

@@ -1,5 +1,26 @@
 package io.capstan.flink.mysql.binlog;
 
+import io.capstan.flink.mysql.connect.JdbcConnections;
+import io.capstan.flink.mysql.convert.RowConverter;
+import io.capstan.flink.mysql.schema.JdbcSchemaReader;
+import io.capstan.flink.mysql.schema.TableId;
+import io.capstan.flink.mysql.schema.TableSchema;
+import io.capstan.flink.mysql.testing.MySqlTestDatabase;
+
+import org.apache.flink.table.data.GenericRowData;
+import org.apache.flink.table.data.RowData;
+
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.RegisterExtension;
+
+import java.sql.Connection;
+import java.sql.PreparedStatement;
+import java.sql.ResultSet;
+import java.time.Duration;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Map;
+
 import static io.capstan.flink.mysql.binlog.StreamerFixture.config;
 import static io.capstan.flink.mysql.binlog.StreamerFixture.drain;
 import static io.capstan.flink.mysql.binlog.StreamerFixture.rows;
@@ -7,31 +28,12 @@ import static io.capstan.flink.mysql.binlog.StreamerFixture.rowsAtLeast;
 import static io.capstan.flink.mysql.testing.ConnectorConfigs.connectorConfig;
 import static org.assertj.core.api.Assertions.assertThat;
 
-import io.capstan.flink.mysql.connect.JdbcConnections;
-import io.capstan.flink.mysql.convert.RowConverter;
-import io.capstan.flink.mysql.schema.JdbcSchemaReader;
-import io.capstan.flink.mysql.schema.TableId;
-import io.capstan.flink.mysql.schema.TableSchema;
-import io.capstan.flink.mysql.testing.MySqlTestDatabase;
-import java.sql.Connection;
-import java.sql.PreparedStatement;
-import java.sql.ResultSet;
-import java.sql.Statement;
-import java.time.Duration;
-import java.util.HashMap;
-import java.util.List;
-import java.util.Map;
-import org.apache.flink.table.data.GenericRowData;
-import org.apache.flink.table.data.RowData;
-import org.junit.jupiter.api.Test;
-import org.junit.jupiter.api.extension.RegisterExtension;
-
 /**
  * Numeric columns after a YEAR column decode with the right signedness. MySQL before 8.0.20 (the
  * embedded test server is 8.0.15) writes no signedness bit for YEAR in the table map, and the
- * binlog library assumes it does: without the server version from FORMAT_DESCRIPTION, every
- * numeric column after a YEAR takes its left neighbour's bit, so 200 in a TINYINT UNSIGNED reads
- * as -56 and -5 in a TINYINT as 251. The streamed rows and schema must equal a JDBC read.
+ * binlog library assumes it does: without the server version from FORMAT_DESCRIPTION, every numeric
+ * column after a YEAR takes its left neighbour's bit, so 200 in a TINYINT UNSIGNED reads as -56 and
+ * -5 in a TINYINT as 251. The streamed rows and schema must equal a JDBC read.
  */
 class BinlogYearSignednessIT {
 
@@ -39,13 +41,16 @@ class BinlogYearSignednessIT {
 
     @Test
     void numericColumnsAfterYearColumnsKeepTheirSignedness() throws Exception {
-        DB.execute("CREATE TABLE y (id INT PRIMARY KEY, y1 YEAR, u_tiny TINYINT UNSIGNED, s_tiny TINYINT,"
-                + " u_small SMALLINT UNSIGNED, s_med MEDIUMINT, u_int INT UNSIGNED, s_int INT, y2 YEAR,"
-                + " u_big BIGINT UNSIGNED, s_big BIGINT, u_med MEDIUMINT UNSIGNED, s_small SMALLINT,"
-                + " d DECIMAL(12,2), f FLOAT, u_int2 INT UNSIGNED)");
+        DB.execute(
+                "CREATE TABLE y (id INT PRIMARY KEY, y1 YEAR, u_tiny TINYINT UNSIGNED, s_tiny TINYINT,"
+                        + " u_small SMALLINT UNSIGNED, s_med MEDIUMINT, u_int INT UNSIGNED, s_int INT, y2 YEAR,"
+                        + " u_big BIGINT UNSIGNED, s_big BIGINT, u_med MEDIUMINT UNSIGNED, s_small SMALLINT,"
+                        + " d DECIMAL(12,2), f FLOAT, u_int2 INT UNSIGNED)");
         TableId y = TableId.of(DB.name(), "y");
-        try (BinlogStreamer s = new BinlogStreamer(
-                config(connectorConfig(DB), y).build(), StartPositions.latest(connectorConfig(DB)))) {
+        try (BinlogStreamer s =
+                new BinlogStreamer(
+                        config(connectorConfig(DB), y).build(),
+                        StartPositions.latest(connectorConfig(DB)))) {
             s.start();
             DB.execute(
                     // unsigned above the signed maximum, signed negative
@@ -81,13 +86,15 @@ class BinlogYearSignednessIT {
             assertThat(first.getByte(3)).isEqualTo((byte) -5);
             assertThat(first.getLong(6)).isEqualTo(4_000_000_000L);
             assertThat(first.getInt(7)).isEqualTo(Integer.MIN_VALUE);
-            assertThat(first.getDecimal(9, 20, 0).toBigDecimal()).isEqualByComparingTo("18446744073709551615");
+            assertThat(first.getDecimal(9, 20, 0).toBigDecimal())
+                    .isEqualByComparingTo("18446744073709551615");
             assertThat(first.getLong(10)).isEqualTo(Long.MIN_VALUE);
             assertThat(first.getLong(15)).isEqualTo(4_294_967_295L);
         }
     }
 
-    private static Map<Integer, GenericRowData> readAll(Connection c, TableSchema schema) throws Exception {
+    private static Map<Integer, GenericRowData> readAll(Connection c, TableSchema schema)
+            throws Exception {
         Map<Integer, GenericRowData> rows = new HashMap<>();
         RowConverter converter = RowConverter.of(schema);
         StringBuilder sql = new StringBuilder("SELECT ");
@@ -95,7 +102,8 @@ class BinlogYearSignednessIT {
             sql.append(i == 0 ? "" : ", ").append('`').append(schema.column(i).name()).append('`');
         }
         sql.append(" FROM ").append(schema.tableId().quoted());
-        try (PreparedStatement st = c.prepareStatement(sql.toString()); ResultSet rs = st.executeQuery()) {
+        try (PreparedStatement st = c.prepareStatement(sql.toString());
+                ResultSet rs = st.executeQuery()) {
             while (rs.next()) {
                 GenericRowData row = converter.fromJdbc(rs);
                 rows.put(row.getInt(0), row);

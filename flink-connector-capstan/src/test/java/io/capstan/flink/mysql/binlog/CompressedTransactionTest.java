@@ -1,33 +1,36 @@
 package io.capstan.flink.mysql.binlog;
 
-import static io.capstan.flink.mysql.binlog.Events.UUID_A;
-import static org.assertj.core.api.Assertions.assertThat;
-import static org.assertj.core.api.Assertions.assertThatThrownBy;
+import io.capstan.flink.mysql.error.CapstanHaltException;
+import io.capstan.flink.mysql.error.HaltReason;
+import io.capstan.flink.mysql.gtid.Gtid;
+import io.capstan.flink.mysql.gtid.GtidSet;
+import io.capstan.flink.mysql.schema.TableId;
 
 import com.github.shyiko.mysql.binlog.event.Event;
 import com.github.shyiko.mysql.binlog.event.EventType;
 import com.github.shyiko.mysql.binlog.event.FormatDescriptionEventData;
 import com.github.shyiko.mysql.binlog.event.deserialization.EventDeserializer;
 import com.github.shyiko.mysql.binlog.io.ByteArrayInputStream;
-import io.capstan.flink.mysql.error.CapstanHaltException;
-import io.capstan.flink.mysql.error.HaltReason;
-import io.capstan.flink.mysql.gtid.Gtid;
-import io.capstan.flink.mysql.gtid.GtidSet;
-import io.capstan.flink.mysql.schema.TableId;
+import org.junit.jupiter.api.Test;
+
 import java.io.IOException;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.stream.Collectors;
-import org.junit.jupiter.api.Test;
+
+import static io.capstan.flink.mysql.binlog.Events.UUID_A;
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 /**
- * Compressed transactions (TRANSACTION_PAYLOAD, MySQL 8.0.20+ with binlog_transaction_compression=ON)
- * through the streamer's deserializer and the assembler. The test server (MySQL 8.0.15) cannot
- * write them, so the payloads are built here around events captured from that server: a TABLE_MAP
- * and a WRITE_ROWS of 6 rows for {@code CREATE TABLE p.f (id int primary key, f float, d double,
- * f2 float(10,3), y year, t time(6), b bit(10), bi binary(4), c char(5) charset latin1)}
- * (binlog_row_metadata=FULL, checksums stripped as inside a payload), plus a constructed BEGIN, an
- * uncaptured table's rows and an XID. As on the server, the GTID event stays outside the payload.
+ * Compressed transactions (TRANSACTION_PAYLOAD, MySQL 8.0.20+ with
+ * binlog_transaction_compression=ON) through the streamer's deserializer and the assembler. The
+ * test server (MySQL 8.0.15) cannot write them, so the payloads are built here around events
+ * captured from that server: a TABLE_MAP and a WRITE_ROWS of 6 rows for {@code CREATE TABLE p.f (id
+ * int primary key, f float, d double, f2 float(10,3), y year, t time(6), b bit(10), bi binary(4), c
+ * char(5) charset latin1)} (binlog_row_metadata=FULL, checksums stripped as inside a payload), plus
+ * a constructed BEGIN, an uncaptured table's rows and an XID. As on the server, the GTID event
+ * stays outside the payload.
  */
 class CompressedTransactionTest {
 
@@ -39,25 +42,37 @@ class CompressedTransactionTest {
     private static final class Stream {
         final BinlogStreamerMetrics metrics = new BinlogStreamerMetrics();
         final TableSchemaCache tables = new TableSchemaCache(F::equals, metrics);
-        final EventDeserializer deserializer = BinlogClientFactory.eventDeserializer(tables, metrics);
+        final EventDeserializer deserializer =
+                BinlogClientFactory.eventDeserializer(tables, metrics);
         final List<BinlogRecord> out = new ArrayList<>();
         final List<String> ddl = new ArrayList<>();
         final TransactionAssembler assembler;
-        int refuseAfter = Integer.MAX_VALUE; // the sink refuses (closing) once this many records are queued
+        int refuseAfter =
+                Integer.MAX_VALUE; // the sink refuses (closing) once this many records are queued
 
         Stream(BinlogStartPosition start) throws InterruptedException {
-            assembler = new TransactionAssembler(tables, start, null, metrics, r -> {
-                if (out.size() >= refuseAfter) {
-                    throw new InterruptedException("closing");
-                }
-                out.add(r);
-            }, (db, sql, g) -> ddl.add(sql));
+            assembler =
+                    new TransactionAssembler(
+                            tables,
+                            start,
+                            null,
+                            metrics,
+                            r -> {
+                                if (out.size() >= refuseAfter) {
+                                    throw new InterruptedException("closing");
+                                }
+                                out.add(r);
+                            },
+                            (db, sql, g) -> ddl.add(sql));
             FormatDescriptionEventData fde = new FormatDescriptionEventData();
             fde.setServerVersion("8.0.15");
             assembler.onEvent(Events.event(EventType.FORMAT_DESCRIPTION, fde));
         }
 
-        /** Decodes {@code bytes} event by event, each fed to the assembler before the next is decoded. */
+        /**
+         * Decodes {@code bytes} event by event, each fed to the assembler before the next is
+         * decoded.
+         */
         void feed(byte[] bytes) throws IOException, InterruptedException {
             ByteArrayInputStream in = new ByteArrayInputStream(bytes);
             for (Event e = deserializer.nextEvent(in); e != null; e = deserializer.nextEvent(in)) {
@@ -71,9 +86,13 @@ class CompressedTransactionTest {
 
         String summary() {
             return out.stream()
-                    .map(r -> r instanceof RowChange
-                            ? ((RowChange) r).operation() + "#" + ((RowChange) r).indexInTransaction()
-                            : "END@" + r.gtid().transactionId())
+                    .map(
+                            r ->
+                                    r instanceof RowChange
+                                            ? ((RowChange) r).operation()
+                                                    + "#"
+                                                    + ((RowChange) r).indexInTransaction()
+                                            : "END@" + r.gtid().transactionId())
                     .collect(Collectors.joining(" "));
         }
     }
@@ -104,7 +123,8 @@ class CompressedTransactionTest {
             packed.gtid(1);
             packed.feed(compressed(zstd));
 
-            assertThat(packed.summary()).isEqualTo("INSERT#0 INSERT#1 INSERT#2 INSERT#3 INSERT#4 INSERT#5 END@1");
+            assertThat(packed.summary())
+                    .isEqualTo("INSERT#0 INSERT#1 INSERT#2 INSERT#3 INSERT#4 INSERT#5 END@1");
             assertThat(packed.summary()).isEqualTo(plain.summary());
             for (int i = 0; i < 6; i++) {
                 RowChange p = (RowChange) plain.out.get(i);
@@ -114,7 +134,8 @@ class CompressedTransactionTest {
                 assertThat(c.schema()).isEqualTo(p.schema());
                 assertThat(c.after()).isEqualTo(p.after());
             }
-            assertThat(((RowChange) packed.out.get(0)).after().getInt(4)).isEqualTo(2020); // a decoded value
+            assertThat(((RowChange) packed.out.get(0)).after().getInt(4))
+                    .isEqualTo(2020); // a decoded value
             assertThat(packed.assembler.processed()).isEqualTo(GtidSet.parse(UUID_A + ":1"));
             // The uncaptured table's rows inside the payload were skipped, not decoded.
             assertThat(packed.metrics.uncapturedRowsEventsSkipped()).isEqualTo(1);
@@ -124,9 +145,11 @@ class CompressedTransactionTest {
     }
 
     @Test
-    void resumeAndReconnectInsideACompressedTransactionSkipExactlyTheRowsAlreadyEmitted() throws Exception {
+    void resumeAndReconnectInsideACompressedTransactionSkipExactlyTheRowsAlreadyEmitted()
+            throws Exception {
         // Restored from a checkpoint taken after 4 of its rows.
-        Stream restored = new Stream(BinlogStartPosition.of(GtidSet.parse(""), Gtid.of(UUID_A, 1), 4));
+        Stream restored =
+                new Stream(BinlogStartPosition.of(GtidSet.parse(""), Gtid.of(UUID_A, 1), 4));
         restored.gtid(1);
         restored.feed(compressed(true));
         assertThat(restored.summary()).isEqualTo("INSERT#4 INSERT#5 END@1");
@@ -138,12 +161,14 @@ class CompressedTransactionTest {
         s.gtid(1);
         assertThatThrownBy(() -> s.feed(compressed(true))).isInstanceOf(InterruptedException.class);
         BinlogStartPosition resume = s.assembler.resumePosition();
-        assertThat(resume).isEqualTo(BinlogStartPosition.of(GtidSet.parse(""), Gtid.of(UUID_A, 1), 2));
+        assertThat(resume)
+                .isEqualTo(BinlogStartPosition.of(GtidSet.parse(""), Gtid.of(UUID_A, 1), 2));
         s.assembler.restartFrom(resume);
         s.refuseAfter = Integer.MAX_VALUE;
         s.gtid(1); // the server sends the transaction again, from its GTID event
         s.feed(compressed(true));
-        assertThat(s.summary()).isEqualTo("INSERT#0 INSERT#1 INSERT#2 INSERT#3 INSERT#4 INSERT#5 END@1");
+        assertThat(s.summary())
+                .isEqualTo("INSERT#0 INSERT#1 INSERT#2 INSERT#3 INSERT#4 INSERT#5 END@1");
     }
 
     @Test
@@ -152,7 +177,8 @@ class CompressedTransactionTest {
         s.gtid(1);
         byte[] inner = new EventBytes().query("p", "BEGIN").writeRows(4242, 3, 1).xid(1).bytes();
         assertThatThrownBy(() -> s.feed(new EventBytes().transactionPayload(inner, true).bytes()))
-                .isInstanceOfSatisfying(CapstanHaltException.class,
+                .isInstanceOfSatisfying(
+                        CapstanHaltException.class,
                         e -> assertThat(e.reason()).isEqualTo(HaltReason.UNMAPPED_TABLE_ID));
         assertThat(s.assembler.processed()).isEqualTo(GtidSet.parse(""));
     }
@@ -160,7 +186,8 @@ class CompressedTransactionTest {
     @Test
     void aCorruptPayloadFailsToDecode() throws Exception {
         Stream s = new Stream(BinlogStartPosition.of(GtidSet.parse("")));
-        // In the streamer the binlog client reports this as a deserialization failure: undecodable_column.
+        // In the streamer the binlog client reports this as a deserialization failure:
+        // undecodable_column.
         assertThatThrownBy(() -> s.feed(new EventBytes().corruptTransactionPayload().bytes()))
                 .isInstanceOf(IOException.class);
         assertThat(s.out).isEmpty();

@@ -1,6 +1,7 @@
 package io.capstan.flink.mysql.binlog;
 
 import com.github.luben.zstd.Zstd;
+
 import java.io.ByteArrayOutputStream;
 import java.nio.charset.StandardCharsets;
 import java.util.HexFormat;
@@ -10,16 +11,17 @@ public final class EventBytes {
 
     /**
      * A TABLE_MAP and a WRITE_ROWS of 6 rows captured from MySQL 8.0.15 (binlog_row_metadata=FULL,
-     * checksums stripped as inside a transaction payload) for {@code CREATE TABLE p.f (id int primary
-     * key, f float, d double, f2 float(10,3), y year, t time(6), b bit(10), bi binary(4), c char(5)
-     * charset latin1)}.
+     * checksums stripped as inside a transaction payload) for {@code CREATE TABLE p.f (id int
+     * primary key, f float, d double, f2 float(10,3), y year, t time(6), b bit(10), bi binary(4), c
+     * char(5) charset latin1)}.
      */
-    private static final String CAPTURED_FLOAT_TABLE_EVENTS = "b3b70c6b130100000059000000780300000000550000000000010001700001660009"
-            + "030405040d1310fefe0a040804060201fe04fe05fe0101010003023f08041502696401660164026632017901740162"
-            + "0262690163080100b3b70c6b1e01000000b70000003304000000005500000000000100020009ffff000001000000db0f"
-            + "4940343333333333d33f2d529a44784b91050000000201016102e9800000020000000000804bffffffffffffef7f6f1283"
-            + "ba007ffffff85ee000010361626300c801030000009976967e01000000000000000180c000000000f8010400000000008000"
-            + "350f63bab4697b43f8010500000038b4964992d54d06cff08044f801060000002e74013948afbc9af2d77abe";
+    private static final String CAPTURED_FLOAT_TABLE_EVENTS =
+            "b3b70c6b130100000059000000780300000000550000000000010001700001660009"
+                    + "030405040d1310fefe0a040804060201fe04fe05fe0101010003023f08041502696401660164026632017901740162"
+                    + "0262690163080100b3b70c6b1e01000000b70000003304000000005500000000000100020009ffff000001000000db0f"
+                    + "4940343333333333d33f2d529a44784b91050000000201016102e9800000020000000000804bffffffffffffef7f6f1283"
+                    + "ba007ffffff85ee000010361626300c801030000009976967e01000000000000000180c000000000f8010400000000008000"
+                    + "350f63bab4697b43f8010500000038b4964992d54d06cff08044f801060000002e74013948afbc9af2d77abe";
 
     static final int QUERY = 2;
     static final int XID = 16;
@@ -65,7 +67,10 @@ public final class EventBytes {
         return event(TABLE_MAP, b.toByteArray());
     }
 
-    /** A v2 write-rows event: {@code rows} rows of {@code columns} INTs, value = row * 1000 + column. */
+    /**
+     * A v2 write-rows event: {@code rows} rows of {@code columns} INTs, value = row * 1000 +
+     * column.
+     */
     EventBytes writeRows(long tableId, int columns, int rows) {
         ByteArrayOutputStream b = new ByteArrayOutputStream();
         le(b, tableId, 6);
@@ -117,7 +122,8 @@ public final class EventBytes {
      * or stored as is: header fields (type, length, value as packed integers), end mark, payload.
      */
     EventBytes transactionPayload(byte[] inner, boolean zstd) {
-        return event(TRANSACTION_PAYLOAD,
+        return event(
+                TRANSACTION_PAYLOAD,
                 payloadBody(zstd ? Zstd.compress(inner) : inner, zstd ? 0 : 255, inner.length));
     }
 

@@ -15,6 +15,7 @@ import com.github.shyiko.mysql.binlog.event.WriteRowsEventData;
 import com.github.shyiko.mysql.binlog.event.XAPrepareEventData;
 import com.github.shyiko.mysql.binlog.event.XidEventData;
 import com.github.shyiko.mysql.binlog.event.deserialization.ColumnType;
+
 import java.io.Serializable;
 import java.util.AbstractMap;
 import java.util.ArrayList;
@@ -40,8 +41,18 @@ final class Events {
     }
 
     static Event gtid(String uuid, long n, long commitMicros) {
-        return event(EventType.GTID, new GtidEventData(
-                new MySqlGtid(UUID.fromString(uuid), n), (byte) 0, 0, 0, commitMicros, commitMicros, 0, 0, 0));
+        return event(
+                EventType.GTID,
+                new GtidEventData(
+                        new MySqlGtid(UUID.fromString(uuid), n),
+                        (byte) 0,
+                        0,
+                        0,
+                        commitMicros,
+                        commitMicros,
+                        0,
+                        0,
+                        0));
     }
 
     static Event query(String sql) {
@@ -61,7 +72,9 @@ final class Events {
         return event(EventType.XA_PREPARE, new XAPrepareEventData());
     }
 
-    /** A table map for {@code db.table} with {@code columns} signed INT columns named c0.., key c0. */
+    /**
+     * A table map for {@code db.table} with {@code columns} signed INT columns named c0.., key c0.
+     */
     static Event tableMap(long tableId, String db, String table, int columns) {
         return event(EventType.TABLE_MAP, tableMapData(tableId, db, table, columns));
     }

@@ -1,34 +1,44 @@
 package io.capstan.flink.mysql.binlog;
 
-import static io.capstan.flink.mysql.binlog.Events.UUID_A;
-import static io.capstan.flink.mysql.binlog.Events.UUID_B;
-import static org.assertj.core.api.Assertions.assertThat;
-import static org.assertj.core.api.Assertions.assertThatThrownBy;
-
-import com.github.shyiko.mysql.binlog.network.AuthenticationException;
-import com.github.shyiko.mysql.binlog.network.ServerException;
 import io.capstan.flink.mysql.error.CapstanHaltException;
 import io.capstan.flink.mysql.error.HaltReason;
 import io.capstan.flink.mysql.event.Operation;
 import io.capstan.flink.mysql.gtid.Gtid;
 import io.capstan.flink.mysql.gtid.GtidSet;
 import io.capstan.flink.mysql.schema.TableId;
+
+import org.apache.flink.table.data.GenericRowData;
+
+import com.github.shyiko.mysql.binlog.network.AuthenticationException;
+import com.github.shyiko.mysql.binlog.network.ServerException;
+import org.junit.jupiter.api.Test;
+
 import java.io.ByteArrayInputStream;
 import java.io.ByteArrayOutputStream;
 import java.io.EOFException;
 import java.io.ObjectInputStream;
 import java.io.ObjectOutputStream;
 import java.time.Duration;
-import org.apache.flink.table.data.GenericRowData;
-import org.junit.jupiter.api.Test;
+
+import static io.capstan.flink.mysql.binlog.Events.UUID_A;
+import static io.capstan.flink.mysql.binlog.Events.UUID_B;
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 class PositionAndBackoffTest {
 
     private static final GtidSet P = GtidSet.parse(UUID_A + ":1-10");
 
     private static RowChange change(long n, int index) {
-        return new RowChange(TableId.of("d", "t"), null, Operation.INSERT, null, GenericRowData.of(1),
-                Gtid.of(UUID_A, n), index, 0);
+        return new RowChange(
+                TableId.of("d", "t"),
+                null,
+                Operation.INSERT,
+                null,
+                GenericRowData.of(1),
+                Gtid.of(UUID_A, n),
+                index,
+                0);
     }
 
     // ---- BinlogStartPosition ----
@@ -39,7 +49,8 @@ class PositionAndBackoffTest {
                 .hasMessageContaining("already in the processed set");
         assertThatThrownBy(() -> BinlogStartPosition.of(P, Gtid.of(UUID_A, 11), -1))
                 .isInstanceOf(IllegalArgumentException.class);
-        assertThat(BinlogStartPosition.of(P, Gtid.of(UUID_A, 11), 0)).isEqualTo(BinlogStartPosition.of(P));
+        assertThat(BinlogStartPosition.of(P, Gtid.of(UUID_A, 11), 0))
+                .isEqualTo(BinlogStartPosition.of(P));
         BinlogStartPosition mid = BinlogStartPosition.of(P, Gtid.of(UUID_A, 11), 4);
         assertThat(mid.rowsToSkip(Gtid.of(UUID_A, 11))).isEqualTo(4);
         assertThat(mid.rowsToSkip(Gtid.of(UUID_A, 12))).isZero();
@@ -52,7 +63,8 @@ class PositionAndBackoffTest {
         try (ObjectOutputStream out = new ObjectOutputStream(bytes)) {
             out.writeObject(mid);
         }
-        try (ObjectInputStream in = new ObjectInputStream(new ByteArrayInputStream(bytes.toByteArray()))) {
+        try (ObjectInputStream in =
+                new ObjectInputStream(new ByteArrayInputStream(bytes.toByteArray()))) {
             assertThat(in.readObject()).isEqualTo(mid);
         }
     }
@@ -76,7 +88,8 @@ class PositionAndBackoffTest {
         assertThat(t.position()).isEqualTo(start);
         t.onRecord(new TransactionEnd(Gtid.of(UUID_B, 1), 0)); // another transaction first
         assertThat(t.position())
-                .isEqualTo(BinlogStartPosition.of(P.add(Gtid.of(UUID_B, 1)), Gtid.of(UUID_A, 11), 3));
+                .isEqualTo(
+                        BinlogStartPosition.of(P.add(Gtid.of(UUID_B, 1)), Gtid.of(UUID_A, 11), 3));
         t.onRecord(change(11, 3));
         assertThat(t.position().rowsAlreadyEmitted()).isEqualTo(4);
         t.onRecord(new TransactionEnd(Gtid.of(UUID_A, 11), 0));
@@ -87,13 +100,23 @@ class PositionAndBackoffTest {
 
     @Test
     void backoffDoublesWithJitterAndIsCapped() {
-        ReconnectBackoff lowest = new ReconnectBackoff(Duration.ofMillis(100), Duration.ofMillis(1000),
-                Integer.MAX_VALUE, Duration.ofHours(1), () -> 0.0);
+        ReconnectBackoff lowest =
+                new ReconnectBackoff(
+                        Duration.ofMillis(100),
+                        Duration.ofMillis(1000),
+                        Integer.MAX_VALUE,
+                        Duration.ofHours(1),
+                        () -> 0.0);
         assertThat(lowest.nextDelayMillis(0)).isEqualTo(50);
         assertThat(lowest.nextDelayMillis(0)).isEqualTo(100);
         assertThat(lowest.nextDelayMillis(0)).isEqualTo(200);
-        ReconnectBackoff highest = new ReconnectBackoff(Duration.ofMillis(100), Duration.ofMillis(1000),
-                Integer.MAX_VALUE, Duration.ofHours(1), () -> 0.999999);
+        ReconnectBackoff highest =
+                new ReconnectBackoff(
+                        Duration.ofMillis(100),
+                        Duration.ofMillis(1000),
+                        Integer.MAX_VALUE,
+                        Duration.ofHours(1),
+                        () -> 0.999999);
         long[] delays = new long[6];
         for (int i = 0; i < delays.length; i++) {
             delays[i] = highest.nextDelayMillis(0);
@@ -104,19 +127,30 @@ class PositionAndBackoffTest {
 
     @Test
     void backoffBudgetByAttemptsAndByTimeAndReset() {
-        ReconnectBackoff byAttempts = new ReconnectBackoff(Duration.ofMillis(10), Duration.ofMillis(10),
-                2, Duration.ofHours(1), () -> 0.5);
+        ReconnectBackoff byAttempts =
+                new ReconnectBackoff(
+                        Duration.ofMillis(10),
+                        Duration.ofMillis(10),
+                        2,
+                        Duration.ofHours(1),
+                        () -> 0.5);
         assertThat(byAttempts.nextDelayMillis(0)).isPositive();
         assertThat(byAttempts.nextDelayMillis(0)).isPositive();
         assertThat(byAttempts.nextDelayMillis(0)).isEqualTo(-1);
         byAttempts.reset();
         assertThat(byAttempts.nextDelayMillis(0)).isPositive();
 
-        ReconnectBackoff byTime = new ReconnectBackoff(Duration.ofMillis(400), Duration.ofMillis(400),
-                Integer.MAX_VALUE, Duration.ofMillis(1000), () -> 1.0);
+        ReconnectBackoff byTime =
+                new ReconnectBackoff(
+                        Duration.ofMillis(400),
+                        Duration.ofMillis(400),
+                        Integer.MAX_VALUE,
+                        Duration.ofMillis(1000),
+                        () -> 1.0);
         assertThat(byTime.nextDelayMillis(10_000)).isEqualTo(400); // lost at 10 000
         assertThat(byTime.nextDelayMillis(10_400)).isEqualTo(400);
-        assertThat(byTime.nextDelayMillis(10_800)).isEqualTo(200); // last attempt at the budget's end
+        assertThat(byTime.nextDelayMillis(10_800))
+                .isEqualTo(200); // last attempt at the budget's end
         assertThat(byTime.nextDelayMillis(11_000)).isEqualTo(-1);
     }
 
@@ -126,28 +160,51 @@ class PositionAndBackoffTest {
     void resumeCheckFindsGapsAndForeignTransactions() {
         GtidSet executed = GtidSet.parse(UUID_A + ":1-100");
         GtidSet purged = GtidSet.parse(UUID_A + ":1-20");
-        ResumeCheck.check(BinlogStartPosition.of(GtidSet.parse(UUID_A + ":1-20")), executed, purged, "h:1");
+        ResumeCheck.check(
+                BinlogStartPosition.of(GtidSet.parse(UUID_A + ":1-20")), executed, purged, "h:1");
         ResumeCheck.check(BinlogStartPosition.of(executed), executed, purged, "h:1");
 
-        assertThatThrownBy(() -> ResumeCheck.check(BinlogStartPosition.of(GtidSet.parse(UUID_A + ":1-19")),
-                        executed, purged, "h:1"))
-                .isInstanceOfSatisfying(CapstanHaltException.class, e -> {
-                    assertThat(e.reason()).isEqualTo(HaltReason.DATA_GAP);
-                    assertThat(e.getMessage()).contains(UUID_A + ":20");
-                });
+        assertThatThrownBy(
+                        () ->
+                                ResumeCheck.check(
+                                        BinlogStartPosition.of(GtidSet.parse(UUID_A + ":1-19")),
+                                        executed,
+                                        purged,
+                                        "h:1"))
+                .isInstanceOfSatisfying(
+                        CapstanHaltException.class,
+                        e -> {
+                            assertThat(e.reason()).isEqualTo(HaltReason.DATA_GAP);
+                            assertThat(e.getMessage()).contains(UUID_A + ":20");
+                        });
         // The partial transaction itself is needed: purged -> gap.
-        assertThatThrownBy(() -> ResumeCheck.check(
-                        BinlogStartPosition.of(GtidSet.parse(UUID_A + ":1-19"), Gtid.of(UUID_A, 20), 1),
-                        executed, purged, "h:1"))
-                .isInstanceOfSatisfying(CapstanHaltException.class,
+        assertThatThrownBy(
+                        () ->
+                                ResumeCheck.check(
+                                        BinlogStartPosition.of(
+                                                GtidSet.parse(UUID_A + ":1-19"),
+                                                Gtid.of(UUID_A, 20),
+                                                1),
+                                        executed,
+                                        purged,
+                                        "h:1"))
+                .isInstanceOfSatisfying(
+                        CapstanHaltException.class,
                         e -> assertThat(e.reason()).isEqualTo(HaltReason.DATA_GAP));
-        assertThatThrownBy(() -> ResumeCheck.check(
-                        BinlogStartPosition.of(GtidSet.parse(UUID_A + ":1-100," + UUID_B + ":1")),
-                        executed, purged, "h:1"))
-                .isInstanceOfSatisfying(CapstanHaltException.class, e -> {
-                    assertThat(e.reason()).isEqualTo(HaltReason.SOURCE_IDENTITY_MISMATCH);
-                    assertThat(e.getMessage()).contains(UUID_B);
-                });
+        assertThatThrownBy(
+                        () ->
+                                ResumeCheck.check(
+                                        BinlogStartPosition.of(
+                                                GtidSet.parse(UUID_A + ":1-100," + UUID_B + ":1")),
+                                        executed,
+                                        purged,
+                                        "h:1"))
+                .isInstanceOfSatisfying(
+                        CapstanHaltException.class,
+                        e -> {
+                            assertThat(e.reason()).isEqualTo(HaltReason.SOURCE_IDENTITY_MISMATCH);
+                            assertThat(e.getMessage()).contains(UUID_B);
+                        });
     }
 
     // ---- ServerFailures ----
@@ -155,27 +212,58 @@ class PositionAndBackoffTest {
     @Test
     void serverErrorsMapToHaltsOrRetries() {
         BinlogStartPosition pos = BinlogStartPosition.of(P);
-        assertThat(ServerFailures.haltFor(new ServerException(
-                        "The slave is connecting using CHANGE MASTER TO MASTER_AUTO_POSITION = 1, but the master has"
-                                + " purged binary logs containing GTIDs that the slave requires.", 1236, "HY000"),
-                        pos, 7, "h:1").reason())
+        assertThat(
+                        ServerFailures.haltFor(
+                                        new ServerException(
+                                                "The slave is connecting using CHANGE MASTER TO MASTER_AUTO_POSITION = 1, but the master has"
+                                                        + " purged binary logs containing GTIDs that the slave requires.",
+                                                1236,
+                                                "HY000"),
+                                        pos,
+                                        7,
+                                        "h:1")
+                                .reason())
                 .isEqualTo(HaltReason.DATA_GAP);
-        assertThat(ServerFailures.haltFor(new ServerException(
-                        "Slave has more GTIDs than the master has, using the master's SERVER_UUID.", 1236, "HY000"),
-                        pos, 7, "h:1").reason())
+        assertThat(
+                        ServerFailures.haltFor(
+                                        new ServerException(
+                                                "Slave has more GTIDs than the master has, using the master's SERVER_UUID.",
+                                                1236,
+                                                "HY000"),
+                                        pos,
+                                        7,
+                                        "h:1")
+                                .reason())
                 .isEqualTo(HaltReason.SOURCE_IDENTITY_MISMATCH);
-        assertThat(ServerFailures.haltFor(new ServerException(
-                        "A slave with the same server_uuid/server_id as this slave has connected to the master;"
-                                + " the first event 'binlog.000001' at 4", 1236, "HY000"),
-                        pos, 7, "h:1").reason())
+        assertThat(
+                        ServerFailures.haltFor(
+                                        new ServerException(
+                                                "A slave with the same server_uuid/server_id as this slave has connected to the master;"
+                                                        + " the first event 'binlog.000001' at 4",
+                                                1236,
+                                                "HY000"),
+                                        pos,
+                                        7,
+                                        "h:1")
+                                .reason())
                 .isEqualTo(HaltReason.SERVER_ID_CONFLICT);
-        assertThat(ServerFailures.haltFor(new AuthenticationException("Access denied", 1045, "28000"), pos, 7, "h:1")
-                        .reason())
+        assertThat(
+                        ServerFailures.haltFor(
+                                        new AuthenticationException("Access denied", 1045, "28000"),
+                                        pos,
+                                        7,
+                                        "h:1")
+                                .reason())
                 .isEqualTo(HaltReason.INVALID_CONFIGURATION);
         assertThat(ServerFailures.haltFor(new EOFException(), pos, 7, "h:1")).isNull();
         assertThat(ServerFailures.haltFor(null, pos, 7, "h:1")).isNull();
-        assertThat(ServerFailures.haltFor(new ServerException("Query execution was interrupted", 1317, "70100"),
-                        pos, 7, "h:1"))
+        assertThat(
+                        ServerFailures.haltFor(
+                                new ServerException(
+                                        "Query execution was interrupted", 1317, "70100"),
+                                pos,
+                                7,
+                                "h:1"))
                 .isNull();
     }
 }

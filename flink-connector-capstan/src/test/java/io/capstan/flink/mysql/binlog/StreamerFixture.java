@@ -2,6 +2,7 @@ package io.capstan.flink.mysql.binlog;
 
 import io.capstan.flink.mysql.connect.MySqlConnectionConfig;
 import io.capstan.flink.mysql.schema.TableId;
+
 import java.sql.Connection;
 import java.sql.ResultSet;
 import java.sql.Statement;
@@ -27,7 +28,8 @@ final class StreamerFixture {
         return NEXT_SERVER_ID.incrementAndGet();
     }
 
-    static BinlogStreamerConfig.Builder config(MySqlConnectionConfig connection, TableId... captured) {
+    static BinlogStreamerConfig.Builder config(
+            MySqlConnectionConfig connection, TableId... captured) {
         return BinlogStreamerConfig.builder()
                 .connection(connection.toBuilder().heartbeatInterval(Duration.ofSeconds(2)).build())
                 .serverId(newServerId())
@@ -37,13 +39,15 @@ final class StreamerFixture {
     }
 
     /** Polls until {@code done} holds for the records so far, or fails after {@code timeout}. */
-    static List<BinlogRecord> drain(BinlogStreamer s, Predicate<List<BinlogRecord>> done, Duration timeout)
+    static List<BinlogRecord> drain(
+            BinlogStreamer s, Predicate<List<BinlogRecord>> done, Duration timeout)
             throws InterruptedException {
         List<BinlogRecord> out = new ArrayList<>();
         long deadline = System.nanoTime() + timeout.toNanos();
         while (!done.test(out)) {
             if (System.nanoTime() > deadline) {
-                throw new AssertionError("timed out after " + out.size() + " records; metrics " + s.metrics());
+                throw new AssertionError(
+                        "timed out after " + out.size() + " records; metrics " + s.metrics());
             }
             BinlogRecord r = s.poll(100, TimeUnit.MILLISECONDS);
             if (r != null) {
@@ -75,8 +79,12 @@ final class StreamerFixture {
     static int killDumpThreads(Connection root, String user) throws Exception {
         List<Long> ids = new ArrayList<>();
         try (Statement st = root.createStatement();
-                ResultSet rs = st.executeQuery("SELECT id FROM information_schema.processlist"
-                        + " WHERE command LIKE 'Binlog Dump%' AND user = '" + user + "'")) {
+                ResultSet rs =
+                        st.executeQuery(
+                                "SELECT id FROM information_schema.processlist"
+                                        + " WHERE command LIKE 'Binlog Dump%' AND user = '"
+                                        + user
+                                        + "'")) {
             while (rs.next()) {
                 ids.add(rs.getLong(1));
             }

@@ -44,11 +44,15 @@ final class BinlogCapture {
     final Map<TableId, TableMapEventData> tableMaps = new HashMap<>();
     final List<Change> changes = new ArrayList<>();
 
-    static BinlogCapture capture(MySqlConnectionConfig user, String database, String gtidSet,
-            Predicate<BinlogCapture> done) throws Exception {
+    static BinlogCapture capture(
+            MySqlConnectionConfig user,
+            String database,
+            String gtidSet,
+            Predicate<BinlogCapture> done)
+            throws Exception {
         BinlogCapture capture = new BinlogCapture();
-        BinaryLogClient client = new BinaryLogClient(
-                user.hostname(), user.port(), user.username(), user.password());
+        BinaryLogClient client =
+                new BinaryLogClient(user.hostname(), user.port(), user.username(), user.password());
         client.setServerId(100_000 + ThreadLocalRandom.current().nextInt(1_000_000));
         client.setGtidSet(gtidSet);
         client.setKeepAlive(false);
@@ -56,21 +60,23 @@ final class BinlogCapture {
         Map<Long, TableId> ids = new HashMap<>();
         Object lock = new Object();
         List<Exception> failures = new ArrayList<>();
-        client.registerEventListener(event -> {
-            synchronized (lock) {
-                capture.accept(event, database, ids);
-                lock.notifyAll();
-            }
-        });
-        client.registerLifecycleListener(new BinaryLogClient.AbstractLifecycleListener() {
-            @Override
-            public void onEventDeserializationFailure(BinaryLogClient c, Exception ex) {
-                synchronized (lock) {
-                    failures.add(ex);
-                    lock.notifyAll();
-                }
-            }
-        });
+        client.registerEventListener(
+                event -> {
+                    synchronized (lock) {
+                        capture.accept(event, database, ids);
+                        lock.notifyAll();
+                    }
+                });
+        client.registerLifecycleListener(
+                new BinaryLogClient.AbstractLifecycleListener() {
+                    @Override
+                    public void onEventDeserializationFailure(BinaryLogClient c, Exception ex) {
+                        synchronized (lock) {
+                            failures.add(ex);
+                            lock.notifyAll();
+                        }
+                    }
+                });
         client.connect(TimeUnit.SECONDS.toMillis(30));
         try {
             long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(60);
@@ -78,8 +84,10 @@ final class BinlogCapture {
                 while (!done.test(capture) && failures.isEmpty()) {
                     long left = TimeUnit.NANOSECONDS.toMillis(deadline - System.nanoTime());
                     if (left <= 0) {
-                        throw new AssertionError("binlog capture timed out with "
-                                + capture.changes.size() + " changes");
+                        throw new AssertionError(
+                                "binlog capture timed out with "
+                                        + capture.changes.size()
+                                        + " changes");
                     }
                     lock.wait(left);
                 }

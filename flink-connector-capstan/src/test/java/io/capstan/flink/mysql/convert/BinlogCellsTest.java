@@ -1,7 +1,5 @@
 package io.capstan.flink.mysql.convert;
 
-import static org.assertj.core.api.Assertions.assertThat;
-
 import com.github.shyiko.mysql.binlog.io.ByteArrayInputStream;
 import net.jqwik.api.ForAll;
 import net.jqwik.api.Property;
@@ -13,6 +11,8 @@ import java.time.LocalDate;
 import java.time.LocalDateTime;
 import java.time.ZoneOffset;
 import java.time.temporal.ChronoUnit;
+
+import static org.assertj.core.api.Assertions.assertThat;
 
 /** Binlog cell decoding for the types decoded here, from bytes laid out as MySQL stores them. */
 class BinlogCellsTest {
@@ -44,7 +44,8 @@ class BinlogCellsTest {
         assertThat(BinlogCells.time2(0, in(0x7F, 0xFF, 0xFF))).isEqualTo(-1_000_000L);
         long max = (838 * 3600 + 59 * 60 + 59) * 1_000_000L;
         assertThat(BinlogCells.time2(0, bigEndian(0x800000L + hms(838, 59, 59), 3))).isEqualTo(max);
-        assertThat(BinlogCells.time2(0, bigEndian(0x800000L - hms(838, 59, 59), 3))).isEqualTo(-max);
+        assertThat(BinlogCells.time2(0, bigEndian(0x800000L - hms(838, 59, 59), 3)))
+                .isEqualTo(-max);
     }
 
     @Test
@@ -61,14 +62,16 @@ class BinlogCellsTest {
         long intPart = 0x800000L - hms(838, 59, 58) - 1;
         int frac = 0x10000 - 9990;
         long expected = -((838 * 3600 + 59 * 60 + 58) * 1_000_000L + 999_000L);
-        assertThat(BinlogCells.time2(3, bigEndian(intPart, 3, frac >> 8, frac & 0xFF))).isEqualTo(expected);
+        assertThat(BinlogCells.time2(3, bigEndian(intPart, 3, frac >> 8, frac & 0xFF)))
+                .isEqualTo(expected);
     }
 
     @Test
     void timeWithMicroseconds() throws IOException {
         long packed = -((hms(12, 34, 56) << 24) + 500_000L);
         long expected = -((12 * 3600 + 34 * 60 + 56) * 1_000_000L + 500_000L);
-        assertThat(BinlogCells.time2(6, bigEndian(packed + 0x800000000000L, 6))).isEqualTo(expected);
+        assertThat(BinlogCells.time2(6, bigEndian(packed + 0x800000000000L, 6)))
+                .isEqualTo(expected);
         assertThat(BinlogCells.time2(6, bigEndian(0x800000000000L - 1, 6))).isEqualTo(-1L);
     }
 
@@ -76,9 +79,11 @@ class BinlogCellsTest {
     void datetimeWithMicroseconds() throws IOException {
         long ymd = ((2020L * 13 + 1) << 5) | 2;
         long intPart = ymd << 17 | hms(3, 4, 5);
-        Object micros = BinlogCells.datetime2(6, bigEndian(intPart + 0x8000000000L, 5, 0x01, 0xE2, 0x40));
+        Object micros =
+                BinlogCells.datetime2(6, bigEndian(intPart + 0x8000000000L, 5, 0x01, 0xE2, 0x40));
         LocalDateTime expected = LocalDateTime.of(2020, 1, 2, 3, 4, 5, 123_456_000);
-        assertThat(micros).isEqualTo(ChronoUnit.MICROS.between(LocalDateTime.of(1970, 1, 1, 0, 0), expected));
+        assertThat(micros)
+                .isEqualTo(ChronoUnit.MICROS.between(LocalDateTime.of(1970, 1, 1, 0, 0), expected));
     }
 
     @Test
@@ -108,7 +113,8 @@ class BinlogCellsTest {
     void timestampIsEpochMicros() throws IOException {
         assertThat(BinlogCells.timestamp2(2, in(0, 0, 0, 1, 99))).isEqualTo(1_990_000L);
         long seconds = LocalDateTime.of(2038, 1, 19, 3, 14, 7).toEpochSecond(ZoneOffset.UTC);
-        assertThat(BinlogCells.timestamp2(0, bigEndian(seconds, 4))).isEqualTo(seconds * 1_000_000L);
+        assertThat(BinlogCells.timestamp2(0, bigEndian(seconds, 4)))
+                .isEqualTo(seconds * 1_000_000L);
     }
 
     @Test
@@ -125,8 +131,11 @@ class BinlogCellsTest {
     }
 
     @Property
-    void epochDayMatchesJavaTime(@ForAll @IntRange(min = 1, max = 9999) int year,
-            @ForAll @IntRange(min = 1, max = 12) int month, @ForAll @IntRange(min = 1, max = 28) int day) {
-        assertThat(BinlogCells.epochDay(year, month, day)).isEqualTo(LocalDate.of(year, month, day).toEpochDay());
+    void epochDayMatchesJavaTime(
+            @ForAll @IntRange(min = 1, max = 9999) int year,
+            @ForAll @IntRange(min = 1, max = 12) int month,
+            @ForAll @IntRange(min = 1, max = 28) int day) {
+        assertThat(BinlogCells.epochDay(year, month, day))
+                .isEqualTo(LocalDate.of(year, month, day).toEpochDay());
     }
 }

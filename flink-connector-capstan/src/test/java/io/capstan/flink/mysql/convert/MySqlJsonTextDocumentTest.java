@@ -1,18 +1,9 @@
 package io.capstan.flink.mysql.convert;
 
-import static org.assertj.core.api.Assertions.assertThat;
-import static org.assertj.core.api.Assertions.assertThatThrownBy;
-
 import io.capstan.flink.mysql.convert.TestBinaryJson.Opaque;
 import io.capstan.flink.mysql.convert.TestBinaryJson.UInt16;
 import io.capstan.flink.mysql.convert.TestBinaryJson.UInt32;
-import java.io.IOException;
-import java.math.BigInteger;
-import java.util.ArrayList;
-import java.util.Arrays;
-import java.util.LinkedHashMap;
-import java.util.List;
-import java.util.Map;
+
 import net.jqwik.api.Arbitraries;
 import net.jqwik.api.Arbitrary;
 import net.jqwik.api.ForAll;
@@ -20,17 +11,29 @@ import net.jqwik.api.Property;
 import net.jqwik.api.Provide;
 import org.junit.jupiter.api.Test;
 
+import java.io.IOException;
+import java.math.BigInteger;
+import java.util.ArrayList;
+import java.util.Arrays;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+
 /**
- * The direct walker prints every document exactly as the previous library-based printer did
- * ({@link MySqlJsonTextLibraryReference}), for random documents of every value type in small and
- * large containers, reusing one printer as a converter does.
+ * The direct walker prints every document exactly as the previous library-based printer did ({@link
+ * MySqlJsonTextLibraryReference}), for random documents of every value type in small and large
+ * containers, reusing one printer as a converter does.
  */
 class MySqlJsonTextDocumentTest {
 
     private final MySqlJsonText printer = new MySqlJsonText();
 
     @Property(tries = 3_000)
-    void sameTextAsTheLibraryWalk(@ForAll("documents") Object doc, @ForAll long seed) throws IOException {
+    void sameTextAsTheLibraryWalk(@ForAll("documents") Object doc, @ForAll long seed)
+            throws IOException {
         byte[] binary = new TestBinaryJson(seed).document(doc);
         assertThat(printer.print(binary)).isEqualTo(MySqlJsonTextLibraryReference.print(binary));
     }
@@ -54,7 +57,8 @@ class MySqlJsonTextDocumentTest {
             byte[] cut = Arrays.copyOf(binary, len);
             try {
                 String text = printer.print(cut);
-                assertThat(text).isNotNull(); // some prefixes are still readable (offsets into the prefix)
+                assertThat(text)
+                        .isNotNull(); // some prefixes are still readable (offsets into the prefix)
             } catch (IOException e) {
                 assertThat(e.getMessage()).doesNotContain("secret").doesNotContain("value-123");
             }
@@ -68,16 +72,21 @@ class MySqlJsonTextDocumentTest {
         Arbitrary<Object> level = scalar();
         for (int depth = 0; depth < 3; depth++) {
             Arbitrary<Object> inner = level;
-            level = Arbitraries.oneOf(
-                    scalar(),
-                    inner.list().ofMaxSize(5).map(l -> (Object) new ArrayList<>(l)),
-                    Arbitraries.maps(keys(), inner).ofMaxSize(5).map(m -> (Object) new LinkedHashMap<>(m)));
+            level =
+                    Arbitraries.oneOf(
+                            scalar(),
+                            inner.list().ofMaxSize(5).map(l -> (Object) new ArrayList<>(l)),
+                            Arbitraries.maps(keys(), inner)
+                                    .ofMaxSize(5)
+                                    .map(m -> (Object) new LinkedHashMap<>(m)));
         }
         return level;
     }
 
     private Arbitrary<String> keys() {
-        return Arbitraries.strings().withCharRange('a', 'z').withChars('"', '\\', '\n', '\u0001', ' ', '_')
+        return Arbitraries.strings()
+                .withCharRange('a', 'z')
+                .withChars('"', '\\', '\n', '\u0001', ' ', '_')
                 .ofMaxLength(12);
     }
 
@@ -90,14 +99,29 @@ class MySqlJsonTextDocumentTest {
                 Arbitraries.integers().map(v -> (Object) v),
                 Arbitraries.longs().map(v -> (Object) v),
                 Arbitraries.longs().map(v -> (Object) new BigInteger(Long.toUnsignedString(v))),
-                Arbitraries.longs().map(v -> (Object) Double.longBitsToDouble(v))
+                Arbitraries.longs()
+                        .map(v -> (Object) Double.longBitsToDouble(v))
                         .filter(v -> !((Double) v).isNaN() && !((Double) v).isInfinite()),
                 Arbitraries.integers().between(-100_000, 100_000).map(v -> (Object) (v / 100.0)),
                 Arbitraries.strings().all().ofMaxLength(40).map(v -> (Object) v),
-                Arbitraries.strings().withCharRange('a', 'z').ofMinLength(100).ofMaxLength(300).map(v -> (Object) v),
+                Arbitraries.strings()
+                        .withCharRange('a', 'z')
+                        .ofMinLength(100)
+                        .ofMaxLength(300)
+                        .map(v -> (Object) v),
                 // DATE 10, DATETIME 12, TIMESTAMP 7, TIME 11, their V2 forms, and BLOB-like ones
-                Arbitraries.of(10, 12, 7, 11, 17, 18, 19, 252, 253, 254, 16).flatMap(type ->
-                        Arbitraries.longs().map(packed -> (Object) new Opaque(type, packedOrBytes(type, packed)))));
+                Arbitraries.of(10, 12, 7, 11, 17, 18, 19, 252, 253, 254, 16)
+                        .flatMap(
+                                type ->
+                                        Arbitraries.longs()
+                                                .map(
+                                                        packed ->
+                                                                (Object)
+                                                                        new Opaque(
+                                                                                type,
+                                                                                packedOrBytes(
+                                                                                        type,
+                                                                                        packed)))));
     }
 
     private static byte[] packedOrBytes(int type, long packed) {

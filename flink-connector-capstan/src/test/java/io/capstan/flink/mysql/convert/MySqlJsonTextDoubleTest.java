@@ -1,12 +1,12 @@
 package io.capstan.flink.mysql.convert;
 
-import static org.assertj.core.api.Assertions.assertThat;
-
 import net.jqwik.api.Arbitraries;
 import net.jqwik.api.Arbitrary;
 import net.jqwik.api.ForAll;
 import net.jqwik.api.Property;
 import net.jqwik.api.Provide;
+
+import static org.assertj.core.api.Assertions.assertThat;
 
 /** The fast double printer equals the exact reference search for every kind of double. */
 class MySqlJsonTextDoubleTest {
@@ -32,7 +32,8 @@ class MySqlJsonTextDoubleTest {
     }
 
     @Property(tries = 5_000)
-    void powersOfTenAndNeighbours(@ForAll("decimalExponents") int exp, @ForAll("smallMantissas") int m) {
+    void powersOfTenAndNeighbours(
+            @ForAll("decimalExponents") int exp, @ForAll("smallMantissas") int m) {
         double d = Double.parseDouble(m + "e" + exp);
         if (Double.isInfinite(d)) {
             return;
@@ -78,15 +79,26 @@ class MySqlJsonTextDoubleTest {
     @Provide
     Arbitrary<String> shortDecimalText() {
         // like prices and weights: a few digits with a few decimals
-        return Arbitraries.longs().between(0, 999_999_999_999L).flatMap(v ->
-                Arbitraries.integers().between(0, 17).map(scale ->
-                        new java.math.BigDecimal(java.math.BigInteger.valueOf(v), scale).toPlainString()));
+        return Arbitraries.longs()
+                .between(0, 999_999_999_999L)
+                .flatMap(
+                        v ->
+                                Arbitraries.integers()
+                                        .between(0, 17)
+                                        .map(
+                                                scale ->
+                                                        new java.math.BigDecimal(
+                                                                        java.math.BigInteger
+                                                                                .valueOf(v),
+                                                                        scale)
+                                                                .toPlainString()));
     }
 
     private static void assertSameAsReference(double d) {
         StringBuilder sb = new StringBuilder("x");
         MySqlDoubleText.append(sb, d);
-        assertThat(sb.substring(1)).as("bits %x", Double.doubleToRawLongBits(d))
+        assertThat(sb.substring(1))
+                .as("bits %x", Double.doubleToRawLongBits(d))
                 .isEqualTo(MySqlDoubleTextReference.print(d));
     }
 }

@@ -2,8 +2,8 @@ package io.capstan.flink.mysql.convert;
 
 import com.github.shyiko.mysql.binlog.event.deserialization.ColumnType;
 import com.github.shyiko.mysql.binlog.event.deserialization.json.JsonBinary;
-import com.github.shyiko.mysql.binlog.io.ByteArrayInputStream;
 import com.github.shyiko.mysql.binlog.event.deserialization.json.JsonFormatter;
+import com.github.shyiko.mysql.binlog.io.ByteArrayInputStream;
 
 import java.io.IOException;
 import java.math.BigDecimal;
@@ -14,13 +14,12 @@ import java.util.Base64;
  * The previous printer, kept verbatim as the reference for {@link MySqlJsonText}: the binlog
  * library's JsonBinary walks the bytes through stream wrappers and this formatter prints.
  *
- * <p>Prints MySQL's binary JSON exactly as the server prints it (what a JDBC read returns):
- * {@code {"a": 1, "b": [1, 2]}} with ", " and ": " separators, keys in stored order, only
- * {@code " \ \b \f \n \r \t} and other control characters escaped, doubles in the server's
- * shortest round-trip form (fixed notation for decimal exponents -14..15, e.g. {@code 1.0},
- * {@code 0.000001}, else {@code 1e16}, {@code 1.5e-15}), decimals with their scale,
- * dates/times quoted with six fractional digits, other opaque values as
- * {@code "base64:typeN:..."}.
+ * <p>Prints MySQL's binary JSON exactly as the server prints it (what a JDBC read returns): {@code
+ * {"a": 1, "b": [1, 2]}} with ", " and ": " separators, keys in stored order, only {@code " \ \b \f
+ * \n \r \t} and other control characters escaped, doubles in the server's shortest round-trip form
+ * (fixed notation for decimal exponents -14..15, e.g. {@code 1.0}, {@code 0.000001}, else {@code
+ * 1e16}, {@code 1.5e-15}), decimals with their scale, dates/times quoted with six fractional
+ * digits, other opaque values as {@code "base64:typeN:..."}.
  *
  * <p>The library's JsonBinary walks the bytes; this formatter prints. TIME values are re-decoded
  * because the library loses their sign.
@@ -124,7 +123,8 @@ final class MySqlJsonTextLibraryReference implements JsonFormatter {
     }
 
     @Override
-    public void valueDatetime(int year, int month, int day, int hour, int min, int sec, int micros) {
+    public void valueDatetime(
+            int year, int month, int day, int hour, int min, int sec, int micros) {
         sb.append('"');
         appendDate(year, month, day);
         sb.append(' ');
@@ -245,7 +245,8 @@ final class MySqlJsonTextLibraryReference implements JsonFormatter {
     /** JsonBinary with TIME decoded as MySQL's TIME_from_longlong_time_packed does. */
     private static final class SignedTimeJsonBinary extends JsonBinary {
         SignedTimeJsonBinary(byte[] bytes) {
-            // The library's byte[] constructor reads through java.io.ByteArrayInputStream: a lock per byte.
+            // The library's byte[] constructor reads through java.io.ByteArrayInputStream: a lock
+            // per byte.
             super(new ByteArrayInputStream(new ByteArraySource(bytes)));
         }
 

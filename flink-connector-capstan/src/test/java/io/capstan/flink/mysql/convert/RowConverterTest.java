@@ -1,8 +1,5 @@
 package io.capstan.flink.mysql.convert;
 
-import static org.assertj.core.api.Assertions.assertThat;
-import static org.assertj.core.api.Assertions.assertThatThrownBy;
-
 import io.capstan.flink.mysql.error.CapstanHaltException;
 import io.capstan.flink.mysql.error.HaltReason;
 import io.capstan.flink.mysql.schema.ColumnSchema;
@@ -13,12 +10,16 @@ import io.capstan.flink.mysql.schema.TableSchema;
 import org.apache.flink.table.data.DecimalData;
 import org.apache.flink.table.data.GenericRowData;
 import org.apache.flink.table.data.StringData;
+
 import org.junit.jupiter.api.Test;
 
 import java.io.Serializable;
 import java.math.BigDecimal;
 import java.nio.charset.StandardCharsets;
 import java.util.List;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 /** Binlog-side conversion per type family (the JDBC side runs against MySQL in TypeMatrixIT). */
 class RowConverterTest {
@@ -46,9 +47,12 @@ class RowConverterTest {
         assertThat(convert(col("a", MySqlType.INT).unsigned(true).build(T), -1).getField(0))
                 .isEqualTo(4294967295L);
         assertThat(convert(col("a", MySqlType.BIGINT).unsigned(true).build(T), -1L).getField(0))
-                .isEqualTo(DecimalData.fromBigDecimal(new BigDecimal("18446744073709551615"), 20, 0));
-        assertThat(convert(col("a", MySqlType.TINYINT).build(T), -128).getField(0)).isEqualTo((byte) -128);
-        assertThat(convert(col("a", MySqlType.MEDIUMINT).build(T), -8388608).getField(0)).isEqualTo(-8388608);
+                .isEqualTo(
+                        DecimalData.fromBigDecimal(new BigDecimal("18446744073709551615"), 20, 0));
+        assertThat(convert(col("a", MySqlType.TINYINT).build(T), -128).getField(0))
+                .isEqualTo((byte) -128);
+        assertThat(convert(col("a", MySqlType.MEDIUMINT).build(T), -8388608).getField(0))
+                .isEqualTo(-8388608);
     }
 
     @Test
@@ -87,16 +91,24 @@ class RowConverterTest {
     @Test
     void binaryIsRepaddedAndBlobIsNot() {
         ColumnSchema binary = col("b", MySqlType.BINARY).length(4).build(T);
-        assertThat((byte[]) convert(binary, new byte[] {1}).getField(0)).containsExactly(1, 0, 0, 0);
+        assertThat((byte[]) convert(binary, new byte[] {1}).getField(0))
+                .containsExactly(1, 0, 0, 0);
         ColumnSchema blob = col("b", MySqlType.BLOB).build(T);
         assertThat((byte[]) convert(blob, new byte[] {1}).getField(0)).containsExactly(1);
     }
 
     @Test
     void bitOneIsBooleanAndWiderBitsAreBytes() {
-        assertThat(convert(col("b", MySqlType.BIT).length(1).build(T), new byte[] {1}).getField(0)).isEqualTo(true);
-        assertThat(convert(col("b", MySqlType.BIT).length(1).build(T), new byte[] {0}).getField(0)).isEqualTo(false);
-        assertThat((byte[]) convert(col("b", MySqlType.BIT).length(10).build(T), new byte[] {2, 1}).getField(0))
+        assertThat(convert(col("b", MySqlType.BIT).length(1).build(T), new byte[] {1}).getField(0))
+                .isEqualTo(true);
+        assertThat(convert(col("b", MySqlType.BIT).length(1).build(T), new byte[] {0}).getField(0))
+                .isEqualTo(false);
+        assertThat(
+                        (byte[])
+                                convert(
+                                                col("b", MySqlType.BIT).length(10).build(T),
+                                                new byte[] {2, 1})
+                                        .getField(0))
                 .containsExactly(2, 1);
     }
 
@@ -113,15 +125,20 @@ class RowConverterTest {
     @Test
     void spatialDropsTheSrid() {
         byte[] stored = {(byte) 0xE6, 0x10, 0, 0, 1, 2, 3};
-        assertThat((byte[]) convert(col("g", MySqlType.POINT).build(T), stored).getField(0)).containsExactly(1, 2, 3);
+        assertThat((byte[]) convert(col("g", MySqlType.POINT).build(T), stored).getField(0))
+                .containsExactly(1, 2, 3);
     }
 
     /** Every type's converter can be built, and a NULL cell stays NULL (the row loop skips it). */
     @Test
     void nullsStayNullInEveryType() {
         for (MySqlType type : MySqlType.values()) {
-            ColumnSchema.Builder b = col("c", type).charset("utf8mb4").length(1)
-                    .precision(type.hasFractionalSeconds() ? 6 : 10).scale(0);
+            ColumnSchema.Builder b =
+                    col("c", type)
+                            .charset("utf8mb4")
+                            .length(1)
+                            .precision(type.hasFractionalSeconds() ? 6 : 10)
+                            .scale(0);
             assertThat(convert(b.build(T), null).getField(0)).as(type.name()).isNull();
         }
     }
@@ -131,15 +148,23 @@ class RowConverterTest {
         ColumnSchema c = col("amount", MySqlType.INT).build(T);
         assertThatThrownBy(() -> convert(c, MARKER))
                 .isInstanceOf(CapstanHaltException.class)
-                .satisfies(e -> {
-                    assertThat(((CapstanHaltException) e).reason()).isEqualTo(HaltReason.UNDECODABLE_COLUMN);
-                    assertThat(e.getMessage()).contains("db.t").contains("amount").doesNotContain(MARKER);
-                    assertThat(e.getCause()).isNull();
-                });
+                .satisfies(
+                        e -> {
+                            assertThat(((CapstanHaltException) e).reason())
+                                    .isEqualTo(HaltReason.UNDECODABLE_COLUMN);
+                            assertThat(e.getMessage())
+                                    .contains("db.t")
+                                    .contains("amount")
+                                    .doesNotContain(MARKER);
+                            assertThat(e.getCause()).isNull();
+                        });
         ColumnSchema e = col("e", MySqlType.ENUM).enumValues(List.of(MARKER)).build(T);
-        assertThatThrownBy(() -> convert(e, 7)).hasMessageNotContaining(MARKER).hasMessageContaining("column e");
+        assertThatThrownBy(() -> convert(e, 7))
+                .hasMessageNotContaining(MARKER)
+                .hasMessageContaining("column e");
         assertThat(e.toString()).doesNotContain(MARKER);
-        assertThat(RowConverter.of(new TableSchema(T, List.of(e), new int[0])).toString()).doesNotContain(MARKER);
+        assertThat(RowConverter.of(new TableSchema(T, List.of(e), new int[0])).toString())
+                .doesNotContain(MARKER);
     }
 
     @Test

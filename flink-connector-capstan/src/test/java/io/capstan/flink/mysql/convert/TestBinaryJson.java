@@ -11,8 +11,8 @@ import java.util.Random;
 /**
  * Encodes Java values as MySQL's binary JSON (json_binary.h) for tests, each container small or
  * large at random. Values: null, Boolean, Short (INT16), Integer (INT32), Long (INT64), BigInteger
- * (UINT64), Double, String, Map (object, in iteration order), List (array), {@link UInt16},
- * {@link UInt32}, {@link Opaque}.
+ * (UINT64), Double, String, Map (object, in iteration order), List (array), {@link UInt16}, {@link
+ * UInt32}, {@link Opaque}.
  */
 final class TestBinaryJson {
 
@@ -20,7 +20,9 @@ final class TestBinaryJson {
 
     record UInt32(long value) {}
 
-    /** An opaque value: a MySQL column type code and its bytes (DATE/TIME/DATETIME: 8 bytes packed). */
+    /**
+     * An opaque value: a MySQL column type code and its bytes (DATE/TIME/DATETIME: 8 bytes packed).
+     */
     record Opaque(int typeCode, byte[] data) {}
 
     private final Random random;
@@ -113,7 +115,8 @@ final class TestBinaryJson {
         int offsetSize = large ? 4 : 2;
         int keyEntrySize = offsetSize + 2;
         int valueEntrySize = 1 + offsetSize;
-        int headerSize = 2 * offsetSize + (keys == null ? 0 : n * keyEntrySize) + n * valueEntrySize;
+        int headerSize =
+                2 * offsetSize + (keys == null ? 0 : n * keyEntrySize) + n * valueEntrySize;
         ByteArrayOutputStream tail = new ByteArrayOutputStream(); // keys, then out-of-line values
         int[] keyOffsets = new int[n];
         byte[][] keyBytes = new byte[n][];
@@ -129,8 +132,11 @@ final class TestBinaryJson {
             boolean childLarge = random.nextBoolean();
             int type = typeOf(v, childLarge);
             valueEntries.write(type);
-            boolean inline = type == 0x04 || type == 0x05 || type == 0x06
-                    || (large && (type == 0x07 || type == 0x08));
+            boolean inline =
+                    type == 0x04
+                            || type == 0x05
+                            || type == 0x06
+                            || (large && (type == 0x07 || type == 0x08));
             if (inline) {
                 byte[] b = body(v, childLarge);
                 valueEntries.write(b, 0, b.length);

@@ -1,11 +1,12 @@
 package io.capstan.flink.mysql.convert;
 
-import static org.assertj.core.api.Assertions.assertThat;
-
 import io.capstan.flink.mysql.binlog.EventBytes;
 import io.capstan.flink.mysql.schema.BinlogSchemaReader;
 import io.capstan.flink.mysql.schema.TableId;
 import io.capstan.flink.mysql.schema.TableSchema;
+
+import org.apache.flink.table.data.GenericRowData;
+import org.apache.flink.table.data.StringData;
 
 import com.github.luben.zstd.Zstd;
 import com.github.shyiko.mysql.binlog.event.Event;
@@ -15,22 +16,20 @@ import com.github.shyiko.mysql.binlog.event.TransactionPayloadEventData;
 import com.github.shyiko.mysql.binlog.event.WriteRowsEventData;
 import com.github.shyiko.mysql.binlog.event.deserialization.EventDeserializer;
 import com.github.shyiko.mysql.binlog.io.ByteArrayInputStream;
-import org.apache.flink.table.data.GenericRowData;
-import org.apache.flink.table.data.StringData;
 import org.junit.jupiter.api.Test;
 
 import java.util.ArrayList;
 import java.util.List;
 
+import static org.assertj.core.api.Assertions.assertThat;
+
 /**
- * A compressed transaction decodes with the same cell shapes as the plain stream. The inner
- * events are a TABLE_MAP and a WRITE_ROWS captured from MySQL 8.0.15 (binlog_row_metadata=FULL,
- * checksums stripped as inside a payload) for
- * {@code CREATE TABLE p.f (id int primary key, f float, d double, f2 float(10,3), y year,
- * t time(6), b bit(10), bi binary(4), c char(5) charset latin1)}.
+ * A compressed transaction decodes with the same cell shapes as the plain stream. The inner events
+ * are a TABLE_MAP and a WRITE_ROWS captured from MySQL 8.0.15 (binlog_row_metadata=FULL, checksums
+ * stripped as inside a payload) for {@code CREATE TABLE p.f (id int primary key, f float, d double,
+ * f2 float(10,3), y year, t time(6), b bit(10), bi binary(4), c char(5) charset latin1)}.
  */
 class TransactionPayloadsTest {
-
 
     @Test
     void innerEventsUseOurCellShapes() throws Exception {
@@ -68,17 +67,25 @@ class TransactionPayloadsTest {
     void anUncompressedPayloadIsReadAsItIs() throws Exception {
         byte[] events = EventBytes.capturedFloatTableEvents();
         TransactionPayloadEventData header = new TransactionPayloadEventData();
-        byte[] read = TransactionPayloads.readEvents(
-                new ByteArrayInputStream(EventBytes.payloadBody(events, TransactionPayloads.NONE, 0)), header);
+        byte[] read =
+                TransactionPayloads.readEvents(
+                        new ByteArrayInputStream(
+                                EventBytes.payloadBody(events, TransactionPayloads.NONE, 0)),
+                        header);
         assertThat(read).containsExactly(events);
         assertThat(header.getCompressionType()).isEqualTo(TransactionPayloads.NONE);
         assertThat(header.getUncompressedSize()).isEqualTo(events.length);
     }
 
-    /** The inner events, decoded one at a time with the outer stream's configuration (as the streamer does). */
+    /**
+     * The inner events, decoded one at a time with the outer stream's configuration (as the
+     * streamer does).
+     */
     private static List<Event> decode(byte[] body) throws Exception {
-        ByteArrayInputStream events = new ByteArrayInputStream(
-                TransactionPayloads.readEvents(new ByteArrayInputStream(body), new TransactionPayloadEventData()));
+        ByteArrayInputStream events =
+                new ByteArrayInputStream(
+                        TransactionPayloads.readEvents(
+                                new ByteArrayInputStream(body), new TransactionPayloadEventData()));
         EventDeserializer inner = BinlogEventDeserializers.create();
         List<Event> decoded = new ArrayList<>();
         for (Event e = inner.nextEvent(events); e != null; e = inner.nextEvent(events)) {

@@ -1,8 +1,5 @@
 package io.capstan.flink.mysql.convert;
 
-import static io.capstan.flink.mysql.testing.ConnectorConfigs.connectorConfig;
-import static org.assertj.core.api.Assertions.assertThat;
-
 import io.capstan.flink.mysql.connect.JdbcConnections;
 import io.capstan.flink.mysql.schema.BinlogSchemaReader;
 import io.capstan.flink.mysql.schema.JdbcSchemaReader;
@@ -19,6 +16,20 @@ import io.capstan.flink.mysql.snapshot.read.ChunkResult;
 import io.capstan.flink.mysql.snapshot.read.SnapshotReadOptions;
 import io.capstan.flink.mysql.snapshot.read.TableReadSpec;
 import io.capstan.flink.mysql.testing.MySqlTestDatabase;
+
+import org.apache.flink.table.data.DecimalData;
+import org.apache.flink.table.data.GenericRowData;
+import org.apache.flink.table.data.RowData;
+import org.apache.flink.table.data.StringData;
+import org.apache.flink.table.data.TimestampData;
+import org.apache.flink.table.types.logical.LocalZonedTimestampType;
+import org.apache.flink.table.types.logical.LogicalTypeRoot;
+
+import org.junit.jupiter.api.AfterAll;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.RegisterExtension;
+
 import java.math.BigDecimal;
 import java.sql.Connection;
 import java.sql.ResultSet;
@@ -36,55 +47,48 @@ import java.util.List;
 import java.util.Map;
 import java.util.Optional;
 import java.util.TimeZone;
-import org.apache.flink.table.data.DecimalData;
-import org.apache.flink.table.data.GenericRowData;
-import org.apache.flink.table.data.RowData;
-import org.apache.flink.table.data.StringData;
-import org.apache.flink.table.data.TimestampData;
-import org.apache.flink.table.types.logical.LocalZonedTimestampType;
-import org.apache.flink.table.types.logical.LogicalTypeRoot;
-import org.junit.jupiter.api.AfterAll;
-import org.junit.jupiter.api.BeforeAll;
-import org.junit.jupiter.api.Test;
-import org.junit.jupiter.api.extension.RegisterExtension;
+
+import static io.capstan.flink.mysql.testing.ConnectorConfigs.connectorConfig;
+import static org.assertj.core.api.Assertions.assertThat;
 
 /**
- * The whole type matrix on a real MySQL: JDBC reads match hand-written values, the binlog table
- * map gives the same schema as information_schema, and binlog rows (inserts, update before/after
+ * The whole type matrix on a real MySQL: JDBC reads match hand-written values, the binlog table map
+ * gives the same schema as information_schema, and binlog rows (inserts, update before/after
  * images, delete before images) equal the JDBC rows field by field.
  */
 class TypeMatrixIT {
 
     @RegisterExtension static final MySqlTestDatabase DB = new MySqlTestDatabase();
 
-    private static final String MATRIX_DDL = "CREATE TABLE matrix ("
-            + "id INT NOT NULL PRIMARY KEY,"
-            + "t_tiny TINYINT, t_tiny_u TINYINT UNSIGNED, t_bool BOOLEAN,"
-            + "t_small SMALLINT, t_small_u SMALLINT UNSIGNED,"
-            + "t_medium MEDIUMINT, t_medium_u MEDIUMINT UNSIGNED,"
-            + "t_int INT, t_year YEAR, t_int_u INT UNSIGNED,"
-            + "t_big BIGINT, t_big_u BIGINT UNSIGNED,"
-            + "t_dec DECIMAL(10,2), t_dec_u DECIMAL(10,2) UNSIGNED, t_dec38 DECIMAL(38,10),"
-            + "t_dec65 DECIMAL(65,30),"
-            + "t_float FLOAT, t_double DOUBLE,"
-            + "t_bit1 BIT(1), t_bit10 BIT(10), t_bit64 BIT(64),"
-            + "t_char CHAR(10) CHARACTER SET utf8mb4, t_varchar VARCHAR(100) CHARACTER SET utf8mb4,"
-            + "t_text TEXT CHARACTER SET utf8mb4,"
-            + "t_char3 CHAR(5) CHARACTER SET utf8mb3, t_varchar3 VARCHAR(50) CHARACTER SET utf8mb3,"
-            + "t_mediumtext3 MEDIUMTEXT CHARACTER SET utf8mb3,"
-            + "t_char_l1 CHAR(5) CHARACTER SET latin1, t_varchar_l1 VARCHAR(50) CHARACTER SET latin1,"
-            + "t_tinytext_l1 TINYTEXT CHARACTER SET latin1, t_longtext_l1 LONGTEXT CHARACTER SET latin1,"
-            + "t_binary BINARY(6), t_varbinary VARBINARY(20), t_tinyblob TINYBLOB, t_blob BLOB,"
-            + "t_mediumblob MEDIUMBLOB, t_longblob LONGBLOB, t_char_bin CHAR(4) CHARACTER SET binary,"
-            + "t_enum ENUM('small','medium','it''s','ünï'), t_set SET('a','b','c','d'),"
-            + "t_json JSON,"
-            + "t_date DATE, t_time TIME, t_time3 TIME(3), t_time6 TIME(6),"
-            + "t_dt DATETIME, t_dt1 DATETIME(1), t_dt3 DATETIME(3), t_dt6 DATETIME(6),"
-            + "t_ts TIMESTAMP NULL, t_ts2 TIMESTAMP(2) NULL, t_ts6 TIMESTAMP(6) NULL,"
-            + "t_geom GEOMETRY, t_point POINT, t_line LINESTRING, t_poly POLYGON,"
-            + "t_mpoint MULTIPOINT, t_mline MULTILINESTRING, t_mpoly MULTIPOLYGON,"
-            + "t_gcoll GEOMETRYCOLLECTION"
-            + ") ENGINE=InnoDB DEFAULT CHARSET=utf8mb4";
+    private static final String MATRIX_DDL =
+            "CREATE TABLE matrix ("
+                    + "id INT NOT NULL PRIMARY KEY,"
+                    + "t_tiny TINYINT, t_tiny_u TINYINT UNSIGNED, t_bool BOOLEAN,"
+                    + "t_small SMALLINT, t_small_u SMALLINT UNSIGNED,"
+                    + "t_medium MEDIUMINT, t_medium_u MEDIUMINT UNSIGNED,"
+                    + "t_int INT, t_year YEAR, t_int_u INT UNSIGNED,"
+                    + "t_big BIGINT, t_big_u BIGINT UNSIGNED,"
+                    + "t_dec DECIMAL(10,2), t_dec_u DECIMAL(10,2) UNSIGNED, t_dec38 DECIMAL(38,10),"
+                    + "t_dec65 DECIMAL(65,30),"
+                    + "t_float FLOAT, t_double DOUBLE,"
+                    + "t_bit1 BIT(1), t_bit10 BIT(10), t_bit64 BIT(64),"
+                    + "t_char CHAR(10) CHARACTER SET utf8mb4, t_varchar VARCHAR(100) CHARACTER SET utf8mb4,"
+                    + "t_text TEXT CHARACTER SET utf8mb4,"
+                    + "t_char3 CHAR(5) CHARACTER SET utf8mb3, t_varchar3 VARCHAR(50) CHARACTER SET utf8mb3,"
+                    + "t_mediumtext3 MEDIUMTEXT CHARACTER SET utf8mb3,"
+                    + "t_char_l1 CHAR(5) CHARACTER SET latin1, t_varchar_l1 VARCHAR(50) CHARACTER SET latin1,"
+                    + "t_tinytext_l1 TINYTEXT CHARACTER SET latin1, t_longtext_l1 LONGTEXT CHARACTER SET latin1,"
+                    + "t_binary BINARY(6), t_varbinary VARBINARY(20), t_tinyblob TINYBLOB, t_blob BLOB,"
+                    + "t_mediumblob MEDIUMBLOB, t_longblob LONGBLOB, t_char_bin CHAR(4) CHARACTER SET binary,"
+                    + "t_enum ENUM('small','medium','it''s','ünï'), t_set SET('a','b','c','d'),"
+                    + "t_json JSON,"
+                    + "t_date DATE, t_time TIME, t_time3 TIME(3), t_time6 TIME(6),"
+                    + "t_dt DATETIME, t_dt1 DATETIME(1), t_dt3 DATETIME(3), t_dt6 DATETIME(6),"
+                    + "t_ts TIMESTAMP NULL, t_ts2 TIMESTAMP(2) NULL, t_ts6 TIMESTAMP(6) NULL,"
+                    + "t_geom GEOMETRY, t_point POINT, t_line LINESTRING, t_poly POLYGON,"
+                    + "t_mpoint MULTIPOINT, t_mline MULTILINESTRING, t_mpoly MULTIPOLYGON,"
+                    + "t_gcoll GEOMETRYCOLLECTION"
+                    + ") ENGINE=InnoDB DEFAULT CHARSET=utf8mb4";
 
     private static final String[] JSON_DOCS = {
         "'{\"b\": [1, 2.5, \"x\"], \"a\": null, \"aa\": {\"nested\": [true, false, {}]}, \"c\": []}'",
@@ -97,7 +101,12 @@ class TypeMatrixIT {
                 + " 'time', CAST('-12:34:56.5' AS TIME(1)), 'time2', CAST('01:02:03' AS TIME),"
                 + " 'dt', CAST('2020-01-02 03:04:05.123400' AS DATETIME(6)), 'bin', CAST('ab' AS BINARY),"
                 + " 'big', 18446744073709551615, 'neg', -5, 'f', 1.5e0)",
-        "'null'", "'true'", "'{}'", "'[]'", "'12'", "'\"plain\"'",
+        "'null'",
+        "'true'",
+        "'{}'",
+        "'[]'",
+        "'12'",
+        "'\"plain\"'",
         "JSON_OBJECT('big', REPEAT('x', 70000), 'arr', JSON_ARRAY(1, 'two', 3.5))",
         "JSON_ARRAY(JSON_OBJECT('k', 'v'), JSON_ARRAY(), NULL, TRUE)",
         "JSON_ARRAY(CAST('838:59:59' AS TIME), CAST('-30:00:00' AS TIME), CAST('-838:59:58.5' AS TIME(1)),"
@@ -214,14 +223,18 @@ class TypeMatrixIT {
         }
 
         // The binary protocol (server-side prepared statements) reads the same values.
-        try (Connection c = JdbcConnections.open(connectorConfig(DB).toBuilder()
-                .jdbcProperty("useServerPrepStmts", "true").build())) {
+        try (Connection c =
+                JdbcConnections.open(
+                        connectorConfig(DB).toBuilder()
+                                .jdbcProperty("useServerPrepStmts", "true")
+                                .build())) {
             assertSameRows(matrix, readAll(c, matrix), jdbcMatrix);
             assertSameRows(json, readAll(c, json), jdbcJson);
             assertSameRows(mixed, readAll(c, mixed), jdbcMixed);
         }
         // So does the snapshot's chunk reader (binary protocol, streamed), one chunk per table.
-        try (ChunkReader reader = new ChunkReader(connectorConfig(DB), SnapshotReadOptions.defaults())) {
+        try (ChunkReader reader =
+                new ChunkReader(connectorConfig(DB), SnapshotReadOptions.defaults())) {
             assertSameRows(matrix, readChunk(reader, matrix), jdbcMatrix);
             assertSameRows(json, readChunk(reader, json), jdbcJson);
             assertSameRows(mixed, readChunk(reader, mixed), jdbcMixed);
@@ -234,10 +247,26 @@ class TypeMatrixIT {
         assertRow(matrix, jdbcMatrix.get(2), expectedRow2());
         assertRow(matrix, jdbcMatrix.get(3), Map.of("id", 3));
         assertRow(matrix, jdbcMatrix.get(4), expectedRow4());
-        assertRow(matrix, jdbcMatrix.get(5), Map.of("id", 5, "t_dt", wall("0000-01-01T00:00"))); // zero month: NULL
-        assertRow(keyed, jdbcKeyed, Map.of(
-                "a", 7, "b", StringData.fromString("key€"), "c", 4294967295L, "y", 2020,
-                "d", 4294967294L, "e", DecimalData.fromBigDecimal(new BigDecimal("18446744073709551614"), 20, 0)));
+        assertRow(
+                matrix,
+                jdbcMatrix.get(5),
+                Map.of("id", 5, "t_dt", wall("0000-01-01T00:00"))); // zero month: NULL
+        assertRow(
+                keyed,
+                jdbcKeyed,
+                Map.of(
+                        "a",
+                        7,
+                        "b",
+                        StringData.fromString("key€"),
+                        "c",
+                        4294967295L,
+                        "y",
+                        2020,
+                        "d",
+                        4294967294L,
+                        "e",
+                        DecimalData.fromBigDecimal(new BigDecimal("18446744073709551614"), 20, 0)));
         assertExpectedJson(jdbcJson);
 
         // then an update and a delete, for before images
@@ -251,16 +280,28 @@ class TypeMatrixIT {
         }
 
         // (2) the binlog: schema from the table map and rows equal the JDBC rows
-        BinlogCapture capture = BinlogCapture.capture(connectorConfig(DB), DB.name(), before,
-                cap -> cap.count("matrix", "delete") == 2 && cap.count("json_docs", "insert") == JSON_DOCS.length);
+        BinlogCapture capture =
+                BinlogCapture.capture(
+                        connectorConfig(DB),
+                        DB.name(),
+                        before,
+                        cap ->
+                                cap.count("matrix", "delete") == 2
+                                        && cap.count("json_docs", "insert") == JSON_DOCS.length);
         boolean yearBit = BinlogSchemaReader.yearHasSignednessBit(serverVersion);
-        assertThat(BinlogSchemaReader.fromTableMap(matrixId, capture.tableMaps.get(matrixId), yearBit))
+        assertThat(
+                        BinlogSchemaReader.fromTableMap(
+                                matrixId, capture.tableMaps.get(matrixId), yearBit))
                 .isEqualTo(matrix);
-        assertThat(BinlogSchemaReader.fromTableMap(keyedId, capture.tableMaps.get(keyedId), yearBit))
+        assertThat(
+                        BinlogSchemaReader.fromTableMap(
+                                keyedId, capture.tableMaps.get(keyedId), yearBit))
                 .isEqualTo(keyed);
         assertThat(BinlogSchemaReader.fromTableMap(jsonId, capture.tableMaps.get(jsonId), yearBit))
                 .isEqualTo(json);
-        assertThat(BinlogSchemaReader.fromTableMap(mixed.tableId(), capture.tableMaps.get(mixed.tableId()), yearBit))
+        assertThat(
+                        BinlogSchemaReader.fromTableMap(
+                                mixed.tableId(), capture.tableMaps.get(mixed.tableId()), yearBit))
                 .isEqualTo(mixed);
         RowConverter mixedRows = RowConverter.of(mixed);
 
@@ -303,16 +344,23 @@ class TypeMatrixIT {
     private static void assertMatrixSchema(TableSchema s) {
         assertThat(s.keyColumnIndexes()).containsExactly(0);
         assertThat(s.column(s.columnIndex("t_bool")).type()).isEqualTo(MySqlType.TINYINT);
-        assertThat(s.column(s.columnIndex("t_big_u")).logicalType().asSummaryString()).isEqualTo("DECIMAL(20, 0)");
-        assertThat(s.column(s.columnIndex("t_dec65")).logicalType().getTypeRoot()).isEqualTo(LogicalTypeRoot.VARCHAR);
-        assertThat(s.column(s.columnIndex("t_time6")).logicalType().getTypeRoot()).isEqualTo(LogicalTypeRoot.BIGINT);
-        assertThat(s.column(s.columnIndex("t_ts2")).logicalType()).isEqualTo(new LocalZonedTimestampType(2));
-        assertThat(s.column(s.columnIndex("t_dt3")).logicalType().asSummaryString()).isEqualTo("TIMESTAMP(3)");
+        assertThat(s.column(s.columnIndex("t_big_u")).logicalType().asSummaryString())
+                .isEqualTo("DECIMAL(20, 0)");
+        assertThat(s.column(s.columnIndex("t_dec65")).logicalType().getTypeRoot())
+                .isEqualTo(LogicalTypeRoot.VARCHAR);
+        assertThat(s.column(s.columnIndex("t_time6")).logicalType().getTypeRoot())
+                .isEqualTo(LogicalTypeRoot.BIGINT);
+        assertThat(s.column(s.columnIndex("t_ts2")).logicalType())
+                .isEqualTo(new LocalZonedTimestampType(2));
+        assertThat(s.column(s.columnIndex("t_dt3")).logicalType().asSummaryString())
+                .isEqualTo("TIMESTAMP(3)");
         assertThat(s.column(s.columnIndex("t_char_bin")).type()).isEqualTo(MySqlType.BINARY);
         assertThat(s.column(s.columnIndex("t_char_l1")).charset()).isEqualTo("latin1");
         assertThat(s.column(s.columnIndex("t_char3")).charset()).isEqualTo("utf8mb3");
-        assertThat(s.column(s.columnIndex("t_enum")).enumValues()).containsExactly("small", "medium", "it's", "ünï");
-        assertThat(s.column(s.columnIndex("t_gcoll")).type()).isEqualTo(MySqlType.GEOMETRYCOLLECTION);
+        assertThat(s.column(s.columnIndex("t_enum")).enumValues())
+                .containsExactly("small", "medium", "it's", "ünï");
+        assertThat(s.column(s.columnIndex("t_gcoll")).type())
+                .isEqualTo(MySqlType.GEOMETRYCOLLECTION);
         assertThat(s.column(s.columnIndex("id")).nullable()).isFalse();
         assertThat(s.rowType().getFieldCount()).isEqualTo(s.columnCount());
     }
@@ -452,7 +500,8 @@ class TypeMatrixIT {
         e.put("t_double", 4.9e-324);
         e.put("t_char", str("trail"));
         e.put("t_varchar", str("keep  "));
-        // MySQL's latin1 is cp1252; 0x81 is unassigned there and decodes to U+FFFD, as in Connector/J.
+        // MySQL's latin1 is cp1252; 0x81 is unassigned there and decodes to U+FFFD, as in
+        // Connector/J.
         e.put("t_varchar_l1", str("A\uFFFD"));
         e.put("t_dt1", wall("0000-01-01T00:00:00.5")); // year 0 with a real month and day is a date
         // t_dt3 '2020-02-00 10:00:00' has a zero day: NULL
@@ -460,16 +509,19 @@ class TypeMatrixIT {
     }
 
     private static void assertExpectedJson(Map<Integer, GenericRowData> rows) {
-        assertThat(rows.get(1).getString(1).toString()).isEqualTo(
-                "{\"a\": null, \"b\": [1, 2.5, \"x\"], \"c\": [], \"aa\": {\"nested\": [true, false, {}]}}");
-        assertThat(rows.get(2).getString(1).toString()).isEqualTo(
-                "\"q\\\"\\\\ \\n\\t\\b\\f\\r \\u0001\\u001f é 😀 / <>\"");
-        assertThat(rows.get(3).getString(1).toString()).isEqualTo(
-                "[-1, 0, 1, 32767, 32768, -32769, 2147483647, 2147483648, -9223372036854775808,"
-                        + " 9223372036854775807, 18446744073709551615]");
-        assertThat(rows.get(4).getString(1).toString()).isEqualTo(
-                "[0.5, -0.0, 1e15, 1e16, 0.0000000000000015, 1e-16, 123456789.1234568, 1.7976931348623157e308,"
-                        + " 3.0, 100.0, 0.1, 0.0000001, 1234567890123456.8]");
+        assertThat(rows.get(1).getString(1).toString())
+                .isEqualTo(
+                        "{\"a\": null, \"b\": [1, 2.5, \"x\"], \"c\": [], \"aa\": {\"nested\": [true, false, {}]}}");
+        assertThat(rows.get(2).getString(1).toString())
+                .isEqualTo("\"q\\\"\\\\ \\n\\t\\b\\f\\r \\u0001\\u001f é 😀 / <>\"");
+        assertThat(rows.get(3).getString(1).toString())
+                .isEqualTo(
+                        "[-1, 0, 1, 32767, 32768, -32769, 2147483647, 2147483648, -9223372036854775808,"
+                                + " 9223372036854775807, 18446744073709551615]");
+        assertThat(rows.get(4).getString(1).toString())
+                .isEqualTo(
+                        "[0.5, -0.0, 1e15, 1e16, 0.0000000000000015, 1e-16, 123456789.1234568, 1.7976931348623157e308,"
+                                + " 3.0, 100.0, 0.1, 0.0000001, 1234567890123456.8]");
         assertThat(rows.get(6).getString(1).toString()).isEqualTo("null");
         assertThat(rows.get(7).getString(1).toString()).isEqualTo("true");
     }
@@ -477,13 +529,18 @@ class TypeMatrixIT {
     // ---- helpers
 
     /** The whole table as one chunk, read by the snapshot's chunk reader. */
-    private static Map<Integer, GenericRowData> readChunk(ChunkReader reader, TableSchema schema) throws Exception {
+    private static Map<Integer, GenericRowData> readChunk(ChunkReader reader, TableSchema schema)
+            throws Exception {
         ChunkKey key;
         try (Connection c = JdbcConnections.open(connectorConfig(DB))) {
-            key = ChunkKeyResolver.resolve(JdbcTableKeyMetadataReader.read(c, schema.tableId()), Optional.empty());
+            key =
+                    ChunkKeyResolver.resolve(
+                            JdbcTableKeyMetadataReader.read(c, schema.tableId()), Optional.empty());
         }
-        ChunkResult result = reader.read(new SnapshotChunk(schema.tableId(), 0, ChunkRange.all()),
-                TableReadSpec.forSchema(key, schema));
+        ChunkResult result =
+                reader.read(
+                        new SnapshotChunk(schema.tableId(), 0, ChunkRange.all()),
+                        TableReadSpec.forSchema(key, schema));
         Map<Integer, GenericRowData> rows = new HashMap<>();
         for (RowData row : result.rows()) {
             rows.put(row.getInt(0), (GenericRowData) row);
@@ -491,7 +548,8 @@ class TypeMatrixIT {
         return rows;
     }
 
-    private static Map<Integer, GenericRowData> readAll(Connection c, TableSchema schema) throws SQLException {
+    private static Map<Integer, GenericRowData> readAll(Connection c, TableSchema schema)
+            throws SQLException {
         Map<Integer, GenericRowData> rows = new HashMap<>();
         RowConverter converter = RowConverter.of(schema);
         StringBuilder sql = new StringBuilder("SELECT ");
@@ -499,7 +557,8 @@ class TypeMatrixIT {
             sql.append(i == 0 ? "" : ", ").append('`').append(schema.column(i).name()).append('`');
         }
         sql.append(" FROM ").append(schema.tableId().quoted());
-        try (java.sql.PreparedStatement st = c.prepareStatement(sql.toString()); ResultSet rs = st.executeQuery()) {
+        try (java.sql.PreparedStatement st = c.prepareStatement(sql.toString());
+                ResultSet rs = st.executeQuery()) {
             while (rs.next()) {
                 GenericRowData row = converter.fromJdbc(rs);
                 rows.put(row.getInt(0), row);
@@ -508,7 +567,8 @@ class TypeMatrixIT {
         return rows;
     }
 
-    private static void assertRow(TableSchema schema, GenericRowData actual, Map<String, Object> expected) {
+    private static void assertRow(
+            TableSchema schema, GenericRowData actual, Map<String, Object> expected) {
         for (String name : expected.keySet()) {
             assertThat(schema.columnIndex(name)).as("column %s", name).isGreaterThanOrEqualTo(0);
         }
@@ -518,16 +578,22 @@ class TypeMatrixIT {
         }
     }
 
-    private static void assertSameRow(TableSchema schema, GenericRowData binlog, GenericRowData jdbc) {
+    private static void assertSameRow(
+            TableSchema schema, GenericRowData binlog, GenericRowData jdbc) {
         assertThat(jdbc).isNotNull();
         assertThat(binlog.getArity()).isEqualTo(jdbc.getArity());
         for (int i = 0; i < schema.columnCount(); i++) {
-            assertField(schema.tableId() + "." + schema.column(i).name(), jdbc.getField(i), binlog.getField(i));
+            assertField(
+                    schema.tableId() + "." + schema.column(i).name(),
+                    jdbc.getField(i),
+                    binlog.getField(i));
         }
     }
 
     private static void assertSameRows(
-            TableSchema schema, Map<Integer, GenericRowData> actual, Map<Integer, GenericRowData> expected) {
+            TableSchema schema,
+            Map<Integer, GenericRowData> actual,
+            Map<Integer, GenericRowData> expected) {
         assertThat(actual.keySet()).isEqualTo(expected.keySet());
         for (Integer id : expected.keySet()) {
             assertSameRow(schema, actual.get(id), expected.get(id));
@@ -537,7 +603,8 @@ class TypeMatrixIT {
     private static void assertField(String what, Object expected, Object actual) {
         if (expected instanceof byte[]) {
             assertThat(actual).as(what).isInstanceOf(byte[].class);
-            assertThat(HexFormat.of().formatHex((byte[]) actual)).as(what)
+            assertThat(HexFormat.of().formatHex((byte[]) actual))
+                    .as(what)
                     .isEqualTo(HexFormat.of().formatHex((byte[]) expected));
         } else {
             assertThat(actual).as(what).isEqualTo(expected);
@@ -586,7 +653,8 @@ class TypeMatrixIT {
     }
 
     private static byte[] queryBytes(String sql) {
-        try (Connection c = DB.openRootConnection(); Statement st = c.createStatement();
+        try (Connection c = DB.openRootConnection();
+                Statement st = c.createStatement();
                 ResultSet rs = st.executeQuery(sql)) {
             assertThat(rs.next()).isTrue();
             return rs.getBytes(1);

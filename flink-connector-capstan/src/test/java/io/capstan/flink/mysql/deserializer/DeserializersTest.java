@@ -1,20 +1,8 @@
 package io.capstan.flink.mysql.deserializer;
 
-import static io.capstan.flink.mysql.source.TestChanges.SCHEMA;
-import static io.capstan.flink.mysql.source.TestChanges.TABLE;
-import static io.capstan.flink.mysql.source.TestChanges.row;
-import static org.assertj.core.api.Assertions.assertThat;
-
 import io.capstan.flink.mysql.ChangeEvent;
 import io.capstan.flink.mysql.event.Operation;
-import java.io.StringWriter;
-import java.math.BigDecimal;
-import java.time.Clock;
-import java.time.Instant;
-import java.time.LocalDateTime;
-import java.time.ZoneOffset;
-import java.util.ArrayList;
-import java.util.List;
+
 import org.apache.flink.api.common.typeinfo.TypeInformation;
 import org.apache.flink.shaded.jackson2.com.fasterxml.jackson.core.JsonFactory;
 import org.apache.flink.shaded.jackson2.com.fasterxml.jackson.core.JsonGenerator;
@@ -39,7 +27,22 @@ import org.apache.flink.table.types.logical.VarBinaryType;
 import org.apache.flink.table.types.logical.VarCharType;
 import org.apache.flink.types.RowKind;
 import org.apache.flink.util.Collector;
+
 import org.junit.jupiter.api.Test;
+
+import java.io.StringWriter;
+import java.math.BigDecimal;
+import java.time.Clock;
+import java.time.Instant;
+import java.time.LocalDateTime;
+import java.time.ZoneOffset;
+import java.util.ArrayList;
+import java.util.List;
+
+import static io.capstan.flink.mysql.source.TestChanges.SCHEMA;
+import static io.capstan.flink.mysql.source.TestChanges.TABLE;
+import static io.capstan.flink.mysql.source.TestChanges.row;
+import static org.assertj.core.api.Assertions.assertThat;
 
 class DeserializersTest {
 
@@ -68,9 +71,14 @@ class DeserializersTest {
      */
     @Test
     void aZeroDateInANotNullColumnIsWrittenAsNull() throws Exception {
-        RowType type = RowType.of(
-                new LogicalType[] {new DateType(false), new TimestampType(false, 0), new LocalZonedTimestampType(false, 0)},
-                new String[] {"d", "dt", "ts"});
+        RowType type =
+                RowType.of(
+                        new LogicalType[] {
+                            new DateType(false),
+                            new TimestampType(false, 0),
+                            new LocalZonedTimestampType(false, 0)
+                        },
+                        new String[] {"d", "dt", "ts"});
         StringWriter buffer = new StringWriter();
         try (JsonGenerator json = new JsonFactory().createGenerator(buffer)) {
             JsonRowWriter.forRowType(type).write(GenericRowData.of(null, null, null), json);
@@ -88,8 +96,12 @@ class DeserializersTest {
         d.deserialize(event(Operation.DELETE, row(1, "c"), null), out);
         assertThat(out.items)
                 .extracting(RowData::getRowKind)
-                .containsExactly(RowKind.INSERT, RowKind.INSERT, RowKind.UPDATE_BEFORE,
-                        RowKind.UPDATE_AFTER, RowKind.DELETE);
+                .containsExactly(
+                        RowKind.INSERT,
+                        RowKind.INSERT,
+                        RowKind.UPDATE_BEFORE,
+                        RowKind.UPDATE_AFTER,
+                        RowKind.DELETE);
         assertThat(out.items.get(2).getString(1).toString()).isEqualTo("a");
         assertThat(out.items.get(3).getString(1).toString()).isEqualTo("c");
     }
@@ -118,7 +130,8 @@ class DeserializersTest {
         assertThat(del.get("op").asText()).isEqualTo("d");
         assertThat(del.get("after").isNull()).isTrue();
 
-        d.deserialize(new ChangeEvent(Operation.READ, null, row(7, "r"), SCHEMA, TABLE, null, 0, 0), out);
+        d.deserialize(
+                new ChangeEvent(Operation.READ, null, row(7, "r"), SCHEMA, TABLE, null, 0, 0), out);
         JsonNode read = new ObjectMapper().readTree(out.items.get(2));
         assertThat(read.get("op").asText()).isEqualTo("r");
         assertThat(read.get("source").get("snapshot").asBoolean()).isTrue();
@@ -130,20 +143,33 @@ class DeserializersTest {
         RowType type =
                 RowType.of(
                         new LogicalType[] {
-                            new BooleanType(), new BigIntType(), new DoubleType(), new DecimalType(38, 18),
-                            new VarCharType(100), new VarBinaryType(10), new DateType(), new TimeType(3),
-                            new TimestampType(6), new LocalZonedTimestampType(6), new VarCharType(10)
+                            new BooleanType(), new BigIntType(), new DoubleType(),
+                                    new DecimalType(38, 18),
+                            new VarCharType(100), new VarBinaryType(10), new DateType(),
+                                    new TimeType(3),
+                            new TimestampType(6), new LocalZonedTimestampType(6),
+                                    new VarCharType(10)
                         },
-                        new String[] {"b", "l", "d", "dec", "s", "bin", "dt", "tm", "ts", "ltz", "n"});
+                        new String[] {
+                            "b", "l", "d", "dec", "s", "bin", "dt", "tm", "ts", "ltz", "n"
+                        });
         BigDecimal big = new BigDecimal("12345678901234567890.123456789012345678");
         GenericRowData r =
                 GenericRowData.of(
-                        true, 9007199254740993L, 1.5d, DecimalData.fromBigDecimal(big, 38, 18),
-                        StringData.fromString("\"q\"\u00e4"), new byte[] {1, 2, (byte) 255},
+                        true,
+                        9007199254740993L,
+                        1.5d,
+                        DecimalData.fromBigDecimal(big, 38, 18),
+                        StringData.fromString("\"q\"\u00e4"),
+                        new byte[] {1, 2, (byte) 255},
                         (int) java.time.LocalDate.of(2024, 2, 29).toEpochDay(),
-                        (int) (java.time.LocalTime.of(23, 59, 58, 123_000_000).toNanoOfDay() / 1_000_000),
-                        TimestampData.fromLocalDateTime(LocalDateTime.of(2024, 1, 2, 3, 4, 5, 678_901_000)),
-                        TimestampData.fromInstant(Instant.parse("2024-01-02T03:04:05.000001Z")), null);
+                        (int)
+                                (java.time.LocalTime.of(23, 59, 58, 123_000_000).toNanoOfDay()
+                                        / 1_000_000),
+                        TimestampData.fromLocalDateTime(
+                                LocalDateTime.of(2024, 1, 2, 3, 4, 5, 678_901_000)),
+                        TimestampData.fromInstant(Instant.parse("2024-01-02T03:04:05.000001Z")),
+                        null);
         StringWriter buffer = new StringWriter();
         try (JsonGenerator json = new JsonFactory().createGenerator(buffer)) {
             json.writeStartObject();

@@ -1,6 +1,6 @@
 package io.capstan.flink.mysql.error;
 
-import static org.assertj.core.api.Assertions.assertThat;
+import org.junit.jupiter.api.Test;
 
 import java.io.IOException;
 import java.nio.charset.StandardCharsets;
@@ -10,7 +10,8 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
-import org.junit.jupiter.api.Test;
+
+import static org.assertj.core.api.Assertions.assertThat;
 
 /** docs/halts.md is the one catalogue of halts: every reason has exactly one row there. */
 class HaltCatalogueTest {
@@ -38,7 +39,9 @@ class HaltCatalogueTest {
 
     private static List<String> catalogueCodes() throws IOException {
         String doc = Files.readString(halts(), StandardCharsets.UTF_8);
-        String catalogue = doc.substring(doc.indexOf("## Catalogue"), doc.indexOf("## Halts are not restarted"));
+        String catalogue =
+                doc.substring(
+                        doc.indexOf("## Catalogue"), doc.indexOf("## Halts are not restarted"));
         List<String> codes = new ArrayList<>();
         Matcher m = CATALOGUE_ROW.matcher(catalogue);
         while (m.find()) {

@@ -1,10 +1,5 @@
 package io.capstan.flink.mysql.gtid;
 
-import static org.assertj.core.api.Assertions.assertThat;
-
-import java.util.HashSet;
-import java.util.List;
-import java.util.Set;
 import net.jqwik.api.Arbitraries;
 import net.jqwik.api.Arbitrary;
 import net.jqwik.api.Combinators;
@@ -12,16 +7,23 @@ import net.jqwik.api.ForAll;
 import net.jqwik.api.Property;
 import net.jqwik.api.Provide;
 
+import java.util.HashSet;
+import java.util.List;
+import java.util.Set;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
 /**
  * Algebra laws of {@link GtidSet}, checked against random small sets over 3 uuids (one with a tag
  * too) and small transaction numbers, so that overlaps, adjacency and gaps are frequent.
  */
 class GtidSetPropertiesTest {
 
-    private static final List<String> UUIDS = List.of(
-            "2174b383-5441-11e8-b90a-c80aa9429562",
-            "3e11fa47-71ca-11e1-9e33-c80aa9429562",
-            "8a94f357-aab4-11df-86ab-c80aa9429563");
+    private static final List<String> UUIDS =
+            List.of(
+                    "2174b383-5441-11e8-b90a-c80aa9429562",
+                    "3e11fa47-71ca-11e1-9e33-c80aa9429562",
+                    "8a94f357-aab4-11df-86ab-c80aa9429563");
     private static final List<String> TAGS = List.of("", "", "t1");
     private static final int MAX_N = 24;
     private static final int TRIES = 300;
@@ -29,18 +31,27 @@ class GtidSetPropertiesTest {
     @Provide
     Arbitrary<Gtid> gtids() {
         return Combinators.combine(
-                        Arbitraries.of(UUIDS), Arbitraries.of(TAGS), Arbitraries.longs().between(1, MAX_N))
+                        Arbitraries.of(UUIDS),
+                        Arbitraries.of(TAGS),
+                        Arbitraries.longs().between(1, MAX_N))
                 .as(Gtid::of);
     }
 
-    /** A few random ranges {source, first, last} (inclusive), which overlap, touch and leave gaps. */
+    /**
+     * A few random ranges {source, first, last} (inclusive), which overlap, touch and leave gaps.
+     */
     @Provide
     Arbitrary<List<long[]>> rangeLists() {
-        Arbitrary<long[]> range = Combinators.combine(
-                        Arbitraries.integers().between(0, UUIDS.size() * TAGS.size() - 1),
-                        Arbitraries.longs().between(1, MAX_N),
-                        Arbitraries.longs().between(0, 5))
-                .as((source, first, length) -> new long[] {source, first, Math.min(MAX_N, first + length)});
+        Arbitrary<long[]> range =
+                Combinators.combine(
+                                Arbitraries.integers().between(0, UUIDS.size() * TAGS.size() - 1),
+                                Arbitraries.longs().between(1, MAX_N),
+                                Arbitraries.longs().between(0, 5))
+                        .as(
+                                (source, first, length) ->
+                                        new long[] {
+                                            source, first, Math.min(MAX_N, first + length)
+                                        });
         return range.list().ofMaxSize(8);
     }
 
@@ -61,20 +72,30 @@ class GtidSetPropertiesTest {
 
     /** The builder's merging against the ranges themselves (the model the other laws build on). */
     @Property(tries = TRIES)
-    void aBuiltSetHoldsExactlyTheGtidsOfItsRanges(@ForAll("rangeLists") List<long[]> ranges, @ForAll("gtids") Gtid g) {
-        boolean inARange = ranges.stream().anyMatch(r -> {
-            int source = (int) r[0];
-            return UUIDS.get(source / TAGS.size()).equals(g.uuid())
-                    && java.util.Objects.equals(TAGS.get(source % TAGS.size()), g.tag())
-                    && r[1] <= g.transactionId() && g.transactionId() <= r[2];
-        });
+    void aBuiltSetHoldsExactlyTheGtidsOfItsRanges(
+            @ForAll("rangeLists") List<long[]> ranges, @ForAll("gtids") Gtid g) {
+        boolean inARange =
+                ranges.stream()
+                        .anyMatch(
+                                r -> {
+                                    int source = (int) r[0];
+                                    return UUIDS.get(source / TAGS.size()).equals(g.uuid())
+                                            && java.util.Objects.equals(
+                                                    TAGS.get(source % TAGS.size()), g.tag())
+                                            && r[1] <= g.transactionId()
+                                            && g.transactionId() <= r[2];
+                                });
         assertThat(build(ranges).contains(g)).isEqualTo(inARange);
     }
 
     @Property(tries = TRIES)
-    void transactionCountIsInclusionExclusion(@ForAll("sets") GtidSet a, @ForAll("sets") GtidSet b) {
+    void transactionCountIsInclusionExclusion(
+            @ForAll("sets") GtidSet a, @ForAll("sets") GtidSet b) {
         assertThat(a.union(b).transactionCount())
-                .isEqualTo(a.transactionCount() + b.transactionCount() - a.intersect(b).transactionCount());
+                .isEqualTo(
+                        a.transactionCount()
+                                + b.transactionCount()
+                                - a.intersect(b).transactionCount());
         assertThat(a.subtract(b).transactionCount())
                 .isEqualTo(a.transactionCount() - a.intersect(b).transactionCount());
     }
@@ -103,7 +124,8 @@ class GtidSetPropertiesTest {
     }
 
     @Property(tries = TRIES)
-    void differenceAndIntersectionPartitionTheSet(@ForAll("sets") GtidSet a, @ForAll("sets") GtidSet b) {
+    void differenceAndIntersectionPartitionTheSet(
+            @ForAll("sets") GtidSet a, @ForAll("sets") GtidSet b) {
         assertThat(a.subtract(b).intersect(b).isEmpty()).isTrue();
         assertThat(a.subtract(b).union(a.intersect(b))).isEqualTo(a);
     }

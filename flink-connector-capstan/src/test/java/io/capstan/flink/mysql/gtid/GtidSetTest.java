@@ -1,15 +1,16 @@
 package io.capstan.flink.mysql.gtid;
 
-import static org.assertj.core.api.Assertions.assertThat;
-import static org.assertj.core.api.Assertions.assertThatThrownBy;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.CsvSource;
 
 import java.io.ByteArrayInputStream;
 import java.io.ByteArrayOutputStream;
 import java.io.ObjectInputStream;
 import java.io.ObjectOutputStream;
-import org.junit.jupiter.api.Test;
-import org.junit.jupiter.params.ParameterizedTest;
-import org.junit.jupiter.params.provider.CsvSource;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 class GtidSetTest {
 
@@ -48,8 +49,17 @@ class GtidSetTest {
     @Test
     void printsOneCanonicalForm() {
         // Tags before untagged, split entries, unsorted, overlapping and adjacent ranges.
-        GtidSet messy = GtidSet.parse(" " + B + ":zz:4:aa:2-3 , " + B + ":9:4-5:1-3 ,,\n"
-                + A + ":10-12:1-9 , " + B + ":aa:1:zz:5-6 ");
+        GtidSet messy =
+                GtidSet.parse(
+                        " "
+                                + B
+                                + ":zz:4:aa:2-3 , "
+                                + B
+                                + ":9:4-5:1-3 ,,\n"
+                                + A
+                                + ":10-12:1-9 , "
+                                + B
+                                + ":aa:1:zz:5-6 ");
         assertThat(messy.toString()).isEqualTo(A + ":1-12," + B + ":1-5:9:aa:1-3:zz:4-6");
         assertThat(GtidSet.parse(messy.toString())).isEqualTo(messy);
         assertThat(GtidSet.parse(B + ":1-3:4-5")).hasToString(B + ":1-5");
@@ -67,26 +77,28 @@ class GtidSetTest {
     }
 
     @ParameterizedTest
-    @CsvSource(delimiter = '|', value = {
-        "3e11fa47-71ca-11e1-9e33-c80aa9429562:5-3 | '5-3'",
-        "3e11fa47-71ca-11e1-9e33-c80aa9429562:0 | '0'",
-        "3e11fa47-71ca-11e1-9e33-c80aa9429562:0-4 | '0'",
-        "3e11fa47-71ca-11e1-9e33-c80aa942956x:1 | '3e11fa47-71ca-11e1-9e33-c80aa942956x'",
-        "3e11fa4771ca11e19e33c80aa9429562:1 | '3e11fa4771ca11e19e33c80aa9429562'",
-        "3e11fa47-71ca-11e1-9e33-c80aa9429562 | '3e11fa47-71ca-11e1-9e33-c80aa9429562'",
-        "3e11fa47-71ca-11e1-9e33-c80aa9429562: | ':'",
-        "3e11fa47-71ca-11e1-9e33-c80aa9429562:1::2 | ':'",
-        "3e11fa47-71ca-11e1-9e33-c80aa9429562:1-x | '1-x'",
-        "3e11fa47-71ca-11e1-9e33-c80aa9429562:1-2-3 | '1-2-3'",
-        "3e11fa47-71ca-11e1-9e33-c80aa9429562:-3 | '-3'",
-        "3e11fa47-71ca-11e1-9e33-c80aa9429562:bad-tag:1 | 'bad-tag'",
-        "3e11fa47-71ca-11e1-9e33-c80aa9429562:t:1:9lives:2 | '9lives'",
-        "3e11fa47-71ca-11e1-9e33-c80aa9429562:aaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaa:1 | 'aaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaa'",
-        "3e11fa47-71ca-11e1-9e33-c80aa9429562:1:tag | 'tag'",
-        "3e11fa47-71ca-11e1-9e33-c80aa9429562:a:b:1 | 'a'",
-        "3e11fa47-71ca-11e1-9e33-c80aa9429562:9223372036854775807 | '9223372036854775807'",
-        "3e11fa47-71ca-11e1-9e33-c80aa9429562:1-99999999999999999999 | '1-99999999999999999999'",
-    })
+    @CsvSource(
+            delimiter = '|',
+            value = {
+                "3e11fa47-71ca-11e1-9e33-c80aa9429562:5-3 | '5-3'",
+                "3e11fa47-71ca-11e1-9e33-c80aa9429562:0 | '0'",
+                "3e11fa47-71ca-11e1-9e33-c80aa9429562:0-4 | '0'",
+                "3e11fa47-71ca-11e1-9e33-c80aa942956x:1 | '3e11fa47-71ca-11e1-9e33-c80aa942956x'",
+                "3e11fa4771ca11e19e33c80aa9429562:1 | '3e11fa4771ca11e19e33c80aa9429562'",
+                "3e11fa47-71ca-11e1-9e33-c80aa9429562 | '3e11fa47-71ca-11e1-9e33-c80aa9429562'",
+                "3e11fa47-71ca-11e1-9e33-c80aa9429562: | ':'",
+                "3e11fa47-71ca-11e1-9e33-c80aa9429562:1::2 | ':'",
+                "3e11fa47-71ca-11e1-9e33-c80aa9429562:1-x | '1-x'",
+                "3e11fa47-71ca-11e1-9e33-c80aa9429562:1-2-3 | '1-2-3'",
+                "3e11fa47-71ca-11e1-9e33-c80aa9429562:-3 | '-3'",
+                "3e11fa47-71ca-11e1-9e33-c80aa9429562:bad-tag:1 | 'bad-tag'",
+                "3e11fa47-71ca-11e1-9e33-c80aa9429562:t:1:9lives:2 | '9lives'",
+                "3e11fa47-71ca-11e1-9e33-c80aa9429562:aaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaa:1 | 'aaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaa'",
+                "3e11fa47-71ca-11e1-9e33-c80aa9429562:1:tag | 'tag'",
+                "3e11fa47-71ca-11e1-9e33-c80aa9429562:a:b:1 | 'a'",
+                "3e11fa47-71ca-11e1-9e33-c80aa9429562:9223372036854775807 | '9223372036854775807'",
+                "3e11fa47-71ca-11e1-9e33-c80aa9429562:1-99999999999999999999 | '1-99999999999999999999'",
+            })
     void rejectsInvalidTextQuotingTheFragment(String text, String fragment) {
         assertThatThrownBy(() -> GtidSet.parse(text))
                 .isInstanceOf(IllegalArgumentException.class)
@@ -98,7 +110,8 @@ class GtidSetTest {
     void acceptsTheLargestTransactionNumber() {
         GtidSet set = GtidSet.parse(A + ":9223372036854775805-9223372036854775806");
         assertThat(set.contains(Gtid.of(A, Gtid.MAX_TRANSACTION_ID))).isTrue();
-        assertThat(set.add(Gtid.of(A, 1)).toString()).isEqualTo(A + ":1:9223372036854775805-9223372036854775806");
+        assertThat(set.add(Gtid.of(A, 1)).toString())
+                .isEqualTo(A + ":1:9223372036854775805-9223372036854775806");
     }
 
     @Test
@@ -113,7 +126,8 @@ class GtidSetTest {
         assertThat(x.containsAll(GtidSet.parse(A + ":10-11"))).isFalse();
         assertThat(x.containsAll(GtidSet.parse(C + ":1"))).isFalse();
         assertThat(x.containsAll(GtidSet.empty())).isTrue();
-        assertThat(GtidSet.parse(A + ":1:t:1").subtract(GtidSet.parse(A + ":t:1"))).hasToString(A + ":1");
+        assertThat(GtidSet.parse(A + ":1:t:1").subtract(GtidSet.parse(A + ":t:1")))
+                .hasToString(A + ":1");
     }
 
     @Test
@@ -132,14 +146,19 @@ class GtidSetTest {
 
     @Test
     void builderAcceptsAdditionsInAnyOrder() {
-        GtidSet built = GtidSet.builder()
-                .add(Gtid.of(B, 7)).add(Gtid.of(B, 1)).add(Gtid.of(B, 2))
-                .addRange(A, "", 3, 4).addRange(A.toUpperCase(), "T", 1, 1)
-                .addAll(GtidSet.parse(B + ":3-6"))
-                .build();
+        GtidSet built =
+                GtidSet.builder()
+                        .add(Gtid.of(B, 7))
+                        .add(Gtid.of(B, 1))
+                        .add(Gtid.of(B, 2))
+                        .addRange(A, "", 3, 4)
+                        .addRange(A.toUpperCase(), "T", 1, 1)
+                        .addAll(GtidSet.parse(B + ":3-6"))
+                        .build();
         assertThat(built).hasToString(A + ":3-4:t:1," + B + ":1-7");
         assertThatThrownBy(() -> GtidSet.builder().addRange(A, "", 5, 4))
-                .isInstanceOf(IllegalArgumentException.class).hasMessageContaining("5-4");
+                .isInstanceOf(IllegalArgumentException.class)
+                .hasMessageContaining("5-4");
     }
 
     @Test
@@ -158,7 +177,8 @@ class GtidSetTest {
             out.writeObject(s);
             out.writeObject(GtidSet.empty());
         }
-        try (ObjectInputStream in = new ObjectInputStream(new ByteArrayInputStream(bytes.toByteArray()))) {
+        try (ObjectInputStream in =
+                new ObjectInputStream(new ByteArrayInputStream(bytes.toByteArray()))) {
             assertThat(in.readObject()).isEqualTo(s);
             assertThat(in.readObject()).isSameAs(GtidSet.empty());
         }
@@ -167,7 +187,11 @@ class GtidSetTest {
     @Test
     void transactionCountCountsEveryRangeOfEverySource() {
         assertThat(GtidSet.empty().transactionCount()).isZero();
-        assertThat(GtidSet.parse("3e11fa47-71ca-11e1-9e33-c80aa9429562:1-5:11,"
-                + "2174b383-5441-11e8-b90a-c80aa9429562:1-3:tag_a:7").transactionCount()).isEqualTo(10);
+        assertThat(
+                        GtidSet.parse(
+                                        "3e11fa47-71ca-11e1-9e33-c80aa9429562:1-5:11,"
+                                                + "2174b383-5441-11e8-b90a-c80aa9429562:1-3:tag_a:7")
+                                .transactionCount())
+                .isEqualTo(10);
     }
 }

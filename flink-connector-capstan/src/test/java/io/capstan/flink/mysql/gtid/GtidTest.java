@@ -1,13 +1,14 @@
 package io.capstan.flink.mysql.gtid;
 
-import static org.assertj.core.api.Assertions.assertThat;
-import static org.assertj.core.api.Assertions.assertThatThrownBy;
+import org.junit.jupiter.api.Test;
 
 import java.io.ByteArrayInputStream;
 import java.io.ByteArrayOutputStream;
 import java.io.ObjectInputStream;
 import java.io.ObjectOutputStream;
-import org.junit.jupiter.api.Test;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 class GtidTest {
 
@@ -43,7 +44,8 @@ class GtidTest {
 
     @Test
     void rejectsInvalidText() {
-        assertThatThrownBy(() -> Gtid.parse(U + ":0")).isInstanceOf(IllegalArgumentException.class)
+        assertThatThrownBy(() -> Gtid.parse(U + ":0"))
+                .isInstanceOf(IllegalArgumentException.class)
                 .hasMessageContaining("'0'");
         assertThatThrownBy(() -> Gtid.parse(U)).hasMessageContaining("'" + U + "'");
         assertThatThrownBy(() -> Gtid.parse("3e11fa47-71ca-11e1-9e33-c80aa942956g:1"))
@@ -51,7 +53,8 @@ class GtidTest {
         assertThatThrownBy(() -> Gtid.parse(U + ":9tag:1")).hasMessageContaining("'9tag'");
         assertThatThrownBy(() -> Gtid.parse(U + ":1-2")).hasMessageContaining("'1-2'");
         assertThatThrownBy(() -> Gtid.of(U, "a".repeat(33), 1)).hasMessageContaining("32");
-        assertThatThrownBy(() -> Gtid.of(U, Long.MAX_VALUE)).isInstanceOf(IllegalArgumentException.class);
+        assertThatThrownBy(() -> Gtid.of(U, Long.MAX_VALUE))
+                .isInstanceOf(IllegalArgumentException.class);
         assertThatThrownBy(() -> Gtid.parse(U + ":99999999999999999999"))
                 .hasMessageContaining("'99999999999999999999'");
     }
@@ -63,7 +66,8 @@ class GtidTest {
         try (ObjectOutputStream out = new ObjectOutputStream(bytes)) {
             out.writeObject(g);
         }
-        try (ObjectInputStream in = new ObjectInputStream(new ByteArrayInputStream(bytes.toByteArray()))) {
+        try (ObjectInputStream in =
+                new ObjectInputStream(new ByteArrayInputStream(bytes.toByteArray()))) {
             assertThat(in.readObject()).isEqualTo(g);
         }
     }

@@ -1,14 +1,17 @@
 package io.capstan.flink.mysql.preflight;
 
-import static org.assertj.core.api.Assertions.assertThat;
-
 import io.capstan.flink.mysql.schema.TableId;
-import java.util.List;
+
 import org.junit.jupiter.api.Test;
+
+import java.util.List;
+
+import static org.assertj.core.api.Assertions.assertThat;
 
 class AccountPrivilegesTest {
 
-    private static AccountPrivileges account(boolean wildcards, boolean caseInsensitive, String... lines) {
+    private static AccountPrivileges account(
+            boolean wildcards, boolean caseInsensitive, String... lines) {
         return new AccountPrivileges(
                 "capstan", "%", GrantParser.parseAll(List.of(lines)), wildcards, caseInsensitive);
     }
@@ -17,7 +20,8 @@ class AccountPrivilegesTest {
 
     @Test
     void globalGrantCoversEveryTable() {
-        AccountPrivileges p = account(true, false, "GRANT SELECT, LOCK TABLES ON *.* TO `capstan`@`%`");
+        AccountPrivileges p =
+                account(true, false, "GRANT SELECT, LOCK TABLES ON *.* TO `capstan`@`%`");
         assertThat(p.hasOnTable("SELECT", ORDERS)).isTrue();
         assertThat(p.hasOnTable("LOCK TABLES", ORDERS)).isTrue();
         assertThat(p.hasGlobal("REPLICATION SLAVE")).isFalse();
@@ -47,7 +51,8 @@ class AccountPrivilegesTest {
         assertThat(p.hasOnTable("SELECT", ORDERS)).isTrue();
         assertThat(p.hasOnTable("SELECT", TableId.of("shipping", "t"))).isTrue(); // _ = i, % = ping
         assertThat(p.hasOnTable("SELECT", TableId.of("sharp", "t"))).isFalse();
-        AccountPrivileges escaped = account(true, false, "GRANT SELECT ON `a\\_b`.* TO `capstan`@`%`");
+        AccountPrivileges escaped =
+                account(true, false, "GRANT SELECT ON `a\\_b`.* TO `capstan`@`%`");
         assertThat(escaped.hasOnTable("SELECT", TableId.of("a_b", "t"))).isTrue();
         assertThat(escaped.hasOnTable("SELECT", TableId.of("axb", "t"))).isFalse();
     }
@@ -68,15 +73,19 @@ class AccountPrivilegesTest {
 
     @Test
     void namesCompareByLowerCaseTableNames() {
-        AccountPrivileges sensitive = account(true, false, "GRANT SELECT ON `Shop`.* TO `capstan`@`%`");
-        AccountPrivileges insensitive = account(true, true, "GRANT SELECT ON `Shop`.* TO `capstan`@`%`");
+        AccountPrivileges sensitive =
+                account(true, false, "GRANT SELECT ON `Shop`.* TO `capstan`@`%`");
+        AccountPrivileges insensitive =
+                account(true, true, "GRANT SELECT ON `Shop`.* TO `capstan`@`%`");
         assertThat(sensitive.hasOnTable("SELECT", ORDERS)).isFalse();
         assertThat(insensitive.hasOnTable("SELECT", ORDERS)).isTrue();
     }
 
     @Test
     void accountIsQuotedForGrantStatements() {
-        assertThat(new AccountPrivileges("o'neil", "10.0.%", List.of(), true, false).quotedAccount())
+        assertThat(
+                        new AccountPrivileges("o'neil", "10.0.%", List.of(), true, false)
+                                .quotedAccount())
                 .isEqualTo("'o''neil'@'10.0.%'");
         assertThat(AccountPrivileges.splitAccount("user@with@host.example"))
                 .containsExactly("user@with", "host.example");

@@ -1,9 +1,10 @@
 package io.capstan.flink.mysql.preflight;
 
-import static org.assertj.core.api.Assertions.assertThat;
+import org.junit.jupiter.api.Test;
 
 import java.util.Set;
-import org.junit.jupiter.api.Test;
+
+import static org.assertj.core.api.Assertions.assertThat;
 
 class GrantParserTest {
 
@@ -15,14 +16,20 @@ class GrantParserTest {
                                         + " ON *.* TO `capstan`@`%`"))
                 .contains(
                         Grant.global(
-                                Set.of("SELECT", "LOCK TABLES", "REPLICATION SLAVE", "REPLICATION CLIENT")));
+                                Set.of(
+                                        "SELECT",
+                                        "LOCK TABLES",
+                                        "REPLICATION SLAVE",
+                                        "REPLICATION CLIENT")));
     }
 
     @Test
     void schemaAndTableLevels() {
         assertThat(GrantParser.parse("GRANT SELECT, INSERT ON `shop`.* TO `u`@`10.0.%`"))
                 .contains(Grant.schema("shop", Set.of("SELECT", "INSERT")));
-        assertThat(GrantParser.parse("GRANT SELECT ON `shop`.`orders` TO `u`@`%` WITH GRANT OPTION"))
+        assertThat(
+                        GrantParser.parse(
+                                "GRANT SELECT ON `shop`.`orders` TO `u`@`%` WITH GRANT OPTION"))
                 .contains(Grant.table("shop", "orders", Set.of("SELECT")));
     }
 
@@ -49,7 +56,9 @@ class GrantParserTest {
     @Test
     void roleGrantsAndProxyAndRoutinesGrantNoTablePrivilege() {
         assertThat(GrantParser.parse("GRANT `reader`@`%`,`ops`@`%` TO `u`@`%`")).isEmpty();
-        assertThat(GrantParser.parse("GRANT PROXY ON ''@'' TO 'root'@'localhost' WITH GRANT OPTION"))
+        assertThat(
+                        GrantParser.parse(
+                                "GRANT PROXY ON ''@'' TO 'root'@'localhost' WITH GRANT OPTION"))
                 .hasValueSatisfying(g -> assertThat(g.level()).isEqualTo(Grant.Level.OTHER));
         assertThat(GrantParser.parse("GRANT EXECUTE ON PROCEDURE `db`.`p` TO `u`@`%`"))
                 .hasValueSatisfying(g -> assertThat(g.level()).isEqualTo(Grant.Level.OTHER));

@@ -2,6 +2,7 @@ package io.capstan.flink.mysql.preflight;
 
 import io.capstan.flink.mysql.connect.MySqlConnectionConfig;
 import io.capstan.flink.mysql.testing.SocketDirectory;
+
 import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.net.ServerSocket;
@@ -20,16 +21,18 @@ import java.util.stream.Stream;
  * A throw-away MariaDB server for the one test that needs a server preflight must refuse as
  * unsupported. It runs Debian's {@code mariadbd} (package {@code mariadb-server-core}, binaries
  * only) from {@code target/}: bootstrapped from the packaged system-table scripts, started on a
- * free loopback port, stopped and deleted on {@link #close()} or at JVM exit. Its Unix socket
- * lives in a short {@link SocketDirectory} of its own: beside the data, a deep checkout would pass
- * the 107-byte socket path limit and mariadbd would not start.
+ * free loopback port, stopped and deleted on {@link #close()} or at JVM exit. Its Unix socket lives
+ * in a short {@link SocketDirectory} of its own: beside the data, a deep checkout would pass the
+ * 107-byte socket path limit and mariadbd would not start.
  */
 final class MariaDbServer implements AutoCloseable {
 
     static final Path MARIADBD = Paths.get("/usr/sbin/mariadbd");
     private static final Path SHARE = Paths.get("/usr/share/mysql");
     static final String MISSING =
-            "MariaDB test server not found at " + MARIADBD + ": run 'apt-get install -y mariadb-server-core'";
+            "MariaDB test server not found at "
+                    + MARIADBD
+                    + ": run 'apt-get install -y mariadb-server-core'";
 
     private final Path dir;
     private final SocketDirectory socketDir;
@@ -52,8 +55,12 @@ final class MariaDbServer implements AutoCloseable {
     }
 
     static MariaDbServer start() throws IOException, InterruptedException {
-        Path dir = Paths.get("target", "mariadb-servers", "m" + ProcessHandle.current().pid() + "-" + System.nanoTime())
-                .toAbsolutePath();
+        Path dir =
+                Paths.get(
+                                "target",
+                                "mariadb-servers",
+                                "m" + ProcessHandle.current().pid() + "-" + System.nanoTime())
+                        .toAbsolutePath();
         Files.createDirectories(dir.resolve("data"));
         Files.createDirectories(dir.resolve("tmp"));
         bootstrap(dir);
@@ -67,10 +74,11 @@ final class MariaDbServer implements AutoCloseable {
         cmd.add("--log-error=" + dir.resolve("error.log"));
         Process p;
         try {
-            p = new ProcessBuilder(cmd)
-                    .redirectErrorStream(true)
-                    .redirectOutput(dir.resolve("mariadbd.out").toFile())
-                    .start();
+            p =
+                    new ProcessBuilder(cmd)
+                            .redirectErrorStream(true)
+                            .redirectOutput(dir.resolve("mariadbd.out").toFile())
+                            .start();
         } catch (IOException e) {
             socketDir.close();
             throw e;
@@ -90,14 +98,16 @@ final class MariaDbServer implements AutoCloseable {
         Files.writeString(script, sql, StandardCharsets.UTF_8);
         List<String> cmd = baseCommand(dir);
         cmd.add("--bootstrap");
-        Process p = new ProcessBuilder(cmd)
-                .redirectInput(script.toFile())
-                .redirectErrorStream(true)
-                .redirectOutput(dir.resolve("bootstrap.log").toFile())
-                .start();
+        Process p =
+                new ProcessBuilder(cmd)
+                        .redirectInput(script.toFile())
+                        .redirectErrorStream(true)
+                        .redirectOutput(dir.resolve("bootstrap.log").toFile())
+                        .start();
         if (!p.waitFor(60, TimeUnit.SECONDS) || p.exitValue() != 0) {
             p.destroyForcibly();
-            throw new IllegalStateException("mariadbd --bootstrap failed; see " + dir.resolve("bootstrap.log"));
+            throw new IllegalStateException(
+                    "mariadbd --bootstrap failed; see " + dir.resolve("bootstrap.log"));
         }
     }
 

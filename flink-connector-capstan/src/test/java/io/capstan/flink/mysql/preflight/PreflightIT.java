@@ -1,20 +1,22 @@
 package io.capstan.flink.mysql.preflight;
 
-import static io.capstan.flink.mysql.testing.ConnectorConfigs.connectorConfig;
-import static org.assertj.core.api.Assertions.assertThat;
-import static org.assertj.core.api.Assertions.fail;
-
 import io.capstan.flink.mysql.connect.MySqlConnectionConfig;
 import io.capstan.flink.mysql.error.HaltReason;
 import io.capstan.flink.mysql.schema.TableId;
 import io.capstan.flink.mysql.testing.MySqlTestDatabase;
-import java.sql.SQLException;
-import java.util.Collection;
-import java.util.List;
+
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.RegisterExtension;
+
+import java.sql.SQLException;
+import java.util.Collection;
+import java.util.List;
+
+import static io.capstan.flink.mysql.testing.ConnectorConfigs.connectorConfig;
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.fail;
 
 /**
  * Preflight against the real shared server: the healthy server passes for the least-privileged
@@ -27,6 +29,7 @@ class PreflightIT {
 
     /** Distinctive, so that a leak into any message is unmistakable. */
     private static final String LIMITED_PASSWORD = "Pw-Zebra-7781-NeverPrinted";
+
     private static final String LIMITED_USER = "capstan_pf_limited";
     private static final String ROLE_USER = "capstan_pf_roles";
     private static final String ROLE = "capstan_pf_lock_role";
@@ -67,7 +70,8 @@ class PreflightIT {
 
     @Test
     void binlogFormatStatementIsRefused() throws SQLException {
-        assertDynamicSettingRefused("binlog_format", "'STATEMENT'", HaltReason.BINLOG_FORMAT_NOT_ROW);
+        assertDynamicSettingRefused(
+                "binlog_format", "'STATEMENT'", HaltReason.BINLOG_FORMAT_NOT_ROW);
     }
 
     @Test
@@ -77,7 +81,8 @@ class PreflightIT {
 
     @Test
     void minimalRowImageIsRefused() throws SQLException {
-        assertDynamicSettingRefused("binlog_row_image", "'MINIMAL'", HaltReason.BINLOG_ROW_IMAGE_NOT_FULL);
+        assertDynamicSettingRefused(
+                "binlog_row_image", "'MINIMAL'", HaltReason.BINLOG_ROW_IMAGE_NOT_FULL);
     }
 
     @Test
@@ -89,15 +94,17 @@ class PreflightIT {
     @Test
     void partialJsonIsRefused() throws SQLException {
         assertDynamicSettingRefused(
-                "binlog_row_value_options", "'PARTIAL_JSON'", HaltReason.BINLOG_ROW_VALUE_OPTIONS_SET);
+                "binlog_row_value_options",
+                "'PARTIAL_JSON'",
+                HaltReason.BINLOG_ROW_VALUE_OPTIONS_SET);
     }
 
     /**
      * SET GLOBAL changes the global value at once (what preflight reads) but only new sessions use
      * it; the original is restored in a finally so later tests see a safe server.
      */
-    private static void assertDynamicSettingRefused(String variable, String badValue, HaltReason reason)
-            throws SQLException {
+    private static void assertDynamicSettingRefused(
+            String variable, String badValue, HaltReason reason) throws SQLException {
         String original = DB.server().queryStringAsRoot("SELECT @@global." + variable);
         try {
             DB.server().executeAsRoot("SET GLOBAL " + variable + " = " + badValue);
@@ -105,9 +112,12 @@ class PreflightIT {
             assertThat(e.reason()).isEqualTo(reason);
             assertThat(e.failures()).extracting(PreflightFailure::reason).containsExactly(reason);
             assertThat(e.failures().get(0).subject()).isEqualTo(variable);
-            assertThat(e.getMessage()).contains("[" + reason.code() + "] " + variable + ": is " + badValue);
+            assertThat(e.getMessage())
+                    .contains("[" + reason.code() + "] " + variable + ": is " + badValue);
         } finally {
-            DB.server().executeAsRoot("SET GLOBAL " + variable + " = '" + original.replace("'", "''") + "'");
+            DB.server()
+                    .executeAsRoot(
+                            "SET GLOBAL " + variable + " = '" + original.replace("'", "''") + "'");
         }
         Preflight.verify(connectorConfig(DB), tables);
     }
@@ -116,15 +126,28 @@ class PreflightIT {
     void missingPrivilegesAreEachNamedAndThePrintedGrantsFixThem() throws SQLException {
         DB.server()
                 .executeAsRoot(
-                        "CREATE USER '" + LIMITED_USER + "'@'%' IDENTIFIED BY '" + LIMITED_PASSWORD + "'",
-                        "GRANT SELECT ON `" + DB.name() + "`.`orders` TO '" + LIMITED_USER + "'@'%'");
+                        "CREATE USER '"
+                                + LIMITED_USER
+                                + "'@'%' IDENTIFIED BY '"
+                                + LIMITED_PASSWORD
+                                + "'",
+                        "GRANT SELECT ON `"
+                                + DB.name()
+                                + "`.`orders` TO '"
+                                + LIMITED_USER
+                                + "'@'%'");
         MySqlConnectionConfig limited =
-                connectorConfig(DB).toBuilder().username(LIMITED_USER).password(LIMITED_PASSWORD).build();
+                connectorConfig(DB).toBuilder()
+                        .username(LIMITED_USER)
+                        .password(LIMITED_PASSWORD)
+                        .build();
 
         PreflightException e = refusal(limited, tables);
 
         assertThat(e.reason()).isEqualTo(HaltReason.MISSING_PRIVILEGE);
-        assertThat(e.failures()).extracting(PreflightFailure::reason).containsOnly(HaltReason.MISSING_PRIVILEGE);
+        assertThat(e.failures())
+                .extracting(PreflightFailure::reason)
+                .containsOnly(HaltReason.MISSING_PRIVILEGE);
         String account = "'" + LIMITED_USER + "'@'%'";
         assertThat(e.failures())
                 .extracting(PreflightFailure::remedy)
@@ -148,11 +171,20 @@ class PreflightIT {
                 .executeAsRoot(
                         "CREATE ROLE '" + ROLE + "'",
                         "GRANT LOCK TABLES, SELECT ON `" + DB.name() + "`.* TO '" + ROLE + "'",
-                        "CREATE USER '" + ROLE_USER + "'@'%' IDENTIFIED BY '" + LIMITED_PASSWORD + "'",
-                        "GRANT REPLICATION SLAVE, REPLICATION CLIENT ON *.* TO '" + ROLE_USER + "'@'%'",
+                        "CREATE USER '"
+                                + ROLE_USER
+                                + "'@'%' IDENTIFIED BY '"
+                                + LIMITED_PASSWORD
+                                + "'",
+                        "GRANT REPLICATION SLAVE, REPLICATION CLIENT ON *.* TO '"
+                                + ROLE_USER
+                                + "'@'%'",
                         "GRANT '" + ROLE + "' TO '" + ROLE_USER + "'@'%'");
         MySqlConnectionConfig roleUser =
-                connectorConfig(DB).toBuilder().username(ROLE_USER).password(LIMITED_PASSWORD).build();
+                connectorConfig(DB).toBuilder()
+                        .username(ROLE_USER)
+                        .password(LIMITED_PASSWORD)
+                        .build();
 
         // Granted but not active at login: the connector's sessions would lack these privileges.
         PreflightException e = refusal(roleUser, tables);
@@ -161,7 +193,8 @@ class PreflightIT {
                 .containsExactly(
                         "SELECT not granted to '" + ROLE_USER + "'@'%'",
                         "SELECT not granted to '" + ROLE_USER + "'@'%'",
-                        "LOCK TABLES not granted to '" + ROLE_USER
+                        "LOCK TABLES not granted to '"
+                                + ROLE_USER
                                 + "'@'%' (needed for the snapshot's brief table lock)");
         assertNoSecret(e);
 

@@ -1,22 +1,24 @@
 package io.capstan.flink.mysql.preflight;
 
-import static org.assertj.core.api.Assertions.assertThat;
-
 import io.capstan.flink.mysql.connect.JdbcConnections;
 import io.capstan.flink.mysql.connect.MySqlConnectionConfig;
 import io.capstan.flink.mysql.error.HaltReason;
 import io.capstan.flink.mysql.schema.TableId;
-import java.sql.Connection;
-import java.sql.Statement;
-import java.util.List;
+
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 
+import java.sql.Connection;
+import java.sql.Statement;
+import java.util.List;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
 /**
- * A real MariaDB server is refused as unsupported, and only for that: its GTIDs are not MySQL's,
- * so the settings rules would only add noise. Needs Debian's {@code mariadb-server-core}; without
- * it the test fails with the install command rather than skipping unnoticed.
+ * A real MariaDB server is refused as unsupported, and only for that: its GTIDs are not MySQL's, so
+ * the settings rules would only add noise. Needs Debian's {@code mariadb-server-core}; without it
+ * the test fails with the install command rather than skipping unnoticed.
  */
 class PreflightMariaDbIT {
 
@@ -34,7 +36,8 @@ class PreflightMariaDbIT {
             st.execute("CREATE DATABASE shop");
             st.execute("CREATE TABLE shop.orders (id BIGINT PRIMARY KEY)");
             st.execute("CREATE USER 'capstan'@'%' IDENTIFIED BY '" + PASSWORD + "'");
-            st.execute("GRANT SELECT, LOCK TABLES, REPLICATION SLAVE, REPLICATION CLIENT ON *.* TO 'capstan'@'%'");
+            st.execute(
+                    "GRANT SELECT, LOCK TABLES, REPLICATION SLAVE, REPLICATION CLIENT ON *.* TO 'capstan'@'%'");
         }
     }
 

@@ -1,20 +1,22 @@
 package io.capstan.flink.mysql.preflight;
 
-import static io.capstan.flink.mysql.testing.ConnectorConfigs.connectorConfig;
-import static org.assertj.core.api.Assertions.assertThat;
-
 import io.capstan.flink.mysql.error.HaltReason;
 import io.capstan.flink.mysql.schema.TableId;
 import io.capstan.flink.mysql.testing.MySqlServer;
 import io.capstan.flink.mysql.testing.ServerOptions;
+
+import org.junit.jupiter.api.AfterAll;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.Test;
+
 import java.sql.SQLException;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
-import org.junit.jupiter.api.AfterAll;
-import org.junit.jupiter.api.BeforeAll;
-import org.junit.jupiter.api.Test;
+
+import static io.capstan.flink.mysql.testing.ConnectorConfigs.connectorConfig;
+import static org.assertj.core.api.Assertions.assertThat;
 
 /**
  * One extra server started with every setting wrong, including those that cannot change online

@@ -1,11 +1,11 @@
 package io.capstan.flink.mysql.preflight;
 
-import static com.tngtech.archunit.lang.syntax.ArchRuleDefinition.noClasses;
-
 import com.tngtech.archunit.core.domain.JavaClasses;
 import com.tngtech.archunit.core.importer.ClassFileImporter;
 import com.tngtech.archunit.core.importer.ImportOption;
 import org.junit.jupiter.api.Test;
+
+import static com.tngtech.archunit.lang.syntax.ArchRuleDefinition.noClasses;
 
 /** The rules and the facts are pure: only the reader and the entry point touch JDBC. */
 class PreflightPurityTest {
@@ -25,7 +25,8 @@ class PreflightPurityTest {
                 .doNotHaveSimpleName("Preflight")
                 .should()
                 .dependOnClassesThat()
-                .resideInAnyPackage("java.sql..", "io.capstan.flink.mysql.connect..", "org.apache.flink..")
+                .resideInAnyPackage(
+                        "java.sql..", "io.capstan.flink.mysql.connect..", "org.apache.flink..")
                 .check(classes);
     }
 }

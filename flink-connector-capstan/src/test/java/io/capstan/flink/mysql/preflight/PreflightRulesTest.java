@@ -1,16 +1,18 @@
 package io.capstan.flink.mysql.preflight;
 
-import static org.assertj.core.api.Assertions.assertThat;
-
 import io.capstan.flink.mysql.error.HaltReason;
 import io.capstan.flink.mysql.schema.TableId;
+
+import org.junit.jupiter.api.Test;
+
 import java.util.EnumSet;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
 import java.util.stream.Collectors;
-import org.junit.jupiter.api.Test;
+
+import static org.assertj.core.api.Assertions.assertThat;
 
 class PreflightRulesTest {
 
@@ -38,7 +40,8 @@ class PreflightRulesTest {
         return new ServerFacts(
                 version,
                 variables,
-                new AccountPrivileges("capstan", "%", GrantParser.parseAll(List.of(grantLines)), true, false));
+                new AccountPrivileges(
+                        "capstan", "%", GrantParser.parseAll(List.of(grantLines)), true, false));
     }
 
     private static ServerFacts withVariable(String name, String value) {
@@ -70,7 +73,8 @@ class PreflightRulesTest {
 
     @Test
     void binlogDisabled() {
-        PreflightFailure f = single(check(withVariable("log_bin", "OFF")), HaltReason.BINLOG_DISABLED);
+        PreflightFailure f =
+                single(check(withVariable("log_bin", "OFF")), HaltReason.BINLOG_DISABLED);
         assertThat(f.subject()).isEqualTo("log_bin");
         assertThat(f.found()).contains("'OFF'");
         assertThat(f.remedy()).contains("log_bin = binlog").contains("restart");
@@ -79,7 +83,9 @@ class PreflightRulesTest {
     @Test
     void binlogFormatNotRow() {
         PreflightFailure f =
-                single(check(withVariable("binlog_format", "STATEMENT")), HaltReason.BINLOG_FORMAT_NOT_ROW);
+                single(
+                        check(withVariable("binlog_format", "STATEMENT")),
+                        HaltReason.BINLOG_FORMAT_NOT_ROW);
         assertThat(f.found()).isEqualTo("is 'STATEMENT', must be ROW");
         assertThat(f.remedy()).startsWith("SET PERSIST binlog_format = 'ROW';");
         single(check(withVariable("binlog_format", "MIXED")), HaltReason.BINLOG_FORMAT_NOT_ROW);
@@ -88,9 +94,13 @@ class PreflightRulesTest {
     @Test
     void rowImageNotFull() {
         PreflightFailure f =
-                single(check(withVariable("binlog_row_image", "MINIMAL")), HaltReason.BINLOG_ROW_IMAGE_NOT_FULL);
+                single(
+                        check(withVariable("binlog_row_image", "MINIMAL")),
+                        HaltReason.BINLOG_ROW_IMAGE_NOT_FULL);
         assertThat(f.remedy()).isEqualTo("SET PERSIST binlog_row_image = 'FULL';");
-        single(check(withVariable("binlog_row_image", "NOBLOB")), HaltReason.BINLOG_ROW_IMAGE_NOT_FULL);
+        single(
+                check(withVariable("binlog_row_image", "NOBLOB")),
+                HaltReason.BINLOG_ROW_IMAGE_NOT_FULL);
     }
 
     @Test
@@ -115,14 +125,18 @@ class PreflightRulesTest {
     @Test
     void gtidModeNotOnGivesTheStepsFromTheCurrentMode() {
         PreflightFailure fromOffPermissive =
-                single(check(withVariable("gtid_mode", "OFF_PERMISSIVE")), HaltReason.GTID_MODE_NOT_ON);
+                single(
+                        check(withVariable("gtid_mode", "OFF_PERMISSIVE")),
+                        HaltReason.GTID_MODE_NOT_ON);
         assertThat(fromOffPermissive.remedy())
                 .doesNotContain("gtid_mode = OFF_PERMISSIVE")
                 .contains("SET PERSIST gtid_mode = ON_PERMISSIVE;")
                 .contains("SET PERSIST gtid_mode = ON;")
                 .doesNotContain("enforce_gtid_consistency = ON;");
         PreflightFailure fromOnPermissive =
-                single(check(withVariable("gtid_mode", "ON_PERMISSIVE")), HaltReason.GTID_MODE_NOT_ON);
+                single(
+                        check(withVariable("gtid_mode", "ON_PERMISSIVE")),
+                        HaltReason.GTID_MODE_NOT_ON);
         assertThat(fromOnPermissive.remedy())
                 .doesNotContain("ON_PERMISSIVE;")
                 .contains("Ongoing_anonymous_transaction_count")
@@ -144,10 +158,12 @@ class PreflightRulesTest {
         Map<String, String> v = safeVariables();
         v.put("gtid_mode", "OFF");
         v.put("enforce_gtid_consistency", "OFF");
-        List<PreflightFailure> failures = check(facts(ServerVersion.mysql(8, 0, 15), v, CONNECTOR_GRANT));
+        List<PreflightFailure> failures =
+                check(facts(ServerVersion.mysql(8, 0, 15), v, CONNECTOR_GRANT));
         assertThat(failures)
                 .extracting(PreflightFailure::reason)
-                .containsExactly(HaltReason.ENFORCE_GTID_CONSISTENCY_NOT_ON, HaltReason.GTID_MODE_NOT_ON);
+                .containsExactly(
+                        HaltReason.ENFORCE_GTID_CONSISTENCY_NOT_ON, HaltReason.GTID_MODE_NOT_ON);
         assertThat(failures.get(1).remedy())
                 .startsWith(
                         "SET PERSIST enforce_gtid_consistency = ON; SET PERSIST gtid_mode ="
@@ -169,9 +185,13 @@ class PreflightRulesTest {
     @Test
     void missingGlobalPrivilegesAreNamedWithTheirGrant() {
         List<PreflightFailure> failures =
-                check(facts(ServerVersion.mysql(8, 0, 15), safeVariables(),
-                        "GRANT SELECT, LOCK TABLES ON *.* TO `capstan`@`%`"));
-        assertThat(failures).extracting(PreflightFailure::reason)
+                check(
+                        facts(
+                                ServerVersion.mysql(8, 0, 15),
+                                safeVariables(),
+                                "GRANT SELECT, LOCK TABLES ON *.* TO `capstan`@`%`"));
+        assertThat(failures)
+                .extracting(PreflightFailure::reason)
                 .containsOnly(HaltReason.MISSING_PRIVILEGE);
         assertThat(failures)
                 .extracting(PreflightFailure::remedy)
@@ -183,9 +203,12 @@ class PreflightRulesTest {
     @Test
     void missingSelectIsPerTableAndLockTablesPerSchema() {
         List<PreflightFailure> failures =
-                check(facts(ServerVersion.mysql(8, 4, 0), safeVariables(),
-                        "GRANT REPLICATION SLAVE, REPLICATION CLIENT ON *.* TO `capstan`@`%`",
-                        "GRANT SELECT ON `shop`.`orders` TO `capstan`@`%`"));
+                check(
+                        facts(
+                                ServerVersion.mysql(8, 4, 0),
+                                safeVariables(),
+                                "GRANT REPLICATION SLAVE, REPLICATION CLIENT ON *.* TO `capstan`@`%`",
+                                "GRANT SELECT ON `shop`.`orders` TO `capstan`@`%`"));
         assertThat(failures)
                 .extracting(PreflightFailure::subject)
                 .containsExactly("table shop.items", "schema shop (tables items, orders)");
@@ -200,7 +223,10 @@ class PreflightRulesTest {
     void mariaDbIsUnsupportedAndNothingElseIsReported() {
         PreflightFailure f =
                 single(
-                        check(facts(ServerVersion.parse("10.11.6-MariaDB-0+deb12u1", ""), Map.of())),
+                        check(
+                                facts(
+                                        ServerVersion.parse("10.11.6-MariaDB-0+deb12u1", ""),
+                                        Map.of())),
                         HaltReason.UNSUPPORTED_SERVER_VERSION);
         assertThat(f.found()).contains("MariaDB 10.11.6");
         assertThat(f.remedy()).contains("MySQL 8.0.11");
@@ -208,11 +234,18 @@ class PreflightRulesTest {
 
     @Test
     void mySql57AndUnverifiedMajorsAreUnsupported() {
-        single(check(facts(ServerVersion.parse("5.7.44-log", ""), safeVariables(), CONNECTOR_GRANT)),
+        single(
+                check(
+                        facts(
+                                ServerVersion.parse("5.7.44-log", ""),
+                                safeVariables(),
+                                CONNECTOR_GRANT)),
                 HaltReason.UNSUPPORTED_SERVER_VERSION);
-        single(check(facts(ServerVersion.mysql(8, 0, 10), safeVariables(), CONNECTOR_GRANT)),
+        single(
+                check(facts(ServerVersion.mysql(8, 0, 10), safeVariables(), CONNECTOR_GRANT)),
                 HaltReason.UNSUPPORTED_SERVER_VERSION);
-        single(check(facts(ServerVersion.mysql(10, 0, 0), safeVariables(), CONNECTOR_GRANT)),
+        single(
+                check(facts(ServerVersion.mysql(10, 0, 0), safeVariables(), CONNECTOR_GRANT)),
                 HaltReason.UNSUPPORTED_SERVER_VERSION);
     }
 
@@ -227,10 +260,15 @@ class PreflightRulesTest {
         v.put("gtid_mode", "OFF");
         v.put("enforce_gtid_consistency", "OFF");
         List<PreflightFailure> failures =
-                check(facts(ServerVersion.mysql(8, 0, 15), v, "GRANT USAGE ON *.* TO `capstan`@`%`"));
+                check(
+                        facts(
+                                ServerVersion.mysql(8, 0, 15),
+                                v,
+                                "GRANT USAGE ON *.* TO `capstan`@`%`"));
         Set<HaltReason> reasons =
                 failures.stream().map(PreflightFailure::reason).collect(Collectors.toSet());
-        Set<HaltReason> preflightReasons = EnumSet.range(HaltReason.BINLOG_DISABLED, HaltReason.MISSING_PRIVILEGE);
+        Set<HaltReason> preflightReasons =
+                EnumSet.range(HaltReason.BINLOG_DISABLED, HaltReason.MISSING_PRIVILEGE);
         assertThat(reasons).isEqualTo(preflightReasons);
         // 7 settings + 2 global privileges + SELECT on 2 tables + LOCK TABLES on 1 schema
         assertThat(failures).hasSize(12);

@@ -5,12 +5,14 @@ import io.capstan.flink.mysql.binlog.BinlogStartPosition;
 import io.capstan.flink.mysql.binlog.BinlogStreamerMetrics;
 import io.capstan.flink.mysql.binlog.DdlObserver;
 import io.capstan.flink.mysql.schema.TableId;
+
+import javax.annotation.Nullable;
+
 import java.util.Collection;
 import java.util.List;
 import java.util.Set;
 import java.util.concurrent.LinkedBlockingQueue;
 import java.util.concurrent.TimeUnit;
-import javax.annotation.Nullable;
 
 /**
  * {@link BinlogStream} fed by the test: {@link #deliver} queues records, {@link #fail} makes every
@@ -29,7 +31,10 @@ public final class FakeBinlogStream implements BinlogStream {
     private volatile boolean closed;
 
     FakeBinlogStream(
-            BinlogStartPosition start, Collection<TableId> tables, DdlObserver ddlObserver, List<BinlogRecord> backlog) {
+            BinlogStartPosition start,
+            Collection<TableId> tables,
+            DdlObserver ddlObserver,
+            List<BinlogRecord> backlog) {
         this.start = start;
         this.tables = Set.copyOf(tables);
         this.ddlObserver = ddlObserver;

@@ -16,13 +16,15 @@ import io.capstan.flink.mysql.snapshot.plan.SnapshotChunk;
 import io.capstan.flink.mysql.snapshot.read.ChunkResult;
 import io.capstan.flink.mysql.snapshot.read.SnapshotReadOptions;
 import io.capstan.flink.mysql.snapshot.read.TableReadSpec;
+
+import org.apache.flink.table.data.RowData;
+
 import java.io.IOException;
 import java.util.ArrayList;
 import java.util.Iterator;
 import java.util.List;
 import java.util.Optional;
 import java.util.TreeSet;
-import org.apache.flink.table.data.RowData;
 
 /**
  * {@link JdbcProxy} over a {@link FakeMySql}, with the server proxy's connection life: connects on
@@ -132,7 +134,8 @@ public final class FakeJdbcProxy implements JdbcProxy {
     }
 
     @Override
-    public Optional<KeyTuple> boundaryAfter(ChunkKey key, KeyTuple low, int count) throws IOException {
+    public Optional<KeyTuple> boundaryAfter(ChunkKey key, KeyTuple low, int count)
+            throws IOException {
         call(FakeMySql.BOUNDARY);
         TreeSet<KeyTuple> keys = keys(key);
         Iterator<KeyTuple> it = (low == null ? keys : keys.tailSet(low, true)).iterator();
@@ -186,7 +189,8 @@ public final class FakeJdbcProxy implements JdbcProxy {
             FakeMySql.Table table = server.table(chunk.table());
             if (!table.schema.equals(spec.schema())) {
                 throw new CapstanHaltException(
-                        HaltReason.SNAPSHOT_SCHEMA_DRIFTED, "table " + chunk.table() + " changed (fake)");
+                        HaltReason.SNAPSHOT_SCHEMA_DRIFTED,
+                        "table " + chunk.table() + " changed (fake)");
             }
             KeyExtractor extractor = KeyExtractor.of(spec.key());
             KeyComparator order = KeyComparator.of(spec.key());

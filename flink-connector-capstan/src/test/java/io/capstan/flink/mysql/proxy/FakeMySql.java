@@ -19,6 +19,11 @@ import io.capstan.flink.mysql.snapshot.read.SnapshotReadOptions;
 import io.capstan.flink.mysql.source.CapstanSourceConfig;
 import io.capstan.flink.mysql.source.SnapshotOptions;
 import io.capstan.flink.mysql.source.TableSelection;
+
+import org.apache.flink.table.data.GenericRowData;
+import org.apache.flink.table.data.RowData;
+import org.apache.flink.table.data.StringData;
+
 import java.io.IOException;
 import java.time.Duration;
 import java.util.ArrayList;
@@ -31,9 +36,6 @@ import java.util.TreeMap;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.concurrent.atomic.AtomicInteger;
-import org.apache.flink.table.data.GenericRowData;
-import org.apache.flink.table.data.RowData;
-import org.apache.flink.table.data.StringData;
 
 /**
  * An in-memory MySQL behind {@link MySqlProxies}, for unit tests without a server: tables with
@@ -49,6 +51,7 @@ public final class FakeMySql implements MySqlProxies {
 
     /** Operations that {@link #failNext} can fail, by the {@link JdbcProxy} or session method. */
     public static final String BASE_TABLES = "baseTables";
+
     public static final String SERVER_FACTS = "serverFacts";
     public static final String GTID_STATE = "gtidState";
     public static final String GTID_EXECUTED = "gtidExecuted";
@@ -80,14 +83,18 @@ public final class FakeMySql implements MySqlProxies {
     final AtomicInteger openConnections = new AtomicInteger();
     private final List<BinlogRecord> binlogBacklog = new CopyOnWriteArrayList<>();
     private volatile RuntimeException binlogRefusal;
+
     /** Every stream opened, in order. */
     public final List<FakeBinlogStream> streams = new CopyOnWriteArrayList<>();
+
     /** Every JDBC proxy handed out, in order. */
     public final List<FakeJdbcProxy> proxies = new CopyOnWriteArrayList<>();
 
     // ---- the server's content ----
 
-    /** Creates {@code id(id BIGINT NOT NULL PRIMARY KEY, name VARCHAR(255))} with rows 1..rowCount. */
+    /**
+     * Creates {@code id(id BIGINT NOT NULL PRIMARY KEY, name VARCHAR(255))} with rows 1..rowCount.
+     */
     public FakeMySql table(TableId id, int rowCount) {
         synchronized (tables) {
             Table t = new Table(keyValueSchema(id), keyValueMetadata(id));
@@ -104,7 +111,11 @@ public final class FakeMySql implements MySqlProxies {
         synchronized (tables) {
             TableSchema keyed = keyValueSchema(id);
             TableSchema schema = new TableSchema(id, keyed.columns(), new int[0]);
-            tables.put(id, new Table(schema, new TableKeyMetadata(id, keyValueMetadata(id).columns(), List.of())));
+            tables.put(
+                    id,
+                    new Table(
+                            schema,
+                            new TableKeyMetadata(id, keyValueMetadata(id).columns(), List.of())));
         }
         return this;
     }
@@ -119,7 +130,10 @@ public final class FakeMySql implements MySqlProxies {
                 id,
                 List.of(
                         ColumnSchema.builder("id", MySqlType.BIGINT).nullable(false).build(id),
-                        ColumnSchema.builder("name", MySqlType.VARCHAR).length(255).charset("utf8mb4").build(id)),
+                        ColumnSchema.builder("name", MySqlType.VARCHAR)
+                                .length(255)
+                                .charset("utf8mb4")
+                                .build(id)),
                 new int[] {0});
     }
 
@@ -127,9 +141,19 @@ public final class FakeMySql implements MySqlProxies {
         return new TableKeyMetadata(
                 id,
                 List.of(
-                        new TableKeyMetadata.Column("id", 1, "bigint", "bigint", false, 19, 0, 0, 0, null),
                         new TableKeyMetadata.Column(
-                                "name", 2, "varchar", "varchar(255)", true, 0, 0, 1020, 0, "utf8mb4_0900_ai_ci")),
+                                "id", 1, "bigint", "bigint", false, 19, 0, 0, 0, null),
+                        new TableKeyMetadata.Column(
+                                "name",
+                                2,
+                                "varchar",
+                                "varchar(255)",
+                                true,
+                                0,
+                                0,
+                                1020,
+                                0,
+                                "utf8mb4_0900_ai_ci")),
                 List.of(new TableKeyMetadata.Index("PRIMARY", true, List.of("id"), false)));
     }
 
@@ -201,8 +225,10 @@ public final class FakeMySql implements MySqlProxies {
                 new AccountPrivileges(
                         "capstan",
                         "%",
-                        GrantParser.parseAll(List.of("GRANT SELECT, LOCK TABLES, REPLICATION SLAVE,"
-                                + " REPLICATION CLIENT ON *.* TO `capstan`@`%`")),
+                        GrantParser.parseAll(
+                                List.of(
+                                        "GRANT SELECT, LOCK TABLES, REPLICATION SLAVE,"
+                                                + " REPLICATION CLIENT ON *.* TO `capstan`@`%`")),
                         true,
                         false));
     }
@@ -218,13 +244,18 @@ public final class FakeMySql implements MySqlProxies {
     }
 
     /**
-     * A source configuration for this fake (the connection settings are never used to connect):
-     * the tables matching {@code tableList}, {@code chunkSize} rows per chunk.
+     * A source configuration for this fake (the connection settings are never used to connect): the
+     * tables matching {@code tableList}, {@code chunkSize} rows per chunk.
      */
-    public static CapstanSourceConfig sourceConfig(StartupOptions startup, int chunkSize, String... tableList) {
+    public static CapstanSourceConfig sourceConfig(
+            StartupOptions startup, int chunkSize, String... tableList) {
         return new CapstanSourceConfig(
-                MySqlConnectionConfig.builder().hostname("fake-mysql").port(3306).username("capstan")
-                        .password("not-used").build(),
+                MySqlConnectionConfig.builder()
+                        .hostname("fake-mysql")
+                        .port(3306)
+                        .username("capstan")
+                        .password("not-used")
+                        .build(),
                 TableSelection.of(List.of(), List.of(tableList)),
                 5400,
                 startup,
@@ -286,7 +317,8 @@ public final class FakeMySql implements MySqlProxies {
     }
 
     @Override
-    public FakeBinlogStream binlog(BinlogStartPosition start, Collection<TableId> tables, DdlObserver ddlObserver) {
+    public FakeBinlogStream binlog(
+            BinlogStartPosition start, Collection<TableId> tables, DdlObserver ddlObserver) {
         FakeBinlogStream stream = new FakeBinlogStream(start, tables, ddlObserver, binlogBacklog);
         if (binlogRefusal != null) {
             stream.failOnStart(binlogRefusal);

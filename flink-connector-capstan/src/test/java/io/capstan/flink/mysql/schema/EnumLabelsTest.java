@@ -1,8 +1,8 @@
 package io.capstan.flink.mysql.schema;
 
-import static org.assertj.core.api.Assertions.assertThat;
-
 import org.junit.jupiter.api.Test;
+
+import static org.assertj.core.api.Assertions.assertThat;
 
 class EnumLabelsTest {
 
@@ -16,7 +16,8 @@ class EnumLabelsTest {
 
     @Test
     void mysqlTypeNames() {
-        assertThat(MySqlType.fromDataType("geomcollection")).isEqualTo(MySqlType.GEOMETRYCOLLECTION);
+        assertThat(MySqlType.fromDataType("geomcollection"))
+                .isEqualTo(MySqlType.GEOMETRYCOLLECTION);
         assertThat(MySqlType.fromDataType("int")).isEqualTo(MySqlType.INT);
         assertThat(MySqlType.fromDataType("vector")).isNull();
     }

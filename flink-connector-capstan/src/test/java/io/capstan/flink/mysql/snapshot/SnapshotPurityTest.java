@@ -1,11 +1,11 @@
 package io.capstan.flink.mysql.snapshot;
 
-import static com.tngtech.archunit.lang.syntax.ArchRuleDefinition.noClasses;
-
 import com.tngtech.archunit.core.domain.JavaClasses;
 import com.tngtech.archunit.core.importer.ClassFileImporter;
 import com.tngtech.archunit.core.importer.ImportOption;
 import org.junit.jupiter.api.Test;
+
+import static com.tngtech.archunit.lang.syntax.ArchRuleDefinition.noClasses;
 
 /**
  * Key order, planning, the cursor gate and the DDL guard are pure: only snapshot.jdbc and
@@ -15,9 +15,10 @@ class SnapshotPurityTest {
 
     @Test
     void pureSnapshotPackagesDoNoIo() {
-        JavaClasses classes = new ClassFileImporter()
-                .withImportOption(ImportOption.Predefined.DO_NOT_INCLUDE_TESTS)
-                .importPackages("io.capstan.flink.mysql.snapshot");
+        JavaClasses classes =
+                new ClassFileImporter()
+                        .withImportOption(ImportOption.Predefined.DO_NOT_INCLUDE_TESTS)
+                        .importPackages("io.capstan.flink.mysql.snapshot");
         noClasses()
                 .that()
                 .resideInAnyPackage(

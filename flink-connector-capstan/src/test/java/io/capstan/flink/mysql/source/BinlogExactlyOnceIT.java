@@ -1,7 +1,5 @@
 package io.capstan.flink.mysql.source;
 
-import static org.assertj.core.api.Assertions.assertThat;
-
 import io.capstan.flink.mysql.StartupOptions;
 import io.capstan.flink.mysql.source.it.ChangeLineDeserializer;
 import io.capstan.flink.mysql.source.it.ExactlyOnceCheck;
@@ -9,43 +7,48 @@ import io.capstan.flink.mysql.source.it.FailAtCounts;
 import io.capstan.flink.mysql.source.it.SourceJobs;
 import io.capstan.flink.mysql.source.it.Workload;
 import io.capstan.flink.mysql.testing.MySqlTestDatabase;
-import java.nio.file.Path;
-import java.time.Duration;
-import java.util.List;
-import java.util.Random;
-import java.util.TreeSet;
-import java.util.concurrent.CompletableFuture;
+
 import org.apache.flink.core.execution.JobClient;
 import org.apache.flink.streaming.api.environment.StreamExecutionEnvironment;
 import org.apache.flink.test.junit5.MiniClusterExtension;
+
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.RegisterExtension;
 import org.junit.jupiter.api.io.TempDir;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.List;
+import java.util.Random;
+import java.util.TreeSet;
+import java.util.concurrent.CompletableFuture;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
 /**
  * 100,000 row changes over 3 tables (one transaction of 50,000 rows, key-changing updates,
  * deletes), streamed from the GTID set read before the writes, with checkpoints every 200 ms while
  * the job is failed on purpose at 5 random places in the stream (2 inside the big transaction, 3
- * among the later small ones; see {@link FailAtCounts}).
- * The output goes through {@link io.capstan.flink.mysql.source.it.TwoPhaseFileSink}, whose
- * committed files hold exactly what completed checkpoints cover; the check then names any
- * duplicate, gap or reordering of a row's changes, not just counts.
+ * among the later small ones; see {@link FailAtCounts}). The output goes through {@link
+ * io.capstan.flink.mysql.source.it.TwoPhaseFileSink}, whose committed files hold exactly what
+ * completed checkpoints cover; the check then names any duplicate, gap or reordering of a row's
+ * changes, not just counts.
  */
 class BinlogExactlyOnceIT {
     private static final Logger LOG = LoggerFactory.getLogger(BinlogExactlyOnceIT.class);
 
     @RegisterExtension static final MySqlTestDatabase DB = new MySqlTestDatabase();
 
-    @RegisterExtension
-    static final MiniClusterExtension FLINK = SourceJobs.miniCluster(1);
+    @RegisterExtension static final MiniClusterExtension FLINK = SourceJobs.miniCluster(1);
 
     @TempDir Path sinkDir;
 
     @Test
     void everyChangeExactlyOnceAcrossFiveInjectedFailures() throws Exception {
-        DB.execute(Workload.createTable("t0"), Workload.createTable("t1"), Workload.createTable("t2"));
+        DB.execute(
+                Workload.createTable("t0"), Workload.createTable("t1"), Workload.createTable("t2"));
         String start = DB.server().gtidExecuted();
 
         long seed = System.nanoTime();
@@ -62,7 +65,9 @@ class BinlogExactlyOnceIT {
 
         StreamExecutionEnvironment env = SourceJobs.env(200, null);
         SourceJobs.pipeline(
-                env, SourceJobs.source(DB, StartupOptions.gtidSet(start), new ChangeLineDeserializer()), sinkDir);
+                env,
+                SourceJobs.source(DB, StartupOptions.gtidSet(start), new ChangeLineDeserializer()),
+                sinkDir);
         JobClient job = env.executeAsync("binlog-exactly-once");
 
         Workload w = new Workload(DB, "p");
@@ -86,7 +91,9 @@ class BinlogExactlyOnceIT {
         List<String> expected = w.expected();
         assertThat(expected).hasSize(100_000);
 
-        SourceJobs.await("all changes committed", Duration.ofMinutes(4),
+        SourceJobs.await(
+                "all changes committed",
+                Duration.ofMinutes(4),
                 () -> SourceJobs.committedCount(sinkDir) >= expected.size());
         Thread.sleep(1_500); // several more checkpoints: anything extra (a duplicate) would show
         job.cancel().get();

@@ -1,30 +1,34 @@
 package io.capstan.flink.mysql.source;
 
-import static org.assertj.core.api.Assertions.assertThat;
-import static org.assertj.core.api.Assertions.assertThatThrownBy;
-
 import io.capstan.flink.mysql.CapstanMySqlOptions;
 import io.capstan.flink.mysql.CapstanMySqlSource;
 import io.capstan.flink.mysql.StartupOptions;
 import io.capstan.flink.mysql.connect.SslMode;
 import io.capstan.flink.mysql.deserializer.JsonDebeziumDeserializer;
 import io.capstan.flink.mysql.schema.TableId;
-import java.time.Duration;
-import java.util.List;
-import java.util.Map;
+
 import org.apache.flink.configuration.Configuration;
+
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.CsvSource;
 
+import java.time.Duration;
+import java.util.List;
+import java.util.Map;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+
 /**
- * The one validation: option text as a SQL table gives it and the builder's typed calls end in
- * the same configuration, defaults are the options' defaults, and each refusal names the option.
+ * The one validation: option text as a SQL table gives it and the builder's typed calls end in the
+ * same configuration, defaults are the options' defaults, and each refusal names the option.
  */
 class CapstanSourceConfigValidateTest {
 
     private static final String PASSWORD = "Pw-MARKER-31c9";
-    private static final SourceDefinition SHOP = SourceDefinition.ofTables(List.of("shop"), List.of());
+    private static final SourceDefinition SHOP =
+            SourceDefinition.ofTables(List.of("shop"), List.of());
 
     private static Configuration text(Map<String, String> values) {
         Configuration c = new Configuration();
@@ -39,24 +43,28 @@ class CapstanSourceConfigValidateTest {
     void optionTextAndBuilderCallsGiveTheSameConfiguration() {
         CapstanSourceConfig fromText =
                 CapstanSourceConfig.validate(
-                        text(Map.ofEntries(
-                                Map.entry("port", "3307"),
-                                Map.entry("server-id", "5401"),
-                                Map.entry("scan.startup.mode", "specific-offset"),
-                                Map.entry("scan.startup.specific-offset.gtid-set",
-                                        "3e11fa47-71ca-11e1-9e33-c80aa9429562:1-5"),
-                                Map.entry("scan.incremental.snapshot.chunk.size", "1"),
-                                Map.entry("scan.snapshot.fetch.size", "64"),
-                                Map.entry("scan.incremental.snapshot.chunk.key-column", "code"),
-                                Map.entry("scan.snapshot.lock-wait.timeout", "2 s"),
-                                Map.entry("scan.snapshot.lock-wait.budget", "5 min"),
-                                Map.entry("connect.timeout", "10 s"),
-                                Map.entry("connect.max-retries", "0"),
-                                Map.entry("heartbeat.interval", "5 s"),
-                                Map.entry("binlog.reconnect.backoff", "1 s"),
-                                Map.entry("binlog.reconnect.budget", "30 min"),
-                                Map.entry("binlog.queue.capacity", "16"),
-                                Map.entry("ssl.mode", "verify-ca"))),
+                        text(
+                                Map.ofEntries(
+                                        Map.entry("port", "3307"),
+                                        Map.entry("server-id", "5401"),
+                                        Map.entry("scan.startup.mode", "specific-offset"),
+                                        Map.entry(
+                                                "scan.startup.specific-offset.gtid-set",
+                                                "3e11fa47-71ca-11e1-9e33-c80aa9429562:1-5"),
+                                        Map.entry("scan.incremental.snapshot.chunk.size", "1"),
+                                        Map.entry("scan.snapshot.fetch.size", "64"),
+                                        Map.entry(
+                                                "scan.incremental.snapshot.chunk.key-column",
+                                                "code"),
+                                        Map.entry("scan.snapshot.lock-wait.timeout", "2 s"),
+                                        Map.entry("scan.snapshot.lock-wait.budget", "5 min"),
+                                        Map.entry("connect.timeout", "10 s"),
+                                        Map.entry("connect.max-retries", "0"),
+                                        Map.entry("heartbeat.interval", "5 s"),
+                                        Map.entry("binlog.reconnect.backoff", "1 s"),
+                                        Map.entry("binlog.reconnect.budget", "30 min"),
+                                        Map.entry("binlog.queue.capacity", "16"),
+                                        Map.entry("ssl.mode", "verify-ca"))),
                         SHOP);
         CapstanSourceConfig fromBuilder =
                 CapstanMySqlSource.<String>builder()
@@ -66,7 +74,8 @@ class CapstanSourceConfigValidateTest {
                         .password(PASSWORD)
                         .databaseList("shop")
                         .serverId(5401)
-                        .startupOptions(StartupOptions.gtidSet("3E11FA47-71CA-11E1-9E33-C80AA9429562:1-5"))
+                        .startupOptions(
+                                StartupOptions.gtidSet("3E11FA47-71CA-11E1-9E33-C80AA9429562:1-5"))
                         .chunkSize(1)
                         .fetchSize(64)
                         .chunkKeyColumn("code")
@@ -89,7 +98,8 @@ class CapstanSourceConfigValidateTest {
 
     @Test
     void unsetOptionsTakeTheirDefaultsOnBothPaths() {
-        CapstanSourceConfig fromText = CapstanSourceConfig.validate(text(Map.of("server-id", "6000")), SHOP);
+        CapstanSourceConfig fromText =
+                CapstanSourceConfig.validate(text(Map.of("server-id", "6000")), SHOP);
         CapstanSourceConfig fromBuilder =
                 CapstanMySqlSource.<String>builder()
                         .hostname("db.example.com")
@@ -159,31 +169,74 @@ class CapstanSourceConfigValidateTest {
 
     @Test
     void theLockWaitBudgetMustCoverOneAttempt() {
-        assertThatThrownBy(() -> CapstanSourceConfig.validate(
-                        text(Map.of("scan.snapshot.lock-wait.timeout", "5 s",
-                                "scan.snapshot.lock-wait.budget", "2 s")), SHOP))
-                .hasMessageContaining("'scan.snapshot.lock-wait.budget': it must be at least"
-                        + " 'scan.snapshot.lock-wait.timeout'");
+        assertThatThrownBy(
+                        () ->
+                                CapstanSourceConfig.validate(
+                                        text(
+                                                Map.of(
+                                                        "scan.snapshot.lock-wait.timeout",
+                                                        "5 s",
+                                                        "scan.snapshot.lock-wait.budget",
+                                                        "2 s")),
+                                        SHOP))
+                .hasMessageContaining(
+                        "'scan.snapshot.lock-wait.budget': it must be at least"
+                                + " 'scan.snapshot.lock-wait.timeout'");
     }
 
     @Test
     void definitionPartsAreCheckedByTheSameValidation() {
-        assertThatThrownBy(() -> CapstanSourceConfig.validate(text(Map.of()),
-                        new SourceDefinition(List.of("shop"), List.of(), Map.of(), null,
-                                Map.of("serverTimezone", "UTC"))))
-                .hasMessageContaining("'jdbc.properties.serverTimezone' is not allowed: capstan sets it");
-        assertThatThrownBy(() -> CapstanSourceConfig.validate(text(Map.of()),
-                        new SourceDefinition(List.of("shop"), List.of(), Map.of("orders", "id"), null, Map.of())))
-                .hasMessageContaining("'scan.incremental.snapshot.chunk.key-column' of table 'orders'")
+        assertThatThrownBy(
+                        () ->
+                                CapstanSourceConfig.validate(
+                                        text(Map.of()),
+                                        new SourceDefinition(
+                                                List.of("shop"),
+                                                List.of(),
+                                                Map.of(),
+                                                null,
+                                                Map.of("serverTimezone", "UTC"))))
+                .hasMessageContaining(
+                        "'jdbc.properties.serverTimezone' is not allowed: capstan sets it");
+        assertThatThrownBy(
+                        () ->
+                                CapstanSourceConfig.validate(
+                                        text(Map.of()),
+                                        new SourceDefinition(
+                                                List.of("shop"),
+                                                List.of(),
+                                                Map.of("orders", "id"),
+                                                null,
+                                                Map.of())))
+                .hasMessageContaining(
+                        "'scan.incremental.snapshot.chunk.key-column' of table 'orders'")
                 .hasMessageContaining("'database.table'");
-        assertThatThrownBy(() -> CapstanSourceConfig.validate(text(Map.of()),
-                        SourceDefinition.ofTables(List.of(), List.of())))
+        assertThatThrownBy(
+                        () ->
+                                CapstanSourceConfig.validate(
+                                        text(Map.of()),
+                                        SourceDefinition.ofTables(List.of(), List.of())))
                 .hasMessageContaining("databaseList/tableList");
-        assertThatThrownBy(() -> CapstanSourceConfig.validate(text(Map.of()),
-                        new SourceDefinition(List.of("shop"), List.of(), Map.of(), List.of("id", " "), Map.of())))
+        assertThatThrownBy(
+                        () ->
+                                CapstanSourceConfig.validate(
+                                        text(Map.of()),
+                                        new SourceDefinition(
+                                                List.of("shop"),
+                                                List.of(),
+                                                Map.of(),
+                                                List.of("id", " "),
+                                                Map.of())))
                 .hasMessageContaining("snapshotColumns");
-        CapstanSourceConfig c = CapstanSourceConfig.validate(text(Map.of()),
-                new SourceDefinition(List.of("shop"), List.of(), Map.of("shop.orders", " order_no "), null, Map.of()));
+        CapstanSourceConfig c =
+                CapstanSourceConfig.validate(
+                        text(Map.of()),
+                        new SourceDefinition(
+                                List.of("shop"),
+                                List.of(),
+                                Map.of("shop.orders", " order_no "),
+                                null,
+                                Map.of()));
         assertThat(c.snapshot().chunkKeyColumn(TableId.of("shop", "orders"))).contains("order_no");
     }
 
@@ -198,7 +251,8 @@ class CapstanSourceConfigValidateTest {
     @Test
     void anUnsetServerIdIsDrawnFromTheDocumentedRange() {
         for (int i = 0; i < 50; i++) {
-            assertThat(CapstanSourceConfig.validate(text(Map.of()), SHOP).serverId()).isBetween(5400L, 6399L);
+            assertThat(CapstanSourceConfig.validate(text(Map.of()), SHOP).serverId())
+                    .isBetween(5400L, 6399L);
         }
     }
 }

@@ -1,8 +1,5 @@
 package io.capstan.flink.mysql.source;
 
-import static org.assertj.core.api.Assertions.assertThat;
-import static org.assertj.core.api.Assertions.catchThrowable;
-
 import io.capstan.flink.mysql.CapstanMySqlSource;
 import io.capstan.flink.mysql.StartupOptions;
 import io.capstan.flink.mysql.error.CapstanHaltException;
@@ -12,7 +9,7 @@ import io.capstan.flink.mysql.source.it.ChangeLineDeserializer;
 import io.capstan.flink.mysql.source.it.SourceJobs;
 import io.capstan.flink.mysql.source.it.Workload;
 import io.capstan.flink.mysql.testing.MySqlTestDatabase;
-import java.util.Optional;
+
 import org.apache.flink.api.common.eventtime.WatermarkStrategy;
 import org.apache.flink.api.connector.sink2.Sink;
 import org.apache.flink.configuration.Configuration;
@@ -21,8 +18,14 @@ import org.apache.flink.streaming.api.environment.StreamExecutionEnvironment;
 import org.apache.flink.test.junit5.MiniClusterExtension;
 import org.apache.flink.util.ExceptionUtils;
 import org.apache.flink.util.SerializedThrowable;
+
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.RegisterExtension;
+
+import java.util.Optional;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.catchThrowable;
 
 /**
  * The enumerator refuses to start, before anything is read, when no table matches and when the
@@ -32,8 +35,7 @@ class SourceStartFailuresIT {
 
     @RegisterExtension static final MySqlTestDatabase DB = new MySqlTestDatabase();
 
-    @RegisterExtension
-    static final MiniClusterExtension FLINK = SourceJobs.miniCluster(1);
+    @RegisterExtension static final MiniClusterExtension FLINK = SourceJobs.miniCluster(1);
 
     private static Throwable run(CapstanMySqlSource<String> source) {
         Configuration conf = new Configuration();
@@ -46,7 +48,8 @@ class SourceStartFailuresIT {
     }
 
     /** Any record reaching the sink fails the test: the refusal must come before reading. */
-    static final class FailOnWrite implements org.apache.flink.api.connector.sink2.SinkWriter<String> {
+    static final class FailOnWrite
+            implements org.apache.flink.api.connector.sink2.SinkWriter<String> {
         @Override
         public void write(String element, Context context) {
             throw new AssertionError("a record was read before the refusal");
@@ -61,7 +64,9 @@ class SourceStartFailuresIT {
 
     @Test
     void noMatchingTableFailsTheJobWithNoTablesMatched() {
-        DB.execute(Workload.createTable("present"), "CREATE VIEW present_view AS SELECT * FROM present");
+        DB.execute(
+                Workload.createTable("present"),
+                "CREATE VIEW present_view AS SELECT * FROM present");
         CapstanMySqlSource<String> source =
                 CapstanMySqlSource.<String>builder()
                         .hostname(DB.server().host())
@@ -78,7 +83,9 @@ class SourceStartFailuresIT {
                 ExceptionUtils.findThrowable(failure, CapstanHaltException.class);
         assertThat(halt).isPresent();
         assertThat(halt.get().reason()).isEqualTo(HaltReason.NO_TABLES_MATCHED);
-        assertThat(halt.get().getMessage()).contains("tableList").doesNotContain(DB.server().connectorPassword());
+        assertThat(halt.get().getMessage())
+                .contains("tableList")
+                .doesNotContain(DB.server().connectorPassword());
     }
 
     @Test
@@ -86,10 +93,11 @@ class SourceStartFailuresIT {
         DB.execute(Workload.createTable("orders"));
         String user = "capstan_noreplication";
         String password = "Pw-not-in-messages-9";
-        DB.server().executeAsRoot(
-                "DROP USER IF EXISTS '" + user + "'@'%'",
-                "CREATE USER '" + user + "'@'%' IDENTIFIED BY '" + password + "'",
-                "GRANT SELECT, LOCK TABLES ON *.* TO '" + user + "'@'%'");
+        DB.server()
+                .executeAsRoot(
+                        "DROP USER IF EXISTS '" + user + "'@'%'",
+                        "CREATE USER '" + user + "'@'%' IDENTIFIED BY '" + password + "'",
+                        "GRANT SELECT, LOCK TABLES ON *.* TO '" + user + "'@'%'");
         CapstanMySqlSource<String> source =
                 CapstanMySqlSource.<String>builder()
                         .hostname(DB.server().host())
@@ -107,11 +115,16 @@ class SourceStartFailuresIT {
         Optional<Throwable> preflight =
                 ExceptionUtils.findThrowable(
                         failure,
-                        t -> t instanceof PreflightException
-                                || t instanceof SerializedThrowable
-                                        && PreflightException.class.getName()
-                                                .equals(((SerializedThrowable) t).getOriginalErrorClassName()));
-        assertThat(preflight).as("failure cause chain: %s", ExceptionUtils.stringifyException(failure))
+                        t ->
+                                t instanceof PreflightException
+                                        || t instanceof SerializedThrowable
+                                                && PreflightException.class
+                                                        .getName()
+                                                        .equals(
+                                                                ((SerializedThrowable) t)
+                                                                        .getOriginalErrorClassName()));
+        assertThat(preflight)
+                .as("failure cause chain: %s", ExceptionUtils.stringifyException(failure))
                 .isPresent();
         assertThat(preflight.get().getMessage())
                 .contains("missing_privilege")

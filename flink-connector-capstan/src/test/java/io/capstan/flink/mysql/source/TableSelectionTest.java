@@ -1,10 +1,12 @@
 package io.capstan.flink.mysql.source;
 
-import static org.assertj.core.api.Assertions.assertThat;
-
 import io.capstan.flink.mysql.schema.TableId;
-import java.util.List;
+
 import org.junit.jupiter.api.Test;
+
+import java.util.List;
+
+import static org.assertj.core.api.Assertions.assertThat;
 
 class TableSelectionTest {
 

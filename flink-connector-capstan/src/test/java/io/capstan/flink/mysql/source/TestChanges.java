@@ -4,12 +4,14 @@ import io.capstan.flink.mysql.binlog.RowChange;
 import io.capstan.flink.mysql.binlog.TransactionEnd;
 import io.capstan.flink.mysql.event.Operation;
 import io.capstan.flink.mysql.gtid.Gtid;
-import io.capstan.flink.mysql.schema.TableId;
-import io.capstan.flink.mysql.schema.TableSchema;
-import org.apache.flink.table.data.GenericRowData;
-import org.apache.flink.table.data.StringData;
 import io.capstan.flink.mysql.schema.ColumnSchema;
 import io.capstan.flink.mysql.schema.MySqlType;
+import io.capstan.flink.mysql.schema.TableId;
+import io.capstan.flink.mysql.schema.TableSchema;
+
+import org.apache.flink.table.data.GenericRowData;
+import org.apache.flink.table.data.StringData;
+
 import java.util.List;
 
 /** Builds binlog records for unit tests: a table {@code db.t(id BIGINT, name VARCHAR)}. */
@@ -20,7 +22,9 @@ public final class TestChanges {
             new TableSchema(
                     TABLE,
                     List.of(
-                            ColumnSchema.builder("id", MySqlType.BIGINT).nullable(false).build(TABLE),
+                            ColumnSchema.builder("id", MySqlType.BIGINT)
+                                    .nullable(false)
+                                    .build(TABLE),
                             ColumnSchema.builder("name", MySqlType.VARCHAR)
                                     .length(255)
                                     .charset("utf8mb4")
@@ -38,17 +42,38 @@ public final class TestChanges {
     }
 
     public static RowChange insert(long txn, int index, long id, String name) {
-        return new RowChange(TABLE, SCHEMA, Operation.INSERT, null, row(id, name), gtid(txn), index,
+        return new RowChange(
+                TABLE,
+                SCHEMA,
+                Operation.INSERT,
+                null,
+                row(id, name),
+                gtid(txn),
+                index,
                 1_700_000_000_000_000L + txn);
     }
 
     public static RowChange update(long txn, int index, long id, String before, String after) {
-        return new RowChange(TABLE, SCHEMA, Operation.UPDATE, row(id, before), row(id, after),
-                gtid(txn), index, 1_700_000_000_000_000L + txn);
+        return new RowChange(
+                TABLE,
+                SCHEMA,
+                Operation.UPDATE,
+                row(id, before),
+                row(id, after),
+                gtid(txn),
+                index,
+                1_700_000_000_000_000L + txn);
     }
 
     public static RowChange delete(long txn, int index, long id, String name) {
-        return new RowChange(TABLE, SCHEMA, Operation.DELETE, row(id, name), null, gtid(txn), index,
+        return new RowChange(
+                TABLE,
+                SCHEMA,
+                Operation.DELETE,
+                row(id, name),
+                null,
+                gtid(txn),
+                index,
                 1_700_000_000_000_000L + txn);
     }
 

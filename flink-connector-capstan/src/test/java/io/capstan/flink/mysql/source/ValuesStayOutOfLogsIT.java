@@ -1,22 +1,16 @@
 package io.capstan.flink.mysql.source;
 
-import static org.assertj.core.api.Assertions.assertThat;
-
 import io.capstan.flink.mysql.StartupOptions;
 import io.capstan.flink.mysql.deserializer.JsonDebeziumDeserializer;
 import io.capstan.flink.mysql.source.it.FailAtCounts;
 import io.capstan.flink.mysql.source.it.SourceJobs;
 import io.capstan.flink.mysql.source.it.Workload;
 import io.capstan.flink.mysql.testing.MySqlTestDatabase;
-import java.io.PrintWriter;
-import java.io.StringWriter;
-import java.nio.file.Path;
-import java.time.Duration;
-import java.util.List;
-import java.util.concurrent.ConcurrentLinkedQueue;
+
 import org.apache.flink.core.execution.JobClient;
 import org.apache.flink.streaming.api.environment.StreamExecutionEnvironment;
 import org.apache.flink.test.junit5.MiniClusterExtension;
+
 import org.apache.logging.log4j.Level;
 import org.apache.logging.log4j.LogManager;
 import org.apache.logging.log4j.core.LogEvent;
@@ -32,6 +26,15 @@ import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.RegisterExtension;
 import org.junit.jupiter.api.io.TempDir;
 
+import java.io.PrintWriter;
+import java.io.StringWriter;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.List;
+import java.util.concurrent.ConcurrentLinkedQueue;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
 /**
  * Rule 1: rows holding a marker string are streamed with DEBUG logging on for io.capstan, the job
  * is failed once on purpose, and the marker appears in the output but never in any captured log
@@ -43,8 +46,7 @@ class ValuesStayOutOfLogsIT {
 
     @RegisterExtension static final MySqlTestDatabase DB = new MySqlTestDatabase();
 
-    @RegisterExtension
-    static final MiniClusterExtension FLINK = SourceJobs.miniCluster(1);
+    @RegisterExtension static final MiniClusterExtension FLINK = SourceJobs.miniCluster(1);
 
     @TempDir Path sinkDir;
 
@@ -58,8 +60,10 @@ class ValuesStayOutOfLogsIT {
 
         @Override
         public void append(LogEvent event) {
-            StringBuilder sb = new StringBuilder(event.getLoggerName()).append(' ')
-                    .append(event.getMessage().getFormattedMessage());
+            StringBuilder sb =
+                    new StringBuilder(event.getLoggerName())
+                            .append(' ')
+                            .append(event.getMessage().getFormattedMessage());
             if (event.getThrown() != null) {
                 StringWriter trace = new StringWriter();
                 event.getThrown().printStackTrace(new PrintWriter(trace));
@@ -107,7 +111,10 @@ class ValuesStayOutOfLogsIT {
 
         StreamExecutionEnvironment env = SourceJobs.env(200, null);
         SourceJobs.pipeline(
-                env, SourceJobs.source(DB, StartupOptions.gtidSet(start), new JsonDebeziumDeserializer()), sinkDir);
+                env,
+                SourceJobs.source(
+                        DB, StartupOptions.gtidSet(start), new JsonDebeziumDeserializer()),
+                sinkDir);
         JobClient job = env.executeAsync("rule-1");
 
         Workload w = new Workload(DB, MARKER);
@@ -115,7 +122,9 @@ class ValuesStayOutOfLogsIT {
         w.bumpVersion("secrets", 1, 100, 10);
         w.delete("secrets", 151, 200, 50);
         int expected = w.expected().size();
-        SourceJobs.await("all changes committed", Duration.ofMinutes(2),
+        SourceJobs.await(
+                "all changes committed",
+                Duration.ofMinutes(2),
                 () -> SourceJobs.committedCount(sinkDir) >= expected);
         job.cancel().get();
 
@@ -128,9 +137,9 @@ class ValuesStayOutOfLogsIT {
     }
 
     /**
-     * The same for the snapshot and its handoff: rows whose payload holds the marker and whose
-     * keys (so also the chunk boundaries, which travel in splits, events and state) start with
-     * a marker number, read in small chunks with one injected failure, then streamed.
+     * The same for the snapshot and its handoff: rows whose payload holds the marker and whose keys
+     * (so also the chunk boundaries, which travel in splits, events and state) start with a marker
+     * number, read in small chunks with one injected failure, then streamed.
      */
     @Test
     void snapshotRowsKeysAndChunkBoundariesNeverReachLogsOrExceptions() throws Exception {
@@ -138,14 +147,21 @@ class ValuesStayOutOfLogsIT {
         DB.execute(Workload.createTable("snap_secrets"));
         StringBuilder sql = new StringBuilder("INSERT INTO snap_secrets VALUES ");
         for (int i = 0; i < 300; i++) {
-            sql.append(i == 0 ? "(" : ", (").append(keyMarker).append(String.format("%03d", i))
-                    .append(", ").append(i).append(", 1, '").append(MARKER).append("')");
+            sql.append(i == 0 ? "(" : ", (")
+                    .append(keyMarker)
+                    .append(String.format("%03d", i))
+                    .append(", ")
+                    .append(i)
+                    .append(", 1, '")
+                    .append(MARKER)
+                    .append("')");
         }
         DB.execute(sql.toString());
         FailAtCounts.arm(List.of(120L));
 
         StreamExecutionEnvironment env = SourceJobs.env(200, null);
-        SourceJobs.pipeline(env,
+        SourceJobs.pipeline(
+                env,
                 io.capstan.flink.mysql.CapstanMySqlSource.<String>builder()
                         .hostname(DB.server().host())
                         .port(DB.server().port())
@@ -159,10 +175,14 @@ class ValuesStayOutOfLogsIT {
                         .build(),
                 sinkDir);
         JobClient job = env.executeAsync("rule-1-snapshot");
-        SourceJobs.await("the snapshot committed", Duration.ofMinutes(2),
+        SourceJobs.await(
+                "the snapshot committed",
+                Duration.ofMinutes(2),
                 () -> SourceJobs.committedCount(sinkDir) >= 300);
         DB.execute("UPDATE snap_secrets SET ver = 2 WHERE seq < 10");
-        SourceJobs.await("the stream committed", Duration.ofMinutes(2),
+        SourceJobs.await(
+                "the stream committed",
+                Duration.ofMinutes(2),
                 () -> SourceJobs.committedCount(sinkDir) >= 310);
         job.cancel().get();
 

@@ -1,6 +1,7 @@
 package io.capstan.flink.mysql.testing;
 
 import io.capstan.flink.mysql.connect.MySqlConnectionConfig;
+
 import java.time.Duration;
 
 /**

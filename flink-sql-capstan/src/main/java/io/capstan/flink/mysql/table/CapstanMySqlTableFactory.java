@@ -1,7 +1,6 @@
 package io.capstan.flink.mysql.table;
 
 import org.apache.flink.annotation.Internal;
-
 import org.apache.flink.configuration.ConfigOption;
 import org.apache.flink.table.catalog.ResolvedSchema;
 import org.apache.flink.table.connector.source.DynamicTableSource;

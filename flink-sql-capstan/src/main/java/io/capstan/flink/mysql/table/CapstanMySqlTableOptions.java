@@ -1,9 +1,8 @@
 package io.capstan.flink.mysql.table;
 
-import org.apache.flink.annotation.Internal;
-
 import io.capstan.flink.mysql.CapstanMySqlOptions;
 
+import org.apache.flink.annotation.Internal;
 import org.apache.flink.configuration.ConfigOption;
 import org.apache.flink.configuration.ConfigOptions;
 

@@ -1,16 +1,16 @@
 package io.capstan.flink.mysql.table;
 
-import org.apache.flink.annotation.Internal;
-
 import io.capstan.flink.mysql.CapstanMySqlSource;
 import io.capstan.flink.mysql.StartupMode;
 
+import org.apache.flink.annotation.Internal;
 import org.apache.flink.api.common.eventtime.WatermarkStrategy;
 import org.apache.flink.api.common.typeinfo.TypeInformation;
 import org.apache.flink.api.connector.source.Source;
 import org.apache.flink.streaming.api.datastream.DataStream;
 import org.apache.flink.streaming.api.datastream.DataStreamSource;
 import org.apache.flink.streaming.api.environment.StreamExecutionEnvironment;
+import org.apache.flink.table.api.ValidationException;
 import org.apache.flink.table.connector.ChangelogMode;
 import org.apache.flink.table.connector.ProviderContext;
 import org.apache.flink.table.connector.source.DataStreamScanProvider;
@@ -19,7 +19,6 @@ import org.apache.flink.table.connector.source.ScanTableSource;
 import org.apache.flink.table.connector.source.abilities.SupportsProjectionPushDown;
 import org.apache.flink.table.connector.source.abilities.SupportsReadingMetadata;
 import org.apache.flink.table.data.RowData;
-import org.apache.flink.table.api.ValidationException;
 import org.apache.flink.table.types.DataType;
 import org.apache.flink.table.types.logical.RowType;
 
@@ -54,7 +53,8 @@ public final class CapstanMySqlTableSource
     /** Physical plus metadata columns; what the planner expects the source to produce. */
     private DataType producedDataType;
 
-    CapstanMySqlTableSource(MySqlTableDefinition config, DataType physicalDataType, String tableName) {
+    CapstanMySqlTableSource(
+            MySqlTableDefinition config, DataType physicalDataType, String tableName) {
         this.config = Objects.requireNonNull(config);
         this.physicalDataType = Objects.requireNonNull(physicalDataType);
         this.producedDataType = physicalDataType;
@@ -80,7 +80,11 @@ public final class CapstanMySqlTableSource
             public DataStream<RowData> produceDataStream(
                     ProviderContext providerContext, StreamExecutionEnvironment env) {
                 DataStreamSource<RowData> stream =
-                        env.fromSource(source, WatermarkStrategy.noWatermarks(), operatorName, producedType);
+                        env.fromSource(
+                                source,
+                                WatermarkStrategy.noWatermarks(),
+                                operatorName,
+                                producedType);
                 providerContext.generateUid("capstan-mysql-source").ifPresent(stream::uid);
                 return stream;
             }
@@ -142,7 +146,8 @@ public final class CapstanMySqlTableSource
 
     @Override
     public DynamicTableSource copy() {
-        CapstanMySqlTableSource copy = new CapstanMySqlTableSource(config, physicalDataType, tableName);
+        CapstanMySqlTableSource copy =
+                new CapstanMySqlTableSource(config, physicalDataType, tableName);
         copy.metadata = metadata;
         copy.producedDataType = producedDataType;
         return copy;

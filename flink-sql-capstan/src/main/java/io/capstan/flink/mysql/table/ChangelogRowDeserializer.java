@@ -45,7 +45,9 @@ final class ChangelogRowDeserializer implements CapstanDeserializer<RowData> {
      * @param metadata the metadata columns appended after them
      */
     ChangelogRowDeserializer(
-            TypeInformation<RowData> producedType, RowType physicalFields, List<MetadataColumn> metadata) {
+            TypeInformation<RowData> producedType,
+            RowType physicalFields,
+            List<MetadataColumn> metadata) {
         this.producedType = producedType;
         this.fieldNames = physicalFields.getFieldNames().toArray(new String[0]);
         this.fieldTypes = physicalFields.getChildren().toArray(new LogicalType[0]);
@@ -171,7 +173,9 @@ final class ChangelogRowDeserializer implements CapstanDeserializer<RowData> {
     private static CapstanHaltException nullInNotNull(ChangeEvent event, String column) {
         return doesNotFit(
                 event,
-                ": column '" + column + "' is declared NOT NULL, but a row holds NULL there (MySQL"
+                ": column '"
+                        + column
+                        + "' is declared NOT NULL, but a row holds NULL there (MySQL"
                         + " zero dates such as '0000-00-00' are read as NULL, also in NOT NULL columns)",
                 "declare the column without NOT NULL (and outside the PRIMARY KEY), or replace the"
                         + " zero dates in MySQL");
@@ -184,10 +188,18 @@ final class ChangelogRowDeserializer implements CapstanDeserializer<RowData> {
                 "update the CREATE TABLE statement to fit the MySQL table");
     }
 
-    /** The table's rows no longer fit the declared Flink table: name it, the problem and the remedy. */
-    private static CapstanHaltException doesNotFit(ChangeEvent event, String problem, String remedy) {
+    /**
+     * The table's rows no longer fit the declared Flink table: name it, the problem and the remedy.
+     */
+    private static CapstanHaltException doesNotFit(
+            ChangeEvent event, String problem, String remedy) {
         return new CapstanHaltException(
                 HaltReason.INVALID_CONFIGURATION,
-                "table " + event.tableId().quoted() + problem + ". Remedy: " + remedy + " and restart the job.");
+                "table "
+                        + event.tableId().quoted()
+                        + problem
+                        + ". Remedy: "
+                        + remedy
+                        + " and restart the job.");
     }
 }

@@ -1,7 +1,6 @@
 package io.capstan.flink.mysql.table;
 
 import org.apache.flink.annotation.Internal;
-
 import org.apache.flink.table.api.ValidationException;
 import org.apache.flink.table.catalog.Column;
 import org.apache.flink.table.catalog.ResolvedSchema;
@@ -30,7 +29,9 @@ public final class DeclaredSchemaCheck {
     private DeclaredSchemaCheck() {}
 
     public static void check(
-            ResolvedSchema declared, List<MySqlTableShape> tables, Optional<String> chunkKeyColumn) {
+            ResolvedSchema declared,
+            List<MySqlTableShape> tables,
+            Optional<String> chunkKeyColumn) {
         if (tables.isEmpty()) {
             throw new IllegalArgumentException("no tables to check against");
         }
@@ -53,7 +54,10 @@ public final class DeclaredSchemaCheck {
             LogicalType declaredType = column.getDataType().getLogicalType();
             MySqlTableShape.Column m = mysql.get();
             DeclaredTypeRule.incompatibility(m.flinkType(), declaredType)
-                    .or(() -> DeclaredTypeRule.nullabilityProblem(m.flinkType().isNullable(), declaredType))
+                    .or(
+                            () ->
+                                    DeclaredTypeRule.nullabilityProblem(
+                                            m.flinkType().isNullable(), declaredType))
                     .ifPresent(
                             reason ->
                                     problems.add(
@@ -75,7 +79,10 @@ public final class DeclaredSchemaCheck {
                     "column(s) "
                             + quoted(unknown)
                             + " do not exist in the MySQL table; its columns are "
-                            + quoted(first.columns().stream().map(MySqlTableShape.Column::name).collect(Collectors.toList()))
+                            + quoted(
+                                    first.columns().stream()
+                                            .map(MySqlTableShape.Column::name)
+                                            .collect(Collectors.toList()))
                             + ".");
         }
         chunkKeyColumn.ifPresent(
@@ -93,7 +100,9 @@ public final class DeclaredSchemaCheck {
             throw new ValidationException(
                     "The declared table does not fit MySQL table "
                             + first.tableId().quoted()
-                            + (tables.size() > 1 ? " (and the " + (tables.size() - 1) + " other matched tables)" : "")
+                            + (tables.size() > 1
+                                    ? " (and the " + (tables.size() - 1) + " other matched tables)"
+                                    : "")
                             + ":\n  "
                             + String.join("\n  ", problems));
         }

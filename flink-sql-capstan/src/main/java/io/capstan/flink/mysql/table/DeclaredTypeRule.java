@@ -1,7 +1,6 @@
 package io.capstan.flink.mysql.table;
 
 import org.apache.flink.annotation.Internal;
-
 import org.apache.flink.table.types.logical.DecimalType;
 import org.apache.flink.table.types.logical.LogicalType;
 import org.apache.flink.table.types.logical.LogicalTypeRoot;
@@ -90,7 +89,8 @@ public final class DeclaredTypeRule {
             case TIMESTAMP_WITHOUT_TIME_ZONE:
             case TIMESTAMP_WITH_LOCAL_TIME_ZONE:
                 return t == f
-                        && LogicalTypeChecks.getPrecision(to) >= LogicalTypeChecks.getPrecision(from);
+                        && LogicalTypeChecks.getPrecision(to)
+                                >= LogicalTypeChecks.getPrecision(from);
             default:
                 return false;
         }
@@ -98,10 +98,11 @@ public final class DeclaredTypeRule {
 
     /**
      * As {@link #isLosslessWidening} but without comparing string and byte-string lengths: the
-     * check made on the running job when a table's schema object changes (lengths were checked
-     * at planning time; Flink does not enforce them at runtime).
+     * check made on the running job when a table's schema object changes (lengths were checked at
+     * planning time; Flink does not enforce them at runtime).
      */
-    public static boolean isLosslessWideningIgnoringLength(LogicalType mapped, LogicalType declared) {
+    public static boolean isLosslessWideningIgnoringLength(
+            LogicalType mapped, LogicalType declared) {
         LogicalTypeRoot f = mapped.getTypeRoot();
         LogicalTypeRoot t = declared.getTypeRoot();
         if (isCharacter(f) && isCharacter(t)) {

@@ -16,8 +16,8 @@ import java.util.ArrayList;
 import java.util.List;
 
 /**
- * Asks the MySQL server, over JDBC as the configured user, which tables the patterns match and
- * what their columns are. Runs at planning time; messages name server, user and patterns only.
+ * Asks the MySQL server, over JDBC as the configured user, which tables the patterns match and what
+ * their columns are. Runs at planning time; messages name server, user and patterns only.
  */
 final class JdbcMySqlTableResolver implements MySqlTableResolver {
 
@@ -59,7 +59,8 @@ final class JdbcMySqlTableResolver implements MySqlTableResolver {
         return shapes;
     }
 
-    private static ValidationException unreachable(MySqlConnectionConfig connection, SQLException e) {
+    private static ValidationException unreachable(
+            MySqlConnectionConfig connection, SQLException e) {
         // The driver's messages name host and user, never the password.
         return new ValidationException(
                 "Could not read the MySQL tables' schema from "

@@ -11,7 +11,8 @@ import java.util.Optional;
  * CapstanSourceConfig#validate}, as for the DataStream builder) and the name patterns the table
  * gave, kept for messages. Its string form shows no password (the connection masks it).
  */
-record MySqlTableDefinition(CapstanSourceConfig source, String databasePattern, String tablePattern) {
+record MySqlTableDefinition(
+        CapstanSourceConfig source, String databasePattern, String tablePattern) {
 
     MySqlTableDefinition {
         Objects.requireNonNull(source);

@@ -3,8 +3,8 @@ package io.capstan.flink.mysql.table;
 import java.util.List;
 
 /**
- * Finds the MySQL tables a table definition reads and describes their shapes, at planning time.
- * The production implementation asks the server over JDBC as the configured user.
+ * Finds the MySQL tables a table definition reads and describes their shapes, at planning time. The
+ * production implementation asks the server over JDBC as the configured user.
  */
 @FunctionalInterface
 interface MySqlTableResolver {

@@ -1,9 +1,8 @@
 package io.capstan.flink.mysql.table;
 
-import org.apache.flink.annotation.Internal;
-
 import io.capstan.flink.mysql.schema.TableId;
 
+import org.apache.flink.annotation.Internal;
 import org.apache.flink.table.types.logical.LogicalType;
 
 import java.util.List;
@@ -11,10 +10,10 @@ import java.util.Locale;
 import java.util.Optional;
 
 /**
- * What the planning-time checks need to know of one MySQL table: its columns in table order,
- * each with its MySQL type as the server names it and the Flink type its values arrive as
- * (nullable when the column allows NULL), and its primary key. Built from the connector's {@code
- * TableSchema}; a plain value so the checks are pure.
+ * What the planning-time checks need to know of one MySQL table: its columns in table order, each
+ * with its MySQL type as the server names it and the Flink type its values arrive as (nullable when
+ * the column allows NULL), and its primary key. Built from the connector's {@code TableSchema}; a
+ * plain value so the checks are pure.
  */
 @Internal
 public final class MySqlTableShape {

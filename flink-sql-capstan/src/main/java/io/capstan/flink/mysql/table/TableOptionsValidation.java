@@ -27,16 +27,16 @@ import static io.capstan.flink.mysql.table.CapstanMySqlTableOptions.TABLE_NAME;
 
 /**
  * A table's options to a {@link MySqlTableDefinition}: the rules that are SQL's own (the name
- * patterns and how they select tables, options refused with a mode that ignores them,
- * {@code server-time-zone}), then {@link CapstanSourceConfig#validate}, which checks every source
- * option exactly as for the DataStream builder. Failures are {@link ValidationException}s naming
- * the option.
+ * patterns and how they select tables, options refused with a mode that ignores them, {@code
+ * server-time-zone}), then {@link CapstanSourceConfig#validate}, which checks every source option
+ * exactly as for the DataStream builder. Failures are {@link ValidationException}s naming the
+ * option.
  */
 final class TableOptionsValidation {
 
     /**
-     * The database part of the source's {@code tableList} entry: any; the database itself is
-     * chosen by {@code databaseList}. The entry is matched against the whole {@code db.table}.
+     * The database part of the source's {@code tableList} entry: any; the database itself is chosen
+     * by {@code databaseList}. The entry is matched against the whole {@code db.table}.
      */
     private static final String ANY_DATABASE = "[\\s\\S]*";
 
@@ -79,7 +79,9 @@ final class TableOptionsValidation {
             for (ConfigOption<?> snapshotOnly : SNAPSHOT_ONLY) {
                 if (options.getOptional(snapshotOnly).isPresent()) {
                     throw new ValidationException(
-                            "Option '" + snapshotOnly.key() + "' applies only to scan.startup.mode"
+                            "Option '"
+                                    + snapshotOnly.key()
+                                    + "' applies only to scan.startup.mode"
                                     + " 'initial' or 'snapshot', but the mode is '"
                                     + source.startupOptions().optionValue()
                                     + "'. Remove the option or choose one of those modes.");
@@ -98,25 +100,31 @@ final class TableOptionsValidation {
     /** The {@code jdbc.properties.*} entries without the prefix; the source checks the keys. */
     private static Map<String, String> jdbcProperties(Map<String, String> raw) {
         Map<String, String> properties = new TreeMap<>();
-        raw.forEach((key, value) -> {
-            if (key.startsWith(JDBC_PROPERTIES_PREFIX)) {
-                properties.put(key.substring(JDBC_PROPERTIES_PREFIX.length()), value);
-            }
-        });
+        raw.forEach(
+                (key, value) -> {
+                    if (key.startsWith(JDBC_PROPERTIES_PREFIX)) {
+                        properties.put(key.substring(JDBC_PROPERTIES_PREFIX.length()), value);
+                    }
+                });
         return properties;
     }
 
     private static String pattern(String regex, ConfigOption<String> option) {
         if (regex.isBlank()) {
-            throw new ValidationException("Invalid value for option '" + option.key() + "': it is empty.");
+            throw new ValidationException(
+                    "Invalid value for option '" + option.key() + "': it is empty.");
         }
         try {
             Pattern.compile(regex);
         } catch (PatternSyntaxException e) {
             throw new ValidationException(
-                    "Invalid value for option '" + option.key()
-                            + "': not a valid Java regular expression (" + e.getDescription()
-                            + " at index " + e.getIndex() + ").");
+                    "Invalid value for option '"
+                            + option.key()
+                            + "': not a valid Java regular expression ("
+                            + e.getDescription()
+                            + " at index "
+                            + e.getIndex()
+                            + ").");
         }
         return regex;
     }
@@ -126,7 +134,10 @@ final class TableOptionsValidation {
             ZoneId.of(zone.trim());
         } catch (DateTimeException e) {
             throw new ValidationException(
-                    "Invalid value for option '" + SERVER_TIME_ZONE.key() + "': '" + zone
+                    "Invalid value for option '"
+                            + SERVER_TIME_ZONE.key()
+                            + "': '"
+                            + zone
                             + "' is not a zone id such as 'UTC' or 'Europe/Berlin'. (The option is"
                             + " accepted for compatibility only; capstan reads TIMESTAMP columns as"
                             + " instants and does not need it.)");

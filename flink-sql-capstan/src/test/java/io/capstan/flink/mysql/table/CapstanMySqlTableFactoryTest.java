@@ -55,12 +55,14 @@ class CapstanMySqlTableFactoryTest {
         assertThat(single.matches(TableId.of("shop", "orders"))).isTrue();
         assertThat(single.matches(TableId.of("shop", "old_orders"))).isFalse();
         assertThat(single.matches(TableId.of("shop", "orders_2026"))).isFalse();
-        TableSelection either = config(o -> o.put("table-name", "orders|customers")).source().tables();
+        TableSelection either =
+                config(o -> o.put("table-name", "orders|customers")).source().tables();
         assertThat(either.matches(TableId.of("shop", "orders"))).isTrue();
         assertThat(either.matches(TableId.of("shop", "customers"))).isTrue();
         assertThat(either.matches(TableId.of("shop", "xcustomers"))).isFalse();
         TableSelection dotted = config(o -> o.put("table-name", "orders.2026")).source().tables();
-        assertThat(dotted.matches(TableId.of("shop", "orders_2026"))).as("a regex dot is any character")
+        assertThat(dotted.matches(TableId.of("shop", "orders_2026")))
+                .as("a regex dot is any character")
                 .isTrue();
     }
 
@@ -91,8 +93,10 @@ class CapstanMySqlTableFactoryTest {
         assertThat(failure(o -> o.put("connect.timeout", "0 s")))
                 .contains("'connect.timeout'")
                 .contains("positive duration");
-        assertThat(failure(o -> o.put("connect.max-retries", "-1"))).contains("'connect.max-retries'");
-        assertThat(failure(o -> o.put("heartbeat.interval", "0 ms"))).contains("'heartbeat.interval'");
+        assertThat(failure(o -> o.put("connect.max-retries", "-1")))
+                .contains("'connect.max-retries'");
+        assertThat(failure(o -> o.put("heartbeat.interval", "0 ms")))
+                .contains("'heartbeat.interval'");
         assertThat(failure(o -> o.put("hostname", " "))).contains("'hostname'");
     }
 
@@ -101,18 +105,22 @@ class CapstanMySqlTableFactoryTest {
         assertThat(failure(o -> o.put("scan.startup.mode", "latest")))
                 .contains("'scan.startup.mode'")
                 .contains("'latest'")
-                .contains("'initial', 'snapshot', 'latest-offset', 'earliest-offset', 'specific-offset', 'timestamp'");
+                .contains(
+                        "'initial', 'snapshot', 'latest-offset', 'earliest-offset', 'specific-offset', 'timestamp'");
     }
 
     @Test
     void specificOffsetNeedsAValidGtidSet() {
         assertThat(failure(o -> o.put("scan.startup.mode", "specific-offset")))
-                .contains("'specific-offset' requires option 'scan.startup.specific-offset.gtid-set'");
+                .contains(
+                        "'specific-offset' requires option 'scan.startup.specific-offset.gtid-set'");
         assertThat(
                         failure(
                                 o -> {
                                     o.put("scan.startup.mode", "specific-offset");
-                                    o.put("scan.startup.specific-offset.gtid-set", "not-a-gtid-set");
+                                    o.put(
+                                            "scan.startup.specific-offset.gtid-set",
+                                            "not-a-gtid-set");
                                 }))
                 .contains("Invalid value for option 'scan.startup.specific-offset.gtid-set'");
         MySqlTableDefinition c =
@@ -130,13 +138,21 @@ class CapstanMySqlTableFactoryTest {
 
     @Test
     void startupArgumentsForAnotherModeAreRefused() {
-        assertThat(failure(o -> o.put("scan.startup.specific-offset.gtid-set", "3e11fa47-71ca-11e1-9e33-c80aa9429562:1-2")))
-                .contains("'scan.startup.specific-offset.gtid-set' applies only to scan.startup.mode 'specific-offset'")
+        assertThat(
+                        failure(
+                                o ->
+                                        o.put(
+                                                "scan.startup.specific-offset.gtid-set",
+                                                "3e11fa47-71ca-11e1-9e33-c80aa9429562:1-2")))
+                .contains(
+                        "'scan.startup.specific-offset.gtid-set' applies only to scan.startup.mode 'specific-offset'")
                 .contains("'latest-offset'");
         assertThat(failure(o -> o.put("scan.startup.timestamp-millis", "1000")))
-                .contains("'scan.startup.timestamp-millis' applies only to scan.startup.mode 'timestamp'");
+                .contains(
+                        "'scan.startup.timestamp-millis' applies only to scan.startup.mode 'timestamp'");
         assertThat(failure(o -> o.put("scan.incremental.snapshot.chunk.size", "1000")))
-                .contains("'scan.incremental.snapshot.chunk.size' applies only to scan.startup.mode 'initial' or 'snapshot'");
+                .contains(
+                        "'scan.incremental.snapshot.chunk.size' applies only to scan.startup.mode 'initial' or 'snapshot'");
         assertThat(failure(o -> o.put("scan.snapshot.lock-wait.budget", "10 s")))
                 .contains("'scan.snapshot.lock-wait.budget' applies only to");
     }
@@ -165,7 +181,10 @@ class CapstanMySqlTableFactoryTest {
     private static final TypeInformation<RowData> ROWS = TypeInformation.of(RowData.class);
 
     private static SnapshotOptions snapshotOptions(Consumer<Map<String, String>> change) {
-        return ((CapstanMySqlTableSource) create(options(change))).createSource(ROWS).config().snapshot();
+        return ((CapstanMySqlTableSource) create(options(change)))
+                .createSource(ROWS)
+                .config()
+                .snapshot();
     }
 
     private static Map<String, String> options(Consumer<Map<String, String>> change) {
@@ -179,13 +198,17 @@ class CapstanMySqlTableFactoryTest {
         MySqlTableDefinition initial = config(o -> o.remove("scan.startup.mode"));
         assertThat(initial.startupMode()).isEqualTo(StartupMode.INITIAL);
         assertThat(initial.source().startupOptions()).isEqualTo(StartupOptions.initial());
-        CapstanMySqlTableSource initialSource = (CapstanMySqlTableSource) create(options(o -> o.remove("scan.startup.mode")));
-        assertThat(initialSource.createSource(ROWS).config().startupOptions()).isEqualTo(StartupOptions.initial());
+        CapstanMySqlTableSource initialSource =
+                (CapstanMySqlTableSource) create(options(o -> o.remove("scan.startup.mode")));
+        assertThat(initialSource.createSource(ROWS).config().startupOptions())
+                .isEqualTo(StartupOptions.initial());
         assertThat(initialSource.getChangelogMode()).isEqualTo(ChangelogMode.all());
 
         CapstanMySqlTableSource snapshot =
-                (CapstanMySqlTableSource) create(options(o -> o.put("scan.startup.mode", "snapshot")));
-        assertThat(snapshot.createSource(ROWS).config().startupOptions()).isEqualTo(StartupOptions.snapshot());
+                (CapstanMySqlTableSource)
+                        create(options(o -> o.put("scan.startup.mode", "snapshot")));
+        assertThat(snapshot.createSource(ROWS).config().startupOptions())
+                .isEqualTo(StartupOptions.snapshot());
         assertThat(snapshot.createSource(ROWS).getBoundedness()).isEqualTo(Boundedness.BOUNDED);
         assertThat(snapshot.getChangelogMode()).isEqualTo(ChangelogMode.insertOnly());
     }
@@ -211,16 +234,24 @@ class CapstanMySqlTableFactoryTest {
 
     @Test
     void reconnectOptionsReachTheSourceAndDefaultAsTheDataStreamBuilder() {
-        CapstanSourceConfig set = ((CapstanMySqlTableSource) create(options(o -> {
-                    o.put("binlog.reconnect.backoff", "2 s");
-                    o.put("binlog.reconnect.budget", "45 min");
-                }))).createSource(ROWS).config();
+        CapstanSourceConfig set =
+                ((CapstanMySqlTableSource)
+                                create(
+                                        options(
+                                                o -> {
+                                                    o.put("binlog.reconnect.backoff", "2 s");
+                                                    o.put("binlog.reconnect.budget", "45 min");
+                                                })))
+                        .createSource(ROWS)
+                        .config();
         assertThat(set.reconnectBackoff()).isEqualTo(Duration.ofSeconds(2));
         assertThat(set.reconnectBudget()).isEqualTo(Duration.ofMinutes(45));
-        CapstanSourceConfig defaults = ((CapstanMySqlTableSource) create(validOptions())).createSource(ROWS).config();
+        CapstanSourceConfig defaults =
+                ((CapstanMySqlTableSource) create(validOptions())).createSource(ROWS).config();
         assertThat(defaults.reconnectBackoff()).isEqualTo(Duration.ofMillis(500));
         assertThat(defaults.reconnectBudget()).isEqualTo(Duration.ofMinutes(10));
-        assertThat(failure(o -> o.put("binlog.reconnect.budget", "0 s"))).contains("'binlog.reconnect.budget'");
+        assertThat(failure(o -> o.put("binlog.reconnect.budget", "0 s")))
+                .contains("'binlog.reconnect.budget'");
     }
 
     @Test
@@ -228,63 +259,93 @@ class CapstanMySqlTableFactoryTest {
         SnapshotOptions sql = snapshotOptions(o -> o.put("scan.startup.mode", "snapshot"));
         SnapshotOptions dataStream = SnapshotOptions.defaults();
         assertThat(sql.chunkSize()).isEqualTo(dataStream.chunkSize()).isEqualTo(8096);
-        assertThat(sql.readOptions().fetchSize()).isEqualTo(dataStream.readOptions().fetchSize()).isZero();
-        assertThat(sql.readOptions().lockWaitTimeout()).isEqualTo(dataStream.readOptions().lockWaitTimeout());
-        assertThat(sql.readOptions().lockWaitBudget()).isEqualTo(dataStream.readOptions().lockWaitBudget());
+        assertThat(sql.readOptions().fetchSize())
+                .isEqualTo(dataStream.readOptions().fetchSize())
+                .isZero();
+        assertThat(sql.readOptions().lockWaitTimeout())
+                .isEqualTo(dataStream.readOptions().lockWaitTimeout());
+        assertThat(sql.readOptions().lockWaitBudget())
+                .isEqualTo(dataStream.readOptions().lockWaitBudget());
         assertThat(sql.chunkKeyColumn(TableId.of("shop", "orders"))).isEmpty();
     }
 
     @Test
     void snapshotOptionValuesAreCheckedByName() {
-        assertThat(failure(o -> {
-                    o.put("scan.startup.mode", "initial");
-                    o.put("scan.snapshot.fetch.size", "-1");
-                }))
+        assertThat(
+                        failure(
+                                o -> {
+                                    o.put("scan.startup.mode", "initial");
+                                    o.put("scan.snapshot.fetch.size", "-1");
+                                }))
                 .contains("'scan.snapshot.fetch.size'")
                 .contains("0 (stream the rows");
-        assertThat(failure(o -> {
-                    o.put("scan.startup.mode", "initial");
-                    o.put("scan.incremental.snapshot.chunk.size", "0");
-                }))
+        assertThat(
+                        failure(
+                                o -> {
+                                    o.put("scan.startup.mode", "initial");
+                                    o.put("scan.incremental.snapshot.chunk.size", "0");
+                                }))
                 .contains("'scan.incremental.snapshot.chunk.size'")
                 .contains("at least 1");
-        assertThat(failure(o -> {
-                    o.put("scan.startup.mode", "initial");
-                    o.put("scan.snapshot.lock-wait.timeout", "500 ms");
-                }))
+        assertThat(
+                        failure(
+                                o -> {
+                                    o.put("scan.startup.mode", "initial");
+                                    o.put("scan.snapshot.lock-wait.timeout", "500 ms");
+                                }))
                 .contains("'scan.snapshot.lock-wait.timeout'")
                 .contains("at least 1 s");
-        assertThat(failure(o -> {
-                    o.put("scan.startup.mode", "initial");
-                    o.put("scan.snapshot.lock-wait.timeout", "5 s");
-                    o.put("scan.snapshot.lock-wait.budget", "2 s");
-                }))
+        assertThat(
+                        failure(
+                                o -> {
+                                    o.put("scan.startup.mode", "initial");
+                                    o.put("scan.snapshot.lock-wait.timeout", "5 s");
+                                    o.put("scan.snapshot.lock-wait.budget", "2 s");
+                                }))
                 .contains("'scan.snapshot.lock-wait.budget'")
                 .contains("at least 'scan.snapshot.lock-wait.timeout'");
         assertThat(failure(o -> o.put("scan.snapshot.lock-wait.timeout", "2 s")))
-                .contains("'scan.snapshot.lock-wait.timeout' applies only to scan.startup.mode 'initial' or 'snapshot'");
+                .contains(
+                        "'scan.snapshot.lock-wait.timeout' applies only to scan.startup.mode 'initial' or 'snapshot'");
     }
 
     @Test
     void projectedColumnsAreAllTheSnapshotReads() {
         CapstanMySqlTableSource source =
-                (CapstanMySqlTableSource) create(options(o -> o.put("scan.startup.mode", "initial")));
+                (CapstanMySqlTableSource)
+                        create(options(o -> o.put("scan.startup.mode", "initial")));
         // Without push-down: every declared physical column.
         assertThat(source.createSource(ROWS).config().snapshot().readOptions().columns())
-                .hasValueSatisfying(c -> assertThat(c).containsExactlyInAnyOrder(
-                        "id", "customer_id", "status", "amount", "updated_at"));
+                .hasValueSatisfying(
+                        c ->
+                                assertThat(c)
+                                        .containsExactlyInAnyOrder(
+                                                "id",
+                                                "customer_id",
+                                                "status",
+                                                "amount",
+                                                "updated_at"));
         source.applyProjection(
                 new int[][] {{2}, {3}},
-                DataTypes.ROW(DataTypes.FIELD("status", DataTypes.STRING()), DataTypes.FIELD("amount", DataTypes.DECIMAL(12, 2))));
+                DataTypes.ROW(
+                        DataTypes.FIELD("status", DataTypes.STRING()),
+                        DataTypes.FIELD("amount", DataTypes.DECIMAL(12, 2))));
         assertThat(source.createSource(ROWS).config().snapshot().readOptions().columns())
-                .hasValueSatisfying(c -> assertThat(c).containsExactlyInAnyOrder("status", "amount"));
+                .hasValueSatisfying(
+                        c -> assertThat(c).containsExactlyInAnyOrder("status", "amount"));
     }
 
     @Test
     void streamingModesMapToTheSourcesStartupOptions() {
-        assertThat(config(o -> o.put("scan.startup.mode", "latest-offset")).source().startupOptions())
+        assertThat(
+                        config(o -> o.put("scan.startup.mode", "latest-offset"))
+                                .source()
+                                .startupOptions())
                 .isEqualTo(io.capstan.flink.mysql.StartupOptions.latest());
-        assertThat(config(o -> o.put("scan.startup.mode", "EARLIEST-OFFSET")).source().startupOptions())
+        assertThat(
+                        config(o -> o.put("scan.startup.mode", "EARLIEST-OFFSET"))
+                                .source()
+                                .startupOptions())
                 .isEqualTo(io.capstan.flink.mysql.StartupOptions.earliest());
         assertThat(
                         config(
@@ -296,7 +357,8 @@ class CapstanMySqlTableFactoryTest {
                                 .startupOptions())
                 .isEqualTo(io.capstan.flink.mysql.StartupOptions.timestamp(5));
         CapstanMySqlTableSource source = (CapstanMySqlTableSource) create(validOptions());
-        assertThat(source.getChangelogMode()).isEqualTo(org.apache.flink.table.connector.ChangelogMode.all());
+        assertThat(source.getChangelogMode())
+                .isEqualTo(org.apache.flink.table.connector.ChangelogMode.all());
     }
 
     @Test
@@ -304,21 +366,25 @@ class CapstanMySqlTableFactoryTest {
         assertThat(config(o -> o.put("server-id", "5400")).source().serverId()).isEqualTo(5400);
         MySqlTableDefinition ranged = config(o -> o.put("server-id", "5400-5408"));
         assertThat(ranged.source().serverId()).isEqualTo(5400);
-        assertThat(((CapstanMySqlTableSource) create(options(o -> o.put("server-id", "5400-5408"))))
-                        .createSource(ROWS)
-                        .config()
-                        .serverId())
+        assertThat(
+                        ((CapstanMySqlTableSource)
+                                        create(options(o -> o.put("server-id", "5400-5408"))))
+                                .createSource(ROWS)
+                                .config()
+                                .serverId())
                 .isEqualTo(5400L);
         assertThat(failure(o -> o.put("server-id", "54x0")))
                 .contains("'server-id'")
                 .contains("'5400-5408'");
-        assertThat(failure(o -> o.put("server-id", "5408-5400"))).contains("range end is below its start");
+        assertThat(failure(o -> o.put("server-id", "5408-5400")))
+                .contains("range end is below its start");
         assertThat(failure(o -> o.put("server-id", "0"))).contains("1..4294967295");
     }
 
     @Test
     void sslModeListsValidValues() {
-        assertThat(config(o -> o.put("ssl.mode", "verify-ca")).source().connection().sslMode()).isEqualTo(SslMode.VERIFY_CA);
+        assertThat(config(o -> o.put("ssl.mode", "verify-ca")).source().connection().sslMode())
+                .isEqualTo(SslMode.VERIFY_CA);
         assertThat(config(o -> {}).source().connection().sslMode()).isEqualTo(SslMode.PREFERRED);
         assertThat(failure(o -> o.put("ssl.mode", "on")))
                 .contains("'ssl.mode'")
@@ -327,7 +393,9 @@ class CapstanMySqlTableFactoryTest {
 
     @Test
     void patternsMustBeRegularExpressions() {
-        assertThat(failure(o -> o.put("table-name", "orders_[0-9"))).contains("'table-name'").contains("regular expression");
+        assertThat(failure(o -> o.put("table-name", "orders_[0-9")))
+                .contains("'table-name'")
+                .contains("regular expression");
         assertThat(failure(o -> o.put("database-name", "(shop"))).contains("'database-name'");
     }
 
@@ -342,7 +410,8 @@ class CapstanMySqlTableFactoryTest {
     @Test
     void jdbcPropertiesPassThroughExceptThoseThatChangeValues() {
         MySqlTableDefinition c = config(o -> o.put("jdbc.properties.useCursorFetch", "true"));
-        assertThat(c.source().connection().jdbcProperties()).containsEntry("useCursorFetch", "true");
+        assertThat(c.source().connection().jdbcProperties())
+                .containsEntry("useCursorFetch", "true");
         assertThat(failure(o -> o.put("jdbc.properties.connectionTimeZone", "Europe/Berlin")))
                 .contains("'jdbc.properties.connectionTimeZone' is not allowed");
         assertThat(failure(o -> o.put("jdbc.properties.password", "x")))
@@ -388,7 +457,8 @@ class CapstanMySqlTableFactoryTest {
     void schemaProblemsFailPlanning() {
         MySqlTableShape full = TableFixtures.ordersShape("orders");
         MySqlTableShape withoutUpdatedAt =
-                new MySqlTableShape(full.tableId(), full.columns().subList(0, 4), full.keyColumns());
+                new MySqlTableShape(
+                        full.tableId(), full.columns().subList(0, 4), full.keyColumns());
         Throwable t =
                 catchThrowable(
                         () ->

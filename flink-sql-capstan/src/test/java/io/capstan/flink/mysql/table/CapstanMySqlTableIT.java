@@ -10,6 +10,7 @@ import org.apache.flink.test.junit5.MiniClusterExtension;
 import org.apache.flink.types.Row;
 import org.apache.flink.types.RowKind;
 import org.apache.flink.util.CloseableIterator;
+
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.RegisterExtension;
@@ -52,8 +53,8 @@ import static org.assertj.core.api.Assertions.catchThrowable;
  * The 'capstan-mysql' table connector against a real MySQL and a Flink MiniCluster.
  *
  * <p>The aggregate, type matrix and snapshot tests start in the 'initial' (default) and 'snapshot'
- * modes; the others start at 'specific-offset' = the server's gtid_executed before their writes,
- * so the changelog holds exactly those writes.
+ * modes; the others start at 'specific-offset' = the server's gtid_executed before their writes, so
+ * the changelog holds exactly those writes.
  */
 class CapstanMySqlTableIT {
 
@@ -91,7 +92,9 @@ class CapstanMySqlTableIT {
                         + " updated_at TIMESTAMP(3) NULL)");
         preloadOrders();
         Map<String, String> o = initialOptions(DB, "orders");
-        o.put("scan.incremental.snapshot.chunk.size", "250"); // 200 chunks: the snapshot takes a while
+        o.put(
+                "scan.incremental.snapshot.chunk.size",
+                "250"); // 200 chunks: the snapshot takes a while
         tEnv.executeSql(
                 createTable(
                         "orders",
@@ -111,12 +114,20 @@ class CapstanMySqlTableIT {
             List<Future<?>> done = new ArrayList<>();
             for (int w = 0; w < WRITERS; w++) {
                 int writer = w;
-                done.add(writers.submit(() -> { writeOrders(writer, stop, operations); return null; }));
+                done.add(
+                        writers.submit(
+                                () -> {
+                                    writeOrders(writer, stop, operations);
+                                    return null;
+                                }));
             }
-            // The binlog connection opens only once every chunk is finished: the end of the snapshot.
+            // The binlog connection opens only once every chunk is finished: the end of the
+            // snapshot.
             long deadline = System.nanoTime() + TIMEOUT.toNanos();
             while (!binlogDumpThreadsExcept(dumpThreadsBefore)) {
-                assertThat(System.nanoTime()).as("the snapshot did not finish in time").isLessThan(deadline);
+                assertThat(System.nanoTime())
+                        .as("the snapshot did not finish in time")
+                        .isLessThan(deadline);
                 for (Future<?> f : done) {
                     if (f.isDone()) {
                         f.get(); // throws the writer's failure
@@ -150,16 +161,23 @@ class CapstanMySqlTableIT {
 
     private static void preloadOrders() throws SQLException {
         Random random = new Random(7);
-        try (Connection c = DB.openRootConnection(); Statement s = c.createStatement()) {
+        try (Connection c = DB.openRootConnection();
+                Statement s = c.createStatement()) {
             for (int first = 1; first <= PRELOADED; first += 2_000) {
                 StringBuilder sql = new StringBuilder("INSERT INTO orders VALUES ");
                 for (int id = first; id < first + 2_000 && id <= PRELOADED; id++) {
                     if (id > first) {
                         sql.append(", ");
                     }
-                    sql.append('(').append(id).append(", ").append(random.nextInt(100)).append(", '")
-                            .append(STATUSES[random.nextInt(STATUSES.length)]).append("', ")
-                            .append(amount(random)).append(", NOW(3))");
+                    sql.append('(')
+                            .append(id)
+                            .append(", ")
+                            .append(random.nextInt(100))
+                            .append(", '")
+                            .append(STATUSES[random.nextInt(STATUSES.length)])
+                            .append("', ")
+                            .append(amount(random))
+                            .append(", NOW(3))");
                 }
                 s.executeUpdate(sql.toString());
             }
@@ -179,7 +197,8 @@ class CapstanMySqlTableIT {
             live.add(id);
         }
         long nextId = (writer + 1) * 1_000_000L;
-        try (Connection c = DB.openRootConnection(); Statement s = c.createStatement()) {
+        try (Connection c = DB.openRootConnection();
+                Statement s = c.createStatement()) {
             while (!stop.get()) {
                 boolean transaction = random.nextInt(5) == 0;
                 if (transaction) {
@@ -191,19 +210,30 @@ class CapstanMySqlTableIT {
                     if (op < 3) {
                         long id = nextId++;
                         s.executeUpdate(
-                                "INSERT INTO orders VALUES (" + id + ", " + random.nextInt(100) + ", '"
-                                        + STATUSES[random.nextInt(STATUSES.length)] + "', "
-                                        + amount(random) + ", NOW(3))");
+                                "INSERT INTO orders VALUES ("
+                                        + id
+                                        + ", "
+                                        + random.nextInt(100)
+                                        + ", '"
+                                        + STATUSES[random.nextInt(STATUSES.length)]
+                                        + "', "
+                                        + amount(random)
+                                        + ", NOW(3))");
                         live.add(id);
                     } else if (op < 7) {
                         long id = live.get(random.nextInt(live.size()));
                         s.executeUpdate(
-                                "UPDATE orders SET status = '" + STATUSES[random.nextInt(STATUSES.length)]
-                                        + "', amount = " + amount(random) + " WHERE id = " + id);
+                                "UPDATE orders SET status = '"
+                                        + STATUSES[random.nextInt(STATUSES.length)]
+                                        + "', amount = "
+                                        + amount(random)
+                                        + " WHERE id = "
+                                        + id);
                     } else if (op < 8) {
                         int index = random.nextInt(live.size());
                         long id = nextId++;
-                        s.executeUpdate("UPDATE orders SET id = " + id + " WHERE id = " + live.get(index));
+                        s.executeUpdate(
+                                "UPDATE orders SET id = " + id + " WHERE id = " + live.get(index));
                         live.set(index, id);
                     } else {
                         long id = live.remove(random.nextInt(live.size()));
@@ -228,7 +258,9 @@ class CapstanMySqlTableIT {
                 ResultSet rs =
                         s.executeQuery(
                                 "SELECT ID FROM information_schema.PROCESSLIST WHERE COMMAND LIKE 'Binlog Dump%'"
-                                        + " AND USER = '" + DB.connectorAccount().username() + "'")) {
+                                        + " AND USER = '"
+                                        + DB.connectorAccount().username()
+                                        + "'")) {
             while (rs.next()) {
                 ids.add(rs.getLong(1));
             }
@@ -246,8 +278,7 @@ class CapstanMySqlTableIT {
 
     @Test
     void snapshotModeReadsTheExactRowsAndFinishesReadingOnlyTheProjectedColumns() throws Exception {
-        DB.execute(
-                "CREATE TABLE snap (id INT NOT NULL PRIMARY KEY, v VARCHAR(16), w VARCHAR(16))");
+        DB.execute("CREATE TABLE snap (id INT NOT NULL PRIMARY KEY, v VARCHAR(16), w VARCHAR(16))");
         Random random = new Random(3);
         Map<Integer, String> expected = new TreeMap<>();
         StringBuilder insert = new StringBuilder("INSERT INTO snap VALUES ");
@@ -255,14 +286,22 @@ class CapstanMySqlTableIT {
             int id = i * 3 + random.nextInt(3); // sparse keys: chunks planned by query
             String v = random.nextInt(10) == 0 ? null : "v" + random.nextInt(1_000_000);
             expected.put(id, v);
-            insert.append(i == 0 ? "" : ", ").append('(').append(id).append(", ")
-                    .append(v == null ? "NULL" : "'" + v + "'").append(", 'unused')");
+            insert.append(i == 0 ? "" : ", ")
+                    .append('(')
+                    .append(id)
+                    .append(", ")
+                    .append(v == null ? "NULL" : "'" + v + "'")
+                    .append(", 'unused')");
         }
         DB.execute(insert.toString());
         Map<String, String> o = initialOptions(DB, "snap");
         o.put("scan.startup.mode", "snapshot");
         o.put("scan.incremental.snapshot.chunk.size", "128");
-        tEnv.executeSql(createTable("snap", "id INT NOT NULL, v STRING, w STRING, PRIMARY KEY (id) NOT ENFORCED", o));
+        tEnv.executeSql(
+                createTable(
+                        "snap",
+                        "id INT NOT NULL, v STRING, w STRING, PRIMARY KEY (id) NOT ENFORCED",
+                        o));
 
         List<Row> rows = new ArrayList<>();
         List<String> snapshotSelects;
@@ -275,7 +314,10 @@ class CapstanMySqlTableIT {
             try (CloseableIterator<Row> it = result.collect()) {
                 it.forEachRemaining(rows::add); // ends: the source is bounded
             }
-            result.getJobClient().orElseThrow().getJobExecutionResult().get(TIMEOUT.toSeconds(), TimeUnit.SECONDS);
+            result.getJobClient()
+                    .orElseThrow()
+                    .getJobExecutionResult()
+                    .get(TIMEOUT.toSeconds(), TimeUnit.SECONDS);
             snapshotSelects = selectsOn(DB.name(), "snap", "'Query', 'Prepare', 'Execute'");
             preparedSelects = selectsOn(DB.name(), "snap", "'Prepare'");
         } finally {
@@ -291,19 +333,21 @@ class CapstanMySqlTableIT {
         assertThat(read).isEqualTo(expected);
 
         // Projection push-down: the snapshot's SELECTs on the table never named the unused column.
-        assertThat(snapshotSelects).as("snapshot SELECTs in the general log")
+        assertThat(snapshotSelects)
+                .as("snapshot SELECTs in the general log")
                 .anySatisfy(q -> assertThat(q).startsWith("SELECT `id`, `v` FROM"));
         assertThat(snapshotSelects).noneSatisfy(q -> assertThat(q).contains("`w`"));
         // Chunks are read over the binary protocol: their SELECT is prepared on the server.
-        assertThat(preparedSelects).as("server-side prepared snapshot SELECTs")
+        assertThat(preparedSelects)
+                .as("server-side prepared snapshot SELECTs")
                 .anySatisfy(q -> assertThat(q).startsWith("SELECT `id`, `v` FROM"));
     }
 
     /**
      * A zero date in a MySQL {@code DATE NOT NULL} column (allowed by a session without
      * NO_ZERO_DATE) is read as NULL: a Flink column declared nullable gets NULL; one declared NOT
-     * NULL halts the job naming table and column, rather than pass a NULL the planner trusts
-     * cannot occur.
+     * NULL halts the job naming table and column, rather than pass a NULL the planner trusts cannot
+     * occur.
      */
     @Test
     void aZeroDateIsNullOrHaltsWhereTheColumnIsDeclaredNotNull() throws Exception {
@@ -313,11 +357,20 @@ class CapstanMySqlTableIT {
                 "INSERT INTO zero_day VALUES (1, '2024-02-29'), (2, '0000-00-00')");
         Map<String, String> o = initialOptions(DB, "zero_day");
         o.put("scan.startup.mode", "snapshot");
-        tEnv.executeSql(createTable("zero_nullable", "id INT NOT NULL, d DATE, PRIMARY KEY (id) NOT ENFORCED", o));
-        tEnv.executeSql(createTable("zero_not_null", "id INT NOT NULL, d DATE NOT NULL, PRIMARY KEY (id) NOT ENFORCED", o));
+        tEnv.executeSql(
+                createTable(
+                        "zero_nullable",
+                        "id INT NOT NULL, d DATE, PRIMARY KEY (id) NOT ENFORCED",
+                        o));
+        tEnv.executeSql(
+                createTable(
+                        "zero_not_null",
+                        "id INT NOT NULL, d DATE NOT NULL, PRIMARY KEY (id) NOT ENFORCED",
+                        o));
 
         Map<Integer, LocalDate> read = new TreeMap<>();
-        try (CloseableIterator<Row> it = tEnv.executeSql("SELECT id, d FROM zero_nullable").collect()) {
+        try (CloseableIterator<Row> it =
+                tEnv.executeSql("SELECT id, d FROM zero_nullable").collect()) {
             it.forEachRemaining(r -> read.put((Integer) r.getField(0), (LocalDate) r.getField(1)));
         }
         Map<Integer, LocalDate> expected = new HashMap<>();
@@ -325,11 +378,14 @@ class CapstanMySqlTableIT {
         expected.put(2, null);
         assertThat(read).isEqualTo(expected);
 
-        Throwable failure = catchThrowable(() -> {
-            try (CloseableIterator<Row> it = tEnv.executeSql("SELECT id, d FROM zero_not_null").collect()) {
-                it.forEachRemaining(r -> { });
-            }
-        });
+        Throwable failure =
+                catchThrowable(
+                        () -> {
+                            try (CloseableIterator<Row> it =
+                                    tEnv.executeSql("SELECT id, d FROM zero_not_null").collect()) {
+                                it.forEachRemaining(r -> {});
+                            }
+                        });
         assertThat(failure).isNotNull();
         assertThat(allMessages(failure))
                 .contains("[invalid_configuration]")
@@ -338,17 +394,22 @@ class CapstanMySqlTableIT {
     }
 
     /** The SELECT statements of the given general log command types that name {@code db.table}. */
-    private static List<String> selectsOn(String db, String table, String commandTypes) throws SQLException {
+    private static List<String> selectsOn(String db, String table, String commandTypes)
+            throws SQLException {
         List<String> selects = new ArrayList<>();
         try (Connection c = DB.openRootConnection();
                 Statement s = c.createStatement();
                 ResultSet rs =
                         s.executeQuery(
                                 "SELECT CONVERT(argument USING utf8mb4) FROM mysql.general_log"
-                                        + " WHERE command_type IN (" + commandTypes + ")")) {
+                                        + " WHERE command_type IN ("
+                                        + commandTypes
+                                        + ")")) {
             while (rs.next()) {
                 String q = rs.getString(1);
-                if (q != null && q.startsWith("SELECT") && q.contains("`" + db + "`.`" + table + "`")) {
+                if (q != null
+                        && q.startsWith("SELECT")
+                        && q.contains("`" + db + "`.`" + table + "`")) {
                     selects.add(q);
                 }
             }
@@ -364,9 +425,12 @@ class CapstanMySqlTableIT {
         Map<String, List<Object>> groups = new HashMap<>();
         try (Connection c = DB.openRootConnection();
                 Statement s = c.createStatement();
-                ResultSet rs = s.executeQuery("SELECT status, COUNT(*), SUM(amount) FROM orders GROUP BY status")) {
+                ResultSet rs =
+                        s.executeQuery(
+                                "SELECT status, COUNT(*), SUM(amount) FROM orders GROUP BY status")) {
             while (rs.next()) {
-                groups.put(rs.getString(1), List.of(rs.getLong(2), rs.getBigDecimal(3).setScale(2)));
+                groups.put(
+                        rs.getString(1), List.of(rs.getLong(2), rs.getBigDecimal(3).setScale(2)));
             }
         }
         return groups;
@@ -378,7 +442,8 @@ class CapstanMySqlTableIT {
         for (Row r : rows) {
             String status = (String) r.getField(0);
             if (r.getKind() == RowKind.INSERT || r.getKind() == RowKind.UPDATE_AFTER) {
-                groups.put(status, List.of(r.getField(1), ((BigDecimal) r.getField(2)).setScale(2)));
+                groups.put(
+                        status, List.of(r.getField(1), ((BigDecimal) r.getField(2)).setScale(2)));
             } else {
                 groups.remove(status);
             }
@@ -389,7 +454,8 @@ class CapstanMySqlTableIT {
     // ---------------------------------------------------------------- type matrix
 
     @Test
-    void typeMatrixReadThroughSqlInInitialModeHasTheExpectedValuesFromSnapshotAndBinlog() throws Exception {
+    void typeMatrixReadThroughSqlInInitialModeHasTheExpectedValuesFromSnapshotAndBinlog()
+            throws Exception {
         DB.execute(
                 "CREATE TABLE types (id INT NOT NULL PRIMARY KEY,"
                         + " c_tinyint TINYINT, c_tinyint_u TINYINT UNSIGNED, c_smallint_u SMALLINT UNSIGNED,"
@@ -421,7 +487,8 @@ class CapstanMySqlTableIT {
                                 + " c_datetime TIMESTAMP(3), c_timestamp TIMESTAMP_LTZ(6), c_year INT,"
                                 + " PRIMARY KEY (id) NOT ENFORCED",
                         initialOptions(DB, "types")));
-        try (ChangelogCollector changes = new ChangelogCollector(tEnv.executeSql("SELECT * FROM types"))) {
+        try (ChangelogCollector changes =
+                new ChangelogCollector(tEnv.executeSql("SELECT * FROM types"))) {
             changes.awaitCount(2, TIMEOUT);
             DB.execute(
                     "SET time_zone = '+00:00'",
@@ -433,18 +500,42 @@ class CapstanMySqlTableIT {
                 Row expected =
                         Row.ofKind(
                                 RowKind.INSERT,
-                                id, (byte) -128, (short) 255, 65535, -8388608, 4294967295L, Long.MIN_VALUE,
-                                new BigDecimal("18446744073709551615"), new BigDecimal("-1234567890.12"), 1.5f, -2.25e300,
-                                true, new byte[] {0x02, 0x01}, "ab", "héllo ✓", "long text", new byte[] {1, 2, 0, 0},
-                                new byte[] {0x0a, 0x0b, 0x0c}, "b", "x,z", "{\"k\": [1, 2]}", LocalDate.of(2024, 2, 29),
-                                45_296_789_000L, LocalDateTime.of(2024, 2, 29, 12, 34, 56, 789_000_000),
-                                Instant.parse("2024-02-29T12:34:56.123456Z"), 2024);
-                assertThat(rows.get(id - 1)).as(id == 1 ? "snapshot row" : "binlog row").isEqualTo(expected);
+                                id,
+                                (byte) -128,
+                                (short) 255,
+                                65535,
+                                -8388608,
+                                4294967295L,
+                                Long.MIN_VALUE,
+                                new BigDecimal("18446744073709551615"),
+                                new BigDecimal("-1234567890.12"),
+                                1.5f,
+                                -2.25e300,
+                                true,
+                                new byte[] {0x02, 0x01},
+                                "ab",
+                                "héllo ✓",
+                                "long text",
+                                new byte[] {1, 2, 0, 0},
+                                new byte[] {0x0a, 0x0b, 0x0c},
+                                "b",
+                                "x,z",
+                                "{\"k\": [1, 2]}",
+                                LocalDate.of(2024, 2, 29),
+                                45_296_789_000L,
+                                LocalDateTime.of(2024, 2, 29, 12, 34, 56, 789_000_000),
+                                Instant.parse("2024-02-29T12:34:56.123456Z"),
+                                2024);
+                assertThat(rows.get(id - 1))
+                        .as(id == 1 ? "snapshot row" : "binlog row")
+                        .isEqualTo(expected);
             }
             for (int id : new int[] {2, 4}) {
                 Row nulls = new Row(RowKind.INSERT, 26);
                 nulls.setField(0, id);
-                assertThat(rows.get(id - 1)).as(id == 2 ? "snapshot row" : "binlog row").isEqualTo(nulls);
+                assertThat(rows.get(id - 1))
+                        .as(id == 2 ? "snapshot row" : "binlog row")
+                        .isEqualTo(nulls);
             }
         }
     }
@@ -468,7 +559,8 @@ class CapstanMySqlTableIT {
                         options(DB, "meta", start)));
         Instant before = Instant.now().minusSeconds(5);
         try (ChangelogCollector changes =
-                new ChangelogCollector(tEnv.executeSql("SELECT kind, id, v, db, tbl, ts, gtid FROM meta"))) {
+                new ChangelogCollector(
+                        tEnv.executeSql("SELECT kind, id, v, db, tbl, ts, gtid FROM meta"))) {
             DB.execute(
                     "INSERT INTO meta VALUES (1, 'one')",
                     "UPDATE meta SET v = 'uno' WHERE id = 1",
@@ -476,18 +568,30 @@ class CapstanMySqlTableIT {
             List<Row> rows = changes.awaitCount(4, TIMEOUT);
             Instant after = Instant.now().plusSeconds(5);
 
-            assertThat(rows).extracting(Row::getKind)
-                    .containsExactly(RowKind.INSERT, RowKind.UPDATE_BEFORE, RowKind.UPDATE_AFTER, RowKind.DELETE);
+            assertThat(rows)
+                    .extracting(Row::getKind)
+                    .containsExactly(
+                            RowKind.INSERT,
+                            RowKind.UPDATE_BEFORE,
+                            RowKind.UPDATE_AFTER,
+                            RowKind.DELETE);
             assertThat(rows).extracting(r -> r.getField(0)).containsExactly("+I", "-U", "+U", "-D");
-            assertThat(rows).extracting(r -> r.getField(2)).containsExactly("one", "one", "uno", "uno");
-            assertThat(rows).allSatisfy(r -> {
-                assertThat(r.getField(3)).isEqualTo(DB.name());
-                assertThat(r.getField(4)).isEqualTo("meta");
-                assertThat((Instant) r.getField(5)).isBetween(before, after);
-                assertThat((String) r.getField(6)).matches("[0-9a-f-]{36}:[0-9]+");
-            });
-            List<String> gtids = rows.stream().map(r -> (String) r.getField(6)).collect(Collectors.toList());
-            assertThat(gtids.get(1)).as("-U and +U of one update share its transaction").isEqualTo(gtids.get(2));
+            assertThat(rows)
+                    .extracting(r -> r.getField(2))
+                    .containsExactly("one", "one", "uno", "uno");
+            assertThat(rows)
+                    .allSatisfy(
+                            r -> {
+                                assertThat(r.getField(3)).isEqualTo(DB.name());
+                                assertThat(r.getField(4)).isEqualTo("meta");
+                                assertThat((Instant) r.getField(5)).isBetween(before, after);
+                                assertThat((String) r.getField(6)).matches("[0-9a-f-]{36}:[0-9]+");
+                            });
+            List<String> gtids =
+                    rows.stream().map(r -> (String) r.getField(6)).collect(Collectors.toList());
+            assertThat(gtids.get(1))
+                    .as("-U and +U of one update share its transaction")
+                    .isEqualTo(gtids.get(2));
             assertThat(gtids.get(0)).isNotEqualTo(gtids.get(1));
             assertThat(gtids.get(3)).isNotEqualTo(gtids.get(1));
         }
@@ -506,13 +610,18 @@ class CapstanMySqlTableIT {
                         "shards",
                         "id INT NOT NULL, v STRING, tbl STRING METADATA FROM 'table_name' VIRTUAL",
                         options(DB, "shard_[0-9]+", start)));
-        try (ChangelogCollector changes = new ChangelogCollector(tEnv.executeSql("SELECT id, v, tbl FROM shards"))) {
-            // The binlog is ordered: once shard_2's row is there, shard_x's would be too if matched.
+        try (ChangelogCollector changes =
+                new ChangelogCollector(tEnv.executeSql("SELECT id, v, tbl FROM shards"))) {
+            // The binlog is ordered: once shard_2's row is there, shard_x's would be too if
+            // matched.
             DB.execute(
                     "INSERT INTO shard_x VALUES (1, 'x')",
                     "INSERT INTO shard_1 VALUES (1, 'a')",
                     "INSERT INTO shard_2 VALUES (1, 'b')");
-            List<Row> rows = changes.await(r -> r.stream().anyMatch(x -> "shard_2".equals(x.getField(2))), TIMEOUT);
+            List<Row> rows =
+                    changes.await(
+                            r -> r.stream().anyMatch(x -> "shard_2".equals(x.getField(2))),
+                            TIMEOUT);
             assertThat(rows).containsExactly(Row.of(1, "a", "shard_1"), Row.of(1, "b", "shard_2"));
         }
     }
@@ -522,7 +631,11 @@ class CapstanMySqlTableIT {
         DB.execute(
                 "CREATE TABLE part_1 (id INT NOT NULL PRIMARY KEY, v VARCHAR(8))",
                 "CREATE TABLE part_2 (id INT NOT NULL PRIMARY KEY, v BIGINT)");
-        tEnv.executeSql(createTable("parts", "id INT NOT NULL, v STRING", options(DB, "part_[0-9]", gtidExecuted(DB))));
+        tEnv.executeSql(
+                createTable(
+                        "parts",
+                        "id INT NOT NULL, v STRING",
+                        options(DB, "part_[0-9]", gtidExecuted(DB))));
         String message = planningFailure("SELECT * FROM parts");
         assertThat(message)
                 .contains("`" + DB.name() + "`.`part_2` differs from `" + DB.name() + "`.`part_1`")
@@ -533,7 +646,8 @@ class CapstanMySqlTableIT {
 
     @Test
     void typeMismatchIsRefusedNamingColumnTypesAndWhatFits() throws Exception {
-        DB.execute("CREATE TABLE typed (id INT NOT NULL PRIMARY KEY, amount DECIMAL(12,2), created TIMESTAMP(3) NULL, name VARCHAR(8))");
+        DB.execute(
+                "CREATE TABLE typed (id INT NOT NULL PRIMARY KEY, amount DECIMAL(12,2), created TIMESTAMP(3) NULL, name VARCHAR(8))");
         tEnv.executeSql(
                 createTable(
                         "typed",
@@ -541,10 +655,13 @@ class CapstanMySqlTableIT {
                         options(DB, "typed", gtidExecuted(DB))));
         String message = planningFailure("SELECT * FROM typed");
         assertThat(message)
-                .contains("column 'amount': MySQL type DECIMAL(12,2) is read as DECIMAL(12, 2), declared INT")
-                .contains("column 'created': MySQL type TIMESTAMP(3) is read as TIMESTAMP_LTZ(3), declared TIMESTAMP(3)")
+                .contains(
+                        "column 'amount': MySQL type DECIMAL(12,2) is read as DECIMAL(12, 2), declared INT")
+                .contains(
+                        "column 'created': MySQL type TIMESTAMP(3) is read as TIMESTAMP_LTZ(3), declared TIMESTAMP(3)")
                 .contains("declare TIMESTAMP_LTZ(3)")
-                .contains("column 'name': MySQL type VARCHAR(8) is read as VARCHAR(8), declared VARCHAR(4)");
+                .contains(
+                        "column 'name': MySQL type VARCHAR(8) is read as VARCHAR(8), declared VARCHAR(4)");
     }
 
     @Test
@@ -563,7 +680,9 @@ class CapstanMySqlTableIT {
 
     @Test
     void noMatchingTableIsRefusedNamingThePatterns() throws Exception {
-        tEnv.executeSql(createTable("missing", "id INT", options(DB, "no_such_table_.*", gtidExecuted(DB))));
+        tEnv.executeSql(
+                createTable(
+                        "missing", "id INT", options(DB, "no_such_table_.*", gtidExecuted(DB))));
         assertThat(planningFailure("SELECT * FROM missing"))
                 .contains("No MySQL base table")
                 .contains("'table-name' = 'no_such_table_.*'");
@@ -580,7 +699,8 @@ class CapstanMySqlTableIT {
 
     @Test
     void explainNeverShowsThePassword() throws Exception {
-        DB.execute("CREATE TABLE explained (id INT NOT NULL PRIMARY KEY, v VARCHAR(8), w VARCHAR(8))");
+        DB.execute(
+                "CREATE TABLE explained (id INT NOT NULL PRIMARY KEY, v VARCHAR(8), w VARCHAR(8))");
         tEnv.executeSql(
                 createTable(
                         "explained",
@@ -593,7 +713,9 @@ class CapstanMySqlTableIT {
                         ExplainDetail.ESTIMATED_COST,
                         ExplainDetail.JSON_EXECUTION_PLAN);
         StringBuilder explainStatement = new StringBuilder();
-        tEnv.executeSql("EXPLAIN PLAN FOR SELECT * FROM explained").collect().forEachRemaining(explainStatement::append);
+        tEnv.executeSql("EXPLAIN PLAN FOR SELECT * FROM explained")
+                .collect()
+                .forEachRemaining(explainStatement::append);
 
         String password = DB.connectorAccount().password();
         assertThat(password).isNotBlank();
@@ -607,9 +729,12 @@ class CapstanMySqlTableIT {
     @Test
     void compiledPlanHoldsNoPassword() throws Exception {
         DB.execute("CREATE TABLE compiled (id INT NOT NULL PRIMARY KEY)");
-        tEnv.executeSql(createTable("compiled", "id INT NOT NULL", options(DB, "compiled", gtidExecuted(DB))));
+        tEnv.executeSql(
+                createTable(
+                        "compiled", "id INT NOT NULL", options(DB, "compiled", gtidExecuted(DB))));
         tEnv.executeSql("CREATE TEMPORARY TABLE sink (id INT) WITH ('connector' = 'blackhole')");
-        String json = tEnv.compilePlanSql("INSERT INTO sink SELECT id FROM compiled").asJsonString();
+        String json =
+                tEnv.compilePlanSql("INSERT INTO sink SELECT id FROM compiled").asJsonString();
         assertThat(json).contains("compiled").doesNotContain(DB.connectorAccount().password());
     }
 

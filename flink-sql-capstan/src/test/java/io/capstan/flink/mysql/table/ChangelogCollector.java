@@ -57,7 +57,11 @@ final class ChangelogCollector implements AutoCloseable {
             }
             if (System.nanoTime() > deadline) {
                 throw new AssertionError(
-                        "timed out after " + timeout + "; " + now.size() + " rows so far, the last: "
+                        "timed out after "
+                                + timeout
+                                + "; "
+                                + now.size()
+                                + " rows so far, the last: "
                                 + now.subList(Math.max(0, now.size() - 20), now.size()));
             }
             Thread.sleep(100);

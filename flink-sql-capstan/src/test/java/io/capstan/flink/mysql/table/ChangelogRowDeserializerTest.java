@@ -18,6 +18,7 @@ import org.apache.flink.table.data.TimestampData;
 import org.apache.flink.table.types.logical.RowType;
 import org.apache.flink.types.RowKind;
 import org.apache.flink.util.Collector;
+
 import org.junit.jupiter.api.Test;
 
 import java.math.BigDecimal;
@@ -36,8 +37,13 @@ class ChangelogRowDeserializerTest {
     private static TableSchema schema(TableId id, boolean reversed) {
         List<ColumnSchema> cols = new ArrayList<>();
         cols.add(ColumnSchema.builder("id", MySqlType.INT).nullable(false).build(id));
-        cols.add(ColumnSchema.builder("status", MySqlType.VARCHAR).length(16).charset("utf8mb4").build(id));
-        cols.add(ColumnSchema.builder("amount", MySqlType.DECIMAL).precision(12).scale(2).build(id));
+        cols.add(
+                ColumnSchema.builder("status", MySqlType.VARCHAR)
+                        .length(16)
+                        .charset("utf8mb4")
+                        .build(id));
+        cols.add(
+                ColumnSchema.builder("amount", MySqlType.DECIMAL).precision(12).scale(2).build(id));
         if (reversed) {
             // a shard whose columns are in another order: mapping is by name
             List<ColumnSchema> r = new ArrayList<>(cols);
@@ -51,7 +57,8 @@ class ChangelogRowDeserializerTest {
         GenericRowData r = new GenericRowData(3);
         r.setField(s.columnIndex("id"), id);
         r.setField(s.columnIndex("status"), StringData.fromString(status));
-        r.setField(s.columnIndex("amount"), DecimalData.fromBigDecimal(new BigDecimal(amount), 12, 2));
+        r.setField(
+                s.columnIndex("amount"), DecimalData.fromBigDecimal(new BigDecimal(amount), 12, 2));
         return r;
     }
 
@@ -66,10 +73,16 @@ class ChangelogRowDeserializerTest {
         return new ChangelogRowDeserializer(
                 TypeInformation.of(RowData.class),
                 physical,
-                List.of(MetadataColumn.TABLE_NAME, MetadataColumn.ROW_KIND, MetadataColumn.OP_TS, MetadataColumn.GTID, MetadataColumn.DATABASE_NAME));
+                List.of(
+                        MetadataColumn.TABLE_NAME,
+                        MetadataColumn.ROW_KIND,
+                        MetadataColumn.OP_TS,
+                        MetadataColumn.GTID,
+                        MetadataColumn.DATABASE_NAME));
     }
 
-    private static List<RowData> run(ChangelogRowDeserializer d, ChangeEvent... events) throws Exception {
+    private static List<RowData> run(ChangelogRowDeserializer d, ChangeEvent... events)
+            throws Exception {
         List<RowData> out = new ArrayList<>();
         Collector<RowData> collector =
                 new Collector<>() {
@@ -94,15 +107,42 @@ class ChangelogRowDeserializerTest {
         List<RowData> rows =
                 run(
                         deserializer(),
-                        new ChangeEvent(Operation.READ, null, image(s1, 1, "NEW", "10.50"), s1, ORDERS_1, null, 0, 0),
-                        new ChangeEvent(Operation.UPDATE, image(s2, 2, "NEW", "1.00"), image(s2, 2, "PAID", "2.00"), s2, ORDERS_2,
-                                "3e11fa47-71ca-11e1-9e33-c80aa9429562:7", 1_700_000_000_123_456L, 0),
-                        new ChangeEvent(Operation.DELETE, image(s1, 1, "NEW", "10.50"), null, s1, ORDERS_1,
-                                "3e11fa47-71ca-11e1-9e33-c80aa9429562:8", 1_700_000_001_000_000L, 0));
+                        new ChangeEvent(
+                                Operation.READ,
+                                null,
+                                image(s1, 1, "NEW", "10.50"),
+                                s1,
+                                ORDERS_1,
+                                null,
+                                0,
+                                0),
+                        new ChangeEvent(
+                                Operation.UPDATE,
+                                image(s2, 2, "NEW", "1.00"),
+                                image(s2, 2, "PAID", "2.00"),
+                                s2,
+                                ORDERS_2,
+                                "3e11fa47-71ca-11e1-9e33-c80aa9429562:7",
+                                1_700_000_000_123_456L,
+                                0),
+                        new ChangeEvent(
+                                Operation.DELETE,
+                                image(s1, 1, "NEW", "10.50"),
+                                null,
+                                s1,
+                                ORDERS_1,
+                                "3e11fa47-71ca-11e1-9e33-c80aa9429562:8",
+                                1_700_000_001_000_000L,
+                                0));
 
         assertThat(rows).hasSize(4);
-        assertThat(rows).extracting(RowData::getRowKind)
-                .containsExactly(RowKind.INSERT, RowKind.UPDATE_BEFORE, RowKind.UPDATE_AFTER, RowKind.DELETE);
+        assertThat(rows)
+                .extracting(RowData::getRowKind)
+                .containsExactly(
+                        RowKind.INSERT,
+                        RowKind.UPDATE_BEFORE,
+                        RowKind.UPDATE_AFTER,
+                        RowKind.DELETE);
 
         RowData read = rows.get(0);
         assertThat(read.getArity()).isEqualTo(7);
@@ -120,8 +160,10 @@ class ChangelogRowDeserializerTest {
         assertThat(after.getLong(1)).isEqualTo(2L);
         assertThat(after.getString(2).toString()).isEqualTo("orders_2");
         assertThat(after.getString(3).toString()).isEqualTo("+U");
-        assertThat(after.getTimestamp(4, 3)).isEqualTo(TimestampData.fromEpochMillis(1_700_000_000_123L));
-        assertThat(after.getString(5).toString()).isEqualTo("3e11fa47-71ca-11e1-9e33-c80aa9429562:7");
+        assertThat(after.getTimestamp(4, 3))
+                .isEqualTo(TimestampData.fromEpochMillis(1_700_000_000_123L));
+        assertThat(after.getString(5).toString())
+                .isEqualTo("3e11fa47-71ca-11e1-9e33-c80aa9429562:7");
         assertThat(rows.get(1).getString(3).toString()).isEqualTo("-U");
         assertThat(rows.get(1).getDecimal(0, 14, 4).toBigDecimal()).isEqualByComparingTo("1.00");
         assertThat(rows.get(3).getString(3).toString()).isEqualTo("-D");
@@ -133,7 +175,19 @@ class ChangelogRowDeserializerTest {
         TableSchema s1 = schema(ORDERS_1, false);
         GenericRowData img = image(s1, 1, "NEW", "0");
         img.setField(s1.columnIndex("amount"), null);
-        RowData row = run(deserializer(), new ChangeEvent(Operation.INSERT, null, img, s1, ORDERS_1, "3e11fa47-71ca-11e1-9e33-c80aa9429562:1", 0, 0)).get(0);
+        RowData row =
+                run(
+                                deserializer(),
+                                new ChangeEvent(
+                                        Operation.INSERT,
+                                        null,
+                                        img,
+                                        s1,
+                                        ORDERS_1,
+                                        "3e11fa47-71ca-11e1-9e33-c80aa9429562:1",
+                                        0,
+                                        0))
+                        .get(0);
         assertThat(row.isNullAt(0)).isTrue();
     }
 
@@ -144,21 +198,51 @@ class ChangelogRowDeserializerTest {
      */
     @Test
     void aZeroDateInANotNullColumnIsNullOrHaltsWhenDeclaredNotNull() throws Exception {
-        List<ColumnSchema> cols = List.of(
-                ColumnSchema.builder("id", MySqlType.INT).nullable(false).build(ORDERS_1),
-                ColumnSchema.builder("day", MySqlType.DATE).nullable(false).build(ORDERS_1));
+        List<ColumnSchema> cols =
+                List.of(
+                        ColumnSchema.builder("id", MySqlType.INT).nullable(false).build(ORDERS_1),
+                        ColumnSchema.builder("day", MySqlType.DATE)
+                                .nullable(false)
+                                .build(ORDERS_1));
         TableSchema s = new TableSchema(ORDERS_1, cols, new int[] {0});
-        ChangeEvent zero = new ChangeEvent(Operation.INSERT, null, GenericRowData.of(1, null), s, ORDERS_1,
-                "3e11fa47-71ca-11e1-9e33-c80aa9429562:1", 0, 0);
-        RowType nullable = (RowType) DataTypes.ROW(
-                DataTypes.FIELD("id", DataTypes.INT().notNull()), DataTypes.FIELD("day", DataTypes.DATE())).getLogicalType();
-        RowData row = run(new ChangelogRowDeserializer(TypeInformation.of(RowData.class), nullable, List.of()), zero).get(0);
+        ChangeEvent zero =
+                new ChangeEvent(
+                        Operation.INSERT,
+                        null,
+                        GenericRowData.of(1, null),
+                        s,
+                        ORDERS_1,
+                        "3e11fa47-71ca-11e1-9e33-c80aa9429562:1",
+                        0,
+                        0);
+        RowType nullable =
+                (RowType)
+                        DataTypes.ROW(
+                                        DataTypes.FIELD("id", DataTypes.INT().notNull()),
+                                        DataTypes.FIELD("day", DataTypes.DATE()))
+                                .getLogicalType();
+        RowData row =
+                run(
+                                new ChangelogRowDeserializer(
+                                        TypeInformation.of(RowData.class), nullable, List.of()),
+                                zero)
+                        .get(0);
         assertThat(row.isNullAt(1)).isTrue();
 
-        RowType notNull = (RowType) DataTypes.ROW(
-                DataTypes.FIELD("id", DataTypes.INT().notNull()), DataTypes.FIELD("day", DataTypes.DATE().notNull()))
-                .getLogicalType();
-        assertThatThrownBy(() -> run(new ChangelogRowDeserializer(TypeInformation.of(RowData.class), notNull, List.of()), zero))
+        RowType notNull =
+                (RowType)
+                        DataTypes.ROW(
+                                        DataTypes.FIELD("id", DataTypes.INT().notNull()),
+                                        DataTypes.FIELD("day", DataTypes.DATE().notNull()))
+                                .getLogicalType();
+        assertThatThrownBy(
+                        () ->
+                                run(
+                                        new ChangelogRowDeserializer(
+                                                TypeInformation.of(RowData.class),
+                                                notNull,
+                                                List.of()),
+                                        zero))
                 .isInstanceOf(CapstanHaltException.class)
                 .hasMessageContaining("`shop`.`orders_1`")
                 .hasMessageContaining("'day'")
@@ -173,10 +257,25 @@ class ChangelogRowDeserializerTest {
                         id,
                         List.of(
                                 ColumnSchema.builder("id", MySqlType.INT).nullable(false).build(id),
-                                ColumnSchema.builder("status", MySqlType.VARCHAR).length(16).charset("utf8mb4").build(id)),
+                                ColumnSchema.builder("status", MySqlType.VARCHAR)
+                                        .length(16)
+                                        .charset("utf8mb4")
+                                        .build(id)),
                         new int[] {0});
         GenericRowData img = GenericRowData.of(1, StringData.fromString("SECRET-VALUE"));
-        assertThatThrownBy(() -> run(deserializer(), new ChangeEvent(Operation.INSERT, null, img, altered, id, "3e11fa47-71ca-11e1-9e33-c80aa9429562:1", 0, 0)))
+        assertThatThrownBy(
+                        () ->
+                                run(
+                                        deserializer(),
+                                        new ChangeEvent(
+                                                Operation.INSERT,
+                                                null,
+                                                img,
+                                                altered,
+                                                id,
+                                                "3e11fa47-71ca-11e1-9e33-c80aa9429562:1",
+                                                0,
+                                                0)))
                 .isInstanceOf(CapstanHaltException.class)
                 .hasMessageContaining("`shop`.`orders_1`")
                 .hasMessageContaining("column 'AMOUNT' no longer exists")

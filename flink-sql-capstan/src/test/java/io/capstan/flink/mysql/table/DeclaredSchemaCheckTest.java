@@ -9,6 +9,7 @@ import org.apache.flink.table.catalog.ResolvedSchema;
 import org.apache.flink.table.catalog.UniqueConstraint;
 import org.apache.flink.table.types.logical.IntType;
 import org.apache.flink.table.types.logical.VarCharType;
+
 import org.junit.jupiter.api.Test;
 
 import java.util.ArrayList;
@@ -29,7 +30,12 @@ class DeclaredSchemaCheckTest {
 
     @Test
     void fittingDeclarationPasses() {
-        assertThatCode(() -> DeclaredSchemaCheck.check(ordersSchema(), List.of(ordersShape("orders")), Optional.empty()))
+        assertThatCode(
+                        () ->
+                                DeclaredSchemaCheck.check(
+                                        ordersSchema(),
+                                        List.of(ordersShape("orders")),
+                                        Optional.empty()))
                 .doesNotThrowAnyException();
     }
 
@@ -41,7 +47,10 @@ class DeclaredSchemaCheckTest {
                         Column.physical("ID", DataTypes.DECIMAL(20, 0).notNull()),
                         Column.physical("status", DataTypes.STRING()),
                         Column.physical("customer_id", DataTypes.BIGINT()));
-        assertThatCode(() -> DeclaredSchemaCheck.check(s, List.of(ordersShape("orders")), Optional.empty()))
+        assertThatCode(
+                        () ->
+                                DeclaredSchemaCheck.check(
+                                        s, List.of(ordersShape("orders")), Optional.empty()))
                 .doesNotThrowAnyException();
     }
 
@@ -53,12 +62,17 @@ class DeclaredSchemaCheckTest {
                         Column.physical("amount", DataTypes.INT()),
                         Column.physical("updated_at", DataTypes.TIMESTAMP(3)),
                         Column.physical("status", DataTypes.VARCHAR(8)));
-        assertThatThrownBy(() -> DeclaredSchemaCheck.check(s, List.of(ordersShape("orders")), Optional.empty()))
+        assertThatThrownBy(
+                        () ->
+                                DeclaredSchemaCheck.check(
+                                        s, List.of(ordersShape("orders")), Optional.empty()))
                 .isInstanceOf(ValidationException.class)
                 .hasMessageContaining("`shop`.`orders`")
-                .hasMessageContaining("column 'amount': MySQL type DECIMAL(12,2) is read as DECIMAL(12, 2), declared INT")
+                .hasMessageContaining(
+                        "column 'amount': MySQL type DECIMAL(12,2) is read as DECIMAL(12, 2), declared INT")
                 .hasMessageContaining("declare DECIMAL(12, 2)")
-                .hasMessageContaining("column 'updated_at': MySQL type TIMESTAMP(3) is read as TIMESTAMP_LTZ(3), declared TIMESTAMP(3)")
+                .hasMessageContaining(
+                        "column 'updated_at': MySQL type TIMESTAMP(3) is read as TIMESTAMP_LTZ(3), declared TIMESTAMP(3)")
                 .hasMessageContaining("column 'status': MySQL type VARCHAR(16)")
                 .hasMessageContaining("declare VARCHAR(16) or STRING");
     }
@@ -66,7 +80,10 @@ class DeclaredSchemaCheckTest {
     @Test
     void notNullOnANullableColumnIsRefused() {
         ResolvedSchema s = schema(null, Column.physical("customer_id", DataTypes.INT().notNull()));
-        assertThatThrownBy(() -> DeclaredSchemaCheck.check(s, List.of(ordersShape("orders")), Optional.empty()))
+        assertThatThrownBy(
+                        () ->
+                                DeclaredSchemaCheck.check(
+                                        s, List.of(ordersShape("orders")), Optional.empty()))
                 .hasMessageContaining("column 'customer_id'")
                 .hasMessageContaining("allows NULL");
     }
@@ -74,8 +91,15 @@ class DeclaredSchemaCheckTest {
     @Test
     void unknownColumnsAreListedWithTheTablesColumns() {
         ResolvedSchema s =
-                schema(null, Column.physical("id", DataTypes.BIGINT()), Column.physical("colour", DataTypes.STRING()), Column.physical("size", DataTypes.INT()));
-        assertThatThrownBy(() -> DeclaredSchemaCheck.check(s, List.of(ordersShape("orders")), Optional.empty()))
+                schema(
+                        null,
+                        Column.physical("id", DataTypes.BIGINT()),
+                        Column.physical("colour", DataTypes.STRING()),
+                        Column.physical("size", DataTypes.INT()));
+        assertThatThrownBy(
+                        () ->
+                                DeclaredSchemaCheck.check(
+                                        s, List.of(ordersShape("orders")), Optional.empty()))
                 .hasMessageContaining("column(s) 'colour', 'size' do not exist in the MySQL table")
                 .hasMessageContaining("'id', 'customer_id', 'status', 'amount', 'updated_at'");
     }
@@ -87,8 +111,12 @@ class DeclaredSchemaCheckTest {
                         UniqueConstraint.primaryKey("pk", List.of("customer_id")),
                         Column.physical("id", DataTypes.BIGINT()),
                         Column.physical("customer_id", DataTypes.INT().notNull()));
-        assertThatThrownBy(() -> DeclaredSchemaCheck.check(s, List.of(ordersShape("orders")), Optional.empty()))
-                .hasMessageContaining("declared PRIMARY KEY 'customer_id' differs from the MySQL primary key 'id'")
+        assertThatThrownBy(
+                        () ->
+                                DeclaredSchemaCheck.check(
+                                        s, List.of(ordersShape("orders")), Optional.empty()))
+                .hasMessageContaining(
+                        "declared PRIMARY KEY 'customer_id' differs from the MySQL primary key 'id'")
                 .hasMessageContaining("PRIMARY KEY (id) NOT ENFORCED");
     }
 
@@ -98,8 +126,10 @@ class DeclaredSchemaCheckTest {
                 new MySqlTableShape(
                         TableId.of("shop", "log"),
                         List.of(
-                                new MySqlTableShape.Column("seq", "INT NOT NULL", new IntType(false)),
-                                new MySqlTableShape.Column("msg", "VARCHAR(10)", new VarCharType(true, 10))),
+                                new MySqlTableShape.Column(
+                                        "seq", "INT NOT NULL", new IntType(false)),
+                                new MySqlTableShape.Column(
+                                        "msg", "VARCHAR(10)", new VarCharType(true, 10))),
                         List.of());
         ResolvedSchema s =
                 schema(
@@ -111,7 +141,8 @@ class DeclaredSchemaCheckTest {
                 .hasMessageContaining("scan.incremental.snapshot.chunk.key-column");
         assertThatCode(() -> DeclaredSchemaCheck.check(s, List.of(keyless), Optional.of("seq")))
                 .doesNotThrowAnyException();
-        assertThatThrownBy(() -> DeclaredSchemaCheck.check(s, List.of(keyless), Optional.of("nope")))
+        assertThatThrownBy(
+                        () -> DeclaredSchemaCheck.check(s, List.of(keyless), Optional.of("nope")))
                 .hasMessageContaining("'scan.incremental.snapshot.chunk.key-column' names 'nope'");
     }
 
@@ -119,14 +150,28 @@ class DeclaredSchemaCheckTest {
     void shardsOfDifferentShapeAreRefusedNamingBoth() {
         MySqlTableShape a = ordersShape("orders_1");
         List<MySqlTableShape.Column> cols = new ArrayList<>(ordersShape("orders_2").columns());
-        cols.set(1, new MySqlTableShape.Column("customer_id", "BIGINT", new org.apache.flink.table.types.logical.BigIntType(true)));
+        cols.set(
+                1,
+                new MySqlTableShape.Column(
+                        "customer_id",
+                        "BIGINT",
+                        new org.apache.flink.table.types.logical.BigIntType(true)));
         cols.add(new MySqlTableShape.Column("extra", "INT", new IntType(true)));
-        MySqlTableShape b = new MySqlTableShape(TableId.of("shop", "orders_2"), cols, List.of("id"));
-        assertThatThrownBy(() -> DeclaredSchemaCheck.check(ordersSchema(), List.of(a, b), Optional.empty()))
+        MySqlTableShape b =
+                new MySqlTableShape(TableId.of("shop", "orders_2"), cols, List.of("id"));
+        assertThatThrownBy(
+                        () ->
+                                DeclaredSchemaCheck.check(
+                                        ordersSchema(), List.of(a, b), Optional.empty()))
                 .hasMessageContaining("`shop`.`orders_2` differs from `shop`.`orders_1`")
                 .hasMessageContaining("column 'customer_id' is BIGINT instead of INT")
                 .hasMessageContaining("extra column 'extra'");
-        assertThatCode(() -> DeclaredSchemaCheck.check(ordersSchema(), List.of(a, ordersShape("orders_2")), Optional.empty()))
+        assertThatCode(
+                        () ->
+                                DeclaredSchemaCheck.check(
+                                        ordersSchema(),
+                                        List.of(a, ordersShape("orders_2")),
+                                        Optional.empty()))
                 .doesNotThrowAnyException();
     }
 }

@@ -5,6 +5,7 @@ import org.apache.flink.table.data.DecimalData;
 import org.apache.flink.table.data.StringData;
 import org.apache.flink.table.types.DataType;
 import org.apache.flink.table.types.logical.LogicalType;
+
 import org.junit.jupiter.api.Test;
 
 import java.math.BigDecimal;
@@ -46,7 +47,8 @@ class DeclaredTypeRuleTest {
     @Test
     void decimalsWidenWhenBothIntegerDigitsAndScaleFit() {
         assertThat(ok(DataTypes.DECIMAL(12, 2), DataTypes.DECIMAL(14, 4))).isTrue();
-        assertThat(ok(DataTypes.DECIMAL(12, 2), DataTypes.DECIMAL(12, 3))).isFalse(); // integer digits 10 -> 9
+        assertThat(ok(DataTypes.DECIMAL(12, 2), DataTypes.DECIMAL(12, 3)))
+                .isFalse(); // integer digits 10 -> 9
         assertThat(ok(DataTypes.DECIMAL(12, 2), DataTypes.DECIMAL(13, 1))).isFalse(); // scale drops
         assertThat(ok(DataTypes.DECIMAL(20, 0), DataTypes.BIGINT())).isFalse();
     }
@@ -69,9 +71,18 @@ class DeclaredTypeRuleTest {
         assertThat(ok(DataTypes.BINARY(16), DataTypes.BYTES())).isTrue();
         assertThat(ok(DataTypes.BYTES(), DataTypes.STRING())).isFalse();
         // at runtime lengths are not re-checked
-        assertThat(DeclaredTypeRule.isLosslessWideningIgnoringLength(t(DataTypes.STRING()), t(DataTypes.VARCHAR(255)))).isTrue();
-        assertThat(DeclaredTypeRule.isLosslessWideningIgnoringLength(t(DataTypes.BYTES()), t(DataTypes.BINARY(16)))).isTrue();
-        assertThat(DeclaredTypeRule.isLosslessWideningIgnoringLength(t(DataTypes.BYTES()), t(DataTypes.STRING()))).isFalse();
+        assertThat(
+                        DeclaredTypeRule.isLosslessWideningIgnoringLength(
+                                t(DataTypes.STRING()), t(DataTypes.VARCHAR(255))))
+                .isTrue();
+        assertThat(
+                        DeclaredTypeRule.isLosslessWideningIgnoringLength(
+                                t(DataTypes.BYTES()), t(DataTypes.BINARY(16))))
+                .isTrue();
+        assertThat(
+                        DeclaredTypeRule.isLosslessWideningIgnoringLength(
+                                t(DataTypes.BYTES()), t(DataTypes.STRING())))
+                .isFalse();
     }
 
     @Test
@@ -86,12 +97,16 @@ class DeclaredTypeRuleTest {
 
     @Test
     void refusalsExplainWhatWouldFit() {
-        assertThat(DeclaredTypeRule.incompatibility(t(DataTypes.TIMESTAMP_LTZ(3)), t(DataTypes.TIMESTAMP(3))))
+        assertThat(
+                        DeclaredTypeRule.incompatibility(
+                                t(DataTypes.TIMESTAMP_LTZ(3)), t(DataTypes.TIMESTAMP(3))))
                 .get()
                 .asString()
                 .contains("declare TIMESTAMP_LTZ(3)")
                 .contains("server-time-zone is not needed");
-        assertThat(DeclaredTypeRule.incompatibility(t(DataTypes.DECIMAL(12, 2)), t(DataTypes.STRING())))
+        assertThat(
+                        DeclaredTypeRule.incompatibility(
+                                t(DataTypes.DECIMAL(12, 2)), t(DataTypes.STRING())))
                 .get()
                 .asString()
                 .contains("declare DECIMAL(12, 2) and CAST in the query");
@@ -99,22 +114,37 @@ class DeclaredTypeRuleTest {
                 .get()
                 .asString()
                 .contains("declare BIGINT");
-        assertThat(DeclaredTypeRule.nullabilityProblem(true, t(DataTypes.INT().notNull()))).isPresent();
+        assertThat(DeclaredTypeRule.nullabilityProblem(true, t(DataTypes.INT().notNull())))
+                .isPresent();
         assertThat(DeclaredTypeRule.nullabilityProblem(false, t(DataTypes.INT()))).isEmpty();
     }
 
     @Test
     void wideningsConvertValuesExactly() {
-        assertThat(FieldWidening.between(t(DataTypes.TINYINT()), t(DataTypes.BIGINT())).widen((byte) -7)).isEqualTo(-7L);
-        assertThat(FieldWidening.between(t(DataTypes.SMALLINT()), t(DataTypes.INT())).widen((short) 300)).isEqualTo(300);
-        assertThat(FieldWidening.between(t(DataTypes.FLOAT()), t(DataTypes.DOUBLE())).widen(1.5f)).isEqualTo(1.5d);
-        assertThat(FieldWidening.between(t(DataTypes.BIGINT()), t(DataTypes.DECIMAL(20, 0))).widen(Long.MIN_VALUE))
+        assertThat(
+                        FieldWidening.between(t(DataTypes.TINYINT()), t(DataTypes.BIGINT()))
+                                .widen((byte) -7))
+                .isEqualTo(-7L);
+        assertThat(
+                        FieldWidening.between(t(DataTypes.SMALLINT()), t(DataTypes.INT()))
+                                .widen((short) 300))
+                .isEqualTo(300);
+        assertThat(FieldWidening.between(t(DataTypes.FLOAT()), t(DataTypes.DOUBLE())).widen(1.5f))
+                .isEqualTo(1.5d);
+        assertThat(
+                        FieldWidening.between(t(DataTypes.BIGINT()), t(DataTypes.DECIMAL(20, 0)))
+                                .widen(Long.MIN_VALUE))
                 .isEqualTo(DecimalData.fromBigDecimal(BigDecimal.valueOf(Long.MIN_VALUE), 20, 0));
-        assertThat(FieldWidening.between(t(DataTypes.DECIMAL(12, 2)), t(DataTypes.DECIMAL(14, 4)))
-                        .widen(DecimalData.fromBigDecimal(new BigDecimal("-1234567890.12"), 12, 2)))
+        assertThat(
+                        FieldWidening.between(
+                                        t(DataTypes.DECIMAL(12, 2)), t(DataTypes.DECIMAL(14, 4)))
+                                .widen(
+                                        DecimalData.fromBigDecimal(
+                                                new BigDecimal("-1234567890.12"), 12, 2)))
                 .isEqualTo(DecimalData.fromBigDecimal(new BigDecimal("-1234567890.1200"), 14, 4));
         StringData s = StringData.fromString("x");
-        assertThat(FieldWidening.between(t(DataTypes.VARCHAR(3)), t(DataTypes.STRING())).widen(s)).isSameAs(s);
+        assertThat(FieldWidening.between(t(DataTypes.VARCHAR(3)), t(DataTypes.STRING())).widen(s))
+                .isSameAs(s);
         assertThatThrownBy(() -> FieldWidening.between(t(DataTypes.BIGINT()), t(DataTypes.INT())))
                 .isInstanceOf(IllegalArgumentException.class);
     }

@@ -25,8 +25,8 @@ import static io.capstan.flink.mysql.table.SqlItSupport.options;
 import static org.assertj.core.api.Assertions.assertThat;
 
 /**
- * The shaded SQL jar (this module's packaged artifact) on its own: its contents, and a CREATE
- * TABLE plus SELECT in a separate JVM whose classpath holds only Flink's jars (from
+ * The shaded SQL jar (this module's packaged artifact) on its own: its contents, and a CREATE TABLE
+ * plus SELECT in a separate JVM whose classpath holds only Flink's jars (from
  * target/flink-classpath.txt, written by the build) and the shaded jar, not this module's classes
  * or the connector's dependencies.
  */
@@ -39,7 +39,9 @@ class ShadedJarIT {
     @BeforeAll
     static void findJar() {
         jar = Paths.get(System.getProperty("capstan.sql.jar"));
-        assertThat(jar).as("run 'mvn verify': the shaded jar is built in the package phase").exists();
+        assertThat(jar)
+                .as("run 'mvn verify': the shaded jar is built in the package phase")
+                .exists();
     }
 
     @Test
@@ -119,9 +121,15 @@ class ShadedJarIT {
         command.add("2");
 
         Path log = Files.createTempFile("shaded-" + mode, ".log");
-        Process p = new ProcessBuilder(command).redirectErrorStream(true).redirectOutput(log.toFile()).start();
+        Process p =
+                new ProcessBuilder(command)
+                        .redirectErrorStream(true)
+                        .redirectOutput(log.toFile())
+                        .start();
         try {
-            DB.execute("INSERT INTO " + table + " VALUES (1, 'one')", "INSERT INTO " + table + " VALUES (2, 'two')");
+            DB.execute(
+                    "INSERT INTO " + table + " VALUES (1, 'one')",
+                    "INSERT INTO " + table + " VALUES (2, 'two')");
             boolean exited = p.waitFor(180, TimeUnit.SECONDS);
             String out = Files.readString(log);
             assertThat(exited).as("child finished; output:\n" + tail(out)).isTrue();
@@ -150,8 +158,12 @@ class ShadedJarIT {
                 entries.add(e);
             }
         }
-        assertThat(entries).noneMatch(e -> e.contains("mysql-connector-j") || e.contains("flink-connector-capstan")
-                || e.contains("mysql-binlog-connector"));
+        assertThat(entries)
+                .noneMatch(
+                        e ->
+                                e.contains("mysql-connector-j")
+                                        || e.contains("flink-connector-capstan")
+                                        || e.contains("mysql-binlog-connector"));
         return entries;
     }
 

@@ -6,9 +6,9 @@ import org.apache.flink.types.Row;
 import org.apache.flink.util.CloseableIterator;
 
 /**
- * Run by {@link ShadedJarIT} in a JVM whose classpath holds Flink's jars and, in mode {@code
- * lib}, the shaded SQL jar (as in a distribution's {@code lib/}); in mode {@code add-jar} the jar
- * is added with {@code ADD JAR} (as {@code sql-client.sh --jar} does). Uses only Flink's API.
+ * Run by {@link ShadedJarIT} in a JVM whose classpath holds Flink's jars and, in mode {@code lib},
+ * the shaded SQL jar (as in a distribution's {@code lib/}); in mode {@code add-jar} the jar is
+ * added with {@code ADD JAR} (as {@code sql-client.sh --jar} does). Uses only Flink's API.
  *
  * <p>Arguments: mode, jar path, CREATE TABLE statement, query, number of rows to print.
  */

@@ -67,7 +67,13 @@ final class SqlItSupport {
                 + columns
                 + ") WITH ("
                 + options.entrySet().stream()
-                        .map(e -> "'" + e.getKey() + "' = '" + e.getValue().replace("'", "''") + "'")
+                        .map(
+                                e ->
+                                        "'"
+                                                + e.getKey()
+                                                + "' = '"
+                                                + e.getValue().replace("'", "''")
+                                                + "'")
                         .collect(Collectors.joining(", "))
                 + ")";
     }

@@ -45,7 +45,10 @@ final class TableFixtures {
         return o;
     }
 
-    /** {@code orders(id BIGINT PK, customer_id INT, status STRING, amount DECIMAL(12,2), updated_at TIMESTAMP_LTZ(3))}. */
+    /**
+     * {@code orders(id BIGINT PK, customer_id INT, status STRING, amount DECIMAL(12,2), updated_at
+     * TIMESTAMP_LTZ(3))}.
+     */
     static ResolvedSchema ordersSchema() {
         return new ResolvedSchema(
                 List.of(
@@ -66,10 +69,14 @@ final class TableFixtures {
                 List.of(
                         new MySqlTableShape.Column("id", "BIGINT NOT NULL", new BigIntType(false)),
                         new MySqlTableShape.Column("customer_id", "INT", new IntType(true)),
-                        new MySqlTableShape.Column("status", "VARCHAR(16)", new VarCharType(true, 16)),
-                        new MySqlTableShape.Column("amount", "DECIMAL(12,2)", new DecimalType(true, 12, 2)),
                         new MySqlTableShape.Column(
-                                "updated_at", "TIMESTAMP(3)", new LocalZonedTimestampType(true, 3))),
+                                "status", "VARCHAR(16)", new VarCharType(true, 16)),
+                        new MySqlTableShape.Column(
+                                "amount", "DECIMAL(12,2)", new DecimalType(true, 12, 2)),
+                        new MySqlTableShape.Column(
+                                "updated_at",
+                                "TIMESTAMP(3)",
+                                new LocalZonedTimestampType(true, 3))),
                 List.of("id"));
     }
 

@@ -10,28 +10,30 @@ import java.util.Locale;
  */
 final class BenchOptions {
 
-    static final String USAGE = String.join("\n",
-            "EndToEndBenchmark [options]",
-            "  --size quick|full       quick = 100,000 rows / 50,000 changes (default), full = 1,000,000 / 500,000",
-            "  --rows N                rows in the table before the changes (overrides --size)",
-            "  --changes N             row changes after the load, in transactions of 100 (overrides --size)",
-            "  --repeat N              measurement rounds over the same data; medians are reported (default 3)",
-            "  --warmup N              rounds run first and not counted, so the JIT has compiled every path (default 1)",
-            "  --mysql-url URL         mysql://USER:PASSWORD@HOST:PORT of your own server (USER needs CREATE/DROP,",
-            "                          RELOAD, REPLICATION SLAVE/CLIENT); default: an embedded MySQL 8.0 it starts",
-            "  --database NAME         the database it creates (DROPPED first!) (default capstan_bench)",
-            "  --ssl-mode MODE         DISABLED|PREFERRED|REQUIRED for every connection, ours and the limits' (default PREFERRED)",
-            "  --writers N             parallel connections for the load and the changes (default 4)",
-            "  --chunk-size N          rows per snapshot chunk (default 8096, the source's default)",
-            "  --writer-rate N         one-row UPDATE transactions/s of the steady writer during the snapshot (default 100)",
-            "  --latency-rate N        row changes/s of the steady write load in the latency phase (default 1000)",
-            "  --latency-seconds N     length of the steady write load (default 20; quick: 10)",
-            "  --skip PHASES           comma list of phases to leave out: scan,binary-scan,block,snapshot,plain,streamer,flink,latency",
-            "  --big-transaction-rows N  also stream one transaction of N inserts and report the heap (default 0: off)",
-            "  --json-null             experiment: leave the JSON column NULL (takes JSON conversion out of every path)",
-            "  --doc PATH              markdown file the result table is appended to",
-            "  --no-doc                print the table only",
-            "  --help");
+    static final String USAGE =
+            String.join(
+                    "\n",
+                    "EndToEndBenchmark [options]",
+                    "  --size quick|full       quick = 100,000 rows / 50,000 changes (default), full = 1,000,000 / 500,000",
+                    "  --rows N                rows in the table before the changes (overrides --size)",
+                    "  --changes N             row changes after the load, in transactions of 100 (overrides --size)",
+                    "  --repeat N              measurement rounds over the same data; medians are reported (default 3)",
+                    "  --warmup N              rounds run first and not counted, so the JIT has compiled every path (default 1)",
+                    "  --mysql-url URL         mysql://USER:PASSWORD@HOST:PORT of your own server (USER needs CREATE/DROP,",
+                    "                          RELOAD, REPLICATION SLAVE/CLIENT); default: an embedded MySQL 8.0 it starts",
+                    "  --database NAME         the database it creates (DROPPED first!) (default capstan_bench)",
+                    "  --ssl-mode MODE         DISABLED|PREFERRED|REQUIRED for every connection, ours and the limits' (default PREFERRED)",
+                    "  --writers N             parallel connections for the load and the changes (default 4)",
+                    "  --chunk-size N          rows per snapshot chunk (default 8096, the source's default)",
+                    "  --writer-rate N         one-row UPDATE transactions/s of the steady writer during the snapshot (default 100)",
+                    "  --latency-rate N        row changes/s of the steady write load in the latency phase (default 1000)",
+                    "  --latency-seconds N     length of the steady write load (default 20; quick: 10)",
+                    "  --skip PHASES           comma list of phases to leave out: scan,binary-scan,block,snapshot,plain,streamer,flink,latency",
+                    "  --big-transaction-rows N  also stream one transaction of N inserts and report the heap (default 0: off)",
+                    "  --json-null             experiment: leave the JSON column NULL (takes JSON conversion out of every path)",
+                    "  --doc PATH              markdown file the result table is appended to",
+                    "  --no-doc                print the table only",
+                    "  --help");
 
     long rows = 100_000;
     long changes = 50_000;
@@ -64,20 +66,22 @@ final class BenchOptions {
                     System.out.println(USAGE);
                     System.exit(0);
                     break;
-                case "--size": {
-                    String v = value(args, ++i, a).toLowerCase(Locale.ROOT);
-                    if (v.equals("quick")) {
-                        o.rows = 100_000;
-                        o.changes = 50_000;
-                    } else if (v.equals("full")) {
-                        o.rows = 1_000_000;
-                        o.changes = 500_000;
-                    } else {
-                        throw new IllegalArgumentException("--size must be quick or full, was: " + v);
+                case "--size":
+                    {
+                        String v = value(args, ++i, a).toLowerCase(Locale.ROOT);
+                        if (v.equals("quick")) {
+                            o.rows = 100_000;
+                            o.changes = 50_000;
+                        } else if (v.equals("full")) {
+                            o.rows = 1_000_000;
+                            o.changes = 500_000;
+                        } else {
+                            throw new IllegalArgumentException(
+                                    "--size must be quick or full, was: " + v);
+                        }
+                        o.sizeName = v;
+                        break;
                     }
-                    o.sizeName = v;
-                    break;
-                }
                 case "--rows":
                     rows = positiveLong(args, ++i, a);
                     break;
@@ -99,13 +103,15 @@ final class BenchOptions {
                 case "--database":
                     o.database = value(args, ++i, a);
                     if (!o.database.matches("[A-Za-z0-9_]{1,64}")) {
-                        throw new IllegalArgumentException("--database must be letters, digits and _ only");
+                        throw new IllegalArgumentException(
+                                "--database must be letters, digits and _ only");
                     }
                     break;
                 case "--ssl-mode":
                     o.sslMode = value(args, ++i, a).toUpperCase(Locale.ROOT);
                     if (!o.sslMode.matches("DISABLED|PREFERRED|REQUIRED")) {
-                        throw new IllegalArgumentException("--ssl-mode must be DISABLED, PREFERRED or REQUIRED");
+                        throw new IllegalArgumentException(
+                                "--ssl-mode must be DISABLED, PREFERRED or REQUIRED");
                     }
                     break;
                 case "--writers":
@@ -140,7 +146,8 @@ final class BenchOptions {
                     break;
                 default:
                     // The option name only: a mistyped --mysql-url=... would carry a password.
-                    throw new IllegalArgumentException("unknown option " + a.replaceAll("=.*", "=...") + "\n" + USAGE);
+                    throw new IllegalArgumentException(
+                            "unknown option " + a.replaceAll("=.*", "=...") + "\n" + USAGE);
             }
         }
         if (rows != null) {
@@ -152,7 +159,8 @@ final class BenchOptions {
             o.sizeName = "custom";
         }
         if (o.changes % ChangeWorkload.ROWS_PER_TRANSACTION != 0) {
-            throw new IllegalArgumentException("--changes must be a multiple of " + ChangeWorkload.ROWS_PER_TRANSACTION);
+            throw new IllegalArgumentException(
+                    "--changes must be a multiple of " + ChangeWorkload.ROWS_PER_TRANSACTION);
         }
         // Updates touch keys 1..rows/2 and deletes take keys from the top: they must never meet.
         if (o.changes > 2 * o.rows) {
@@ -175,7 +183,12 @@ final class BenchOptions {
     }
 
     String sizeLabel() {
-        return String.format(Locale.ROOT, "%s: %,d rows, %,d row changes%s", sizeName, rows, changes,
+        return String.format(
+                Locale.ROOT,
+                "%s: %,d rows, %,d row changes%s",
+                sizeName,
+                rows,
+                changes,
                 jsonNull ? ", JSON column NULL" : "");
     }
 

@@ -6,6 +6,7 @@ import io.capstan.flink.mysql.connect.SslMode;
 import io.capstan.flink.mysql.testing.MySqlAccount;
 import io.capstan.flink.mysql.testing.MySqlServer;
 import io.capstan.flink.mysql.testing.ServerOptions;
+
 import java.net.URI;
 import java.net.URISyntaxException;
 import java.net.URLDecoder;
@@ -18,20 +19,22 @@ import java.time.Duration;
 
 /**
  * The one MySQL server of a benchmark run: an extra embedded MySQL 8.0 of the test harness ({@link
- * MySqlServer#startEmbedded}, with a buffer pool big enough to hold the table, so scans measure
- * the read path, not the disk), or the user's server from {@code --mysql-url}.
+ * MySqlServer#startEmbedded}, with a buffer pool big enough to hold the table, so scans measure the
+ * read path, not the disk), or the user's server from {@code --mysql-url}.
  *
- * <p>{@link #openAdmin()} creates the data; {@link #reader()} is what every measured reader uses, ours
- * and the limits alike (the least-privileged connector account on the embedded server, the URL's
- * account otherwise). The password never appears in {@link #toString()}.
+ * <p>{@link #openAdmin()} creates the data; {@link #reader()} is what every measured reader uses,
+ * ours and the limits alike (the least-privileged connector account on the embedded server, the
+ * URL's account otherwise). The password never appears in {@link #toString()}.
  */
 final class BenchServer implements AutoCloseable {
 
     private final MySqlServer embedded;
-    private final MySqlConnectionConfig admin; // null for the embedded server: its root connection is used
+    private final MySqlConnectionConfig
+            admin; // null for the embedded server: its root connection is used
     private final MySqlConnectionConfig reader;
 
-    private BenchServer(MySqlServer embedded, MySqlConnectionConfig admin, MySqlConnectionConfig reader) {
+    private BenchServer(
+            MySqlServer embedded, MySqlConnectionConfig admin, MySqlConnectionConfig reader) {
         this.embedded = embedded;
         this.admin = admin;
         this.reader = reader;
@@ -43,12 +46,19 @@ final class BenchServer implements AutoCloseable {
             MySqlConnectionConfig c = parseUrl(options.mysqlUrl).toBuilder().sslMode(ssl).build();
             return new BenchServer(null, c, c);
         }
-        MySqlServer server = MySqlServer.startEmbedded(ServerOptions.defaults()
-                .withFlag("--innodb-buffer-pool-size=1G --innodb-log-file-size=256M --max-allowed-packet=256M"));
+        MySqlServer server =
+                MySqlServer.startEmbedded(
+                        ServerOptions.defaults()
+                                .withFlag(
+                                        "--innodb-buffer-pool-size=1G --innodb-log-file-size=256M --max-allowed-packet=256M"));
         MySqlAccount account = server.connectorAccount();
-        return new BenchServer(server, null,
+        return new BenchServer(
+                server,
+                null,
                 config(account.hostname(), account.port(), account.username(), account.password())
-                        .toBuilder().sslMode(ssl).build());
+                        .toBuilder()
+                        .sslMode(ssl)
+                        .build());
     }
 
     MySqlConnectionConfig reader() {
@@ -65,20 +75,25 @@ final class BenchServer implements AutoCloseable {
     }
 
     String query(String sql) {
-        try (Connection c = openAdmin(); Statement st = c.createStatement(); ResultSet rs = st.executeQuery(sql)) {
+        try (Connection c = openAdmin();
+                Statement st = c.createStatement();
+                ResultSet rs = st.executeQuery(sql)) {
             return rs.next() ? rs.getString(1) : null;
         } catch (SQLException e) {
-            throw new IllegalStateException("query failed on " + this + " (" + e.getMessage() + ")", e);
+            throw new IllegalStateException(
+                    "query failed on " + this + " (" + e.getMessage() + ")", e);
         }
     }
 
     void execute(String... sql) {
-        try (Connection c = openAdmin(); Statement st = c.createStatement()) {
+        try (Connection c = openAdmin();
+                Statement st = c.createStatement()) {
             for (String s : sql) {
                 st.execute(s);
             }
         } catch (SQLException e) {
-            throw new IllegalStateException("statement failed on " + this + " (" + e.getMessage() + ")", e);
+            throw new IllegalStateException(
+                    "statement failed on " + this + " (" + e.getMessage() + ")", e);
         }
     }
 
@@ -87,8 +102,10 @@ final class BenchServer implements AutoCloseable {
     }
 
     String description() {
-        return (embedded != null ? "embedded MySQL " : "MySQL ") + query("SELECT VERSION()")
-                + " at " + reader.address();
+        return (embedded != null ? "embedded MySQL " : "MySQL ")
+                + query("SELECT VERSION()")
+                + " at "
+                + reader.address();
     }
 
     @Override
@@ -111,7 +128,9 @@ final class BenchServer implements AutoCloseable {
         } catch (URISyntaxException e) {
             throw new IllegalArgumentException(expected + " (it is not a valid URI)");
         }
-        if (!"mysql".equalsIgnoreCase(uri.getScheme()) || uri.getHost() == null || uri.getRawUserInfo() == null) {
+        if (!"mysql".equalsIgnoreCase(uri.getScheme())
+                || uri.getHost() == null
+                || uri.getRawUserInfo() == null) {
             throw new IllegalArgumentException(expected);
         }
         String info = uri.getRawUserInfo();
@@ -121,7 +140,8 @@ final class BenchServer implements AutoCloseable {
         return config(uri.getHost(), uri.getPort() < 0 ? 3306 : uri.getPort(), user, password);
     }
 
-    private static MySqlConnectionConfig config(String host, int port, String user, String password) {
+    private static MySqlConnectionConfig config(
+            String host, int port, String user, String password) {
         return MySqlConnectionConfig.builder()
                 .hostname(host)
                 .port(port)

@@ -1,6 +1,7 @@
 package io.capstan.flink.mysql.bench.endtoend;
 
 import io.capstan.flink.mysql.schema.TableId;
+
 import java.util.Locale;
 import java.util.SplittableRandom;
 
@@ -16,7 +17,8 @@ final class BenchTable {
     static final String LATENCY_PROBE = "latency_probe";
     static final String BIG_TRANSACTION = "big_transaction";
     static final int COLUMNS = 10;
-    static final String COLUMN_LIST = "id, qty, customer, amount, created_at, updated_at, status, score, note, attrs";
+    static final String COLUMN_LIST =
+            "id, qty, customer, amount, created_at, updated_at, status, score, note, attrs";
 
     private static final String[] WORDS = {
         "alpha", "bravo", "charlie", "delta", "echo", "foxtrot", "golf", "hotel", "india", "juliet",
@@ -27,7 +29,10 @@ final class BenchTable {
     private final String name;
     private final boolean jsonNull;
 
-    /** {@code jsonNull}: the JSON column is left NULL (an experiment that takes JSON conversion out). */
+    /**
+     * {@code jsonNull}: the JSON column is left NULL (an experiment that takes JSON conversion
+     * out).
+     */
     BenchTable(String database, String name, boolean jsonNull) {
         this.database = database;
         this.name = name;
@@ -43,7 +48,9 @@ final class BenchTable {
     }
 
     String ddl() {
-        return "CREATE TABLE " + qualified() + " ("
+        return "CREATE TABLE "
+                + qualified()
+                + " ("
                 + " id BIGINT NOT NULL PRIMARY KEY,"
                 + " qty INT NOT NULL,"
                 + " customer VARCHAR(64) NOT NULL,"
@@ -66,14 +73,27 @@ final class BenchTable {
     void appendRow(StringBuilder sql, long id) {
         SplittableRandom r = new SplittableRandom(id * 0x9E3779B97F4A7C15L);
         long millis = 1_600_000_000_000L + r.nextLong(100_000_000_000L);
-        sql.append('(').append(id)
-                .append(',').append(r.nextInt(1, 1000))
-                .append(",'customer-").append(Long.toHexString(r.nextLong())).append('\'')
-                .append(',').append(r.nextInt(0, 99_999_999)).append('.').append(r.nextInt(10, 100))
-                .append(",'").append(datetime(millis)).append('\'')
-                .append(",'").append(datetime(millis + r.nextInt(0, 86_400_000))).append('\'')
-                .append(',').append(r.nextInt(-128, 128))
-                .append(',').append(r.nextDouble() * 1e6)
+        sql.append('(')
+                .append(id)
+                .append(',')
+                .append(r.nextInt(1, 1000))
+                .append(",'customer-")
+                .append(Long.toHexString(r.nextLong()))
+                .append('\'')
+                .append(',')
+                .append(r.nextInt(0, 99_999_999))
+                .append('.')
+                .append(r.nextInt(10, 100))
+                .append(",'")
+                .append(datetime(millis))
+                .append('\'')
+                .append(",'")
+                .append(datetime(millis + r.nextInt(0, 86_400_000)))
+                .append('\'')
+                .append(',')
+                .append(r.nextInt(-128, 128))
+                .append(',')
+                .append(r.nextDouble() * 1e6)
                 .append(",'");
         int words = r.nextInt(8, 30);
         for (int w = 0; w < words; w++) {
@@ -86,20 +106,34 @@ final class BenchTable {
             sql.append("',NULL)");
             return;
         }
-        sql.append("','{\"sku\": \"S-").append(r.nextInt(100_000))
-                .append("\", \"tags\": [\"").append(WORDS[r.nextInt(WORDS.length)])
-                .append("\", \"").append(WORDS[r.nextInt(WORDS.length)])
-                .append("\"], \"weight\": ").append(r.nextInt(1, 50_000) / 100.0)
-                .append(", \"gift\": ").append(r.nextBoolean())
+        sql.append("','{\"sku\": \"S-")
+                .append(r.nextInt(100_000))
+                .append("\", \"tags\": [\"")
+                .append(WORDS[r.nextInt(WORDS.length)])
+                .append("\", \"")
+                .append(WORDS[r.nextInt(WORDS.length)])
+                .append("\"], \"weight\": ")
+                .append(r.nextInt(1, 50_000) / 100.0)
+                .append(", \"gift\": ")
+                .append(r.nextBoolean())
                 .append("}')");
     }
 
     private static String datetime(long epochMillis) {
-        java.time.LocalDateTime t = java.time.LocalDateTime.ofEpochSecond(
-                Math.floorDiv(epochMillis, 1000), (int) Math.floorMod(epochMillis, 1000) * 1_000_000,
-                java.time.ZoneOffset.UTC);
-        return String.format(Locale.ROOT, "%04d-%02d-%02d %02d:%02d:%02d.%03d",
-                t.getYear(), t.getMonthValue(), t.getDayOfMonth(),
-                t.getHour(), t.getMinute(), t.getSecond(), t.getNano() / 1_000_000);
+        java.time.LocalDateTime t =
+                java.time.LocalDateTime.ofEpochSecond(
+                        Math.floorDiv(epochMillis, 1000),
+                        (int) Math.floorMod(epochMillis, 1000) * 1_000_000,
+                        java.time.ZoneOffset.UTC);
+        return String.format(
+                Locale.ROOT,
+                "%04d-%02d-%02d %02d:%02d:%02d.%03d",
+                t.getYear(),
+                t.getMonthValue(),
+                t.getDayOfMonth(),
+                t.getHour(),
+                t.getMinute(),
+                t.getSecond(),
+                t.getNano() / 1_000_000);
     }
 }

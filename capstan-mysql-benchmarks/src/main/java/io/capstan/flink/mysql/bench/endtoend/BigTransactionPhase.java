@@ -3,15 +3,16 @@ package io.capstan.flink.mysql.bench.endtoend;
 import io.capstan.flink.mysql.binlog.BinlogStreamer;
 import io.capstan.flink.mysql.schema.JdbcSchemaReader;
 import io.capstan.flink.mysql.schema.TableSchema;
+
 import java.sql.Connection;
 import java.sql.Statement;
 
 /**
- * Heap while streaming one huge transaction: {@code rows} inserts committed as a single
- * transaction into a table of their own, then streamed from the position before it by {@link
- * BinlogStreamer} alone and by the whole Flink source (a MiniCluster job into the discarding sink).
- * If either buffered a transaction, the heap after GC would grow with it (about 1 KB a row);
- * bounded by the queues, it stays at the level of the ordinary runs.
+ * Heap while streaming one huge transaction: {@code rows} inserts committed as a single transaction
+ * into a table of their own, then streamed from the position before it by {@link BinlogStreamer}
+ * alone and by the whole Flink source (a MiniCluster job into the discarding sink). If either
+ * buffered a transaction, the heap after GC would grow with it (about 1 KB a row); bounded by the
+ * queues, it stays at the level of the ordinary runs.
  */
 final class BigTransactionPhase {
 
@@ -28,15 +29,20 @@ final class BigTransactionPhase {
 
     private BigTransactionPhase() {}
 
-    static Result run(BenchServer server, BenchTable table, long rows, FlinkJobs jobs) throws Exception {
+    static Result run(BenchServer server, BenchTable table, long rows, FlinkJobs jobs)
+            throws Exception {
         server.execute(table.ddl());
         String before = server.query("SELECT @@global.gtid_executed");
-        try (Connection c = server.openAdmin(); Statement st = c.createStatement()) {
+        try (Connection c = server.openAdmin();
+                Statement st = c.createStatement()) {
             c.setAutoCommit(false);
             StringBuilder sql = new StringBuilder(1000 * 450);
             for (long first = 1; first <= rows; first += 1000) {
                 sql.setLength(0);
-                sql.append("INSERT INTO ").append(table.qualified()).append(" (").append(BenchTable.COLUMN_LIST)
+                sql.append("INSERT INTO ")
+                        .append(table.qualified())
+                        .append(" (")
+                        .append(BenchTable.COLUMN_LIST)
                         .append(") VALUES ");
                 long last = Math.min(rows, first + 999);
                 for (long id = first; id <= last; id++) {
@@ -49,7 +55,9 @@ final class BigTransactionPhase {
             }
             c.commit();
         }
-        EndToEndBenchmark.log(String.format(java.util.Locale.ROOT, "  committed one transaction of %,d rows", rows));
+        EndToEndBenchmark.log(
+                String.format(
+                        java.util.Locale.ROOT, "  committed one transaction of %,d rows", rows));
         PhaseResult streamer = streamer(server, table, rows, before);
         PhaseResult source = null;
         if (jobs != null) {
@@ -63,8 +71,8 @@ final class BigTransactionPhase {
         return new Result(streamer, source);
     }
 
-    private static PhaseResult streamer(BenchServer server, BenchTable table, long rows, String before)
-            throws Exception {
+    private static PhaseResult streamer(
+            BenchServer server, BenchTable table, long rows, String before) throws Exception {
         System.gc(); // start from the live set, so the after-GC figures belong to the streaming
         return BinlogReads.streamer(server.reader(), table, before, rows);
     }

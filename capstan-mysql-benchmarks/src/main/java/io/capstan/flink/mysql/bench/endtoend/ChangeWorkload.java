@@ -13,8 +13,8 @@ import java.util.concurrent.atomic.AtomicLong;
 
 /**
  * The row changes every binlog reader decodes: transactions of exactly 100 row changes (40 inserts
- * of new keys above the loaded range, 40 updates of consecutive existing keys in the lower half,
- * 20 deletes of keys taken from the top of the loaded range), committed over parallel connections.
+ * of new keys above the loaded range, 40 updates of consecutive existing keys in the lower half, 20
+ * deletes of keys taken from the top of the loaded range), committed over parallel connections.
  * Each statement's affected-row count is checked, so the expected totals are exact.
  */
 final class ChangeWorkload {
@@ -50,7 +50,8 @@ final class ChangeWorkload {
 
     private ChangeWorkload() {}
 
-    static Totals run(BenchServer server, BenchTable table, long loadedRows, long changes, int writers)
+    static Totals run(
+            BenchServer server, BenchTable table, long loadedRows, long changes, int writers)
             throws Exception {
         long transactions = changes / ROWS_PER_TRANSACTION;
         AtomicLong nextTx = new AtomicLong();
@@ -63,19 +64,28 @@ final class ChangeWorkload {
             List<Future<?>> done = new ArrayList<>();
             for (int w = 0; w < writers; w++) {
                 final int seed = w;
-                done.add(pool.submit(() -> {
-                    SplittableRandom random = new SplittableRandom(seed);
-                    try (Connection c = server.openAdmin(); Statement st = c.createStatement()) {
-                        c.setAutoCommit(false);
-                        while (nextTx.getAndIncrement() < transactions) {
-                            long insertFrom = nextInsert.getAndAdd(INSERTS);
-                            long deleteTop = nextDeleteTop.getAndAdd(-DELETES);
-                            long updateFrom = 1 + random.nextLong(updateSpan);
-                            commitWithRetry(c, st, table, insertFrom, updateFrom, deleteTop);
-                        }
-                    }
-                    return null;
-                }));
+                done.add(
+                        pool.submit(
+                                () -> {
+                                    SplittableRandom random = new SplittableRandom(seed);
+                                    try (Connection c = server.openAdmin();
+                                            Statement st = c.createStatement()) {
+                                        c.setAutoCommit(false);
+                                        while (nextTx.getAndIncrement() < transactions) {
+                                            long insertFrom = nextInsert.getAndAdd(INSERTS);
+                                            long deleteTop = nextDeleteTop.getAndAdd(-DELETES);
+                                            long updateFrom = 1 + random.nextLong(updateSpan);
+                                            commitWithRetry(
+                                                    c,
+                                                    st,
+                                                    table,
+                                                    insertFrom,
+                                                    updateFrom,
+                                                    deleteTop);
+                                        }
+                                    }
+                                    return null;
+                                }));
             }
             for (Future<?> f : done) {
                 f.get();
@@ -84,17 +94,26 @@ final class ChangeWorkload {
             pool.shutdownNow();
         }
         long nanos = System.nanoTime() - start;
-        return new Totals(transactions * INSERTS, transactions * UPDATES, transactions * DELETES, nanos);
+        return new Totals(
+                transactions * INSERTS, transactions * UPDATES, transactions * DELETES, nanos);
     }
 
     private static void commitWithRetry(
-            Connection c, Statement st, BenchTable table, long insertFrom, long updateFrom, long deleteTop)
+            Connection c,
+            Statement st,
+            BenchTable table,
+            long insertFrom,
+            long updateFrom,
+            long deleteTop)
             throws SQLException {
         for (int attempt = 1; ; attempt++) {
             try {
                 StringBuilder insert = new StringBuilder(INSERTS * 450);
-                insert.append("INSERT INTO ").append(table.qualified())
-                        .append(" (").append(BenchTable.COLUMN_LIST).append(") VALUES ");
+                insert.append("INSERT INTO ")
+                        .append(table.qualified())
+                        .append(" (")
+                        .append(BenchTable.COLUMN_LIST)
+                        .append(") VALUES ");
                 for (int i = 0; i < INSERTS; i++) {
                     if (i > 0) {
                         insert.append(',');
@@ -102,16 +121,33 @@ final class ChangeWorkload {
                     table.appendRow(insert, insertFrom + i);
                 }
                 expect(st.executeUpdate(insert.toString()), INSERTS, "insert");
-                expect(st.executeUpdate("UPDATE " + table.qualified()
-                        + " SET qty = qty + 1, amount = amount + 0.01, updated_at = NOW(3), score = score * 1.01"
-                        + " WHERE id BETWEEN " + updateFrom + " AND " + (updateFrom + UPDATES - 1)), UPDATES, "update");
-                expect(st.executeUpdate("DELETE FROM " + table.qualified()
-                        + " WHERE id BETWEEN " + (deleteTop - DELETES + 1) + " AND " + deleteTop), DELETES, "delete");
+                expect(
+                        st.executeUpdate(
+                                "UPDATE "
+                                        + table.qualified()
+                                        + " SET qty = qty + 1, amount = amount + 0.01, updated_at = NOW(3), score = score * 1.01"
+                                        + " WHERE id BETWEEN "
+                                        + updateFrom
+                                        + " AND "
+                                        + (updateFrom + UPDATES - 1)),
+                        UPDATES,
+                        "update");
+                expect(
+                        st.executeUpdate(
+                                "DELETE FROM "
+                                        + table.qualified()
+                                        + " WHERE id BETWEEN "
+                                        + (deleteTop - DELETES + 1)
+                                        + " AND "
+                                        + deleteTop),
+                        DELETES,
+                        "delete");
                 c.commit();
                 return;
             } catch (SQLException e) {
                 c.rollback();
-                // 1213 deadlock, 1205 lock wait timeout: the transaction is rolled back, run it again.
+                // 1213 deadlock, 1205 lock wait timeout: the transaction is rolled back, run it
+                // again.
                 if ((e.getErrorCode() != 1213 && e.getErrorCode() != 1205) || attempt >= 10) {
                     throw e;
                 }
@@ -121,8 +157,14 @@ final class ChangeWorkload {
 
     private static void expect(int actual, int expected, String what) {
         if (actual != expected) {
-            throw new IllegalStateException("a change transaction's " + what + " changed " + actual
-                    + " rows instead of " + expected + ": the key ranges overlap");
+            throw new IllegalStateException(
+                    "a change transaction's "
+                            + what
+                            + " changed "
+                            + actual
+                            + " rows instead of "
+                            + expected
+                            + ": the key ranges overlap");
         }
     }
 }

@@ -9,7 +9,10 @@ import java.util.concurrent.Executors;
 import java.util.concurrent.Future;
 import java.util.concurrent.atomic.AtomicLong;
 
-/** Fills the table with keys 1..rows: multi-row INSERTs of 1,000 rows over a few parallel connections. */
+/**
+ * Fills the table with keys 1..rows: multi-row INSERTs of 1,000 rows over a few parallel
+ * connections.
+ */
 final class DataLoader {
 
     private static final int ROWS_PER_INSERT = 1000;
@@ -17,7 +20,8 @@ final class DataLoader {
     private DataLoader() {}
 
     /** Returns the load's duration in nanoseconds. */
-    static long load(BenchServer server, BenchTable table, long rows, int writers) throws Exception {
+    static long load(BenchServer server, BenchTable table, long rows, int writers)
+            throws Exception {
         AtomicLong nextBatch = new AtomicLong();
         long batches = (rows + ROWS_PER_INSERT - 1) / ROWS_PER_INSERT;
         long start = System.nanoTime();
@@ -25,27 +29,34 @@ final class DataLoader {
         try {
             List<Future<?>> done = new ArrayList<>();
             for (int w = 0; w < writers; w++) {
-                done.add(pool.submit(() -> {
-                    try (Connection c = server.openAdmin(); Statement st = c.createStatement()) {
-                        StringBuilder sql = new StringBuilder(ROWS_PER_INSERT * 450);
-                        long b;
-                        while ((b = nextBatch.getAndIncrement()) < batches) {
-                            sql.setLength(0);
-                            sql.append("INSERT INTO ").append(table.qualified())
-                                    .append(" (").append(BenchTable.COLUMN_LIST).append(") VALUES ");
-                            long first = b * ROWS_PER_INSERT + 1;
-                            long last = Math.min(rows, first + ROWS_PER_INSERT - 1);
-                            for (long id = first; id <= last; id++) {
-                                if (id > first) {
-                                    sql.append(',');
-                                }
-                                table.appendRow(sql, id);
-                            }
-                            st.executeUpdate(sql.toString());
-                        }
-                    }
-                    return null;
-                }));
+                done.add(
+                        pool.submit(
+                                () -> {
+                                    try (Connection c = server.openAdmin();
+                                            Statement st = c.createStatement()) {
+                                        StringBuilder sql =
+                                                new StringBuilder(ROWS_PER_INSERT * 450);
+                                        long b;
+                                        while ((b = nextBatch.getAndIncrement()) < batches) {
+                                            sql.setLength(0);
+                                            sql.append("INSERT INTO ")
+                                                    .append(table.qualified())
+                                                    .append(" (")
+                                                    .append(BenchTable.COLUMN_LIST)
+                                                    .append(") VALUES ");
+                                            long first = b * ROWS_PER_INSERT + 1;
+                                            long last = Math.min(rows, first + ROWS_PER_INSERT - 1);
+                                            for (long id = first; id <= last; id++) {
+                                                if (id > first) {
+                                                    sql.append(',');
+                                                }
+                                                table.appendRow(sql, id);
+                                            }
+                                            st.executeUpdate(sql.toString());
+                                        }
+                                    }
+                                    return null;
+                                }));
             }
             for (Future<?> f : done) {
                 f.get();
@@ -59,7 +70,8 @@ final class DataLoader {
     static void checkCount(BenchServer server, BenchTable table, long expected) {
         long actual = Long.parseLong(server.query("SELECT COUNT(*) FROM " + table.qualified()));
         if (actual != expected) {
-            throw new IllegalStateException("the table holds " + actual + " rows, expected " + expected);
+            throw new IllegalStateException(
+                    "the table holds " + actual + " rows, expected " + expected);
         }
     }
 }

@@ -2,12 +2,14 @@ package io.capstan.flink.mysql.bench.endtoend;
 
 import io.capstan.flink.mysql.StartupOptions;
 import io.capstan.flink.mysql.schema.TableSchema;
-import java.util.concurrent.TimeUnit;
+
 import org.apache.flink.api.common.JobID;
 
+import java.util.concurrent.TimeUnit;
+
 /**
- * The binlog through the whole Flink source: a MiniCluster job (parallelism 1, checkpoints every
- * 2 s) streams the change workload from the GTID set before it, with the RowData deserializer, into
+ * The binlog through the whole Flink source: a MiniCluster job (parallelism 1, checkpoints every 2
+ * s) streams the change workload from the GTID set before it, with the RowData deserializer, into
  * the discarding {@link ProbeSink}. Timed from the first to the last record at the sink; the rate
  * is reported in row changes per second (an UPDATE is one change, two RowData records).
  */
@@ -28,36 +30,78 @@ final class FlinkBinlogPhase {
 
     private FlinkBinlogPhase() {}
 
-    static Result run(FlinkJobs jobs, BenchServer server, BenchTable table, TableSchema schema, String gtidBefore,
-            ChangeWorkload.Totals totals) throws Exception {
-        return run(jobs, server, table, schema, gtidBefore, totals.rowDataRecords(), totals.rowChanges(), true);
+    static Result run(
+            FlinkJobs jobs,
+            BenchServer server,
+            BenchTable table,
+            TableSchema schema,
+            String gtidBefore,
+            ChangeWorkload.Totals totals)
+            throws Exception {
+        return run(
+                jobs,
+                server,
+                table,
+                schema,
+                gtidBefore,
+                totals.rowDataRecords(),
+                totals.rowChanges(),
+                true);
     }
 
-    /** Streams {@code changes} row changes ({@code records} RowData records) from {@code gtidBefore}. */
-    static PhaseResult stream(FlinkJobs jobs, BenchServer server, BenchTable table, TableSchema schema,
-            String gtidBefore, long records, long changes) throws Exception {
+    /**
+     * Streams {@code changes} row changes ({@code records} RowData records) from {@code
+     * gtidBefore}.
+     */
+    static PhaseResult stream(
+            FlinkJobs jobs,
+            BenchServer server,
+            BenchTable table,
+            TableSchema schema,
+            String gtidBefore,
+            long records,
+            long changes)
+            throws Exception {
         return run(jobs, server, table, schema, gtidBefore, records, changes, false).throughput;
     }
 
-    private static Result run(FlinkJobs jobs, BenchServer server, BenchTable table, TableSchema schema,
-            String gtidBefore, long expected, long changes, boolean checkpointSize) throws Exception {
+    private static Result run(
+            FlinkJobs jobs,
+            BenchServer server,
+            BenchTable table,
+            TableSchema schema,
+            String gtidBefore,
+            long expected,
+            long changes,
+            boolean checkpointSize)
+            throws Exception {
         ProbeSink.reset();
         try (HeapWatch heap = HeapWatch.start()) {
-            JobID job = jobs.submit(server.reader(), table, schema, StartupOptions.gtidSet(gtidBefore), 1);
+            JobID job =
+                    jobs.submit(
+                            server.reader(), table, schema, StartupOptions.gtidSet(gtidBefore), 1);
             try {
                 long deadline = System.nanoTime() + TimeUnit.MINUTES.toNanos(TIMEOUT_MINUTES);
                 while (ProbeSink.RECORDS.get() < expected) {
                     jobs.requireRunning(job);
                     if (System.nanoTime() > deadline) {
-                        throw new IllegalStateException("the source delivered " + ProbeSink.RECORDS.get() + " of "
-                                + expected + " records within " + TIMEOUT_MINUTES + " minutes");
+                        throw new IllegalStateException(
+                                "the source delivered "
+                                        + ProbeSink.RECORDS.get()
+                                        + " of "
+                                        + expected
+                                        + " records within "
+                                        + TIMEOUT_MINUTES
+                                        + " minutes");
                     }
                     Thread.sleep(5);
                 }
                 long nanos = ProbeSink.lastNanos - ProbeSink.firstNanos;
-                PhaseResult throughput = new PhaseResult(
-                        changes, nanos, heap.maxUsedAfterGc(), HeapWatch.peakUsed());
-                FlinkJobs.CheckpointSize checkpoint = checkpointSize ? jobs.nextCheckpointSize(job) : null;
+                PhaseResult throughput =
+                        new PhaseResult(
+                                changes, nanos, heap.maxUsedAfterGc(), HeapWatch.peakUsed());
+                FlinkJobs.CheckpointSize checkpoint =
+                        checkpointSize ? jobs.nextCheckpointSize(job) : null;
                 // More may arrive: the snapshot phase's steady writer commits after the changes.
                 return new Result(throughput, checkpoint);
             } finally {

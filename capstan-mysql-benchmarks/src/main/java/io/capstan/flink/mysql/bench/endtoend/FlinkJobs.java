@@ -5,9 +5,7 @@ import io.capstan.flink.mysql.StartupOptions;
 import io.capstan.flink.mysql.connect.MySqlConnectionConfig;
 import io.capstan.flink.mysql.deserializer.RowDataDeserializer;
 import io.capstan.flink.mysql.schema.TableSchema;
-import java.time.Duration;
-import java.util.concurrent.TimeUnit;
-import java.util.function.BooleanSupplier;
+
 import org.apache.flink.api.common.JobID;
 import org.apache.flink.api.common.JobStatus;
 import org.apache.flink.api.common.eventtime.WatermarkStrategy;
@@ -24,10 +22,14 @@ import org.apache.flink.streaming.api.environment.StreamExecutionEnvironment;
 import org.apache.flink.table.data.RowData;
 import org.apache.flink.table.runtime.typeutils.InternalTypeInfo;
 
+import java.time.Duration;
+import java.util.concurrent.TimeUnit;
+import java.util.function.BooleanSupplier;
+
 /**
  * Runs {@link CapstanMySqlSource} jobs in a MiniCluster inside this JVM: source, RowData
- * deserializer (as the SQL connector uses it), and {@link ProbeSink}. One MiniCluster serves
- * every Flink phase of a benchmark run.
+ * deserializer (as the SQL connector uses it), and {@link ProbeSink}. One MiniCluster serves every
+ * Flink phase of a benchmark run.
  */
 final class FlinkJobs implements AutoCloseable {
 
@@ -43,16 +45,20 @@ final class FlinkJobs implements AutoCloseable {
     static FlinkJobs start() throws Exception {
         Configuration conf = new Configuration();
         conf.set(TaskManagerOptions.MANAGED_MEMORY_SIZE, MemorySize.parse("64m"));
-        MiniCluster cluster = new MiniCluster(new MiniClusterConfiguration.Builder()
-                .setConfiguration(conf)
-                .setNumTaskManagers(1)
-                .setNumSlotsPerTaskManager(SLOTS)
-                .build());
+        MiniCluster cluster =
+                new MiniCluster(
+                        new MiniClusterConfiguration.Builder()
+                                .setConfiguration(conf)
+                                .setNumTaskManagers(1)
+                                .setNumSlotsPerTaskManager(SLOTS)
+                                .build());
         cluster.start();
         return new FlinkJobs(cluster);
     }
 
-    /** The job's latest completed checkpoint: total state size in bytes, or -1 if none completed. */
+    /**
+     * The job's latest completed checkpoint: total state size in bytes, or -1 if none completed.
+     */
     static final class CheckpointSize {
         final long stateBytes;
         final long checkpoints;
@@ -63,32 +69,44 @@ final class FlinkJobs implements AutoCloseable {
         }
     }
 
-    /** A running job of the source over {@code table}, from {@code startup}, parallelism {@code parallelism}. */
-    JobID submit(MySqlConnectionConfig c, BenchTable table, TableSchema schema, StartupOptions startup,
-            int parallelism) throws Exception {
+    /**
+     * A running job of the source over {@code table}, from {@code startup}, parallelism {@code
+     * parallelism}.
+     */
+    JobID submit(
+            MySqlConnectionConfig c,
+            BenchTable table,
+            TableSchema schema,
+            StartupOptions startup,
+            int parallelism)
+            throws Exception {
         ProbeSink.RECORDS.get(); // loads the class (and its statics) in this class loader first
         StreamExecutionEnvironment env = StreamExecutionEnvironment.getExecutionEnvironment();
         env.setParallelism(parallelism);
         env.enableCheckpointing(CHECKPOINT_INTERVAL_MILLIS);
-        CapstanMySqlSource<RowData> source = CapstanMySqlSource.<RowData>builder()
-                .hostname(c.hostname())
-                .port(c.port())
-                .username(c.username())
-                .password(c.password())
-                .sslMode(c.sslMode())
-                .tableList(table.id().database() + "\\." + table.id().table())
-                .serverId(BinlogReads.nextServerId())
-                .startupOptions(startup)
-                .deserializer(new RowDataDeserializer(InternalTypeInfo.of(schema.rowType())))
-                .build();
+        CapstanMySqlSource<RowData> source =
+                CapstanMySqlSource.<RowData>builder()
+                        .hostname(c.hostname())
+                        .port(c.port())
+                        .username(c.username())
+                        .password(c.password())
+                        .sslMode(c.sslMode())
+                        .tableList(table.id().database() + "\\." + table.id().table())
+                        .serverId(BinlogReads.nextServerId())
+                        .startupOptions(startup)
+                        .deserializer(
+                                new RowDataDeserializer(InternalTypeInfo.of(schema.rowType())))
+                        .build();
         env.fromSource(source, WatermarkStrategy.noWatermarks(), "capstan-source")
                 .sinkTo(new ProbeSink())
                 .name("probe-sink");
         JobGraph graph = env.getStreamGraph().getJobGraph();
         JobID id = cluster.submitJob(graph).get().getJobID();
         // a small bounded job may already be done when first looked at
-        waitFor(() -> status(id) == JobStatus.RUNNING || status(id).isGloballyTerminalState(),
-                Duration.ofMinutes(2), "job running");
+        waitFor(
+                () -> status(id) == JobStatus.RUNNING || status(id).isGloballyTerminalState(),
+                Duration.ofMinutes(2),
+                "job running");
         return id;
     }
 
@@ -103,13 +121,16 @@ final class FlinkJobs implements AutoCloseable {
     /** Waits for a checkpoint that completes after this call, then reads its size. */
     CheckpointSize nextCheckpointSize(JobID id) throws Exception {
         long before = completedCheckpoints(id);
-        long deadline = System.nanoTime() + TimeUnit.MILLISECONDS.toNanos(CHECKPOINT_INTERVAL_MILLIS * 5);
+        long deadline =
+                System.nanoTime() + TimeUnit.MILLISECONDS.toNanos(CHECKPOINT_INTERVAL_MILLIS * 5);
         while (completedCheckpoints(id) <= before && System.nanoTime() < deadline) {
             Thread.sleep(100);
         }
         CheckpointStatsSnapshot stats = graph(id).getCheckpointStatsSnapshot();
-        CompletedCheckpointStats latest = stats == null ? null : stats.getHistory().getLatestCompletedCheckpoint();
-        return new CheckpointSize(latest == null ? -1 : latest.getStateSize(), completedCheckpoints(id));
+        CompletedCheckpointStats latest =
+                stats == null ? null : stats.getHistory().getLatestCompletedCheckpoint();
+        return new CheckpointSize(
+                latest == null ? -1 : latest.getStateSize(), completedCheckpoints(id));
     }
 
     private long completedCheckpoints(JobID id) throws Exception {
@@ -132,8 +153,17 @@ final class FlinkJobs implements AutoCloseable {
         if (s.isGloballyTerminalState()) {
             String cause = "";
             try {
-                cause = cluster.requestJobResult(id).get(10, TimeUnit.SECONDS).getSerializedThrowable()
-                        .map(t -> ": " + t.getOriginalErrorClassName() + " " + t.getMessage()).orElse("");
+                cause =
+                        cluster.requestJobResult(id)
+                                .get(10, TimeUnit.SECONDS)
+                                .getSerializedThrowable()
+                                .map(
+                                        t ->
+                                                ": "
+                                                        + t.getOriginalErrorClassName()
+                                                        + " "
+                                                        + t.getMessage())
+                                .orElse("");
             } catch (Exception ignored) {
                 // the status is enough
             }
@@ -141,11 +171,13 @@ final class FlinkJobs implements AutoCloseable {
         }
     }
 
-    static void waitFor(BooleanSupplier condition, Duration timeout, String what) throws InterruptedException {
+    static void waitFor(BooleanSupplier condition, Duration timeout, String what)
+            throws InterruptedException {
         long deadline = System.nanoTime() + timeout.toNanos();
         while (!condition.getAsBoolean()) {
             if (System.nanoTime() > deadline) {
-                throw new IllegalStateException("timed out after " + timeout + " waiting for: " + what);
+                throw new IllegalStateException(
+                        "timed out after " + timeout + " waiting for: " + what);
             }
             Thread.sleep(20);
         }

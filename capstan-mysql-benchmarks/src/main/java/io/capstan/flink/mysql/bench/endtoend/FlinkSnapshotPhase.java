@@ -2,9 +2,11 @@ package io.capstan.flink.mysql.bench.endtoend;
 
 import io.capstan.flink.mysql.StartupOptions;
 import io.capstan.flink.mysql.schema.TableSchema;
-import java.util.concurrent.TimeUnit;
+
 import org.apache.flink.api.common.JobID;
 import org.apache.flink.api.common.JobStatus;
+
+import java.util.concurrent.TimeUnit;
 
 /**
  * The snapshot through the whole Flink source: a bounded MiniCluster job ({@code
@@ -18,11 +20,19 @@ final class FlinkSnapshotPhase {
 
     private FlinkSnapshotPhase() {}
 
-    static PhaseResult run(FlinkJobs jobs, BenchServer server, BenchTable table, TableSchema schema, long expectedRows,
-            int parallelism) throws Exception {
+    static PhaseResult run(
+            FlinkJobs jobs,
+            BenchServer server,
+            BenchTable table,
+            TableSchema schema,
+            long expectedRows,
+            int parallelism)
+            throws Exception {
         ProbeSink.reset();
         try (HeapWatch heap = HeapWatch.start()) {
-            JobID job = jobs.submit(server.reader(), table, schema, StartupOptions.snapshot(), parallelism);
+            JobID job =
+                    jobs.submit(
+                            server.reader(), table, schema, StartupOptions.snapshot(), parallelism);
             long start = System.nanoTime();
             try {
                 long deadline = start + TimeUnit.MINUTES.toNanos(TIMEOUT_MINUTES);
@@ -30,21 +40,37 @@ final class FlinkSnapshotPhase {
                     if (jobs.status(job) != JobStatus.FINISHED) {
                         jobs.requireRunning(job);
                     } else if (ProbeSink.RECORDS.get() < expectedRows) {
-                        throw new IllegalStateException("the snapshot job finished after " + ProbeSink.RECORDS.get()
-                                + " of " + expectedRows + " rows");
+                        throw new IllegalStateException(
+                                "the snapshot job finished after "
+                                        + ProbeSink.RECORDS.get()
+                                        + " of "
+                                        + expectedRows
+                                        + " rows");
                     }
                     if (System.nanoTime() > deadline) {
-                        throw new IllegalStateException("the snapshot delivered " + ProbeSink.RECORDS.get() + " of "
-                                + expectedRows + " rows within " + TIMEOUT_MINUTES + " minutes");
+                        throw new IllegalStateException(
+                                "the snapshot delivered "
+                                        + ProbeSink.RECORDS.get()
+                                        + " of "
+                                        + expectedRows
+                                        + " rows within "
+                                        + TIMEOUT_MINUTES
+                                        + " minutes");
                     }
                     Thread.sleep(5);
                 }
                 long nanos = ProbeSink.lastNanos - start;
-                EndToEndBenchmark.log(String.format(java.util.Locale.ROOT,
-                        "  p%d: first row %.0f ms after the job ran, rows then at %,.0f rows/s", parallelism,
-                        (ProbeSink.firstNanos - start) / 1e6,
-                        (expectedRows - 1) * 1e9 / Math.max(1, ProbeSink.lastNanos - ProbeSink.firstNanos)));
-                return new PhaseResult(expectedRows, nanos, heap.maxUsedAfterGc(), HeapWatch.peakUsed());
+                EndToEndBenchmark.log(
+                        String.format(
+                                java.util.Locale.ROOT,
+                                "  p%d: first row %.0f ms after the job ran, rows then at %,.0f rows/s",
+                                parallelism,
+                                (ProbeSink.firstNanos - start) / 1e6,
+                                (expectedRows - 1)
+                                        * 1e9
+                                        / Math.max(1, ProbeSink.lastNanos - ProbeSink.firstNanos)));
+                return new PhaseResult(
+                        expectedRows, nanos, heap.maxUsedAfterGc(), HeapWatch.peakUsed());
             } finally {
                 if (!jobs.status(job).isGloballyTerminalState()) {
                     jobs.cancel(job);

@@ -1,6 +1,11 @@
 package io.capstan.flink.mysql.bench.endtoend;
 
 import com.sun.management.GarbageCollectionNotificationInfo;
+
+import javax.management.NotificationEmitter;
+import javax.management.NotificationListener;
+import javax.management.openmbean.CompositeData;
+
 import java.lang.management.GarbageCollectorMXBean;
 import java.lang.management.ManagementFactory;
 import java.lang.management.MemoryPoolMXBean;
@@ -9,14 +14,11 @@ import java.lang.management.MemoryUsage;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.atomic.AtomicLong;
-import javax.management.NotificationEmitter;
-import javax.management.NotificationListener;
-import javax.management.openmbean.CompositeData;
 
 /**
  * The heap a phase needed: the largest heap in use right after a garbage collection during the
- * phase (the live set plus what survived; what a reader really holds), and the JVM's peak heap
- * use (the sum of each heap pool's peak, so an upper bound that includes garbage).
+ * phase (the live set plus what survived; what a reader really holds), and the JVM's peak heap use
+ * (the sum of each heap pool's peak, so an upper bound that includes garbage).
  *
  * <p>The whole benchmark runs in one JVM (data generator, readers, and for the Flink phases a
  * MiniCluster), so the figures are for that JVM, not for one reader alone.
@@ -25,19 +27,22 @@ final class HeapWatch implements AutoCloseable {
 
     private final AtomicLong maxAfterGc = new AtomicLong();
     private final List<NotificationEmitter> emitters = new ArrayList<>();
-    private final NotificationListener listener = (notification, handback) -> {
-        if (GarbageCollectionNotificationInfo.GARBAGE_COLLECTION_NOTIFICATION.equals(notification.getType())) {
-            GarbageCollectionNotificationInfo info =
-                    GarbageCollectionNotificationInfo.from((CompositeData) notification.getUserData());
-            long used = 0;
-            for (var e : info.getGcInfo().getMemoryUsageAfterGc().entrySet()) {
-                if (isHeapPool(e.getKey())) {
-                    used += e.getValue().getUsed();
+    private final NotificationListener listener =
+            (notification, handback) -> {
+                if (GarbageCollectionNotificationInfo.GARBAGE_COLLECTION_NOTIFICATION.equals(
+                        notification.getType())) {
+                    GarbageCollectionNotificationInfo info =
+                            GarbageCollectionNotificationInfo.from(
+                                    (CompositeData) notification.getUserData());
+                    long used = 0;
+                    for (var e : info.getGcInfo().getMemoryUsageAfterGc().entrySet()) {
+                        if (isHeapPool(e.getKey())) {
+                            used += e.getValue().getUsed();
+                        }
+                    }
+                    maxAfterGc.accumulateAndGet(used, Math::max);
                 }
-            }
-            maxAfterGc.accumulateAndGet(used, Math::max);
-        }
-    };
+            };
 
     private HeapWatch() {}
 

@@ -5,20 +5,23 @@ import io.capstan.flink.mysql.connect.MySqlConnectionConfig;
 import io.capstan.flink.mysql.convert.RowConverter;
 import io.capstan.flink.mysql.schema.JdbcSchemaReader;
 import io.capstan.flink.mysql.schema.TableSchema;
+
+import org.apache.flink.table.data.GenericRowData;
+
 import java.sql.Connection;
 import java.sql.PreparedStatement;
 import java.sql.ResultSet;
 import java.sql.SQLException;
 import java.sql.Statement;
 import java.time.LocalDateTime;
-import org.apache.flink.table.data.GenericRowData;
 
 /**
- * Full scans of the table over one streaming JDBC result set ({@code fetchSize = Integer.MIN_VALUE}):
- * the physical limit reads every column with the typed getters, over the text protocol (a plain
- * {@code Statement}) or, for reference, the binary protocol (a server-side prepared statement, as
- * the snapshot chunk reader uses); the snapshot's building block converts every row with the
- * table's {@link RowConverter} over the binary protocol, as the chunk reader does. All time from the query to the last row.
+ * Full scans of the table over one streaming JDBC result set ({@code fetchSize =
+ * Integer.MIN_VALUE}): the physical limit reads every column with the typed getters, over the text
+ * protocol (a plain {@code Statement}) or, for reference, the binary protocol (a server-side
+ * prepared statement, as the snapshot chunk reader uses); the snapshot's building block converts
+ * every row with the table's {@link RowConverter} over the binary protocol, as the chunk reader
+ * does. All time from the query to the last row.
  */
 final class JdbcScans {
 
@@ -27,12 +30,14 @@ final class JdbcScans {
     private JdbcScans() {}
 
     /** The limit: every column of every row through the driver's typed getters, nothing else. */
-    static PhaseResult plainScan(BenchServer server, BenchTable table, long expectedRows) throws SQLException {
+    static PhaseResult plainScan(BenchServer server, BenchTable table, long expectedRows)
+            throws SQLException {
         return typedGetterScan(server.reader(), table, expectedRows, false);
     }
 
     /** The same over the binary protocol: a streamed server-side prepared statement. */
-    static PhaseResult plainBinaryScan(BenchServer server, BenchTable table, long expectedRows) throws SQLException {
+    static PhaseResult plainBinaryScan(BenchServer server, BenchTable table, long expectedRows)
+            throws SQLException {
         return typedGetterScan(binaryProtocol(server), table, expectedRows, true);
     }
 
@@ -40,16 +45,29 @@ final class JdbcScans {
         return server.reader().toBuilder().jdbcProperty("useServerPrepStmts", "true").build();
     }
 
-    private static PhaseResult typedGetterScan(MySqlConnectionConfig config, BenchTable table, long expectedRows,
-            boolean prepared) throws SQLException {
-        try (HeapWatch heap = HeapWatch.start(); Connection c = JdbcConnections.open(config);
-                Statement st = prepared ? streaming(c.prepareStatement(table.selectAll(), ResultSet.TYPE_FORWARD_ONLY,
-                        ResultSet.CONCUR_READ_ONLY)) : streaming(c.createStatement(ResultSet.TYPE_FORWARD_ONLY,
-                        ResultSet.CONCUR_READ_ONLY))) {
+    private static PhaseResult typedGetterScan(
+            MySqlConnectionConfig config, BenchTable table, long expectedRows, boolean prepared)
+            throws SQLException {
+        try (HeapWatch heap = HeapWatch.start();
+                Connection c = JdbcConnections.open(config);
+                Statement st =
+                        prepared
+                                ? streaming(
+                                        c.prepareStatement(
+                                                table.selectAll(),
+                                                ResultSet.TYPE_FORWARD_ONLY,
+                                                ResultSet.CONCUR_READ_ONLY))
+                                : streaming(
+                                        c.createStatement(
+                                                ResultSet.TYPE_FORWARD_ONLY,
+                                                ResultSet.CONCUR_READ_ONLY))) {
             long sink = 0;
             long rows = 0;
             long start = System.nanoTime();
-            try (ResultSet rs = prepared ? ((PreparedStatement) st).executeQuery() : st.executeQuery(table.selectAll())) {
+            try (ResultSet rs =
+                    prepared
+                            ? ((PreparedStatement) st).executeQuery()
+                            : st.executeQuery(table.selectAll())) {
                 while (rs.next()) {
                     sink += rs.getLong(1);
                     sink += rs.getInt(2);
@@ -70,16 +88,26 @@ final class JdbcScans {
         }
     }
 
-    /** The snapshot's building block: the table's schema from JDBC, then {@link RowConverter#fromJdbc} per row. */
-    static PhaseResult converterScan(BenchServer server, BenchTable table, long expectedRows) throws SQLException {
-        try (HeapWatch heap = HeapWatch.start(); Connection c = JdbcConnections.open(binaryProtocol(server))) {
+    /**
+     * The snapshot's building block: the table's schema from JDBC, then {@link
+     * RowConverter#fromJdbc} per row.
+     */
+    static PhaseResult converterScan(BenchServer server, BenchTable table, long expectedRows)
+            throws SQLException {
+        try (HeapWatch heap = HeapWatch.start();
+                Connection c = JdbcConnections.open(binaryProtocol(server))) {
             long start = System.nanoTime();
             TableSchema schema = JdbcSchemaReader.read(c, table.id());
             RowConverter converter = RowConverter.of(schema);
             long sink = 0;
             long rows = 0;
-            try (PreparedStatement st = streaming(c.prepareStatement(table.selectAll(), ResultSet.TYPE_FORWARD_ONLY,
-                    ResultSet.CONCUR_READ_ONLY)); ResultSet rs = st.executeQuery()) {
+            try (PreparedStatement st =
+                            streaming(
+                                    c.prepareStatement(
+                                            table.selectAll(),
+                                            ResultSet.TYPE_FORWARD_ONLY,
+                                            ResultSet.CONCUR_READ_ONLY));
+                    ResultSet rs = st.executeQuery()) {
                 while (rs.next()) {
                     GenericRowData row = converter.fromJdbc(rs);
                     sink += row.getArity();
@@ -107,7 +135,8 @@ final class JdbcScans {
 
     private static void check(long rows, long expected, long sink) {
         if (rows != expected) {
-            throw new IllegalStateException("the scan read " + rows + " rows, expected " + expected);
+            throw new IllegalStateException(
+                    "the scan read " + rows + " rows, expected " + expected);
         }
         blackhole = sink; // keeps the JIT from dropping the reads
     }

@@ -2,11 +2,13 @@ package io.capstan.flink.mysql.bench.endtoend;
 
 import io.capstan.flink.mysql.StartupOptions;
 import io.capstan.flink.mysql.schema.TableSchema;
+
+import org.apache.flink.api.common.JobID;
+
 import java.sql.Connection;
 import java.sql.Statement;
 import java.util.Arrays;
 import java.util.concurrent.TimeUnit;
-import org.apache.flink.api.common.JobID;
 
 /**
  * Commit-to-emit latency under a steady write load: the source job streams from {@code latest}; a
@@ -32,8 +34,16 @@ final class LatencyPhase {
         final long heapPeak;
         final long commitP99Micros;
 
-        Result(long commitP99Micros, long p50Micros, long p99Micros, long maxMicros, long rows, long missing, double achievedRate,
-                long heapAfterGcMax, long heapPeak) {
+        Result(
+                long commitP99Micros,
+                long p50Micros,
+                long p99Micros,
+                long maxMicros,
+                long rows,
+                long missing,
+                double achievedRate,
+                long heapAfterGcMax,
+                long heapPeak) {
             this.heapPeak = heapPeak;
             this.commitP99Micros = commitP99Micros;
             this.p50Micros = p50Micros;
@@ -50,7 +60,13 @@ final class LatencyPhase {
 
     private LatencyPhase() {}
 
-    static Result run(FlinkJobs jobs, BenchServer server, BenchTable probe, TableSchema schema, int rate, int seconds)
+    static Result run(
+            FlinkJobs jobs,
+            BenchServer server,
+            BenchTable probe,
+            TableSchema schema,
+            int rate,
+            int seconds)
             throws Exception {
         int transactions = Math.max(1, rate * seconds / ROWS_PER_TRANSACTION);
         int rows = transactions * ROWS_PER_TRANSACTION;
@@ -59,7 +75,9 @@ final class LatencyPhase {
         long[] commitMicros = new long[transactions];
         ProbeSink.reset();
         ProbeSink.expectProbes(base, rows);
-        try (HeapWatch heap = HeapWatch.start(); Connection c = server.openAdmin(); Statement st = c.createStatement()) {
+        try (HeapWatch heap = HeapWatch.start();
+                Connection c = server.openAdmin();
+                Statement st = c.createStatement()) {
             JobID job = jobs.submit(server.reader(), probe, schema, StartupOptions.latest(), 1);
             try {
                 // Warm-up: until a row written now arrives, the source may not be streaming yet.
@@ -70,7 +88,8 @@ final class LatencyPhase {
                     st.executeUpdate(insert(probe, warm--, 1));
                     Thread.sleep(200);
                     if (System.nanoTime() > deadline) {
-                        throw new IllegalStateException("no warm-up row reached the sink within 2 minutes");
+                        throw new IllegalStateException(
+                                "no warm-up row reached the sink within 2 minutes");
                     }
                 }
                 c.setAutoCommit(false);
@@ -82,7 +101,11 @@ final class LatencyPhase {
                     if (wait > 0) {
                         TimeUnit.NANOSECONDS.sleep(wait);
                     }
-                    st.executeUpdate(insert(probe, base + (long) t * ROWS_PER_TRANSACTION, ROWS_PER_TRANSACTION));
+                    st.executeUpdate(
+                            insert(
+                                    probe,
+                                    base + (long) t * ROWS_PER_TRANSACTION,
+                                    ROWS_PER_TRANSACTION));
                     commitNanos[t] = System.nanoTime();
                     c.commit();
                     commitMicros[t] = (System.nanoTime() - commitNanos[t]) / 1000;
@@ -100,14 +123,22 @@ final class LatencyPhase {
                     if (arrivals[i] == 0) {
                         missing++;
                     } else {
-                        latencies[n++] = (arrivals[i] - commitNanos[i / ROWS_PER_TRANSACTION]) / 1000;
+                        latencies[n++] =
+                                (arrivals[i] - commitNanos[i / ROWS_PER_TRANSACTION]) / 1000;
                     }
                 }
                 long[] sorted = Arrays.copyOf(latencies, n);
                 Arrays.sort(sorted);
                 Arrays.sort(commitMicros);
-                return new Result(percentile(commitMicros, 0.99), percentile(sorted, 0.50), percentile(sorted, 0.99),
-                        n == 0 ? 0 : sorted[n - 1], rows, missing, achieved, heap.maxUsedAfterGc(),
+                return new Result(
+                        percentile(commitMicros, 0.99),
+                        percentile(sorted, 0.50),
+                        percentile(sorted, 0.99),
+                        n == 0 ? 0 : sorted[n - 1],
+                        rows,
+                        missing,
+                        achieved,
+                        heap.maxUsedAfterGc(),
                         HeapWatch.peakUsed());
             } finally {
                 jobs.cancel(job);
@@ -134,7 +165,10 @@ final class LatencyPhase {
 
     private static String insert(BenchTable table, long firstId, int count) {
         StringBuilder sql = new StringBuilder(count * 450);
-        sql.append("INSERT INTO ").append(table.qualified()).append(" (").append(BenchTable.COLUMN_LIST)
+        sql.append("INSERT INTO ")
+                .append(table.qualified())
+                .append(" (")
+                .append(BenchTable.COLUMN_LIST)
                 .append(") VALUES ");
         for (int i = 0; i < count; i++) {
             if (i > 0) {

@@ -38,14 +38,21 @@ final class MachineInfo {
     }
 
     static String describe(String mysqlVersion) {
-        return String.format(Locale.ROOT,
+        return String.format(
+                Locale.ROOT,
                 "%d cores (nproc) of %s, %s RAM, %s %s; Java %s (%s); Flink %s (MiniCluster in the benchmark JVM);"
                         + " MySQL %s; mysql-binlog-connector-java %s; MySQL Connector/J %s",
-                Runtime.getRuntime().availableProcessors(), cpuModel(), memory(),
-                System.getProperty("os.name"), System.getProperty("os.version"),
-                System.getProperty("java.runtime.version"), System.getProperty("java.vm.name"),
-                System.getProperty("bench.flink.version", "?"), mysqlVersion,
-                System.getProperty("bench.binlog.version", "?"), System.getProperty("bench.jdbc.version", "?"));
+                Runtime.getRuntime().availableProcessors(),
+                cpuModel(),
+                memory(),
+                System.getProperty("os.name"),
+                System.getProperty("os.version"),
+                System.getProperty("java.runtime.version"),
+                System.getProperty("java.vm.name"),
+                System.getProperty("bench.flink.version", "?"),
+                mysqlVersion,
+                System.getProperty("bench.binlog.version", "?"),
+                System.getProperty("bench.jdbc.version", "?"));
     }
 
     private static List<String> lines(String file) {

@@ -1,6 +1,9 @@
 package io.capstan.flink.mysql.bench.endtoend;
 
-/** One measurement of one phase: a rate (items per second) over {@code count} items, and the heap it needed. */
+/**
+ * One measurement of one phase: a rate (items per second) over {@code count} items, and the heap it
+ * needed.
+ */
 final class PhaseResult {
     final long count;
     final long nanos;

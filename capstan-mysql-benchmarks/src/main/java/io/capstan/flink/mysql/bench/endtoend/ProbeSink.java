@@ -1,11 +1,12 @@
 package io.capstan.flink.mysql.bench.endtoend;
 
-import java.util.concurrent.atomic.AtomicLong;
 import org.apache.flink.api.connector.sink2.Sink;
 import org.apache.flink.api.connector.sink2.SinkWriter;
 import org.apache.flink.api.connector.sink2.WriterInitContext;
 import org.apache.flink.table.data.RowData;
 import org.apache.flink.types.RowKind;
+
+import java.util.concurrent.atomic.AtomicLong;
 
 /**
  * A discarding sink that counts records and notes when they arrive, for jobs run in this JVM's

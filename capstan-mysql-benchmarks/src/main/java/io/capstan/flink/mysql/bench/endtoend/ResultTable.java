@@ -9,8 +9,8 @@ import java.util.Map;
 
 /**
  * Collects each round's figures and prints one markdown table: per measurement the median over the
- * rounds, the range, the limit it is compared with, and the median of the per-round ratios (a
- * ratio is taken within one round, so both sides saw the same machine load).
+ * rounds, the range, the limit it is compared with, and the median of the per-round ratios (a ratio
+ * is taken within one round, so both sides saw the same machine load).
  */
 final class ResultTable {
 
@@ -38,8 +38,12 @@ final class ResultTable {
     private final Map<String, Line> lines = new LinkedHashMap<>();
     private final List<String> footnotes = new ArrayList<>();
 
-    /** Declares a line; {@code limitKey} names the line it is a ratio of (or null), {@code goalRatio} 0 if none. */
-    void define(String key, String name, String unit, String limitKey, String goal, double goalRatio) {
+    /**
+     * Declares a line; {@code limitKey} names the line it is a ratio of (or null), {@code
+     * goalRatio} 0 if none.
+     */
+    void define(
+            String key, String name, String unit, String limitKey, String goal, double goalRatio) {
         lines.put(key, new Line(name, unit, limitKey, goal, goalRatio));
     }
 
@@ -81,26 +85,42 @@ final class ResultTable {
 
     String markdown() {
         StringBuilder out = new StringBuilder();
-        out.append("| measurement | median | unit | rounds (min – max) | ratio to its limit (median of rounds) | goal"
-                + " | JVM heap MB: peak / max after GC |\n");
+        out.append(
+                "| measurement | median | unit | rounds (min – max) | ratio to its limit (median of rounds) | goal"
+                        + " | JVM heap MB: peak / max after GC |\n");
         out.append("|---|---:|---|---|---|---|---|\n");
         for (Line l : lines.values()) {
             out.append("| ").append(l.name).append(" | ");
             if (l.values.isEmpty()) {
-                out.append("— | ").append(l.unit).append(" | ").append(l.note == null ? "not measured" : l.note)
-                        .append(" | | ").append(l.goal).append(" | |\n");
+                out.append("— | ")
+                        .append(l.unit)
+                        .append(" | ")
+                        .append(l.note == null ? "not measured" : l.note)
+                        .append(" | | ")
+                        .append(l.goal)
+                        .append(" | |\n");
                 continue;
             }
-            out.append(format(median(l.values))).append(" | ").append(l.unit).append(" | ")
-                    .append(l.values.size()).append(": ").append(format(min(l.values))).append(" – ")
-                    .append(format(max(l.values))).append(" | ");
+            out.append(format(median(l.values)))
+                    .append(" | ")
+                    .append(l.unit)
+                    .append(" | ")
+                    .append(l.values.size())
+                    .append(": ")
+                    .append(format(min(l.values)))
+                    .append(" – ")
+                    .append(format(max(l.values)))
+                    .append(" | ");
             if (l.limitKey != null) {
                 List<Double> ratios = new ArrayList<>();
                 for (int i = 0; i < l.values.size(); i++) {
                     ratios.add(l.values.get(i) / l.limitValues.get(i));
                 }
                 double r = median(ratios);
-                out.append(Double.isNaN(r) ? "n/a (limit not measured)" : String.format(Locale.ROOT, "%.2f", r));
+                out.append(
+                        Double.isNaN(r)
+                                ? "n/a (limit not measured)"
+                                : String.format(Locale.ROOT, "%.2f", r));
                 if (l.goalRatio > 0 && !Double.isNaN(r)) {
                     out.append(r >= l.goalRatio ? " (met)" : " (**missed**)");
                 }
@@ -110,7 +130,10 @@ final class ResultTable {
             out.append(" | ").append(l.goal).append(" | ");
             if (peak > 0) {
                 out.append(String.format(Locale.ROOT, "%.0f / ", peak))
-                        .append(afterGc > 0 ? String.format(Locale.ROOT, "%.0f", afterGc) : "no GC");
+                        .append(
+                                afterGc > 0
+                                        ? String.format(Locale.ROOT, "%.0f", afterGc)
+                                        : "no GC");
             }
             out.append(" |\n");
         }

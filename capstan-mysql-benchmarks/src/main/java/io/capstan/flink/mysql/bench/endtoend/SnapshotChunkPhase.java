@@ -13,6 +13,7 @@ import io.capstan.flink.mysql.snapshot.read.ChunkReader;
 import io.capstan.flink.mysql.snapshot.read.ChunkResult;
 import io.capstan.flink.mysql.snapshot.read.SnapshotReadOptions;
 import io.capstan.flink.mysql.snapshot.read.TableReadSpec;
+
 import java.sql.Connection;
 import java.util.ArrayList;
 import java.util.List;
@@ -35,35 +36,51 @@ final class SnapshotChunkPhase {
 
     private SnapshotChunkPhase() {}
 
-    static PhaseResult run(MySqlConnectionConfig c, BenchTable table, long expectedRows, int chunkSize, int threads)
+    static PhaseResult run(
+            MySqlConnectionConfig c,
+            BenchTable table,
+            long expectedRows,
+            int chunkSize,
+            int threads)
             throws Exception {
-        try (HeapWatch heap = HeapWatch.start(); Connection planning = JdbcConnections.open(c)) {
+        try (HeapWatch heap = HeapWatch.start();
+                Connection planning = JdbcConnections.open(c)) {
             long start = System.nanoTime();
-            ChunkKey key = ChunkKeyResolver.resolve(
-                    JdbcTableKeyMetadataReader.read(planning, table.id()), Optional.empty());
-            TableReadSpec spec = TableReadSpec.forSchema(key, JdbcSchemaReader.read(planning, table.id()));
+            ChunkKey key =
+                    ChunkKeyResolver.resolve(
+                            JdbcTableKeyMetadataReader.read(planning, table.id()),
+                            Optional.empty());
+            TableReadSpec spec =
+                    TableReadSpec.forSchema(key, JdbcSchemaReader.read(planning, table.id()));
             SnapshotPlanner planner =
-                    new SnapshotPlanner(List.of(key), chunkSize, new JdbcBoundaryQueries(planning), Map.of());
+                    new SnapshotPlanner(
+                            List.of(key), chunkSize, new JdbcBoundaryQueries(planning), Map.of());
             AtomicLong rows = new AtomicLong();
             ExecutorService pool = Executors.newFixedThreadPool(threads);
             try {
                 List<Future<?>> done = new ArrayList<>();
                 for (int t = 0; t < threads; t++) {
-                    done.add(pool.submit(() -> {
-                        try (ChunkReader reader = new ChunkReader(c, SnapshotReadOptions.defaults())) {
-                            while (true) {
-                                Optional<SnapshotChunk> chunk;
-                                synchronized (planner) { // the enumerator plans on one thread
-                                    chunk = planner.next();
-                                }
-                                if (chunk.isEmpty()) {
-                                    return null;
-                                }
-                                ChunkResult result = reader.read(chunk.get(), spec);
-                                rows.addAndGet(result.rowCount());
-                            }
-                        }
-                    }));
+                    done.add(
+                            pool.submit(
+                                    () -> {
+                                        try (ChunkReader reader =
+                                                new ChunkReader(
+                                                        c, SnapshotReadOptions.defaults())) {
+                                            while (true) {
+                                                Optional<SnapshotChunk> chunk;
+                                                synchronized (
+                                                        planner) { // the enumerator plans on one
+                                                    // thread
+                                                    chunk = planner.next();
+                                                }
+                                                if (chunk.isEmpty()) {
+                                                    return null;
+                                                }
+                                                ChunkResult result = reader.read(chunk.get(), spec);
+                                                rows.addAndGet(result.rowCount());
+                                            }
+                                        }
+                                    }));
                 }
                 for (Future<?> f : done) {
                     f.get();
@@ -73,7 +90,8 @@ final class SnapshotChunkPhase {
             }
             long nanos = System.nanoTime() - start;
             if (rows.get() != expectedRows) {
-                throw new IllegalStateException("the chunks held " + rows.get() + " rows, expected " + expectedRows);
+                throw new IllegalStateException(
+                        "the chunks held " + rows.get() + " rows, expected " + expectedRows);
             }
             return new PhaseResult(rows.get(), nanos, heap.maxUsedAfterGc(), HeapWatch.peakUsed());
         }

@@ -7,12 +7,12 @@ import java.util.SplittableRandom;
 import java.util.concurrent.TimeUnit;
 
 /**
- * A writer committing one-row UPDATE transactions on the table at a steady rate, on its own
- * thread, recording each transaction's latency (statement + COMMIT) into the current window. The
- * benchmark opens a baseline window (no snapshot running) and then a window during the snapshot;
- * the difference of their p99 is the extra latency the snapshot's brief locks cost writers. It
- * updates keys of the lower half of the loaded range, which the change workload never deletes, so
- * the table's row count does not change.
+ * A writer committing one-row UPDATE transactions on the table at a steady rate, on its own thread,
+ * recording each transaction's latency (statement + COMMIT) into the current window. The benchmark
+ * opens a baseline window (no snapshot running) and then a window during the snapshot; the
+ * difference of their p99 is the extra latency the snapshot's brief locks cost writers. It updates
+ * keys of the lower half of the loaded range, which the change workload never deletes, so the
+ * table's row count does not change.
  */
 final class SteadyWriter implements AutoCloseable {
 
@@ -42,13 +42,15 @@ final class SteadyWriter implements AutoCloseable {
         }
     }
 
-    SteadyWriter(BenchServer server, BenchTable table, long loadedRows, int transactionsPerSecond) throws Exception {
+    SteadyWriter(BenchServer server, BenchTable table, long loadedRows, int transactionsPerSecond)
+            throws Exception {
         this.connection = server.openAdmin();
         this.keySpan = loadedRows / 2;
         this.intervalNanos = TimeUnit.SECONDS.toNanos(1) / transactionsPerSecond;
         connection.setAutoCommit(false);
-        PreparedStatement update = connection.prepareStatement(
-                "UPDATE " + table.qualified() + " SET qty = qty + 1 WHERE id = ?");
+        PreparedStatement update =
+                connection.prepareStatement(
+                        "UPDATE " + table.qualified() + " SET qty = qty + 1 WHERE id = ?");
         thread = new Thread(() -> loop(update), "bench-steady-writer");
         thread.setDaemon(true);
         thread.start();
@@ -87,7 +89,11 @@ final class SteadyWriter implements AutoCloseable {
             // stopping
         } catch (Exception e) {
             if (!stopped) {
-                EndToEndBenchmark.log("steady writer failed: " + e.getClass().getSimpleName() + " " + e.getMessage());
+                EndToEndBenchmark.log(
+                        "steady writer failed: "
+                                + e.getClass().getSimpleName()
+                                + " "
+                                + e.getMessage());
             }
         }
     }

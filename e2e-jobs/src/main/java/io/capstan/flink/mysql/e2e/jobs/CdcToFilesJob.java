@@ -3,10 +3,6 @@ package io.capstan.flink.mysql.e2e.jobs;
 import io.capstan.flink.mysql.CapstanMySqlSource;
 import io.capstan.flink.mysql.StartupOptions;
 
-import java.io.IOException;
-import java.nio.file.Files;
-import java.nio.file.Path;
-
 import org.apache.flink.api.common.eventtime.WatermarkStrategy;
 import org.apache.flink.api.common.serialization.SimpleStringEncoder;
 import org.apache.flink.connector.file.sink.FileSink;
@@ -14,6 +10,10 @@ import org.apache.flink.core.execution.CheckpointingMode;
 import org.apache.flink.streaming.api.environment.StreamExecutionEnvironment;
 import org.apache.flink.streaming.api.functions.sink.filesystem.bucketassigners.BasePathBucketAssigner;
 import org.apache.flink.streaming.api.functions.sink.filesystem.rollingpolicies.OnCheckpointRollingPolicy;
+
+import java.io.IOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
 
 /**
  * The connector on a real cluster: {@link CapstanMySqlSource} with {@link VersionedRowLines} into
@@ -77,15 +77,17 @@ public final class CdcToFilesJob {
             case "earliest" -> StartupOptions.earliest();
             case "initial" -> StartupOptions.initial();
             case "snapshot" -> StartupOptions.snapshot();
-            default -> throw new IllegalArgumentException(
-                    "Job argument --start must be latest, earliest, initial, snapshot, gtid:SET or"
-                            + " timestamp:EPOCH_MILLIS");
+            default ->
+                    throw new IllegalArgumentException(
+                            "Job argument --start must be latest, earliest, initial, snapshot, gtid:SET or"
+                                    + " timestamp:EPOCH_MILLIS");
         };
     }
 
     private static String readPassword(Path file) throws IOException {
         if (!Files.isReadable(file)) {
-            throw new IllegalArgumentException("Job argument --password-file: file is not readable");
+            throw new IllegalArgumentException(
+                    "Job argument --password-file: file is not readable");
         }
         return Files.readString(file).strip();
     }

@@ -43,7 +43,8 @@ public final class JobArgs {
         try {
             return Long.parseLong(value);
         } catch (NumberFormatException e) {
-            throw new IllegalArgumentException("Job argument --" + name + " must be a whole number");
+            throw new IllegalArgumentException(
+                    "Job argument --" + name + " must be a whole number");
         }
     }
 }

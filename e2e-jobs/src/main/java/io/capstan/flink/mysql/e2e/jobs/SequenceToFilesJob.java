@@ -19,8 +19,8 @@ import org.apache.flink.streaming.api.functions.sink.filesystem.rollingpolicies.
 /**
  * The trivial job that proves the real-cluster path: a rate-limited bounded sequence 0..count-1,
  * keyed into {@link #KEYS} groups whose running count lives in checkpointed keyed state, written by
- * the exactly-once {@link FileSink}. Each output line is {@code value,key,countInKey}. After any number
- * of failures, exactly-once means every value appears once and each key's counts are exactly
+ * the exactly-once {@link FileSink}. Each output line is {@code value,key,countInKey}. After any
+ * number of failures, exactly-once means every value appears once and each key's counts are exactly
  * 1..n (a lost or replayed record or state update shows as a gap or a duplicate).
  *
  * <p>Arguments: {@code --output DIR --count N --rate RECORDS_PER_SECOND --checkpoint-interval MS}.

@@ -16,9 +16,9 @@ import org.apache.flink.util.Collector;
  *
  * <pre>op,table,uid,idBefore,idAfter,ver,balance,gtid,indexInTransaction</pre>
  *
- * <p>{@code op} is r (snapshot read), c, u or d; {@code ver} and {@code balance} come from the after
- * image (the before image for d); a missing image's id is {@code -}, a snapshot read's gtid is
- * {@code -}. The line identifies the change uniquely, so a replay shows as a repeated line and a
+ * <p>{@code op} is r (snapshot read), c, u or d; {@code ver} and {@code balance} come from the
+ * after image (the before image for d); a missing image's id is {@code -}, a snapshot read's gtid
+ * is {@code -}. The line identifies the change uniquely, so a replay shows as a repeated line and a
  * lost change as a missing version. These lines hold test data only (no secrets); the job never
  * logs them.
  */
@@ -44,16 +44,25 @@ public final class VersionedRowLines implements CapstanDeserializer<String> {
                     case DELETE -> "d";
                 };
         int id = schema.columnIndex("id");
-        StringBuilder line = new StringBuilder(96)
-                .append(op).append(',')
-                .append(event.table()).append(',')
-                .append(image.getLong(schema.columnIndex("uid"))).append(',')
-                .append(before == null ? "-" : Long.toString(before.getLong(id))).append(',')
-                .append(after == null ? "-" : Long.toString(after.getLong(id))).append(',')
-                .append(image.getLong(schema.columnIndex("ver"))).append(',')
-                .append(image.getLong(schema.columnIndex("balance"))).append(',')
-                .append(event.gtid() == null ? "-" : event.gtid()).append(',')
-                .append(event.indexInTransaction());
+        StringBuilder line =
+                new StringBuilder(96)
+                        .append(op)
+                        .append(',')
+                        .append(event.table())
+                        .append(',')
+                        .append(image.getLong(schema.columnIndex("uid")))
+                        .append(',')
+                        .append(before == null ? "-" : Long.toString(before.getLong(id)))
+                        .append(',')
+                        .append(after == null ? "-" : Long.toString(after.getLong(id)))
+                        .append(',')
+                        .append(image.getLong(schema.columnIndex("ver")))
+                        .append(',')
+                        .append(image.getLong(schema.columnIndex("balance")))
+                        .append(',')
+                        .append(event.gtid() == null ? "-" : event.gtid())
+                        .append(',')
+                        .append(event.indexInTransaction());
         out.collect(line.toString());
     }
 }

@@ -1,24 +1,27 @@
 package io.capstan.flink.mysql.e2e.cluster;
 
-import static org.assertj.core.api.Assertions.assertThat;
+import org.junit.jupiter.api.Test;
 
 import java.nio.file.Path;
 import java.util.List;
 
-import org.junit.jupiter.api.Test;
+import static org.assertj.core.api.Assertions.assertThat;
 
 /**
  * The cluster classpath is what a Flink distribution would hold and nothing of ours: no connector
  * classes or drivers (the e2e tests must load those from the jar under test), no test libraries;
- * and the libraries that a compile dependency shares with Flink have not been lost to Maven's
- * scope mediation (see the e2e-tests pom).
+ * and the libraries that a compile dependency shares with Flink have not been lost to Maven's scope
+ * mediation (see the e2e-tests pom).
  */
 class ClusterClasspathTest {
 
     @Test
     void holdsFlinkAndNothingOfOurs() {
         List<String> jars =
-                E2eBuild.clusterClasspath().stream().map(Path::getFileName).map(Path::toString).toList();
+                E2eBuild.clusterClasspath().stream()
+                        .map(Path::getFileName)
+                        .map(Path::toString)
+                        .toList();
         assertThat(jars)
                 .anyMatch(jar -> jar.startsWith("flink-runtime-2"))
                 .anyMatch(jar -> jar.startsWith("flink-runtime-web-"))

@@ -8,8 +8,8 @@ import java.util.Map;
 
 /**
  * Writes the conf directory of a cluster: {@code config.yaml} (Flink 2.x reads only this file; flat
- * keys, every value a quoted YAML string, which Flink converts like any other string) and
- * {@code log4j.properties} (a file appender on {@code ${sys:log.file}}, as flink-dist's).
+ * keys, every value a quoted YAML string, which Flink converts like any other string) and {@code
+ * log4j.properties} (a file appender on {@code ${sys:log.file}}, as flink-dist's).
  */
 final class ClusterConfigFiles {
     private ClusterConfigFiles() {}

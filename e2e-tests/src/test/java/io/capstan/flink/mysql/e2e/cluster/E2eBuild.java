@@ -25,7 +25,9 @@ public final class E2eBuild {
         Path jar = path("capstan.e2e.jobs.jar", "../e2e-jobs/target/e2e-jobs.jar");
         if (!Files.isRegularFile(jar)) {
             throw new IllegalStateException(
-                    "The e2e job jar " + jar + " is missing: build the e2e-jobs module to the package"
+                    "The e2e job jar "
+                            + jar
+                            + " is missing: build the e2e-jobs module to the package"
                             + " phase (mvn -pl e2e-tests -am verify) so that failsafe finds it");
         }
         return jar;
@@ -40,7 +42,9 @@ public final class E2eBuild {
         Path file = clusterClasspathFile();
         if (!Files.isRegularFile(file)) {
             throw new IllegalStateException(
-                    "The Flink cluster classpath " + file + " is missing: it is written by the"
+                    "The Flink cluster classpath "
+                            + file
+                            + " is missing: it is written by the"
                             + " dependency plugin in the generate-test-resources phase of e2e-tests");
         }
         try {

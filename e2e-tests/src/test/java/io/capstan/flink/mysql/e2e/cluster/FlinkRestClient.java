@@ -1,5 +1,9 @@
 package io.capstan.flink.mysql.e2e.cluster;
 
+import org.apache.flink.shaded.jackson2.com.fasterxml.jackson.databind.JsonNode;
+import org.apache.flink.shaded.jackson2.com.fasterxml.jackson.databind.node.ArrayNode;
+import org.apache.flink.shaded.jackson2.com.fasterxml.jackson.databind.node.ObjectNode;
+
 import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.nio.file.Files;
@@ -8,10 +12,6 @@ import java.util.ArrayList;
 import java.util.LinkedHashSet;
 import java.util.List;
 import java.util.Set;
-
-import org.apache.flink.shaded.jackson2.com.fasterxml.jackson.databind.JsonNode;
-import org.apache.flink.shaded.jackson2.com.fasterxml.jackson.databind.node.ArrayNode;
-import org.apache.flink.shaded.jackson2.com.fasterxml.jackson.databind.node.ObjectNode;
 
 /** The calls of Flink's REST API (the JobManager's) that the e2e tests use. */
 public final class FlinkRestClient {
@@ -69,7 +69,8 @@ public final class FlinkRestClient {
         JsonNode answer = rest.post("/jars/" + jarId + "/run", body);
         String jobId = answer.path("jobid").asText();
         if (jobId.isEmpty()) {
-            throw new IllegalStateException("Running jar " + jarId + " returned no job id: " + answer);
+            throw new IllegalStateException(
+                    "Running jar " + jarId + " returned no job id: " + answer);
         }
         return jobId;
     }
@@ -91,7 +92,10 @@ public final class FlinkRestClient {
 
     /** The number of completed checkpoints of the job. */
     public long completedCheckpoints(String jobId) {
-        return rest.get("/jobs/" + jobId + "/checkpoints").path("counts").path("completed").asLong();
+        return rest.get("/jobs/" + jobId + "/checkpoints")
+                .path("counts")
+                .path("completed")
+                .asLong();
     }
 
     /** The job's {@code numRestarts} metric (0 when not reported yet). */
@@ -111,7 +115,8 @@ public final class FlinkRestClient {
     public Set<String> taskManagersOfJob(String jobId) {
         Set<String> ids = new LinkedHashSet<>();
         for (JsonNode vertex : job(jobId).path("vertices")) {
-            String path = "/jobs/" + jobId + "/vertices/" + vertex.path("id").asText() + "/taskmanagers";
+            String path =
+                    "/jobs/" + jobId + "/vertices/" + vertex.path("id").asText() + "/taskmanagers";
             for (JsonNode tm : rest.get(path).path("taskmanagers")) {
                 String id = tm.path("taskmanager-id").asText();
                 // Subtasks not (yet) deployed, e.g. during a restart, are listed as "(unassigned)".

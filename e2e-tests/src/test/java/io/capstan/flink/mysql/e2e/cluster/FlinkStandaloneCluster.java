@@ -22,10 +22,10 @@ import java.util.stream.Stream;
 /**
  * A real standalone Flink session cluster of separate JVMs, built from the Maven classpath (no
  * flink-dist): one JobManager ({@code StandaloneSessionClusterEntrypoint}) and N TaskManagers
- * ({@code TaskManagerRunner}), everything on 127.0.0.1 on free ports, configured by a
- * {@code config.yaml} written into {@code <work dir>/<name>/conf}, logging into
- * {@code <work dir>/<name>/log}. TaskManagers are named (their resource id) tm-1, tm-2, ... in start
- * order. {@link #close()} kills every process it started; so does a JVM shutdown hook, and the next
+ * ({@code TaskManagerRunner}), everything on 127.0.0.1 on free ports, configured by a {@code
+ * config.yaml} written into {@code <work dir>/<name>/conf}, logging into {@code <work
+ * dir>/<name>/log}. TaskManagers are named (their resource id) tm-1, tm-2, ... in start order.
+ * {@link #close()} kills every process it started; so does a JVM shutdown hook, and the next
  * cluster started with the same name kills leftovers of a test JVM that died without its hooks.
  *
  * <pre>{@code
@@ -106,8 +106,12 @@ public final class FlinkStandaloneCluster implements AutoCloseable {
             String diagnostics = diagnostics();
             close();
             throw new IllegalStateException(
-                    "Flink cluster '" + settings.name + "' did not start: " + e.getMessage()
-                            + "\n" + diagnostics,
+                    "Flink cluster '"
+                            + settings.name
+                            + "' did not start: "
+                            + e.getMessage()
+                            + "\n"
+                            + diagnostics,
                     e);
         }
     }
@@ -149,11 +153,14 @@ public final class FlinkStandaloneCluster implements AutoCloseable {
         config.put("web.tmpdir", workDir.resolve("web").toString());
         config.put("parallelism.default", "1");
         config.put("state.backend.type", settings.stateBackend);
-        config.put("execution.checkpointing.dir", workDir.resolve("checkpoints").toUri().toString());
-        config.put("execution.checkpointing.savepoint-dir",
+        config.put(
+                "execution.checkpointing.dir", workDir.resolve("checkpoints").toUri().toString());
+        config.put(
+                "execution.checkpointing.savepoint-dir",
                 workDir.resolve("savepoints").toUri().toString());
         if (settings.checkpointInterval != null) {
-            config.put("execution.checkpointing.interval",
+            config.put(
+                    "execution.checkpointing.interval",
                     settings.checkpointInterval.toMillis() + " ms");
         }
         config.put("restart-strategy.type", "fixed-delay");
@@ -240,7 +247,10 @@ public final class FlinkStandaloneCluster implements AutoCloseable {
         return tm.kill();
     }
 
-    /** Kills the live TaskManager with this resource id (see {@link FlinkRestClient#taskManagersOfJob}). */
+    /**
+     * Kills the live TaskManager with this resource id (see {@link
+     * FlinkRestClient#taskManagersOfJob}).
+     */
     public int killTaskManager(String name) {
         for (int i = 0; i < liveTaskManagers.size(); i++) {
             if (liveTaskManagers.get(i).name().equals(name)) {
@@ -261,8 +271,8 @@ public final class FlinkStandaloneCluster implements AutoCloseable {
     }
 
     /**
-     * Waits until the JobManager's registered TaskManagers are exactly the live ones: after
-     * {@link #killTaskManager} this is when the JobManager has noticed the loss.
+     * Waits until the JobManager's registered TaskManagers are exactly the live ones: after {@link
+     * #killTaskManager} this is when the JobManager has noticed the loss.
      */
     public void awaitRegisteredTaskManagers(Duration timeout) {
         await(
@@ -294,8 +304,8 @@ public final class FlinkStandaloneCluster implements AutoCloseable {
     }
 
     /**
-     * Waits until the job is in one of {@code states} and returns it. Fails at once, with the
-     * job's exceptions, if the job reaches another terminal state.
+     * Waits until the job is in one of {@code states} and returns it. Fails at once, with the job's
+     * exceptions, if the job reaches another terminal state.
      */
     public String waitForJobState(String jobId, Duration timeout, String... states) {
         Set<String> wanted = Set.of(states);
@@ -307,8 +317,14 @@ public final class FlinkStandaloneCluster implements AutoCloseable {
                     last[0] = rest.jobState(jobId);
                     if (!wanted.contains(last[0]) && TERMINAL_STATES.contains(last[0])) {
                         throw new IllegalStateException(
-                                "Job " + jobId + " ended " + last[0] + " instead of " + wanted
-                                        + "; exceptions: " + rest.exceptions(jobId));
+                                "Job "
+                                        + jobId
+                                        + " ended "
+                                        + last[0]
+                                        + " instead of "
+                                        + wanted
+                                        + "; exceptions: "
+                                        + rest.exceptions(jobId));
                     }
                     return wanted.contains(last[0]);
                 });
@@ -326,12 +342,16 @@ public final class FlinkStandaloneCluster implements AutoCloseable {
     // ---- SQL ----
 
     /**
-     * Starts a SQL Gateway JVM against this cluster with the cluster's classpath plus
-     * {@code extraJars} (e.g. the shaded connector jar); closed with the cluster.
+     * Starts a SQL Gateway JVM against this cluster with the cluster's classpath plus {@code
+     * extraJars} (e.g. the shaded connector jar); closed with the cluster.
      */
     public SqlGateway startSqlGateway(List<Path> extraJars) {
         SqlGateway gateway =
-                SqlGateway.start(launcher, "sql-gateway-" + (gateways.size() + 1), restPort, extraJars,
+                SqlGateway.start(
+                        launcher,
+                        "sql-gateway-" + (gateways.size() + 1),
+                        restPort,
+                        extraJars,
                         settings.startupTimeout);
         gateways.add(gateway);
         allProcesses.add(gateway.process());
@@ -342,8 +362,15 @@ public final class FlinkStandaloneCluster implements AutoCloseable {
 
     /** State, log paths and log tails of every process started, for failure messages. */
     public String diagnostics() {
-        StringBuilder text = new StringBuilder("Flink cluster '" + settings.name + "', conf in "
-                + confDir + ", logs in " + logDir + "\n");
+        StringBuilder text =
+                new StringBuilder(
+                        "Flink cluster '"
+                                + settings.name
+                                + "', conf in "
+                                + confDir
+                                + ", logs in "
+                                + logDir
+                                + "\n");
         for (FlinkProcess process : allProcesses) {
             text.append(process.diagnostics(25));
         }
@@ -369,11 +396,17 @@ public final class FlinkStandaloneCluster implements AutoCloseable {
         RuntimeException lastError = null;
         while (System.nanoTime() < deadline) {
             for (FlinkProcess process : allProcesses) {
-                boolean expectedDead = process != jobManager && !liveTaskManagers.contains(process)
-                        && gateways.stream().noneMatch(g -> g.process() == process);
+                boolean expectedDead =
+                        process != jobManager
+                                && !liveTaskManagers.contains(process)
+                                && gateways.stream().noneMatch(g -> g.process() == process);
                 if (!process.isAlive() && !expectedDead) {
                     throw new IllegalStateException(
-                            process.name() + " died while waiting for " + what + "\n" + diagnostics());
+                            process.name()
+                                    + " died while waiting for "
+                                    + what
+                                    + "\n"
+                                    + diagnostics());
                 }
             }
             try {
@@ -394,9 +427,13 @@ public final class FlinkStandaloneCluster implements AutoCloseable {
             }
         }
         throw new IllegalStateException(
-                "Timed out after " + timeout + " waiting for " + what
+                "Timed out after "
+                        + timeout
+                        + " waiting for "
+                        + what
                         + (lastError == null ? "" : " (last error: " + lastError.getMessage() + ")")
-                        + "\n" + diagnostics());
+                        + "\n"
+                        + diagnostics());
     }
 
     /** The settings of a cluster; {@link #start()} starts it. */
@@ -452,7 +489,9 @@ public final class FlinkStandaloneCluster implements AutoCloseable {
             return this;
         }
 
-        /** {@code hashmap} (default) or {@code rocksdb}; checkpoints go to the work dir either way. */
+        /**
+         * {@code hashmap} (default) or {@code rocksdb}; checkpoints go to the work dir either way.
+         */
         public Builder stateBackend(String backend) {
             this.stateBackend = backend;
             return this;
@@ -464,7 +503,10 @@ public final class FlinkStandaloneCluster implements AutoCloseable {
             return this;
         }
 
-        /** {@code heartbeat.timeout}: how long a SIGKILLed TaskManager may go unnoticed (default 10 s). */
+        /**
+         * {@code heartbeat.timeout}: how long a SIGKILLed TaskManager may go unnoticed (default 10
+         * s).
+         */
         public Builder heartbeatTimeout(Duration timeout) {
             this.heartbeatTimeout = timeout;
             return this;
@@ -475,10 +517,14 @@ public final class FlinkStandaloneCluster implements AutoCloseable {
             return this;
         }
 
-        /** A jar for the classpath of every JVM (JobManager, TaskManagers, SQL Gateways), as in lib/. */
+        /**
+         * A jar for the classpath of every JVM (JobManager, TaskManagers, SQL Gateways), as in
+         * lib/.
+         */
         public Builder addJar(Path jar) {
             if (!Files.isRegularFile(jar)) {
-                throw new IllegalArgumentException("Jar for the cluster classpath not found: " + jar);
+                throw new IllegalArgumentException(
+                        "Jar for the cluster classpath not found: " + jar);
             }
             this.extraJars.add(jar.toAbsolutePath());
             return this;

@@ -45,12 +45,19 @@ final class JvmLauncher {
     private final String classpath;
     private final List<String> extraJvmOptions;
 
-    JvmLauncher(Path confDir, Path logDir, Path pidFile, List<Path> classpath, List<String> extraJvmOptions) {
+    JvmLauncher(
+            Path confDir,
+            Path logDir,
+            Path pidFile,
+            List<Path> classpath,
+            List<String> extraJvmOptions) {
         this.confDir = confDir;
         this.logDir = logDir;
         this.pidFile = pidFile;
         this.classpath =
-                classpath.stream().map(Path::toString).collect(Collectors.joining(File.pathSeparator));
+                classpath.stream()
+                        .map(Path::toString)
+                        .collect(Collectors.joining(File.pathSeparator));
         this.extraJvmOptions = List.copyOf(extraJvmOptions);
     }
 
@@ -60,8 +67,8 @@ final class JvmLauncher {
 
     /**
      * Runs {@code BashJavaUtils GET_TM_RESOURCE_PARAMS} (or {@code GET_JM_RESOURCE_PARAMS}) as
-     * flink-dist's config.sh does and returns its two results: the JVM memory flags and the
-     * {@code -D key=value} dynamic properties.
+     * flink-dist's config.sh does and returns its two results: the JVM memory flags and the {@code
+     * -D key=value} dynamic properties.
      */
     ResourceParams resourceParams(String command) {
         List<String> cmd = new ArrayList<>();
@@ -73,10 +80,14 @@ final class JvmLauncher {
         Path out = logDir.resolve("bash-java-utils-" + command + ".out");
         try {
             Process process =
-                    new ProcessBuilder(cmd).redirectErrorStream(true).redirectOutput(out.toFile()).start();
+                    new ProcessBuilder(cmd)
+                            .redirectErrorStream(true)
+                            .redirectOutput(out.toFile())
+                            .start();
             if (!process.waitFor(120, TimeUnit.SECONDS)) {
                 process.destroyForcibly();
-                throw new IllegalStateException("BashJavaUtils " + command + " hung; output in " + out);
+                throw new IllegalStateException(
+                        "BashJavaUtils " + command + " hung; output in " + out);
             }
             List<String> results =
                     Files.readAllLines(out).stream()
@@ -85,8 +96,13 @@ final class JvmLauncher {
                             .collect(Collectors.toList());
             if (process.exitValue() != 0 || results.size() < 2) {
                 throw new IllegalStateException(
-                        "BashJavaUtils " + command + " failed (exit " + process.exitValue()
-                                + "); its output in " + out + ":\n"
+                        "BashJavaUtils "
+                                + command
+                                + " failed (exit "
+                                + process.exitValue()
+                                + "); its output in "
+                                + out
+                                + ":\n"
                                 + String.join("\n", FlinkProcess.tail(out, 40)));
             }
             // config.sh takes the last two results: JVM parameters, then dynamic configs

@@ -10,9 +10,9 @@ import java.util.List;
 import java.util.stream.Stream;
 
 /**
- * Reads what a file sink has committed: the lines of every file under a directory except the
- * hidden ones (in-progress and pending part files start with a dot), i.e. what a downstream reader
- * of an exactly-once file sink may see.
+ * Reads what a file sink has committed: the lines of every file under a directory except the hidden
+ * ones (in-progress and pending part files start with a dot), i.e. what a downstream reader of an
+ * exactly-once file sink may see.
  */
 public final class OutputFiles {
     private OutputFiles() {}

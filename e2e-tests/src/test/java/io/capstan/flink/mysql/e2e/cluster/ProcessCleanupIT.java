@@ -1,6 +1,6 @@
 package io.capstan.flink.mysql.e2e.cluster;
 
-import static org.assertj.core.api.Assertions.assertThat;
+import org.junit.jupiter.api.Test;
 
 import java.io.BufferedReader;
 import java.io.IOException;
@@ -12,7 +12,7 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.TimeUnit;
 
-import org.junit.jupiter.api.Test;
+import static org.assertj.core.api.Assertions.assertThat;
 
 /**
  * No Flink JVM outlives the tests: a test JVM that fails with its cluster open kills the cluster in
@@ -37,7 +37,8 @@ class ProcessCleanupIT {
         child.destroyForcibly(); // SIGKILL: no shutdown hooks run
         child.waitFor();
         Thread.sleep(1000);
-        assertThat(pids).as("orphans after SIGKILL of the test JVM")
+        assertThat(pids)
+                .as("orphans after SIGKILL of the test JVM")
                 .allMatch(pid -> ProcessHandle.of(pid).map(ProcessHandle::isAlive).orElse(false));
 
         Path workDir = E2eBuild.workDir().resolve("LeakProbeKill");
@@ -53,15 +54,22 @@ class ProcessCleanupIT {
         for (String property : List.of("capstan.e2e.cluster.classpath", "capstan.e2e.work.dir")) {
             cmd.add("-D" + property + "=" + System.getProperty(property, ""));
         }
-        cmd.addAll(List.of("-cp", System.getProperty("java.class.path"),
-                ClusterLeakProbe.class.getName(), name, mode));
+        cmd.addAll(
+                List.of(
+                        "-cp",
+                        System.getProperty("java.class.path"),
+                        ClusterLeakProbe.class.getName(),
+                        name,
+                        mode));
         Path err = E2eBuild.workDir().resolve(name + "-probe.err");
         err.getParent().toFile().mkdirs();
         return new ProcessBuilder(cmd).redirectError(err.toFile()).start();
     }
 
     private static List<Long> readPids(Process child) throws IOException {
-        BufferedReader out = new BufferedReader(new InputStreamReader(child.getInputStream(), StandardCharsets.UTF_8));
+        BufferedReader out =
+                new BufferedReader(
+                        new InputStreamReader(child.getInputStream(), StandardCharsets.UTF_8));
         String line;
         while ((line = out.readLine()) != null) {
             if (line.startsWith("PIDS ")) {
@@ -73,7 +81,8 @@ class ProcessCleanupIT {
                 return pids;
             }
         }
-        throw new AssertionError("The probe printed no pids; see its stderr in " + E2eBuild.workDir());
+        throw new AssertionError(
+                "The probe printed no pids; see its stderr in " + E2eBuild.workDir());
     }
 
     private static void assertAllGone(List<Long> pids) throws InterruptedException {
@@ -82,6 +91,8 @@ class ProcessCleanupIT {
                 && pids.stream().anyMatch(pid -> ProcessHandle.of(pid).isPresent())) {
             Thread.sleep(100);
         }
-        assertThat(pids).as("Flink processes still running").noneMatch(pid -> ProcessHandle.of(pid).isPresent());
+        assertThat(pids)
+                .as("Flink processes still running")
+                .noneMatch(pid -> ProcessHandle.of(pid).isPresent());
     }
 }

@@ -1,5 +1,9 @@
 package io.capstan.flink.mysql.e2e.cluster;
 
+import org.apache.flink.shaded.jackson2.com.fasterxml.jackson.databind.JsonNode;
+import org.apache.flink.shaded.jackson2.com.fasterxml.jackson.databind.ObjectMapper;
+import org.apache.flink.shaded.jackson2.com.fasterxml.jackson.databind.node.ObjectNode;
+
 import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.net.URI;
@@ -8,11 +12,10 @@ import java.net.http.HttpRequest;
 import java.net.http.HttpResponse;
 import java.time.Duration;
 
-import org.apache.flink.shaded.jackson2.com.fasterxml.jackson.databind.JsonNode;
-import org.apache.flink.shaded.jackson2.com.fasterxml.jackson.databind.ObjectMapper;
-import org.apache.flink.shaded.jackson2.com.fasterxml.jackson.databind.node.ObjectNode;
-
-/** JSON over HTTP against one base URL (Flink's REST API, the SQL Gateway's), with Flink's shaded Jackson. */
+/**
+ * JSON over HTTP against one base URL (Flink's REST API, the SQL Gateway's), with Flink's shaded
+ * Jackson.
+ */
 final class RestJson {
     static final ObjectMapper MAPPER = new ObjectMapper();
 
@@ -53,15 +56,24 @@ final class RestJson {
     }
 
     /** A multipart/form-data POST of one file field, as Flink's /jars/upload expects. */
-    JsonNode postFile(String path, String field, String fileName, byte[] content, String contentType) {
+    JsonNode postFile(
+            String path, String field, String fileName, byte[] content, String contentType) {
         String boundary = "capstan-e2e-" + System.nanoTime();
         byte[] head =
-                ("--" + boundary + "\r\n"
-                                + "Content-Disposition: form-data; name=\"" + field
-                                + "\"; filename=\"" + fileName + "\"\r\n"
-                                + "Content-Type: " + contentType + "\r\n\r\n")
+                ("--"
+                                + boundary
+                                + "\r\n"
+                                + "Content-Disposition: form-data; name=\""
+                                + field
+                                + "\"; filename=\""
+                                + fileName
+                                + "\"\r\n"
+                                + "Content-Type: "
+                                + contentType
+                                + "\r\n\r\n")
                         .getBytes(java.nio.charset.StandardCharsets.UTF_8);
-        byte[] tail = ("\r\n--" + boundary + "--\r\n").getBytes(java.nio.charset.StandardCharsets.UTF_8);
+        byte[] tail =
+                ("\r\n--" + boundary + "--\r\n").getBytes(java.nio.charset.StandardCharsets.UTF_8);
         byte[] body = new byte[head.length + content.length + tail.length];
         System.arraycopy(head, 0, body, 0, head.length);
         System.arraycopy(content, 0, body, head.length, content.length);
@@ -80,11 +92,17 @@ final class RestJson {
 
     private JsonNode send(HttpRequest request) {
         try {
-            HttpResponse<String> response = http.send(request, HttpResponse.BodyHandlers.ofString());
+            HttpResponse<String> response =
+                    http.send(request, HttpResponse.BodyHandlers.ofString());
             if (response.statusCode() / 100 != 2) {
                 throw new RestException(
-                        request.method() + " " + request.uri() + " answered " + response.statusCode()
-                                + ": " + response.body(),
+                        request.method()
+                                + " "
+                                + request.uri()
+                                + " answered "
+                                + response.statusCode()
+                                + ": "
+                                + response.body(),
                         response.statusCode());
             }
             String body = response.body();

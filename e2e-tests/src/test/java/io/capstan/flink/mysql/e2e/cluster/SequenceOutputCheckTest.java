@@ -1,13 +1,13 @@
 package io.capstan.flink.mysql.e2e.cluster;
 
-import static org.assertj.core.api.Assertions.assertThatCode;
-import static org.assertj.core.api.Assertions.assertThatThrownBy;
+import org.junit.jupiter.api.Test;
 
 import java.util.ArrayList;
 import java.util.Collections;
 import java.util.List;
 
-import org.junit.jupiter.api.Test;
+import static org.assertj.core.api.Assertions.assertThatCode;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 /** The exactly-once check sees a single duplicate, gap, or replayed state update. */
 class SequenceOutputCheckTest {
@@ -17,7 +17,8 @@ class SequenceOutputCheckTest {
     void acceptsExactlyOnceOutputInAnyOrder() {
         List<String> lines = exactlyOnce(100);
         Collections.shuffle(lines);
-        assertThatCode(() -> SequenceOutputCheck.assertExactlyOnce(lines, 100)).doesNotThrowAnyException();
+        assertThatCode(() -> SequenceOutputCheck.assertExactlyOnce(lines, 100))
+                .doesNotThrowAnyException();
     }
 
     @Test

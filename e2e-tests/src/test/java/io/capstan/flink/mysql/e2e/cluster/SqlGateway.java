@@ -1,5 +1,8 @@
 package io.capstan.flink.mysql.e2e.cluster;
 
+import org.apache.flink.shaded.jackson2.com.fasterxml.jackson.databind.JsonNode;
+import org.apache.flink.shaded.jackson2.com.fasterxml.jackson.databind.node.ObjectNode;
+
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.ArrayList;
@@ -7,14 +10,11 @@ import java.util.List;
 import java.util.Map;
 import java.util.function.Predicate;
 
-import org.apache.flink.shaded.jackson2.com.fasterxml.jackson.databind.JsonNode;
-import org.apache.flink.shaded.jackson2.com.fasterxml.jackson.databind.node.ObjectNode;
-
 /**
  * A Flink SQL Gateway JVM ({@code org.apache.flink.table.gateway.SqlGateway}) that submits to a
  * {@link FlinkStandaloneCluster} ({@code execution.target: remote}), and the calls of its REST API
- * ({@code /v1/sessions/...}) that tests need. Start it with
- * {@link FlinkStandaloneCluster#startSqlGateway}; the cluster closes it.
+ * ({@code /v1/sessions/...}) that tests need. Start it with {@link
+ * FlinkStandaloneCluster#startSqlGateway}; the cluster closes it.
  */
 public final class SqlGateway implements AutoCloseable {
     private static final String MAIN = "org.apache.flink.table.gateway.SqlGateway";
@@ -30,7 +30,10 @@ public final class SqlGateway implements AutoCloseable {
     }
 
     static SqlGateway start(
-            JvmLauncher launcher, String name, int clusterRestPort, List<Path> extraJars,
+            JvmLauncher launcher,
+            String name,
+            int clusterRestPort,
+            List<Path> extraJars,
             Duration timeout) {
         int port = FreePorts.next();
         FlinkProcess process =
@@ -57,7 +60,8 @@ public final class SqlGateway implements AutoCloseable {
         RuntimeException last = null;
         while (System.nanoTime() < deadline) {
             if (!process.isAlive()) {
-                throw new IllegalStateException("The SQL Gateway died on start\n" + process.diagnostics(40));
+                throw new IllegalStateException(
+                        "The SQL Gateway died on start\n" + process.diagnostics(40));
             }
             try {
                 rest.get("/v1/info");
@@ -69,7 +73,11 @@ public final class SqlGateway implements AutoCloseable {
         }
         process.kill();
         throw new IllegalStateException(
-                "The SQL Gateway did not answer within " + timeout + " (" + last + ")\n"
+                "The SQL Gateway did not answer within "
+                        + timeout
+                        + " ("
+                        + last
+                        + ")\n"
                         + process.diagnostics(40));
     }
 
@@ -137,7 +145,8 @@ public final class SqlGateway implements AutoCloseable {
          * rows read so far (checked after each page), then closes the operation (which cancels a
          * still running query job); for an unbounded query whose end is a condition on its rows.
          */
-        public SqlResult executeUntil(String statement, Predicate<SqlResult> done, Duration timeout) {
+        public SqlResult executeUntil(
+                String statement, Predicate<SqlResult> done, Duration timeout) {
             ObjectNode body = RestJson.object();
             body.put("statement", statement);
             String operation =
@@ -147,13 +156,22 @@ public final class SqlGateway implements AutoCloseable {
             List<String> columns = new ArrayList<>();
             List<SqlRow> rows = new ArrayList<>();
             String jobId = null;
-            String next = "/v1/sessions/" + handle + "/operations/" + operation + "/result/0?rowFormat=JSON";
+            String next =
+                    "/v1/sessions/"
+                            + handle
+                            + "/operations/"
+                            + operation
+                            + "/result/0?rowFormat=JSON";
             long deadline = System.nanoTime() + timeout.toNanos();
             while (next != null && !done.test(new SqlResult(columns, rows, jobId))) {
                 if (System.nanoTime() > deadline) {
                     closeOperation(operation);
                     throw new IllegalStateException(
-                            "No end of the result within " + timeout + " after " + rows.size() + " rows");
+                            "No end of the result within "
+                                    + timeout
+                                    + " after "
+                                    + rows.size()
+                                    + " rows");
                 }
                 JsonNode page = rest.get(next);
                 String type = page.path("resultType").asText();
@@ -169,7 +187,10 @@ public final class SqlGateway implements AutoCloseable {
                 for (JsonNode row : results.path("data")) {
                     List<String> fields = new ArrayList<>();
                     for (JsonNode field : row.path("fields")) {
-                        fields.add(field.isNull() ? null : field.isValueNode() ? field.asText() : field.toString());
+                        fields.add(
+                                field.isNull()
+                                        ? null
+                                        : field.isValueNode() ? field.asText() : field.toString());
                     }
                     rows.add(new SqlRow(row.path("kind").asText("INSERT"), fields));
                 }
@@ -180,7 +201,10 @@ public final class SqlGateway implements AutoCloseable {
                     if (uri == null) {
                         next = null;
                     } else {
-                        next = uri.contains("rowFormat") ? uri : uri + (uri.contains("?") ? "&" : "?") + "rowFormat=JSON";
+                        next =
+                                uri.contains("rowFormat")
+                                        ? uri
+                                        : uri + (uri.contains("?") ? "&" : "?") + "rowFormat=JSON";
                     }
                     if ("NOT_READY".equals(type) || results.path("data").isEmpty()) {
                         sleep(200);
@@ -190,7 +214,10 @@ public final class SqlGateway implements AutoCloseable {
             if (next != null) {
                 closeOperation(operation);
             }
-            if (jobId == null && columns.size() == 1 && "job id".equals(columns.get(0)) && rows.size() == 1) {
+            if (jobId == null
+                    && columns.size() == 1
+                    && "job id".equals(columns.get(0))
+                    && rows.size() == 1) {
                 jobId = rows.get(0).fields().get(0);
             }
             return new SqlResult(columns, rows, jobId);
@@ -208,10 +235,16 @@ public final class SqlGateway implements AutoCloseable {
         }
     }
 
-    /** One row of a result: its changelog kind (INSERT, UPDATE_BEFORE, UPDATE_AFTER, DELETE) and fields as text, null for NULL. */
+    /**
+     * One row of a result: its changelog kind (INSERT, UPDATE_BEFORE, UPDATE_AFTER, DELETE) and
+     * fields as text, null for NULL.
+     */
     public record SqlRow(String kind, List<String> fields) {}
 
-    /** The result of one statement: its columns, its rows as a changelog and, for an INSERT, the job id. */
+    /**
+     * The result of one statement: its columns, its rows as a changelog and, for an INSERT, the job
+     * id.
+     */
     public record SqlResult(List<String> columns, List<SqlRow> rows, String jobId) {
         /** The job id of an INSERT, or an error that the statement started no job. */
         public String requireJobId() {
@@ -233,7 +266,9 @@ public final class SqlGateway implements AutoCloseable {
                     case "UPDATE_BEFORE", "DELETE" -> {
                         if (!table.remove(row.fields())) {
                             throw new IllegalStateException(
-                                    "The changelog retracts a row it never added (" + row.kind() + ")");
+                                    "The changelog retracts a row it never added ("
+                                            + row.kind()
+                                            + ")");
                         }
                     }
                     default -> throw new IllegalStateException("Unknown row kind " + row.kind());

@@ -37,19 +37,29 @@ final class CdcJobFixture {
     }
 
     void createTable(String table) {
-        db.execute("CREATE TABLE " + table + " (id BIGINT PRIMARY KEY, uid BIGINT NOT NULL UNIQUE,"
-                + " ver BIGINT NOT NULL, balance BIGINT NOT NULL, note VARCHAR(64))");
+        db.execute(
+                "CREATE TABLE "
+                        + table
+                        + " (id BIGINT PRIMARY KEY, uid BIGINT NOT NULL UNIQUE,"
+                        + " ver BIGINT NOT NULL, balance BIGINT NOT NULL, note VARCHAR(64))");
     }
 
     /** Inserts rows 1..rows (uid = id, ver 1) in one transaction. */
     void fill(String table, int rows) {
-        db.execute("SET SESSION cte_max_recursion_depth = " + (rows + 1), "INSERT INTO " + table + " (id, uid, ver, balance, note)"
-                + " WITH RECURSIVE n(i) AS (SELECT 1 UNION ALL SELECT i + 1 FROM n WHERE i < " + rows + ")"
-                + " SELECT i, i, 1, i % 1000, REPEAT('x', 48) FROM n");
+        db.execute(
+                "SET SESSION cte_max_recursion_depth = " + (rows + 1),
+                "INSERT INTO "
+                        + table
+                        + " (id, uid, ver, balance, note)"
+                        + " WITH RECURSIVE n(i) AS (SELECT 1 UNION ALL SELECT i + 1 FROM n WHERE i < "
+                        + rows
+                        + ")"
+                        + " SELECT i, i, 1, i % 1000, REPEAT('x', 48) FROM n");
     }
 
     String gtidExecuted() {
-        try (Connection c = db.openRootConnection(); Statement st = c.createStatement();
+        try (Connection c = db.openRootConnection();
+                Statement st = c.createStatement();
                 ResultSet rs = st.executeQuery("SELECT @@global.gtid_executed")) {
             rs.next();
             return rs.getString(1).replace("\n", "");
@@ -61,28 +71,51 @@ final class CdcJobFixture {
     /** Submits the job with parallelism 2 and returns its id. */
     String submit(String name, String tableRegex, String start, long serverId, Path output) {
         MySqlAccount account = db.connectorAccount();
-        Path passwordFile = writePasswordFile(cluster.workDir().resolve(name + ".password"), account.password());
+        Path passwordFile =
+                writePasswordFile(
+                        cluster.workDir().resolve(name + ".password"), account.password());
         return cluster.submitJar(
                 E2eBuild.jobsJar(),
                 CdcToFilesJob.class.getName(),
-                List.of("--hostname", account.hostname(), "--port", Integer.toString(account.port()),
-                        "--username", account.username(), "--password-file", passwordFile.toString(),
-                        "--database", db.name(), "--tables", db.name() + "\\." + tableRegex,
-                        "--start", start, "--server-id", Long.toString(serverId),
-                        "--output", output.toString(), "--checkpoint-interval", "500"),
+                List.of(
+                        "--hostname",
+                        account.hostname(),
+                        "--port",
+                        Integer.toString(account.port()),
+                        "--username",
+                        account.username(),
+                        "--password-file",
+                        passwordFile.toString(),
+                        "--database",
+                        db.name(),
+                        "--tables",
+                        db.name() + "\\." + tableRegex,
+                        "--start",
+                        start,
+                        "--server-id",
+                        Long.toString(serverId),
+                        "--output",
+                        output.toString(),
+                        "--checkpoint-interval",
+                        "500"),
                 2);
     }
 
-    VersionedLoad startLoad(String table, int writers, long firstId, long maxTransactions, long pauseMillis) {
-        return VersionedLoad.start(table, db::openRootConnection, writers, firstId, maxTransactions, pauseMillis);
+    VersionedLoad startLoad(
+            String table, int writers, long firstId, long maxTransactions, long pauseMillis) {
+        return VersionedLoad.start(
+                table, db::openRootConnection, writers, firstId, maxTransactions, pauseMillis);
     }
 
     List<ChangelogCheck.Row> finalRows(String table) {
         List<ChangelogCheck.Row> rows = new ArrayList<>();
-        try (Connection c = db.openRootConnection(); Statement st = c.createStatement();
+        try (Connection c = db.openRootConnection();
+                Statement st = c.createStatement();
                 ResultSet rs = st.executeQuery("SELECT uid, id, ver, balance FROM " + table)) {
             while (rs.next()) {
-                rows.add(new ChangelogCheck.Row(rs.getLong(1), rs.getLong(2), rs.getLong(3), rs.getLong(4)));
+                rows.add(
+                        new ChangelogCheck.Row(
+                                rs.getLong(1), rs.getLong(2), rs.getLong(3), rs.getLong(4)));
             }
         } catch (SQLException e) {
             throw new IllegalStateException("Cannot read table " + table, e);
@@ -96,12 +129,17 @@ final class CdcJobFixture {
      * did not pass if the timeout ran out).
      */
     ChangelogCheck.Result awaitCaughtUp(
-            Path output, List<ChangelogCheck.Row> finalTable, boolean withSnapshot, Duration timeout)
+            Path output,
+            List<ChangelogCheck.Row> finalTable,
+            boolean withSnapshot,
+            Duration timeout)
             throws InterruptedException {
         long deadline = System.nanoTime() + timeout.toNanos();
         ChangelogCheck.Result result;
         do {
-            result = ChangelogCheck.check(OutputFiles.committedLines(output), finalTable, withSnapshot);
+            result =
+                    ChangelogCheck.check(
+                            OutputFiles.committedLines(output), finalTable, withSnapshot);
             if (result.passed()) {
                 return result;
             }
@@ -113,10 +151,11 @@ final class CdcJobFixture {
     /** No process whose command line names the cluster's work dir is left. */
     static void assertNoProcessesLeft(FlinkStandaloneCluster cluster) {
         String workDir = cluster.workDir().toString();
-        List<Long> left = ProcessHandle.allProcesses()
-                .filter(p -> p.info().commandLine().orElse("").contains(workDir))
-                .map(ProcessHandle::pid)
-                .toList();
+        List<Long> left =
+                ProcessHandle.allProcesses()
+                        .filter(p -> p.info().commandLine().orElse("").contains(workDir))
+                        .map(ProcessHandle::pid)
+                        .toList();
         if (!left.isEmpty()) {
             throw new AssertionError("Processes of the cluster left after close(): " + left);
         }
@@ -128,12 +167,14 @@ final class CdcJobFixture {
         try (Stream<Path> files = Files.walk(logDir)) {
             List<Path> leaking = new ArrayList<>();
             for (Path file : files.filter(Files::isRegularFile).toList()) {
-                if (new String(Files.readAllBytes(file), StandardCharsets.UTF_8).contains(password)) {
+                if (new String(Files.readAllBytes(file), StandardCharsets.UTF_8)
+                        .contains(password)) {
                     leaking.add(logDir.relativize(file));
                 }
             }
             if (!leaking.isEmpty()) {
-                throw new AssertionError("The connector password is in these cluster logs: " + leaking);
+                throw new AssertionError(
+                        "The connector password is in these cluster logs: " + leaking);
             }
         } catch (IOException e) {
             throw new UncheckedIOException(e);
@@ -143,7 +184,10 @@ final class CdcJobFixture {
     private static Path writePasswordFile(Path file, String password) {
         try {
             Files.deleteIfExists(file);
-            Files.createFile(file, PosixFilePermissions.asFileAttribute(PosixFilePermissions.fromString("rw-------")));
+            Files.createFile(
+                    file,
+                    PosixFilePermissions.asFileAttribute(
+                            PosixFilePermissions.fromString("rw-------")));
             Files.writeString(file, password);
             return file;
         } catch (IOException e) {

@@ -11,21 +11,22 @@ import java.util.TreeSet;
 
 /**
  * The exactly-once check of a changelog of {@code VersionedRowLines} against the source's truth.
- * Every write bumps a row's {@code ver} on the server, so the changes of each row identity
- * ({@code uid}, never reused), ordered by version (a delete right after the change that produced
- * the version it deletes), must form one chain:
+ * Every write bumps a row's {@code ver} on the server, so the changes of each row identity ({@code
+ * uid}, never reused), ordered by version (a delete right after the change that produced the
+ * version it deletes), must form one chain:
  *
  * <ul>
  *   <li>it starts with an insert at version 1 or a snapshot read (a lost insert or snapshot row
- *       starts it with an update); when the snapshot ran, an insert may start at a later version
- *       (a key move from a chunk not yet read into one already read);
+ *       starts it with an update); when the snapshot ran, an insert may start at a later version (a
+ *       key move from a chunk not yet read into one already read);
  *   <li>an update produces exactly the next version from the key the previous change left the row
  *       at, a delete removes exactly the version and key the previous change left (a replayed
  *       change repeats a version, a lost one leaves a gap or a key mismatch);
- *   <li>after a delete the row never comes back, except when the snapshot ran, as a snapshot read or
- *       insert of a later version at another key: during a snapshot, a key move from a chunk already read into one not yet read
- *       is a delete of the old key, and the row is read with the chunk of its new key (with the
- *       updates it had there in between); a move the other way is an insert at the new key;
+ *   <li>after a delete the row never comes back, except when the snapshot ran, as a snapshot read
+ *       or insert of a later version at another key: during a snapshot, a key move from a chunk
+ *       already read into one not yet read is a delete of the old key, and the row is read with the
+ *       chunk of its new key (with the updates it had there in between); a move the other way is an
+ *       insert at the new key;
  * </ul>
  *
  * and the changelog applied by row identity must equal the table's final contents (a lost last
@@ -38,16 +39,32 @@ public final class ChangelogCheck {
 
     /** One change as the job writes it. */
     public record Change(
-            String op, String table, long uid, Long idBefore, Long idAfter, long ver, long balance,
-            String gtid, int index) {
+            String op,
+            String table,
+            long uid,
+            Long idBefore,
+            Long idAfter,
+            long ver,
+            long balance,
+            String gtid,
+            int index) {
 
         static Change parse(String line) {
             String[] f = line.split(",", -1);
             if (f.length != 9) {
-                throw new IllegalArgumentException("Not a change line (9 fields expected): " + line);
+                throw new IllegalArgumentException(
+                        "Not a change line (9 fields expected): " + line);
             }
-            return new Change(f[0], f[1], Long.parseLong(f[2]), id(f[3]), id(f[4]),
-                    Long.parseLong(f[5]), Long.parseLong(f[6]), f[7], Integer.parseInt(f[8]));
+            return new Change(
+                    f[0],
+                    f[1],
+                    Long.parseLong(f[2]),
+                    id(f[3]),
+                    id(f[4]),
+                    Long.parseLong(f[5]),
+                    Long.parseLong(f[6]),
+                    f[7],
+                    Integer.parseInt(f[8]));
         }
 
         private static Long id(String text) {
@@ -72,7 +89,12 @@ public final class ChangelogCheck {
         @Override
         public String toString() {
             return (passed() ? "exactly once" : problems.size() + " problem(s): " + problems)
-                    + " [" + changes + " changes of " + rowIdentities + " rows, " + snapshotReads
+                    + " ["
+                    + changes
+                    + " changes of "
+                    + rowIdentities
+                    + " rows, "
+                    + snapshotReads
                     + " snapshot reads]";
         }
     }
@@ -115,17 +137,24 @@ public final class ChangelogCheck {
             Row expected = table.get(uid);
             Row actual = applied.get(uid);
             if (!Objects.equals(expected, actual)) {
-                problems.add("uid " + uid + ": table has " + expected + ", changelog gives " + actual);
+                problems.add(
+                        "uid " + uid + ": table has " + expected + ", changelog gives " + actual);
             }
         }
         for (Long uid : new TreeSet<>(applied.keySet())) {
             if (!table.containsKey(uid)) {
-                problems.add("uid " + uid + ": changelog gives " + applied.get(uid)
-                        + ", the table has no such row");
+                problems.add(
+                        "uid "
+                                + uid
+                                + ": changelog gives "
+                                + applied.get(uid)
+                                + ", the table has no such row");
             }
         }
-        List<String> reported = problems.size() > MAX_REPORTED
-                ? new ArrayList<>(problems.subList(0, MAX_REPORTED)) : problems;
+        List<String> reported =
+                problems.size() > MAX_REPORTED
+                        ? new ArrayList<>(problems.subList(0, MAX_REPORTED))
+                        : problems;
         if (problems.size() > MAX_REPORTED) {
             reported.add("... and " + (problems.size() - MAX_REPORTED) + " more");
         }
@@ -133,28 +162,49 @@ public final class ChangelogCheck {
     }
 
     /** Checks one row identity's changes; returns the row they leave (null if deleted). */
-    private static Row checkRow(long uid, List<Change> changes, boolean withSnapshot, List<String> problems) {
+    private static Row checkRow(
+            long uid, List<Change> changes, boolean withSnapshot, List<String> problems) {
         changes.sort(Comparator.comparingLong(Change::orderKey));
         Change first = changes.get(0);
-        boolean startsRow = "r".equals(first.op()) && withSnapshot
-                || "c".equals(first.op()) && (first.ver() == 1 || withSnapshot);
+        boolean startsRow =
+                "r".equals(first.op()) && withSnapshot
+                        || "c".equals(first.op()) && (first.ver() == 1 || withSnapshot);
         if (!startsRow) {
-            problems.add("uid " + uid + ": first change is " + first.op() + " at version " + first.ver()
-                    + " (the insert or snapshot read before it is missing)");
+            problems.add(
+                    "uid "
+                            + uid
+                            + ": first change is "
+                            + first.op()
+                            + " at version "
+                            + first.ver()
+                            + " (the insert or snapshot read before it is missing)");
         }
         Change previous = null;
         for (Change change : changes) {
             if (previous != null) {
                 String problem = followProblem(previous, change, withSnapshot);
                 if (problem != null) {
-                    problems.add("uid " + uid + ": " + change.op() + " at version " + change.ver()
-                            + " after " + previous.op() + " at version " + previous.ver() + ": " + problem);
+                    problems.add(
+                            "uid "
+                                    + uid
+                                    + ": "
+                                    + change.op()
+                                    + " at version "
+                                    + change.ver()
+                                    + " after "
+                                    + previous.op()
+                                    + " at version "
+                                    + previous.ver()
+                                    + ": "
+                                    + problem);
                 }
             }
             previous = change;
         }
         Change last = changes.get(changes.size() - 1);
-        return "d".equals(last.op()) ? null : new Row(uid, last.idAfter(), last.ver(), last.balance());
+        return "d".equals(last.op())
+                ? null
+                : new Row(uid, last.idAfter(), last.ver(), last.balance());
     }
 
     /** Why {@code next} cannot follow {@code previous} in one row's chain, or null if it can. */
@@ -167,7 +217,9 @@ public final class ChangelogCheck {
                 }
                 long expected = "u".equals(next.op()) ? previous.ver() + 1 : previous.ver();
                 if (next.ver() != expected) {
-                    return next.ver() < expected ? "version repeated" : "versions missing in between";
+                    return next.ver() < expected
+                            ? "version repeated"
+                            : "versions missing in between";
                 }
                 if (!Objects.equals(next.idBefore(), previous.idAfter())) {
                     return "it starts at another key than the row was at";

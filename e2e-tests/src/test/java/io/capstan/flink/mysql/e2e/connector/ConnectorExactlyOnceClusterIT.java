@@ -1,15 +1,8 @@
 package io.capstan.flink.mysql.e2e.connector;
 
-import static org.assertj.core.api.Assertions.assertThat;
-
 import io.capstan.flink.mysql.e2e.cluster.FlinkStandaloneCluster;
 import io.capstan.flink.mysql.e2e.cluster.OutputFiles;
 import io.capstan.flink.mysql.testing.MySqlTestDatabase;
-
-import java.nio.file.Path;
-import java.time.Duration;
-import java.util.Set;
-import java.util.List;
 
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.AfterEach;
@@ -17,15 +10,22 @@ import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.RegisterExtension;
 
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.List;
+import java.util.Set;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
 /**
  * Exactly-once of the real connector on a real cluster: {@code CdcToFilesJob} (CapstanMySqlSource
  * into the exactly-once FileSink, checkpoints every 500 ms) submitted over REST to a standalone
  * cluster of separate JVMs (1 JobManager, 2 TaskManagers of one slot), four concurrent writers
  * running multi-row transactions (inserts, updates, key moves, deletes) against the real MySQL, a
- * TaskManager SIGKILLed and replaced while they write: once while streaming, once while the
- * {@code initial} mode's snapshot of 300,000 rows is read. After the load stops, the committed
- * output must catch up with the table and pass {@link ChangelogCheck} (no duplicate, no gap, final
- * contents equal).
+ * TaskManager SIGKILLed and replaced while they write: once while streaming, once while the {@code
+ * initial} mode's snapshot of 300,000 rows is read. After the load stops, the committed output must
+ * catch up with the table and pass {@link ChangelogCheck} (no duplicate, no gap, final contents
+ * equal).
  */
 class ConnectorExactlyOnceClusterIT {
     @RegisterExtension static final MySqlTestDatabase DB = new MySqlTestDatabase();
@@ -35,12 +35,13 @@ class ConnectorExactlyOnceClusterIT {
 
     @BeforeAll
     static void startCluster() {
-        cluster = FlinkStandaloneCluster.builder()
-                .name("ConnectorExactlyOnceClusterIT")
-                .taskManagers(2)
-                .slotsPerTaskManager(1)
-                .stateBackend(System.getProperty("capstan.e2e.state-backend", "hashmap"))
-                .start();
+        cluster =
+                FlinkStandaloneCluster.builder()
+                        .name("ConnectorExactlyOnceClusterIT")
+                        .taskManagers(2)
+                        .slotsPerTaskManager(1)
+                        .stateBackend(System.getProperty("capstan.e2e.state-backend", "hashmap"))
+                        .start();
         fixture = new CdcJobFixture(cluster, DB);
         System.out.printf("Cluster up in %d ms%n", cluster.startupMillis());
     }
@@ -57,7 +58,8 @@ class ConnectorExactlyOnceClusterIT {
     void taskManagerKilledWhileStreaming() throws Exception {
         String table = "accounts_streaming";
         fixture.createTable(table);
-        String start = "gtid:" + fixture.gtidExecuted(); // the empty table: every row arrives as an insert
+        String start =
+                "gtid:" + fixture.gtidExecuted(); // the empty table: every row arrives as an insert
         Path output = cluster.workDir().resolve("streaming-out");
         long begun = System.nanoTime();
         String jobId = fixture.submit("streaming", table, start, 5501, output);
@@ -69,12 +71,17 @@ class ConnectorExactlyOnceClusterIT {
             int committedBeforeKill = OutputFiles.committedLines(output).size();
             long transactionsBeforeKill = load.committedTransactions();
 
-            killOneTaskManagerAndRecover(jobId,
-                    "with " + committedBeforeKill + " lines committed after " + transactionsBeforeKill
+            killOneTaskManagerAndRecover(
+                    jobId,
+                    "with "
+                            + committedBeforeKill
+                            + " lines committed after "
+                            + transactionsBeforeKill
                             + " transactions");
             Thread.sleep(3_000); // writes continue on the recovered job
             load.close();
-            System.out.printf("Load: %d transactions (%d retried after deadlocks)%n",
+            System.out.printf(
+                    "Load: %d transactions (%d retried after deadlocks)%n",
                     load.committedTransactions(), load.retriedTransactions());
             assertThat(load.committedTransactions()).isGreaterThan(transactionsBeforeKill);
         }
@@ -97,31 +104,52 @@ class ConnectorExactlyOnceClusterIT {
         try (VersionedLoad load = fixture.startLoad(table, 4, rows + 1, 200_000, 5)) {
             cluster.waitForJobState(jobId, Duration.ofMinutes(2), "RUNNING");
             long readsBeforeKill = awaitSnapshotReads(output, rows / 20, Duration.ofMinutes(2));
-            assertThat(readsBeforeKill).as("snapshot rows committed before the kill").isLessThan(rows);
-            killOneTaskManagerAndRecover(jobId, "with " + readsBeforeKill + " of " + rows
-                    + " snapshot rows committed (" + millisSince(begun) + " ms after the submission)");
+            assertThat(readsBeforeKill)
+                    .as("snapshot rows committed before the kill")
+                    .isLessThan(rows);
+            killOneTaskManagerAndRecover(
+                    jobId,
+                    "with "
+                            + readsBeforeKill
+                            + " of "
+                            + rows
+                            + " snapshot rows committed ("
+                            + millisSince(begun)
+                            + " ms after the submission)");
             awaitSnapshotDoneAndStreaming(output, rows);
             load.close();
-            System.out.printf("Load: %d transactions (%d retried after deadlocks)%n",
+            System.out.printf(
+                    "Load: %d transactions (%d retried after deadlocks)%n",
                     load.committedTransactions(), load.retriedTransactions());
         }
 
         ChangelogCheck.Result result = verifyExactlyOnce(jobId, output, table, true, begun);
-        assertThat(result.snapshotReads()).as("rows that arrived as snapshot reads").isGreaterThan(rows / 2);
+        assertThat(result.snapshotReads())
+                .as("rows that arrived as snapshot reads")
+                .isGreaterThan(rows / 2);
     }
 
-    /** SIGKILLs a TaskManager of the job, starts a replacement, waits for restart and new checkpoints. */
-    private static void killOneTaskManagerAndRecover(String jobId, String when) throws InterruptedException {
+    /**
+     * SIGKILLs a TaskManager of the job, starts a replacement, waits for restart and new
+     * checkpoints.
+     */
+    private static void killOneTaskManagerAndRecover(String jobId, String when)
+            throws InterruptedException {
         String victim = aTaskManagerRunning(jobId);
         long killedAt = System.nanoTime();
-        assertThat(cluster.killTaskManager(victim)).as("exit code of a SIGKILLed JVM").isEqualTo(137);
+        assertThat(cluster.killTaskManager(victim))
+                .as("exit code of a SIGKILLed JVM")
+                .isEqualTo(137);
         cluster.startTaskManager();
         awaitRestartedAndCheckpointing(jobId);
-        System.out.printf("Killed %s %s; running again with new checkpoints %d ms later%n",
+        System.out.printf(
+                "Killed %s %s; running again with new checkpoints %d ms later%n",
                 victim, when, millisSince(killedAt));
     }
 
-    /** A TaskManager holding a deployed task of the job (waits while tasks are being redeployed). */
+    /**
+     * A TaskManager holding a deployed task of the job (waits while tasks are being redeployed).
+     */
     private static String aTaskManagerRunning(String jobId) throws InterruptedException {
         long deadline = System.nanoTime() + Duration.ofMinutes(1).toNanos();
         while (true) {
@@ -152,7 +180,8 @@ class ConnectorExactlyOnceClusterIT {
      * until 200 more binlog changes are committed, so the writes also run against the streaming
      * phase of the recovered job.
      */
-    private static void awaitSnapshotDoneAndStreaming(Path output, int rows) throws InterruptedException {
+    private static void awaitSnapshotDoneAndStreaming(Path output, int rows)
+            throws InterruptedException {
         long deadline = System.nanoTime() + Duration.ofMinutes(2).toNanos();
         long reads = -1;
         long stableSince = System.nanoTime();
@@ -166,27 +195,43 @@ class ConnectorExactlyOnceClusterIT {
                 stableSince = System.nanoTime();
             } else if (streamedAtEnd < 0 && reads > rows / 2 && millisSince(stableSince) > 2_000) {
                 streamedAtEnd = streamed;
-                System.out.printf("Snapshot done: %d snapshot rows, %d binlog changes committed%n", reads, streamed);
+                System.out.printf(
+                        "Snapshot done: %d snapshot rows, %d binlog changes committed%n",
+                        reads, streamed);
             }
             if (streamedAtEnd >= 0 && streamed >= streamedAtEnd + 200) {
                 return;
             }
             Thread.sleep(250);
         }
-        throw new AssertionError("The snapshot did not end or no binlog changes followed it (" + reads
-                + " snapshot rows, done: " + (streamedAtEnd >= 0) + ")\n" + cluster.diagnostics());
+        throw new AssertionError(
+                "The snapshot did not end or no binlog changes followed it ("
+                        + reads
+                        + " snapshot rows, done: "
+                        + (streamedAtEnd >= 0)
+                        + ")\n"
+                        + cluster.diagnostics());
     }
 
-    private static long awaitSnapshotReads(Path output, long reads, Duration timeout) throws InterruptedException {
+    private static long awaitSnapshotReads(Path output, long reads, Duration timeout)
+            throws InterruptedException {
         long deadline = System.nanoTime() + timeout.toNanos();
         while (true) {
-            long committed = OutputFiles.committedLines(output).stream().filter(l -> l.startsWith("r,")).count();
+            long committed =
+                    OutputFiles.committedLines(output).stream()
+                            .filter(l -> l.startsWith("r,"))
+                            .count();
             if (committed >= reads) {
                 return committed;
             }
             if (System.nanoTime() > deadline) {
-                throw new AssertionError("Fewer than " + reads + " snapshot rows committed in " + timeout
-                        + "\n" + cluster.diagnostics());
+                throw new AssertionError(
+                        "Fewer than "
+                                + reads
+                                + " snapshot rows committed in "
+                                + timeout
+                                + "\n"
+                                + cluster.diagnostics());
             }
             Thread.sleep(100);
         }
@@ -197,14 +242,19 @@ class ConnectorExactlyOnceClusterIT {
             throws InterruptedException {
         List<ChangelogCheck.Row> finalTable = fixture.finalRows(table);
         long waitFrom = System.nanoTime();
-        ChangelogCheck.Result caughtUp = fixture.awaitCaughtUp(output, finalTable, withSnapshot, Duration.ofSeconds(90));
-        System.out.printf("Output caught up with the table %d ms after the load stopped: %s%n",
+        ChangelogCheck.Result caughtUp =
+                fixture.awaitCaughtUp(output, finalTable, withSnapshot, Duration.ofSeconds(90));
+        System.out.printf(
+                "Output caught up with the table %d ms after the load stopped: %s%n",
                 millisSince(waitFrom), caughtUp);
-        assertThat(cluster.rest().restarts(jobId)).as("restarts after the kill").isGreaterThanOrEqualTo(1);
+        assertThat(cluster.rest().restarts(jobId))
+                .as("restarts after the kill")
+                .isGreaterThanOrEqualTo(1);
         cluster.cancelJob(jobId);
         cluster.waitForJobState(jobId, Duration.ofMinutes(1), "CANCELED");
         // After the job is gone nothing more can be committed: check the final output once more.
-        ChangelogCheck.Result result = ChangelogCheck.check(OutputFiles.committedLines(output), finalTable, withSnapshot);
+        ChangelogCheck.Result result =
+                ChangelogCheck.check(OutputFiles.committedLines(output), finalTable, withSnapshot);
         System.out.printf("Final check (%d ms in all): %s%n", millisSince(begun), result);
         assertThat(result.problems()).as(result.toString()).isEmpty();
         assertThat(result.changes()).isGreaterThan(1_000);
@@ -216,7 +266,8 @@ class ConnectorExactlyOnceClusterIT {
         long deadline = System.nanoTime() + Duration.ofMinutes(2).toNanos();
         while (cluster.rest().restarts(jobId) < 1) {
             if (System.nanoTime() > deadline) {
-                throw new AssertionError("The job did not restart after the kill\n" + cluster.diagnostics());
+                throw new AssertionError(
+                        "The job did not restart after the kill\n" + cluster.diagnostics());
             }
             Thread.sleep(250);
         }
@@ -225,12 +276,18 @@ class ConnectorExactlyOnceClusterIT {
         cluster.waitForCompletedCheckpoints(jobId, checkpoints + 2, Duration.ofMinutes(2));
     }
 
-    private static void awaitCommittedLines(Path output, int lines, Duration timeout) throws InterruptedException {
+    private static void awaitCommittedLines(Path output, int lines, Duration timeout)
+            throws InterruptedException {
         long deadline = System.nanoTime() + timeout.toNanos();
         while (OutputFiles.committedLines(output).size() < lines) {
             if (System.nanoTime() > deadline) {
-                throw new AssertionError("Fewer than " + lines + " lines committed in " + timeout
-                        + "\n" + cluster.diagnostics());
+                throw new AssertionError(
+                        "Fewer than "
+                                + lines
+                                + " lines committed in "
+                                + timeout
+                                + "\n"
+                                + cluster.diagnostics());
             }
             Thread.sleep(250);
         }

@@ -1,11 +1,14 @@
 package io.capstan.flink.mysql.e2e.connector;
 
-import static org.assertj.core.api.Assertions.assertThat;
-
 import io.capstan.flink.mysql.e2e.cluster.FlinkStandaloneCluster;
 import io.capstan.flink.mysql.e2e.cluster.SqlGateway;
 import io.capstan.flink.mysql.testing.MySqlAccount;
 import io.capstan.flink.mysql.testing.MySqlTestDatabase;
+
+import org.junit.jupiter.api.AfterAll;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.RegisterExtension;
 
 import java.nio.file.Path;
 import java.time.Duration;
@@ -14,10 +17,7 @@ import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicReference;
 
-import org.junit.jupiter.api.AfterAll;
-import org.junit.jupiter.api.BeforeAll;
-import org.junit.jupiter.api.Test;
-import org.junit.jupiter.api.extension.RegisterExtension;
+import static org.assertj.core.api.Assertions.assertThat;
 
 /**
  * The SQL path on a real cluster: the shaded {@code flink-sql-capstan} jar (not the module's
@@ -36,20 +36,28 @@ class SqlGatewayConnectorClusterIT {
 
     @BeforeAll
     static void startCluster() {
-        Path sqlJar = Path.of(System.getProperty("capstan.e2e.sql.jar",
-                "../flink-sql-capstan/target/flink-sql-capstan-0.1.0-SNAPSHOT.jar")).toAbsolutePath();
-        assertThat(sqlJar).as("the shaded SQL jar, built by flink-sql-capstan's package phase").isRegularFile();
-        cluster = FlinkStandaloneCluster.builder()
-                .name("SqlGatewayConnectorClusterIT")
-                .taskManagers(2)
-                .slotsPerTaskManager(1)
-                .checkpointInterval(Duration.ofSeconds(1))
-                .addJar(sqlJar)
-                .start();
+        Path sqlJar =
+                Path.of(
+                                System.getProperty(
+                                        "capstan.e2e.sql.jar",
+                                        "../flink-sql-capstan/target/flink-sql-capstan-0.1.0-SNAPSHOT.jar"))
+                        .toAbsolutePath();
+        assertThat(sqlJar)
+                .as("the shaded SQL jar, built by flink-sql-capstan's package phase")
+                .isRegularFile();
+        cluster =
+                FlinkStandaloneCluster.builder()
+                        .name("SqlGatewayConnectorClusterIT")
+                        .taskManagers(2)
+                        .slotsPerTaskManager(1)
+                        .checkpointInterval(Duration.ofSeconds(1))
+                        .addJar(sqlJar)
+                        .start();
         fixture = new CdcJobFixture(cluster, DB);
         long started = System.nanoTime();
         gateway = cluster.startSqlGateway(List.of()); // the cluster's classpath already has the jar
-        System.out.printf("Cluster up in %d ms, SQL Gateway %d ms later%n",
+        System.out.printf(
+                "Cluster up in %d ms, SQL Gateway %d ms later%n",
                 cluster.startupMillis(), (System.nanoTime() - started) / 1_000_000);
     }
 
@@ -72,19 +80,43 @@ class SqlGatewayConnectorClusterIT {
         AtomicReference<List<String>> expected = new AtomicReference<>();
 
         try (SqlGateway.Session session = gateway.openSession()) {
-            session.execute("CREATE TABLE src (id BIGINT, uid BIGINT, ver BIGINT, balance BIGINT,"
-                    + " note STRING, PRIMARY KEY (id) NOT ENFORCED) WITH ("
-                    + " 'connector' = 'capstan-mysql',"
-                    + " 'hostname' = '" + account.hostname() + "', 'port' = '" + account.port() + "',"
-                    + " 'username' = '" + account.username() + "', 'password' = '" + account.password() + "',"
-                    + " 'database-name' = '" + DB.name() + "', 'table-name' = '" + table + "',"
-                    + " 'server-id' = '5601', 'scan.startup.mode' = 'specific-offset',"
-                    + " 'scan.startup.specific-offset.gtid-set' = '" + startGtids + "')");
+            session.execute(
+                    "CREATE TABLE src (id BIGINT, uid BIGINT, ver BIGINT, balance BIGINT,"
+                            + " note STRING, PRIMARY KEY (id) NOT ENFORCED) WITH ("
+                            + " 'connector' = 'capstan-mysql',"
+                            + " 'hostname' = '"
+                            + account.hostname()
+                            + "', 'port' = '"
+                            + account.port()
+                            + "',"
+                            + " 'username' = '"
+                            + account.username()
+                            + "', 'password' = '"
+                            + account.password()
+                            + "',"
+                            + " 'database-name' = '"
+                            + DB.name()
+                            + "', 'table-name' = '"
+                            + table
+                            + "',"
+                            + " 'server-id' = '5601', 'scan.startup.mode' = 'specific-offset',"
+                            + " 'scan.startup.specific-offset.gtid-set' = '"
+                            + startGtids
+                            + "')");
             long begun = System.nanoTime();
-            CompletableFuture<SqlGateway.SqlResult> aggregate = CompletableFuture.supplyAsync(
-                    () -> session.executeUntil(query,
-                            result -> expected.get() != null && result.materialized().equals(List.of(expected.get())),
-                            Duration.ofMinutes(2)));
+            CompletableFuture<SqlGateway.SqlResult> aggregate =
+                    CompletableFuture.supplyAsync(
+                            () ->
+                                    session.executeUntil(
+                                            query,
+                                            result ->
+                                                    expected.get() != null
+                                                            && result.materialized()
+                                                                    .equals(
+                                                                            List.of(
+                                                                                    expected
+                                                                                            .get())),
+                                            Duration.ofMinutes(2)));
             long transactions;
             try (VersionedLoad load = fixture.startLoad(table, 4, 2_001, 100_000, 5)) {
                 Thread.sleep(8_000);
@@ -94,8 +126,12 @@ class SqlGatewayConnectorClusterIT {
             assertThat(aggregate).as("the query is still running when the load stops").isNotDone();
             expected.set(tableAggregate(table));
             SqlGateway.SqlResult result = aggregate.get(3, TimeUnit.MINUTES);
-            System.out.printf("After %d transactions the aggregate equals the table %s: %d changelog rows,"
-                    + " %d ms after the query started%n", transactions, expected.get(), result.rows().size(),
+            System.out.printf(
+                    "After %d transactions the aggregate equals the table %s: %d changelog rows,"
+                            + " %d ms after the query started%n",
+                    transactions,
+                    expected.get(),
+                    result.rows().size(),
                     (System.nanoTime() - begun) / 1_000_000);
             assertThat(result.materialized()).containsExactly(expected.get());
         }

@@ -38,8 +38,12 @@ public final class VersionedLoad implements AutoCloseable {
     private final AtomicReference<Throwable> failure = new AtomicReference<>();
     private final List<Thread> writers = new ArrayList<>();
 
-    private VersionedLoad(String table, ConnectionFactory connections, long firstId,
-            long maxTransactions, long pauseMillis) {
+    private VersionedLoad(
+            String table,
+            ConnectionFactory connections,
+            long firstId,
+            long maxTransactions,
+            long pauseMillis) {
         this.table = table;
         this.connections = connections;
         this.firstId = firstId;
@@ -52,9 +56,15 @@ public final class VersionedLoad implements AutoCloseable {
      * Starts {@code writers} threads. New rows get ids (and uids) from {@code firstId} upwards, so
      * they never collide with rows already in the table below it.
      */
-    public static VersionedLoad start(String table, ConnectionFactory connections, int writers,
-            long firstId, long maxTransactions, long pauseMillis) {
-        VersionedLoad load = new VersionedLoad(table, connections, firstId, maxTransactions, pauseMillis);
+    public static VersionedLoad start(
+            String table,
+            ConnectionFactory connections,
+            int writers,
+            long firstId,
+            long maxTransactions,
+            long pauseMillis) {
+        VersionedLoad load =
+                new VersionedLoad(table, connections, firstId, maxTransactions, pauseMillis);
         for (int i = 0; i < writers; i++) {
             Thread writer = new Thread(load::run, "versioned-load-" + i);
             writer.setDaemon(true);
@@ -118,7 +128,9 @@ public final class VersionedLoad implements AutoCloseable {
             int kind = random.nextInt(100);
             if (kind < 35) {
                 int rows = 1 + random.nextInt(3);
-                StringBuilder sql = new StringBuilder("INSERT INTO " + table + " (id, uid, ver, balance) VALUES ");
+                StringBuilder sql =
+                        new StringBuilder(
+                                "INSERT INTO " + table + " (id, uid, ver, balance) VALUES ");
                 long[] params = new long[rows * 3];
                 for (int r = 0; r < rows; r++) {
                     long id = nextId.getAndIncrement();
@@ -129,22 +141,36 @@ public final class VersionedLoad implements AutoCloseable {
                 }
                 statements.add(new Statement(sql.toString(), params));
             } else if (kind < 75) {
-                statements.add(new Statement(
-                        "UPDATE " + table + " SET ver = ver + 1, balance = balance + ? WHERE id IN (?, ?, ?)",
-                        new long[] {1 + random.nextLong(100), someId(random), someId(random), someId(random)}));
+                statements.add(
+                        new Statement(
+                                "UPDATE "
+                                        + table
+                                        + " SET ver = ver + 1, balance = balance + ? WHERE id IN (?, ?, ?)",
+                                new long[] {
+                                    1 + random.nextLong(100),
+                                    someId(random),
+                                    someId(random),
+                                    someId(random)
+                                }));
             } else if (kind < 88) {
-                statements.add(new Statement(
-                        "UPDATE " + table + " SET id = ?, ver = ver + 1 WHERE id = ?",
-                        new long[] {nextId.getAndIncrement(), someId(random)}));
+                statements.add(
+                        new Statement(
+                                "UPDATE " + table + " SET id = ?, ver = ver + 1 WHERE id = ?",
+                                new long[] {nextId.getAndIncrement(), someId(random)}));
             } else {
-                statements.add(new Statement(
-                        "DELETE FROM " + table + " WHERE id = ?", new long[] {someId(random)}));
+                statements.add(
+                        new Statement(
+                                "DELETE FROM " + table + " WHERE id = ?",
+                                new long[] {someId(random)}));
             }
         }
         return statements;
     }
 
-    /** A key that probably exists: half of the picks among recent keys, half among all (incl. preloaded rows). */
+    /**
+     * A key that probably exists: half of the picks among recent keys, half among all (incl.
+     * preloaded rows).
+     */
     private long someId(ThreadLocalRandom random) {
         long top = nextId.get();
         long low = random.nextBoolean() ? 1 : Math.max(1, Math.max(firstId, top - 2_000));

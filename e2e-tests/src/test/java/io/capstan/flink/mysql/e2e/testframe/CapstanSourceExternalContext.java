@@ -3,13 +3,7 @@ package io.capstan.flink.mysql.e2e.testframe;
 import io.capstan.flink.mysql.CapstanMySqlSource;
 import io.capstan.flink.mysql.StartupOptions;
 import io.capstan.flink.mysql.testing.MySqlAccount;
-import java.net.URL;
-import java.util.ArrayList;
-import java.util.Collections;
-import java.util.List;
-import java.util.Random;
-import java.util.concurrent.ThreadLocalRandom;
-import java.util.regex.Pattern;
+
 import org.apache.flink.api.common.typeinfo.TypeInformation;
 import org.apache.flink.api.common.typeinfo.Types;
 import org.apache.flink.api.connector.source.Source;
@@ -17,10 +11,18 @@ import org.apache.flink.connector.testframe.external.ExternalSystemSplitDataWrit
 import org.apache.flink.connector.testframe.external.source.DataStreamSourceExternalContext;
 import org.apache.flink.connector.testframe.external.source.TestingSourceSettings;
 
+import java.net.URL;
+import java.util.ArrayList;
+import java.util.Collections;
+import java.util.List;
+import java.util.Random;
+import java.util.concurrent.ThreadLocalRandom;
+import java.util.regex.Pattern;
+
 /**
- * The framework's view of capstan-mysql for one test case: a split is a new table (named
- * {@code <prefix>_split_<n>}) in the suite's database, a record is a row's {@code line}, and the
- * source captures exactly this case's tables as the least-privileged connector user.
+ * The framework's view of capstan-mysql for one test case: a split is a new table (named {@code
+ * <prefix>_split_<n>}) in the suite's database, a record is a row's {@code line}, and the source
+ * captures exactly this case's tables as the least-privileged connector user.
  *
  * <p>Bounded settings read with the {@code snapshot} start mode (read the tables, then finish).
  * Unbounded settings read with the {@link UnboundedStart} of the factory.
@@ -33,8 +35,10 @@ final class CapstanSourceExternalContext implements DataStreamSourceExternalCont
     private final MySqlExternalSystem system;
     private final UnboundedStart unboundedStart;
     private final String tablePrefix;
+
     /** Everything committed before this case wrote anything: where an unbounded source starts. */
     private final String gtidsBeforeWrites;
+
     private final List<SplitTable> splits = new ArrayList<>();
 
     CapstanSourceExternalContext(MySqlExternalSystem system, UnboundedStart unboundedStart) {
@@ -54,8 +58,10 @@ final class CapstanSourceExternalContext implements DataStreamSourceExternalCont
         switch (settings.getBoundedness()) {
             case BOUNDED:
                 if (!unboundedStart.runsBoundedCases()) {
-                    throw new UnsupportedOperationException("bounded cases run in the "
-                            + UnboundedStart.BINLOG_FROM_CASE_START + " context only (same source)");
+                    throw new UnsupportedOperationException(
+                            "bounded cases run in the "
+                                    + UnboundedStart.BINLOG_FROM_CASE_START
+                                    + " context only (same source)");
                 }
                 start = StartupOptions.snapshot();
                 break;
@@ -82,26 +88,34 @@ final class CapstanSourceExternalContext implements DataStreamSourceExternalCont
     }
 
     @Override
-    public ExternalSystemSplitDataWriter<String> createSourceSplitDataWriter(TestingSourceSettings settings) {
+    public ExternalSystemSplitDataWriter<String> createSourceSplitDataWriter(
+            TestingSourceSettings settings) {
         SplitTable split = SplitTable.create(system, tablePrefix + "_split_" + splits.size());
         splits.add(split);
         return split;
     }
 
     /**
-     * Records unique across splits (they name the split index) and across calls for one split
-     * (they name the seed), with multi-byte text, including 4-byte UTF-8.
+     * Records unique across splits (they name the split index) and across calls for one split (they
+     * name the seed), with multi-byte text, including 4-byte UTF-8.
      */
     @Override
-    public List<String> generateTestData(TestingSourceSettings settings, int splitIndex, long seed) {
+    public List<String> generateTestData(
+            TestingSourceSettings settings, int splitIndex, long seed) {
         Random random = new Random(seed);
         int count = 50 + random.nextInt(100);
         List<String> records = new ArrayList<>(count);
         int[] alphabet = ALPHABET.codePoints().toArray();
         for (int i = 0; i < count; i++) {
-            StringBuilder line = new StringBuilder()
-                    .append("split").append(splitIndex).append('-')
-                    .append(Long.toHexString(seed)).append('-').append(i).append(':');
+            StringBuilder line =
+                    new StringBuilder()
+                            .append("split")
+                            .append(splitIndex)
+                            .append('-')
+                            .append(Long.toHexString(seed))
+                            .append('-')
+                            .append(i)
+                            .append(':');
             int length = random.nextInt(40);
             for (int c = 0; c < length; c++) {
                 line.appendCodePoint(alphabet[random.nextInt(alphabet.length)]);

@@ -2,18 +2,20 @@ package io.capstan.flink.mysql.e2e.testframe;
 
 import io.capstan.flink.mysql.testing.MySqlAccount;
 import io.capstan.flink.mysql.testing.MySqlServer;
+
+import org.apache.flink.connector.testframe.TestResource;
+
 import java.sql.Connection;
 import java.sql.SQLException;
 import java.sql.Statement;
 import java.util.UUID;
 import java.util.concurrent.atomic.AtomicInteger;
-import org.apache.flink.connector.testframe.TestResource;
 
 /**
  * The external system of the suite: the harness's real MySQL server ({@link MySqlServer#shared()},
- * never a container started by the framework) with one database for the whole suite, dropped at
- * the end. Every test case gets its own table prefix in that database, so cases never see each
- * other's tables.
+ * never a container started by the framework) with one database for the whole suite, dropped at the
+ * end. Every test case gets its own table prefix in that database, so cases never see each other's
+ * tables.
  */
 public final class MySqlExternalSystem implements TestResource {
 

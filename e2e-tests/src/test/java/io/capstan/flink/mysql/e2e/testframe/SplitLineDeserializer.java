@@ -2,6 +2,7 @@ package io.capstan.flink.mysql.e2e.testframe;
 
 import io.capstan.flink.mysql.CapstanDeserializer;
 import io.capstan.flink.mysql.ChangeEvent;
+
 import org.apache.flink.api.common.typeinfo.TypeInformation;
 import org.apache.flink.api.common.typeinfo.Types;
 import org.apache.flink.util.Collector;
@@ -9,8 +10,8 @@ import org.apache.flink.util.Collector;
 /**
  * The suite's record: the {@code line} column of a split table's row, exactly as written, so the
  * framework can compare what the source emits with what the test wrote using {@code equals}. The
- * suite only inserts: any other operation is emitted as a marker that matches no written record,
- * so the framework's comparison fails on it instead of it passing unseen.
+ * suite only inserts: any other operation is emitted as a marker that matches no written record, so
+ * the framework's comparison fails on it instead of it passing unseen.
  */
 final class SplitLineDeserializer implements CapstanDeserializer<String> {
     private static final long serialVersionUID = 1L;

@@ -1,12 +1,13 @@
 package io.capstan.flink.mysql.e2e.testframe;
 
+import org.apache.flink.connector.testframe.external.ExternalSystemSplitDataWriter;
+
 import java.sql.Connection;
 import java.sql.PreparedStatement;
 import java.sql.SQLException;
 import java.sql.Statement;
 import java.util.List;
 import java.util.concurrent.ThreadLocalRandom;
-import org.apache.flink.connector.testframe.external.ExternalSystemSplitDataWriter;
 
 /**
  * One "split" of the framework in MySQL: a table of its own, {@code (seq BIGINT AUTO_INCREMENT
@@ -33,8 +34,11 @@ final class SplitTable implements ExternalSystemSplitDataWriter<String> {
         try {
             Connection c = system.openRootConnection();
             try (Statement s = c.createStatement()) {
-                s.execute("CREATE TABLE `" + table + "` (seq BIGINT AUTO_INCREMENT PRIMARY KEY,"
-                        + " line VARCHAR(200) CHARACTER SET utf8mb4 NOT NULL)");
+                s.execute(
+                        "CREATE TABLE `"
+                                + table
+                                + "` (seq BIGINT AUTO_INCREMENT PRIMARY KEY,"
+                                + " line VARCHAR(200) CHARACTER SET utf8mb4 NOT NULL)");
             }
             c.setAutoCommit(false);
             return new SplitTable(c, table);

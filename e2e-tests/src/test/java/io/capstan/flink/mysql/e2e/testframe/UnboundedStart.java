@@ -3,8 +3,8 @@ package io.capstan.flink.mysql.e2e.testframe;
 import io.capstan.flink.mysql.StartupOptions;
 
 /**
- * How an unbounded source of the suite starts. The framework writes part of the data before the
- * job starts, so the start must include it.
+ * How an unbounded source of the suite starts. The framework writes part of the data before the job
+ * starts, so the start must include it.
  */
 enum UnboundedStart {
     /**
@@ -25,9 +25,9 @@ enum UnboundedStart {
     },
 
     /**
-     * The default mode, {@code initial}: rows written before the job starts come from the
-     * snapshot (chunks read at an exact GTID position), rows written later from the binlog after
-     * the handoff.
+     * The default mode, {@code initial}: rows written before the job starts come from the snapshot
+     * (chunks read at an exact GTID position), rows written later from the binlog after the
+     * handoff.
      */
     INITIAL {
         @Override
@@ -44,8 +44,8 @@ enum UnboundedStart {
     abstract StartupOptions startupOptions(String gtidsBeforeWrites);
 
     /**
-     * Whether this context also runs the bounded cases. Bounded reading is the same
-     * {@code snapshot} mode in every context, so only one context runs it.
+     * Whether this context also runs the bounded cases. Bounded reading is the same {@code
+     * snapshot} mode in every context, so only one context runs it.
      */
     abstract boolean runsBoundedCases();
 

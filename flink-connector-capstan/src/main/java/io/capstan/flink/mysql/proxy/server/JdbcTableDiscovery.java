@@ -1,12 +1,13 @@
 package io.capstan.flink.mysql.proxy.server;
 
-import org.apache.flink.annotation.Internal;
-
 import io.capstan.flink.mysql.connect.JdbcConnections;
 import io.capstan.flink.mysql.connect.MySqlConnectionConfig;
 import io.capstan.flink.mysql.schema.TableId;
 import io.capstan.flink.mysql.source.TableDiscovery;
 import io.capstan.flink.mysql.source.TableSelection;
+
+import org.apache.flink.annotation.Internal;
+
 import java.sql.Connection;
 import java.sql.ResultSet;
 import java.sql.SQLException;

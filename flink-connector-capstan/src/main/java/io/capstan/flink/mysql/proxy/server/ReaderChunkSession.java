@@ -5,6 +5,7 @@ import io.capstan.flink.mysql.snapshot.plan.SnapshotChunk;
 import io.capstan.flink.mysql.snapshot.read.ChunkReader;
 import io.capstan.flink.mysql.snapshot.read.ChunkResult;
 import io.capstan.flink.mysql.snapshot.read.TableReadSpec;
+
 import java.io.IOException;
 
 /** {@link ChunkSession} on the server: the {@link ChunkReader}'s lock protocol and read. */

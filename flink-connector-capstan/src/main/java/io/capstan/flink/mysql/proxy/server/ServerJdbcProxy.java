@@ -1,7 +1,5 @@
 package io.capstan.flink.mysql.proxy.server;
 
-import org.apache.flink.annotation.Internal;
-
 import io.capstan.flink.mysql.binlog.ServerGtidState;
 import io.capstan.flink.mysql.connect.JdbcConnections;
 import io.capstan.flink.mysql.connect.MySqlConnectionConfig;
@@ -20,12 +18,16 @@ import io.capstan.flink.mysql.snapshot.key.KeyTuple;
 import io.capstan.flink.mysql.snapshot.key.TableKeyMetadata;
 import io.capstan.flink.mysql.snapshot.read.ChunkReader;
 import io.capstan.flink.mysql.snapshot.read.SnapshotReadOptions;
+
+import org.apache.flink.annotation.Internal;
+
+import javax.annotation.Nullable;
+
 import java.io.IOException;
 import java.sql.Connection;
 import java.sql.SQLException;
 import java.util.List;
 import java.util.Optional;
-import javax.annotation.Nullable;
 
 /**
  * {@link JdbcProxy} over one JDBC connection to the server, opened on first use and kept. A
@@ -57,18 +59,22 @@ public final class ServerJdbcProxy implements JdbcProxy {
 
     @Override
     public List<TableId> baseTables() throws IOException {
-        return call("could not list the tables", s -> JdbcTableDiscovery.baseTables(s.connection()));
+        return call(
+                "could not list the tables", s -> JdbcTableDiscovery.baseTables(s.connection()));
     }
 
     @Override
     public ServerFacts serverFacts() throws IOException {
-        return call("could not read the server's settings and the account's privileges",
+        return call(
+                "could not read the server's settings and the account's privileges",
                 s -> ServerFactsReader.read(s.connection()));
     }
 
     @Override
     public ServerGtidState gtidState() throws IOException {
-        return call("could not read gtid_executed/gtid_purged", s -> ServerGtidState.read(s.connection()));
+        return call(
+                "could not read gtid_executed/gtid_purged",
+                s -> ServerGtidState.read(s.connection()));
     }
 
     @Override
@@ -78,13 +84,15 @@ public final class ServerJdbcProxy implements JdbcProxy {
 
     @Override
     public TableSchema tableSchema(TableId table) throws IOException {
-        return call("could not read the schema of table " + table,
+        return call(
+                "could not read the schema of table " + table,
                 s -> JdbcSchemaReader.read(s.connection(), table));
     }
 
     @Override
     public TableKeyMetadata keyMetadata(TableId table) throws IOException {
-        return call("could not read the keys of table " + table,
+        return call(
+                "could not read the keys of table " + table,
                 s -> JdbcTableKeyMetadataReader.read(s.connection(), table));
     }
 
@@ -104,7 +112,8 @@ public final class ServerJdbcProxy implements JdbcProxy {
     }
 
     @Override
-    public Optional<KeyTuple> boundaryAfter(ChunkKey key, KeyTuple low, int count) throws IOException {
+    public Optional<KeyTuple> boundaryAfter(ChunkKey key, KeyTuple low, int count)
+            throws IOException {
         return call(boundaryFailure(key), s -> s.boundaries().boundaryAfter(key, low, count));
     }
 
@@ -127,8 +136,16 @@ public final class ServerJdbcProxy implements JdbcProxy {
         } catch (SQLException e) {
             drop(s);
             // Metadata and settings only: the driver's message quotes no row value.
-            throw new IOException(what + " on " + config.address()
-                    + " (MySQL error " + e.getErrorCode() + ", SQLState " + e.getSQLState() + ")", e);
+            throw new IOException(
+                    what
+                            + " on "
+                            + config.address()
+                            + " (MySQL error "
+                            + e.getErrorCode()
+                            + ", SQLState "
+                            + e.getSQLState()
+                            + ")",
+                    e);
         } catch (IOException | RuntimeException e) {
             drop(s); // boundary queries: already value-free IOExceptions
             throw e;
@@ -150,8 +167,15 @@ public final class ServerJdbcProxy implements JdbcProxy {
             return session;
         } catch (SQLException e) {
             drop(session);
-            throw new IOException("could not connect to " + config.address()
-                    + " (MySQL error " + e.getErrorCode() + ", SQLState " + e.getSQLState() + ")", e);
+            throw new IOException(
+                    "could not connect to "
+                            + config.address()
+                            + " (MySQL error "
+                            + e.getErrorCode()
+                            + ", SQLState "
+                            + e.getSQLState()
+                            + ")",
+                    e);
         }
     }
 

@@ -1,7 +1,5 @@
 package io.capstan.flink.mysql.proxy.server;
 
-import org.apache.flink.annotation.Internal;
-
 import io.capstan.flink.mysql.binlog.BinlogStartPosition;
 import io.capstan.flink.mysql.binlog.BinlogStreamer;
 import io.capstan.flink.mysql.binlog.BinlogStreamerConfig;
@@ -12,6 +10,9 @@ import io.capstan.flink.mysql.proxy.JdbcProxy;
 import io.capstan.flink.mysql.proxy.MySqlProxies;
 import io.capstan.flink.mysql.schema.TableId;
 import io.capstan.flink.mysql.source.CapstanSourceConfig;
+
+import org.apache.flink.annotation.Internal;
+
 import java.time.Duration;
 import java.util.Collection;
 import java.util.HashSet;
@@ -20,7 +21,9 @@ import java.util.HashSet;
 @Internal
 public final class ServerProxies implements MySqlProxies {
 
-    /** The longest wait between two reconnect attempts (unless the configured backoff is longer). */
+    /**
+     * The longest wait between two reconnect attempts (unless the configured backoff is longer).
+     */
     static final Duration MAX_RECONNECT_BACKOFF = Duration.ofSeconds(30);
 
     private final CapstanSourceConfig config;
@@ -35,7 +38,8 @@ public final class ServerProxies implements MySqlProxies {
     }
 
     @Override
-    public BinlogStream binlog(BinlogStartPosition start, Collection<TableId> tables, DdlObserver ddlObserver) {
+    public BinlogStream binlog(
+            BinlogStartPosition start, Collection<TableId> tables, DdlObserver ddlObserver) {
         BinlogStreamerConfig streamerConfig =
                 BinlogStreamerConfig.builder()
                         .connection(config.connection())

@@ -4,6 +4,7 @@ import io.capstan.flink.mysql.binlog.BinlogRecord;
 import io.capstan.flink.mysql.binlog.BinlogStreamer;
 import io.capstan.flink.mysql.binlog.BinlogStreamerMetrics;
 import io.capstan.flink.mysql.proxy.BinlogStream;
+
 import java.util.concurrent.TimeUnit;
 
 /** {@link BinlogStream} on the server: a {@link BinlogStreamer}. */

@@ -1,11 +1,12 @@
 package io.capstan.flink.mysql.snapshot.ddl;
 
-import org.apache.flink.annotation.Internal;
-
 import io.capstan.flink.mysql.error.CapstanHaltException;
 import io.capstan.flink.mysql.error.HaltReason;
 import io.capstan.flink.mysql.schema.TableId;
 import io.capstan.flink.mysql.snapshot.ddl.SqlTokenizer.Token;
+
+import org.apache.flink.annotation.Internal;
+
 import java.util.ArrayList;
 import java.util.Collection;
 import java.util.List;
@@ -15,28 +16,65 @@ import java.util.Set;
 import java.util.TreeSet;
 
 /**
- * Decides whether a DDL statement from the binlog (a query event's default database and SQL
- * text) touches a table whose snapshot is in progress, which must halt the job as {@code
+ * Decides whether a DDL statement from the binlog (a query event's default database and SQL text)
+ * touches a table whose snapshot is in progress, which must halt the job as {@code
  * snapshot_schema_drifted}: chunks read before and after the change would not fit one schema.
  *
  * <p>Recognised: ALTER TABLE (and its RENAME TO), DROP TABLE(S), RENAME TABLE, TRUNCATE, CREATE
  * TABLE, CREATE/DROP INDEX ... ON, OPTIMIZE/REPAIR TABLE, DROP DATABASE. Statements known not to
  * change a table (GRANT, CREATE VIEW, ANALYZE TABLE, BEGIN, ...) never touch one. Anything else is
- * treated conservatively: it touches an in-progress table when it runs in that table's database
- * or names it anywhere. Names compare case-insensitively (a needless halt is better than a missed
+ * treated conservatively: it touches an in-progress table when it runs in that table's database or
+ * names it anywhere. Names compare case-insensitively (a needless halt is better than a missed
  * one). Pure.
  */
 @Internal
 public final class SnapshotDdlGuard {
 
     private static final Set<String> HARMLESS_LEADING =
-            words("GRANT", "REVOKE", "FLUSH", "BEGIN", "COMMIT", "ROLLBACK", "SAVEPOINT", "RELEASE",
-                    "XA", "SET", "INSTALL", "UNINSTALL", "ANALYZE", "USE", "DO", "SELECT", "SHOW",
-                    "CHECK", "CHECKSUM", "CALL", "HELP", "KILL", "RESET", "START", "STOP");
+            words(
+                    "GRANT",
+                    "REVOKE",
+                    "FLUSH",
+                    "BEGIN",
+                    "COMMIT",
+                    "ROLLBACK",
+                    "SAVEPOINT",
+                    "RELEASE",
+                    "XA",
+                    "SET",
+                    "INSTALL",
+                    "UNINSTALL",
+                    "ANALYZE",
+                    "USE",
+                    "DO",
+                    "SELECT",
+                    "SHOW",
+                    "CHECK",
+                    "CHECKSUM",
+                    "CALL",
+                    "HELP",
+                    "KILL",
+                    "RESET",
+                    "START",
+                    "STOP");
+
     /** Objects other than tables, for CREATE / ALTER / DROP. */
     private static final Set<String> OTHER_OBJECTS =
-            words("VIEW", "TRIGGER", "FUNCTION", "PROCEDURE", "EVENT", "USER", "ROLE", "SERVER",
-                    "TABLESPACE", "LOGFILE", "RESOURCE", "UNDO", "INSTANCE", "AGGREGATE");
+            words(
+                    "VIEW",
+                    "TRIGGER",
+                    "FUNCTION",
+                    "PROCEDURE",
+                    "EVENT",
+                    "USER",
+                    "ROLE",
+                    "SERVER",
+                    "TABLESPACE",
+                    "LOGFILE",
+                    "RESOURCE",
+                    "UNDO",
+                    "INSTANCE",
+                    "AGGREGATE");
 
     private SnapshotDdlGuard() {}
 
@@ -78,7 +116,9 @@ public final class SnapshotDdlGuard {
         if (t.isPresent()) {
             throw new CapstanHaltException(
                     HaltReason.SNAPSHOT_SCHEMA_DRIFTED,
-                    "a DDL statement changed table " + t.get() + " while its snapshot was in"
+                    "a DDL statement changed table "
+                            + t.get()
+                            + " while its snapshot was in"
                             + " progress, so its chunks would not fit one schema; restart the job"
                             + " to snapshot the table again under its new schema (avoid DDL on"
                             + " tables being snapshotted)");

@@ -46,7 +46,9 @@ final class SqlTokenizer {
 
     private SqlTokenizer() {}
 
-    /** Tokens of {@code sql}; throws IllegalArgumentException on an unterminated quote or comment. */
+    /**
+     * Tokens of {@code sql}; throws IllegalArgumentException on an unterminated quote or comment.
+     */
     static List<Token> tokenize(String sql) {
         List<Token> out = new ArrayList<>();
         int i = 0;
@@ -55,8 +57,10 @@ final class SqlTokenizer {
             char c = sql.charAt(i);
             if (Character.isWhitespace(c)) {
                 i++;
-            } else if (c == '#' || (c == '-' && sql.startsWith("--", i)
-                    && (i + 2 == n || Character.isWhitespace(sql.charAt(i + 2))))) {
+            } else if (c == '#'
+                    || (c == '-'
+                            && sql.startsWith("--", i)
+                            && (i + 2 == n || Character.isWhitespace(sql.charAt(i + 2))))) {
                 int eol = sql.indexOf('\n', i);
                 i = eol < 0 ? n : eol + 1;
             } else if (c == '/' && sql.startsWith("/*", i)) {

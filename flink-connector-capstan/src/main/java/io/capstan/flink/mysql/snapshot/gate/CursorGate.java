@@ -1,13 +1,15 @@
 package io.capstan.flink.mysql.snapshot.gate;
 
-import org.apache.flink.annotation.Internal;
-
 import io.capstan.flink.mysql.gtid.Gtid;
 import io.capstan.flink.mysql.gtid.GtidSet;
 import io.capstan.flink.mysql.schema.TableId;
 import io.capstan.flink.mysql.snapshot.key.ChunkKey;
 import io.capstan.flink.mysql.snapshot.key.KeyExtractor;
 import io.capstan.flink.mysql.snapshot.key.KeyTuple;
+
+import org.apache.flink.annotation.Internal;
+import org.apache.flink.table.data.RowData;
+
 import java.util.ArrayList;
 import java.util.Collection;
 import java.util.Collections;
@@ -18,7 +20,6 @@ import java.util.Map;
 import java.util.Optional;
 import java.util.Set;
 import java.util.TreeSet;
-import org.apache.flink.table.data.RowData;
 
 /**
  * The cursor gate at the handoff from snapshot to binlog. A row change of key {@code k} in table
@@ -31,13 +32,13 @@ import org.apache.flink.table.data.RowData;
  * ka}: neither suppressed, forward the UPDATE; both suppressed, drop it; only the before image
  * suppressed (its chunk already lacks the old row) forward an INSERT of the after image; only the
  * after image suppressed (its chunk already holds the new row) forward a DELETE of the before
- * image. When {@code kb} equals {@code ka} both answers are equal. {@link GatedChange} applies
- * this rule to a row change.
+ * image. When {@code kb} equals {@code ka} both answers are equal. {@link GatedChange} applies this
+ * rule to a row change.
  *
- * <p><b>Retiring.</b> Once the binlog's processed set contains the G of every chunk of a table,
- * no later transaction can be in any of them, so {@link #retire} drops that table: its changes
- * are then forwarded without a lookup and its chunk list leaves the state. A table that was never
- * gated is always forwarded. Immutable: {@link #retire} returns a new gate.
+ * <p><b>Retiring.</b> Once the binlog's processed set contains the G of every chunk of a table, no
+ * later transaction can be in any of them, so {@link #retire} drops that table: its changes are
+ * then forwarded without a lookup and its chunk list leaves the state. A table that was never gated
+ * is always forwarded. Immutable: {@link #retire} returns a new gate.
  */
 @Internal
 public final class CursorGate {
@@ -59,8 +60,8 @@ public final class CursorGate {
     }
 
     /**
-     * Builds the gate from every finished chunk of each table. The chunks of a table must cover
-     * its whole key space exactly once (all its chunks finished), else IllegalArgumentException.
+     * Builds the gate from every finished chunk of each table. The chunks of a table must cover its
+     * whole key space exactly once (all its chunks finished), else IllegalArgumentException.
      */
     public static CursorGate of(Map<ChunkKey, ? extends Collection<FinishedChunk>> finished) {
         Map<TableId, TableGate> gates = new LinkedHashMap<>();
@@ -108,10 +109,10 @@ public final class CursorGate {
     }
 
     /**
-     * The tables whose snapshot was in progress when transaction {@code g} committed: some of
-     * their chunks were read before {@code g} (their G lacks it) and some after (their G holds
-     * it). A DDL in {@code g} on one of these tables means their chunks do not share one schema:
-     * pass this set to {@code SnapshotDdlGuard.check} for every DDL query event of the binlog.
+     * The tables whose snapshot was in progress when transaction {@code g} committed: some of their
+     * chunks were read before {@code g} (their G lacks it) and some after (their G holds it). A DDL
+     * in {@code g} on one of these tables means their chunks do not share one schema: pass this set
+     * to {@code SnapshotDdlGuard.check} for every DDL query event of the binlog.
      */
     public Set<TableId> tablesInProgressAt(Gtid g) {
         Set<TableId> out = new TreeSet<>();

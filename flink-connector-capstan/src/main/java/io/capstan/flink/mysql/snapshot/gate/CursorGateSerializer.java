@@ -1,13 +1,14 @@
 package io.capstan.flink.mysql.snapshot.gate;
 
-import org.apache.flink.annotation.Internal;
-
 import io.capstan.flink.mysql.gtid.GtidSet;
 import io.capstan.flink.mysql.snapshot.key.ChunkKey;
 import io.capstan.flink.mysql.snapshot.key.ChunkKeySerializer;
 import io.capstan.flink.mysql.snapshot.key.KeyTuple;
 import io.capstan.flink.mysql.snapshot.key.KeyTupleCodec;
 import io.capstan.flink.mysql.snapshot.plan.ChunkRange;
+
+import org.apache.flink.annotation.Internal;
+
 import java.io.ByteArrayInputStream;
 import java.io.ByteArrayOutputStream;
 import java.io.DataInput;
@@ -102,8 +103,10 @@ public final class CursorGateSerializer {
             }
             List<FinishedChunk> list = new ArrayList<>(chunks);
             for (int i = 0; i < chunks; i++) {
-                list.add(new FinishedChunk(
-                        ChunkRange.of(lows[i], i + 1 < chunks ? lows[i + 1] : null), gs[i]));
+                list.add(
+                        new FinishedChunk(
+                                ChunkRange.of(lows[i], i + 1 < chunks ? lows[i + 1] : null),
+                                gs[i]));
             }
             finished.put(key, list);
         }

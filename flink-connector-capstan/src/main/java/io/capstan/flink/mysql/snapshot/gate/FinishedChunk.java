@@ -1,9 +1,10 @@
 package io.capstan.flink.mysql.snapshot.gate;
 
-import org.apache.flink.annotation.Internal;
-
 import io.capstan.flink.mysql.gtid.GtidSet;
 import io.capstan.flink.mysql.snapshot.plan.ChunkRange;
+
+import org.apache.flink.annotation.Internal;
+
 import java.util.Objects;
 
 /** A chunk that has been read and emitted: its key range and its G. Value-free toString. */

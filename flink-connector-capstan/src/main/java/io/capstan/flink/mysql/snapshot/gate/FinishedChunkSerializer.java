@@ -1,10 +1,11 @@
 package io.capstan.flink.mysql.snapshot.gate;
 
-import org.apache.flink.annotation.Internal;
-
 import io.capstan.flink.mysql.gtid.GtidSet;
 import io.capstan.flink.mysql.snapshot.key.KeyTupleCodec;
 import io.capstan.flink.mysql.snapshot.plan.ChunkPlannerStateSerializer;
+
+import org.apache.flink.annotation.Internal;
+
 import java.io.DataInput;
 import java.io.DataOutput;
 import java.io.IOException;

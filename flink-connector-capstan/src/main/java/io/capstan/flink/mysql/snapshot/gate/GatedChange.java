@@ -1,11 +1,12 @@
 package io.capstan.flink.mysql.snapshot.gate;
 
-import org.apache.flink.annotation.Internal;
-
 import io.capstan.flink.mysql.binlog.RowChange;
 import io.capstan.flink.mysql.event.Operation;
-import javax.annotation.Nullable;
+
+import org.apache.flink.annotation.Internal;
 import org.apache.flink.table.data.RowData;
+
+import javax.annotation.Nullable;
 
 /**
  * What of a binlog row change passes the cursor gate: the image rule of {@link CursorGate} (an
@@ -66,6 +67,12 @@ public record GatedChange(
     /** The operation and which images pass, never their values (Rule 1). */
     @Override
     public String toString() {
-        return "GatedChange{" + operation + ", before=" + (before != null) + ", after=" + (after != null) + "}";
+        return "GatedChange{"
+                + operation
+                + ", before="
+                + (before != null)
+                + ", after="
+                + (after != null)
+                + "}";
     }
 }

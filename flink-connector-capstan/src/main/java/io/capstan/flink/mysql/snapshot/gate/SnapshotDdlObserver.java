@@ -1,18 +1,19 @@
 package io.capstan.flink.mysql.snapshot.gate;
 
-import org.apache.flink.annotation.Internal;
-
 import io.capstan.flink.mysql.binlog.DdlObserver;
 import io.capstan.flink.mysql.schema.TableId;
 import io.capstan.flink.mysql.snapshot.ddl.SnapshotDdlGuard;
+
+import org.apache.flink.annotation.Internal;
+
 import java.util.Set;
 
 /**
- * The binlog's DDL hook after a snapshot: halts with {@code snapshot_schema_drifted} on a DDL, in
- * a transaction some but not all of whose chunks of a table hold, that touches that table: its
- * chunks were read under two schemas. The split's gate as assigned or restored is enough: a table
- * that retired later has every G in the processed set, so no later transaction can fall between
- * its chunks.
+ * The binlog's DDL hook after a snapshot: halts with {@code snapshot_schema_drifted} on a DDL, in a
+ * transaction some but not all of whose chunks of a table hold, that touches that table: its chunks
+ * were read under two schemas. The split's gate as assigned or restored is enough: a table that
+ * retired later has every G in the processed set, so no later transaction can fall between its
+ * chunks.
  */
 @Internal
 public final class SnapshotDdlObserver {

@@ -5,6 +5,7 @@ import io.capstan.flink.mysql.gtid.GtidSet;
 import io.capstan.flink.mysql.snapshot.key.ChunkKey;
 import io.capstan.flink.mysql.snapshot.key.KeyComparator;
 import io.capstan.flink.mysql.snapshot.key.KeyTuple;
+
 import java.util.ArrayList;
 import java.util.Collections;
 import java.util.HashMap;
@@ -12,14 +13,16 @@ import java.util.List;
 import java.util.Map;
 
 /**
- * The gate of one table: its finished chunks, which tile the whole key space, sorted by range,
- * with each chunk's G. Immutable.
+ * The gate of one table: its finished chunks, which tile the whole key space, sorted by range, with
+ * each chunk's G. Immutable.
  */
 final class TableGate {
     private final ChunkKey key;
     private final KeyComparator order;
+
     /** lows[i] is chunk i's inclusive lower bound; lows[0] is null (open). */
     private final KeyTuple[] lows;
+
     private final GtidSet[] gtidSets;
     private final GtidSet union;
 
@@ -50,7 +53,9 @@ final class TableGate {
                     if (a.range().low() == null) {
                         return b.range().low() == null ? 0 : -1;
                     }
-                    return b.range().low() == null ? 1 : order.compare(a.range().low(), b.range().low());
+                    return b.range().low() == null
+                            ? 1
+                            : order.compare(a.range().low(), b.range().low());
                 });
         Map<GtidSet, GtidSet> distinct = new HashMap<>(); // share equal Gs between chunks
         KeyTuple[] lows = new KeyTuple[sorted.size()];
@@ -61,10 +66,18 @@ final class TableGate {
             boolean last = i == sorted.size() - 1;
             if ((c.range().low() == null) != first
                     || (c.range().high() == null) != last
-                    || (!first && order.compare(sorted.get(i - 1).range().high(), c.range().low()) != 0)) {
+                    || (!first
+                            && order.compare(sorted.get(i - 1).range().high(), c.range().low())
+                                    != 0)) {
                 throw new IllegalArgumentException(
-                        "the finished chunks of table " + key.table() + " do not cover its key"
-                                + " space exactly once (chunk " + i + " of " + sorted.size() + ")");
+                        "the finished chunks of table "
+                                + key.table()
+                                + " do not cover its key"
+                                + " space exactly once (chunk "
+                                + i
+                                + " of "
+                                + sorted.size()
+                                + ")");
             }
             lows[i] = c.range().low();
             gs[i] = distinct.computeIfAbsent(c.gtidSet(), g -> g);

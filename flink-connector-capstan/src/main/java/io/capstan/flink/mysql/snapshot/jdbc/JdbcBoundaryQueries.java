@@ -1,12 +1,13 @@
 package io.capstan.flink.mysql.snapshot.jdbc;
 
-import org.apache.flink.annotation.Internal;
-
 import io.capstan.flink.mysql.connect.SqlErrors;
 import io.capstan.flink.mysql.snapshot.key.ChunkKey;
 import io.capstan.flink.mysql.snapshot.key.KeyPredicates;
 import io.capstan.flink.mysql.snapshot.key.KeyTuple;
 import io.capstan.flink.mysql.snapshot.plan.BoundaryQueries;
+
+import org.apache.flink.annotation.Internal;
+
 import java.io.IOException;
 import java.sql.Connection;
 import java.sql.PreparedStatement;
@@ -66,8 +67,13 @@ public final class JdbcBoundaryQueries implements BoundaryQueries {
     }
 
     private Optional<KeyTuple> edge(ChunkKey key, boolean descending) throws IOException {
-        String sql = "SELECT " + key.quotedColumnList() + " FROM " + key.table().quoted()
-                + KeyPredicates.orderBy(key, descending) + " LIMIT 1";
+        String sql =
+                "SELECT "
+                        + key.quotedColumnList()
+                        + " FROM "
+                        + key.table().quoted()
+                        + KeyPredicates.orderBy(key, descending)
+                        + " LIMIT 1";
         try (PreparedStatement ps = conn.prepareStatement(sql);
                 ResultSet rs = ps.executeQuery()) {
             return rs.next() ? Optional.of(JdbcKeyValues.read(key, rs, 1)) : Optional.empty();
@@ -79,10 +85,11 @@ public final class JdbcBoundaryQueries implements BoundaryQueries {
     @Override
     public Optional<KeyTuple> boundaryAfter(ChunkKey key, KeyTuple low, int count)
             throws IOException {
-        StringBuilder sql = new StringBuilder("SELECT ")
-                .append(key.quotedColumnList())
-                .append(" FROM ")
-                .append(key.table().quoted());
+        StringBuilder sql =
+                new StringBuilder("SELECT ")
+                        .append(key.quotedColumnList())
+                        .append(" FROM ")
+                        .append(key.table().quoted());
         KeyPredicates.Predicate p = KeyPredicates.atLeast(key);
         if (low != null) {
             sql.append(" WHERE ").append(p.sql());
@@ -104,7 +111,11 @@ public final class JdbcBoundaryQueries implements BoundaryQueries {
 
     /** Binds a predicate's placeholders from {@code tuple}; returns the next parameter index. */
     static int bindPredicate(
-            PreparedStatement ps, ChunkKey key, KeyPredicates.Predicate p, KeyTuple tuple, int first)
+            PreparedStatement ps,
+            ChunkKey key,
+            KeyPredicates.Predicate p,
+            KeyTuple tuple,
+            int first)
             throws SQLException {
         int index = first;
         for (int column : p.parameterColumns()) {

@@ -1,13 +1,17 @@
 package io.capstan.flink.mysql.snapshot.jdbc;
 
-import org.apache.flink.annotation.Internal;
-
 import io.capstan.flink.mysql.error.CapstanHaltException;
 import io.capstan.flink.mysql.error.HaltReason;
 import io.capstan.flink.mysql.schema.TableId;
 import io.capstan.flink.mysql.snapshot.key.ChunkKey;
 import io.capstan.flink.mysql.snapshot.key.KeyColumn;
 import io.capstan.flink.mysql.snapshot.key.KeyTuple;
+
+import org.apache.flink.annotation.Internal;
+import org.apache.flink.table.data.DecimalData;
+import org.apache.flink.table.data.StringData;
+import org.apache.flink.table.data.TimestampData;
+
 import java.math.BigDecimal;
 import java.math.BigInteger;
 import java.sql.PreparedStatement;
@@ -15,15 +19,12 @@ import java.sql.ResultSet;
 import java.sql.SQLException;
 import java.time.LocalDate;
 import java.time.LocalDateTime;
-import org.apache.flink.table.data.DecimalData;
-import org.apache.flink.table.data.StringData;
-import org.apache.flink.table.data.TimestampData;
 
 /**
- * Moves chunk key values between JDBC and their Flink internal form, by column kind: reads the
- * key columns of a result row into a {@link KeyTuple}, and binds a tuple's values as statement
- * parameters so that the server compares them exactly as it compares the column (a DATE as a
- * date, never as the integer days that carry it).
+ * Moves chunk key values between JDBC and their Flink internal form, by column kind: reads the key
+ * columns of a result row into a {@link KeyTuple}, and binds a tuple's values as statement
+ * parameters so that the server compares them exactly as it compares the column (a DATE as a date,
+ * never as the integer days that carry it).
  *
  * <p>Internal forms: TINYINT Byte, TINYINT UNSIGNED/SMALLINT Short, SMALLINT UNSIGNED/MEDIUMINT/INT
  * Integer, INT UNSIGNED/BIGINT Long, BIGINT UNSIGNED DecimalData(20,0), DECIMAL DecimalData, DATE
@@ -44,14 +45,22 @@ public final class JdbcKeyValues {
         return KeyTuple.of(values);
     }
 
-    static Object readValue(TableId table, KeyColumn c, ResultSet rs, int col)
-            throws SQLException {
+    static Object readValue(TableId table, KeyColumn c, ResultSet rs, int col) throws SQLException {
         try {
             return readKnownValue(table, c, rs, col);
         } catch (java.time.DateTimeException | IllegalArgumentException e) {
             // e.g. an invalid date the driver refuses; its message would quote the value (Rule 1).
-            throw new SQLException("table " + table + ": key column " + c.name() + " holds a value"
-                    + " that cannot be read as " + c.dataType() + " (" + e.getClass().getSimpleName() + ")");
+            throw new SQLException(
+                    "table "
+                            + table
+                            + ": key column "
+                            + c.name()
+                            + " holds a value"
+                            + " that cannot be read as "
+                            + c.dataType()
+                            + " ("
+                            + e.getClass().getSimpleName()
+                            + ")");
         }
     }
 
@@ -107,7 +116,11 @@ public final class JdbcKeyValues {
             // A NOT NULL key reads as NULL only for a zero date (read as NULL by the driver).
             throw new CapstanHaltException(
                     HaltReason.UNSUPPORTED_CHUNK_KEY,
-                    "table " + table + ": key column " + c.name() + " holds a value that reads"
+                    "table "
+                            + table
+                            + ": key column "
+                            + c.name()
+                            + " holds a value that reads"
                             + " as NULL (a zero date?), which cannot bound a chunk; use a chunk"
                             + " key column without zero dates");
         }

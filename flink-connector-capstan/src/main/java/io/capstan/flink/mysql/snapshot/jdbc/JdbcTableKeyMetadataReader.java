@@ -1,9 +1,10 @@
 package io.capstan.flink.mysql.snapshot.jdbc;
 
-import org.apache.flink.annotation.Internal;
-
 import io.capstan.flink.mysql.schema.TableId;
 import io.capstan.flink.mysql.snapshot.key.TableKeyMetadata;
+
+import org.apache.flink.annotation.Internal;
+
 import java.sql.Connection;
 import java.sql.PreparedStatement;
 import java.sql.ResultSet;
@@ -65,7 +66,8 @@ public final class JdbcTableKeyMetadataReader {
                     String column = rs.getString(3); // NULL for a functional key part
                     rs.getObject(4);
                     boolean isPrefix = !rs.wasNull() || column == null;
-                    indexColumns.computeIfAbsent(name, k -> new ArrayList<>())
+                    indexColumns
+                            .computeIfAbsent(name, k -> new ArrayList<>())
                             .add(column == null ? "" : column);
                     unique.put(name, isUnique);
                     prefix.merge(name, isPrefix, Boolean::logicalOr);
@@ -76,7 +78,10 @@ public final class JdbcTableKeyMetadataReader {
         for (Map.Entry<String, List<String>> e : indexColumns.entrySet()) {
             indexes.add(
                     new TableKeyMetadata.Index(
-                            e.getKey(), unique.get(e.getKey()), e.getValue(), prefix.get(e.getKey())));
+                            e.getKey(),
+                            unique.get(e.getKey()),
+                            e.getValue(),
+                            prefix.get(e.getKey())));
         }
         return new TableKeyMetadata(table, columns, indexes);
     }

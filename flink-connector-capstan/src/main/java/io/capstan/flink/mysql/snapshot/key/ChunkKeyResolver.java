@@ -1,10 +1,11 @@
 package io.capstan.flink.mysql.snapshot.key;
 
-import org.apache.flink.annotation.Internal;
-
 import io.capstan.flink.mysql.error.CapstanHaltException;
 import io.capstan.flink.mysql.error.HaltReason;
 import io.capstan.flink.mysql.schema.TableId;
+
+import org.apache.flink.annotation.Internal;
+
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Locale;
@@ -23,7 +24,9 @@ public final class ChunkKeyResolver {
     public static final String CHUNK_KEY_OPTION = "scan.incremental.snapshot.chunk.key-column";
 
     private static final String REMEDY =
-            "set '" + CHUNK_KEY_OPTION + "' (DataStream builder: chunkKeyColumn) to a UNIQUE NOT NULL"
+            "set '"
+                    + CHUNK_KEY_OPTION
+                    + "' (DataStream builder: chunkKeyColumn) to a UNIQUE NOT NULL"
                     + " column of an integer, DECIMAL, date/time or BINARY/VARBINARY type, or a"
                     + " CHAR/VARCHAR in a binary collation (utf8mb4_bin, utf8mb3_bin, ascii_bin)";
 
@@ -38,7 +41,9 @@ public final class ChunkKeyResolver {
         if (meta.columns().isEmpty()) {
             throw new CapstanHaltException(
                     HaltReason.INVALID_CONFIGURATION,
-                    "table " + table + " was not found or none of its columns is visible to the"
+                    "table "
+                            + table
+                            + " was not found or none of its columns is visible to the"
                             + " connector user; check the table name and grant SELECT on it");
         }
         if (chunkKeyColumn.isPresent()) {
@@ -58,8 +63,12 @@ public final class ChunkKeyResolver {
         }
         throw new CapstanHaltException(
                 HaltReason.TABLE_WITHOUT_KEY,
-                "table " + table + " has no primary key, so its rows cannot be cut into chunks"
-                        + " and matched to binlog changes; " + REMEDY + ", or add a primary key");
+                "table "
+                        + table
+                        + " has no primary key, so its rows cannot be cut into chunks"
+                        + " and matched to binlog changes; "
+                        + REMEDY
+                        + ", or add a primary key");
     }
 
     private static KeyColumn configuredColumn(TableKeyMetadata meta, String name) {
@@ -70,13 +79,22 @@ public final class ChunkKeyResolver {
                                 () ->
                                         new CapstanHaltException(
                                                 HaltReason.INVALID_CONFIGURATION,
-                                                "'" + CHUNK_KEY_OPTION + "' names column " + name
-                                                        + ", which table " + table
+                                                "'"
+                                                        + CHUNK_KEY_OPTION
+                                                        + "' names column "
+                                                        + name
+                                                        + ", which table "
+                                                        + table
                                                         + " does not have"));
         if (c.nullable) {
             throw new CapstanHaltException(
                     HaltReason.INVALID_CONFIGURATION,
-                    "'" + CHUNK_KEY_OPTION + "' names column " + c.name + " of table " + table
+                    "'"
+                            + CHUNK_KEY_OPTION
+                            + "' names column "
+                            + c.name
+                            + " of table "
+                            + table
                             + ", which is nullable; the chunk key column must be NOT NULL");
         }
         boolean uniqueAlone = false;
@@ -91,7 +109,12 @@ public final class ChunkKeyResolver {
         if (!uniqueAlone) {
             throw new CapstanHaltException(
                     HaltReason.INVALID_CONFIGURATION,
-                    "'" + CHUNK_KEY_OPTION + "' names column " + c.name + " of table " + table
+                    "'"
+                            + CHUNK_KEY_OPTION
+                            + "' names column "
+                            + c.name
+                            + " of table "
+                            + table
                             + ", which has no UNIQUE index of its own; the chunk key column must"
                             + " be UNIQUE (add a unique index on it alone) and NOT NULL");
         }
@@ -125,8 +148,13 @@ public final class ChunkKeyResolver {
                 if (c.numericPrecision > 38) {
                     throw new CapstanHaltException(
                             HaltReason.UNSUPPORTED_CHUNK_KEY,
-                            "table " + table + ": key column " + c.name + " is a DECIMAL of"
-                                    + " precision above 38, which Flink cannot carry; " + REMEDY);
+                            "table "
+                                    + table
+                                    + ": key column "
+                                    + c.name
+                                    + " is a DECIMAL of"
+                                    + " precision above 38, which Flink cannot carry; "
+                                    + REMEDY);
                 }
                 return new KeyColumn(
                         c.name,
@@ -140,29 +168,59 @@ public final class ChunkKeyResolver {
                 return new KeyColumn(c.name, rowIndex, KeyKind.DATE, false, 0, 0, c.dataType);
             case "time":
                 return new KeyColumn(
-                        c.name, rowIndex, KeyKind.TIME, false, 0, (int) c.datetimePrecision,
+                        c.name,
+                        rowIndex,
+                        KeyKind.TIME,
+                        false,
+                        0,
+                        (int) c.datetimePrecision,
                         c.dataType);
             case "datetime":
                 return new KeyColumn(
-                        c.name, rowIndex, KeyKind.DATETIME, false, 0, (int) c.datetimePrecision,
+                        c.name,
+                        rowIndex,
+                        KeyKind.DATETIME,
+                        false,
+                        0,
+                        (int) c.datetimePrecision,
                         c.dataType);
             case "timestamp":
                 return new KeyColumn(
-                        c.name, rowIndex, KeyKind.TIMESTAMP, false, 0, (int) c.datetimePrecision,
+                        c.name,
+                        rowIndex,
+                        KeyKind.TIMESTAMP,
+                        false,
+                        0,
+                        (int) c.datetimePrecision,
                         c.dataType);
             case "year":
                 return new KeyColumn(c.name, rowIndex, KeyKind.YEAR, false, 0, 0, c.dataType);
             case "binary":
                 return new KeyColumn(
-                        c.name, rowIndex, KeyKind.BINARY, false, (int) c.octetLength, 0,
+                        c.name,
+                        rowIndex,
+                        KeyKind.BINARY,
+                        false,
+                        (int) c.octetLength,
+                        0,
                         c.dataType);
             case "varbinary":
                 return new KeyColumn(
-                        c.name, rowIndex, KeyKind.VARBINARY, false, (int) c.octetLength, 0,
+                        c.name,
+                        rowIndex,
+                        KeyKind.VARBINARY,
+                        false,
+                        (int) c.octetLength,
+                        0,
                         c.dataType);
             case "bit":
                 return new KeyColumn(
-                        c.name, rowIndex, KeyKind.BIT, false, (int) c.numericPrecision, 0,
+                        c.name,
+                        rowIndex,
+                        KeyKind.BIT,
+                        false,
+                        (int) c.numericPrecision,
+                        0,
                         c.dataType);
             case "char":
             case "varchar":
@@ -170,27 +228,42 @@ public final class ChunkKeyResolver {
                 if (kind == null) {
                     throw new CapstanHaltException(
                             HaltReason.UNSUPPORTED_CHUNK_KEY,
-                            "table " + table + ": key column " + c.name + " is a " + c.dataType
-                                    + " in collation " + c.collation + ", whose order the connector"
+                            "table "
+                                    + table
+                                    + ": key column "
+                                    + c.name
+                                    + " is a "
+                                    + c.dataType
+                                    + " in collation "
+                                    + c.collation
+                                    + ", whose order the connector"
                                     + " does not reproduce (only the binary PAD SPACE collations"
                                     + " utf8mb4_bin, utf8mb3_bin and ascii_bin); "
                                     + REMEDY);
                 }
-                return new KeyColumn(c.name, rowIndex, kind, false, (int) c.octetLength, 0, c.dataType);
+                return new KeyColumn(
+                        c.name, rowIndex, kind, false, (int) c.octetLength, 0, c.dataType);
             default:
                 throw new CapstanHaltException(
                         HaltReason.UNSUPPORTED_CHUNK_KEY,
-                        "table " + table + ": key column " + c.name + " has type " + c.dataType
-                                + ", whose order " + whyUnsupported(c.dataType)
-                                + "; " + REMEDY);
+                        "table "
+                                + table
+                                + ": key column "
+                                + c.name
+                                + " has type "
+                                + c.dataType
+                                + ", whose order "
+                                + whyUnsupported(c.dataType)
+                                + "; "
+                                + REMEDY);
         }
     }
 
     /**
      * The kind of a character key, or null when its collation's order is not reproduced. These
-     * binary collations order by code point, which is the order of the UTF-8 bytes Flink holds,
-     * and ignore trailing spaces (PAD SPACE). {@code utf8mb4_0900_bin} (NO PAD, MySQL 8.0.17+) is
-     * not accepted yet: the test server here (8.0.15) cannot show that the orders agree.
+     * binary collations order by code point, which is the order of the UTF-8 bytes Flink holds, and
+     * ignore trailing spaces (PAD SPACE). {@code utf8mb4_0900_bin} (NO PAD, MySQL 8.0.17+) is not
+     * accepted yet: the test server here (8.0.15) cannot show that the orders agree.
      */
     static KeyKind stringKind(String collation) {
         if (collation == null) {

@@ -1,8 +1,9 @@
 package io.capstan.flink.mysql.snapshot.key;
 
+import io.capstan.flink.mysql.schema.TableId;
+
 import org.apache.flink.annotation.Internal;
 
-import io.capstan.flink.mysql.schema.TableId;
 import java.io.DataInput;
 import java.io.DataOutput;
 import java.io.IOException;

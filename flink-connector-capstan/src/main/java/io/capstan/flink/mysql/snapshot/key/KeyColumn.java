@@ -6,8 +6,8 @@ import java.io.Serializable;
 import java.util.Objects;
 
 /**
- * One column of a chunk key: its name, its position in the table's rows (0-based, the index of
- * the field in a snapshot or binlog RowData), how it orders and how MySQL declares it.
+ * One column of a chunk key: its name, its position in the table's rows (0-based, the index of the
+ * field in a snapshot or binlog RowData), how it orders and how MySQL declares it.
  */
 @Internal
 public final class KeyColumn implements Serializable {
@@ -17,10 +17,13 @@ public final class KeyColumn implements Serializable {
     private final int rowIndex;
     private final KeyKind kind;
     private final boolean unsigned;
+
     /** BINARY(n)/VARBINARY(n) byte length, BIT(n) bits, DECIMAL precision; 0 when not relevant. */
     private final int length;
+
     /** DECIMAL scale, fractional-second digits of temporal types; 0 otherwise. */
     private final int scale;
+
     /** The MySQL data type name (e.g. "bigint"), for messages and SQL casts. */
     private final String dataType;
 

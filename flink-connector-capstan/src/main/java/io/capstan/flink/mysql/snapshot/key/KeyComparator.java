@@ -1,14 +1,14 @@
 package io.capstan.flink.mysql.snapshot.key;
 
 import org.apache.flink.annotation.Internal;
+import org.apache.flink.table.data.DecimalData;
+import org.apache.flink.table.data.TimestampData;
+import org.apache.flink.table.data.binary.BinaryStringData;
 
 import java.io.Serializable;
 import java.math.BigDecimal;
 import java.util.Comparator;
 import java.util.List;
-import org.apache.flink.table.data.DecimalData;
-import org.apache.flink.table.data.TimestampData;
-import org.apache.flink.table.data.binary.BinaryStringData;
 
 /**
  * Orders key tuples exactly as MySQL orders the key's index: column by column, each column by its
@@ -101,7 +101,9 @@ public final class KeyComparator implements Comparator<KeyTuple>, Serializable {
         throw new IllegalArgumentException("not a numeric key value: " + v.getClass().getName());
     }
 
-    /** TIME travels as Integer milliseconds (Flink TIME) or Long microseconds; compare in micros. */
+    /**
+     * TIME travels as Integer milliseconds (Flink TIME) or Long microseconds; compare in micros.
+     */
     static long timeMicros(Object v) {
         if (v instanceof Integer) {
             return ((Integer) v) * 1000L;

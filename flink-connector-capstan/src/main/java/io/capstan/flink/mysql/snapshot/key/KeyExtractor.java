@@ -1,17 +1,17 @@
 package io.capstan.flink.mysql.snapshot.key;
 
 import org.apache.flink.annotation.Internal;
-
-import java.io.Serializable;
 import org.apache.flink.table.data.GenericRowData;
 import org.apache.flink.table.data.RowData;
 import org.apache.flink.table.types.logical.LogicalType;
 import org.apache.flink.table.types.logical.RowType;
 
+import java.io.Serializable;
+
 /**
  * Extracts a row's chunk key by the key columns' field positions. The same extractor serves
- * snapshot rows and binlog before/after images, because both come from one RowConverter per
- * schema and therefore hold identical internal values for identical MySQL values.
+ * snapshot rows and binlog before/after images, because both come from one RowConverter per schema
+ * and therefore hold identical internal values for identical MySQL values.
  */
 @Internal
 public final class KeyExtractor implements Serializable {
@@ -56,7 +56,9 @@ public final class KeyExtractor implements Serializable {
             }
             if (v == null) {
                 throw new IllegalStateException(
-                        "key field at position " + indexes[i] + " is NULL; a chunk key is NOT NULL");
+                        "key field at position "
+                                + indexes[i]
+                                + " is NULL; a chunk key is NOT NULL");
             }
             values[i] = v;
         }

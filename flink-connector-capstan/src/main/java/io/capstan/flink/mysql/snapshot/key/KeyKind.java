@@ -3,14 +3,16 @@ package io.capstan.flink.mysql.snapshot.key;
 import org.apache.flink.annotation.Internal;
 
 /**
- * How MySQL orders the values of one chunk key column, and which Flink internal value carries
- * them. Only kinds whose order the connector reproduces exactly are here; strings in other
- * collations, ENUM, SET and floating-point keys are refused by {@link ChunkKeyResolver} (see
- * docs/snapshot.md). New kinds go at the end: the ordinal is in checkpointed state.
+ * How MySQL orders the values of one chunk key column, and which Flink internal value carries them.
+ * Only kinds whose order the connector reproduces exactly are here; strings in other collations,
+ * ENUM, SET and floating-point keys are refused by {@link ChunkKeyResolver} (see docs/snapshot.md).
+ * New kinds go at the end: the ordinal is in checkpointed state.
  */
 @Internal
 public enum KeyKind {
-    /** TINYINT..BIGINT, signed or unsigned (BIGINT UNSIGNED as DecimalData(20,0)): numeric order. */
+    /**
+     * TINYINT..BIGINT, signed or unsigned (BIGINT UNSIGNED as DecimalData(20,0)): numeric order.
+     */
     INTEGER,
     /** DECIMAL(p,s) as DecimalData: order by value. */
     DECIMAL,

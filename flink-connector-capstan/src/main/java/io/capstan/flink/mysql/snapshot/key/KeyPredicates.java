@@ -7,8 +7,8 @@ import java.util.List;
 
 /**
  * SQL predicates comparing a (possibly composite) key with bound parameters, expanded column by
- * column rather than as row constructors, because MySQL's range optimizer uses the key's index
- * for the expanded form: {@code a >= ? AND (a > ? OR (a = ? AND b >= ?))}.
+ * column rather than as row constructors, because MySQL's range optimizer uses the key's index for
+ * the expanded form: {@code a >= ? AND (a > ? OR (a = ? AND b >= ?))}.
  */
 @Internal
 public final class KeyPredicates {

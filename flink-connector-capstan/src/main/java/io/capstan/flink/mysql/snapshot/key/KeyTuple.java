@@ -6,8 +6,8 @@ import java.util.Arrays;
 
 /**
  * The value of a chunk key: one Flink internal value per key column, in key order (Byte, Short,
- * Integer, Long, DecimalData, TimestampData, byte[], Boolean). Immutable by convention: the
- * values are shared with the row they were extracted from and must not be mutated.
+ * Integer, Long, DecimalData, TimestampData, byte[], Boolean). Immutable by convention: the values
+ * are shared with the row they were extracted from and must not be mutated.
  *
  * <p>Order and equality are those of a {@link KeyComparator} for the table's {@link ChunkKey};
  * {@link #equals} here is structural and only meant for tests and codec round trips. By Rule 1,

@@ -1,13 +1,13 @@
 package io.capstan.flink.mysql.snapshot.key;
 
 import org.apache.flink.annotation.Internal;
+import org.apache.flink.table.data.DecimalData;
+import org.apache.flink.table.data.StringData;
+import org.apache.flink.table.data.TimestampData;
 
 import java.io.DataInput;
 import java.io.DataOutput;
 import java.io.IOException;
-import org.apache.flink.table.data.DecimalData;
-import org.apache.flink.table.data.StringData;
-import org.apache.flink.table.data.TimestampData;
 
 /**
  * The binary form of key tuples for split state and checkpoints. Self-describing (each value

@@ -1,8 +1,9 @@
 package io.capstan.flink.mysql.snapshot.key;
 
+import io.capstan.flink.mysql.schema.TableId;
+
 import org.apache.flink.annotation.Internal;
 
-import io.capstan.flink.mysql.schema.TableId;
 import java.util.List;
 import java.util.Objects;
 
@@ -24,6 +25,7 @@ public final class TableKeyMetadata {
         final long numericScale;
         final long octetLength;
         final long datetimePrecision;
+
         /** The collation of a character column, lower case; null for other columns. */
         final String collation;
 
@@ -47,7 +49,8 @@ public final class TableKeyMetadata {
             this.numericScale = numericScale;
             this.octetLength = octetLength;
             this.datetimePrecision = datetimePrecision;
-            this.collation = collation == null ? null : collation.toLowerCase(java.util.Locale.ROOT);
+            this.collation =
+                    collation == null ? null : collation.toLowerCase(java.util.Locale.ROOT);
         }
 
         public String name() {

@@ -1,9 +1,10 @@
 package io.capstan.flink.mysql.snapshot.plan;
 
-import org.apache.flink.annotation.Internal;
-
 import io.capstan.flink.mysql.snapshot.key.ChunkKey;
 import io.capstan.flink.mysql.snapshot.key.KeyTuple;
+
+import org.apache.flink.annotation.Internal;
+
 import java.io.IOException;
 import java.util.Optional;
 

@@ -1,9 +1,10 @@
 package io.capstan.flink.mysql.snapshot.plan;
 
-import org.apache.flink.annotation.Internal;
-
 import io.capstan.flink.mysql.schema.TableId;
 import io.capstan.flink.mysql.snapshot.key.KeyTuple;
+
+import org.apache.flink.annotation.Internal;
+
 import java.util.Objects;
 
 /**
@@ -28,8 +29,10 @@ public final class ChunkPlannerState {
     private final TableId table;
     private final Mode mode;
     private final int nextIndex;
+
     /** The first key of the next chunk (its low, except that chunk 0's low is open). */
     private final KeyTuple nextLow;
+
     /** ARITHMETIC only: the largest key known to exist. */
     private final KeyTuple knownMax;
 
@@ -91,7 +94,12 @@ public final class ChunkPlannerState {
 
     @Override
     public String toString() {
-        return "ChunkPlannerState{table=" + table + ", mode=" + mode + ", nextIndex=" + nextIndex
+        return "ChunkPlannerState{table="
+                + table
+                + ", mode="
+                + mode
+                + ", nextIndex="
+                + nextIndex
                 + "}";
     }
 }

@@ -1,9 +1,10 @@
 package io.capstan.flink.mysql.snapshot.plan;
 
-import org.apache.flink.annotation.Internal;
-
 import io.capstan.flink.mysql.schema.TableId;
 import io.capstan.flink.mysql.snapshot.key.KeyTupleCodec;
+
+import org.apache.flink.annotation.Internal;
+
 import java.io.DataInput;
 import java.io.DataOutput;
 import java.io.IOException;

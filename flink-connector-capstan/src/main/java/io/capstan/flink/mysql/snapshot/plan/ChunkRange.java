@@ -1,8 +1,9 @@
 package io.capstan.flink.mysql.snapshot.plan;
 
+import io.capstan.flink.mysql.snapshot.key.KeyTuple;
+
 import org.apache.flink.annotation.Internal;
 
-import io.capstan.flink.mysql.snapshot.key.KeyTuple;
 import java.util.Comparator;
 import java.util.Objects;
 
@@ -73,7 +74,10 @@ public final class ChunkRange {
 
     @Override
     public String toString() {
-        return "ChunkRange{low=" + (low == null ? "open" : "bounded")
-                + ", high=" + (high == null ? "open" : "bounded") + "}";
+        return "ChunkRange{low="
+                + (low == null ? "open" : "bounded")
+                + ", high="
+                + (high == null ? "open" : "bounded")
+                + "}";
     }
 }

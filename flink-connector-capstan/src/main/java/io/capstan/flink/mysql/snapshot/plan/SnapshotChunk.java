@@ -1,8 +1,9 @@
 package io.capstan.flink.mysql.snapshot.plan;
 
+import io.capstan.flink.mysql.schema.TableId;
+
 import org.apache.flink.annotation.Internal;
 
-import io.capstan.flink.mysql.schema.TableId;
 import java.util.Objects;
 
 /**

@@ -1,9 +1,10 @@
 package io.capstan.flink.mysql.snapshot.plan;
 
-import org.apache.flink.annotation.Internal;
-
 import io.capstan.flink.mysql.schema.TableId;
 import io.capstan.flink.mysql.snapshot.key.ChunkKey;
+
+import org.apache.flink.annotation.Internal;
+
 import java.io.IOException;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
@@ -64,8 +65,6 @@ public final class SnapshotPlanner {
     /** The number of chunks of a table once it is fully planned, else empty. */
     public Optional<Integer> chunkCount(TableId table) {
         TableChunkPlanner p = planners.get(table);
-        return p != null && p.isFinished()
-                ? Optional.of(p.state().nextIndex())
-                : Optional.empty();
+        return p != null && p.isFinished() ? Optional.of(p.state().nextIndex()) : Optional.empty();
     }
 }

@@ -1,9 +1,10 @@
 package io.capstan.flink.mysql.snapshot.plan;
 
-import org.apache.flink.annotation.Internal;
-
 import io.capstan.flink.mysql.snapshot.key.ChunkKey;
 import io.capstan.flink.mysql.snapshot.key.KeyTuple;
+
+import org.apache.flink.annotation.Internal;
+
 import java.io.IOException;
 import java.util.Objects;
 import java.util.Optional;
@@ -14,10 +15,10 @@ import java.util.Optional;
  *
  * <p>A dense single integer key (range / estimated rows at most {@link #DENSITY_LIMIT}) is split
  * arithmetically into ranges of {@code chunkSize} consecutive integers, which can never hold more
- * than {@code chunkSize} rows. Any other key is split by boundary queries that skip
- * {@code chunkSize} keys. The last chunk is open-ended and planned only when reached (re-reading
- * MAX in arithmetic mode), so rows inserted meanwhile land in bounded chunks rather than in one
- * huge tail. Not thread-safe: call it from one thread (the enumerator's planning task).
+ * than {@code chunkSize} rows. Any other key is split by boundary queries that skip {@code
+ * chunkSize} keys. The last chunk is open-ended and planned only when reached (re-reading MAX in
+ * arithmetic mode), so rows inserted meanwhile land in bounded chunks rather than in one huge tail.
+ * Not thread-safe: call it from one thread (the enumerator's planning task).
  */
 @Internal
 public final class TableChunkPlanner {
@@ -88,8 +89,13 @@ public final class TableChunkPlanner {
             long estimate = Math.max(1, queries.estimatedRowCount(key));
             double density = ((double) hi - (double) lo + 1.0) / (double) estimate;
             if (density <= DENSITY_LIMIT) {
-                state = new ChunkPlannerState(
-                        key.table(), ChunkPlannerState.Mode.ARITHMETIC, 0, min.get(), max.get());
+                state =
+                        new ChunkPlannerState(
+                                key.table(),
+                                ChunkPlannerState.Mode.ARITHMETIC,
+                                0,
+                                min.get(),
+                                max.get());
                 return nextArithmetic();
             }
         }
@@ -124,12 +130,13 @@ public final class TableChunkPlanner {
                         key.table(),
                         state.nextIndex(),
                         ChunkRange.of(rangeLow(state.nextLow()), highKey));
-        state = new ChunkPlannerState(
-                key.table(),
-                ChunkPlannerState.Mode.ARITHMETIC,
-                state.nextIndex() + 1,
-                highKey,
-                knownMax);
+        state =
+                new ChunkPlannerState(
+                        key.table(),
+                        ChunkPlannerState.Mode.ARITHMETIC,
+                        state.nextIndex() + 1,
+                        highKey,
+                        knownMax);
         return Optional.of(chunk);
     }
 
@@ -141,8 +148,13 @@ public final class TableChunkPlanner {
         }
         SnapshotChunk chunk =
                 new SnapshotChunk(key.table(), state.nextIndex(), ChunkRange.of(low, high.get()));
-        state = new ChunkPlannerState(
-                key.table(), ChunkPlannerState.Mode.QUERY, state.nextIndex() + 1, high.get(), null);
+        state =
+                new ChunkPlannerState(
+                        key.table(),
+                        ChunkPlannerState.Mode.QUERY,
+                        state.nextIndex() + 1,
+                        high.get(),
+                        null);
         return Optional.of(chunk);
     }
 
@@ -154,8 +166,13 @@ public final class TableChunkPlanner {
     private Optional<SnapshotChunk> emitLast(KeyTuple low) {
         SnapshotChunk chunk =
                 new SnapshotChunk(key.table(), state.nextIndex(), ChunkRange.of(low, null));
-        state = new ChunkPlannerState(
-                key.table(), ChunkPlannerState.Mode.FINISHED, state.nextIndex() + 1, null, null);
+        state =
+                new ChunkPlannerState(
+                        key.table(),
+                        ChunkPlannerState.Mode.FINISHED,
+                        state.nextIndex() + 1,
+                        null,
+                        null);
         return Optional.of(chunk);
     }
 

@@ -1,31 +1,32 @@
 package io.capstan.flink.mysql.snapshot.read;
 
-import static io.capstan.flink.mysql.snapshot.read.ChunkConnections.execute;
-
-import io.capstan.flink.mysql.schema.TableId;
 import io.capstan.flink.mysql.connect.SqlErrors;
+import io.capstan.flink.mysql.schema.TableId;
+
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
 import java.io.IOException;
 import java.io.InterruptedIOException;
 import java.sql.SQLException;
 import java.time.Duration;
-import org.slf4j.Logger;
-import org.slf4j.LoggerFactory;
+
+import static io.capstan.flink.mysql.snapshot.read.ChunkConnections.execute;
 
 /**
- * Steps 1-3 of docs/snapshot.md: opens B's read view at an exact position under a brief table
- * lock on A.
+ * Steps 1-3 of docs/snapshot.md: opens B's read view at an exact position under a brief table lock
+ * on A.
  *
  * <ol>
  *   <li>A: {@code LOCK TABLES t READ}: no transaction is writing {@code t} any more;
  *   <li>B, in one round trip ({@link ReadViewStatements}): start the read view, read G (the view
- *       holds exactly the effects on {@code t} of the transactions in G), take B's metadata lock
- *       on {@code t} (held until COMMIT: no DDL can run until the chunk is read), read the
- *       definition;
+ *       holds exactly the effects on {@code t} of the transactions in G), take B's metadata lock on
+ *       {@code t} (held until COMMIT: no DDL can run until the chunk is read), read the definition;
  *   <li>A: {@code UNLOCK TABLES} (always): writers of {@code t} waited two round trips.
  * </ol>
  *
- * <p>Repeated, within the lock wait budget ({@link LockWaitBudget}), when A cannot lock in time
- * or when B gives up waiting for its metadata lock because a DDL queued under A's lock (ADR 0004).
+ * <p>Repeated, within the lock wait budget ({@link LockWaitBudget}), when A cannot lock in time or
+ * when B gives up waiting for its metadata lock because a DDL queued under A's lock (ADR 0004).
  */
 final class BriefLock {
 
@@ -45,7 +46,8 @@ final class BriefLock {
      *
      * @throws io.capstan.flink.mysql.error.RetryBudgetExhaustedException when the budget is spent
      */
-    ReadView openReadView(ChunkConnections sessions, TableId table) throws SQLException, IOException {
+    ReadView openReadView(ChunkConnections sessions, TableId table)
+            throws SQLException, IOException {
         LockWaitBudget waits = new LockWaitBudget(table, options);
         while (true) {
             listener.beforeLock(table);
@@ -65,7 +67,9 @@ final class BriefLock {
                 unlock(sessions);
             }
             if (view == null) {
-                LOG.info("A DDL queued on table {} while it was locked; opening the read view again", table);
+                LOG.info(
+                        "A DDL queued on table {} while it was locked; opening the read view again",
+                        table);
                 pause(waits.failed(), table);
                 continue;
             }
@@ -80,7 +84,8 @@ final class BriefLock {
             try {
                 execute(sessions.lock(), "LOCK TABLES " + table.quoted() + " READ");
                 if (waits.failures() > 0) {
-                    LOG.info("Locked table {} after {} lock wait timeouts", table, waits.failures());
+                    LOG.info(
+                            "Locked table {} after {} lock wait timeouts", table, waits.failures());
                 }
                 return;
             } catch (SQLException e) {

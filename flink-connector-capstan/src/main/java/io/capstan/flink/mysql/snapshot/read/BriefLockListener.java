@@ -3,10 +3,10 @@ package io.capstan.flink.mysql.snapshot.read;
 import io.capstan.flink.mysql.schema.TableId;
 
 /**
- * Sees the steps of the brief lock as they happen, on the reader's thread, each time a chunk
- * tries to open its read view. The reader uses {@link #NONE}. Tests use it to act at exact points
- * of the protocol: to queue a DDL while A holds the lock, or to read the position outside the
- * lock and show that the exactness test notices.
+ * Sees the steps of the brief lock as they happen, on the reader's thread, each time a chunk tries
+ * to open its read view. The reader uses {@link #NONE}. Tests use it to act at exact points of the
+ * protocol: to queue a DDL while A holds the lock, or to read the position outside the lock and
+ * show that the exactness test notices.
  */
 interface BriefLockListener {
 

@@ -2,20 +2,23 @@ package io.capstan.flink.mysql.snapshot.read;
 
 import io.capstan.flink.mysql.connect.JdbcConnections;
 import io.capstan.flink.mysql.connect.MySqlConnectionConfig;
+
 import java.sql.Connection;
 import java.sql.SQLException;
 import java.sql.Statement;
 
 /**
  * The chunk reader's two sessions (docs/snapshot.md): A takes the brief table lock, B opens the
- * read view and reads the rows. Opened when needed and kept across chunks; after an error both
- * are closed, which also drops any lock, and the next {@link #open()} reconnects.
+ * read view and reads the rows. Opened when needed and kept across chunks; after an error both are
+ * closed, which also drops any lock, and the next {@link #open()} reconnects.
  */
 final class ChunkConnections implements AutoCloseable {
 
     private static final String SERVER_PREPARED_STATEMENTS = "useServerPrepStmts";
 
-    /** Opens a session; the reader uses {@link JdbcConnections#open}, unit tests a scripted fake. */
+    /**
+     * Opens a session; the reader uses {@link JdbcConnections#open}, unit tests a scripted fake.
+     */
     interface Opener {
         Connection open(MySqlConnectionConfig config) throws SQLException;
     }
@@ -84,7 +87,8 @@ final class ChunkConnections implements AutoCloseable {
         if (options.fetchSize() > 0) {
             c = c.toBuilder().jdbcProperty("useCursorFetch", "true").build();
         }
-        // B sends the read view's statements as one multi-statement (one round trip under the lock).
+        // B sends the read view's statements as one multi-statement (one round trip under the
+        // lock).
         c = c.toBuilder().jdbcProperty("allowMultiQueries", "true").build();
         if (!config.jdbcProperties().containsKey(SERVER_PREPARED_STATEMENTS)) {
             c = binaryProtocol(c);

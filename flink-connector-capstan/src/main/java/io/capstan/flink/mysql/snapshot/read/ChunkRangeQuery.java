@@ -4,17 +4,19 @@ import io.capstan.flink.mysql.snapshot.jdbc.JdbcKeyValues;
 import io.capstan.flink.mysql.snapshot.key.ChunkKey;
 import io.capstan.flink.mysql.snapshot.key.KeyPredicates;
 import io.capstan.flink.mysql.snapshot.plan.ChunkRange;
+
+import org.apache.flink.table.data.RowData;
+
 import java.sql.Connection;
 import java.sql.PreparedStatement;
 import java.sql.ResultSet;
 import java.sql.SQLException;
 import java.util.ArrayList;
 import java.util.List;
-import org.apache.flink.table.data.RowData;
 
 /**
- * A chunk's rows: the table's select list restricted to the chunk's key range ({@code key >=
- * low AND key < high}, either side open at the table's ends), the bounds bound as parameters (the
+ * A chunk's rows: the table's select list restricted to the chunk's key range ({@code key >= low
+ * AND key < high}, either side open at the table's ends), the bounds bound as parameters (the
  * statement text is the same for every chunk of a table, so the driver's prepared statement cache
  * serves it), streamed or fetched by a server cursor, decoded as they arrive.
  */
@@ -30,8 +32,11 @@ final class ChunkRangeQuery {
         ChunkKey key = spec.key();
         KeyPredicates.Predicate lower = range.low() == null ? null : KeyPredicates.atLeast(key);
         KeyPredicates.Predicate upper = range.high() == null ? null : KeyPredicates.below(key);
-        try (PreparedStatement ps = c.prepareStatement(
-                sql(spec, lower, upper), ResultSet.TYPE_FORWARD_ONLY, ResultSet.CONCUR_READ_ONLY)) {
+        try (PreparedStatement ps =
+                c.prepareStatement(
+                        sql(spec, lower, upper),
+                        ResultSet.TYPE_FORWARD_ONLY,
+                        ResultSet.CONCUR_READ_ONLY)) {
             ps.setFetchSize(fetchSize > 0 ? fetchSize : Integer.MIN_VALUE);
             int next = 1;
             if (lower != null) {
@@ -51,7 +56,8 @@ final class ChunkRangeQuery {
         }
     }
 
-    private static String sql(TableReadSpec spec, KeyPredicates.Predicate lower, KeyPredicates.Predicate upper) {
+    private static String sql(
+            TableReadSpec spec, KeyPredicates.Predicate lower, KeyPredicates.Predicate upper) {
         StringBuilder sql = new StringBuilder(spec.selectPrefix());
         if (lower != null || upper != null) {
             sql.append(" WHERE ");
@@ -68,7 +74,10 @@ final class ChunkRangeQuery {
         return sql.toString();
     }
 
-    /** Binds one side's bound to the predicate's parameters from {@code first}; returns the next index. */
+    /**
+     * Binds one side's bound to the predicate's parameters from {@code first}; returns the next
+     * index.
+     */
     private static int bind(
             PreparedStatement ps,
             ChunkKey key,

@@ -1,15 +1,16 @@
 package io.capstan.flink.mysql.snapshot.read;
 
-import org.apache.flink.annotation.Internal;
-
 import io.capstan.flink.mysql.connect.MySqlConnectionConfig;
-import io.capstan.flink.mysql.error.CapstanHaltException;
 import io.capstan.flink.mysql.connect.SqlErrors;
+import io.capstan.flink.mysql.error.CapstanHaltException;
 import io.capstan.flink.mysql.snapshot.plan.SnapshotChunk;
+
+import org.apache.flink.annotation.Internal;
+import org.apache.flink.table.data.RowData;
+
 import java.io.IOException;
 import java.sql.SQLException;
 import java.util.List;
-import org.apache.flink.table.data.RowData;
 
 /**
  * Reads one chunk at a time at its exact position, with the brief lock of docs/snapshot.md:
@@ -43,7 +44,8 @@ public final class ChunkReader implements AutoCloseable {
     }
 
     /** With a listener that sees the brief lock's steps (tests act inside the lock window). */
-    ChunkReader(MySqlConnectionConfig config, SnapshotReadOptions options, BriefLockListener listener) {
+    ChunkReader(
+            MySqlConnectionConfig config, SnapshotReadOptions options, BriefLockListener listener) {
         this.options = options;
         this.sessions = new ChunkConnections(config, options);
         this.briefLock = new BriefLock(options, listener);
@@ -68,7 +70,8 @@ public final class ChunkReader implements AutoCloseable {
             ReadView view = briefLock.openReadView(sessions, chunk.table());
             schemaCheck.verify(sessions.snapshot(), chunk, spec, view.definition());
             List<RowData> rows =
-                    ChunkRangeQuery.read(sessions.snapshot(), chunk.range(), spec, options.fetchSize());
+                    ChunkRangeQuery.read(
+                            sessions.snapshot(), chunk.range(), spec, options.fetchSize());
             ChunkConnections.execute(sessions.snapshot(), "COMMIT");
             ok = true;
             return new ChunkResult(chunk, view.gtidSet(), rows);

@@ -1,17 +1,18 @@
 package io.capstan.flink.mysql.snapshot.read;
 
-import org.apache.flink.annotation.Internal;
-
 import io.capstan.flink.mysql.gtid.GtidSet;
 import io.capstan.flink.mysql.snapshot.plan.SnapshotChunk;
-import java.util.List;
-import java.util.Objects;
+
+import org.apache.flink.annotation.Internal;
 import org.apache.flink.table.data.RowData;
 
+import java.util.List;
+import java.util.Objects;
+
 /**
- * A chunk read at its exact position: {@code rows} are the chunk's key range as of the
- * transactions in {@code gtidSet} (G), no more and no fewer. Handed to the emitter as one element.
- * {@link #toString()} names the chunk and counts, never a value or boundary (Rule 1).
+ * A chunk read at its exact position: {@code rows} are the chunk's key range as of the transactions
+ * in {@code gtidSet} (G), no more and no fewer. Handed to the emitter as one element. {@link
+ * #toString()} names the chunk and counts, never a value or boundary (Rule 1).
  */
 @Internal
 public final class ChunkResult {

@@ -1,10 +1,10 @@
 package io.capstan.flink.mysql.snapshot.read;
 
 import org.apache.flink.annotation.Internal;
+import org.apache.flink.table.data.RowData;
 
 import java.sql.ResultSet;
 import java.sql.SQLException;
-import org.apache.flink.table.data.RowData;
 
 /**
  * Turns the current result row (columns in {@link TableReadSpec#columns()} order) into the row's

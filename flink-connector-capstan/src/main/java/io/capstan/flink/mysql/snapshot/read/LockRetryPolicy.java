@@ -25,15 +25,16 @@ public final class LockRetryPolicy {
     }
 
     /**
-     * The pause before attempt {@code failedAttempts + 1}, or null when the budget is spent:
-     * {@code elapsed} is the time since the first attempt began, {@code attemptCost} how long one
-     * attempt may wait (lock_wait_timeout), so an attempt is started only if it can finish within
-     * the budget.
+     * The pause before attempt {@code failedAttempts + 1}, or null when the budget is spent: {@code
+     * elapsed} is the time since the first attempt began, {@code attemptCost} how long one attempt
+     * may wait (lock_wait_timeout), so an attempt is started only if it can finish within the
+     * budget.
      */
     public Duration nextDelay(int failedAttempts, Duration elapsed, Duration attemptCost) {
-        long cap = Math.min(
-                MAX_DELAY.toNanos(),
-                INITIAL_DELAY.toNanos() << Math.min(20, Math.max(0, failedAttempts - 1)));
+        long cap =
+                Math.min(
+                        MAX_DELAY.toNanos(),
+                        INITIAL_DELAY.toNanos() << Math.min(20, Math.max(0, failedAttempts - 1)));
         long delay = cap / 2 + (long) (random.getAsDouble() * (cap / 2));
         long after = elapsed.toNanos() + delay + attemptCost.toNanos();
         if (after > budgetNanos) {

@@ -3,6 +3,7 @@ package io.capstan.flink.mysql.snapshot.read;
 import io.capstan.flink.mysql.error.HaltReason;
 import io.capstan.flink.mysql.error.RetryBudgetExhaustedException;
 import io.capstan.flink.mysql.schema.TableId;
+
 import java.time.Duration;
 import java.util.concurrent.ThreadLocalRandom;
 import java.util.function.DoubleSupplier;
@@ -11,9 +12,9 @@ import java.util.function.LongSupplier;
 /**
  * One chunk's attempts to lock its table and open the read view: each failed one (a lock wait
  * timeout, or a DDL that queued under the lock) counts against {@code
- * scan.snapshot.lock-wait.budget}, and is followed by a backoff pause ({@link LockRetryPolicy})
- * or, when the budget has no room for another attempt, by the {@code lock_wait_budget_exhausted}
- * halt. Decides only; the caller pauses. Time and randomness are passed in.
+ * scan.snapshot.lock-wait.budget}, and is followed by a backoff pause ({@link LockRetryPolicy}) or,
+ * when the budget has no room for another attempt, by the {@code lock_wait_budget_exhausted} halt.
+ * Decides only; the caller pauses. Time and randomness are passed in.
  */
 final class LockWaitBudget {
 
@@ -27,8 +28,12 @@ final class LockWaitBudget {
 
     /** Starts the budget now, with the options' budget and lock_wait_timeout. */
     LockWaitBudget(TableId table, SnapshotReadOptions options) {
-        this(table, options.lockWaitBudget(), options.lockWaitTimeout(),
-                () -> ThreadLocalRandom.current().nextDouble(), System::nanoTime);
+        this(
+                table,
+                options.lockWaitBudget(),
+                options.lockWaitTimeout(),
+                () -> ThreadLocalRandom.current().nextDouble(),
+                System::nanoTime);
     }
 
     /**
@@ -36,7 +41,11 @@ final class LockWaitBudget {
      *     started if it can finish within the budget
      */
     LockWaitBudget(
-            TableId table, Duration budget, Duration attemptCost, DoubleSupplier random, LongSupplier nanoClock) {
+            TableId table,
+            Duration budget,
+            Duration attemptCost,
+            DoubleSupplier random,
+            LongSupplier nanoClock) {
         this.table = table;
         this.budget = budget;
         this.attemptCost = attemptCost;
@@ -58,8 +67,13 @@ final class LockWaitBudget {
         if (delay == null) {
             throw new RetryBudgetExhaustedException(
                     HaltReason.LOCK_WAIT_BUDGET_EXHAUSTED,
-                    "could not lock table " + table + " for reading within"
-                            + " scan.snapshot.lock-wait.budget (" + budget.toSeconds() + " s, " + failures
+                    "could not lock table "
+                            + table
+                            + " for reading within"
+                            + " scan.snapshot.lock-wait.budget ("
+                            + budget.toSeconds()
+                            + " s, "
+                            + failures
                             + " attempts): another session holds a conflicting lock (a long transaction, a"
                             + " LOCK TABLES ... WRITE or a DDL); let it finish, or raise"
                             + " scan.snapshot.lock-wait.budget; Flink's restart strategy (if any) restarts"

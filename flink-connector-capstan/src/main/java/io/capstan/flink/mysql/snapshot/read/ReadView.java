@@ -1,6 +1,7 @@
 package io.capstan.flink.mysql.snapshot.read;
 
 import io.capstan.flink.mysql.gtid.GtidSet;
+
 import java.util.Objects;
 
 /**

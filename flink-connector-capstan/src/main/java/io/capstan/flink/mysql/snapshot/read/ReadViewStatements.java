@@ -1,10 +1,11 @@
 package io.capstan.flink.mysql.snapshot.read;
 
-import org.apache.flink.annotation.Internal;
-
 import io.capstan.flink.mysql.binlog.ServerGtidState;
 import io.capstan.flink.mysql.gtid.GtidSet;
 import io.capstan.flink.mysql.schema.TableId;
+
+import org.apache.flink.annotation.Internal;
+
 import java.sql.Connection;
 import java.sql.ResultSet;
 import java.sql.SQLException;
@@ -41,8 +42,12 @@ public final class ReadViewStatements {
     public static String underLock(TableId table) {
         return "START TRANSACTION WITH CONSISTENT SNAPSHOT, READ ONLY"
                 + "; SELECT @@global.gtid_executed"
-                + "; SELECT /*+ MAX_EXECUTION_TIME(" + METADATA_LOCK_PATIENCE.toMillis() + ") */ 1 FROM "
-                + table.quoted() + " LIMIT 0; SHOW CREATE TABLE " + table.quoted();
+                + "; SELECT /*+ MAX_EXECUTION_TIME("
+                + METADATA_LOCK_PATIENCE.toMillis()
+                + ") */ 1 FROM "
+                + table.quoted()
+                + " LIMIT 0; SHOW CREATE TABLE "
+                + table.quoted();
     }
 
     /**
@@ -62,7 +67,8 @@ public final class ReadViewStatements {
 
     private static ResultSet nextResultSet(Statement st) throws SQLException {
         if (!st.getMoreResults()) {
-            throw new SQLException("a statement of the read view's multi-statement returned no result set");
+            throw new SQLException(
+                    "a statement of the read view's multi-statement returned no result set");
         }
         return st.getResultSet();
     }

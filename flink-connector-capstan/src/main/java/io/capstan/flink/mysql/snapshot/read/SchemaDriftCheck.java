@@ -5,6 +5,7 @@ import io.capstan.flink.mysql.error.HaltReason;
 import io.capstan.flink.mysql.schema.JdbcSchemaReader;
 import io.capstan.flink.mysql.schema.TableId;
 import io.capstan.flink.mysql.snapshot.plan.SnapshotChunk;
+
 import java.sql.Connection;
 import java.sql.SQLException;
 import java.util.HashMap;
@@ -13,11 +14,11 @@ import java.util.Map;
 /**
  * Whether a table still has the schema the job took, checked in each chunk's read view (ADR 0002,
  * decision 3). B took its metadata lock on the table under A's lock (no DDL could run since) and
- * holds it until COMMIT, so no DDL can run between this check and the read: the rows are read
- * under the expected schema. A DDL that changed it at any time since the job took the schema,
- * instant ones included, is caught. The first chunk of a table compares the full schema
- * (information_schema, two queries); later chunks compare the server's table definition text,
- * read with the read view, with the one seen then (no extra query).
+ * holds it until COMMIT, so no DDL can run between this check and the read: the rows are read under
+ * the expected schema. A DDL that changed it at any time since the job took the schema, instant
+ * ones included, is caught. The first chunk of a table compares the full schema
+ * (information_schema, two queries); later chunks compare the server's table definition text, read
+ * with the read view, with the one seen then (no extra query).
  */
 final class SchemaDriftCheck {
 
@@ -29,7 +30,11 @@ final class SchemaDriftCheck {
      * @param definition the table's definition read with the read view
      * @throws CapstanHaltException {@code snapshot_schema_drifted}
      */
-    void verify(Connection snapshotConnection, SnapshotChunk chunk, TableReadSpec spec, String definition)
+    void verify(
+            Connection snapshotConnection,
+            SnapshotChunk chunk,
+            TableReadSpec spec,
+            String definition)
             throws SQLException {
         String known = verifiedDefinitions.get(chunk.table());
         if (known != null && known.equals(definition)) {
@@ -45,8 +50,12 @@ final class SchemaDriftCheck {
     static CapstanHaltException drifted(SnapshotChunk chunk) {
         return new CapstanHaltException(
                 HaltReason.SNAPSHOT_SCHEMA_DRIFTED,
-                "the definition of table " + chunk.table() + " changed while its snapshot was in"
-                        + " progress (detected reading chunk " + chunk.id() + "), so its chunks"
+                "the definition of table "
+                        + chunk.table()
+                        + " changed while its snapshot was in"
+                        + " progress (detected reading chunk "
+                        + chunk.id()
+                        + "), so its chunks"
                         + " would not fit one schema; restart the job without state once the"
                         + " schema change is done (avoid DDL on tables being snapshotted)");
     }

@@ -1,12 +1,9 @@
 package io.capstan.flink.mysql.snapshot.read;
 
+import io.capstan.flink.mysql.OptionRules;
+
 import org.apache.flink.annotation.Internal;
 
-import static io.capstan.flink.mysql.CapstanMySqlOptions.SCAN_SNAPSHOT_FETCH_SIZE;
-import static io.capstan.flink.mysql.CapstanMySqlOptions.SCAN_SNAPSHOT_LOCK_WAIT_BUDGET;
-import static io.capstan.flink.mysql.CapstanMySqlOptions.SCAN_SNAPSHOT_LOCK_WAIT_TIMEOUT;
-
-import io.capstan.flink.mysql.OptionRules;
 import java.io.Serializable;
 import java.time.Duration;
 import java.util.Collection;
@@ -14,6 +11,10 @@ import java.util.Collections;
 import java.util.Optional;
 import java.util.Set;
 import java.util.TreeSet;
+
+import static io.capstan.flink.mysql.CapstanMySqlOptions.SCAN_SNAPSHOT_FETCH_SIZE;
+import static io.capstan.flink.mysql.CapstanMySqlOptions.SCAN_SNAPSHOT_LOCK_WAIT_BUDGET;
+import static io.capstan.flink.mysql.CapstanMySqlOptions.SCAN_SNAPSHOT_LOCK_WAIT_TIMEOUT;
 
 /**
  * How chunks are read; the options are {@link io.capstan.flink.mysql.CapstanMySqlOptions}'s, each
@@ -23,9 +24,9 @@ import java.util.TreeSet;
  *   <li>{@code scan.snapshot.fetch.size}: rows per round trip, 0 streams them.
  *   <li>{@code scan.snapshot.lock-wait.timeout}: how long one LOCK TABLES attempt may wait.
  *   <li>{@code scan.snapshot.lock-wait.budget}: total time spent trying to lock one chunk's table.
- *   <li>columns to read (default all): the snapshot SELECT reads only these and each table's
- *       chunk key columns; the other columns are null in snapshot rows. The SQL connector sets
- *       them to the columns a query uses (projection push-down).
+ *   <li>columns to read (default all): the snapshot SELECT reads only these and each table's chunk
+ *       key columns; the other columns are null in snapshot rows. The SQL connector sets them to
+ *       the columns a query uses (projection push-down).
  * </ul>
  */
 @Internal
@@ -33,8 +34,10 @@ public final class SnapshotReadOptions implements Serializable {
     private static final long serialVersionUID = 1L;
 
     public static final int DEFAULT_FETCH_SIZE = SCAN_SNAPSHOT_FETCH_SIZE.defaultValue();
-    public static final Duration DEFAULT_LOCK_WAIT_TIMEOUT = SCAN_SNAPSHOT_LOCK_WAIT_TIMEOUT.defaultValue();
-    public static final Duration DEFAULT_LOCK_WAIT_BUDGET = SCAN_SNAPSHOT_LOCK_WAIT_BUDGET.defaultValue();
+    public static final Duration DEFAULT_LOCK_WAIT_TIMEOUT =
+            SCAN_SNAPSHOT_LOCK_WAIT_TIMEOUT.defaultValue();
+    public static final Duration DEFAULT_LOCK_WAIT_BUDGET =
+            SCAN_SNAPSHOT_LOCK_WAIT_BUDGET.defaultValue();
 
     private final int fetchSize;
     private final Duration lockWaitTimeout;
@@ -45,9 +48,14 @@ public final class SnapshotReadOptions implements Serializable {
         this(fetchSize, lockWaitTimeout, lockWaitBudget, null);
     }
 
-    /** @param columns the columns to read (chunk key columns are added), or null for all */
+    /**
+     * @param columns the columns to read (chunk key columns are added), or null for all
+     */
     public SnapshotReadOptions(
-            int fetchSize, Duration lockWaitTimeout, Duration lockWaitBudget, Collection<String> columns) {
+            int fetchSize,
+            Duration lockWaitTimeout,
+            Duration lockWaitBudget,
+            Collection<String> columns) {
         OptionRules.fetchSize(fetchSize);
         OptionRules.lockWaitTimeout(lockWaitTimeout);
         OptionRules.lockWaitBudget(lockWaitBudget, lockWaitTimeout);
@@ -95,13 +103,20 @@ public final class SnapshotReadOptions implements Serializable {
 
     /** The columns to read besides the chunk key (case-insensitive), or empty for all columns. */
     public Optional<Set<String>> columns() {
-        return columns == null ? Optional.empty() : Optional.of(Collections.unmodifiableSet(columns));
+        return columns == null
+                ? Optional.empty()
+                : Optional.of(Collections.unmodifiableSet(columns));
     }
 
     @Override
     public String toString() {
-        return "SnapshotReadOptions{fetchSize=" + fetchSize + ", lockWaitTimeout=" + lockWaitTimeout
-                + ", lockWaitBudget=" + lockWaitBudget
-                + (columns == null ? "" : ", columns=" + columns) + "}";
+        return "SnapshotReadOptions{fetchSize="
+                + fetchSize
+                + ", lockWaitTimeout="
+                + lockWaitTimeout
+                + ", lockWaitBudget="
+                + lockWaitBudget
+                + (columns == null ? "" : ", columns=" + columns)
+                + "}";
     }
 }

@@ -1,12 +1,13 @@
 package io.capstan.flink.mysql.snapshot.read;
 
-import org.apache.flink.annotation.Internal;
-
 import io.capstan.flink.mysql.convert.RowConverter;
 import io.capstan.flink.mysql.schema.ColumnSchema;
 import io.capstan.flink.mysql.schema.TableSchema;
 import io.capstan.flink.mysql.snapshot.key.ChunkKey;
 import io.capstan.flink.mysql.snapshot.key.KeyColumn;
+
+import org.apache.flink.annotation.Internal;
+
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Objects;
@@ -15,8 +16,8 @@ import java.util.Set;
 import java.util.TreeSet;
 
 /**
- * What to read from one table's chunks: its chunk key, the columns to select (the schema's
- * columns, in the order the decoder expects them) and the decoder. Build one per table and schema.
+ * What to read from one table's chunks: its chunk key, the columns to select (the schema's columns,
+ * in the order the decoder expects them) and the decoder. Build one per table and schema.
  */
 @Internal
 public final class TableReadSpec {
@@ -69,8 +70,13 @@ public final class TableReadSpec {
             if (c.rowIndex() >= schema.columnCount()
                     || !schema.column(c.rowIndex()).name().equalsIgnoreCase(c.name())) {
                 throw new IllegalStateException(
-                        "table " + key.table() + ": key column " + c.name() + " is not at position "
-                                + c.rowIndex() + " of the schema; the table changed, restart");
+                        "table "
+                                + key.table()
+                                + ": key column "
+                                + c.name()
+                                + " is not at position "
+                                + c.rowIndex()
+                                + " of the schema; the table changed, restart");
             }
         }
         RowConverter converter = RowConverter.of(schema);

@@ -1,12 +1,12 @@
 package io.capstan.flink.mysql.source.enumerator;
 
-import org.apache.flink.annotation.Internal;
-
 import io.capstan.flink.mysql.source.split.BinlogSplit;
 
+import org.apache.flink.annotation.Internal;
+
 /**
- * Plans the binlog split of a new job and checks the server before anything is read. Does I/O:
- * the enumerator calls it off the coordinator thread.
+ * Plans the binlog split of a new job and checks the server before anything is read. Does I/O: the
+ * enumerator calls it off the coordinator thread.
  */
 @Internal
 public interface BinlogSplitPlanner {

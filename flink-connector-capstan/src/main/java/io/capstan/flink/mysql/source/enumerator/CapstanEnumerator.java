@@ -1,7 +1,5 @@
 package io.capstan.flink.mysql.source.enumerator;
 
-import org.apache.flink.annotation.Internal;
-
 import io.capstan.flink.mysql.StartupMode;
 import io.capstan.flink.mysql.source.event.ChunksAcknowledgedEvent;
 import io.capstan.flink.mysql.source.event.ChunksCompletedEvent;
@@ -10,32 +8,37 @@ import io.capstan.flink.mysql.source.event.ReaderCheckpointingEvent;
 import io.capstan.flink.mysql.source.split.BinlogSplit;
 import io.capstan.flink.mysql.source.split.CapstanSplit;
 import io.capstan.flink.mysql.source.split.SnapshotChunkSplit;
+
+import org.apache.flink.annotation.Internal;
+import org.apache.flink.api.connector.source.SourceEvent;
+import org.apache.flink.api.connector.source.SplitEnumerator;
+import org.apache.flink.api.connector.source.SplitEnumeratorContext;
+import org.apache.flink.util.FlinkRuntimeException;
+
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+import javax.annotation.Nullable;
+
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Optional;
 import java.util.concurrent.CompletionException;
 import java.util.concurrent.ExecutionException;
-import javax.annotation.Nullable;
-import org.apache.flink.api.connector.source.SourceEvent;
-import org.apache.flink.api.connector.source.SplitEnumerator;
-import org.apache.flink.api.connector.source.SplitEnumeratorContext;
-import org.apache.flink.util.FlinkRuntimeException;
-import org.slf4j.Logger;
-import org.slf4j.LoggerFactory;
 
 /**
  * The enumerator of every start mode. The {@code initial} and {@code snapshot} modes resolve the
- * tables and their chunk keys, plan chunks lazily a few ahead of the readers, hand them out one
- * per request and record their completions; {@code initial} then hands out the binlog split with
- * the cursor gate once every chunk is finished and a checkpoint that follows the last completion
- * has completed (see {@link HandoffCheckpoints} for why). The stream-only modes have no table to
+ * tables and their chunk keys, plan chunks lazily a few ahead of the readers, hand them out one per
+ * request and record their completions; {@code initial} then hands out the binlog split with the
+ * cursor gate once every chunk is finished and a checkpoint that follows the last completion has
+ * completed (see {@link HandoffCheckpoints} for why). The stream-only modes have no table to
  * snapshot: they plan the binlog split (or re-run the preflight of a restored one) and hand it to
- * the first reader that asks. Readers that ask once the binlog split is out are told no more
- * splits will come.
+ * the first reader that asks. Readers that ask once the binlog split is out are told no more splits
+ * will come.
  *
- * <p>The rules live in {@link SplitAssignmentTracker}; this class runs the I/O and carries out
- * its replies. All state is touched only on the coordinator thread: JDBC runs in {@code
- * callAsync} with immutable inputs, and only its result handler changes state.
+ * <p>The rules live in {@link SplitAssignmentTracker}; this class runs the I/O and carries out its
+ * replies. All state is touched only on the coordinator thread: JDBC runs in {@code callAsync} with
+ * immutable inputs, and only its result handler changes state.
  */
 @Internal
 public final class CapstanEnumerator implements SplitEnumerator<CapstanSplit, EnumState> {
@@ -48,11 +51,11 @@ public final class CapstanEnumerator implements SplitEnumerator<CapstanSplit, En
     private final SplitAssignmentTracker tracker;
 
     /**
-     * @param mode the configured start mode: how a new job starts, and whether a snapshot ends
-     *     the job or is followed by streaming (a restored job resumes as {@code state} says)
+     * @param mode the configured start mode: how a new job starts, and whether a snapshot ends the
+     *     job or is followed by streaming (a restored job resumes as {@code state} says)
      * @param planning asked only when there is a snapshot to run
-     * @param binlogPlanner asked only when the job streams without a snapshot: to plan the split
-     *     of a new job, or to re-run the preflight of a planned split restored before it went out
+     * @param binlogPlanner asked only when the job streams without a snapshot: to plan the split of
+     *     a new job, or to re-run the preflight of a planned split restored before it went out
      */
     public CapstanEnumerator(
             SplitEnumeratorContext<CapstanSplit> context,
@@ -143,8 +146,9 @@ public final class CapstanEnumerator implements SplitEnumerator<CapstanSplit, En
 
     /** Carries out the tracker's answers to every reader that can be answered now. */
     private void serveWaiting() {
-        List<SplitReply> replies = tracker.serveWaiting(
-                context.registeredReaders()::containsKey, context.currentParallelism());
+        List<SplitReply> replies =
+                tracker.serveWaiting(
+                        context.registeredReaders()::containsKey, context.currentParallelism());
         for (SplitReply reply : replies) {
             if (reply instanceof SplitReply.Assign assign) {
                 if (assign.split() instanceof BinlogSplit) {

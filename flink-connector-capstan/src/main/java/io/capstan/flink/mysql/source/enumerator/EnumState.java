@@ -1,16 +1,17 @@
 package io.capstan.flink.mysql.source.enumerator;
 
+import io.capstan.flink.mysql.source.split.BinlogSplit;
+
 import org.apache.flink.annotation.Internal;
 
-import io.capstan.flink.mysql.source.split.BinlogSplit;
 import javax.annotation.Nullable;
 
 /**
- * The enumerator's checkpointed state: the planned binlog split waiting for a reader, or whether
- * a reader holds it (its position is then in the reader's state); and, from the resolved tables
- * until a checkpoint after the binlog split went out, the snapshot's {@link SnapshotProgress}.
- * Which {@link EnumeratorPhase} a restore resumes in follows from these (see
- * {@code SplitAssignmentTracker.restore}).
+ * The enumerator's checkpointed state: the planned binlog split waiting for a reader, or whether a
+ * reader holds it (its position is then in the reader's state); and, from the resolved tables until
+ * a checkpoint after the binlog split went out, the snapshot's {@link SnapshotProgress}. Which
+ * {@link EnumeratorPhase} a restore resumes in follows from these (see {@code
+ * SplitAssignmentTracker.restore}).
  *
  * @param unassignedBinlogSplit the planned binlog split waiting for a reader, or null
  * @param binlogSplitAssigned whether a reader holds the binlog split

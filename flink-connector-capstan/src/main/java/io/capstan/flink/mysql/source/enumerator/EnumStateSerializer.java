@@ -1,7 +1,5 @@
 package io.capstan.flink.mysql.source.enumerator;
 
-import org.apache.flink.annotation.Internal;
-
 import io.capstan.flink.mysql.gtid.GtidSet;
 import io.capstan.flink.mysql.schema.TableId;
 import io.capstan.flink.mysql.snapshot.key.ChunkKey;
@@ -18,16 +16,19 @@ import io.capstan.flink.mysql.source.split.ChunkCompletion;
 import io.capstan.flink.mysql.source.split.SerdeText;
 import io.capstan.flink.mysql.source.split.SnapshotChunkSplit;
 import io.capstan.flink.mysql.source.split.SplitKind;
-import java.io.IOException;
-import java.util.ArrayList;
-import java.util.LinkedHashMap;
-import java.util.List;
-import java.util.Map;
+
+import org.apache.flink.annotation.Internal;
 import org.apache.flink.core.io.SimpleVersionedSerializer;
 import org.apache.flink.core.memory.DataInputDeserializer;
 import org.apache.flink.core.memory.DataInputView;
 import org.apache.flink.core.memory.DataOutputSerializer;
 import org.apache.flink.core.memory.DataOutputView;
+
+import java.io.IOException;
+import java.util.ArrayList;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
 
 /**
  * Versioned bytes of {@link EnumState}.
@@ -37,11 +38,11 @@ import org.apache.flink.core.memory.DataOutputView;
  *
  * <p>Version 2 (written now): the same two flags and the split in the version-2 split layout, then
  * a flag whether snapshot progress follows: the chunk keys (each followed by the table's schema
- * fingerprint), the planner state of each table, the
- * planned chunks not handed out (as version-2 splits), the finished chunks per table (a
- * dictionary of the table's distinct G, then per chunk its index, range, G index and row count:
- * chunks read while nothing committed share one G), the last checkpoint id the enumerator took and
- * the checkpoint id after which the latest completion arrived ({@code -1} for none).
+ * fingerprint), the planner state of each table, the planned chunks not handed out (as version-2
+ * splits), the finished chunks per table (a dictionary of the table's distinct G, then per chunk
+ * its index, range, G index and row count: chunks read while nothing committed share one G), the
+ * last checkpoint id the enumerator took and the checkpoint id after which the latest completion
+ * arrived ({@code -1} for none).
  */
 @Internal
 public final class EnumStateSerializer implements SimpleVersionedSerializer<EnumState> {
@@ -84,7 +85,8 @@ public final class EnumStateSerializer implements SimpleVersionedSerializer<Enum
         if (in.readBoolean()) {
             CapstanSplit split = CapstanSplitSerializer.read(in, version);
             if (split.kind() != SplitKind.BINLOG) {
-                throw new IOException("corrupt enumerator state: pending split of kind " + split.kind());
+                throw new IOException(
+                        "corrupt enumerator state: pending split of kind " + split.kind());
             }
             pending = split.asBinlogSplit();
         }
@@ -93,7 +95,8 @@ public final class EnumStateSerializer implements SimpleVersionedSerializer<Enum
             snapshot = readSnapshot(in);
         }
         if (in.available() > 0) {
-            throw new IOException("corrupt enumerator state: " + in.available() + " trailing bytes");
+            throw new IOException(
+                    "corrupt enumerator state: " + in.available() + " trailing bytes");
         }
         return new EnumState(pending, assigned, snapshot);
     }
@@ -172,8 +175,10 @@ public final class EnumStateSerializer implements SimpleVersionedSerializer<Enum
                         throw new IOException("corrupt enumerator state: G index out of range");
                     }
                     long rows = readVarLong(in);
-                    list.add(new SnapshotBook.Finished(
-                            new SnapshotChunk(table, index, range), new ChunkCompletion(dictionary[g], rows)));
+                    list.add(
+                            new SnapshotBook.Finished(
+                                    new SnapshotChunk(table, index, range),
+                                    new ChunkCompletion(dictionary[g], rows)));
                 }
                 finished.put(table, list);
             }

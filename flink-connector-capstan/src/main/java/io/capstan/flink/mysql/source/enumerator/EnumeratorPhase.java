@@ -33,7 +33,9 @@ public enum EnumeratorPhase {
      * readers report that the job does not checkpoint).
      */
     AWAITING_HANDOFF_CHECKPOINT,
-    /** Bounded {@code snapshot} mode: every chunk is finished, every reader is told no more splits. */
+    /**
+     * Bounded {@code snapshot} mode: every chunk is finished, every reader is told no more splits.
+     */
     FINISHED,
     /**
      * Stream-only modes: the binlog split is being planned (a new job) or its preflight re-run (a

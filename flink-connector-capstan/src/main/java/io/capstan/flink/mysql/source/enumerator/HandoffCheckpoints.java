@@ -3,15 +3,15 @@ package io.capstan.flink.mysql.source.enumerator;
 import java.util.OptionalLong;
 
 /**
- * The checkpoint side of the snapshot-to-binlog handoff: whether a completed checkpoint holds
- * every chunk completion, and whether the handoff may go without one. Pure; used on the
- * coordinator thread only.
+ * The checkpoint side of the snapshot-to-binlog handoff: whether a completed checkpoint holds every
+ * chunk completion, and whether the handoff may go without one. Pure; used on the coordinator
+ * thread only.
  *
  * <p>Why the checkpoint: records of one key may travel through different reader subtasks; only a
  * completed checkpoint whose barriers followed every chunk's rows proves that all of them reached
  * every downstream operator before the first binlog record is emitted, and that no chunk will be
- * read again (a restore goes back at most to that checkpoint). With parallelism 1 one subtask
- * keeps the order; without checkpointing there is nothing to wait for (see docs/snapshot.md).
+ * read again (a restore goes back at most to that checkpoint). With parallelism 1 one subtask keeps
+ * the order; without checkpointing there is nothing to wait for (see docs/snapshot.md).
  *
  * <p>A checkpoint mark is the id of the last checkpoint the enumerator took at some moment; empty
  * when it had taken none, so that every checkpoint completing later follows it.
@@ -27,13 +27,17 @@ final class HandoffCheckpoints {
     }
 
     private OptionalLong lastTaken;
+
     /** The latest completion (or drop) is in every checkpoint with a larger id than this. */
     private OptionalLong latestChangeAfter;
+
     /** A completed checkpoint holds every completion. */
     private boolean confirmed;
+
     private ReaderCheckpointing readers = ReaderCheckpointing.UNKNOWN;
 
-    private HandoffCheckpoints(OptionalLong lastTaken, OptionalLong latestChangeAfter, boolean confirmed) {
+    private HandoffCheckpoints(
+            OptionalLong lastTaken, OptionalLong latestChangeAfter, boolean confirmed) {
         this.lastTaken = lastTaken;
         this.latestChangeAfter = latestChangeAfter;
         this.confirmed = confirmed;
@@ -49,7 +53,8 @@ final class HandoffCheckpoints {
      */
     static HandoffCheckpoints restored(
             OptionalLong lastTaken, OptionalLong latestChangeAfter, boolean allFinished) {
-        boolean holdsAll = lastTaken.isPresent() && follows(lastTaken.getAsLong(), latestChangeAfter);
+        boolean holdsAll =
+                lastTaken.isPresent() && follows(lastTaken.getAsLong(), latestChangeAfter);
         return new HandoffCheckpoints(lastTaken, latestChangeAfter, allFinished && holdsAll);
     }
 

@@ -1,7 +1,5 @@
 package io.capstan.flink.mysql.source.enumerator;
 
-import org.apache.flink.annotation.Internal;
-
 import io.capstan.flink.mysql.binlog.BinlogStartPosition;
 import io.capstan.flink.mysql.preflight.Preflight;
 import io.capstan.flink.mysql.proxy.JdbcProxy;
@@ -10,13 +8,17 @@ import io.capstan.flink.mysql.schema.TableId;
 import io.capstan.flink.mysql.source.CapstanSourceConfig;
 import io.capstan.flink.mysql.source.TableDiscovery;
 import io.capstan.flink.mysql.source.split.BinlogSplit;
-import java.util.List;
+
+import org.apache.flink.annotation.Internal;
+
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
+import java.util.List;
+
 /**
- * Plans the binlog split against the server through its {@link JdbcProxy}. Each call releases
- * the proxy's connection when done: the planner is asked once per start, then never again.
+ * Plans the binlog split against the server through its {@link JdbcProxy}. Each call releases the
+ * proxy's connection when done: the planner is asked once per start, then never again.
  */
 @Internal
 public final class JdbcBinlogSplitPlanner implements BinlogSplitPlanner {
@@ -40,9 +42,14 @@ public final class JdbcBinlogSplitPlanner implements BinlogSplitPlanner {
     public BinlogSplit planNewSplit() throws Exception {
         try {
             List<TableId> tables = TableDiscovery.resolve(mysql, config.tables());
-            LOG.info("Capturing {} table(s) on {}: {}", tables.size(), mysql.serverAddress(), tables);
+            LOG.info(
+                    "Capturing {} table(s) on {}: {}",
+                    tables.size(),
+                    mysql.serverAddress(),
+                    tables);
             Preflight.check(mysql.serverFacts(), mysql.serverAddress(), tables);
-            BinlogStartPosition start = StartPositionResolver.resolve(mysql, config.startupOptions());
+            BinlogStartPosition start =
+                    StartPositionResolver.resolve(mysql, config.startupOptions());
             BinlogSplit split = new BinlogSplit(tables, start);
             LOG.info("Planned {} for start {}", split, config.startupOptions());
             return split;

@@ -1,7 +1,5 @@
 package io.capstan.flink.mysql.source.enumerator;
 
-import org.apache.flink.annotation.Internal;
-
 import io.capstan.flink.mysql.preflight.Preflight;
 import io.capstan.flink.mysql.proxy.JdbcProxy;
 import io.capstan.flink.mysql.proxy.server.ServerJdbcProxy;
@@ -16,18 +14,22 @@ import io.capstan.flink.mysql.snapshot.plan.SnapshotPlanner;
 import io.capstan.flink.mysql.snapshot.read.TableReadSpec;
 import io.capstan.flink.mysql.source.CapstanSourceConfig;
 import io.capstan.flink.mysql.source.TableDiscovery;
+
+import org.apache.flink.annotation.Internal;
+
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
-import org.slf4j.Logger;
-import org.slf4j.LoggerFactory;
 
 /**
  * {@link SnapshotPlanning} through the server's {@link JdbcProxy}. The proxy's one connection is
- * used only by the enumerator's async worker (callAsync runs one task at a time) and reopened
- * after a failure; {@link #close} comes from the coordinator thread.
+ * used only by the enumerator's async worker (callAsync runs one task at a time) and reopened after
+ * a failure; {@link #close} comes from the coordinator thread.
  */
 @Internal
 public final class JdbcSnapshotPlanning implements SnapshotPlanning {
@@ -50,11 +52,14 @@ public final class JdbcSnapshotPlanning implements SnapshotPlanning {
     @Override
     public List<SnapshotTable> resolveTables() throws Exception {
         List<TableId> tables = TableDiscovery.resolve(mysql, config.tables());
-        LOG.info("Snapshotting {} table(s) on {}: {}", tables.size(), mysql.serverAddress(), tables);
+        LOG.info(
+                "Snapshotting {} table(s) on {}: {}", tables.size(), mysql.serverAddress(), tables);
         Preflight.check(mysql.serverFacts(), mysql.serverAddress(), tables);
         List<SnapshotTable> out = new ArrayList<>();
         for (TableId t : tables) {
-            ChunkKey key = ChunkKeyResolver.resolve(mysql.keyMetadata(t), config.snapshot().chunkKeyColumn(t));
+            ChunkKey key =
+                    ChunkKeyResolver.resolve(
+                            mysql.keyMetadata(t), config.snapshot().chunkKeyColumn(t));
             // Converters must exist for every column before anything is read (refuses early).
             TableSchema schema = mysql.tableSchema(t);
             TableReadSpec.forSchema(key, schema);
@@ -64,13 +69,15 @@ public final class JdbcSnapshotPlanning implements SnapshotPlanning {
     }
 
     @Override
-    public Planned planMore(List<ChunkKey> keys, List<ChunkPlannerState> states, int max) throws Exception {
+    public Planned planMore(List<ChunkKey> keys, List<ChunkPlannerState> states, int max)
+            throws Exception {
         Map<TableId, ChunkPlannerState> restored = new LinkedHashMap<>();
         for (ChunkPlannerState s : states) {
             restored.put(s.table(), s);
         }
         // The proxy drops its connection after a failed query: the next attempt reconnects.
-        SnapshotPlanner planner = new SnapshotPlanner(keys, config.snapshot().chunkSize(), mysql, restored);
+        SnapshotPlanner planner =
+                new SnapshotPlanner(keys, config.snapshot().chunkSize(), mysql, restored);
         List<SnapshotChunk> chunks = new ArrayList<>();
         while (chunks.size() < max) {
             Optional<SnapshotChunk> next = planner.next();

@@ -1,7 +1,5 @@
 package io.capstan.flink.mysql.source.enumerator;
 
-import org.apache.flink.annotation.Internal;
-
 import io.capstan.flink.mysql.gtid.GtidSet;
 import io.capstan.flink.mysql.schema.TableId;
 import io.capstan.flink.mysql.snapshot.gate.CursorGate;
@@ -11,6 +9,9 @@ import io.capstan.flink.mysql.snapshot.plan.ChunkPlannerState;
 import io.capstan.flink.mysql.snapshot.plan.SnapshotChunk;
 import io.capstan.flink.mysql.source.split.ChunkCompletion;
 import io.capstan.flink.mysql.source.split.SnapshotChunkSplit;
+
+import org.apache.flink.annotation.Internal;
+
 import java.util.ArrayDeque;
 import java.util.ArrayList;
 import java.util.Collection;
@@ -28,8 +29,8 @@ import java.util.TreeMap;
  *
  * <p>A completion for a chunk already recorded replaces it: the same chunk completes twice only
  * when its first read was rolled back (its reader restored a checkpoint from before it) and it was
- * read again at a new G, and only the new read's rows reached the output. Resent completions of
- * the same read are equal, so they are counted once.
+ * read again at a new G, and only the new read's rows reached the output. Resent completions of the
+ * same read are equal, so they are counted once.
  */
 @Internal
 public final class SnapshotBook {
@@ -74,7 +75,8 @@ public final class SnapshotBook {
     public void planned(Collection<SnapshotChunk> chunks, Collection<ChunkPlannerState> states) {
         for (ChunkPlannerState s : states) {
             if (!planning.containsKey(s.table())) {
-                throw new IllegalArgumentException("planner state of a table not snapshotted: " + s.table());
+                throw new IllegalArgumentException(
+                        "planner state of a table not snapshotted: " + s.table());
             }
             planning.put(s.table(), s);
         }
@@ -125,7 +127,8 @@ public final class SnapshotBook {
         }
         TreeMap<Integer, Finished> t = finished.get(split.chunk().table());
         if (t == null) {
-            throw new IllegalArgumentException("completion of a table not snapshotted: " + split.splitId());
+            throw new IllegalArgumentException(
+                    "completion of a table not snapshotted: " + split.splitId());
         }
         Finished previous = t.put(split.chunk().index(), new Finished(split.chunk(), c));
         if (previous == null) {
@@ -186,13 +189,14 @@ public final class SnapshotBook {
     public CursorGate gate() {
         requireAllFinished();
         Map<ChunkKey, List<FinishedChunk>> byKey = new LinkedHashMap<>();
-        finished.forEach((t, m) -> {
-            List<FinishedChunk> list = new ArrayList<>(m.size());
-            for (Finished f : m.values()) {
-                list.add(new FinishedChunk(f.chunk.range(), f.completion.gtidSet()));
-            }
-            byKey.put(tables.get(t).key(), list);
-        });
+        finished.forEach(
+                (t, m) -> {
+                    List<FinishedChunk> list = new ArrayList<>(m.size());
+                    for (Finished f : m.values()) {
+                        list.add(new FinishedChunk(f.chunk.range(), f.completion.gtidSet()));
+                    }
+                    byKey.put(tables.get(t).key(), list);
+                });
         return CursorGate.of(byKey);
     }
 

@@ -1,16 +1,17 @@
 package io.capstan.flink.mysql.source.enumerator;
 
-import org.apache.flink.annotation.Internal;
-
 import io.capstan.flink.mysql.snapshot.key.ChunkKey;
 import io.capstan.flink.mysql.snapshot.plan.ChunkPlannerState;
 import io.capstan.flink.mysql.snapshot.plan.SnapshotChunk;
+
+import org.apache.flink.annotation.Internal;
+
 import java.util.List;
 
 /**
  * The snapshot's questions to the server, asked off the coordinator thread. Implementations own
- * their connections; the enumerator passes immutable inputs in and installs the results on its
- * own thread.
+ * their connections; the enumerator passes immutable inputs in and installs the results on its own
+ * thread.
  */
 @Internal
 public interface SnapshotPlanning extends AutoCloseable {
@@ -19,8 +20,8 @@ public interface SnapshotPlanning extends AutoCloseable {
      * Resolves the captured tables, runs the preflight, decides each table's chunk key before
      * anything is read, and takes the fingerprint of its schema.
      *
-     * @throws Exception a {@code CapstanHaltException} naming the table and the option that
-     *     fixes it (no key, unsupported key, no table matched, preflight refusal)
+     * @throws Exception a {@code CapstanHaltException} naming the table and the option that fixes
+     *     it (no key, unsupported key, no table matched, preflight refusal)
      */
     List<SnapshotTable> resolveTables() throws Exception;
 

@@ -1,10 +1,11 @@
 package io.capstan.flink.mysql.source.enumerator;
 
-import org.apache.flink.annotation.Internal;
-
 import io.capstan.flink.mysql.schema.TableId;
 import io.capstan.flink.mysql.snapshot.plan.ChunkPlannerState;
 import io.capstan.flink.mysql.source.split.SnapshotChunkSplit;
+
+import org.apache.flink.annotation.Internal;
+
 import java.util.Collections;
 import java.util.LinkedHashMap;
 import java.util.List;
@@ -15,8 +16,8 @@ import java.util.OptionalLong;
  * The snapshot part of the enumerator's checkpoint: a copy of the {@link SnapshotBook} plus the
  * handoff bookkeeping (the last checkpoint the enumerator took, and the checkpoint after which the
  * latest completion was recorded; empty when none had been taken). Immutable. Its size grows with
- * finished chunks only; planning progress is a few dozen bytes per table, and at most a few
- * planned chunks wait per reader.
+ * finished chunks only; planning progress is a few dozen bytes per table, and at most a few planned
+ * chunks wait per reader.
  */
 @Internal
 public record SnapshotProgress(
@@ -45,15 +46,26 @@ public record SnapshotProgress(
             Map<TableId, List<SnapshotBook.Finished>> finished,
             long lastCheckpointTaken,
             long latestCompletionAfter) {
-        this(tables, plannerStates, pending, finished,
-                fromStored(lastCheckpointTaken), fromStored(latestCompletionAfter));
+        this(
+                tables,
+                plannerStates,
+                pending,
+                finished,
+                fromStored(lastCheckpointTaken),
+                fromStored(latestCompletionAfter));
     }
 
     static SnapshotProgress of(
-            SnapshotBook book, OptionalLong lastCheckpointTaken, OptionalLong latestCompletionAfter) {
+            SnapshotBook book,
+            OptionalLong lastCheckpointTaken,
+            OptionalLong latestCompletionAfter) {
         return new SnapshotProgress(
-                book.tables(), book.plannerStates(), book.pending(), book.finished(),
-                lastCheckpointTaken, latestCompletionAfter);
+                book.tables(),
+                book.plannerStates(),
+                book.pending(),
+                book.finished(),
+                lastCheckpointTaken,
+                latestCompletionAfter);
     }
 
     private static OptionalLong fromStored(long checkpointId) {
@@ -74,8 +86,9 @@ public record SnapshotProgress(
         for (List<SnapshotBook.Finished> list : finished.values()) {
             for (SnapshotBook.Finished f : list) {
                 SnapshotTable t = tableOf(f.chunk().table());
-                book.complete(SnapshotChunkSplit.unread(t.key(), f.chunk(), t.schemaFingerprint())
-                        .withCompletion(f.completion()));
+                book.complete(
+                        SnapshotChunkSplit.unread(t.key(), f.chunk(), t.schemaFingerprint())
+                                .withCompletion(f.completion()));
             }
         }
         return book;
@@ -101,8 +114,16 @@ public record SnapshotProgress(
     /** Counts and checkpoint ids only: chunk ranges hold key values. */
     @Override
     public String toString() {
-        return "SnapshotProgress{tables=" + tables.size() + ", pending=" + pending.size()
-                + ", finished=" + finishedCount() + ", lastCheckpointTaken=" + lastCheckpointTaken
-                + ", latestCompletionAfter=" + latestCompletionAfter + "}";
+        return "SnapshotProgress{tables="
+                + tables.size()
+                + ", pending="
+                + pending.size()
+                + ", finished="
+                + finishedCount()
+                + ", lastCheckpointTaken="
+                + lastCheckpointTaken
+                + ", latestCompletionAfter="
+                + latestCompletionAfter
+                + "}";
     }
 }

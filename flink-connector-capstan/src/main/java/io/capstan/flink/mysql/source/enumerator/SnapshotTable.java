@@ -1,8 +1,9 @@
 package io.capstan.flink.mysql.source.enumerator;
 
+import io.capstan.flink.mysql.snapshot.key.ChunkKey;
+
 import org.apache.flink.annotation.Internal;
 
-import io.capstan.flink.mysql.snapshot.key.ChunkKey;
 import java.util.Objects;
 
 /** A table to snapshot: its chunk key and the fingerprint of its schema when the snapshot began. */

@@ -9,6 +9,12 @@ import io.capstan.flink.mysql.snapshot.plan.SnapshotChunk;
 import io.capstan.flink.mysql.source.split.BinlogSplit;
 import io.capstan.flink.mysql.source.split.CapstanSplit;
 import io.capstan.flink.mysql.source.split.SnapshotChunkSplit;
+
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+import javax.annotation.Nullable;
+
 import java.util.ArrayList;
 import java.util.Iterator;
 import java.util.LinkedHashSet;
@@ -17,20 +23,17 @@ import java.util.Optional;
 import java.util.OptionalLong;
 import java.util.Set;
 import java.util.function.IntPredicate;
-import javax.annotation.Nullable;
-import org.slf4j.Logger;
-import org.slf4j.LoggerFactory;
 
 /**
  * The enumerator's rules without Flink: its {@link EnumeratorPhase}, which waiting request gets a
- * chunk, the binlog split, "no more splits" or must wait; the bookkeeping of completions,
- * reopened and returned splits; when the handoff is allowed; and when the finished chunks may be
- * forgotten. {@link CapstanEnumerator} runs the I/O and carries out the replies. Single-threaded
- * (the coordinator thread).
+ * chunk, the binlog split, "no more splits" or must wait; the bookkeeping of completions, reopened
+ * and returned splits; when the handoff is allowed; and when the finished chunks may be forgotten.
+ * {@link CapstanEnumerator} runs the I/O and carries out the replies. Single-threaded (the
+ * coordinator thread).
  *
  * <p>The {@link SnapshotBook} is held from the resolved tables until a checkpoint that follows the
- * binlog split's assignment completes: until then a restore may bring the binlog split back, and
- * it must then be rebuilt from the book.
+ * binlog split's assignment completes: until then a restore may bring the binlog split back, and it
+ * must then be rebuilt from the book.
  */
 final class SplitAssignmentTracker {
 
@@ -61,14 +64,22 @@ final class SplitAssignmentTracker {
 
     private final AfterSnapshot afterSnapshot;
     private EnumeratorPhase phase;
-    /** Present from the resolved tables until a checkpoint after the binlog assignment completes. */
+
+    /**
+     * Present from the resolved tables until a checkpoint after the binlog assignment completes.
+     */
     @Nullable private SnapshotBook book;
+
     private HandoffCheckpoints checkpoints;
+
     /** The binlog split being verified (PREPARING_BINLOG_SPLIT after a restore) or ready to go. */
     @Nullable private BinlogSplit binlogSplit;
+
     /** STREAMING with the book kept: the mark taken when the binlog split went out. */
     private OptionalLong binlogAssignedAfter = OptionalLong.empty();
+
     private boolean planningInFlight;
+
     /** Readers that asked and have no answer yet, in order of asking. */
     private final Set<Integer> waiting = new LinkedHashSet<>();
 
@@ -80,8 +91,8 @@ final class SplitAssignmentTracker {
 
     /**
      * The tracker of a new job ({@link EnumState#initial()}) or a restored one. A restored job
-     * resumes as its state says, whatever start mode is configured now; the mode decides only how
-     * a new job starts and whether a snapshot is followed by streaming.
+     * resumes as its state says, whatever start mode is configured now; the mode decides only how a
+     * new job starts and whether a snapshot is followed by streaming.
      */
     static SplitAssignmentTracker restore(StartupMode mode, EnumState state) {
         AfterSnapshot after = mode.isBounded() ? AfterSnapshot.END : AfterSnapshot.STREAM;
@@ -93,9 +104,11 @@ final class SplitAssignmentTracker {
             SnapshotProgress progress = state.snapshot();
             t = new SplitAssignmentTracker(after, EnumeratorPhase.SNAPSHOTTING);
             t.book = progress.toBook();
-            t.checkpoints = HandoffCheckpoints.restored(
-                    progress.lastCheckpointTaken(), progress.latestCompletionAfter(),
-                    t.book.allFinished());
+            t.checkpoints =
+                    HandoffCheckpoints.restored(
+                            progress.lastCheckpointTaken(),
+                            progress.latestCompletionAfter(),
+                            t.book.allFinished());
             t.settleSnapshotPhase();
         } else if (state.unassignedBinlogSplit() != null) {
             // Planned before the restore: its preflight runs again before it goes out.
@@ -146,8 +159,8 @@ final class SplitAssignmentTracker {
             return Optional.empty();
         }
         planningInFlight = true;
-        return Optional.of(new PlanRequest(
-                book.keys(), book.plannerStates(), target - book.pendingCount()));
+        return Optional.of(
+                new PlanRequest(book.keys(), book.plannerStates(), target - book.pendingCount()));
     }
 
     /** Installs planned chunks; returns true when planning is finished for every table. */
@@ -230,10 +243,12 @@ final class SplitAssignmentTracker {
         }
         List<TableId> tables = new ArrayList<>();
         book.keys().forEach(k -> tables.add(k.table()));
-        BinlogSplit split = new BinlogSplit(
-                tables, BinlogStartPosition.of(book.binlogStart()), book.gate());
-        LOG.info("Snapshot finished: {} chunks, {} rows; handing over to the binlog",
-                book.finishedCount(), book.rowCount());
+        BinlogSplit split =
+                new BinlogSplit(tables, BinlogStartPosition.of(book.binlogStart()), book.gate());
+        LOG.info(
+                "Snapshot finished: {} chunks, {} rows; handing over to the binlog",
+                book.finishedCount(),
+                book.rowCount());
         return Optional.of(assignBinlog(split, subtask));
     }
 
@@ -336,11 +351,14 @@ final class SplitAssignmentTracker {
 
     EnumState checkpoint(long checkpointId) {
         checkpoints.taken(checkpointId);
-        SnapshotProgress progress = book == null
-                ? null
-                : SnapshotProgress.of(book, checkpoints.lastTaken(), checkpoints.latestChangeAfter());
-        boolean pending = phase == EnumeratorPhase.BINLOG_SPLIT_READY
-                || phase == EnumeratorPhase.PREPARING_BINLOG_SPLIT;
+        SnapshotProgress progress =
+                book == null
+                        ? null
+                        : SnapshotProgress.of(
+                                book, checkpoints.lastTaken(), checkpoints.latestChangeAfter());
+        boolean pending =
+                phase == EnumeratorPhase.BINLOG_SPLIT_READY
+                        || phase == EnumeratorPhase.PREPARING_BINLOG_SPLIT;
         return new EnumState(
                 pending ? binlogSplit : null, phase == EnumeratorPhase.STREAMING, progress);
     }
@@ -351,8 +369,10 @@ final class SplitAssignmentTracker {
         }
         if (phase == EnumeratorPhase.STREAMING
                 && HandoffCheckpoints.follows(checkpointId, binlogAssignedAfter)) {
-            LOG.info("Binlog split checkpointed by its reader; dropping {} finished chunks from the"
-                    + " enumerator state", book.finishedCount());
+            LOG.info(
+                    "Binlog split checkpointed by its reader; dropping {} finished chunks from the"
+                            + " enumerator state",
+                    book.finishedCount());
             book = null;
             return CheckpointOutcome.BOOK_DROPPED;
         }

@@ -2,10 +2,10 @@ package io.capstan.flink.mysql.source.enumerator;
 
 import io.capstan.flink.mysql.StartupOptions;
 import io.capstan.flink.mysql.binlog.BinlogStartPosition;
-import io.capstan.flink.mysql.binlog.ServerGtidState;
 import io.capstan.flink.mysql.error.CapstanHaltException;
 import io.capstan.flink.mysql.error.HaltReason;
 import io.capstan.flink.mysql.proxy.JdbcProxy;
+
 import java.io.IOException;
 
 /** Turns the user's {@link StartupOptions} into a validated binlog start position on the server. */
@@ -23,7 +23,8 @@ final class StartPositionResolver {
                 return mysql.gtidState().resumeFrom(options.gtidSet(), mysql.serverAddress());
             case TIMESTAMP:
                 if (options.timestampMillis() < 0) {
-                    throw new IllegalArgumentException("start timestamp must be >= 0 ms since the epoch");
+                    throw new IllegalArgumentException(
+                            "start timestamp must be >= 0 ms since the epoch");
                 }
                 // The streamer drops the transactions committed before the timestamp.
                 return mysql.gtidState().earliest();
@@ -32,7 +33,9 @@ final class StartPositionResolver {
                 // this guards a wrong wiring rather than user input.
                 throw new CapstanHaltException(
                         HaltReason.INVALID_START_POSITION,
-                        "startupOptions " + options + " have no binlog start position of their own"
+                        "startupOptions "
+                                + options
+                                + " have no binlog start position of their own"
                                 + " (the snapshot modes start from their chunks' positions).");
         }
     }

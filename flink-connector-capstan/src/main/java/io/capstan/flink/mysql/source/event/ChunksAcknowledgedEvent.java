@@ -1,13 +1,13 @@
 package io.capstan.flink.mysql.source.event;
 
 import org.apache.flink.annotation.Internal;
-
-import java.util.List;
 import org.apache.flink.api.connector.source.SourceEvent;
 
+import java.util.List;
+
 /**
- * Enumerator → reader: the completions of these chunks (by split id) are in the enumerator's
- * state, so the reader may drop them from its own.
+ * Enumerator → reader: the completions of these chunks (by split id) are in the enumerator's state,
+ * so the reader may drop them from its own.
  */
 @Internal
 public final class ChunksAcknowledgedEvent implements SourceEvent {

@@ -1,15 +1,16 @@
 package io.capstan.flink.mysql.source.event;
 
-import org.apache.flink.annotation.Internal;
-
 import io.capstan.flink.mysql.source.split.SnapshotChunkSplit;
-import java.util.List;
+
+import org.apache.flink.annotation.Internal;
 import org.apache.flink.api.connector.source.SourceEvent;
 
+import java.util.List;
+
 /**
- * Reader → enumerator: these chunks were read and emitted (each split carries its completion: G
- * and row count). Sent when a chunk finishes and again after every restore for the completions
- * still unacknowledged; the enumerator counts each chunk once (by its id).
+ * Reader → enumerator: these chunks were read and emitted (each split carries its completion: G and
+ * row count). Sent when a chunk finishes and again after every restore for the completions still
+ * unacknowledged; the enumerator counts each chunk once (by its id).
  *
  * <p>Travels as a Java-serialized event: it carries chunk boundaries (values), which stay in the
  * data path (Flink's RPC), never in logs; {@link #toString()} counts only.

@@ -1,15 +1,15 @@
 package io.capstan.flink.mysql.source.event;
 
 import org.apache.flink.annotation.Internal;
-
-import java.util.List;
 import org.apache.flink.api.connector.source.SourceEvent;
 
+import java.util.List;
+
 /**
- * Reader → enumerator, right after a restore (before the reader registers and asks for splits):
- * the restored state holds these chunks unread, so they will be read again at a new G. A
- * completion the enumerator received for them after that checkpoint belongs to output that was
- * rolled back, and is dropped.
+ * Reader → enumerator, right after a restore (before the reader registers and asks for splits): the
+ * restored state holds these chunks unread, so they will be read again at a new G. A completion the
+ * enumerator received for them after that checkpoint belongs to output that was rolled back, and is
+ * dropped.
  */
 @Internal
 public final class ChunksReopenedEvent implements SourceEvent {

@@ -3,6 +3,7 @@ package io.capstan.flink.mysql.source.event;
 import io.capstan.flink.mysql.source.split.CapstanSplit;
 import io.capstan.flink.mysql.source.split.CapstanSplitSerializer;
 import io.capstan.flink.mysql.source.split.SnapshotChunkSplit;
+
 import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.util.ArrayList;
@@ -28,7 +29,9 @@ final class SplitBytes {
         List<SnapshotChunkSplit> out = new ArrayList<>(bytes.length);
         try {
             for (byte[] b : bytes) {
-                CapstanSplit s = CapstanSplitSerializer.INSTANCE.deserialize(CapstanSplitSerializer.VERSION, b);
+                CapstanSplit s =
+                        CapstanSplitSerializer.INSTANCE.deserialize(
+                                CapstanSplitSerializer.VERSION, b);
                 out.add(s.asSnapshotChunkSplit());
             }
         } catch (IOException e) {

@@ -5,14 +5,17 @@ import io.capstan.flink.mysql.proxy.BinlogStream;
 import io.capstan.flink.mysql.proxy.MySqlProxies;
 import io.capstan.flink.mysql.snapshot.gate.SnapshotDdlObserver;
 import io.capstan.flink.mysql.source.split.BinlogSplit;
+
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+import javax.annotation.Nullable;
+
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.TimeUnit;
 import java.util.function.BooleanSupplier;
-import javax.annotation.Nullable;
-import org.slf4j.Logger;
-import org.slf4j.LoggerFactory;
 
 /**
  * Runs on the fetcher thread: opens the {@link BinlogStream} of the binlog split and hands its
@@ -25,6 +28,7 @@ final class BinlogFetcher implements AutoCloseable {
 
     /** Upper bound of records per fetch, so the handover queue holds bounded work. */
     static final int MAX_BATCH = 1024;
+
     /** How long one fetch waits for the first record; short so wakeUp() is honoured promptly. */
     private static final long POLL_MILLIS = 100;
 
@@ -50,7 +54,9 @@ final class BinlogFetcher implements AutoCloseable {
             throw new IllegalStateException("a reader streams at most one binlog split");
         }
         LOG.info("Starting to stream {}", binlog);
-        BinlogStream s = mysql.binlog(binlog.start(), binlog.tables(), SnapshotDdlObserver.of(binlog.gate()));
+        BinlogStream s =
+                mysql.binlog(
+                        binlog.start(), binlog.tables(), SnapshotDdlObserver.of(binlog.gate()));
         metrics.streamerStarted(s.metrics());
         s.start();
         streamer = s;

@@ -1,7 +1,5 @@
 package io.capstan.flink.mysql.source.reader;
 
-import org.apache.flink.annotation.Internal;
-
 import io.capstan.flink.mysql.CapstanDeserializer;
 import io.capstan.flink.mysql.ChangeEvent;
 import io.capstan.flink.mysql.binlog.BinlogRecord;
@@ -10,6 +8,8 @@ import io.capstan.flink.mysql.binlog.TransactionEnd;
 import io.capstan.flink.mysql.gtid.Gtid;
 import io.capstan.flink.mysql.snapshot.gate.GatedChange;
 import io.capstan.flink.mysql.source.split.BinlogSplitState;
+
+import org.apache.flink.annotation.Internal;
 import org.apache.flink.api.connector.source.SourceOutput;
 
 /**
@@ -19,10 +19,10 @@ import org.apache.flink.api.connector.source.SourceOutput;
  * <p>A row change already covered by the state (its transaction processed, or within the partial
  * transaction's handled rows) is skipped as defence in depth. Otherwise it passes the cursor gate
  * ({@link GatedChange}): what passes is deserialized and emitted with its commit time as the record
- * timestamp. Either way the state counts the row as handled: the streamer's resume skips the
- * first N captured rows of the partial transaction, suppressed ones included. A transaction end
- * adds the transaction to the processed set (and may retire gated tables), also when all its rows
- * were suppressed.
+ * timestamp. Either way the state counts the row as handled: the streamer's resume skips the first
+ * N captured rows of the partial transaction, suppressed ones included. A transaction end adds the
+ * transaction to the processed set (and may retire gated tables), also when all its rows were
+ * suppressed.
  */
 @Internal
 public final class BinlogRecordEmitter<T> {
@@ -30,8 +30,10 @@ public final class BinlogRecordEmitter<T> {
     private final CapstanDeserializer<T> deserializer;
     private final CapstanReaderMetrics metrics;
     private final TimestampedCollector<T> collector = new TimestampedCollector<>();
+
     /** The text of the last transaction's GTID: rows of one transaction share it. */
     private Gtid lastGtid;
+
     private String lastGtidText;
 
     public BinlogRecordEmitter(CapstanDeserializer<T> deserializer, CapstanReaderMetrics metrics) {

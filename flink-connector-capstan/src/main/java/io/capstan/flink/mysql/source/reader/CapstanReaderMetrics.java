@@ -1,12 +1,13 @@
 package io.capstan.flink.mysql.source.reader;
 
-import org.apache.flink.annotation.Internal;
-
 import io.capstan.flink.mysql.binlog.BinlogStreamerMetrics;
 import io.capstan.flink.mysql.gtid.GtidSet;
-import java.util.function.Supplier;
+
+import org.apache.flink.annotation.Internal;
 import org.apache.flink.metrics.Counter;
 import org.apache.flink.metrics.groups.SourceReaderMetricGroup;
+
+import java.util.function.Supplier;
 
 /**
  * The reader's metrics beyond those Flink's base classes keep. {@code numRecordsIn} comes from
@@ -36,12 +37,16 @@ public final class CapstanReaderMetrics {
     private final Counter snapshotRowsRead;
     private final Counter rowsSuppressedByGate;
     private final Counter numRecordsIn;
+
     /** Written by the fetcher thread, read by the metric reporter. */
     private volatile long fetchEventTimeLagMillis = -1;
+
     /** The running streamer's counters, once the binlog split is assigned. */
     private volatile BinlogStreamerMetrics streamer;
+
     /** The processed set as of the last transaction end (task thread writes, reporter reads). */
     private volatile GtidSet processed;
+
     /** The server's gtid_executed at the latest poll; null until the binlog split starts. */
     private volatile Supplier<GtidSet> serverExecuted;
 
@@ -58,7 +63,9 @@ public final class CapstanReaderMetrics {
         this.numRecordsIn = group.getIOMetricGroup().getNumRecordsInCounter();
         group.gauge(CURRENT_FETCH_EVENT_TIME_LAG, () -> fetchEventTimeLagMillis);
         // Rows events of tables the job does not capture, skipped without decoding.
-        group.gauge(ROWS_EVENTS_FILTERED, () -> streamer == null ? 0L : streamer.uncapturedRowsEventsSkipped());
+        group.gauge(
+                ROWS_EVENTS_FILTERED,
+                () -> streamer == null ? 0L : streamer.uncapturedRowsEventsSkipped());
         group.gauge(TRANSACTIONS_SEEN, () -> streamer == null ? 0L : streamer.transactionsSeen());
         group.gauge(RECONNECTS, () -> streamer == null ? 0L : streamer.reconnects());
         // Transactions the server had executed at its latest poll that are not processed yet.

@@ -1,9 +1,9 @@
 package io.capstan.flink.mysql.source.reader;
 
-import org.apache.flink.annotation.Internal;
-
 import io.capstan.flink.mysql.CapstanDeserializer;
 import io.capstan.flink.mysql.source.split.CapstanSplitState;
+
+import org.apache.flink.annotation.Internal;
 import org.apache.flink.api.connector.source.SourceOutput;
 import org.apache.flink.connector.base.source.reader.RecordEmitter;
 
@@ -12,7 +12,8 @@ import org.apache.flink.connector.base.source.reader.RecordEmitter;
  * ChunkRecordEmitter}, a binlog record to the {@link BinlogRecordEmitter}.
  */
 @Internal
-public final class CapstanRecordEmitter<T> implements RecordEmitter<SourceElement, T, CapstanSplitState> {
+public final class CapstanRecordEmitter<T>
+        implements RecordEmitter<SourceElement, T, CapstanSplitState> {
 
     private final ChunkRecordEmitter<T> chunks;
     private final BinlogRecordEmitter<T> binlog;

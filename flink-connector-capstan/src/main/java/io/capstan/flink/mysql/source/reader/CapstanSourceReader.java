@@ -1,7 +1,5 @@
 package io.capstan.flink.mysql.source.reader;
 
-import org.apache.flink.annotation.Internal;
-
 import io.capstan.flink.mysql.CapstanDeserializer;
 import io.capstan.flink.mysql.proxy.MySqlProxies;
 import io.capstan.flink.mysql.source.CapstanSourceConfig;
@@ -12,10 +10,8 @@ import io.capstan.flink.mysql.source.event.ReaderCheckpointingEvent;
 import io.capstan.flink.mysql.source.split.CapstanSplit;
 import io.capstan.flink.mysql.source.split.CapstanSplitState;
 import io.capstan.flink.mysql.source.split.SnapshotChunkSplit;
-import java.util.ArrayList;
-import java.util.LinkedHashMap;
-import java.util.List;
-import java.util.Map;
+
+import org.apache.flink.annotation.Internal;
 import org.apache.flink.api.common.functions.RuntimeContext;
 import org.apache.flink.api.connector.source.RichSourceReaderContext;
 import org.apache.flink.api.connector.source.SourceEvent;
@@ -24,8 +20,14 @@ import org.apache.flink.configuration.CheckpointingOptions;
 import org.apache.flink.configuration.Configuration;
 import org.apache.flink.connector.base.source.reader.SingleThreadMultiplexSourceReaderBase;
 import org.apache.flink.streaming.api.operators.StreamingRuntimeContext;
+
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
+
+import java.util.ArrayList;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
 
 /**
  * The source reader: one fetcher thread reads chunk splits (a whole chunk per element) and then
@@ -40,16 +42,20 @@ import org.slf4j.LoggerFactory;
  */
 @Internal
 public final class CapstanSourceReader<T>
-        extends SingleThreadMultiplexSourceReaderBase<SourceElement, T, CapstanSplit, CapstanSplitState> {
+        extends SingleThreadMultiplexSourceReaderBase<
+                SourceElement, T, CapstanSplit, CapstanSplitState> {
 
     private static final Logger LOG = LoggerFactory.getLogger(CapstanSourceReader.class);
 
     /** Completed chunks not yet acknowledged, by split id (task thread only). */
     private final Map<String, SnapshotChunkSplit> unacknowledged = new LinkedHashMap<>();
+
     /** Unread chunks restored before start(), reported in start(). */
     private final List<String> reopened = new ArrayList<>();
+
     private boolean started;
     private final SplitRequestPacer requests = new SplitRequestPacer();
+
     /** Outlives the split readers: connections and read specs stay open across chunks. */
     private final ChunkFetcher chunks;
 
@@ -63,7 +69,8 @@ public final class CapstanSourceReader<T>
         super(
                 () ->
                         new CapstanSplitReader(
-                                chunks, new BinlogFetcher(mysql, ServerGtidPoller.INTERVAL, metrics)),
+                                chunks,
+                                new BinlogFetcher(mysql, ServerGtidPoller.INTERVAL, metrics)),
                 new CapstanRecordEmitter<>(deserializer, metrics),
                 flinkConfig,
                 context);
@@ -80,7 +87,8 @@ public final class CapstanSourceReader<T>
             CapstanDeserializer<T> deserializer,
             SourceReaderContext context) {
         CapstanReaderMetrics metrics = new CapstanReaderMetrics(context.metricGroup());
-        ChunkFetcher chunks = new ChunkFetcher(mysql.jdbc(), config.snapshot().readOptions(), metrics);
+        ChunkFetcher chunks =
+                new ChunkFetcher(mysql.jdbc(), config.snapshot().readOptions(), metrics);
         return new CapstanSourceReader<>(
                 mysql, metrics, chunks, deserializer, context.getConfiguration(), context);
     }
@@ -97,7 +105,8 @@ public final class CapstanSourceReader<T>
     @Override
     public void start() {
         started = true;
-        context.sendSourceEventToCoordinator(new ReaderCheckpointingEvent(checkpointingEnabled(context)));
+        context.sendSourceEventToCoordinator(
+                new ReaderCheckpointingEvent(checkpointingEnabled(context)));
         if (!reopened.isEmpty()) {
             context.sendSourceEventToCoordinator(new ChunksReopenedEvent(reopened));
             reopened.clear();
@@ -120,7 +129,8 @@ public final class CapstanSourceReader<T>
         List<CapstanSplit> toRead = new ArrayList<>(splits.size());
         List<SnapshotChunkSplit> completed = new ArrayList<>();
         if (started) {
-            requests.answered(); // splits come only in answer to a request, restored ones before start()
+            requests.answered(); // splits come only in answer to a request, restored ones before
+            // start()
         }
         for (CapstanSplit split : splits) {
             switch (split.kind()) {
@@ -167,7 +177,8 @@ public final class CapstanSourceReader<T>
         for (CapstanSplitState state : finishedSplitIds.values()) {
             SnapshotChunkSplit split = state.asSnapshotChunkSplitState().toSplit();
             if (!split.isCompleted()) {
-                throw new IllegalStateException("chunk " + split.splitId() + " finished without completion");
+                throw new IllegalStateException(
+                        "chunk " + split.splitId() + " finished without completion");
             }
             unacknowledged.put(split.splitId(), split);
             completed.add(split);
@@ -214,8 +225,9 @@ public final class CapstanSourceReader<T>
                         ((StreamingRuntimeContext) runtime).getJobConfiguration());
             }
         }
-        LOG.warn("Cannot tell whether the job checkpoints; assuming it does (the snapshot hands over"
-                + " to the binlog after a checkpoint)");
+        LOG.warn(
+                "Cannot tell whether the job checkpoints; assuming it does (the snapshot hands over"
+                        + " to the binlog after a checkpoint)");
         return true;
     }
 }

@@ -1,11 +1,13 @@
 package io.capstan.flink.mysql.source.reader;
 
 import io.capstan.flink.mysql.source.split.CapstanSplit;
-import java.io.IOException;
+
 import org.apache.flink.connector.base.source.reader.RecordsWithSplitIds;
 import org.apache.flink.connector.base.source.reader.splitreader.SplitReader;
 import org.apache.flink.connector.base.source.reader.splitreader.SplitsAddition;
 import org.apache.flink.connector.base.source.reader.splitreader.SplitsChange;
+
+import java.io.IOException;
 
 /**
  * The reader's one split reader (fetcher thread): reads its chunk splits, one whole chunk per

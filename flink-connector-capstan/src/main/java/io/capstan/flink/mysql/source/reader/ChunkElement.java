@@ -1,9 +1,10 @@
 package io.capstan.flink.mysql.source.reader;
 
-import org.apache.flink.annotation.Internal;
-
 import io.capstan.flink.mysql.schema.TableSchema;
 import io.capstan.flink.mysql.snapshot.read.ChunkResult;
+
+import org.apache.flink.annotation.Internal;
+
 import java.util.Objects;
 
 /** A whole chunk as one element: its rows and G, the schema they were read with, and when. */

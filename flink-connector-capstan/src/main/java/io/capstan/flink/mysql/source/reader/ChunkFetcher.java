@@ -11,6 +11,7 @@ import io.capstan.flink.mysql.snapshot.read.ChunkResult;
 import io.capstan.flink.mysql.snapshot.read.SnapshotReadOptions;
 import io.capstan.flink.mysql.snapshot.read.TableReadSpec;
 import io.capstan.flink.mysql.source.split.SnapshotChunkSplit;
+
 import java.io.IOException;
 import java.util.ArrayDeque;
 import java.util.Deque;
@@ -20,10 +21,10 @@ import java.util.Map;
 /**
  * Runs on the fetcher thread: reads the assigned chunks one at a time in one {@link ChunkSession}
  * whose connections stay open across chunks. The read spec (columns and converter) of a table is
- * built from its schema the first time one of its chunks comes, and only if that schema is the
- * one the enumerator fingerprinted when the snapshot began; the chunk session checks with every
- * chunk that the table still has it. So a DDL on a table whose snapshot is in progress halts as
- * {@code snapshot_schema_drifted}, in this attempt and in every later one.
+ * built from its schema the first time one of its chunks comes, and only if that schema is the one
+ * the enumerator fingerprinted when the snapshot began; the chunk session checks with every chunk
+ * that the table still has it. So a DDL on a table whose snapshot is in progress halts as {@code
+ * snapshot_schema_drifted}, in this attempt and in every later one.
  *
  * <p>One per source reader, shared by the split readers Flink creates one after another (it shuts
  * an idle fetcher down after each finished chunk): the connections and read specs outlive them.
@@ -33,6 +34,7 @@ final class ChunkFetcher implements AutoCloseable {
 
     /** Reads each table's schema once, on one connection kept across tables (one TLS handshake). */
     private final JdbcProxy mysql;
+
     private final SnapshotReadOptions options;
     private final CapstanReaderMetrics metrics;
     private final Deque<SnapshotChunkSplit> queue = new ArrayDeque<>();
@@ -64,7 +66,8 @@ final class ChunkFetcher implements AutoCloseable {
         queue.pollFirst();
         metrics.chunkRead(result.rowCount());
         return ElementBatch.finishedChunk(
-                split.splitId(), new ChunkElement(result, spec.schema(), System.currentTimeMillis()));
+                split.splitId(),
+                new ChunkElement(result, spec.schema(), System.currentTimeMillis()));
     }
 
     private TableReadSpec spec(SnapshotChunkSplit split) throws IOException {
@@ -76,8 +79,12 @@ final class ChunkFetcher implements AutoCloseable {
             if (SchemaFingerprint.of(schema) != split.schemaFingerprint()) {
                 throw new CapstanHaltException(
                         HaltReason.SNAPSHOT_SCHEMA_DRIFTED,
-                        "the definition of table " + table + " changed since its snapshot began"
-                                + " (detected before reading chunk " + split.splitId() + "), so its"
+                        "the definition of table "
+                                + table
+                                + " changed since its snapshot began"
+                                + " (detected before reading chunk "
+                                + split.splitId()
+                                + "), so its"
                                 + " chunks would not fit one schema; restart the job without state"
                                 + " once the schema change is done (avoid DDL on tables being"
                                 + " snapshotted)");

@@ -6,9 +6,11 @@ import io.capstan.flink.mysql.event.Operation;
 import io.capstan.flink.mysql.snapshot.read.ChunkResult;
 import io.capstan.flink.mysql.source.split.ChunkCompletion;
 import io.capstan.flink.mysql.source.split.SnapshotChunkSplitState;
-import java.util.List;
+
 import org.apache.flink.api.connector.source.SourceOutput;
 import org.apache.flink.table.data.RowData;
+
+import java.util.List;
 
 /**
  * Emits a whole chunk in one call (task thread): every row as a READ change event (an insert in
@@ -27,7 +29,8 @@ final class ChunkRecordEmitter<T> {
         this.metrics = metrics;
     }
 
-    void emit(ChunkElement chunk, SourceOutput<T> output, SnapshotChunkSplitState state) throws Exception {
+    void emit(ChunkElement chunk, SourceOutput<T> output, SnapshotChunkSplitState state)
+            throws Exception {
         ChunkResult result = chunk.result();
         List<RowData> rows = result.rows();
         collector.output = output;
@@ -36,8 +39,14 @@ final class ChunkRecordEmitter<T> {
         for (int i = 0; i < rows.size(); i++) {
             deserializer.deserialize(
                     new ChangeEvent(
-                            Operation.READ, null, rows.get(i), chunk.schema(),
-                            result.chunk().table(), null, micros, i),
+                            Operation.READ,
+                            null,
+                            rows.get(i),
+                            chunk.schema(),
+                            result.chunk().table(),
+                            null,
+                            micros,
+                            i),
                     collector);
         }
         state.completed(new ChunkCompletion(result.gtidSet(), rows.size()));

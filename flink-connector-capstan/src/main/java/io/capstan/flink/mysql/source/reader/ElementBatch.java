@@ -1,10 +1,12 @@
 package io.capstan.flink.mysql.source.reader;
 
+import org.apache.flink.connector.base.source.reader.RecordsWithSplitIds;
+
+import javax.annotation.Nullable;
+
 import java.util.Collections;
 import java.util.List;
 import java.util.Set;
-import javax.annotation.Nullable;
-import org.apache.flink.connector.base.source.reader.RecordsWithSplitIds;
 
 /**
  * One fetch: elements of one split, each handed to the emitter on its own, and the splits this
@@ -18,7 +20,8 @@ final class ElementBatch implements RecordsWithSplitIds<SourceElement> {
     private boolean splitReturned;
     private int next;
 
-    private ElementBatch(@Nullable String splitId, List<SourceElement> elements, Set<String> finished) {
+    private ElementBatch(
+            @Nullable String splitId, List<SourceElement> elements, Set<String> finished) {
         this.splitId = splitId;
         this.elements = elements;
         this.finished = finished;

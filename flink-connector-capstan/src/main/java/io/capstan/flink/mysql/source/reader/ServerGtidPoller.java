@@ -2,14 +2,17 @@ package io.capstan.flink.mysql.source.reader;
 
 import io.capstan.flink.mysql.gtid.GtidSet;
 import io.capstan.flink.mysql.proxy.JdbcProxy;
+
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+import javax.annotation.Nullable;
+
 import java.io.IOException;
 import java.time.Duration;
 import java.util.concurrent.Executors;
 import java.util.concurrent.ScheduledExecutorService;
 import java.util.concurrent.TimeUnit;
-import javax.annotation.Nullable;
-import org.slf4j.Logger;
-import org.slf4j.LoggerFactory;
 
 /**
  * Reads the server's {@code gtid_executed} every {@link #INTERVAL} through a JDBC proxy of its own
@@ -24,6 +27,7 @@ final class ServerGtidPoller implements AutoCloseable {
 
     /** The poller thread's, until close() has seen that thread end. */
     private final JdbcProxy mysql;
+
     private final ScheduledExecutorService executor;
     @Nullable private volatile GtidSet latest;
     private boolean failing;
@@ -32,11 +36,13 @@ final class ServerGtidPoller implements AutoCloseable {
     /** Starts polling {@code mysql}, which it owns from now on. */
     ServerGtidPoller(JdbcProxy mysql, Duration interval) {
         this.mysql = mysql;
-        this.executor = Executors.newSingleThreadScheduledExecutor(r -> {
-            Thread t = new Thread(r, "capstan-gtid-poller");
-            t.setDaemon(true);
-            return t;
-        });
+        this.executor =
+                Executors.newSingleThreadScheduledExecutor(
+                        r -> {
+                            Thread t = new Thread(r, "capstan-gtid-poller");
+                            t.setDaemon(true);
+                            return t;
+                        });
         executor.scheduleWithFixedDelay(this::poll, 0, interval.toMillis(), TimeUnit.MILLISECONDS);
     }
 
@@ -60,8 +66,11 @@ final class ServerGtidPoller implements AutoCloseable {
             failing = false;
         } catch (IOException | RuntimeException e) {
             if (!failing) {
-                LOG.warn("Could not read gtid_executed from {} for the processedGtidLag metric ({}); retrying every {} s",
-                        mysql.serverAddress(), e.getClass().getSimpleName(), INTERVAL.toSeconds());
+                LOG.warn(
+                        "Could not read gtid_executed from {} for the processedGtidLag metric ({}); retrying every {} s",
+                        mysql.serverAddress(),
+                        e.getClass().getSimpleName(),
+                        INTERVAL.toSeconds());
                 failing = true;
             }
             closeConnection(); // the next poll reconnects

@@ -1,13 +1,13 @@
 package io.capstan.flink.mysql.source.reader;
 
-import org.apache.flink.annotation.Internal;
-
 import io.capstan.flink.mysql.binlog.BinlogRecord;
+
+import org.apache.flink.annotation.Internal;
 
 /**
  * What the fetcher hands to the emitter, one element per {@code emitRecord} call: EITHER a whole
- * chunk (so a checkpoint falls before or after it, never inside) OR one binlog record (a row
- * change or a transaction end, never a whole transaction). Told apart by {@link #kind()}.
+ * chunk (so a checkpoint falls before or after it, never inside) OR one binlog record (a row change
+ * or a transaction end, never a whole transaction). Told apart by {@link #kind()}.
  */
 @Internal
 public abstract class SourceElement {

@@ -3,11 +3,11 @@ package io.capstan.flink.mysql.source.reader;
 /**
  * Decides when a reader asks the enumerator for its next split (task thread only). It keeps up to
  * {@link #CHUNKS_AHEAD} chunk splits in hand, so that the fetcher reads the next chunk while the
- * task thread emits the current one, instead of asking only after a chunk is emitted and idling
- * for the read of the next. At most one request is outstanding at a time: the enumerator answers
- * each request once (a chunk, the binlog split or "no more splits") and keeps a waiting reader
- * once, so a second request would never be answered. No requests once the reader streams the
- * binlog split or has been told that no more splits will come.
+ * task thread emits the current one, instead of asking only after a chunk is emitted and idling for
+ * the read of the next. At most one request is outstanding at a time: the enumerator answers each
+ * request once (a chunk, the binlog split or "no more splits") and keeps a waiting reader once, so
+ * a second request would never be answered. No requests once the reader streams the binlog split or
+ * has been told that no more splits will come.
  */
 final class SplitRequestPacer {
 

@@ -1,20 +1,21 @@
 package io.capstan.flink.mysql.source.split;
 
-import org.apache.flink.annotation.Internal;
-
 import io.capstan.flink.mysql.binlog.BinlogStartPosition;
 import io.capstan.flink.mysql.schema.TableId;
 import io.capstan.flink.mysql.snapshot.gate.CursorGate;
 import io.capstan.flink.mysql.snapshot.gate.CursorGateSerializer;
+
+import org.apache.flink.annotation.Internal;
+
 import java.util.Arrays;
 import java.util.List;
 import java.util.Objects;
 
 /**
  * Stream the binlog for {@link #tables()} from {@link #start()}: skip every transaction in the
- * start's processed set, and within its partial transaction the first rows already handled. After
- * a snapshot it carries the {@link #gate()} of the finished chunks, which suppresses the changes
- * the chunks already hold (empty when the job started without a snapshot).
+ * start's processed set, and within its partial transaction the first rows already handled. After a
+ * snapshot it carries the {@link #gate()} of the finished chunks, which suppresses the changes the
+ * chunks already hold (empty when the job started without a snapshot).
  */
 @Internal
 public final class BinlogSplit implements CapstanSplit {
@@ -97,8 +98,16 @@ public final class BinlogSplit implements CapstanSplit {
     @Override
     public String toString() {
         // Positions and identifiers only (Rule 1).
-        return "BinlogSplit{tables=" + tables.size() + ", processed=" + start.processed()
-                + ", partial=" + start.partialGtid() + ", rowsAlreadyEmitted="
-                + start.rowsAlreadyEmitted() + ", gate=" + gate + "}";
+        return "BinlogSplit{tables="
+                + tables.size()
+                + ", processed="
+                + start.processed()
+                + ", partial="
+                + start.partialGtid()
+                + ", rowsAlreadyEmitted="
+                + start.rowsAlreadyEmitted()
+                + ", gate="
+                + gate
+                + "}";
     }
 }

@@ -1,11 +1,12 @@
 package io.capstan.flink.mysql.source.split;
 
-import org.apache.flink.annotation.Internal;
-
 import io.capstan.flink.mysql.binlog.BinlogStartPosition;
 import io.capstan.flink.mysql.gtid.Gtid;
 import io.capstan.flink.mysql.gtid.GtidSet;
 import io.capstan.flink.mysql.snapshot.gate.CursorGate;
+
+import org.apache.flink.annotation.Internal;
+
 import javax.annotation.Nullable;
 
 /**
@@ -34,8 +35,8 @@ public final class BinlogSplitState extends CapstanSplitState {
 
     /**
      * Whether the row change at {@code index} of transaction {@code gtid} was already emitted
-     * before the position this state describes: the transaction is processed, or it is the
-     * partial transaction and at least {@code index + 1} of its rows were emitted.
+     * before the position this state describes: the transaction is processed, or it is the partial
+     * transaction and at least {@code index + 1} of its rows were emitted.
      */
     public boolean alreadyEmitted(Gtid gtid, int index) {
         if (gtid.equals(partialTransaction)) {
@@ -47,19 +48,27 @@ public final class BinlogSplitState extends CapstanSplitState {
     /**
      * Records that the row change at {@code index} of {@code gtid} was emitted.
      *
-     * @throws IllegalStateException when rows of another transaction are still open or the index
-     *     is not the next one: the stream broke its order, and continuing could lose or repeat rows
+     * @throws IllegalStateException when rows of another transaction are still open or the index is
+     *     not the next one: the stream broke its order, and continuing could lose or repeat rows
      */
     public void rowEmitted(Gtid gtid, int index) {
         if (partialTransaction != null && !partialTransaction.equals(gtid)) {
             throw new IllegalStateException(
-                    "row of transaction " + gtid + " arrived before transaction "
-                            + partialTransaction + " ended");
+                    "row of transaction "
+                            + gtid
+                            + " arrived before transaction "
+                            + partialTransaction
+                            + " ended");
         }
         int expected = partialTransaction == null ? 0 : rowsEmitted;
         if (index != expected) {
             throw new IllegalStateException(
-                    "row " + index + " of transaction " + gtid + " arrived, expected row " + expected);
+                    "row "
+                            + index
+                            + " of transaction "
+                            + gtid
+                            + " arrived, expected row "
+                            + expected);
         }
         partialTransaction = gtid;
         rowsEmitted = index + 1;
@@ -125,7 +134,14 @@ public final class BinlogSplitState extends CapstanSplitState {
 
     @Override
     public String toString() {
-        return "BinlogSplitState{processed=" + processed + ", partial=" + partialTransaction
-                + ", rowsEmitted=" + rowsEmitted + ", gate=" + gate + "}";
+        return "BinlogSplitState{processed="
+                + processed
+                + ", partial="
+                + partialTransaction
+                + ", rowsEmitted="
+                + rowsEmitted
+                + ", gate="
+                + gate
+                + "}";
     }
 }

@@ -1,7 +1,6 @@
 package io.capstan.flink.mysql.source.split;
 
 import org.apache.flink.annotation.Internal;
-
 import org.apache.flink.api.connector.source.SourceSplit;
 
 /**

@@ -1,7 +1,5 @@
 package io.capstan.flink.mysql.source.split;
 
-import org.apache.flink.annotation.Internal;
-
 import io.capstan.flink.mysql.binlog.BinlogStartPosition;
 import io.capstan.flink.mysql.gtid.Gtid;
 import io.capstan.flink.mysql.gtid.GtidSet;
@@ -12,14 +10,17 @@ import io.capstan.flink.mysql.snapshot.key.ChunkKey;
 import io.capstan.flink.mysql.snapshot.key.ChunkKeySerializer;
 import io.capstan.flink.mysql.snapshot.plan.ChunkPlannerStateSerializer;
 import io.capstan.flink.mysql.snapshot.plan.SnapshotChunk;
-import java.io.IOException;
-import java.util.ArrayList;
-import java.util.List;
+
+import org.apache.flink.annotation.Internal;
 import org.apache.flink.core.io.SimpleVersionedSerializer;
 import org.apache.flink.core.memory.DataInputDeserializer;
 import org.apache.flink.core.memory.DataInputView;
 import org.apache.flink.core.memory.DataOutputSerializer;
 import org.apache.flink.core.memory.DataOutputView;
+
+import java.io.IOException;
+import java.util.ArrayList;
+import java.util.List;
 
 /**
  * Versioned bytes of {@link CapstanSplit}s for checkpoints and savepoints.
@@ -31,8 +32,8 @@ import org.apache.flink.core.memory.DataOutputView;
  * <p>Version 2 (written now): BINLOG as in version 1 followed by the cursor gate (length-prefixed
  * {@link CursorGateSerializer} bytes); SNAPSHOT_CHUNK: the chunk key ({@link ChunkKeySerializer}),
  * the chunk (table, index, range as encoded key tuples: {@link ChunkPlannerStateSerializer}), the
- * table's schema fingerprint (a long), a completion flag and, when set, its G in canonical text
- * and its row count.
+ * table's schema fingerprint (a long), a completion flag and, when set, its G in canonical text and
+ * its row count.
  *
  * <p>Bytes of both versions are checked in under src/test/resources/serializer/ and must keep
  * deserializing.
@@ -163,7 +164,8 @@ public final class CapstanSplitSerializer implements SimpleVersionedSerializer<C
         }
     }
 
-    private static void writeChunk(SnapshotChunkSplit split, DataOutputView out) throws IOException {
+    private static void writeChunk(SnapshotChunkSplit split, DataOutputView out)
+            throws IOException {
         ChunkKeySerializer.write(split.key(), out);
         ChunkPlannerStateSerializer.writeChunk(split.chunk(), out);
         out.writeLong(split.schemaFingerprint());

@@ -1,8 +1,9 @@
 package io.capstan.flink.mysql.source.split;
 
+import io.capstan.flink.mysql.gtid.GtidSet;
+
 import org.apache.flink.annotation.Internal;
 
-import io.capstan.flink.mysql.gtid.GtidSet;
 import java.util.Objects;
 
 /**

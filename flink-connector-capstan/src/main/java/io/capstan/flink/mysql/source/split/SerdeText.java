@@ -1,13 +1,16 @@
 package io.capstan.flink.mysql.source.split;
 
 import org.apache.flink.annotation.Internal;
-
-import java.io.IOException;
-import java.nio.charset.StandardCharsets;
 import org.apache.flink.core.memory.DataInputView;
 import org.apache.flink.core.memory.DataOutputView;
 
-/** Strings as length-prefixed UTF-8, without DataOutput.writeUTF's 64 KiB limit (GTID sets can be long). */
+import java.io.IOException;
+import java.nio.charset.StandardCharsets;
+
+/**
+ * Strings as length-prefixed UTF-8, without DataOutput.writeUTF's 64 KiB limit (GTID sets can be
+ * long).
+ */
 @Internal
 public final class SerdeText {
     private SerdeText() {}

@@ -1,11 +1,13 @@
 package io.capstan.flink.mysql.source.split;
 
-import org.apache.flink.annotation.Internal;
-
 import io.capstan.flink.mysql.snapshot.key.ChunkKey;
 import io.capstan.flink.mysql.snapshot.plan.SnapshotChunk;
-import java.util.Objects;
+
+import org.apache.flink.annotation.Internal;
+
 import javax.annotation.Nullable;
+
+import java.util.Objects;
 
 /**
  * Read one chunk of a table: its key range under its chunk key. Immutable. A split that carries a
@@ -21,17 +23,22 @@ public final class SnapshotChunkSplit implements CapstanSplit {
     @Nullable private final ChunkCompletion completion;
 
     public SnapshotChunkSplit(
-            ChunkKey key, SnapshotChunk chunk, long schemaFingerprint, @Nullable ChunkCompletion completion) {
+            ChunkKey key,
+            SnapshotChunk chunk,
+            long schemaFingerprint,
+            @Nullable ChunkCompletion completion) {
         this.key = Objects.requireNonNull(key, "key");
         this.schemaFingerprint = schemaFingerprint;
         this.chunk = Objects.requireNonNull(chunk, "chunk");
         if (!key.table().equals(chunk.table())) {
-            throw new IllegalArgumentException("chunk " + chunk.id() + " with the key of " + key.table());
+            throw new IllegalArgumentException(
+                    "chunk " + chunk.id() + " with the key of " + key.table());
         }
         this.completion = completion;
     }
 
-    public static SnapshotChunkSplit unread(ChunkKey key, SnapshotChunk chunk, long schemaFingerprint) {
+    public static SnapshotChunkSplit unread(
+            ChunkKey key, SnapshotChunk chunk, long schemaFingerprint) {
         return new SnapshotChunkSplit(key, chunk, schemaFingerprint, null);
     }
 
@@ -43,7 +50,9 @@ public final class SnapshotChunkSplit implements CapstanSplit {
         return chunk;
     }
 
-    /** The digest of the table's schema when the snapshot started; chunks are read only under it. */
+    /**
+     * The digest of the table's schema when the snapshot started; chunks are read only under it.
+     */
     public long schemaFingerprint() {
         return schemaFingerprint;
     }
@@ -64,7 +73,9 @@ public final class SnapshotChunkSplit implements CapstanSplit {
 
     /** The same chunk, unread (what the enumerator hands out again). */
     public SnapshotChunkSplit unread() {
-        return completion == null ? this : new SnapshotChunkSplit(key, chunk, schemaFingerprint, null);
+        return completion == null
+                ? this
+                : new SnapshotChunkSplit(key, chunk, schemaFingerprint, null);
     }
 
     /** {@code db.table#index}: identifies the chunk without a value. */
@@ -103,6 +114,9 @@ public final class SnapshotChunkSplit implements CapstanSplit {
     @Override
     public String toString() {
         // Identifiers, positions and counts only (Rule 1): the range's bounds are values.
-        return "SnapshotChunkSplit{" + chunk.id() + (completion == null ? "" : ", " + completion) + "}";
+        return "SnapshotChunkSplit{"
+                + chunk.id()
+                + (completion == null ? "" : ", " + completion)
+                + "}";
     }
 }

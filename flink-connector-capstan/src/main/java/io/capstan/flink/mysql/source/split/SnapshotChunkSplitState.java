@@ -6,8 +6,8 @@ import javax.annotation.Nullable;
 
 /**
  * A chunk split in a reader: unread until the emitter has emitted all its rows in one call and
- * recorded the completion here. A checkpoint taken between that call and the split's removal
- * stores the split with its completion, so the chunk is never read twice.
+ * recorded the completion here. A checkpoint taken between that call and the split's removal stores
+ * the split with its completion, so the chunk is never read twice.
  */
 @Internal
 public final class SnapshotChunkSplitState extends CapstanSplitState {
@@ -54,6 +54,10 @@ public final class SnapshotChunkSplitState extends CapstanSplitState {
 
     @Override
     public String toString() {
-        return "SnapshotChunkSplitState{" + split.splitId() + ", completed=" + (completion != null) + "}";
+        return "SnapshotChunkSplitState{"
+                + split.splitId()
+                + ", completed="
+                + (completion != null)
+                + "}";
     }
 }

@@ -1,17 +1,18 @@
 package io.capstan.flink.mysql.snapshot.ddl;
 
-import static io.capstan.flink.mysql.testing.ConnectorConfigs.connectorConfig;
-import static org.assertj.core.api.Assertions.assertThat;
-
-import com.github.shyiko.mysql.binlog.BinaryLogClient;
-import com.github.shyiko.mysql.binlog.event.GtidEventData;
-import com.github.shyiko.mysql.binlog.event.QueryEventData;
 import io.capstan.flink.mysql.connect.MySqlConnectionConfig;
 import io.capstan.flink.mysql.convert.BinlogEventDeserializers;
 import io.capstan.flink.mysql.gtid.Gtid;
 import io.capstan.flink.mysql.gtid.GtidSet;
 import io.capstan.flink.mysql.schema.TableId;
 import io.capstan.flink.mysql.testing.MySqlTestDatabase;
+
+import com.github.shyiko.mysql.binlog.BinaryLogClient;
+import com.github.shyiko.mysql.binlog.event.GtidEventData;
+import com.github.shyiko.mysql.binlog.event.QueryEventData;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.RegisterExtension;
+
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Random;
@@ -19,8 +20,9 @@ import java.util.Set;
 import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicReference;
-import org.junit.jupiter.api.Test;
-import org.junit.jupiter.api.extension.RegisterExtension;
+
+import static io.capstan.flink.mysql.testing.ConnectorConfigs.connectorConfig;
+import static org.assertj.core.api.Assertions.assertThat;
 
 /**
  * The guard against the text the server really writes to the binlog for each DDL (MySQL rewrites
@@ -43,7 +45,9 @@ class SnapshotDdlGuardIT {
 
     @Test
     void recognisesTheServersOwnDdlText() throws Exception {
-        DB.execute("CREATE TABLE snap (id INT PRIMARY KEY, v INT)", "CREATE TABLE other (id INT PRIMARY KEY)");
+        DB.execute(
+                "CREATE TABLE snap (id INT PRIMARY KEY, v INT)",
+                "CREATE TABLE other (id INT PRIMARY KEY)");
         String start = DB.server().gtidExecuted().replaceAll("\\s", "");
         String[] touching = {
             "ALTER TABLE snap ADD COLUMN w INT",
@@ -80,27 +84,35 @@ class SnapshotDdlGuardIT {
     private static List<Ddl> readDdl(MySqlConnectionConfig config, GtidSet start, GtidSet end)
             throws Exception {
         List<Ddl> out = new ArrayList<>();
-        BinaryLogClient client = new BinaryLogClient(
-                config.hostname(), config.port(), config.username(), config.password());
+        BinaryLogClient client =
+                new BinaryLogClient(
+                        config.hostname(), config.port(), config.username(), config.password());
         client.setServerId(100_000 + new Random().nextInt(1_000_000));
         client.setGtidSet(start.toString());
         client.setKeepAlive(false);
         client.setEventDeserializer(BinlogEventDeserializers.create());
         CountDownLatch done = new CountDownLatch(1);
         AtomicReference<GtidSet> processed = new AtomicReference<>(start);
-        client.registerEventListener(event -> {
-            if (event.getData() instanceof GtidEventData) {
-                processed.set(processed.get().add(Gtid.parse(((GtidEventData) event.getData()).getGtid())));
-            } else if (event.getData() instanceof QueryEventData) {
-                QueryEventData q = (QueryEventData) event.getData();
-                if (!q.getSql().equalsIgnoreCase("BEGIN")) {
-                    out.add(new Ddl(q.getDatabase(), q.getSql()));
-                    if (processed.get().containsAll(end)) {
-                        done.countDown();
+        client.registerEventListener(
+                event -> {
+                    if (event.getData() instanceof GtidEventData) {
+                        processed.set(
+                                processed
+                                        .get()
+                                        .add(
+                                                Gtid.parse(
+                                                        ((GtidEventData) event.getData())
+                                                                .getGtid())));
+                    } else if (event.getData() instanceof QueryEventData) {
+                        QueryEventData q = (QueryEventData) event.getData();
+                        if (!q.getSql().equalsIgnoreCase("BEGIN")) {
+                            out.add(new Ddl(q.getDatabase(), q.getSql()));
+                            if (processed.get().containsAll(end)) {
+                                done.countDown();
+                            }
+                        }
                     }
-                }
-            }
-        });
+                });
         client.connect(10_000);
         try {
             assertThat(done.await(30, TimeUnit.SECONDS)).isTrue();

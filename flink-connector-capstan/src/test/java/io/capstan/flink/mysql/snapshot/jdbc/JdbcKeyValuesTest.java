@@ -1,16 +1,17 @@
 package io.capstan.flink.mysql.snapshot.jdbc;
 
-import static org.assertj.core.api.Assertions.assertThat;
-
 import net.jqwik.api.ForAll;
 import net.jqwik.api.Property;
 import net.jqwik.api.constraints.LongRange;
 import org.junit.jupiter.api.Test;
 
+import static org.assertj.core.api.Assertions.assertThat;
+
 class JdbcKeyValuesTest {
 
     @Property(tries = 500)
-    void timeTextRoundTrips(@ForAll @LongRange(min = -3_020_399_999_999L, max = 3_020_399_999_999L) long micros) {
+    void timeTextRoundTrips(
+            @ForAll @LongRange(min = -3_020_399_999_999L, max = 3_020_399_999_999L) long micros) {
         assertThat(JdbcKeyValues.parseTimeMicros(JdbcKeyValues.formatTimeMicros(micros)))
                 .isEqualTo(micros);
     }

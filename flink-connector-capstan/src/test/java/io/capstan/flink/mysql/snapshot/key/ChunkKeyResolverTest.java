@@ -1,19 +1,22 @@
 package io.capstan.flink.mysql.snapshot.key;
 
-import static org.assertj.core.api.Assertions.assertThat;
-import static org.assertj.core.api.Assertions.assertThatThrownBy;
-
 import io.capstan.flink.mysql.error.CapstanHaltException;
 import io.capstan.flink.mysql.error.HaltReason;
 import io.capstan.flink.mysql.schema.TableId;
+
+import org.junit.jupiter.api.Test;
+
 import java.util.List;
 import java.util.Optional;
-import org.junit.jupiter.api.Test;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 class ChunkKeyResolverTest {
     private static final TableId T = TableId.of("shop", "orders");
 
-    private static TableKeyMetadata.Column col(int pos, String name, String type, boolean nullable) {
+    private static TableKeyMetadata.Column col(
+            int pos, String name, String type, boolean nullable) {
         String dataType = type.split("[ (]")[0];
         return new TableKeyMetadata.Column(name, pos, dataType, type, nullable, 10, 2, 16, 3, null);
     }
@@ -29,11 +32,15 @@ class ChunkKeyResolverTest {
 
     @Test
     void usesThePrimaryKeyInIndexOrder() {
-        ChunkKey key = ChunkKeyResolver.resolve(
-                meta(List.of(col(1, "a", "int", false), col(2, "b", "bigint unsigned", false),
-                                col(3, "c", "varchar(10)", true)),
-                        index("PRIMARY", true, "b", "a")),
-                Optional.empty());
+        ChunkKey key =
+                ChunkKeyResolver.resolve(
+                        meta(
+                                List.of(
+                                        col(1, "a", "int", false),
+                                        col(2, "b", "bigint unsigned", false),
+                                        col(3, "c", "varchar(10)", true)),
+                                index("PRIMARY", true, "b", "a")),
+                        Optional.empty());
         assertThat(key.source()).isEqualTo(ChunkKey.Source.PRIMARY_KEY);
         assertThat(key.rowIndexes()).containsExactly(1, 0);
         assertThat(key.column(0).unsigned()).isTrue();
@@ -42,10 +49,15 @@ class ChunkKeyResolverTest {
 
     @Test
     void refusesATableWithoutKeyNamingTableAndOption() {
-        assertThatThrownBy(() -> ChunkKeyResolver.resolve(
-                        meta(List.of(col(1, "a", "int", false)), index("ia", false, "a")),
-                        Optional.empty()))
-                .isInstanceOfSatisfying(CapstanHaltException.class,
+        assertThatThrownBy(
+                        () ->
+                                ChunkKeyResolver.resolve(
+                                        meta(
+                                                List.of(col(1, "a", "int", false)),
+                                                index("ia", false, "a")),
+                                        Optional.empty()))
+                .isInstanceOfSatisfying(
+                        CapstanHaltException.class,
                         e -> assertThat(e.reason()).isEqualTo(HaltReason.TABLE_WITHOUT_KEY))
                 .hasMessageContaining("shop.orders")
                 .hasMessageContaining("scan.incremental.snapshot.chunk.key-column")
@@ -54,10 +66,14 @@ class ChunkKeyResolverTest {
 
     @Test
     void acceptsAUniqueNotNullChunkKeyColumn() {
-        ChunkKey key = ChunkKeyResolver.resolve(
-                meta(List.of(col(1, "a", "varchar(3)", true), col(2, "Code", "binary(16)", false)),
-                        index("uq", true, "Code")),
-                Optional.of("code"));
+        ChunkKey key =
+                ChunkKeyResolver.resolve(
+                        meta(
+                                List.of(
+                                        col(1, "a", "varchar(3)", true),
+                                        col(2, "Code", "binary(16)", false)),
+                                index("uq", true, "Code")),
+                        Optional.of("code"));
         assertThat(key.source()).isEqualTo(ChunkKey.Source.CHUNK_KEY_COLUMN);
         assertThat(key.column(0).kind()).isEqualTo(KeyKind.BINARY);
         assertThat(key.column(0).length()).isEqualTo(16);
@@ -66,12 +82,19 @@ class ChunkKeyResolverTest {
 
     @Test
     void refusesANullableNonUniqueOrMissingChunkKeyColumn() {
-        TableKeyMetadata m = meta(
-                List.of(col(1, "n", "int", true), col(2, "u", "int", false), col(3, "p", "int", false)),
-                index("un", true, "n"), index("iu", false, "u"), index("pair", true, "p", "u"));
+        TableKeyMetadata m =
+                meta(
+                        List.of(
+                                col(1, "n", "int", true),
+                                col(2, "u", "int", false),
+                                col(3, "p", "int", false)),
+                        index("un", true, "n"),
+                        index("iu", false, "u"),
+                        index("pair", true, "p", "u"));
         for (String c : List.of("n", "u", "p", "zz")) {
             assertThatThrownBy(() -> ChunkKeyResolver.resolve(m, Optional.of(c)))
-                    .isInstanceOfSatisfying(CapstanHaltException.class,
+                    .isInstanceOfSatisfying(
+                            CapstanHaltException.class,
                             e -> assertThat(e.reason()).isEqualTo(HaltReason.INVALID_CONFIGURATION))
                     .hasMessageContaining("shop.orders")
                     .hasMessageContaining(c);
@@ -80,12 +103,25 @@ class ChunkKeyResolverTest {
 
     @Test
     void refusesStringEnumAndFloatKeysNamingTableColumnAndRemedy() {
-        for (String type : List.of("varchar(20)", "char(2)", "text", "enum('x','y')", "set('x')",
-                "double", "float", "json")) {
-            assertThatThrownBy(() -> ChunkKeyResolver.resolve(
-                            meta(List.of(col(1, "k", type, false)), index("PRIMARY", true, "k")),
-                            Optional.empty()))
-                    .isInstanceOfSatisfying(CapstanHaltException.class,
+        for (String type :
+                List.of(
+                        "varchar(20)",
+                        "char(2)",
+                        "text",
+                        "enum('x','y')",
+                        "set('x')",
+                        "double",
+                        "float",
+                        "json")) {
+            assertThatThrownBy(
+                            () ->
+                                    ChunkKeyResolver.resolve(
+                                            meta(
+                                                    List.of(col(1, "k", type, false)),
+                                                    index("PRIMARY", true, "k")),
+                                            Optional.empty()))
+                    .isInstanceOfSatisfying(
+                            CapstanHaltException.class,
                             e -> assertThat(e.reason()).isEqualTo(HaltReason.UNSUPPORTED_CHUNK_KEY))
                     .hasMessageContaining("shop.orders")
                     .hasMessageContaining("column k")
@@ -95,30 +131,47 @@ class ChunkKeyResolverTest {
     }
 
     private static TableKeyMetadata.Column text(String type, String collation) {
-        return new TableKeyMetadata.Column("k", 1, type.split("[ (]")[0], type, false, 0, 0, 40, 0, collation);
+        return new TableKeyMetadata.Column(
+                "k", 1, type.split("[ (]")[0], type, false, 0, 0, 40, 0, collation);
     }
 
     @Test
     void acceptsCharacterKeysInBinaryPadSpaceCollations() {
-        for (String collation : List.of("utf8mb4_bin", "utf8mb3_bin", "utf8_bin", "ascii_bin", "UTF8MB4_BIN")) {
+        for (String collation :
+                List.of("utf8mb4_bin", "utf8mb3_bin", "utf8_bin", "ascii_bin", "UTF8MB4_BIN")) {
             for (String type : List.of("varchar(10)", "char(10)")) {
-                ChunkKey key = ChunkKeyResolver.resolve(
-                        meta(List.of(text(type, collation)), index("PRIMARY", true, "k")), Optional.empty());
-                assertThat(key.column(0).kind()).as(type + " " + collation).isEqualTo(KeyKind.STRING_PAD_SPACE);
+                ChunkKey key =
+                        ChunkKeyResolver.resolve(
+                                meta(List.of(text(type, collation)), index("PRIMARY", true, "k")),
+                                Optional.empty());
+                assertThat(key.column(0).kind())
+                        .as(type + " " + collation)
+                        .isEqualTo(KeyKind.STRING_PAD_SPACE);
             }
         }
     }
 
     @Test
     void refusesCharacterKeysInOtherCollationsNamingTheCollation() {
-        for (String collation : List.of("utf8mb4_0900_ai_ci", "utf8mb4_general_ci", "latin1_bin", "utf8mb4_0900_bin",
-                "binary")) {
-            assertThatThrownBy(() -> ChunkKeyResolver.resolve(
-                            meta(List.of(text("varchar(10)", collation)), index("PRIMARY", true, "k")),
-                            Optional.empty()))
-                    .isInstanceOfSatisfying(CapstanHaltException.class,
+        for (String collation :
+                List.of(
+                        "utf8mb4_0900_ai_ci",
+                        "utf8mb4_general_ci",
+                        "latin1_bin",
+                        "utf8mb4_0900_bin",
+                        "binary")) {
+            assertThatThrownBy(
+                            () ->
+                                    ChunkKeyResolver.resolve(
+                                            meta(
+                                                    List.of(text("varchar(10)", collation)),
+                                                    index("PRIMARY", true, "k")),
+                                            Optional.empty()))
+                    .isInstanceOfSatisfying(
+                            CapstanHaltException.class,
                             e -> assertThat(e.reason()).isEqualTo(HaltReason.UNSUPPORTED_CHUNK_KEY))
-                    .hasMessageContaining("collation " + collation.toLowerCase(java.util.Locale.ROOT))
+                    .hasMessageContaining(
+                            "collation " + collation.toLowerCase(java.util.Locale.ROOT))
                     .hasMessageContaining("utf8mb4_bin")
                     .hasMessageContaining("scan.incremental.snapshot.chunk.key-column");
         }
@@ -134,9 +187,10 @@ class ChunkKeyResolverTest {
             {"varbinary(10)", "VARBINARY"}, {"bit(8)", "BIT"}
         };
         for (String[] c : cases) {
-            ChunkKey key = ChunkKeyResolver.resolve(
-                    meta(List.of(col(1, "k", c[0], false)), index("PRIMARY", true, "k")),
-                    Optional.empty());
+            ChunkKey key =
+                    ChunkKeyResolver.resolve(
+                            meta(List.of(col(1, "k", c[0], false)), index("PRIMARY", true, "k")),
+                            Optional.empty());
             assertThat(key.column(0).kind().name()).as(c[0]).isEqualTo(c[1]);
         }
     }

@@ -1,13 +1,9 @@
 package io.capstan.flink.mysql.snapshot.key;
 
-import static org.assertj.core.api.Assertions.assertThat;
+import org.apache.flink.table.data.DecimalData;
+import org.apache.flink.table.data.StringData;
+import org.apache.flink.table.data.TimestampData;
 
-import java.math.BigDecimal;
-import java.math.BigInteger;
-import java.nio.charset.StandardCharsets;
-import java.time.LocalDateTime;
-import java.time.ZoneOffset;
-import java.util.List;
 import net.jqwik.api.Arbitraries;
 import net.jqwik.api.Arbitrary;
 import net.jqwik.api.Combinators;
@@ -16,10 +12,16 @@ import net.jqwik.api.Property;
 import net.jqwik.api.Provide;
 import net.jqwik.api.constraints.IntRange;
 import net.jqwik.api.constraints.Size;
-import org.apache.flink.table.data.DecimalData;
-import org.apache.flink.table.data.StringData;
-import org.apache.flink.table.data.TimestampData;
 import org.junit.jupiter.api.Test;
+
+import java.math.BigDecimal;
+import java.math.BigInteger;
+import java.nio.charset.StandardCharsets;
+import java.time.LocalDateTime;
+import java.time.ZoneOffset;
+import java.util.List;
+
+import static org.assertj.core.api.Assertions.assertThat;
 
 /** Key order against independent models of MySQL's order for each supported kind. */
 class KeyComparatorTest {
@@ -48,9 +50,12 @@ class KeyComparatorTest {
 
     @Property(tries = 500)
     void integersOrderNumericallyWhateverTheirBoxedClass(
-            @ForAll long a, @ForAll long b, @ForAll @IntRange(max = 3) int wa,
+            @ForAll long a,
+            @ForAll long b,
+            @ForAll @IntRange(max = 3) int wa,
             @ForAll @IntRange(max = 3) int wb) {
-        assertThat(cmp(KeyKind.INTEGER, box(a, wa), box(b, wb))).isEqualTo(sign(Long.compare(a, b)));
+        assertThat(cmp(KeyKind.INTEGER, box(a, wa), box(b, wb)))
+                .isEqualTo(sign(Long.compare(a, b)));
     }
 
     @Provide
@@ -94,8 +99,10 @@ class KeyComparatorTest {
         long microsA = sa * 1_000_000L + ma * 1000L;
         long microsB = sb * 1_000_000L + mb;
         Object millisA = (int) (microsA / 1000); // Flink TIME: int milliseconds
-        assertThat(cmp(KeyKind.TIME, millisA, microsB)).isEqualTo(sign(Long.compare(microsA, microsB)));
-        assertThat(cmp(KeyKind.TIME, microsA, microsB)).isEqualTo(sign(Long.compare(microsA, microsB)));
+        assertThat(cmp(KeyKind.TIME, millisA, microsB))
+                .isEqualTo(sign(Long.compare(microsA, microsB)));
+        assertThat(cmp(KeyKind.TIME, microsA, microsB))
+                .isEqualTo(sign(Long.compare(microsA, microsB)));
     }
 
     @Provide
@@ -132,7 +139,8 @@ class KeyComparatorTest {
 
     @Property(tries = 500)
     void binaryIgnoresTrailingZeroPadding(
-            @ForAll @Size(max = 6) byte[] a, @ForAll @Size(max = 6) byte[] b,
+            @ForAll @Size(max = 6) byte[] a,
+            @ForAll @Size(max = 6) byte[] b,
             @ForAll @IntRange(max = 3) int padA) {
         byte[] padded = java.util.Arrays.copyOf(a, a.length + padA);
         String ma = chars(java.util.Arrays.copyOf(a, 9));
@@ -154,16 +162,24 @@ class KeyComparatorTest {
     @Test
     void padSpaceStringsOrderByCodePointAndIgnoreTrailingSpaces() {
         assertThat(cmp(KeyKind.STRING_PAD_SPACE, str("a"), str("a  "))).isZero();
-        assertThat(cmp(KeyKind.STRING_PAD_SPACE, str("a\t"), str("a"))).as("a tab sorts below the padding space")
+        assertThat(cmp(KeyKind.STRING_PAD_SPACE, str("a\t"), str("a")))
+                .as("a tab sorts below the padding space")
                 .isEqualTo(-1);
         assertThat(cmp(KeyKind.STRING_PAD_SPACE, str("a"), str("ab"))).isEqualTo(-1);
-        assertThat(cmp(KeyKind.STRING_PAD_SPACE, str("B"), str("a"))).as("binary: case matters").isEqualTo(-1);
+        assertThat(cmp(KeyKind.STRING_PAD_SPACE, str("B"), str("a")))
+                .as("binary: case matters")
+                .isEqualTo(-1);
         assertThat(cmp(KeyKind.STRING_PAD_SPACE, str("z"), str("é"))).isEqualTo(-1);
-        assertThat(cmp(KeyKind.STRING_PAD_SPACE, str("\uFFFD"), str("\uD83D\uDE00"))).as("supplementary last")
+        assertThat(cmp(KeyKind.STRING_PAD_SPACE, str("\uFFFD"), str("\uD83D\uDE00")))
+                .as("supplementary last")
                 .isEqualTo(-1);
         // Binary strings (Flink's own form) compare alike whether built from text or bytes.
-        assertThat(cmp(KeyKind.STRING_PAD_SPACE, StringData.fromBytes("é".getBytes(StandardCharsets.UTF_8)),
-                str("é"))).isZero();
+        assertThat(
+                        cmp(
+                                KeyKind.STRING_PAD_SPACE,
+                                StringData.fromBytes("é".getBytes(StandardCharsets.UTF_8)),
+                                str("é")))
+                .isZero();
     }
 
     @Test
@@ -174,8 +190,10 @@ class KeyComparatorTest {
 
     @Property(tries = 500)
     void compositeKeysOrderLexicographically(
-            @ForAll @IntRange(min = -3, max = 3) int a1, @ForAll @Size(max = 2) byte[] a2,
-            @ForAll @IntRange(min = -3, max = 3) int b1, @ForAll @Size(max = 2) byte[] b2) {
+            @ForAll @IntRange(min = -3, max = 3) int a1,
+            @ForAll @Size(max = 2) byte[] a2,
+            @ForAll @IntRange(min = -3, max = 3) int b1,
+            @ForAll @Size(max = 2) byte[] b2) {
         KeyComparator order = KeyComparator.of(TestKeys.of(KeyKind.INTEGER, KeyKind.VARBINARY));
         int model = a1 != b1 ? Integer.compare(a1, b1) : chars(a2).compareTo(chars(b2));
         assertThat(sign(order.compare(KeyTuple.of(a1, a2), KeyTuple.of(b1, b2))))
@@ -184,9 +202,12 @@ class KeyComparatorTest {
 
     @Property(tries = 300)
     void isATotalOrder(
-            @ForAll @IntRange(min = -2, max = 2) int a, @ForAll @IntRange(min = -2, max = 2) int b,
-            @ForAll @IntRange(min = -2, max = 2) int c, @ForAll @IntRange(min = -2, max = 2) int d,
-            @ForAll @IntRange(min = -2, max = 2) int e, @ForAll @IntRange(min = -2, max = 2) int f) {
+            @ForAll @IntRange(min = -2, max = 2) int a,
+            @ForAll @IntRange(min = -2, max = 2) int b,
+            @ForAll @IntRange(min = -2, max = 2) int c,
+            @ForAll @IntRange(min = -2, max = 2) int d,
+            @ForAll @IntRange(min = -2, max = 2) int e,
+            @ForAll @IntRange(min = -2, max = 2) int f) {
         KeyComparator order = KeyComparator.of(TestKeys.of(KeyKind.INTEGER, KeyKind.INTEGER));
         List<KeyTuple> t = List.of(KeyTuple.of(a, b), KeyTuple.of(c, d), KeyTuple.of(e, f));
         for (KeyTuple x : t) {

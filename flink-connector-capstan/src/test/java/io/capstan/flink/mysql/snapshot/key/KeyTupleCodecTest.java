@@ -1,7 +1,15 @@
 package io.capstan.flink.mysql.snapshot.key;
 
-import static org.assertj.core.api.Assertions.assertThat;
-import static org.assertj.core.api.Assertions.assertThatThrownBy;
+import org.apache.flink.table.data.DecimalData;
+import org.apache.flink.table.data.StringData;
+import org.apache.flink.table.data.TimestampData;
+
+import net.jqwik.api.Arbitraries;
+import net.jqwik.api.Arbitrary;
+import net.jqwik.api.ForAll;
+import net.jqwik.api.Property;
+import net.jqwik.api.Provide;
+import org.junit.jupiter.api.Test;
 
 import java.io.ByteArrayInputStream;
 import java.io.ByteArrayOutputStream;
@@ -10,15 +18,9 @@ import java.io.DataOutputStream;
 import java.io.IOException;
 import java.math.BigDecimal;
 import java.util.List;
-import net.jqwik.api.Arbitraries;
-import net.jqwik.api.Arbitrary;
-import net.jqwik.api.ForAll;
-import net.jqwik.api.Property;
-import net.jqwik.api.Provide;
-import org.apache.flink.table.data.DecimalData;
-import org.apache.flink.table.data.StringData;
-import org.apache.flink.table.data.TimestampData;
-import org.junit.jupiter.api.Test;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 class KeyTupleCodecTest {
 
@@ -40,9 +42,15 @@ class KeyTupleCodecTest {
                 Arbitraries.longs()
                         .between(-62135596800000L, 253402300799999L)
                         .flatMap(
-                                ms -> Arbitraries.integers()
-                                        .between(0, 999_999)
-                                        .map(n -> (Object) TimestampData.fromEpochMillis(ms, n))));
+                                ms ->
+                                        Arbitraries.integers()
+                                                .between(0, 999_999)
+                                                .map(
+                                                        n ->
+                                                                (Object)
+                                                                        TimestampData
+                                                                                .fromEpochMillis(
+                                                                                        ms, n))));
     }
 
     @Provide
@@ -81,7 +89,8 @@ class KeyTupleCodecTest {
 
     @Test
     void rejectsUnknownVersionsAndTags() {
-        assertThatThrownBy(() -> KeyTupleCodec.fromBytes(new byte[] {2, 1, 4, 0, 0, 0, 0, 0, 0, 0, 1}))
+        assertThatThrownBy(
+                        () -> KeyTupleCodec.fromBytes(new byte[] {2, 1, 4, 0, 0, 0, 0, 0, 0, 0, 1}))
                 .isInstanceOf(IOException.class)
                 .hasMessageContaining("version 2");
         assertThatThrownBy(() -> KeyTupleCodec.fromBytes(new byte[] {1, 1, 99}))
@@ -93,16 +102,18 @@ class KeyTupleCodecTest {
 
     @Test
     void chunkKeysRoundTrip() throws IOException {
-        ChunkKey key = new ChunkKey(
-                TestKeys.TABLE,
-                List.of(
-                        new KeyColumn("a", 3, KeyKind.DECIMAL, true, 20, 4, "decimal"),
-                        new KeyColumn("b", 0, KeyKind.BINARY, false, 16, 0, "binary")),
-                ChunkKey.Source.CHUNK_KEY_COLUMN);
+        ChunkKey key =
+                new ChunkKey(
+                        TestKeys.TABLE,
+                        List.of(
+                                new KeyColumn("a", 3, KeyKind.DECIMAL, true, 20, 4, "decimal"),
+                                new KeyColumn("b", 0, KeyKind.BINARY, false, 16, 0, "binary")),
+                        ChunkKey.Source.CHUNK_KEY_COLUMN);
         ByteArrayOutputStream bytes = new ByteArrayOutputStream();
         ChunkKeySerializer.write(key, new DataOutputStream(bytes));
-        assertThat(ChunkKeySerializer.read(
-                        new DataInputStream(new ByteArrayInputStream(bytes.toByteArray()))))
+        assertThat(
+                        ChunkKeySerializer.read(
+                                new DataInputStream(new ByteArrayInputStream(bytes.toByteArray()))))
                 .isEqualTo(key);
     }
 }

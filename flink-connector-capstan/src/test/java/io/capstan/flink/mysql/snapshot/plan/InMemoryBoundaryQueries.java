@@ -3,6 +3,7 @@ package io.capstan.flink.mysql.snapshot.plan;
 import io.capstan.flink.mysql.snapshot.key.ChunkKey;
 import io.capstan.flink.mysql.snapshot.key.KeyComparator;
 import io.capstan.flink.mysql.snapshot.key.KeyTuple;
+
 import java.util.Iterator;
 import java.util.Optional;
 import java.util.TreeSet;

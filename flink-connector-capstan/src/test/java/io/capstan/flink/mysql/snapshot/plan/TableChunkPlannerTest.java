@@ -1,12 +1,17 @@
 package io.capstan.flink.mysql.snapshot.plan;
 
-import static org.assertj.core.api.Assertions.assertThat;
-
 import io.capstan.flink.mysql.snapshot.key.ChunkKey;
 import io.capstan.flink.mysql.snapshot.key.KeyComparator;
 import io.capstan.flink.mysql.snapshot.key.KeyKind;
 import io.capstan.flink.mysql.snapshot.key.KeyTuple;
 import io.capstan.flink.mysql.snapshot.key.TestKeys;
+
+import net.jqwik.api.ForAll;
+import net.jqwik.api.Property;
+import net.jqwik.api.constraints.IntRange;
+import net.jqwik.api.constraints.Size;
+import org.junit.jupiter.api.Test;
+
 import java.io.ByteArrayInputStream;
 import java.io.ByteArrayOutputStream;
 import java.io.DataInputStream;
@@ -16,11 +21,8 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.Optional;
 import java.util.Set;
-import net.jqwik.api.ForAll;
-import net.jqwik.api.Property;
-import net.jqwik.api.constraints.IntRange;
-import net.jqwik.api.constraints.Size;
-import org.junit.jupiter.api.Test;
+
+import static org.assertj.core.api.Assertions.assertThat;
 
 class TableChunkPlannerTest {
 
@@ -34,7 +36,8 @@ class TableChunkPlannerTest {
     }
 
     /** Chunks are numbered 0.., tile the key space, and every key lies in exactly one. */
-    private static void assertTiles(List<SnapshotChunk> chunks, ChunkKey key, Iterable<KeyTuple> keys) {
+    private static void assertTiles(
+            List<SnapshotChunk> chunks, ChunkKey key, Iterable<KeyTuple> keys) {
         KeyComparator order = KeyComparator.of(key);
         assertThat(chunks).isNotEmpty();
         assertThat(chunks.get(0).range().low()).isNull();
@@ -42,7 +45,10 @@ class TableChunkPlannerTest {
         for (int i = 0; i < chunks.size(); i++) {
             assertThat(chunks.get(i).index()).isEqualTo(i);
             if (i > 0) {
-                assertThat(order.compare(chunks.get(i - 1).range().high(), chunks.get(i).range().low()))
+                assertThat(
+                                order.compare(
+                                        chunks.get(i - 1).range().high(),
+                                        chunks.get(i).range().low()))
                         .isZero();
                 assertThat(chunks.get(i).range().low()).isNotNull();
             }
@@ -52,7 +58,8 @@ class TableChunkPlannerTest {
             }
         }
         for (KeyTuple k : keys) {
-            assertThat(chunks.stream().filter(c -> c.range().contains(k, order)).count()).isEqualTo(1);
+            assertThat(chunks.stream().filter(c -> c.range().contains(k, order)).count())
+                    .isEqualTo(1);
         }
     }
 
@@ -63,7 +70,8 @@ class TableChunkPlannerTest {
     @Property(tries = 200)
     void sparseIntegerKeysAreSplitByQueriesIntoChunksOfAtMostChunkSize(
             @ForAll @Size(max = 200) Set<@IntRange(min = -100_000, max = 100_000) Integer> ids,
-            @ForAll @IntRange(min = 1, max = 30) int chunkSize) throws IOException {
+            @ForAll @IntRange(min = 1, max = 30) int chunkSize)
+            throws IOException {
         ChunkKey key = TestKeys.bigint();
         InMemoryBoundaryQueries q = new InMemoryBoundaryQueries(key);
         ids.forEach(i -> q.keys.add(KeyTuple.of((long) i)));
@@ -83,7 +91,8 @@ class TableChunkPlannerTest {
             @ForAll @IntRange(min = -1000, max = 1000) int start,
             @ForAll @IntRange(min = 1, max = 500) int count,
             @ForAll @IntRange(min = 1, max = 40) int chunkSize,
-            @ForAll @IntRange(max = 3) int holesEvery) throws IOException {
+            @ForAll @IntRange(max = 3) int holesEvery)
+            throws IOException {
         ChunkKey key = TestKeys.bigint();
         InMemoryBoundaryQueries q = new InMemoryBoundaryQueries(key);
         for (int i = 0; i < count; i++) {
@@ -115,7 +124,8 @@ class TableChunkPlannerTest {
     }
 
     @Test
-    void rowsAppendedDuringPlanningExtendArithmeticPlanningInsteadOfTheLastChunk() throws IOException {
+    void rowsAppendedDuringPlanningExtendArithmeticPlanningInsteadOfTheLastChunk()
+            throws IOException {
         ChunkKey key = TestKeys.bigint();
         InMemoryBoundaryQueries q = new InMemoryBoundaryQueries(key);
         for (long i = 1; i <= 10; i++) {
@@ -134,10 +144,12 @@ class TableChunkPlannerTest {
 
     @Test
     void anEmptyTableIsOneChunkOverEverything() throws IOException {
-        for (ChunkKey key : List.of(TestKeys.bigint(), TestKeys.of(KeyKind.VARBINARY, KeyKind.DATE))) {
+        for (ChunkKey key :
+                List.of(TestKeys.bigint(), TestKeys.of(KeyKind.VARBINARY, KeyKind.DATE))) {
             InMemoryBoundaryQueries q = new InMemoryBoundaryQueries(key);
             TableChunkPlanner p = new TableChunkPlanner(key, 10, q);
-            assertThat(planAll(p)).containsExactly(new SnapshotChunk(key.table(), 0, ChunkRange.all()));
+            assertThat(planAll(p))
+                    .containsExactly(new SnapshotChunk(key.table(), 0, ChunkRange.all()));
             assertThat(p.isFinished()).isTrue();
             assertThat(p.state().nextIndex()).isEqualTo(1);
         }
@@ -155,7 +167,8 @@ class TableChunkPlannerTest {
     @Property(tries = 200)
     void compositeKeysAreSplitByQueries(
             @ForAll @Size(max = 150) Set<@IntRange(max = 30) Integer> as,
-            @ForAll @IntRange(min = 1, max = 20) int chunkSize) throws IOException {
+            @ForAll @IntRange(min = 1, max = 20) int chunkSize)
+            throws IOException {
         ChunkKey key = TestKeys.of(KeyKind.INTEGER, KeyKind.VARBINARY);
         InMemoryBoundaryQueries q = new InMemoryBoundaryQueries(key);
         for (int a : as) {
@@ -174,7 +187,8 @@ class TableChunkPlannerTest {
     void resumingFromASerializedStatePlansTheSameChunks(
             @ForAll @Size(max = 120) Set<@IntRange(min = 0, max = 400) Integer> ids,
             @ForAll @IntRange(min = 1, max = 10) int chunkSize,
-            @ForAll @IntRange(max = 20) int stopAfter) throws IOException {
+            @ForAll @IntRange(max = 20) int stopAfter)
+            throws IOException {
         ChunkKey key = TestKeys.bigint();
         InMemoryBoundaryQueries q = new InMemoryBoundaryQueries(key);
         ids.forEach(i -> q.keys.add(KeyTuple.of((long) i)));
@@ -187,8 +201,9 @@ class TableChunkPlannerTest {
         }
         ByteArrayOutputStream bytes = new ByteArrayOutputStream();
         ChunkPlannerStateSerializer.write(first.state(), new DataOutputStream(bytes));
-        ChunkPlannerState restored = ChunkPlannerStateSerializer.read(
-                new DataInputStream(new ByteArrayInputStream(bytes.toByteArray())));
+        ChunkPlannerState restored =
+                ChunkPlannerStateSerializer.read(
+                        new DataInputStream(new ByteArrayInputStream(bytes.toByteArray())));
         assertThat(restored).isEqualTo(first.state());
         resumed.addAll(planAll(new TableChunkPlanner(key, chunkSize, q, restored)));
         assertThat(resumed).isEqualTo(straight);
@@ -196,25 +211,37 @@ class TableChunkPlannerTest {
 
     @Test
     void chunksSerializeAndPrintNoBoundary() throws IOException {
-        SnapshotChunk c = new SnapshotChunk(
-                TestKeys.TABLE, 3, ChunkRange.of(KeyTuple.of(987654321L), KeyTuple.of(987654999L)));
+        SnapshotChunk c =
+                new SnapshotChunk(
+                        TestKeys.TABLE,
+                        3,
+                        ChunkRange.of(KeyTuple.of(987654321L), KeyTuple.of(987654999L)));
         ByteArrayOutputStream bytes = new ByteArrayOutputStream();
         ChunkPlannerStateSerializer.writeChunk(c, new DataOutputStream(bytes));
-        assertThat(ChunkPlannerStateSerializer.readChunk(
-                        new DataInputStream(new ByteArrayInputStream(bytes.toByteArray()))))
+        assertThat(
+                        ChunkPlannerStateSerializer.readChunk(
+                                new DataInputStream(new ByteArrayInputStream(bytes.toByteArray()))))
                 .isEqualTo(c);
         assertThat(c.toString()).doesNotContain("987654").contains("db.t#3");
         assertThat(c.range().toString()).isEqualTo("ChunkRange{low=bounded, high=bounded}");
-        ChunkPlannerState s = new ChunkPlannerState(TestKeys.TABLE, ChunkPlannerState.Mode.QUERY, 4,
-                KeyTuple.of(987654321L), null);
+        ChunkPlannerState s =
+                new ChunkPlannerState(
+                        TestKeys.TABLE,
+                        ChunkPlannerState.Mode.QUERY,
+                        4,
+                        KeyTuple.of(987654321L),
+                        null);
         assertThat(s.toString()).doesNotContain("987654");
     }
 
     @Test
     void aSnapshotPlannerWalksTablesInOrder() throws IOException {
         ChunkKey a = TestKeys.bigint();
-        ChunkKey b = new ChunkKey(io.capstan.flink.mysql.schema.TableId.of("db", "u"), a.columns(),
-                ChunkKey.Source.PRIMARY_KEY);
+        ChunkKey b =
+                new ChunkKey(
+                        io.capstan.flink.mysql.schema.TableId.of("db", "u"),
+                        a.columns(),
+                        ChunkKey.Source.PRIMARY_KEY);
         InMemoryBoundaryQueries q = new InMemoryBoundaryQueries(a); // both tables share the keys
         for (long i = 0; i < 7; i++) {
             q.keys.add(KeyTuple.of(i));

@@ -1,14 +1,16 @@
 package io.capstan.flink.mysql.snapshot.read;
 
-import static org.assertj.core.api.Assertions.assertThat;
-import static org.assertj.core.api.Assertions.assertThatThrownBy;
-
 import io.capstan.flink.mysql.connect.MySqlConnectionConfig;
 import io.capstan.flink.mysql.gtid.GtidSet;
 import io.capstan.flink.mysql.schema.TableId;
+
+import org.junit.jupiter.api.Test;
+
 import java.sql.SQLException;
 import java.time.Duration;
-import org.junit.jupiter.api.Test;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 /** The brief lock's statements, in their order, against scripted sessions (no server). */
 class BriefLockTest {
@@ -16,35 +18,46 @@ class BriefLockTest {
     private static final TableId T = TableId.of("shop", "orders");
     private static final String G = "3e11fa47-71ca-11e1-9e33-c80aa9429562:1-57";
     private static final String LOCK = "A: LOCK TABLES `shop`.`orders` READ";
-    private static final String VIEW = "B: START TRANSACTION WITH CONSISTENT SNAPSHOT, READ ONLY"
-            + "; SELECT @@global.gtid_executed"
-            + "; SELECT /*+ MAX_EXECUTION_TIME(100) */ 1 FROM `shop`.`orders` LIMIT 0"
-            + "; SHOW CREATE TABLE `shop`.`orders`";
+    private static final String VIEW =
+            "B: START TRANSACTION WITH CONSISTENT SNAPSHOT, READ ONLY"
+                    + "; SELECT @@global.gtid_executed"
+                    + "; SELECT /*+ MAX_EXECUTION_TIME(100) */ 1 FROM `shop`.`orders` LIMIT 0"
+                    + "; SHOW CREATE TABLE `shop`.`orders`";
     private static final String UNLOCK = "A: UNLOCK TABLES";
 
-    private static final MySqlConnectionConfig CONFIG = MySqlConnectionConfig.builder()
-            .hostname("db.example").port(3306).username("capstan").password("secret").build();
+    private static final MySqlConnectionConfig CONFIG =
+            MySqlConnectionConfig.builder()
+                    .hostname("db.example")
+                    .port(3306)
+                    .username("capstan")
+                    .password("secret")
+                    .build();
 
-    private final ScriptedSessions server = new ScriptedSessions(
-            G, "CREATE TABLE `orders` (\n  `id` bigint NOT NULL\n) ENGINE=InnoDB AUTO_INCREMENT=42 DEFAULT CHARSET=utf8mb4");
+    private final ScriptedSessions server =
+            new ScriptedSessions(
+                    G,
+                    "CREATE TABLE `orders` (\n  `id` bigint NOT NULL\n) ENGINE=InnoDB AUTO_INCREMENT=42 DEFAULT CHARSET=utf8mb4");
 
-    /** Records the listener's calls in the sessions' log, so their place among the statements shows. */
-    private final BriefLockListener listener = new BriefLockListener() {
-        @Override
-        public void beforeLock(TableId table) {
-            server.log.add("beforeLock " + table);
-        }
+    /**
+     * Records the listener's calls in the sessions' log, so their place among the statements shows.
+     */
+    private final BriefLockListener listener =
+            new BriefLockListener() {
+                @Override
+                public void beforeLock(TableId table) {
+                    server.log.add("beforeLock " + table);
+                }
 
-        @Override
-        public void whileLocked(TableId table) {
-            server.log.add("whileLocked " + table);
-        }
+                @Override
+                public void whileLocked(TableId table) {
+                    server.log.add("whileLocked " + table);
+                }
 
-        @Override
-        public void afterUnlock(TableId table) {
-            server.log.add("afterUnlock " + table);
-        }
-    };
+                @Override
+                public void afterUnlock(TableId table) {
+                    server.log.add("afterUnlock " + table);
+                }
+            };
 
     private ReadView open(ChunkConnections sessions) throws Exception {
         sessions.open();
@@ -55,21 +68,40 @@ class BriefLockTest {
     @Test
     void locksOpensTheViewInOneStatementUnderTheLockAndUnlocks() throws Exception {
         ReadView view = open(new ChunkConnections(CONFIG, SnapshotReadOptions.defaults(), server));
-        assertThat(server.log).containsExactly(
-                "beforeLock shop.orders", LOCK, "whileLocked shop.orders", VIEW, UNLOCK, "afterUnlock shop.orders");
+        assertThat(server.log)
+                .containsExactly(
+                        "beforeLock shop.orders",
+                        LOCK,
+                        "whileLocked shop.orders",
+                        VIEW,
+                        UNLOCK,
+                        "afterUnlock shop.orders");
         assertThat(view.gtidSet()).isEqualTo(GtidSet.parse(G));
         assertThat(view.definition())
-                .isEqualTo("CREATE TABLE `orders` (\n  `id` bigint NOT NULL\n) ENGINE=InnoDB DEFAULT CHARSET=utf8mb4");
+                .isEqualTo(
+                        "CREATE TABLE `orders` (\n  `id` bigint NOT NULL\n) ENGINE=InnoDB DEFAULT CHARSET=utf8mb4");
         assertThat(view.toString()).doesNotContain("CREATE");
     }
 
     @Test
     void aDdlQueuedUnderTheLockIsLetThroughBeforeTheViewIsOpenedAgain() throws Exception {
-        server.failNext("B", "START TRANSACTION", 3024); // MAX_EXECUTION_TIME: B waited behind a DDL
+        server.failNext(
+                "B", "START TRANSACTION", 3024); // MAX_EXECUTION_TIME: B waited behind a DDL
         ReadView view = open(new ChunkConnections(CONFIG, SnapshotReadOptions.defaults(), server));
-        assertThat(server.log).containsExactly(
-                "beforeLock shop.orders", LOCK, "whileLocked shop.orders", VIEW, "B: ROLLBACK", UNLOCK,
-                "beforeLock shop.orders", LOCK, "whileLocked shop.orders", VIEW, UNLOCK, "afterUnlock shop.orders");
+        assertThat(server.log)
+                .containsExactly(
+                        "beforeLock shop.orders",
+                        LOCK,
+                        "whileLocked shop.orders",
+                        VIEW,
+                        "B: ROLLBACK",
+                        UNLOCK,
+                        "beforeLock shop.orders",
+                        LOCK,
+                        "whileLocked shop.orders",
+                        VIEW,
+                        UNLOCK,
+                        "afterUnlock shop.orders");
         assertThat(view.gtidSet()).isEqualTo(GtidSet.parse(G));
     }
 
@@ -78,24 +110,37 @@ class BriefLockTest {
         server.failNext("A", "LOCK TABLES", 1205);
         long start = System.nanoTime();
         open(new ChunkConnections(CONFIG, SnapshotReadOptions.defaults(), server));
-        assertThat(Duration.ofNanos(System.nanoTime() - start)).isGreaterThanOrEqualTo(Duration.ofMillis(50));
-        assertThat(server.log).containsExactly(
-                "beforeLock shop.orders", LOCK, LOCK, "whileLocked shop.orders", VIEW, UNLOCK, "afterUnlock shop.orders");
+        assertThat(Duration.ofNanos(System.nanoTime() - start))
+                .isGreaterThanOrEqualTo(Duration.ofMillis(50));
+        assertThat(server.log)
+                .containsExactly(
+                        "beforeLock shop.orders",
+                        LOCK,
+                        LOCK,
+                        "whileLocked shop.orders",
+                        VIEW,
+                        UNLOCK,
+                        "afterUnlock shop.orders");
     }
 
     @Test
     void anyOtherFailureUnderTheLockStillUnlocks() throws Exception {
         server.failNext("B", "START TRANSACTION", 1146); // the table is gone
-        ChunkConnections sessions = new ChunkConnections(CONFIG, SnapshotReadOptions.defaults(), server);
+        ChunkConnections sessions =
+                new ChunkConnections(CONFIG, SnapshotReadOptions.defaults(), server);
         assertThatThrownBy(() -> open(sessions))
-                .isInstanceOfSatisfying(SQLException.class, e -> assertThat(e.getErrorCode()).isEqualTo(1146));
-        assertThat(server.log).containsExactly("beforeLock shop.orders", LOCK, "whileLocked shop.orders", VIEW, UNLOCK);
+                .isInstanceOfSatisfying(
+                        SQLException.class, e -> assertThat(e.getErrorCode()).isEqualTo(1146));
+        assertThat(server.log)
+                .containsExactly(
+                        "beforeLock shop.orders", LOCK, "whileLocked shop.orders", VIEW, UNLOCK);
     }
 
     @Test
     void aFailedUnlockClosesTheLockingSession() throws Exception {
         server.failNext("A", "UNLOCK TABLES", 2013); // lost connection
-        ChunkConnections sessions = new ChunkConnections(CONFIG, SnapshotReadOptions.defaults(), server);
+        ChunkConnections sessions =
+                new ChunkConnections(CONFIG, SnapshotReadOptions.defaults(), server);
         assertThatThrownBy(() -> open(sessions)).isInstanceOf(SQLException.class);
         assertThat(server.log).endsWith(UNLOCK, "A: close");
         assertThat(sessions.lock()).isNull();
@@ -104,10 +149,13 @@ class BriefLockTest {
 
     @Test
     void theSessionsAreSetUpForTheProtocol() throws Exception {
-        ChunkConnections sessions = new ChunkConnections(CONFIG, SnapshotReadOptions.defaults(), server);
+        ChunkConnections sessions =
+                new ChunkConnections(CONFIG, SnapshotReadOptions.defaults(), server);
         sessions.open();
-        assertThat(server.log).containsExactly(
-                "A: SET SESSION lock_wait_timeout = 1", "B: SET SESSION TRANSACTION ISOLATION LEVEL REPEATABLE READ");
+        assertThat(server.log)
+                .containsExactly(
+                        "A: SET SESSION lock_wait_timeout = 1",
+                        "B: SET SESSION TRANSACTION ISOLATION LEVEL REPEATABLE READ");
         assertThat(server.opened.get(0).jdbcProperties()).isEmpty();
         assertThat(server.opened.get(1).jdbcProperties())
                 .containsEntry("allowMultiQueries", "true")

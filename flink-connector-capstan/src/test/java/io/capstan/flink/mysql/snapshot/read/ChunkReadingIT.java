@@ -1,11 +1,5 @@
 package io.capstan.flink.mysql.snapshot.read;
 
-import static io.capstan.flink.mysql.snapshot.read.SnapshotTestSupport.resolve;
-import static io.capstan.flink.mysql.snapshot.read.SnapshotTestSupport.spec;
-import static io.capstan.flink.mysql.testing.ConnectorConfigs.connectorConfig;
-import static org.assertj.core.api.Assertions.assertThat;
-import static org.assertj.core.api.Assertions.assertThatThrownBy;
-
 import io.capstan.flink.mysql.connect.JdbcConnections;
 import io.capstan.flink.mysql.connect.MySqlConnectionConfig;
 import io.capstan.flink.mysql.error.CapstanHaltException;
@@ -22,6 +16,14 @@ import io.capstan.flink.mysql.snapshot.plan.ChunkPlannerState;
 import io.capstan.flink.mysql.snapshot.plan.SnapshotChunk;
 import io.capstan.flink.mysql.snapshot.plan.TableChunkPlanner;
 import io.capstan.flink.mysql.testing.MySqlTestDatabase;
+
+import org.apache.flink.table.data.RowData;
+
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.RegisterExtension;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.CsvSource;
+
 import java.math.BigInteger;
 import java.sql.Connection;
 import java.sql.PreparedStatement;
@@ -37,11 +39,12 @@ import java.util.List;
 import java.util.Optional;
 import java.util.Random;
 import java.util.function.Function;
-import org.apache.flink.table.data.RowData;
-import org.junit.jupiter.api.Test;
-import org.junit.jupiter.api.extension.RegisterExtension;
-import org.junit.jupiter.params.ParameterizedTest;
-import org.junit.jupiter.params.provider.CsvSource;
+
+import static io.capstan.flink.mysql.snapshot.read.SnapshotTestSupport.resolve;
+import static io.capstan.flink.mysql.snapshot.read.SnapshotTestSupport.spec;
+import static io.capstan.flink.mysql.testing.ConnectorConfigs.connectorConfig;
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 /**
  * Planning and reading every chunk of real tables through the connector user: integer keys dense
@@ -66,8 +69,11 @@ class ChunkReadingIT {
         List<ChunkResult> out = new ArrayList<>();
         TableReadSpec spec = spec(config(), key);
         try (Connection c = JdbcConnections.open(config())) {
-            TableChunkPlanner planner = new TableChunkPlanner(key, chunkSize, new JdbcBoundaryQueries(c));
-            for (Optional<SnapshotChunk> chunk = planner.next(); chunk.isPresent(); chunk = planner.next()) {
+            TableChunkPlanner planner =
+                    new TableChunkPlanner(key, chunkSize, new JdbcBoundaryQueries(c));
+            for (Optional<SnapshotChunk> chunk = planner.next();
+                    chunk.isPresent();
+                    chunk = planner.next()) {
                 out.add(reader.read(chunk.get(), spec));
             }
         }
@@ -75,8 +81,8 @@ class ChunkReadingIT {
     }
 
     /** Every row lies in the range of the chunk that returned it; all keys exactly once. */
-    private static void assertReadsEveryRowOnce(ChunkKey key, List<ChunkResult> results, int chunkSize)
-            throws Exception {
+    private static void assertReadsEveryRowOnce(
+            ChunkKey key, List<ChunkResult> results, int chunkSize) throws Exception {
         KeyComparator order = KeyComparator.of(key);
         KeyExtractor extractor = KeyExtractor.of(key);
         List<KeyTuple> seen = new ArrayList<>();
@@ -102,8 +108,14 @@ class ChunkReadingIT {
         StringBuilder order = new StringBuilder();
         try (Connection c = JdbcConnections.open(config());
                 Statement st = c.createStatement();
-                ResultSet rs = st.executeQuery("SELECT " + key.quotedColumnList() + " FROM "
-                        + key.table().quoted() + " ORDER BY " + key.quotedColumnList())) {
+                ResultSet rs =
+                        st.executeQuery(
+                                "SELECT "
+                                        + key.quotedColumnList()
+                                        + " FROM "
+                                        + key.table().quoted()
+                                        + " ORDER BY "
+                                        + key.quotedColumnList())) {
             while (rs.next()) {
                 keys.add(JdbcKeyValues.read(key, rs, 1));
             }
@@ -142,21 +154,45 @@ class ChunkReadingIT {
     }
 
     @ParameterizedTest(name = "{0}")
-    @CsvSource(delimiter = '|', value = {
-        "tinyint", "tinyint unsigned", "smallint unsigned", "mediumint", "int unsigned",
-        "bigint unsigned", "decimal(12,3)", "date", "datetime(6)", "timestamp(3)", "time(6)",
-        "year", "binary(4)", "varbinary(6)", "bit(10)", "bit(64)",
-        "varchar(12) charset utf8mb4 collate utf8mb4_bin", "char(6) charset utf8mb4 collate utf8mb4_bin",
-        "varchar(12) charset utf8 collate utf8_bin",
-        "char(8) charset ascii collate ascii_bin"
-    })
+    @CsvSource(
+            delimiter = '|',
+            value = {
+                "tinyint",
+                "tinyint unsigned",
+                "smallint unsigned",
+                "mediumint",
+                "int unsigned",
+                "bigint unsigned",
+                "decimal(12,3)",
+                "date",
+                "datetime(6)",
+                "timestamp(3)",
+                "time(6)",
+                "year",
+                "binary(4)",
+                "varbinary(6)",
+                "bit(10)",
+                "bit(64)",
+                "varchar(12) charset utf8mb4 collate utf8mb4_bin",
+                "char(6) charset utf8mb4 collate utf8mb4_bin",
+                "varchar(12) charset utf8 collate utf8_bin",
+                "char(8) charset ascii collate ascii_bin"
+            })
     void everySupportedKeyTypeOrdersAsTheServerAndReadsExactly(String type) throws Exception {
         String name = "k_" + type.replaceAll("[^a-z0-9]", "_");
-        DB.execute("CREATE TABLE " + name + " (k " + type + " NOT NULL PRIMARY KEY, marker VARCHAR(40))");
+        DB.execute(
+                "CREATE TABLE "
+                        + name
+                        + " (k "
+                        + type
+                        + " NOT NULL PRIMARY KEY, marker VARCHAR(40))");
         Random r = new Random(type.hashCode());
         StringBuilder sql = new StringBuilder("INSERT IGNORE INTO " + name + " VALUES ");
         for (int i = 0; i < 300; i++) {
-            sql.append(i == 0 ? "" : ", ").append('(').append(literal(type, r)).append(", 'SECRET-MARKER')");
+            sql.append(i == 0 ? "" : ", ")
+                    .append('(')
+                    .append(literal(type, r))
+                    .append(", 'SECRET-MARKER')");
         }
         DB.execute("SET SESSION time_zone = '+00:00'", sql.toString());
         ChunkKey key = resolve(config(), table(name), Optional.empty());
@@ -180,14 +216,22 @@ class ChunkReadingIT {
 
     @Test
     void compositeKeysOfMixedTypesAreReadExactly() throws Exception {
-        DB.execute("CREATE TABLE comp (a INT NOT NULL, b VARBINARY(4) NOT NULL, d DATETIME(6) NOT NULL,"
-                + " x DECIMAL(8,2), v INT, PRIMARY KEY (a, b, d))");
+        DB.execute(
+                "CREATE TABLE comp (a INT NOT NULL, b VARBINARY(4) NOT NULL, d DATETIME(6) NOT NULL,"
+                        + " x DECIMAL(8,2), v INT, PRIMARY KEY (a, b, d))");
         Random r = new Random(7);
         StringBuilder sql = new StringBuilder("INSERT IGNORE INTO comp VALUES ");
         for (int i = 0; i < 600; i++) {
-            sql.append(i == 0 ? "" : ", ").append('(').append(r.nextInt(5)).append(", ")
-                    .append(literal("varbinary(1)", r)).append(", ").append(literal("datetime(6)", r))
-                    .append(", 1.5, ").append(i).append(')');
+            sql.append(i == 0 ? "" : ", ")
+                    .append('(')
+                    .append(r.nextInt(5))
+                    .append(", ")
+                    .append(literal("varbinary(1)", r))
+                    .append(", ")
+                    .append(literal("datetime(6)", r))
+                    .append(", 1.5, ")
+                    .append(i)
+                    .append(')');
         }
         DB.execute(sql.toString());
         ChunkKey key = resolve(config(), table("comp"), Optional.empty());
@@ -196,8 +240,11 @@ class ChunkReadingIT {
             assertReadsEveryRowOnce(key, snapshot(key, 23, reader), 23);
         }
         // and with a server cursor instead of streaming
-        try (ChunkReader reader = new ChunkReader(config(),
-                new SnapshotReadOptions(7, Duration.ofSeconds(1), Duration.ofSeconds(10)))) {
+        try (ChunkReader reader =
+                new ChunkReader(
+                        config(),
+                        new SnapshotReadOptions(
+                                7, Duration.ofSeconds(1), Duration.ofSeconds(10)))) {
             assertReadsEveryRowOnce(key, snapshot(key, 50, reader), 50);
         }
     }
@@ -205,7 +252,10 @@ class ChunkReadingIT {
     @Test
     void aTableWithoutPrimaryKeyIsReadByItsChunkKeyColumn() throws Exception {
         DB.execute("CREATE TABLE nopk (code BINARY(8) NOT NULL, v INT, UNIQUE KEY uq (code))");
-        insert("nopk", 400, i -> "UNHEX('" + String.format("%016x", (long) i * 2654435761L) + "'), " + i);
+        insert(
+                "nopk",
+                400,
+                i -> "UNHEX('" + String.format("%016x", (long) i * 2654435761L) + "'), " + i);
         ChunkKey key = resolve(config(), table("nopk"), Optional.of("code"));
         assertThat(key.source()).isEqualTo(ChunkKey.Source.CHUNK_KEY_COLUMN);
         assertThat(key.column(0).kind()).isEqualTo(KeyKind.BINARY);
@@ -213,12 +263,14 @@ class ChunkReadingIT {
             assertReadsEveryRowOnce(key, snapshot(key, 30, reader), 30);
         }
         assertThatThrownBy(() -> resolve(config(), table("nopk"), Optional.empty()))
-                .isInstanceOfSatisfying(CapstanHaltException.class,
+                .isInstanceOfSatisfying(
+                        CapstanHaltException.class,
                         e -> assertThat(e.reason()).isEqualTo(HaltReason.TABLE_WITHOUT_KEY))
                 .hasMessageContaining(DB.name() + ".nopk")
                 .hasMessageContaining("scan.incremental.snapshot.chunk.key-column");
         assertThatThrownBy(() -> resolve(config(), table("nopk"), Optional.of("v")))
-                .isInstanceOfSatisfying(CapstanHaltException.class,
+                .isInstanceOfSatisfying(
+                        CapstanHaltException.class,
                         e -> assertThat(e.reason()).isEqualTo(HaltReason.INVALID_CONFIGURATION));
     }
 
@@ -238,42 +290,53 @@ class ChunkReadingIT {
 
     @Test
     void tablesWithoutKeyOrWithAStringKeyInACaseInsensitiveCollationAreRefusedBeforeReading() {
-        DB.execute("CREATE TABLE keyless (a INT, b INT)",
+        DB.execute(
+                "CREATE TABLE keyless (a INT, b INT)",
                 "CREATE TABLE strkey (name VARCHAR(20) PRIMARY KEY, v INT)",
                 "CREATE TABLE enumkey (e ENUM('x','y') PRIMARY KEY)");
         assertThatThrownBy(() -> resolve(config(), table("keyless"), Optional.empty()))
-                .isInstanceOfSatisfying(CapstanHaltException.class,
+                .isInstanceOfSatisfying(
+                        CapstanHaltException.class,
                         e -> assertThat(e.reason()).isEqualTo(HaltReason.TABLE_WITHOUT_KEY))
                 .hasMessageContaining(DB.name() + ".keyless")
                 .hasMessageContaining("chunkKeyColumn");
         assertThatThrownBy(() -> resolve(config(), table("strkey"), Optional.empty()))
-                .isInstanceOfSatisfying(CapstanHaltException.class,
+                .isInstanceOfSatisfying(
+                        CapstanHaltException.class,
                         e -> assertThat(e.reason()).isEqualTo(HaltReason.UNSUPPORTED_CHUNK_KEY))
                 .hasMessageContaining(DB.name() + ".strkey")
                 .hasMessageContaining("column name")
                 .hasMessageContaining("in collation utf8mb4_0900_ai_ci") // the server's default
                 .hasMessageContaining("scan.incremental.snapshot.chunk.key-column");
         assertThatThrownBy(() -> resolve(config(), table("enumkey"), Optional.empty()))
-                .isInstanceOfSatisfying(CapstanHaltException.class,
+                .isInstanceOfSatisfying(
+                        CapstanHaltException.class,
                         e -> assertThat(e.reason()).isEqualTo(HaltReason.UNSUPPORTED_CHUNK_KEY));
     }
 
     @Test
     void theLockWaitBudgetRunsOutWhileAnotherSessionHoldsAWriteLock() throws Exception {
-        DB.execute("CREATE TABLE locked (id BIGINT PRIMARY KEY)", "INSERT INTO locked VALUES (1), (2)");
+        DB.execute(
+                "CREATE TABLE locked (id BIGINT PRIMARY KEY)",
+                "INSERT INTO locked VALUES (1), (2)");
         ChunkKey key = resolve(config(), table("locked"), Optional.empty());
         TableReadSpec spec = spec(config(), key);
-        SnapshotChunk all = new SnapshotChunk(key.table(), 0,
-                io.capstan.flink.mysql.snapshot.plan.ChunkRange.all());
+        SnapshotChunk all =
+                new SnapshotChunk(
+                        key.table(), 0, io.capstan.flink.mysql.snapshot.plan.ChunkRange.all());
         SnapshotReadOptions options =
                 new SnapshotReadOptions(0, Duration.ofSeconds(1), Duration.ofSeconds(3));
         try (ChunkReader reader = new ChunkReader(config(), options)) {
-            try (Connection holder = DB.openRootConnection(); Statement st = holder.createStatement()) {
+            try (Connection holder = DB.openRootConnection();
+                    Statement st = holder.createStatement()) {
                 st.execute("LOCK TABLES locked WRITE");
                 long start = System.nanoTime();
                 assertThatThrownBy(() -> reader.read(all, spec))
-                        .isInstanceOfSatisfying(io.capstan.flink.mysql.error.RetryBudgetExhaustedException.class,
-                                e -> assertThat(e.reason()).isEqualTo(HaltReason.LOCK_WAIT_BUDGET_EXHAUSTED))
+                        .isInstanceOfSatisfying(
+                                io.capstan.flink.mysql.error.RetryBudgetExhaustedException.class,
+                                e ->
+                                        assertThat(e.reason())
+                                                .isEqualTo(HaltReason.LOCK_WAIT_BUDGET_EXHAUSTED))
                         .hasMessageContaining(DB.name() + ".locked")
                         .hasMessageContaining("scan.snapshot.lock-wait.budget");
                 Duration took = Duration.ofNanos(System.nanoTime() - start);
@@ -300,25 +363,36 @@ class ChunkReadingIT {
             insert(name, 100, i -> i + ", " + i);
             ChunkKey key = resolve(config(), table(name), Optional.empty());
             TableReadSpec spec = spec(config(), key);
-            SnapshotChunk all = new SnapshotChunk(key.table(), 0,
-                    io.capstan.flink.mysql.snapshot.plan.ChunkRange.all());
-            String ddl = changesDefinition
-                    ? "ALTER TABLE " + name + " ADD COLUMN extra INT"
-                    : "ALTER TABLE " + name + " ENGINE=InnoDB"; // rebuilds, same definition
+            SnapshotChunk all =
+                    new SnapshotChunk(
+                            key.table(), 0, io.capstan.flink.mysql.snapshot.plan.ChunkRange.all());
+            String ddl =
+                    changesDefinition
+                            ? "ALTER TABLE " + name + " ADD COLUMN extra INT"
+                            : "ALTER TABLE " + name + " ENGINE=InnoDB"; // rebuilds, same definition
             QueuedDdl queued = new QueuedDdl(ddl);
-            try (ChunkReader reader = new ChunkReader(config(), SnapshotReadOptions.defaults(), queued)) {
-                org.junit.jupiter.api.function.ThrowingSupplier<Object> read = () -> {
-                    try {
-                        return reader.read(all, spec);
-                    } catch (CapstanHaltException e) {
-                        return e;
-                    }
-                };
-                Object outcome = org.junit.jupiter.api.Assertions.assertTimeoutPreemptively(
-                        Duration.ofSeconds(60), read, "the read hung behind the queued DDL");
+            try (ChunkReader reader =
+                    new ChunkReader(config(), SnapshotReadOptions.defaults(), queued)) {
+                org.junit.jupiter.api.function.ThrowingSupplier<Object> read =
+                        () -> {
+                            try {
+                                return reader.read(all, spec);
+                            } catch (CapstanHaltException e) {
+                                return e;
+                            }
+                        };
+                Object outcome =
+                        org.junit.jupiter.api.Assertions.assertTimeoutPreemptively(
+                                Duration.ofSeconds(60),
+                                read,
+                                "the read hung behind the queued DDL");
                 if (changesDefinition) {
-                    assertThat(outcome).isInstanceOfSatisfying(CapstanHaltException.class,
-                            e -> assertThat(e.reason()).isEqualTo(HaltReason.SNAPSHOT_SCHEMA_DRIFTED));
+                    assertThat(outcome)
+                            .isInstanceOfSatisfying(
+                                    CapstanHaltException.class,
+                                    e ->
+                                            assertThat(e.reason())
+                                                    .isEqualTo(HaltReason.SNAPSHOT_SCHEMA_DRIFTED));
                 } else {
                     assertThat(((ChunkResult) outcome).rowCount()).isEqualTo(100);
                 }
@@ -329,7 +403,9 @@ class ChunkReadingIT {
         }
     }
 
-    /** Sends a DDL from another session the first time A holds the lock, and waits until it queues. */
+    /**
+     * Sends a DDL from another session the first time A holds the lock, and waits until it queues.
+     */
     private static final class QueuedDdl implements BriefLockListener, AutoCloseable {
         private final String ddl;
         private final java.util.concurrent.ExecutorService session =
@@ -345,13 +421,17 @@ class ChunkReadingIT {
             if (result != null) {
                 return;
             }
-            result = session.submit(() -> {
-                DB.execute(ddl);
-                return "done";
-            });
+            result =
+                    session.submit(
+                            () -> {
+                                DB.execute(ddl);
+                                return "done";
+                            });
             try (Connection c = DB.openRootConnection();
-                    PreparedStatement ps = c.prepareStatement("SELECT COUNT(*) FROM information_schema.PROCESSLIST"
-                            + " WHERE INFO = ? AND STATE = 'Waiting for table metadata lock'")) {
+                    PreparedStatement ps =
+                            c.prepareStatement(
+                                    "SELECT COUNT(*) FROM information_schema.PROCESSLIST"
+                                            + " WHERE INFO = ? AND STATE = 'Waiting for table metadata lock'")) {
                 ps.setString(1, ddl);
                 long deadline = System.nanoTime() + Duration.ofSeconds(30).toNanos();
                 while (true) {
@@ -383,11 +463,12 @@ class ChunkReadingIT {
 
     @Test
     void aSchemaChangeBetweenChunksHaltsTheNextChunk() throws Exception {
-        for (String ddl : List.of(
-                "ALTER TABLE %s ADD COLUMN extra INT", // instant in 8.0
-                "ALTER TABLE %s MODIFY COLUMN v BIGINT", // copying
-                "ALTER TABLE %s DROP COLUMN v",
-                "RENAME TABLE %s TO %s_old")) {
+        for (String ddl :
+                List.of(
+                        "ALTER TABLE %s ADD COLUMN extra INT", // instant in 8.0
+                        "ALTER TABLE %s MODIFY COLUMN v BIGINT", // copying
+                        "ALTER TABLE %s DROP COLUMN v",
+                        "RENAME TABLE %s TO %s_old")) {
             String name = "drift_" + Math.abs(ddl.hashCode() % 10_000);
             DB.execute("CREATE TABLE " + name + " (id BIGINT PRIMARY KEY, v INT)");
             insert(name, 100, i -> i + ", " + i);
@@ -395,14 +476,19 @@ class ChunkReadingIT {
             TableReadSpec spec = spec(config(), key);
             try (ChunkReader reader = new ChunkReader(config(), SnapshotReadOptions.defaults());
                     Connection c = JdbcConnections.open(config())) {
-                TableChunkPlanner planner = new TableChunkPlanner(key, 30, new JdbcBoundaryQueries(c));
-                assertThat(reader.read(planner.next().orElseThrow(), spec).rowCount()).isEqualTo(30);
+                TableChunkPlanner planner =
+                        new TableChunkPlanner(key, 30, new JdbcBoundaryQueries(c));
+                assertThat(reader.read(planner.next().orElseThrow(), spec).rowCount())
+                        .isEqualTo(30);
                 SnapshotChunk next = planner.next().orElseThrow();
                 DB.execute(String.format(ddl, name, name));
                 assertThatThrownBy(() -> reader.read(next, spec))
                         .as(ddl)
-                        .isInstanceOfSatisfying(CapstanHaltException.class,
-                                e -> assertThat(e.reason()).isEqualTo(HaltReason.SNAPSHOT_SCHEMA_DRIFTED))
+                        .isInstanceOfSatisfying(
+                                CapstanHaltException.class,
+                                e ->
+                                        assertThat(e.reason())
+                                                .isEqualTo(HaltReason.SNAPSHOT_SCHEMA_DRIFTED))
                         .hasMessageContaining(DB.name() + "." + name);
             }
         }
@@ -421,7 +507,8 @@ class ChunkReadingIT {
         String base = type.replaceAll("[ (].*", "");
         switch (base) {
             case "tinyint":
-                return Integer.toString(type.contains("unsigned") ? r.nextInt(256) : r.nextInt(256) - 128);
+                return Integer.toString(
+                        type.contains("unsigned") ? r.nextInt(256) : r.nextInt(256) - 128);
             case "smallint":
                 return Integer.toString(r.nextInt(65536));
             case "mediumint":
@@ -431,37 +518,64 @@ class ChunkReadingIT {
             case "bigint":
                 return new BigInteger(64, r).toString();
             case "decimal":
-                return java.math.BigDecimal.valueOf(r.nextInt(2_000_000_000) - 1_000_000_000L, 3).toPlainString();
+                return java.math.BigDecimal.valueOf(r.nextInt(2_000_000_000) - 1_000_000_000L, 3)
+                        .toPlainString();
             case "date":
                 return "'" + LocalDate.ofEpochDay(r.nextInt(2_900_000) - 350_000) + "'";
             case "datetime":
-                return "'" + LocalDateTime.ofEpochSecond(r.nextInt(2_000_000_000) - 1_000_000_000L,
-                        r.nextInt(1_000_000) * 1000, ZoneOffset.UTC).toString().replace('T', ' ') + "'";
+                return "'"
+                        + LocalDateTime.ofEpochSecond(
+                                        r.nextInt(2_000_000_000) - 1_000_000_000L,
+                                        r.nextInt(1_000_000) * 1000,
+                                        ZoneOffset.UTC)
+                                .toString()
+                                .replace('T', ' ')
+                        + "'";
             case "timestamp":
-                return "'" + LocalDateTime.ofEpochSecond(1 + r.nextInt(2_000_000_000),
-                        r.nextInt(1000) * 1_000_000, ZoneOffset.UTC).toString().replace('T', ' ') + "'";
-            case "time": {
-                long micros = (long) (r.nextDouble() * 2 * 3_020_399_000_000L) - 3_020_399_000_000L;
-                long abs = Math.abs(micros);
-                return String.format("'%s%d:%02d:%02d.%06d'", micros < 0 ? "-" : "",
-                        abs / 3_600_000_000L, abs / 60_000_000 % 60, abs / 1_000_000 % 60, abs % 1_000_000);
-            }
+                return "'"
+                        + LocalDateTime.ofEpochSecond(
+                                        1 + r.nextInt(2_000_000_000),
+                                        r.nextInt(1000) * 1_000_000,
+                                        ZoneOffset.UTC)
+                                .toString()
+                                .replace('T', ' ')
+                        + "'";
+            case "time":
+                {
+                    long micros =
+                            (long) (r.nextDouble() * 2 * 3_020_399_000_000L) - 3_020_399_000_000L;
+                    long abs = Math.abs(micros);
+                    return String.format(
+                            "'%s%d:%02d:%02d.%06d'",
+                            micros < 0 ? "-" : "",
+                            abs / 3_600_000_000L,
+                            abs / 60_000_000 % 60,
+                            abs / 1_000_000 % 60,
+                            abs % 1_000_000);
+                }
             case "year":
                 return Integer.toString(1901 + r.nextInt(255));
             case "binary":
-            case "varbinary": {
-                int max = Integer.parseInt(type.replaceAll("\\D", ""));
-                byte[] b = new byte[r.nextInt(max + 1)];
-                for (int i = 0; i < b.length; i++) {
-                    b[i] = (byte) (r.nextInt(4) == 0 ? 0 : r.nextInt(256)); // zeros are frequent
+            case "varbinary":
+                {
+                    int max = Integer.parseInt(type.replaceAll("\\D", ""));
+                    byte[] b = new byte[r.nextInt(max + 1)];
+                    for (int i = 0; i < b.length; i++) {
+                        b[i] =
+                                (byte)
+                                        (r.nextInt(4) == 0
+                                                ? 0
+                                                : r.nextInt(256)); // zeros are frequent
+                    }
+                    return "X'" + HexFormat.of().formatHex(b) + "'";
                 }
-                return "X'" + HexFormat.of().formatHex(b) + "'";
-            }
             case "varchar":
             case "char":
                 return stringLiteral(type, r);
             case "bit": // bit(64) also above 2^63, which a signed long cannot hold
-                return type.equals("bit(64)") ? new BigInteger(64, r).toString() : Integer.toString(r.nextInt(1024));
+                return type.equals("bit(64)")
+                        ? new BigInteger(64, r).toString()
+                        : Integer.toString(r.nextInt(1024));
             default:
                 throw new IllegalArgumentException(type);
         }
@@ -475,18 +589,33 @@ class ChunkReadingIT {
     private static String stringLiteral(String type, Random r) {
         int max = Integer.parseInt(type.replaceAll("^[a-z]+\\((\\d+)\\).*$", "$1"));
         String charset = type.replaceAll("^.* charset ([a-z0-9]+) .*$", "$1");
-        String[] alphabet = charset.equals("ascii")
-                ? new String[] {"a", "b", "B", " ", "\t", "\u0001", "~", "0"}
-                : charset.equals("utf8")
-                        ? new String[] {"a", "b", "B", " ", "\t", "\u0001", "é", "É", "中", "\uFFFD"}
-                        : new String[] {"a", "b", "B", " ", "\t", "\u0001", "é", "É", "中", "\uD83D\uDE00"};
+        String[] alphabet =
+                charset.equals("ascii")
+                        ? new String[] {"a", "b", "B", " ", "\t", "\u0001", "~", "0"}
+                        : charset.equals("utf8")
+                                ? new String[] {
+                                    "a", "b", "B", " ", "\t", "\u0001", "é", "É", "中", "\uFFFD"
+                                }
+                                : new String[] {
+                                    "a",
+                                    "b",
+                                    "B",
+                                    " ",
+                                    "\t",
+                                    "\u0001",
+                                    "é",
+                                    "É",
+                                    "中",
+                                    "\uD83D\uDE00"
+                                };
         StringBuilder v = new StringBuilder();
         int length = r.nextInt(max + 1);
         for (int i = 0; i < length; i++) {
             v.append(alphabet[r.nextInt(alphabet.length)]);
         }
         if (type.startsWith("char")) {
-            // CHAR drops trailing spaces on read; keep them out so the inserted value is the read one.
+            // CHAR drops trailing spaces on read; keep them out so the inserted value is the read
+            // one.
             while (v.length() > 0 && v.charAt(v.length() - 1) == ' ') {
                 v.setLength(v.length() - 1);
             }

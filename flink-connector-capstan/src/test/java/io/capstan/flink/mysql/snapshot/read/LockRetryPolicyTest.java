@@ -1,13 +1,14 @@
 package io.capstan.flink.mysql.snapshot.read;
 
-import static org.assertj.core.api.Assertions.assertThat;
-
-import java.time.Duration;
 import net.jqwik.api.ForAll;
 import net.jqwik.api.Property;
 import net.jqwik.api.constraints.DoubleRange;
 import net.jqwik.api.constraints.IntRange;
 import org.junit.jupiter.api.Test;
+
+import java.time.Duration;
+
+import static org.assertj.core.api.Assertions.assertThat;
 
 class LockRetryPolicyTest {
 
@@ -37,7 +38,8 @@ class LockRetryPolicyTest {
         Duration timeout = Duration.ofSeconds(1);
         assertThat(p.nextDelay(5, Duration.ofSeconds(8), timeout)).isNotNull();
         // a shortened last pause still lets one more attempt fit
-        assertThat(p.nextDelay(20, Duration.ofSeconds(8), timeout)).isEqualTo(Duration.ofSeconds(1));
+        assertThat(p.nextDelay(20, Duration.ofSeconds(8), timeout))
+                .isEqualTo(Duration.ofSeconds(1));
         assertThat(p.nextDelay(5, Duration.ofMillis(9_001), timeout)).isNull();
     }
 
@@ -45,14 +47,19 @@ class LockRetryPolicyTest {
     void optionsValidateAndPrintNoSecret() {
         SnapshotReadOptions o = SnapshotReadOptions.defaults();
         assertThat(o.lockWaitTimeoutSeconds()).isEqualTo(1);
-        assertThat(new SnapshotReadOptions(0, Duration.ofMillis(1500), Duration.ofSeconds(5))
-                        .lockWaitTimeoutSeconds())
+        assertThat(
+                        new SnapshotReadOptions(0, Duration.ofMillis(1500), Duration.ofSeconds(5))
+                                .lockWaitTimeoutSeconds())
                 .isEqualTo(2);
         org.assertj.core.api.Assertions.assertThatThrownBy(
-                        () -> new SnapshotReadOptions(0, Duration.ofMillis(500), Duration.ofSeconds(5)))
+                        () ->
+                                new SnapshotReadOptions(
+                                        0, Duration.ofMillis(500), Duration.ofSeconds(5)))
                 .hasMessageContaining("scan.snapshot.lock-wait.timeout");
         org.assertj.core.api.Assertions.assertThatThrownBy(
-                        () -> new SnapshotReadOptions(-1, Duration.ofSeconds(1), Duration.ofSeconds(5)))
+                        () ->
+                                new SnapshotReadOptions(
+                                        -1, Duration.ofSeconds(1), Duration.ofSeconds(5)))
                 .hasMessageContaining("scan.snapshot.fetch.size");
     }
 }

@@ -1,6 +1,7 @@
 package io.capstan.flink.mysql.snapshot.read;
 
 import io.capstan.flink.mysql.connect.MySqlConnectionConfig;
+
 import java.lang.reflect.InvocationHandler;
 import java.lang.reflect.Proxy;
 import java.sql.Connection;
@@ -15,10 +16,10 @@ import java.util.List;
 import java.util.Map;
 
 /**
- * Fake JDBC sessions for the brief lock's unit tests: the first session opened is A, the second
- * B; every statement, and every close, goes into one {@link #log} as {@code "A: <sql>"} or {@code
- * "B: <sql>"}. A statement starting with a scripted prefix fails with the scripted error codes,
- * one per execution. B answers the read view's multi-statement with G and a definition.
+ * Fake JDBC sessions for the brief lock's unit tests: the first session opened is A, the second B;
+ * every statement, and every close, goes into one {@link #log} as {@code "A: <sql>"} or {@code "B:
+ * <sql>"}. A statement starting with a scripted prefix fails with the scripted error codes, one per
+ * execution. B answers the read view's multi-statement with G and a definition.
  */
 final class ScriptedSessions implements ChunkConnections.Opener {
 
@@ -33,7 +34,10 @@ final class ScriptedSessions implements ChunkConnections.Opener {
         this.showCreateTable = showCreateTable;
     }
 
-    /** The next statement on {@code session} ("A" or "B") starting with {@code prefix} fails with {@code errorCode}. */
+    /**
+     * The next statement on {@code session} ("A" or "B") starting with {@code prefix} fails with
+     * {@code errorCode}.
+     */
     ScriptedSessions failNext(String session, String prefix, int errorCode) {
         failures.computeIfAbsent(session + ": " + prefix, k -> new ArrayDeque<>()).add(errorCode);
         return this;
@@ -47,78 +51,85 @@ final class ScriptedSessions implements ChunkConnections.Opener {
 
     private Connection session(String name) {
         boolean[] closed = {false};
-        InvocationHandler h = (proxy, method, args) -> {
-            switch (method.getName()) {
-                case "createStatement":
-                    return statement(name);
-                case "isClosed":
-                    return closed[0];
-                case "close":
-                    closed[0] = true;
-                    log.add(name + ": close");
-                    return null;
-                default:
-                    throw new UnsupportedOperationException(method.getName());
-            }
-        };
-        return (Connection) Proxy.newProxyInstance(
-                getClass().getClassLoader(), new Class<?>[] {Connection.class}, h);
+        InvocationHandler h =
+                (proxy, method, args) -> {
+                    switch (method.getName()) {
+                        case "createStatement":
+                            return statement(name);
+                        case "isClosed":
+                            return closed[0];
+                        case "close":
+                            closed[0] = true;
+                            log.add(name + ": close");
+                            return null;
+                        default:
+                            throw new UnsupportedOperationException(method.getName());
+                    }
+                };
+        return (Connection)
+                Proxy.newProxyInstance(
+                        getClass().getClassLoader(), new Class<?>[] {Connection.class}, h);
     }
 
     private Statement statement(String session) {
         Deque<ResultSet> results = new ArrayDeque<>();
         ResultSet[] current = {null};
-        InvocationHandler h = (proxy, method, args) -> {
-            switch (method.getName()) {
-                case "execute":
-                    String sql = (String) args[0];
-                    String entry = session + ": " + sql;
-                    log.add(entry);
-                    for (Map.Entry<String, Deque<Integer>> f : failures.entrySet()) {
-                        if (entry.startsWith(f.getKey()) && !f.getValue().isEmpty()) {
-                            throw new SQLException("scripted", "HY000", f.getValue().poll());
-                        }
+        InvocationHandler h =
+                (proxy, method, args) -> {
+                    switch (method.getName()) {
+                        case "execute":
+                            String sql = (String) args[0];
+                            String entry = session + ": " + sql;
+                            log.add(entry);
+                            for (Map.Entry<String, Deque<Integer>> f : failures.entrySet()) {
+                                if (entry.startsWith(f.getKey()) && !f.getValue().isEmpty()) {
+                                    throw new SQLException(
+                                            "scripted", "HY000", f.getValue().poll());
+                                }
+                            }
+                            if (sql.startsWith("START TRANSACTION")) {
+                                results.add(resultSet(gtidExecuted));
+                                results.add(resultSet(null));
+                                results.add(resultSet(showCreateTable));
+                            }
+                            return false;
+                        case "getMoreResults":
+                            current[0] = results.poll();
+                            return current[0] != null;
+                        case "getResultSet":
+                            return current[0];
+                        case "setEscapeProcessing":
+                        case "close":
+                            return null;
+                        default:
+                            throw new UnsupportedOperationException(method.getName());
                     }
-                    if (sql.startsWith("START TRANSACTION")) {
-                        results.add(resultSet(gtidExecuted));
-                        results.add(resultSet(null));
-                        results.add(resultSet(showCreateTable));
-                    }
-                    return false;
-                case "getMoreResults":
-                    current[0] = results.poll();
-                    return current[0] != null;
-                case "getResultSet":
-                    return current[0];
-                case "setEscapeProcessing":
-                case "close":
-                    return null;
-                default:
-                    throw new UnsupportedOperationException(method.getName());
-            }
-        };
-        return (Statement) Proxy.newProxyInstance(
-                getClass().getClassLoader(), new Class<?>[] {Statement.class}, h);
+                };
+        return (Statement)
+                Proxy.newProxyInstance(
+                        getClass().getClassLoader(), new Class<?>[] {Statement.class}, h);
     }
 
     /** One row whose every column is {@code value}, or no row when null. */
     private ResultSet resultSet(String value) {
         boolean[] read = {false};
-        InvocationHandler h = (proxy, method, args) -> {
-            switch (method.getName()) {
-                case "next":
-                    boolean has = value != null && !read[0];
-                    read[0] = true;
-                    return has;
-                case "getString":
-                    return value;
-                case "close":
-                    return null;
-                default:
-                    throw new UnsupportedOperationException(method.getName());
-            }
-        };
-        return (ResultSet) Proxy.newProxyInstance(
-                getClass().getClassLoader(), new Class<?>[] {ResultSet.class}, h);
+        InvocationHandler h =
+                (proxy, method, args) -> {
+                    switch (method.getName()) {
+                        case "next":
+                            boolean has = value != null && !read[0];
+                            read[0] = true;
+                            return has;
+                        case "getString":
+                            return value;
+                        case "close":
+                            return null;
+                        default:
+                            throw new UnsupportedOperationException(method.getName());
+                    }
+                };
+        return (ResultSet)
+                Proxy.newProxyInstance(
+                        getClass().getClassLoader(), new Class<?>[] {ResultSet.class}, h);
     }
 }

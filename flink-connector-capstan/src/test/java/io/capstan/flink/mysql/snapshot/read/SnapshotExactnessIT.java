@@ -1,19 +1,5 @@
 package io.capstan.flink.mysql.snapshot.read;
 
-import static io.capstan.flink.mysql.snapshot.read.SnapshotTestSupport.gtidExecuted;
-import static io.capstan.flink.mysql.snapshot.read.SnapshotTestSupport.resolve;
-import static io.capstan.flink.mysql.snapshot.read.SnapshotTestSupport.spec;
-import static io.capstan.flink.mysql.testing.ConnectorConfigs.connectorConfig;
-import static org.assertj.core.api.Assertions.assertThat;
-
-import com.github.shyiko.mysql.binlog.BinaryLogClient;
-import com.github.shyiko.mysql.binlog.event.DeleteRowsEventData;
-import com.github.shyiko.mysql.binlog.event.EventData;
-import com.github.shyiko.mysql.binlog.event.GtidEventData;
-import com.github.shyiko.mysql.binlog.event.TableMapEventData;
-import com.github.shyiko.mysql.binlog.event.UpdateRowsEventData;
-import com.github.shyiko.mysql.binlog.event.WriteRowsEventData;
-import com.github.shyiko.mysql.binlog.event.XidEventData;
 import io.capstan.flink.mysql.binlog.ServerGtidState;
 import io.capstan.flink.mysql.connect.JdbcConnections;
 import io.capstan.flink.mysql.connect.MySqlConnectionConfig;
@@ -30,6 +16,21 @@ import io.capstan.flink.mysql.snapshot.key.ChunkKey;
 import io.capstan.flink.mysql.snapshot.plan.SnapshotChunk;
 import io.capstan.flink.mysql.snapshot.plan.TableChunkPlanner;
 import io.capstan.flink.mysql.testing.MySqlTestDatabase;
+
+import org.apache.flink.table.data.GenericRowData;
+import org.apache.flink.table.data.RowData;
+
+import com.github.shyiko.mysql.binlog.BinaryLogClient;
+import com.github.shyiko.mysql.binlog.event.DeleteRowsEventData;
+import com.github.shyiko.mysql.binlog.event.EventData;
+import com.github.shyiko.mysql.binlog.event.GtidEventData;
+import com.github.shyiko.mysql.binlog.event.TableMapEventData;
+import com.github.shyiko.mysql.binlog.event.UpdateRowsEventData;
+import com.github.shyiko.mysql.binlog.event.WriteRowsEventData;
+import com.github.shyiko.mysql.binlog.event.XidEventData;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.RegisterExtension;
+
 import java.sql.Connection;
 import java.sql.PreparedStatement;
 import java.sql.ResultSet;
@@ -50,18 +51,20 @@ import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.concurrent.atomic.AtomicInteger;
 import java.util.concurrent.atomic.AtomicReference;
-import org.apache.flink.table.data.GenericRowData;
-import org.apache.flink.table.data.RowData;
-import org.junit.jupiter.api.Test;
-import org.junit.jupiter.api.extension.RegisterExtension;
+
+import static io.capstan.flink.mysql.snapshot.read.SnapshotTestSupport.gtidExecuted;
+import static io.capstan.flink.mysql.snapshot.read.SnapshotTestSupport.resolve;
+import static io.capstan.flink.mysql.snapshot.read.SnapshotTestSupport.spec;
+import static io.capstan.flink.mysql.testing.ConnectorConfigs.connectorConfig;
+import static org.assertj.core.api.Assertions.assertThat;
 
 /**
  * THE exactness test. Writer threads insert, update (also the primary key, also across chunks) and
- * delete rows of a table while its chunks are read one after another, each at its G. Afterwards
- * the binlog is read from the intersection of the G's and every row change whose transaction is
- * NOT in the G of the chunk holding its key is applied to the chunks' rows, strictly (an insert of
- * a present key, or a delete/update whose before image is not the current row, is a violation).
- * The result must be exactly the table's final contents, with no violation.
+ * delete rows of a table while its chunks are read one after another, each at its G. Afterwards the
+ * binlog is read from the intersection of the G's and every row change whose transaction is NOT in
+ * the G of the chunk holding its key is applied to the chunks' rows, strictly (an insert of a
+ * present key, or a delete/update whose before image is not the current row, is a violation). The
+ * result must be exactly the table's final contents, with no violation.
  *
  * <p>The same run with G captured before LOCK TABLES, or after UNLOCK TABLES, must fail the check:
  * this is what proves the check can see the difference.
@@ -91,7 +94,8 @@ class SnapshotExactnessIT {
 
     /**
      * Reads {@code @@global.gtid_executed} (a global: any session reads the same) at the capture
-     * point, through the chunk reader's brief-lock listener, and puts it in place of the reader's G.
+     * point, through the chunk reader's brief-lock listener, and puts it in place of the reader's
+     * G.
      */
     private static final class PositionCapture implements BriefLockListener, AutoCloseable {
         private final CapturePoint point;
@@ -130,7 +134,8 @@ class SnapshotExactnessIT {
             }
             GtidSet g = captured;
             captured = null;
-            return new ChunkResult(read.chunk(), Objects.requireNonNull(g, "no G captured"), read.rows());
+            return new ChunkResult(
+                    read.chunk(), Objects.requireNonNull(g, "no G captured"), read.rows());
         }
 
         private GtidSet readG() {
@@ -163,10 +168,21 @@ class SnapshotExactnessIT {
 
         @Override
         public String toString() {
-            return "Outcome{chunks=" + chunks + ", distinctG=" + distinctG + ", suppressed=" + suppressed
-                    + ", forwarded=" + forwarded + ", violations=" + violations
-                    + ", missingOrWrongRows=" + missingOrWrongRows + ", writerTransactions="
-                    + writerTransactions + "}";
+            return "Outcome{chunks="
+                    + chunks
+                    + ", distinctG="
+                    + distinctG
+                    + ", suppressed="
+                    + suppressed
+                    + ", forwarded="
+                    + forwarded
+                    + ", violations="
+                    + violations
+                    + ", missingOrWrongRows="
+                    + missingOrWrongRows
+                    + ", writerTransactions="
+                    + writerTransactions
+                    + "}";
         }
     }
 
@@ -219,10 +235,15 @@ class SnapshotExactnessIT {
             throws Exception {
         MySqlConnectionConfig config = connectorConfig(DB);
         TableId table = TableId.of(DB.name(), name);
-        DB.execute(composite
-                ? "CREATE TABLE " + name + " (a INT NOT NULL, b BIGINT NOT NULL, ver INT NOT NULL,"
-                        + " val BIGINT NOT NULL, PRIMARY KEY (a, b), KEY by_b (b))"
-                : "CREATE TABLE " + name + " (id BIGINT PRIMARY KEY, ver INT NOT NULL, val BIGINT NOT NULL)");
+        DB.execute(
+                composite
+                        ? "CREATE TABLE "
+                                + name
+                                + " (a INT NOT NULL, b BIGINT NOT NULL, ver INT NOT NULL,"
+                                + " val BIGINT NOT NULL, PRIMARY KEY (a, b), KEY by_b (b))"
+                        : "CREATE TABLE "
+                                + name
+                                + " (id BIGINT PRIMARY KEY, ver INT NOT NULL, val BIGINT NOT NULL)");
         StringBuilder sql = new StringBuilder("INSERT INTO " + name + " VALUES ");
         for (int i = 1; i <= INITIAL_ROWS; i++) {
             sql.append(i == 1 ? "" : ", ").append('(');
@@ -242,8 +263,10 @@ class SnapshotExactnessIT {
         List<Thread> writers = new ArrayList<>();
         for (int w = 0; w < 4; w++) {
             long seed = w * 7919L + name.hashCode();
-            Thread t = new Thread(
-                    () -> write(name, composite, seed, stop, committed, writerFailure), "writer-" + w);
+            Thread t =
+                    new Thread(
+                            () -> write(name, composite, seed, stop, committed, writerFailure),
+                            "writer-" + w);
             t.start();
             writers.add(t);
         }
@@ -251,11 +274,14 @@ class SnapshotExactnessIT {
         try {
             Thread.sleep(200);
             try (PositionCapture position = new PositionCapture(capture, config);
-                    ChunkReader reader = new ChunkReader(config, SnapshotReadOptions.defaults(), position);
+                    ChunkReader reader =
+                            new ChunkReader(config, SnapshotReadOptions.defaults(), position);
                     Connection planning = JdbcConnections.open(config)) {
                 TableChunkPlanner planner =
                         new TableChunkPlanner(key, chunkSize, new JdbcBoundaryQueries(planning));
-                for (Optional<SnapshotChunk> c = planner.next(); c.isPresent(); c = planner.next()) {
+                for (Optional<SnapshotChunk> c = planner.next();
+                        c.isPresent();
+                        c = planner.next()) {
                     results.add(position.of(reader.read(c.get(), spec)));
                     Thread.sleep(5); // let writers interleave between chunks
                 }
@@ -314,8 +340,13 @@ class SnapshotExactnessIT {
 
     /** Applies one change, gated per image (the rules documented on CursorGate), strictly. */
     private static void applyGated(
-            CursorGate gate, TableId table, Gtid g, Change c, Map<List<Long>, long[]> model,
-            int keyArity, Outcome o) {
+            CursorGate gate,
+            TableId table,
+            Gtid g,
+            Change c,
+            Map<List<Long>, long[]> model,
+            int keyArity,
+            Outcome o) {
         // the gate extracts the key from the converted binlog image, as the binlog reader will
         boolean before = c.beforeImage != null && gate.suppress(table, c.beforeImage, g);
         boolean after = c.afterImage != null && gate.suppress(table, c.afterImage, g);
@@ -346,7 +377,11 @@ class SnapshotExactnessIT {
     }
 
     private static void write(
-            String table, boolean composite, long seed, AtomicBoolean stop, AtomicInteger committed,
+            String table,
+            boolean composite,
+            long seed,
+            AtomicBoolean stop,
+            AtomicInteger committed,
             AtomicReference<Throwable> failure) {
         Random r = new Random(seed);
         try (Connection c = DB.openRootConnection()) {
@@ -355,15 +390,29 @@ class SnapshotExactnessIT {
             }
             c.setAutoCommit(false);
             String row = composite ? "b" : "id";
-            PreparedStatement update = c.prepareStatement(
-                    "UPDATE " + table + " SET ver = ver + 1, val = ? WHERE " + row + " = ?");
-            PreparedStatement move = c.prepareStatement(composite
-                    ? "UPDATE " + table + " SET b = ?, a = ?, ver = ver + 1 WHERE b = ?"
-                    : "UPDATE " + table + " SET id = ?, ver = ver + 1 WHERE id = ?");
-            PreparedStatement insert = c.prepareStatement(composite
-                    ? "INSERT IGNORE INTO " + table + " VALUES (?, ?, 0, ?)"
-                    : "INSERT IGNORE INTO " + table + " VALUES (?, 0, ?)");
-            PreparedStatement delete = c.prepareStatement("DELETE FROM " + table + " WHERE " + row + " = ?");
+            PreparedStatement update =
+                    c.prepareStatement(
+                            "UPDATE "
+                                    + table
+                                    + " SET ver = ver + 1, val = ? WHERE "
+                                    + row
+                                    + " = ?");
+            PreparedStatement move =
+                    c.prepareStatement(
+                            composite
+                                    ? "UPDATE "
+                                            + table
+                                            + " SET b = ?, a = ?, ver = ver + 1 WHERE b = ?"
+                                    : "UPDATE "
+                                            + table
+                                            + " SET id = ?, ver = ver + 1 WHERE id = ?");
+            PreparedStatement insert =
+                    c.prepareStatement(
+                            composite
+                                    ? "INSERT IGNORE INTO " + table + " VALUES (?, ?, 0, ?)"
+                                    : "INSERT IGNORE INTO " + table + " VALUES (?, 0, ?)");
+            PreparedStatement delete =
+                    c.prepareStatement("DELETE FROM " + table + " WHERE " + row + " = ?");
             while (!stop.get()) {
                 int statements = 1 + (r.nextInt(4) == 0 ? r.nextInt(3) : 0);
                 try {
@@ -456,7 +505,8 @@ class SnapshotExactnessIT {
 
     /** The transactions after {@code start} up to {@code end}, with this table's row changes. */
     private static List<Transaction> readBinlog(
-            MySqlConnectionConfig config, GtidSet start, GtidSet end, String table) throws Exception {
+            MySqlConnectionConfig config, GtidSet start, GtidSet end, String table)
+            throws Exception {
         RowConverter converter;
         try (Connection c = JdbcConnections.open(config)) {
             converter = RowConverter.of(JdbcSchemaReader.read(c, TableId.of(DB.name(), table)));
@@ -465,8 +515,9 @@ class SnapshotExactnessIT {
         if (start.containsAll(end)) {
             return out;
         }
-        BinaryLogClient client = new BinaryLogClient(
-                config.hostname(), config.port(), config.username(), config.password());
+        BinaryLogClient client =
+                new BinaryLogClient(
+                        config.hostname(), config.port(), config.username(), config.password());
         client.setServerId(100_000 + new Random().nextInt(1_000_000));
         client.setGtidSet(start.toString());
         client.setKeepAlive(false);
@@ -475,45 +526,80 @@ class SnapshotExactnessIT {
         Map<Long, String> tableNames = new HashMap<>();
         AtomicReference<Transaction> current = new AtomicReference<>();
         AtomicReference<GtidSet> processed = new AtomicReference<>(start);
-        client.registerEventListener(event -> {
-            EventData d = event.getData();
-            if (d instanceof GtidEventData) {
-                Transaction t = new Transaction(Gtid.parse(((GtidEventData) d).getGtid()));
-                current.set(t);
-                out.add(t);
-            } else if (d instanceof TableMapEventData) {
-                TableMapEventData m = (TableMapEventData) d;
-                tableNames.put(m.getTableId(), m.getDatabase() + "." + m.getTable());
-            } else if (d instanceof WriteRowsEventData) {
-                WriteRowsEventData w = (WriteRowsEventData) d;
-                if (ours(tableNames.get(w.getTableId()), table)) {
-                    w.getRows().forEach(row -> current.get().changes.add(new Change(null, converter.fromBinlog(row))));
-                }
-            } else if (d instanceof UpdateRowsEventData) {
-                UpdateRowsEventData u = (UpdateRowsEventData) d;
-                if (ours(tableNames.get(u.getTableId()), table)) {
-                    u.getRows().forEach(e -> current.get().changes.add(
-                            new Change(converter.fromBinlog(e.getKey()), converter.fromBinlog(e.getValue()))));
-                }
-            } else if (d instanceof DeleteRowsEventData) {
-                DeleteRowsEventData x = (DeleteRowsEventData) d;
-                if (ours(tableNames.get(x.getTableId()), table)) {
-                    x.getRows().forEach(row -> current.get().changes.add(new Change(converter.fromBinlog(row), null)));
-                }
-            }
-            if (d instanceof XidEventData || (d instanceof com.github.shyiko.mysql.binlog.event.QueryEventData
-                    && current.get() != null && isEndOfDdl((com.github.shyiko.mysql.binlog.event.QueryEventData) d))) {
-                if (current.get() != null) {
-                    processed.set(processed.get().add(current.get().gtid));
-                    if (processed.get().containsAll(end)) {
-                        done.countDown();
+        client.registerEventListener(
+                event -> {
+                    EventData d = event.getData();
+                    if (d instanceof GtidEventData) {
+                        Transaction t = new Transaction(Gtid.parse(((GtidEventData) d).getGtid()));
+                        current.set(t);
+                        out.add(t);
+                    } else if (d instanceof TableMapEventData) {
+                        TableMapEventData m = (TableMapEventData) d;
+                        tableNames.put(m.getTableId(), m.getDatabase() + "." + m.getTable());
+                    } else if (d instanceof WriteRowsEventData) {
+                        WriteRowsEventData w = (WriteRowsEventData) d;
+                        if (ours(tableNames.get(w.getTableId()), table)) {
+                            w.getRows()
+                                    .forEach(
+                                            row ->
+                                                    current.get()
+                                                            .changes
+                                                            .add(
+                                                                    new Change(
+                                                                            null,
+                                                                            converter.fromBinlog(
+                                                                                    row))));
+                        }
+                    } else if (d instanceof UpdateRowsEventData) {
+                        UpdateRowsEventData u = (UpdateRowsEventData) d;
+                        if (ours(tableNames.get(u.getTableId()), table)) {
+                            u.getRows()
+                                    .forEach(
+                                            e ->
+                                                    current.get()
+                                                            .changes
+                                                            .add(
+                                                                    new Change(
+                                                                            converter.fromBinlog(
+                                                                                    e.getKey()),
+                                                                            converter.fromBinlog(
+                                                                                    e
+                                                                                            .getValue()))));
+                        }
+                    } else if (d instanceof DeleteRowsEventData) {
+                        DeleteRowsEventData x = (DeleteRowsEventData) d;
+                        if (ours(tableNames.get(x.getTableId()), table)) {
+                            x.getRows()
+                                    .forEach(
+                                            row ->
+                                                    current.get()
+                                                            .changes
+                                                            .add(
+                                                                    new Change(
+                                                                            converter.fromBinlog(
+                                                                                    row),
+                                                                            null)));
+                        }
                     }
-                }
-            }
-        });
+                    if (d instanceof XidEventData
+                            || (d instanceof com.github.shyiko.mysql.binlog.event.QueryEventData
+                                    && current.get() != null
+                                    && isEndOfDdl(
+                                            (com.github.shyiko.mysql.binlog.event.QueryEventData)
+                                                    d))) {
+                        if (current.get() != null) {
+                            processed.set(processed.get().add(current.get().gtid));
+                            if (processed.get().containsAll(end)) {
+                                done.countDown();
+                            }
+                        }
+                    }
+                });
         client.connect(10_000);
         try {
-            assertThat(done.await(60, TimeUnit.SECONDS)).as("binlog read up to the end position").isTrue();
+            assertThat(done.await(60, TimeUnit.SECONDS))
+                    .as("binlog read up to the end position")
+                    .isTrue();
         } finally {
             client.disconnect();
         }

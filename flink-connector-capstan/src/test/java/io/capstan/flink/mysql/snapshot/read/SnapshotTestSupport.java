@@ -9,6 +9,7 @@ import io.capstan.flink.mysql.snapshot.jdbc.JdbcTableKeyMetadataReader;
 import io.capstan.flink.mysql.snapshot.key.ChunkKey;
 import io.capstan.flink.mysql.snapshot.key.ChunkKeyResolver;
 import io.capstan.flink.mysql.snapshot.key.TableKeyMetadata;
+
 import java.sql.Connection;
 import java.sql.ResultSet;
 import java.sql.SQLException;
@@ -21,10 +22,12 @@ final class SnapshotTestSupport {
 
     private SnapshotTestSupport() {}
 
-    static ChunkKey resolve(MySqlConnectionConfig config, TableId table, Optional<String> chunkKeyColumn)
+    static ChunkKey resolve(
+            MySqlConnectionConfig config, TableId table, Optional<String> chunkKeyColumn)
             throws SQLException {
         try (Connection c = JdbcConnections.open(config)) {
-            return ChunkKeyResolver.resolve(JdbcTableKeyMetadataReader.read(c, table), chunkKeyColumn);
+            return ChunkKeyResolver.resolve(
+                    JdbcTableKeyMetadataReader.read(c, table), chunkKeyColumn);
         }
     }
 

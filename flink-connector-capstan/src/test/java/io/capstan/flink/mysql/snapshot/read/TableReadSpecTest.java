@@ -1,7 +1,5 @@
 package io.capstan.flink.mysql.snapshot.read;
 
-import static org.assertj.core.api.Assertions.assertThat;
-
 import io.capstan.flink.mysql.schema.ColumnSchema;
 import io.capstan.flink.mysql.schema.MySqlType;
 import io.capstan.flink.mysql.schema.TableSchema;
@@ -9,10 +7,14 @@ import io.capstan.flink.mysql.snapshot.key.ChunkKey;
 import io.capstan.flink.mysql.snapshot.key.KeyColumn;
 import io.capstan.flink.mysql.snapshot.key.KeyKind;
 import io.capstan.flink.mysql.snapshot.key.TestKeys;
+
+import org.junit.jupiter.api.Test;
+
 import java.util.List;
 import java.util.Optional;
 import java.util.Set;
-import org.junit.jupiter.api.Test;
+
+import static org.assertj.core.api.Assertions.assertThat;
 
 /** The snapshot SELECT list: every column, or the requested ones plus the chunk key. */
 class TableReadSpecTest {
@@ -21,10 +23,16 @@ class TableReadSpecTest {
             new TableSchema(
                     TestKeys.TABLE,
                     List.of(
-                            ColumnSchema.builder("note", MySqlType.VARCHAR).length(64).charset("utf8mb4")
+                            ColumnSchema.builder("note", MySqlType.VARCHAR)
+                                    .length(64)
+                                    .charset("utf8mb4")
                                     .build(TestKeys.TABLE),
-                            ColumnSchema.builder("id", MySqlType.BIGINT).nullable(false).build(TestKeys.TABLE),
-                            ColumnSchema.builder("name", MySqlType.VARCHAR).length(64).charset("utf8mb4")
+                            ColumnSchema.builder("id", MySqlType.BIGINT)
+                                    .nullable(false)
+                                    .build(TestKeys.TABLE),
+                            ColumnSchema.builder("name", MySqlType.VARCHAR)
+                                    .length(64)
+                                    .charset("utf8mb4")
                                     .build(TestKeys.TABLE)),
                     new int[] {1});
 
@@ -43,9 +51,11 @@ class TableReadSpecTest {
 
     @Test
     void aColumnListReadsThoseAndTheChunkKeyInTableOrder() {
-        TableReadSpec spec = TableReadSpec.forSchema(KEY, SCHEMA, Optional.of(Set.of("NAME", "missing")));
+        TableReadSpec spec =
+                TableReadSpec.forSchema(KEY, SCHEMA, Optional.of(Set.of("NAME", "missing")));
         assertThat(spec.columns()).containsExactly("id", "name");
         assertThat(spec.selectPrefix()).isEqualTo("SELECT `id`, `name` FROM `db`.`t`");
-        assertThat(TableReadSpec.forSchema(KEY, SCHEMA, Optional.of(Set.of())).columns()).containsExactly("id");
+        assertThat(TableReadSpec.forSchema(KEY, SCHEMA, Optional.of(Set.of())).columns())
+                .containsExactly("id");
     }
 }

@@ -1,8 +1,5 @@
 package io.capstan.flink.mysql.source.enumerator;
 
-import static org.assertj.core.api.Assertions.assertThat;
-import static org.assertj.core.api.Assertions.assertThatThrownBy;
-
 import io.capstan.flink.mysql.StartupMode;
 import io.capstan.flink.mysql.error.CapstanHaltException;
 import io.capstan.flink.mysql.error.HaltReason;
@@ -22,11 +19,17 @@ import io.capstan.flink.mysql.source.split.CapstanSplit;
 import io.capstan.flink.mysql.source.split.ChunkCompletion;
 import io.capstan.flink.mysql.source.split.SnapshotChunkSplit;
 import io.capstan.flink.mysql.source.split.SplitKind;
+
+import org.apache.flink.connector.testutils.source.reader.TestingSplitEnumeratorContext;
+
+import org.junit.jupiter.api.Test;
+
 import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.atomic.AtomicInteger;
-import org.apache.flink.connector.testutils.source.reader.TestingSplitEnumeratorContext;
-import org.junit.jupiter.api.Test;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 /**
  * The enumerator in the snapshot modes, through Flink's testing context with a fake planning:
@@ -69,8 +72,15 @@ class CapstanEnumeratorSnapshotTest {
             }
             ChunkPlannerState.Mode mode =
                     next == total ? ChunkPlannerState.Mode.FINISHED : ChunkPlannerState.Mode.QUERY;
-            return new Planned(chunks, List.of(new ChunkPlannerState(
-                    KEY.table(), mode, next, next == total ? null : KeyTuple.of(100L * next), null)));
+            return new Planned(
+                    chunks,
+                    List.of(
+                            new ChunkPlannerState(
+                                    KEY.table(),
+                                    mode,
+                                    next,
+                                    next == total ? null : KeyTuple.of(100L * next),
+                                    null)));
         }
 
         @Override
@@ -103,8 +113,13 @@ class CapstanEnumeratorSnapshotTest {
         for (int i = 0; i < parallelism; i++) {
             context.registerReader(i, "localhost");
         }
-        CapstanEnumerator e = new CapstanEnumerator(context, stream ? StartupMode.INITIAL
-                : StartupMode.SNAPSHOT, new FakePlanning(chunks), new UnusedBinlogPlanner(), state);
+        CapstanEnumerator e =
+                new CapstanEnumerator(
+                        context,
+                        stream ? StartupMode.INITIAL : StartupMode.SNAPSHOT,
+                        new FakePlanning(chunks),
+                        new UnusedBinlogPlanner(),
+                        state);
         e.start();
         context.triggerAllActions();
         return e;
@@ -125,8 +140,10 @@ class CapstanEnumeratorSnapshotTest {
     }
 
     private void complete(CapstanEnumerator e, int subtask, SnapshotChunkSplit split, long gLast) {
-        e.handleSourceEvent(subtask, new ChunksCompletedEvent(
-                List.of(split.withCompletion(new ChunkCompletion(g(gLast), 100)))));
+        e.handleSourceEvent(
+                subtask,
+                new ChunksCompletedEvent(
+                        List.of(split.withCompletion(new ChunkCompletion(g(gLast), 100)))));
     }
 
     /** Reader asks, gets a chunk, completes it, asks again ... until no chunk comes. */
@@ -157,7 +174,8 @@ class CapstanEnumeratorSnapshotTest {
         assigned(0).forEach(s -> indexes.add(s.asSnapshotChunkSplit().chunk().index()));
         assertThat(indexes).containsExactly(0, 1, 2, 3, 4);
         // every completion acknowledged to its reader
-        assertThat(context.getSentEvents().get(0)).hasSize(5)
+        assertThat(context.getSentEvents().get(0))
+                .hasSize(5)
                 .allMatch(ev -> ev instanceof ChunksAcknowledgedEvent);
 
         e.handleSplitRequest(1, "localhost"); // the other reader asks too: both wait
@@ -170,12 +188,20 @@ class CapstanEnumeratorSnapshotTest {
         // the first reader to ask (0 asked last after its last chunk, 1 after it) gets the binlog
         List<CapstanSplit> all = new ArrayList<>(assigned(0));
         all.addAll(assigned(1));
-        BinlogSplit binlog = all.stream().filter(s -> s.kind() == SplitKind.BINLOG).findFirst()
-                .orElseThrow().asBinlogSplit();
+        BinlogSplit binlog =
+                all.stream()
+                        .filter(s -> s.kind() == SplitKind.BINLOG)
+                        .findFirst()
+                        .orElseThrow()
+                        .asBinlogSplit();
         assertThat(binlog.start().processed()).isEqualTo(g(100)); // the intersection of the G
         assertThat(binlog.gate().chunkCount()).isEqualTo(5);
-        assertThat(context.getSplitAssignments().get(0).hasReceivedNoMoreSplitsSignal()
-                || context.getSplitAssignments().get(1).hasReceivedNoMoreSplitsSignal()).isTrue();
+        assertThat(
+                        context.getSplitAssignments().get(0).hasReceivedNoMoreSplitsSignal()
+                                || context.getSplitAssignments()
+                                        .get(1)
+                                        .hasReceivedNoMoreSplitsSignal())
+                .isTrue();
         // once a checkpoint after the assignment completes, the chunks leave the enumerator state
         assertThat(e.snapshotState(8).snapshot()).isNotNull();
         e.notifyCheckpointComplete(8);
@@ -223,8 +249,13 @@ class CapstanEnumeratorSnapshotTest {
         e.notifyCheckpointComplete(1);
         BinlogSplit binlog = assigned(0).get(1).asBinlogSplit();
         assertThat(binlog.start().processed()).isEqualTo(g(20)); // not 10: the read that counts
-        assertThat(binlog.gate().suppress(KEY.table(), KeyTuple.of(5L),
-                io.capstan.flink.mysql.gtid.Gtid.of(UUID, 15))).isTrue();
+        assertThat(
+                        binlog.gate()
+                                .suppress(
+                                        KEY.table(),
+                                        KeyTuple.of(5L),
+                                        io.capstan.flink.mysql.gtid.Gtid.of(UUID, 15)))
+                .isTrue();
     }
 
     @Test
@@ -299,7 +330,8 @@ class CapstanEnumeratorSnapshotTest {
         complete(e, 0, assigned(0).get(0).asSnapshotChunkSplit(), 10);
         complete(e, 0, assigned(0).get(1).asSnapshotChunkSplit(), 11);
         assertThat(context.getSplitAssignments().get(0).hasReceivedNoMoreSplitsSignal())
-                .as("another reader's chunk is still unfinished").isFalse();
+                .as("another reader's chunk is still unfinished")
+                .isFalse();
         complete(e, 1, assigned(1).get(0).asSnapshotChunkSplit(), 12);
         assertThat(context.getSplitAssignments().get(0).hasReceivedNoMoreSplitsSignal()).isTrue();
         assertThat(context.getSentEvents().get(0)).hasSize(2); // both acknowledged before
@@ -309,8 +341,13 @@ class CapstanEnumeratorSnapshotTest {
     void planningIsLazyAndRunsOffTheCoordinatorThread() {
         context = new TestingSplitEnumeratorContext<>(2);
         FakePlanning planning = new FakePlanning(1_000);
-        CapstanEnumerator e = new CapstanEnumerator(context, StartupMode.INITIAL, planning,
-                new UnusedBinlogPlanner(), EnumState.initial());
+        CapstanEnumerator e =
+                new CapstanEnumerator(
+                        context,
+                        StartupMode.INITIAL,
+                        planning,
+                        new UnusedBinlogPlanner(),
+                        EnumState.initial());
         e.start();
         assertThat(planning.planCalls).hasValue(0);
         context.triggerAllActions();
@@ -330,7 +367,8 @@ class CapstanEnumeratorSnapshotTest {
 
         CapstanEnumerator restored = start(2, 2, true, restoredState);
         assertThat(book(restored).finishedCount()).isEqualTo(2);
-        assertThat(restored.tracker().handoffConfirmed()).isTrue(); // checkpoint 12 held every completion
+        assertThat(restored.tracker().handoffConfirmed())
+                .isTrue(); // checkpoint 12 held every completion
         restored.handleSplitRequest(1, "localhost");
         assertThat(assigned(1).get(0).kind()).isEqualTo(SplitKind.BINLOG);
     }
@@ -340,8 +378,13 @@ class CapstanEnumeratorSnapshotTest {
         context = new TestingSplitEnumeratorContext<>(3);
         context.registerReader(0, "localhost");
         context.registerReader(1, "localhost");
-        CapstanEnumerator e = new CapstanEnumerator(
-                context, StartupMode.INITIAL, planning, new UnusedBinlogPlanner(), EnumState.initial());
+        CapstanEnumerator e =
+                new CapstanEnumerator(
+                        context,
+                        StartupMode.INITIAL,
+                        planning,
+                        new UnusedBinlogPlanner(),
+                        EnumState.initial());
         e.start();
         context.triggerAllActions();
         return e;
@@ -356,7 +399,8 @@ class CapstanEnumeratorSnapshotTest {
         // Reader 2 asked and sent a completion just before it failed.
         e.handleSplitRequest(2, "localhost");
         complete(e, 2, c0, 10);
-        assertThat(context.getSentEvents().get(2)).as("an event to a dead reader fails the job")
+        assertThat(context.getSentEvents().get(2))
+                .as("an event to a dead reader fails the job")
                 .isNullOrEmpty();
         assertThat(assigned(2)).as("it asks again after its restart").isEmpty();
         assertThat(book(e).finishedCount()).isEqualTo(1);
@@ -391,12 +435,18 @@ class CapstanEnumeratorSnapshotTest {
     @Test
     void aTableResolutionFailureFailsTheJobWithItsCause() {
         FakePlanning planning = new FakePlanning(3);
-        planning.resolveFailure = new CapstanHaltException(
-                HaltReason.BINLOG_FORMAT_NOT_ROW, "binlog_format is MIXED");
+        planning.resolveFailure =
+                new CapstanHaltException(
+                        HaltReason.BINLOG_FORMAT_NOT_ROW, "binlog_format is MIXED");
         context = new TestingSplitEnumeratorContext<>(1);
         context.registerReader(0, "localhost");
-        CapstanEnumerator e = new CapstanEnumerator(
-                context, StartupMode.INITIAL, planning, new UnusedBinlogPlanner(), EnumState.initial());
+        CapstanEnumerator e =
+                new CapstanEnumerator(
+                        context,
+                        StartupMode.INITIAL,
+                        planning,
+                        new UnusedBinlogPlanner(),
+                        EnumState.initial());
         e.start();
         e.handleSplitRequest(0, "localhost");
         assertThatThrownBy(context::triggerAllActions)

@@ -1,9 +1,5 @@
 package io.capstan.flink.mysql.source.enumerator;
 
-import static io.capstan.flink.mysql.source.TestChanges.TABLE;
-import static org.assertj.core.api.Assertions.assertThat;
-import static org.assertj.core.api.Assertions.assertThatThrownBy;
-
 import io.capstan.flink.mysql.StartupMode;
 import io.capstan.flink.mysql.binlog.BinlogStartPosition;
 import io.capstan.flink.mysql.error.CapstanHaltException;
@@ -14,10 +10,17 @@ import io.capstan.flink.mysql.snapshot.plan.ChunkPlannerState;
 import io.capstan.flink.mysql.source.TestChanges;
 import io.capstan.flink.mysql.source.split.BinlogSplit;
 import io.capstan.flink.mysql.source.split.CapstanSplit;
+
+import org.apache.flink.connector.testutils.source.reader.TestingSplitEnumeratorContext;
+
+import org.junit.jupiter.api.Test;
+
 import java.util.List;
 import java.util.concurrent.atomic.AtomicInteger;
-import org.apache.flink.connector.testutils.source.reader.TestingSplitEnumeratorContext;
-import org.junit.jupiter.api.Test;
+
+import static io.capstan.flink.mysql.source.TestChanges.TABLE;
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 class CapstanEnumeratorTest {
 
@@ -74,8 +77,9 @@ class CapstanEnumeratorTest {
         for (int i = 0; i < 3; i++) {
             context.registerReader(i, "localhost");
         }
-        CapstanEnumerator e = new CapstanEnumerator(
-                context, StartupMode.LATEST, new NoSnapshotPlanning(), planner, state);
+        CapstanEnumerator e =
+                new CapstanEnumerator(
+                        context, StartupMode.LATEST, new NoSnapshotPlanning(), planner, state);
         e.start();
         return e;
     }
@@ -104,17 +108,24 @@ class CapstanEnumeratorTest {
         EnumState checkpoint = e.snapshotState(1);
         assertThat(checkpoint).isEqualTo(new EnumState(SPLIT, false));
 
-        TestingSplitEnumeratorContext<CapstanSplit> context2 = new TestingSplitEnumeratorContext<>(1);
+        TestingSplitEnumeratorContext<CapstanSplit> context2 =
+                new TestingSplitEnumeratorContext<>(1);
         context2.registerReader(0, "localhost");
         FakePlanner planner2 = new FakePlanner();
-        CapstanEnumerator restored = new CapstanEnumerator(
-                context2, StartupMode.LATEST, new NoSnapshotPlanning(), planner2, checkpoint);
+        CapstanEnumerator restored =
+                new CapstanEnumerator(
+                        context2,
+                        StartupMode.LATEST,
+                        new NoSnapshotPlanning(),
+                        planner2,
+                        checkpoint);
         restored.start();
         restored.handleSplitRequest(0, "localhost");
         context2.triggerAllActions();
         assertThat(planner2.plans).hasValue(0);
         assertThat(planner2.verifies).hasValue(1); // preflight again before anything is read
-        assertThat(context2.getSplitAssignments().get(0).getAssignedSplits()).containsExactly(SPLIT);
+        assertThat(context2.getSplitAssignments().get(0).getAssignedSplits())
+                .containsExactly(SPLIT);
     }
 
     @Test
@@ -143,7 +154,8 @@ class CapstanEnumeratorTest {
     @Test
     void aPlanningFailureFailsTheJobWithItsCause() {
         planner.failure =
-                new CapstanHaltException(HaltReason.BINLOG_FORMAT_NOT_ROW, "binlog_format is STATEMENT");
+                new CapstanHaltException(
+                        HaltReason.BINLOG_FORMAT_NOT_ROW, "binlog_format is STATEMENT");
         CapstanEnumerator e = started(EnumState.initial());
         e.handleSplitRequest(0, "localhost");
         assertThatThrownBy(context::triggerAllActions)
@@ -156,8 +168,13 @@ class CapstanEnumeratorTest {
         for (int i = 0; i < 3; i++) {
             context.registerReader(i, "localhost");
         }
-        CapstanEnumerator e = new CapstanEnumerator(context, StartupMode.INITIAL,
-                new NoSnapshotPlanning(), planner, new EnumState(SPLIT, false));
+        CapstanEnumerator e =
+                new CapstanEnumerator(
+                        context,
+                        StartupMode.INITIAL,
+                        new NoSnapshotPlanning(),
+                        planner,
+                        new EnumState(SPLIT, false));
         e.start();
         e.handleSplitRequest(1, "localhost");
         assertThat(context.getSplitAssignments()).isEmpty(); // not before the preflight

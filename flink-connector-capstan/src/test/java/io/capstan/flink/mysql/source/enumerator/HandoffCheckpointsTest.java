@@ -1,9 +1,10 @@
 package io.capstan.flink.mysql.source.enumerator;
 
-import static org.assertj.core.api.Assertions.assertThat;
+import org.junit.jupiter.api.Test;
 
 import java.util.OptionalLong;
-import org.junit.jupiter.api.Test;
+
+import static org.assertj.core.api.Assertions.assertThat;
 
 /** When a completed checkpoint confirms every completion, and when the handoff may go without. */
 class HandoffCheckpointsTest {
@@ -33,15 +34,26 @@ class HandoffCheckpointsTest {
 
     @Test
     void aRestoredCheckpointConfirmsIfItHeldEveryCompletion() {
-        assertThat(HandoffCheckpoints.restored(OptionalLong.of(7), OptionalLong.of(6), true).confirmed())
+        assertThat(
+                        HandoffCheckpoints.restored(OptionalLong.of(7), OptionalLong.of(6), true)
+                                .confirmed())
                 .isTrue();
-        assertThat(HandoffCheckpoints.restored(OptionalLong.of(7), OptionalLong.empty(), true).confirmed())
+        assertThat(
+                        HandoffCheckpoints.restored(OptionalLong.of(7), OptionalLong.empty(), true)
+                                .confirmed())
                 .isTrue();
-        assertThat(HandoffCheckpoints.restored(OptionalLong.of(7), OptionalLong.of(7), true).confirmed())
+        assertThat(
+                        HandoffCheckpoints.restored(OptionalLong.of(7), OptionalLong.of(7), true)
+                                .confirmed())
                 .isFalse();
-        assertThat(HandoffCheckpoints.restored(OptionalLong.of(7), OptionalLong.of(6), false).confirmed())
+        assertThat(
+                        HandoffCheckpoints.restored(OptionalLong.of(7), OptionalLong.of(6), false)
+                                .confirmed())
                 .isFalse();
-        assertThat(HandoffCheckpoints.restored(OptionalLong.empty(), OptionalLong.empty(), true).confirmed())
+        assertThat(
+                        HandoffCheckpoints.restored(
+                                        OptionalLong.empty(), OptionalLong.empty(), true)
+                                .confirmed())
                 .isFalse();
     }
 
@@ -54,7 +66,8 @@ class HandoffCheckpointsTest {
         assertThat(h.handoffAllowed(2)).isFalse();
         h.readersReported(false);
         assertThat(h.handoffAllowed(2)).isTrue();
-        HandoffCheckpoints confirmed = HandoffCheckpoints.restored(OptionalLong.of(2), OptionalLong.of(1), true);
+        HandoffCheckpoints confirmed =
+                HandoffCheckpoints.restored(OptionalLong.of(2), OptionalLong.of(1), true);
         assertThat(confirmed.handoffAllowed(4)).isTrue();
     }
 }

@@ -1,8 +1,5 @@
 package io.capstan.flink.mysql.source.enumerator;
 
-import static org.assertj.core.api.Assertions.assertThat;
-import static org.assertj.core.api.Assertions.assertThatThrownBy;
-
 import io.capstan.flink.mysql.StartupOptions;
 import io.capstan.flink.mysql.error.CapstanHaltException;
 import io.capstan.flink.mysql.error.HaltReason;
@@ -11,7 +8,11 @@ import io.capstan.flink.mysql.preflight.PreflightException;
 import io.capstan.flink.mysql.proxy.FakeMySql;
 import io.capstan.flink.mysql.schema.TableId;
 import io.capstan.flink.mysql.source.split.BinlogSplit;
+
 import org.junit.jupiter.api.Test;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 /** The stream-only start through the JDBC proxy: tables, preflight and start position. */
 class JdbcBinlogSplitPlannerTest {
@@ -22,14 +23,16 @@ class JdbcBinlogSplitPlannerTest {
     private static final GtidSet EXECUTED = GtidSet.parse(UUID + ":1-100");
     private static final GtidSet PURGED = GtidSet.parse(UUID + ":1-40");
 
-    private final FakeMySql mysql = new FakeMySql().table(ORDERS, 1).table(TableId.of("crm", "people"), 1);
+    private final FakeMySql mysql =
+            new FakeMySql().table(ORDERS, 1).table(TableId.of("crm", "people"), 1);
 
     JdbcBinlogSplitPlannerTest() {
         mysql.gtids(EXECUTED, PURGED);
     }
 
     private BinlogSplit plan(StartupOptions startup) throws Exception {
-        return new JdbcBinlogSplitPlanner(FakeMySql.sourceConfig(startup, 10, "shop\\..*"), mysql.jdbc())
+        return new JdbcBinlogSplitPlanner(
+                        FakeMySql.sourceConfig(startup, 10, "shop\\..*"), mysql.jdbc())
                 .planNewSplit();
     }
 
@@ -45,7 +48,8 @@ class JdbcBinlogSplitPlannerTest {
     @Test
     void earliestAndTimestampStartAtThePurgedSet() throws Exception {
         assertThat(plan(StartupOptions.earliest()).start().processed()).isEqualTo(PURGED);
-        assertThat(plan(StartupOptions.timestamp(1_700_000_000_000L)).start().processed()).isEqualTo(PURGED);
+        assertThat(plan(StartupOptions.timestamp(1_700_000_000_000L)).start().processed())
+                .isEqualTo(PURGED);
     }
 
     @Test
@@ -57,7 +61,8 @@ class JdbcBinlogSplitPlannerTest {
     @Test
     void aGtidSetWithPurgedGapsHaltsWithDataGap() {
         assertThatThrownBy(() -> plan(StartupOptions.gtidSet(UUID + ":1-20")))
-                .isInstanceOfSatisfying(CapstanHaltException.class,
+                .isInstanceOfSatisfying(
+                        CapstanHaltException.class,
                         e -> assertThat(e.reason()).isEqualTo(HaltReason.DATA_GAP))
                 .hasMessageContaining(FakeMySql.ADDRESS);
         assertThat(mysql.openConnections()).as("released after a halt too").isZero();
@@ -65,29 +70,37 @@ class JdbcBinlogSplitPlannerTest {
 
     @Test
     void aGtidSetOfAnotherServerHaltsWithSourceIdentityMismatch() {
-        assertThatThrownBy(() -> plan(StartupOptions.gtidSet(UUID + ":1-60," + OTHER_UUID + ":1-3")))
-                .isInstanceOfSatisfying(CapstanHaltException.class,
+        assertThatThrownBy(
+                        () -> plan(StartupOptions.gtidSet(UUID + ":1-60," + OTHER_UUID + ":1-3")))
+                .isInstanceOfSatisfying(
+                        CapstanHaltException.class,
                         e -> assertThat(e.reason()).isEqualTo(HaltReason.SOURCE_IDENTITY_MISMATCH));
     }
 
     @Test
     void aSnapshotModeHasNoStartPositionOfItsOwn() {
         assertThatThrownBy(() -> plan(StartupOptions.initial()))
-                .isInstanceOfSatisfying(CapstanHaltException.class,
+                .isInstanceOfSatisfying(
+                        CapstanHaltException.class,
                         e -> assertThat(e.reason()).isEqualTo(HaltReason.INVALID_START_POSITION));
     }
 
     @Test
     void aRestoredSplitIsCheckedByThePreflightAgainBeforeItIsHandedOut() throws Exception {
         JdbcBinlogSplitPlanner planner =
-                new JdbcBinlogSplitPlanner(FakeMySql.sourceConfig(StartupOptions.latest(), 10, "shop\\..*"), mysql.jdbc());
+                new JdbcBinlogSplitPlanner(
+                        FakeMySql.sourceConfig(StartupOptions.latest(), 10, "shop\\..*"),
+                        mysql.jdbc());
         BinlogSplit split = planner.planNewSplit();
         planner.verifyBeforeAssigning(split);
         mysql.facts(FakeMySql.facts("OFF"));
         assertThatThrownBy(() -> planner.verifyBeforeAssigning(split))
-                .isInstanceOfSatisfying(PreflightException.class,
-                        e -> assertThat(e.failures()).extracting(f -> f.reason())
-                                .containsExactly(HaltReason.BINLOG_DISABLED));
+                .isInstanceOfSatisfying(
+                        PreflightException.class,
+                        e ->
+                                assertThat(e.failures())
+                                        .extracting(f -> f.reason())
+                                        .containsExactly(HaltReason.BINLOG_DISABLED));
         assertThat(mysql.openConnections()).isZero();
     }
 }

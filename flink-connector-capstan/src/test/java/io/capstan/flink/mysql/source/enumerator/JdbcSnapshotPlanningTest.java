@@ -1,8 +1,5 @@
 package io.capstan.flink.mysql.source.enumerator;
 
-import static org.assertj.core.api.Assertions.assertThat;
-import static org.assertj.core.api.Assertions.assertThatThrownBy;
-
 import io.capstan.flink.mysql.StartupOptions;
 import io.capstan.flink.mysql.error.CapstanHaltException;
 import io.capstan.flink.mysql.error.HaltReason;
@@ -15,10 +12,15 @@ import io.capstan.flink.mysql.snapshot.key.ChunkKey;
 import io.capstan.flink.mysql.snapshot.key.KeyTuple;
 import io.capstan.flink.mysql.snapshot.plan.ChunkRange;
 import io.capstan.flink.mysql.snapshot.plan.SnapshotChunk;
+
+import org.junit.jupiter.api.Test;
+
 import java.io.IOException;
 import java.util.ArrayList;
 import java.util.List;
-import org.junit.jupiter.api.Test;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 /** The snapshot's planning through the JDBC proxy, against the fake server. */
 class JdbcSnapshotPlanningTest {
@@ -27,11 +29,13 @@ class JdbcSnapshotPlanningTest {
     private static final TableId ITEMS = TableId.of("shop", "items");
     private static final TableId OTHER = TableId.of("crm", "people");
 
-    private final FakeMySql mysql = new FakeMySql().table(ORDERS, 10).table(ITEMS, 3).table(OTHER, 1);
+    private final FakeMySql mysql =
+            new FakeMySql().table(ORDERS, 10).table(ITEMS, 3).table(OTHER, 1);
     private final FakeJdbcProxy proxy = mysql.jdbc();
 
     private JdbcSnapshotPlanning planning(int chunkSize, String... tableList) {
-        return new JdbcSnapshotPlanning(FakeMySql.sourceConfig(StartupOptions.initial(), chunkSize, tableList), proxy);
+        return new JdbcSnapshotPlanning(
+                FakeMySql.sourceConfig(StartupOptions.initial(), chunkSize, tableList), proxy);
     }
 
     @Test
@@ -51,7 +55,8 @@ class JdbcSnapshotPlanningTest {
     @Test
     void noMatchingTableHalts() {
         assertThatThrownBy(() -> planning(4, "shop\\.absent").resolveTables())
-                .isInstanceOfSatisfying(CapstanHaltException.class,
+                .isInstanceOfSatisfying(
+                        CapstanHaltException.class,
                         e -> assertThat(e.reason()).isEqualTo(HaltReason.NO_TABLES_MATCHED))
                 .hasMessageContaining(FakeMySql.ADDRESS);
     }
@@ -60,9 +65,12 @@ class JdbcSnapshotPlanningTest {
     void anUnsafeServerIsRefusedBeforeAnyTableIsLookedAt() {
         mysql.facts(FakeMySql.facts("OFF"));
         assertThatThrownBy(() -> planning(4, "shop\\.orders").resolveTables())
-                .isInstanceOfSatisfying(PreflightException.class,
-                        e -> assertThat(e.failures()).extracting(f -> f.reason())
-                                .containsExactly(HaltReason.BINLOG_DISABLED));
+                .isInstanceOfSatisfying(
+                        PreflightException.class,
+                        e ->
+                                assertThat(e.failures())
+                                        .extracting(f -> f.reason())
+                                        .containsExactly(HaltReason.BINLOG_DISABLED));
         assertThat(mysql.calls(FakeMySql.KEY_METADATA)).isZero();
     }
 
@@ -70,7 +78,8 @@ class JdbcSnapshotPlanningTest {
     void aTableWithoutKeyHaltsNamingIt() {
         mysql.keylessTable(TableId.of("shop", "log"));
         assertThatThrownBy(() -> planning(4, "shop\\.log").resolveTables())
-                .isInstanceOfSatisfying(CapstanHaltException.class,
+                .isInstanceOfSatisfying(
+                        CapstanHaltException.class,
                         e -> assertThat(e.reason()).isEqualTo(HaltReason.TABLE_WITHOUT_KEY))
                 .hasMessageContaining("shop.log");
     }
@@ -86,10 +95,12 @@ class JdbcSnapshotPlanningTest {
         List<SnapshotChunk> all = new ArrayList<>(first.chunks());
         all.addAll(rest.chunks());
         assertThat(all).extracting(SnapshotChunk::index).containsExactly(0, 1, 2);
-        assertThat(all).extracting(SnapshotChunk::range).containsExactly(
-                ChunkRange.of(null, KeyTuple.of(5L)),
-                ChunkRange.of(KeyTuple.of(5L), KeyTuple.of(9L)),
-                ChunkRange.of(KeyTuple.of(9L), null));
+        assertThat(all)
+                .extracting(SnapshotChunk::range)
+                .containsExactly(
+                        ChunkRange.of(null, KeyTuple.of(5L)),
+                        ChunkRange.of(KeyTuple.of(5L), KeyTuple.of(9L)),
+                        ChunkRange.of(KeyTuple.of(9L), null));
         assertThat(rest.states()).allMatch(s -> s.isFinished());
     }
 
@@ -98,7 +109,8 @@ class JdbcSnapshotPlanningTest {
         JdbcSnapshotPlanning planning = planning(4, "shop\\.orders");
         List<ChunkKey> keys = List.of(planning.resolveTables().get(0).key());
         mysql.failNext(FakeMySql.BOUNDARY, 1);
-        assertThatThrownBy(() -> planning.planMore(keys, List.of(), 10)).isInstanceOf(IOException.class);
+        assertThatThrownBy(() -> planning.planMore(keys, List.of(), 10))
+                .isInstanceOf(IOException.class);
         assertThat(proxy.connected()).isFalse();
         assertThat(planning.planMore(keys, List.of(), 10).chunks()).hasSize(3);
         assertThat(mysql.connects()).isEqualTo(2);

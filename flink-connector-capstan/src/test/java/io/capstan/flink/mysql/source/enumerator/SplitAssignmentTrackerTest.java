@@ -1,15 +1,5 @@
 package io.capstan.flink.mysql.source.enumerator;
 
-import static io.capstan.flink.mysql.source.enumerator.EnumeratorPhase.AWAITING_HANDOFF_CHECKPOINT;
-import static io.capstan.flink.mysql.source.enumerator.EnumeratorPhase.BINLOG_SPLIT_READY;
-import static io.capstan.flink.mysql.source.enumerator.EnumeratorPhase.FINISHED;
-import static io.capstan.flink.mysql.source.enumerator.EnumeratorPhase.PREPARING_BINLOG_SPLIT;
-import static io.capstan.flink.mysql.source.enumerator.EnumeratorPhase.RESOLVING_TABLES;
-import static io.capstan.flink.mysql.source.enumerator.EnumeratorPhase.SNAPSHOTTING;
-import static io.capstan.flink.mysql.source.enumerator.EnumeratorPhase.STREAMING;
-import static org.assertj.core.api.Assertions.assertThat;
-import static org.assertj.core.api.Assertions.assertThatThrownBy;
-
 import io.capstan.flink.mysql.StartupMode;
 import io.capstan.flink.mysql.binlog.BinlogStartPosition;
 import io.capstan.flink.mysql.gtid.GtidSet;
@@ -22,11 +12,23 @@ import io.capstan.flink.mysql.source.split.CapstanSplit;
 import io.capstan.flink.mysql.source.split.ChunkCompletion;
 import io.capstan.flink.mysql.source.split.SnapshotChunkSplit;
 import io.capstan.flink.mysql.source.split.SplitKind;
+
+import org.junit.jupiter.api.Test;
+
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Set;
 import java.util.function.IntPredicate;
-import org.junit.jupiter.api.Test;
+
+import static io.capstan.flink.mysql.source.enumerator.EnumeratorPhase.AWAITING_HANDOFF_CHECKPOINT;
+import static io.capstan.flink.mysql.source.enumerator.EnumeratorPhase.BINLOG_SPLIT_READY;
+import static io.capstan.flink.mysql.source.enumerator.EnumeratorPhase.FINISHED;
+import static io.capstan.flink.mysql.source.enumerator.EnumeratorPhase.PREPARING_BINLOG_SPLIT;
+import static io.capstan.flink.mysql.source.enumerator.EnumeratorPhase.RESOLVING_TABLES;
+import static io.capstan.flink.mysql.source.enumerator.EnumeratorPhase.SNAPSHOTTING;
+import static io.capstan.flink.mysql.source.enumerator.EnumeratorPhase.STREAMING;
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 /**
  * The enumerator's rules without Flink: every phase transition, the answers to requests in each
@@ -105,7 +107,8 @@ class SplitAssignmentTrackerTest {
 
     @Test
     void aNewSnapshotJobResolvesTablesWhileRequestsWait() {
-        SplitAssignmentTracker t = SplitAssignmentTracker.restore(StartupMode.INITIAL, EnumState.initial());
+        SplitAssignmentTracker t =
+                SplitAssignmentTracker.restore(StartupMode.INITIAL, EnumState.initial());
         assertThat(t.phase()).isEqualTo(RESOLVING_TABLES);
         assertThat(t.binlogSplitToVerify()).isEmpty();
         assertThat(ask(t, 0)).isEmpty();
@@ -120,7 +123,8 @@ class SplitAssignmentTrackerTest {
 
     @Test
     void aNewStreamJobPlansTheBinlogSplitThenHandsItToTheFirstReaderThatAsked() {
-        SplitAssignmentTracker t = SplitAssignmentTracker.restore(StartupMode.LATEST, EnumState.initial());
+        SplitAssignmentTracker t =
+                SplitAssignmentTracker.restore(StartupMode.LATEST, EnumState.initial());
         assertThat(t.phase()).isEqualTo(PREPARING_BINLOG_SPLIT);
         assertThat(t.binlogSplitToVerify()).isEmpty(); // plan one
         assertThat(ask(t, 2)).isEmpty();
@@ -131,8 +135,8 @@ class SplitAssignmentTrackerTest {
         assertThat(t.phase()).isEqualTo(BINLOG_SPLIT_READY);
         assertThat(t.checkpoint(2)).isEqualTo(new EnumState(PLANNED, false));
         List<SplitReply> replies = t.serveWaiting(ALL_REGISTERED, 2);
-        assertThat(replies).containsExactly(
-                new SplitReply.Assign(2, PLANNED), new SplitReply.NoMoreSplits(0));
+        assertThat(replies)
+                .containsExactly(new SplitReply.Assign(2, PLANNED), new SplitReply.NoMoreSplits(0));
         assertThat(t.phase()).isEqualTo(STREAMING);
         assertThat(t.checkpoint(3)).isEqualTo(new EnumState(null, true));
         assertNoMoreSplits(ask(t, 1), 1);
@@ -140,9 +144,12 @@ class SplitAssignmentTrackerTest {
 
     @Test
     void theWrongEventForThePhaseIsRefused() {
-        SplitAssignmentTracker stream = SplitAssignmentTracker.restore(StartupMode.LATEST, EnumState.initial());
-        assertThatThrownBy(() -> stream.tablesResolved(List.of())).isInstanceOf(IllegalStateException.class);
-        SplitAssignmentTracker snapshot = SplitAssignmentTracker.restore(StartupMode.INITIAL, EnumState.initial());
+        SplitAssignmentTracker stream =
+                SplitAssignmentTracker.restore(StartupMode.LATEST, EnumState.initial());
+        assertThatThrownBy(() -> stream.tablesResolved(List.of()))
+                .isInstanceOf(IllegalStateException.class);
+        SplitAssignmentTracker snapshot =
+                SplitAssignmentTracker.restore(StartupMode.INITIAL, EnumState.initial());
         assertThatThrownBy(() -> snapshot.binlogSplitPrepared(PLANNED))
                 .isInstanceOf(IllegalStateException.class);
     }
@@ -151,14 +158,17 @@ class SplitAssignmentTrackerTest {
 
     @Test
     void planningRunsOneAtATimeAndKeepsAFewChunksAheadPerReader() {
-        SplitAssignmentTracker t = SplitAssignmentTracker.restore(StartupMode.INITIAL, EnumState.initial());
+        SplitAssignmentTracker t =
+                SplitAssignmentTracker.restore(StartupMode.INITIAL, EnumState.initial());
         t.tablesResolved(List.of(new SnapshotTable(KEY, 42L)));
         PlanRequest first = t.startPlanning(3).orElseThrow();
         assertThat(first.max()).isEqualTo(SplitAssignmentTracker.CHUNKS_AHEAD_PER_READER * 3);
         assertThat(t.startPlanning(3)).as("one planning task at a time").isEmpty();
 
-        CapstanEnumeratorSnapshotTest.FakePlanning planning = new CapstanEnumeratorSnapshotTest.FakePlanning(100);
-        SnapshotPlanning.Planned planned = planning.planMore(first.keys(), first.states(), first.max());
+        CapstanEnumeratorSnapshotTest.FakePlanning planning =
+                new CapstanEnumeratorSnapshotTest.FakePlanning(100);
+        SnapshotPlanning.Planned planned =
+                planning.planMore(first.keys(), first.states(), first.max());
         assertThat(t.planned(planned.chunks(), planned.states())).isFalse();
         assertThat(t.startPlanning(3)).as("enough chunks wait").isEmpty();
         takeChunk(t, 0);
@@ -204,7 +214,9 @@ class SplitAssignmentTrackerTest {
         t.checkpoint(4);
         assertThat(t.checkpointCompleted(4)).isEqualTo(CheckpointOutcome.HANDOFF_CONFIRMED);
         assertThat(t.handoffConfirmed()).isTrue();
-        assertThat(t.checkpointCompleted(5)).as("confirmed once").isEqualTo(CheckpointOutcome.NOTHING);
+        assertThat(t.checkpointCompleted(5))
+                .as("confirmed once")
+                .isEqualTo(CheckpointOutcome.NOTHING);
 
         BinlogSplit binlog = assigned(t.serveWaiting(ALL_REGISTERED, 2)).asBinlogSplit();
         assertThat(binlog.start().processed()).isEqualTo(g(10)); // the intersection of the G
@@ -234,7 +246,8 @@ class SplitAssignmentTrackerTest {
         unknown.readersCheckpointing(true);
         assertThat(unknown.serveWaiting(ALL_REGISTERED, 2)).isEmpty();
         unknown.readersCheckpointing(false);
-        assertThat(assigned(unknown.serveWaiting(ALL_REGISTERED, 2)).kind()).isEqualTo(SplitKind.BINLOG);
+        assertThat(assigned(unknown.serveWaiting(ALL_REGISTERED, 2)).kind())
+                .isEqualTo(SplitKind.BINLOG);
     }
 
     @Test
@@ -300,7 +313,9 @@ class SplitAssignmentTrackerTest {
         assertThat(t.checkpointCompleted(8)).isEqualTo(CheckpointOutcome.BOOK_DROPPED);
         assertThat(t.book()).isEmpty();
         assertThat(t.checkpoint(9)).isEqualTo(new EnumState(null, true));
-        assertThat(t.chunksCompleted(List.of(done(read.get(0), 1)))).as("only acknowledged").isFalse();
+        assertThat(t.chunksCompleted(List.of(done(read.get(0), 1))))
+                .as("only acknowledged")
+                .isFalse();
     }
 
     @Test
@@ -377,14 +392,15 @@ class SplitAssignmentTrackerTest {
 
     @Test
     void waitingReadersAreAnsweredInOrderOfAskingAndFailedOnesForgotten() {
-        SplitAssignmentTracker t = SplitAssignmentTracker.restore(StartupMode.LATEST, EnumState.initial());
+        SplitAssignmentTracker t =
+                SplitAssignmentTracker.restore(StartupMode.LATEST, EnumState.initial());
         ask(t, 2);
         ask(t, 1);
         ask(t, 0);
         t.binlogSplitPrepared(PLANNED);
         Set<Integer> alive = Set.of(0, 1);
-        assertThat(t.serveWaiting(alive::contains, 3)).containsExactly(
-                new SplitReply.Assign(1, PLANNED), new SplitReply.NoMoreSplits(0));
+        assertThat(t.serveWaiting(alive::contains, 3))
+                .containsExactly(new SplitReply.Assign(1, PLANNED), new SplitReply.NoMoreSplits(0));
         assertThat(t.serveWaiting(ALL_REGISTERED, 3)).as("2 failed: it asks again").isEmpty();
     }
 
@@ -393,7 +409,8 @@ class SplitAssignmentTrackerTest {
     @Test
     void restoreOfAStateWhoseBinlogSplitIsOutStreamsInEveryMode() {
         for (StartupMode mode : StartupMode.values()) {
-            SplitAssignmentTracker t = SplitAssignmentTracker.restore(mode, new EnumState(null, true));
+            SplitAssignmentTracker t =
+                    SplitAssignmentTracker.restore(mode, new EnumState(null, true));
             assertThat(t.phase()).as(mode.name()).isEqualTo(STREAMING);
             assertNoMoreSplits(ask(t, 0), 0);
         }
@@ -418,11 +435,14 @@ class SplitAssignmentTrackerTest {
     @Test
     void restoreOfAPlannedButUnassignedSplitVerifiesItFirstInEveryMode() {
         for (StartupMode mode : StartupMode.values()) {
-            SplitAssignmentTracker t = SplitAssignmentTracker.restore(mode, new EnumState(PLANNED, false));
+            SplitAssignmentTracker t =
+                    SplitAssignmentTracker.restore(mode, new EnumState(PLANNED, false));
             assertThat(t.phase()).as(mode.name()).isEqualTo(PREPARING_BINLOG_SPLIT);
             assertThat(t.binlogSplitToVerify()).contains(PLANNED);
             assertThat(ask(t, 0)).isEmpty();
-            assertThat(t.checkpoint(1)).as("kept while verified").isEqualTo(new EnumState(PLANNED, false));
+            assertThat(t.checkpoint(1))
+                    .as("kept while verified")
+                    .isEqualTo(new EnumState(PLANNED, false));
             t.binlogSplitPrepared(PLANNED);
             assertThat(assigned(t.serveWaiting(ALL_REGISTERED, 2))).isEqualTo(PLANNED);
         }
@@ -454,8 +474,12 @@ class SplitAssignmentTrackerTest {
 
         // A completion recorded after checkpoint 12 was taken: 12 does not hold it.
         SnapshotProgress p = holdsAll.snapshot();
-        EnumState lacksOne = new EnumState(null, false, new SnapshotProgress(
-                p.tables(), p.plannerStates(), p.pending(), p.finished(), 12, 12));
+        EnumState lacksOne =
+                new EnumState(
+                        null,
+                        false,
+                        new SnapshotProgress(
+                                p.tables(), p.plannerStates(), p.pending(), p.finished(), 12, 12));
         SplitAssignmentTracker u = SplitAssignmentTracker.restore(StartupMode.INITIAL, lacksOne);
         assertThat(u.phase()).isEqualTo(AWAITING_HANDOFF_CHECKPOINT);
         assertThat(u.handoffConfirmed()).isFalse();
@@ -467,7 +491,8 @@ class SplitAssignmentTrackerTest {
     void restoreOfAFinishedBoundedSnapshotEnds() {
         SplitAssignmentTracker before = snapshotting(StartupMode.SNAPSHOT, 1);
         readAll(before, 1);
-        SplitAssignmentTracker t = SplitAssignmentTracker.restore(StartupMode.SNAPSHOT, before.checkpoint(3));
+        SplitAssignmentTracker t =
+                SplitAssignmentTracker.restore(StartupMode.SNAPSHOT, before.checkpoint(3));
         assertThat(t.phase()).isEqualTo(FINISHED);
         assertNoMoreSplits(ask(t, 0), 0);
     }

@@ -1,7 +1,5 @@
 package io.capstan.flink.mysql.source.it;
 
-import static org.assertj.core.api.Assertions.assertThat;
-
 import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.HashSet;
@@ -9,6 +7,8 @@ import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
+
+import static org.assertj.core.api.Assertions.assertThat;
 
 /**
  * Compares the committed output with the expected changes line by line: every expected change
@@ -28,13 +28,14 @@ public final class ExactlyOnceCheck {
 
         List<String> duplicates = new ArrayList<>();
         List<String> unexpected = new ArrayList<>();
-        counts.forEach((line, n) -> {
-            if (!expectedSet.contains(line)) {
-                unexpected.add(line);
-            } else if (n > 1) {
-                duplicates.add(line + " x" + n);
-            }
-        });
+        counts.forEach(
+                (line, n) -> {
+                    if (!expectedSet.contains(line)) {
+                        unexpected.add(line);
+                    } else if (n > 1) {
+                        duplicates.add(line + " x" + n);
+                    }
+                });
         List<String> missing = new ArrayList<>();
         for (String line : expected) {
             if (!counts.containsKey(line)) {

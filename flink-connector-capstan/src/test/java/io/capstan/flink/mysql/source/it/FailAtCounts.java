@@ -1,19 +1,20 @@
 package io.capstan.flink.mysql.source.it;
 
+import org.apache.flink.api.common.functions.MapFunction;
+
 import java.util.Collection;
 import java.util.Set;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.ConcurrentSkipListSet;
 import java.util.concurrent.atomic.AtomicLong;
-import org.apache.flink.api.common.functions.MapFunction;
 
 /**
  * Passes records through and throws once when the number of DISTINCT records it has seen reaches
  * one of the chosen points. Counting distinct records (not all records) makes a point a place in
  * the logical stream: records replayed after a restore do not move the count, so the failures are
- * spread over the stream as chosen instead of piling up in the replays. The MiniCluster runs in
- * the test JVM, so static state survives the job's restarts; each point fires once. Records must
- * be unique (the workloads' change lines are).
+ * spread over the stream as chosen instead of piling up in the replays. The MiniCluster runs in the
+ * test JVM, so static state survives the job's restarts; each point fires once. Records must be
+ * unique (the workloads' change lines are).
  */
 public final class FailAtCounts implements MapFunction<String, String> {
     private static final long serialVersionUID = 1L;

@@ -4,21 +4,26 @@ import io.capstan.flink.mysql.CapstanDeserializer;
 import io.capstan.flink.mysql.CapstanMySqlSource;
 import io.capstan.flink.mysql.StartupOptions;
 import io.capstan.flink.mysql.testing.MySqlTestDatabase;
+
+import org.apache.flink.api.common.eventtime.WatermarkStrategy;
+import org.apache.flink.configuration.Configuration;
+import org.apache.flink.configuration.RestartStrategyOptions;
+import org.apache.flink.configuration.StateRecoveryOptions;
+import org.apache.flink.runtime.testutils.InMemoryReporter;
+import org.apache.flink.runtime.testutils.MiniClusterResourceConfiguration;
+import org.apache.flink.streaming.api.environment.StreamExecutionEnvironment;
+import org.apache.flink.test.junit5.MiniClusterExtension;
+
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.List;
 import java.util.concurrent.ThreadLocalRandom;
 import java.util.function.BooleanSupplier;
-import org.apache.flink.api.common.eventtime.WatermarkStrategy;
-import org.apache.flink.configuration.Configuration;
-import org.apache.flink.configuration.RestartStrategyOptions;
-import org.apache.flink.configuration.StateRecoveryOptions;
-import org.apache.flink.runtime.testutils.MiniClusterResourceConfiguration;
-import org.apache.flink.streaming.api.environment.StreamExecutionEnvironment;
-import org.apache.flink.runtime.testutils.InMemoryReporter;
-import org.apache.flink.test.junit5.MiniClusterExtension;
 
-/** The pipeline the source ITs run: source → fail-at-counts map → two-phase file sink, parallelism 1. */
+/**
+ * The pipeline the source ITs run: source → fail-at-counts map → two-phase file sink, parallelism
+ * 1.
+ */
 public final class SourceJobs {
     private SourceJobs() {}
 
@@ -56,7 +61,9 @@ public final class SourceJobs {
         pipeline(env, source, sinkDir, 1);
     }
 
-    /** As above with {@code sourceParallelism} reader subtasks (the rest stays at parallelism 1). */
+    /**
+     * As above with {@code sourceParallelism} reader subtasks (the rest stays at parallelism 1).
+     */
     public static void pipeline(
             StreamExecutionEnvironment env,
             CapstanMySqlSource<String> source,
@@ -91,7 +98,8 @@ public final class SourceJobs {
                         .build());
     }
 
-    public static void await(String what, Duration timeout, BooleanSupplier condition) throws InterruptedException {
+    public static void await(String what, Duration timeout, BooleanSupplier condition)
+            throws InterruptedException {
         long deadline = System.nanoTime() + timeout.toNanos();
         while (!condition.getAsBoolean()) {
             if (System.nanoTime() > deadline) {

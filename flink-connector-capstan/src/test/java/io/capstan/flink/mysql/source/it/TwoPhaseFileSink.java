@@ -1,5 +1,14 @@
 package io.capstan.flink.mysql.source.it;
 
+import org.apache.flink.api.connector.sink2.Committer;
+import org.apache.flink.api.connector.sink2.CommitterInitContext;
+import org.apache.flink.api.connector.sink2.CommittingSinkWriter;
+import org.apache.flink.api.connector.sink2.Sink;
+import org.apache.flink.api.connector.sink2.SinkWriter;
+import org.apache.flink.api.connector.sink2.SupportsCommitter;
+import org.apache.flink.api.connector.sink2.WriterInitContext;
+import org.apache.flink.core.io.SimpleVersionedSerializer;
+
 import java.io.BufferedWriter;
 import java.io.IOException;
 import java.nio.charset.StandardCharsets;
@@ -14,29 +23,21 @@ import java.util.List;
 import java.util.UUID;
 import java.util.concurrent.atomic.AtomicLong;
 import java.util.stream.Stream;
-import org.apache.flink.api.connector.sink2.Committer;
-import org.apache.flink.api.connector.sink2.CommitterInitContext;
-import org.apache.flink.api.connector.sink2.CommittingSinkWriter;
-import org.apache.flink.api.connector.sink2.Sink;
-import org.apache.flink.api.connector.sink2.SinkWriter;
-import org.apache.flink.api.connector.sink2.SupportsCommitter;
-import org.apache.flink.api.connector.sink2.WriterInitContext;
-import org.apache.flink.core.io.SimpleVersionedSerializer;
 
 /**
  * A test sink whose visible output is exactly what Flink's checkpoints cover, so that a duplicate
  * or a gap in it can only come from the source.
  *
- * <p>Why not a collect sink: it hands records out as they arrive, so records emitted after the
- * last checkpoint and replayed after a restore show up twice; counting alone would hide that or
- * blame the sink. This sink is a two-phase commit, like Flink's FileSink: the writer appends
- * lines to an in-progress file; at each checkpoint it closes the file and hands its name over as
- * a committable (which Flink stores in the checkpoint); the committer moves it into
- * {@code committed/} only after the checkpoint completed. Lines written after the last completed
- * checkpoint stay in an in-progress file nobody commits, exactly like the source records that will
- * be replayed. A committable restored from a checkpoint is committed again idempotently (a file
- * already moved counts as committed). File names carry a JVM-wide sequence so reading them in name
- * order gives output order.
+ * <p>Why not a collect sink: it hands records out as they arrive, so records emitted after the last
+ * checkpoint and replayed after a restore show up twice; counting alone would hide that or blame
+ * the sink. This sink is a two-phase commit, like Flink's FileSink: the writer appends lines to an
+ * in-progress file; at each checkpoint it closes the file and hands its name over as a committable
+ * (which Flink stores in the checkpoint); the committer moves it into {@code committed/} only after
+ * the checkpoint completed. Lines written after the last completed checkpoint stay in an
+ * in-progress file nobody commits, exactly like the source records that will be replayed. A
+ * committable restored from a checkpoint is committed again idempotently (a file already moved
+ * counts as committed). File names carry a JVM-wide sequence so reading them in name order gives
+ * output order.
  */
 public final class TwoPhaseFileSink implements Sink<String>, SupportsCommitter<String> {
     private static final long serialVersionUID = 1L;
@@ -96,8 +97,11 @@ public final class TwoPhaseFileSink implements Sink<String>, SupportsCommitter<S
         @Override
         public void write(String element, Context context) throws IOException {
             if (out == null) {
-                currentName = String.format("%012d-%s.txt", FILE_SEQUENCE.incrementAndGet(), writerId);
-                out = Files.newBufferedWriter(inProgress.resolve(currentName), StandardCharsets.UTF_8);
+                currentName =
+                        String.format("%012d-%s.txt", FILE_SEQUENCE.incrementAndGet(), writerId);
+                out =
+                        Files.newBufferedWriter(
+                                inProgress.resolve(currentName), StandardCharsets.UTF_8);
             }
             out.write(element);
             out.write('\n');
@@ -172,5 +176,4 @@ public final class TwoPhaseFileSink implements Sink<String>, SupportsCommitter<S
             return new String(serialized, StandardCharsets.UTF_8);
         }
     }
-
 }

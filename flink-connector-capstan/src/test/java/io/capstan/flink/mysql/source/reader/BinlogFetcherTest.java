@@ -1,12 +1,5 @@
 package io.capstan.flink.mysql.source.reader;
 
-import static io.capstan.flink.mysql.source.TestChanges.TABLE;
-import static io.capstan.flink.mysql.source.TestChanges.UUID;
-import static io.capstan.flink.mysql.source.TestChanges.end;
-import static io.capstan.flink.mysql.source.TestChanges.insert;
-import static org.assertj.core.api.Assertions.assertThat;
-import static org.assertj.core.api.Assertions.assertThatThrownBy;
-
 import io.capstan.flink.mysql.binlog.BinlogRecord;
 import io.capstan.flink.mysql.binlog.BinlogStartPosition;
 import io.capstan.flink.mysql.binlog.DdlObserver;
@@ -17,20 +10,31 @@ import io.capstan.flink.mysql.proxy.FakeBinlogStream;
 import io.capstan.flink.mysql.proxy.FakeMySql;
 import io.capstan.flink.mysql.snapshot.gate.CursorGate;
 import io.capstan.flink.mysql.source.split.BinlogSplit;
+
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.Test;
+
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.atomic.AtomicInteger;
-import org.junit.jupiter.api.AfterEach;
-import org.junit.jupiter.api.Test;
+
+import static io.capstan.flink.mysql.source.TestChanges.TABLE;
+import static io.capstan.flink.mysql.source.TestChanges.UUID;
+import static io.capstan.flink.mysql.source.TestChanges.end;
+import static io.capstan.flink.mysql.source.TestChanges.insert;
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 /** The binlog fetcher over a fake stream: opening, batching, halts and closing. */
 class BinlogFetcherTest {
 
-    private static final BinlogStartPosition START = BinlogStartPosition.of(GtidSet.parse(UUID + ":1-10"));
+    private static final BinlogStartPosition START =
+            BinlogStartPosition.of(GtidSet.parse(UUID + ":1-10"));
 
     private final FakeMySql mysql = new FakeMySql();
-    private final BinlogFetcher fetcher = new BinlogFetcher(mysql, Duration.ofHours(1), ReaderFixtures.metrics());
+    private final BinlogFetcher fetcher =
+            new BinlogFetcher(mysql, Duration.ofHours(1), ReaderFixtures.metrics());
 
     @AfterEach
     void close() {
@@ -94,7 +98,8 @@ class BinlogFetcherTest {
         stream.deliver(three);
         AtomicInteger asked = new AtomicInteger();
         assertThat(records(fetcher.fetch(() -> asked.incrementAndGet() > 1)))
-                .as("woken up after the second record").containsExactly(three[0], three[1]);
+                .as("woken up after the second record")
+                .containsExactly(three[0], three[1]);
     }
 
     @Test
@@ -107,9 +112,11 @@ class BinlogFetcherTest {
 
     @Test
     void aRefusedStartFailsAndStreamsNothing() {
-        CapstanHaltException halt = new CapstanHaltException(HaltReason.SOURCE_IDENTITY_MISMATCH, "foreign");
+        CapstanHaltException halt =
+                new CapstanHaltException(HaltReason.SOURCE_IDENTITY_MISMATCH, "foreign");
         mysql.binlogRefuses(halt);
-        assertThatThrownBy(() -> fetcher.start(new BinlogSplit(List.of(TABLE), START))).isSameAs(halt);
+        assertThatThrownBy(() -> fetcher.start(new BinlogSplit(List.of(TABLE), START)))
+                .isSameAs(halt);
         assertThat(fetcher.isStreaming()).isFalse();
     }
 

@@ -1,13 +1,5 @@
 package io.capstan.flink.mysql.source.reader;
 
-import static io.capstan.flink.mysql.source.TestChanges.TABLE;
-import static io.capstan.flink.mysql.source.TestChanges.UUID;
-import static io.capstan.flink.mysql.source.TestChanges.end;
-import static io.capstan.flink.mysql.source.TestChanges.gtid;
-import static io.capstan.flink.mysql.source.TestChanges.insert;
-import static io.capstan.flink.mysql.source.TestChanges.update;
-import static org.assertj.core.api.Assertions.assertThat;
-
 import io.capstan.flink.mysql.CapstanDeserializer;
 import io.capstan.flink.mysql.ChangeEvent;
 import io.capstan.flink.mysql.binlog.BinlogRecord;
@@ -15,16 +7,27 @@ import io.capstan.flink.mysql.binlog.BinlogStartPosition;
 import io.capstan.flink.mysql.gtid.GtidSet;
 import io.capstan.flink.mysql.source.split.BinlogSplit;
 import io.capstan.flink.mysql.source.split.BinlogSplitState;
-import java.util.ArrayList;
-import java.util.List;
+
+import org.apache.flink.api.common.eventtime.Watermark;
 import org.apache.flink.api.common.typeinfo.TypeInformation;
 import org.apache.flink.api.common.typeinfo.Types;
 import org.apache.flink.api.connector.source.ReaderOutput;
 import org.apache.flink.api.connector.source.SourceOutput;
-import org.apache.flink.api.common.eventtime.Watermark;
 import org.apache.flink.metrics.groups.UnregisteredMetricsGroup;
 import org.apache.flink.util.Collector;
+
 import org.junit.jupiter.api.Test;
+
+import java.util.ArrayList;
+import java.util.List;
+
+import static io.capstan.flink.mysql.source.TestChanges.TABLE;
+import static io.capstan.flink.mysql.source.TestChanges.UUID;
+import static io.capstan.flink.mysql.source.TestChanges.end;
+import static io.capstan.flink.mysql.source.TestChanges.gtid;
+import static io.capstan.flink.mysql.source.TestChanges.insert;
+import static io.capstan.flink.mysql.source.TestChanges.update;
+import static org.assertj.core.api.Assertions.assertThat;
 
 class BinlogRecordEmitterTest {
 
@@ -37,8 +40,10 @@ class BinlogRecordEmitterTest {
 
         @Override
         public void deserialize(ChangeEvent event, Collector<String> out) {
-            out.collect(event.gtid().substring(event.gtid().lastIndexOf(':') + 1) + "#"
-                    + event.indexInTransaction());
+            out.collect(
+                    event.gtid().substring(event.gtid().lastIndexOf(':') + 1)
+                            + "#"
+                            + event.indexInTransaction());
         }
     }
 
@@ -77,7 +82,8 @@ class BinlogRecordEmitterTest {
 
     private final CapstanReaderMetrics metrics =
             new CapstanReaderMetrics(UnregisteredMetricsGroup.createSourceReaderMetricGroup());
-    private final BinlogRecordEmitter<String> emitter = new BinlogRecordEmitter<>(new Labels(), metrics);
+    private final BinlogRecordEmitter<String> emitter =
+            new BinlogRecordEmitter<>(new Labels(), metrics);
     private final Output out = new Output();
 
     private BinlogSplitState state(BinlogStartPosition start) {
@@ -99,19 +105,28 @@ class BinlogRecordEmitterTest {
                 .isEqualTo(BinlogStartPosition.of(GtidSet.parse(UUID + ":1-10"), gtid(11), 1));
         emitAll(state, update(11, 1, 1, "a", "b"), end(11), insert(12, 0, 2, "c"), end(12));
         assertThat(out.records).containsExactly("11#0", "11#1", "12#0");
-        assertThat(out.timestamps.get(0)).isEqualTo(insert(11, 0, 1, "a").commitTimestampMicros() / 1000);
-        assertThat(state.position()).isEqualTo(BinlogStartPosition.of(GtidSet.parse(UUID + ":1-12")));
+        assertThat(out.timestamps.get(0))
+                .isEqualTo(insert(11, 0, 1, "a").commitTimestampMicros() / 1000);
+        assertThat(state.position())
+                .isEqualTo(BinlogStartPosition.of(GtidSet.parse(UUID + ":1-12")));
         assertThat(metrics.rowsEmittedCount()).isEqualTo(3);
     }
 
     @Test
     void skipsTheRowsThePartialTransactionAlreadyEmitted() throws Exception {
-        // Restored inside transaction 11 after 2 of its rows were emitted; the stream replays it whole.
+        // Restored inside transaction 11 after 2 of its rows were emitted; the stream replays it
+        // whole.
         BinlogSplitState state =
                 state(BinlogStartPosition.of(GtidSet.parse(UUID + ":1-10"), gtid(11), 2));
-        emitAll(state, insert(11, 0, 1, "a"), insert(11, 1, 2, "b"), insert(11, 2, 3, "c"), end(11));
+        emitAll(
+                state,
+                insert(11, 0, 1, "a"),
+                insert(11, 1, 2, "b"),
+                insert(11, 2, 3, "c"),
+                end(11));
         assertThat(out.records).containsExactly("11#2");
-        assertThat(state.position()).isEqualTo(BinlogStartPosition.of(GtidSet.parse(UUID + ":1-11")));
+        assertThat(state.position())
+                .isEqualTo(BinlogStartPosition.of(GtidSet.parse(UUID + ":1-11")));
     }
 
     @Test
@@ -119,7 +134,8 @@ class BinlogRecordEmitterTest {
         BinlogSplitState state = state(BinlogStartPosition.of(GtidSet.parse(UUID + ":1-10")));
         emitAll(state, insert(7, 0, 1, "a"), end(7), insert(11, 0, 2, "b"), end(11));
         assertThat(out.records).containsExactly("11#0");
-        assertThat(state.position()).isEqualTo(BinlogStartPosition.of(GtidSet.parse(UUID + ":1-11")));
+        assertThat(state.position())
+                .isEqualTo(BinlogStartPosition.of(GtidSet.parse(UUID + ":1-11")));
     }
 
     @Test
@@ -135,8 +151,16 @@ class BinlogRecordEmitterTest {
         // Replay the whole stream from each checkpointable state; the union of "before" and
         // "after the restore" must be the full sequence with no repeats.
         List<BinlogRecord> stream =
-                List.of(insert(11, 0, 1, "a"), insert(11, 1, 2, "b"), insert(11, 2, 3, "c"), end(11),
-                        update(12, 0, 1, "a", "z"), end(12), end(13), insert(14, 0, 9, "q"), end(14));
+                List.of(
+                        insert(11, 0, 1, "a"),
+                        insert(11, 1, 2, "b"),
+                        insert(11, 2, 3, "c"),
+                        end(11),
+                        update(12, 0, 1, "a", "z"),
+                        end(12),
+                        end(13),
+                        insert(14, 0, 9, "q"),
+                        end(14));
         GtidSet start = GtidSet.parse(UUID + ":1-10");
         for (int cut = 0; cut <= stream.size(); cut++) {
             Output first = new Output();
@@ -151,7 +175,9 @@ class BinlogRecordEmitterTest {
             }
             List<String> all = new ArrayList<>(first.records);
             all.addAll(second.records);
-            assertThat(all).as("cut at " + cut).containsExactly("11#0", "11#1", "11#2", "12#0", "14#0");
+            assertThat(all)
+                    .as("cut at " + cut)
+                    .containsExactly("11#0", "11#1", "11#2", "12#0", "14#0");
         }
     }
 }

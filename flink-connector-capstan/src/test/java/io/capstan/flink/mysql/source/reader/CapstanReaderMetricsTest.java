@@ -1,19 +1,10 @@
 package io.capstan.flink.mysql.source.reader;
 
-import static io.capstan.flink.mysql.source.TestChanges.TABLE;
-import static io.capstan.flink.mysql.source.TestChanges.UUID;
-import static io.capstan.flink.mysql.source.TestChanges.end;
-import static io.capstan.flink.mysql.source.TestChanges.insert;
-import static org.assertj.core.api.Assertions.assertThat;
-
 import io.capstan.flink.mysql.binlog.BinlogStartPosition;
 import io.capstan.flink.mysql.gtid.GtidSet;
 import io.capstan.flink.mysql.source.split.BinlogSplit;
 import io.capstan.flink.mysql.source.split.BinlogSplitState;
-import java.util.HashMap;
-import java.util.List;
-import java.util.Map;
-import java.util.concurrent.atomic.AtomicReference;
+
 import org.apache.flink.metrics.Counter;
 import org.apache.flink.metrics.Gauge;
 import org.apache.flink.metrics.Metric;
@@ -21,12 +12,25 @@ import org.apache.flink.metrics.SimpleCounter;
 import org.apache.flink.metrics.groups.OperatorIOMetricGroup;
 import org.apache.flink.metrics.groups.SourceReaderMetricGroup;
 import org.apache.flink.metrics.groups.UnregisteredMetricsGroup;
+
 import org.junit.jupiter.api.Test;
+
+import java.util.HashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.concurrent.atomic.AtomicReference;
+
+import static io.capstan.flink.mysql.source.TestChanges.TABLE;
+import static io.capstan.flink.mysql.source.TestChanges.UUID;
+import static io.capstan.flink.mysql.source.TestChanges.end;
+import static io.capstan.flink.mysql.source.TestChanges.insert;
+import static org.assertj.core.api.Assertions.assertThat;
 
 class CapstanReaderMetricsTest {
 
     /** Keeps what is registered, by name. */
-    static final class CapturingGroup extends UnregisteredMetricsGroup implements SourceReaderMetricGroup {
+    static final class CapturingGroup extends UnregisteredMetricsGroup
+            implements SourceReaderMetricGroup {
         final Map<String, Metric> metrics = new HashMap<>();
 
         @Override
@@ -71,17 +75,30 @@ class CapstanReaderMetricsTest {
     void countsRowsTransactionsSkipsAndFetchLag() throws Exception {
         CapturingGroup group = new CapturingGroup();
         CapstanReaderMetrics metrics = new CapstanReaderMetrics(group);
-        assertThat(group.metrics).containsKeys(
-                "currentFetchEventTimeLag", "rowsEmitted", "transactionsProcessed", "rowsSkippedOnResume",
-                "rowsEventsFiltered", "transactionsSeen", "binlogReconnects");
+        assertThat(group.metrics)
+                .containsKeys(
+                        "currentFetchEventTimeLag",
+                        "rowsEmitted",
+                        "transactionsProcessed",
+                        "rowsSkippedOnResume",
+                        "rowsEventsFiltered",
+                        "transactionsSeen",
+                        "binlogReconnects");
         assertThat(group.gauge("currentFetchEventTimeLag")).isEqualTo(-1L);
         assertThat(group.gauge("rowsEventsFiltered")).isEqualTo(0L); // before a streamer exists
-        assertThat(group.gauge("processedGtidLag")).isEqualTo(-1L); // before the binlog split streams
+        assertThat(group.gauge("processedGtidLag"))
+                .isEqualTo(-1L); // before the binlog split streams
 
         BinlogRecordEmitter<String> emitter =
                 new BinlogRecordEmitter<>(new BinlogRecordEmitterTest.Labels(), metrics);
-        BinlogSplitState state = new BinlogSplitState(new BinlogSplit(List.of(TABLE),
-                BinlogStartPosition.of(GtidSet.parse(UUID + ":1-10"), io.capstan.flink.mysql.source.TestChanges.gtid(11), 1)));
+        BinlogSplitState state =
+                new BinlogSplitState(
+                        new BinlogSplit(
+                                List.of(TABLE),
+                                BinlogStartPosition.of(
+                                        GtidSet.parse(UUID + ":1-10"),
+                                        io.capstan.flink.mysql.source.TestChanges.gtid(11),
+                                        1)));
         BinlogRecordEmitterTest.Output out = new BinlogRecordEmitterTest.Output();
         AtomicReference<GtidSet> server = new AtomicReference<>();
         metrics.binlogStarted(state.processed(), server::get);

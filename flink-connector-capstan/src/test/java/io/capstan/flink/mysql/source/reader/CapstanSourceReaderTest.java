@@ -1,10 +1,5 @@
 package io.capstan.flink.mysql.source.reader;
 
-import static io.capstan.flink.mysql.source.TestChanges.UUID;
-import static io.capstan.flink.mysql.source.reader.ReaderFixtures.TABLE;
-import static io.capstan.flink.mysql.source.reader.ReaderFixtures.chunk;
-import static org.assertj.core.api.Assertions.assertThat;
-
 import io.capstan.flink.mysql.StartupOptions;
 import io.capstan.flink.mysql.binlog.BinlogStartPosition;
 import io.capstan.flink.mysql.binlog.RowChange;
@@ -22,15 +17,23 @@ import io.capstan.flink.mysql.source.split.BinlogSplit;
 import io.capstan.flink.mysql.source.split.CapstanSplit;
 import io.capstan.flink.mysql.source.split.ChunkCompletion;
 import io.capstan.flink.mysql.source.split.SnapshotChunkSplit;
+
+import org.apache.flink.api.connector.source.SourceEvent;
+import org.apache.flink.connector.testutils.source.reader.TestingReaderContext;
+import org.apache.flink.connector.testutils.source.reader.TestingReaderOutput;
+
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.Test;
+
 import java.time.Duration;
 import java.util.List;
 import java.util.concurrent.TimeUnit;
 import java.util.function.BooleanSupplier;
-import org.apache.flink.api.connector.source.SourceEvent;
-import org.apache.flink.connector.testutils.source.reader.TestingReaderContext;
-import org.apache.flink.connector.testutils.source.reader.TestingReaderOutput;
-import org.junit.jupiter.api.AfterEach;
-import org.junit.jupiter.api.Test;
+
+import static io.capstan.flink.mysql.source.TestChanges.UUID;
+import static io.capstan.flink.mysql.source.reader.ReaderFixtures.TABLE;
+import static io.capstan.flink.mysql.source.reader.ReaderFixtures.chunk;
+import static org.assertj.core.api.Assertions.assertThat;
 
 /**
  * The source reader against the fake server, as Flink drives it: splits in, records out, chunk
@@ -43,8 +46,12 @@ class CapstanSourceReaderTest {
     private final FakeMySql mysql = new FakeMySql().table(TABLE, 12);
     private final TestingReaderContext context = new TestingReaderContext();
     private final TestingReaderOutput<String> output = new TestingReaderOutput<>();
-    private final CapstanSourceReader<String> reader = CapstanSourceReader.create(
-            FakeMySql.sourceConfig(StartupOptions.initial(), 5, "db.t"), mysql, new GatedEmitterTest.Ops(), context);
+    private final CapstanSourceReader<String> reader =
+            CapstanSourceReader.create(
+                    FakeMySql.sourceConfig(StartupOptions.initial(), 5, "db.t"),
+                    mysql,
+                    new GatedEmitterTest.Ops(),
+                    context);
 
     CapstanSourceReaderTest() {
         mysql.gtids(G, GtidSet.empty());
@@ -61,7 +68,11 @@ class CapstanSourceReaderTest {
         long deadline = System.nanoTime() + Duration.ofSeconds(20).toNanos();
         while (!done.getAsBoolean()) {
             if (System.nanoTime() > deadline) {
-                throw new AssertionError("timed out polling for " + what + "; emitted " + output.getEmittedRecords());
+                throw new AssertionError(
+                        "timed out polling for "
+                                + what
+                                + "; emitted "
+                                + output.getEmittedRecords());
             }
             reader.pollNext(output);
             if (!done.getAsBoolean()) {
@@ -94,40 +105,59 @@ class CapstanSourceReaderTest {
         reader.addSplits(List.of(chunk(TABLE, 0, null, 6L), chunk(TABLE, 1, 6L, null)));
         pollUntil("both chunks", () -> completedIds().size() == 2);
         assertThat(output.getEmittedRecords())
-                .containsExactly("r:->1", "r:->2", "r:->3", "r:->4", "r:->5", "r:->6", "r:->7", "r:->8",
+                .containsExactly(
+                        "r:->1", "r:->2", "r:->3", "r:->4", "r:->5", "r:->6", "r:->7", "r:->8",
                         "r:->9", "r:->10", "r:->11", "r:->12");
         assertThat(completedIds()).containsExactly("db.t#0", "db.t#1");
         SnapshotChunkSplit reported = sent(ChunksCompletedEvent.class).get(0).completed().get(0);
         assertThat(reported.completion()).isEqualTo(new ChunkCompletion(G, 5));
-        assertThat(context.getNumSplitRequests()).as("asks for more as chunks finish").isGreaterThan(1);
+        assertThat(context.getNumSplitRequests())
+                .as("asks for more as chunks finish")
+                .isGreaterThan(1);
 
         // until acknowledged, completions are part of the checkpointed state
-        assertThat(reader.snapshotState(1)).extracting(CapstanSplit::splitId).containsExactly("db.t#0", "db.t#1");
+        assertThat(reader.snapshotState(1))
+                .extracting(CapstanSplit::splitId)
+                .containsExactly("db.t#0", "db.t#1");
         reader.handleSourceEvents(new ChunksAcknowledgedEvent(List.of("db.t#0")));
-        assertThat(reader.snapshotState(2)).extracting(CapstanSplit::splitId).containsExactly("db.t#1");
+        assertThat(reader.snapshotState(2))
+                .extracting(CapstanSplit::splitId)
+                .containsExactly("db.t#1");
     }
 
     @Test
     void aRestoreReportsCompletedChunksAgainAndUnreadOnesAsReopened() throws Exception {
-        SnapshotChunkSplit done = chunk(TABLE, 0, null, 6L).withCompletion(new ChunkCompletion(G, 5));
+        SnapshotChunkSplit done =
+                chunk(TABLE, 0, null, 6L).withCompletion(new ChunkCompletion(G, 5));
         SnapshotChunkSplit unread = chunk(TABLE, 1, 6L, null);
         reader.addSplits(List.of(done, unread)); // restored splits come before start()
         assertThat(context.getSentEvents()).isEmpty();
 
         reader.start();
-        assertThat(sent(ChunksReopenedEvent.class)).singleElement()
+        assertThat(sent(ChunksReopenedEvent.class))
+                .singleElement()
                 .satisfies(e -> assertThat(e.splitIds()).containsExactly("db.t#1"));
         assertThat(completedIds()).containsExactly("db.t#0");
 
         pollUntil("the unread chunk", () -> completedIds().size() == 2);
-        assertThat(output.getEmittedRecords()).as("the completed chunk is not read again").hasSize(7);
+        assertThat(output.getEmittedRecords())
+                .as("the completed chunk is not read again")
+                .hasSize(7);
     }
 
     @Test
     void streamsTheBinlogSplitAndCheckpointsItsPosition() throws Exception {
         Gtid txn = Gtid.of(UUID, 21);
         mysql.binlogBacklog(
-                new RowChange(TABLE, TestChanges.SCHEMA, Operation.INSERT, null, FakeMySql.row(40, "x"), txn, 0, 1L),
+                new RowChange(
+                        TABLE,
+                        TestChanges.SCHEMA,
+                        Operation.INSERT,
+                        null,
+                        FakeMySql.row(40, "x"),
+                        txn,
+                        0,
+                        1L),
                 new TransactionEnd(txn, 1L));
         reader.start();
         reader.addSplits(List.of(new BinlogSplit(List.of(TABLE), BinlogStartPosition.of(G))));
@@ -135,8 +165,15 @@ class CapstanSourceReaderTest {
         assertThat(output.getEmittedRecords()).containsExactly("c:->40");
         assertThat(mysql.streams.get(0).start.processed()).isEqualTo(G);
 
-        pollUntil("the transaction end", () -> reader.snapshotState(3).get(0).asBinlogSplit()
-                .start().processed().equals(G.union(GtidSet.of(txn))));
+        pollUntil(
+                "the transaction end",
+                () ->
+                        reader.snapshotState(3)
+                                .get(0)
+                                .asBinlogSplit()
+                                .start()
+                                .processed()
+                                .equals(G.union(GtidSet.of(txn))));
     }
 
     @Test
@@ -144,13 +181,16 @@ class CapstanSourceReaderTest {
         reader.start();
         reader.addSplits(List.of(chunk(TABLE, 0, null, null)));
         reader.notifyNoMoreSplits();
-        pollUntil("the end of input", () -> {
-            try {
-                return reader.pollNext(output) == org.apache.flink.core.io.InputStatus.END_OF_INPUT;
-            } catch (Exception e) {
-                throw new AssertionError(e);
-            }
-        });
+        pollUntil(
+                "the end of input",
+                () -> {
+                    try {
+                        return reader.pollNext(output)
+                                == org.apache.flink.core.io.InputStatus.END_OF_INPUT;
+                    } catch (Exception e) {
+                        throw new AssertionError(e);
+                    }
+                });
         assertThat(output.getEmittedRecords()).hasSize(12);
     }
 }

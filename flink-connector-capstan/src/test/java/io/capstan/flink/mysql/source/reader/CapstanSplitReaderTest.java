@@ -1,12 +1,5 @@
 package io.capstan.flink.mysql.source.reader;
 
-import static io.capstan.flink.mysql.source.TestChanges.UUID;
-import static io.capstan.flink.mysql.source.TestChanges.end;
-import static io.capstan.flink.mysql.source.reader.ReaderFixtures.TABLE;
-import static io.capstan.flink.mysql.source.reader.ReaderFixtures.chunk;
-import static org.assertj.core.api.Assertions.assertThat;
-import static org.assertj.core.api.Assertions.assertThatThrownBy;
-
 import io.capstan.flink.mysql.binlog.BinlogRecord;
 import io.capstan.flink.mysql.binlog.BinlogStartPosition;
 import io.capstan.flink.mysql.gtid.GtidSet;
@@ -14,21 +7,32 @@ import io.capstan.flink.mysql.proxy.FakeMySql;
 import io.capstan.flink.mysql.snapshot.read.SnapshotReadOptions;
 import io.capstan.flink.mysql.source.split.BinlogSplit;
 import io.capstan.flink.mysql.source.split.CapstanSplit;
-import java.time.Duration;
-import java.util.List;
+
 import org.apache.flink.connector.base.source.reader.RecordsWithSplitIds;
 import org.apache.flink.connector.base.source.reader.splitreader.SplitsAddition;
 import org.apache.flink.connector.base.source.reader.splitreader.SplitsChange;
 import org.apache.flink.connector.base.source.reader.splitreader.SplitsRemoval;
+
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
+
+import java.time.Duration;
+import java.util.List;
+
+import static io.capstan.flink.mysql.source.TestChanges.UUID;
+import static io.capstan.flink.mysql.source.TestChanges.end;
+import static io.capstan.flink.mysql.source.reader.ReaderFixtures.TABLE;
+import static io.capstan.flink.mysql.source.reader.ReaderFixtures.chunk;
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 /** The split reader over the fake server: chunks first, then the binlog split. */
 class CapstanSplitReaderTest {
 
     private final FakeMySql mysql = new FakeMySql().table(TABLE, 20);
     private final CapstanReaderMetrics metrics = ReaderFixtures.metrics();
-    private final ChunkFetcher chunks = new ChunkFetcher(mysql.jdbc(), SnapshotReadOptions.defaults(), metrics);
+    private final ChunkFetcher chunks =
+            new ChunkFetcher(mysql.jdbc(), SnapshotReadOptions.defaults(), metrics);
     private final CapstanSplitReader reader =
             new CapstanSplitReader(chunks, new BinlogFetcher(mysql, Duration.ofHours(1), metrics));
 
@@ -76,8 +80,11 @@ class CapstanSplitReaderTest {
 
     @Test
     void aFetchDrainsWhatArrivedAndAWakeUpBeforeItDoesNotCutItShort() throws Exception {
-        reader.handleSplitsChanges(add(new BinlogSplit(
-                List.of(TABLE), BinlogStartPosition.of(GtidSet.parse(UUID + ":1-5")))));
+        reader.handleSplitsChanges(
+                add(
+                        new BinlogSplit(
+                                List.of(TABLE),
+                                BinlogStartPosition.of(GtidSet.parse(UUID + ":1-5")))));
         for (int i = 0; i < 10; i++) {
             mysql.streams.get(0).deliver(end(6 + i));
         }
@@ -105,8 +112,11 @@ class CapstanSplitReaderTest {
 
     @Test
     void closeClosesTheStream() throws Exception {
-        reader.handleSplitsChanges(add(new BinlogSplit(
-                List.of(TABLE), BinlogStartPosition.of(GtidSet.parse(UUID + ":1-5")))));
+        reader.handleSplitsChanges(
+                add(
+                        new BinlogSplit(
+                                List.of(TABLE),
+                                BinlogStartPosition.of(GtidSet.parse(UUID + ":1-5")))));
         reader.close();
         assertThat(mysql.streams.get(0).closed()).isTrue();
     }

@@ -1,10 +1,5 @@
 package io.capstan.flink.mysql.source.reader;
 
-import static io.capstan.flink.mysql.source.reader.ReaderFixtures.TABLE;
-import static io.capstan.flink.mysql.source.reader.ReaderFixtures.chunk;
-import static org.assertj.core.api.Assertions.assertThat;
-import static org.assertj.core.api.Assertions.assertThatThrownBy;
-
 import io.capstan.flink.mysql.error.CapstanHaltException;
 import io.capstan.flink.mysql.error.HaltReason;
 import io.capstan.flink.mysql.gtid.GtidSet;
@@ -15,10 +10,18 @@ import io.capstan.flink.mysql.schema.TableSchema;
 import io.capstan.flink.mysql.snapshot.read.ChunkResult;
 import io.capstan.flink.mysql.snapshot.read.SnapshotReadOptions;
 import io.capstan.flink.mysql.source.TestChanges;
+
+import org.apache.flink.table.data.RowData;
+
+import org.junit.jupiter.api.Test;
+
 import java.io.IOException;
 import java.util.List;
-import org.apache.flink.table.data.RowData;
-import org.junit.jupiter.api.Test;
+
+import static io.capstan.flink.mysql.source.reader.ReaderFixtures.TABLE;
+import static io.capstan.flink.mysql.source.reader.ReaderFixtures.chunk;
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 /** The chunk fetcher against the fake server: reads, schema fingerprints, retries, connections. */
 class ChunkFetcherTest {
@@ -27,7 +30,8 @@ class ChunkFetcherTest {
 
     private final FakeMySql mysql = new FakeMySql().table(TABLE, 25);
     private final ChunkFetcher fetcher =
-            new ChunkFetcher(mysql.jdbc(), SnapshotReadOptions.defaults(), ReaderFixtures.metrics());
+            new ChunkFetcher(
+                    mysql.jdbc(), SnapshotReadOptions.defaults(), ReaderFixtures.metrics());
 
     ChunkFetcherTest() {
         mysql.gtids(G, GtidSet.empty());
@@ -81,16 +85,23 @@ class ChunkFetcherTest {
 
     @Test
     void aSchemaOtherThanTheFingerprintedOneHaltsBeforeAnythingIsRead() {
-        TableSchema altered = new TableSchema(
-                TABLE,
-                List.of(
-                        ColumnSchema.builder("id", MySqlType.BIGINT).nullable(false).build(TABLE),
-                        ColumnSchema.builder("name", MySqlType.VARCHAR).length(64).charset("utf8mb4").build(TABLE)),
-                new int[] {0});
+        TableSchema altered =
+                new TableSchema(
+                        TABLE,
+                        List.of(
+                                ColumnSchema.builder("id", MySqlType.BIGINT)
+                                        .nullable(false)
+                                        .build(TABLE),
+                                ColumnSchema.builder("name", MySqlType.VARCHAR)
+                                        .length(64)
+                                        .charset("utf8mb4")
+                                        .build(TABLE)),
+                        new int[] {0});
         mysql.alter(TABLE, altered);
         fetcher.add(chunk(TABLE, 3, null, null));
         assertThatThrownBy(fetcher::fetch)
-                .isInstanceOfSatisfying(CapstanHaltException.class,
+                .isInstanceOfSatisfying(
+                        CapstanHaltException.class,
                         e -> assertThat(e.reason()).isEqualTo(HaltReason.SNAPSHOT_SCHEMA_DRIFTED))
                 .hasMessageContaining("db.t")
                 .hasMessageContaining("db.t#3");

@@ -1,18 +1,20 @@
 package io.capstan.flink.mysql.source.reader;
 
-import static io.capstan.flink.mysql.testing.ConnectorConfigs.connectorConfig;
-import static org.assertj.core.api.Assertions.assertThat;
-
 import io.capstan.flink.mysql.binlog.ServerGtidState;
 import io.capstan.flink.mysql.connect.JdbcConnections;
 import io.capstan.flink.mysql.gtid.GtidSet;
 import io.capstan.flink.mysql.proxy.server.ServerJdbcProxy;
 import io.capstan.flink.mysql.source.it.SourceJobs;
 import io.capstan.flink.mysql.testing.MySqlTestDatabase;
-import java.sql.Connection;
-import java.time.Duration;
+
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.RegisterExtension;
+
+import java.sql.Connection;
+import java.time.Duration;
+
+import static io.capstan.flink.mysql.testing.ConnectorConfigs.connectorConfig;
+import static org.assertj.core.api.Assertions.assertThat;
 
 /** The poller behind processedGtidLag, against a real server, as the least-privileged user. */
 class ServerGtidPollerIT {
@@ -28,15 +30,21 @@ class ServerGtidPollerIT {
     @Test
     void followsTheServersExecutedSetAndStopsOnClose() throws Exception {
         DB.execute("CREATE TABLE polled (id INT PRIMARY KEY)");
-        ServerGtidPoller poller = new ServerGtidPoller(new ServerJdbcProxy(connectorConfig(DB)), Duration.ofMillis(100));
+        ServerGtidPoller poller =
+                new ServerGtidPoller(
+                        new ServerJdbcProxy(connectorConfig(DB)), Duration.ofMillis(100));
         try {
             GtidSet before = executed();
-            SourceJobs.await("the first poll", Duration.ofSeconds(10),
+            SourceJobs.await(
+                    "the first poll",
+                    Duration.ofSeconds(10),
                     () -> poller.latest() != null && poller.latest().containsAll(before));
             DB.execute("INSERT INTO polled VALUES (1)", "INSERT INTO polled VALUES (2)");
             GtidSet after = executed();
             assertThat(after.subtract(before).transactionCount()).isEqualTo(2);
-            SourceJobs.await("a poll after the commits", Duration.ofSeconds(10),
+            SourceJobs.await(
+                    "a poll after the commits",
+                    Duration.ofSeconds(10),
                     () -> poller.latest().containsAll(after));
         } finally {
             poller.close();

@@ -1,14 +1,16 @@
 package io.capstan.flink.mysql.source.reader;
 
-import static io.capstan.flink.mysql.source.TestChanges.UUID;
-import static org.assertj.core.api.Assertions.assertThat;
-
 import io.capstan.flink.mysql.gtid.GtidSet;
 import io.capstan.flink.mysql.proxy.FakeJdbcProxy;
 import io.capstan.flink.mysql.proxy.FakeMySql;
+
+import org.junit.jupiter.api.Test;
+
 import java.time.Duration;
 import java.util.function.BooleanSupplier;
-import org.junit.jupiter.api.Test;
+
+import static io.capstan.flink.mysql.source.TestChanges.UUID;
+import static org.assertj.core.api.Assertions.assertThat;
 
 /** The lag gauge's poller over the fake server: follows, survives failures, releases on close. */
 class ServerGtidPollerTest {

@@ -69,7 +69,8 @@ public final class ChangelogCheck {
         }
     }
 
-    private void put(String table, Map<Long, Row> rows, long id, Row row, String line, boolean read) {
+    private void put(
+            String table, Map<Long, Row> rows, long id, Row row, String line, boolean read) {
         if (rows.containsKey(id)) {
             violations.add("key present: " + line);
         }

@@ -1,18 +1,19 @@
 package io.capstan.flink.mysql.source.snapshot;
 
+import org.apache.flink.api.common.functions.MapFunction;
+
 import java.util.Collection;
 import java.util.Set;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.ConcurrentSkipListSet;
 import java.util.concurrent.atomic.AtomicLong;
-import org.apache.flink.api.common.functions.MapFunction;
 
 /**
  * Passes records through and throws once when the number of DISTINCT snapshot reads ("|r|" lines)
  * reaches one of the snapshot points, or the number of distinct binlog changes reaches one of the
- * stream points: failures placed in the snapshot and in the stream (a binlog change is emitted
- * only after the handoff). Replays do not move the counts. Static: the MiniCluster runs in the
- * test JVM, so the counts survive the job's restarts.
+ * stream points: failures placed in the snapshot and in the stream (a binlog change is emitted only
+ * after the handoff). Replays do not move the counts. Static: the MiniCluster runs in the test JVM,
+ * so the counts survive the job's restarts.
  */
 public final class FailInPhases implements MapFunction<String, String> {
     private static final long serialVersionUID = 1L;
@@ -30,7 +31,8 @@ public final class FailInPhases implements MapFunction<String, String> {
         arm(readPoints, changePoints, 20);
     }
 
-    public static void arm(Collection<Long> readPoints, Collection<Long> changePoints, int pauseEveryRecords) {
+    public static void arm(
+            Collection<Long> readPoints, Collection<Long> changePoints, int pauseEveryRecords) {
         pauseEvery = pauseEveryRecords;
         DISTINCT.clear();
         READS.set(0);

@@ -1,21 +1,14 @@
 package io.capstan.flink.mysql.source.snapshot;
 
-import static org.assertj.core.api.Assertions.assertThat;
-
 import io.capstan.flink.mysql.StartupOptions;
 import io.capstan.flink.mysql.source.it.SourceJobs;
 import io.capstan.flink.mysql.source.it.TwoPhaseFileSink;
 import io.capstan.flink.mysql.testing.MySqlTestDatabase;
-import java.nio.file.Path;
-import java.time.Duration;
-import java.util.HashMap;
-import java.util.List;
-import java.util.Map;
-import java.util.Random;
-import java.util.TreeSet;
+
 import org.apache.flink.core.execution.JobClient;
 import org.apache.flink.streaming.api.environment.StreamExecutionEnvironment;
 import org.apache.flink.test.junit5.MiniClusterExtension;
+
 import org.junit.jupiter.api.extension.RegisterExtension;
 import org.junit.jupiter.api.io.TempDir;
 import org.junit.jupiter.params.ParameterizedTest;
@@ -23,15 +16,25 @@ import org.junit.jupiter.params.provider.ValueSource;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Random;
+import java.util.TreeSet;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
 /**
  * THE handoff test (issue 4, "Done means"): a table of 200,000 rows under concurrent inserts,
- * updates, key-changing updates and deletes during the snapshot and after it; start mode
- * {@code initial} at parallelism 2, checkpoints every 300 ms, the job failed on purpose 3 times
- * during the snapshot and 2 times during the stream. The output goes through the two-phase sink
- * (what completed checkpoints cover, nothing else); applied by key, strictly, it must equal the
- * table at the end, and each row's versions after its snapshot read must follow one another with
- * no repeat and no gap ({@link ChangelogCheck}). A wrong gate or an early handoff shows as a
- * duplicate, a stale before image or a version gap.
+ * updates, key-changing updates and deletes during the snapshot and after it; start mode {@code
+ * initial} at parallelism 2, checkpoints every 300 ms, the job failed on purpose 3 times during the
+ * snapshot and 2 times during the stream. The output goes through the two-phase sink (what
+ * completed checkpoints cover, nothing else); applied by key, strictly, it must equal the table at
+ * the end, and each row's versions after its snapshot read must follow one another with no repeat
+ * and no gap ({@link ChangelogCheck}). A wrong gate or an early handoff shows as a duplicate, a
+ * stale before image or a version gap.
  */
 class SnapshotHandoffExactlyOnceIT {
     private static final Logger LOG = LoggerFactory.getLogger(SnapshotHandoffExactlyOnceIT.class);
@@ -40,17 +43,20 @@ class SnapshotHandoffExactlyOnceIT {
 
     @RegisterExtension static final MySqlTestDatabase DB = new MySqlTestDatabase();
 
-    @RegisterExtension
-    static final MiniClusterExtension FLINK = SourceJobs.miniCluster(2);
+    @RegisterExtension static final MiniClusterExtension FLINK = SourceJobs.miniCluster(2);
 
     @TempDir Path sinkDir;
 
     @ParameterizedTest(name = "string key: {0}")
     @ValueSource(booleans = {false, true})
-    void snapshotThenBinlogExactlyOnceAcrossFiveInjectedFailures(boolean stringKey) throws Exception {
+    void snapshotThenBinlogExactlyOnceAcrossFiveInjectedFailures(boolean stringKey)
+            throws Exception {
         long started = System.nanoTime();
-        DB.execute("DROP TABLE IF EXISTS vt",
-                stringKey ? VersionedWriters.createTableWithStringKey("vt") : VersionedWriters.createTable("vt"));
+        DB.execute(
+                "DROP TABLE IF EXISTS vt",
+                stringKey
+                        ? VersionedWriters.createTableWithStringKey("vt")
+                        : VersionedWriters.createTable("vt"));
         VersionedWriters.fill(DB, "vt", ROWS);
         LOG.info("Filled {} rows in {} ms", ROWS, (System.nanoTime() - started) / 1_000_000);
 
@@ -64,7 +70,11 @@ class SnapshotHandoffExactlyOnceIT {
         while (changePoints.size() < 2) {
             changePoints.add(500L + random.nextInt(4_000));
         }
-        LOG.info("Failure points: snapshot reads {}, binlog changes {} (seed {})", readPoints, changePoints, seed);
+        LOG.info(
+                "Failure points: snapshot reads {}, binlog changes {} (seed {})",
+                readPoints,
+                changePoints,
+                seed);
         FailInPhases.arm(readPoints, changePoints);
 
         VersionedWriters writers = new VersionedWriters(DB, "vt", 2, ROWS, 1);
@@ -78,15 +88,23 @@ class SnapshotHandoffExactlyOnceIT {
                 2);
         JobClient job = env.executeAsync("snapshot-handoff-exactly-once");
         try {
-            SourceJobs.await("3 failures in the snapshot and 2 in the stream", Duration.ofMinutes(4),
-                    () -> FailInPhases.firedInSnapshot() == 3 && FailInPhases.firedInStream() == 2
-                            && FailInPhases.distinctChanges() > 6_000);
+            SourceJobs.await(
+                    "3 failures in the snapshot and 2 in the stream",
+                    Duration.ofMinutes(4),
+                    () ->
+                            FailInPhases.firedInSnapshot() == 3
+                                    && FailInPhases.firedInStream() == 2
+                                    && FailInPhases.distinctChanges() > 6_000);
             writers.stop();
-            LOG.info("Writers stopped after {} transactions ({} key moves)",
-                    writers.transactions(), writers.keyMoves());
+            LOG.info(
+                    "Writers stopped after {} transactions ({} key moves)",
+                    writers.transactions(),
+                    writers.keyMoves());
             Map<Long, long[]> table = VersionedWriters.read(DB, "vt");
 
-            SourceJobs.await("the output to equal the table", Duration.ofMinutes(2),
+            SourceJobs.await(
+                    "the output to equal the table",
+                    Duration.ofMinutes(2),
                     () -> sameRows(ChangelogCheck.apply(committed()), table));
             Thread.sleep(1_500); // more checkpoints: a duplicate arriving late would show
         } finally {
@@ -94,12 +112,18 @@ class SnapshotHandoffExactlyOnceIT {
         }
         Map<Long, long[]> table = VersionedWriters.read(DB, "vt");
         ChangelogCheck check = ChangelogCheck.apply(committed());
-        LOG.info("Output: {} snapshot reads, {} binlog changes; took {} s", check.reads(),
-                check.changes(), (System.nanoTime() - started) / 1_000_000_000);
-        assertThat(check.violations()).as("violations (first of %s)", check.violations().size())
+        LOG.info(
+                "Output: {} snapshot reads, {} binlog changes; took {} s",
+                check.reads(),
+                check.changes(),
+                (System.nanoTime() - started) / 1_000_000_000);
+        assertThat(check.violations())
+                .as("violations (first of %s)", check.violations().size())
                 .isEmpty();
         assertThat(sameRows(check, table)).as("applied output equals the table").isTrue();
-        assertThat(FailInPhases.readsAfterAChange()).as("snapshot reads after a binlog change").isZero();
+        assertThat(FailInPhases.readsAfterAChange())
+                .as("snapshot reads after a binlog change")
+                .isZero();
         assertThat(check.reads()).isGreaterThan(ROWS / 2);
         assertThat(writers.keyMoves()).isPositive();
     }

@@ -5,13 +5,17 @@ import io.capstan.flink.mysql.CapstanMySqlSourceBuilder;
 import io.capstan.flink.mysql.StartupOptions;
 import io.capstan.flink.mysql.source.it.TwoPhaseFileSink;
 import io.capstan.flink.mysql.testing.MySqlTestDatabase;
-import java.nio.file.Path;
-import java.time.Duration;
-import java.util.concurrent.ThreadLocalRandom;
+
 import org.apache.flink.api.common.eventtime.WatermarkStrategy;
 import org.apache.flink.streaming.api.environment.StreamExecutionEnvironment;
 
-/** Source and pipeline of the snapshot ITs: source (parallelism N) → failure map → two-phase sink. */
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.concurrent.ThreadLocalRandom;
+
+/**
+ * Source and pipeline of the snapshot ITs: source (parallelism N) → failure map → two-phase sink.
+ */
 final class SnapshotJobs {
     private SnapshotJobs() {}
 
@@ -29,7 +33,10 @@ final class SnapshotJobs {
     }
 
     static void pipeline(
-            StreamExecutionEnvironment env, CapstanMySqlSource<String> source, Path sinkDir, int parallelism) {
+            StreamExecutionEnvironment env,
+            CapstanMySqlSource<String> source,
+            Path sinkDir,
+            int parallelism) {
         env.fromSource(source, WatermarkStrategy.noWatermarks(), "capstan-source")
                 .setParallelism(parallelism)
                 .uid("capstan-source")

@@ -2,14 +2,15 @@ package io.capstan.flink.mysql.source.snapshot;
 
 import io.capstan.flink.mysql.CapstanDeserializer;
 import io.capstan.flink.mysql.ChangeEvent;
+
 import org.apache.flink.api.common.typeinfo.TypeInformation;
 import org.apache.flink.api.common.typeinfo.Types;
 import org.apache.flink.table.data.RowData;
 import org.apache.flink.util.Collector;
 
 /**
- * One line per change of a versioned table {@code (id BIGINT PK, seq BIGINT, ver INT, ...)}:
- * {@code table|r|id|seq|ver} (snapshot read), {@code table|c|id|seq|ver}, {@code table|d|id|seq|ver},
+ * One line per change of a versioned table {@code (id BIGINT PK, seq BIGINT, ver INT, ...)}: {@code
+ * table|r|id|seq|ver} (snapshot read), {@code table|c|id|seq|ver}, {@code table|d|id|seq|ver},
  * {@code table|u|id|seq|ver|id|seq|ver} (before, after). {@code seq} names a row across key moves
  * and {@code ver} grows with every write, so every change has a unique line.
  */

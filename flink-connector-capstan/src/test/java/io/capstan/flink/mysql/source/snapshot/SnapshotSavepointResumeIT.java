@@ -1,17 +1,11 @@
 package io.capstan.flink.mysql.source.snapshot;
 
-import static org.assertj.core.api.Assertions.assertThat;
-
 import io.capstan.flink.mysql.StartupOptions;
 import io.capstan.flink.mysql.source.it.SourceJobs;
 import io.capstan.flink.mysql.source.it.TwoPhaseFileSink;
 import io.capstan.flink.mysql.source.reader.CapstanReaderMetrics;
 import io.capstan.flink.mysql.testing.MySqlTestDatabase;
-import java.nio.file.Path;
-import java.time.Duration;
-import java.util.ArrayList;
-import java.util.List;
-import java.util.Map;
+
 import org.apache.flink.api.common.JobID;
 import org.apache.flink.core.execution.JobClient;
 import org.apache.flink.core.execution.SavepointFormatType;
@@ -21,23 +15,33 @@ import org.apache.flink.metrics.Metric;
 import org.apache.flink.runtime.testutils.InMemoryReporter;
 import org.apache.flink.streaming.api.environment.StreamExecutionEnvironment;
 import org.apache.flink.test.junit5.MiniClusterExtension;
+
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.RegisterExtension;
 import org.junit.jupiter.api.io.TempDir;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
 /**
  * Stop-with-savepoint in the middle of the snapshot (parallelism 2, writers bumping versions all
- * along), resume from the savepoint: the {@code snapshotChunksRead} counters of the two runs add
- * up to the table's chunks plus at most the chunks in flight at the savepoint (finished chunks are
- * not read again), and the output of both runs applied by key is exactly the table.
+ * along), resume from the savepoint: the {@code snapshotChunksRead} counters of the two runs add up
+ * to the table's chunks plus at most the chunks in flight at the savepoint (finished chunks are not
+ * read again), and the output of both runs applied by key is exactly the table.
  */
 class SnapshotSavepointResumeIT {
     private static final Logger LOG = LoggerFactory.getLogger(SnapshotSavepointResumeIT.class);
 
     private static final int ROWS = 60_000;
     private static final int CHUNK = 1_000;
+
     /** Dense ids 1..60,000 split arithmetically into ranges of 1,000 keys: exactly 60 chunks. */
     private static final int CHUNKS = ROWS / CHUNK;
 
@@ -60,30 +64,47 @@ class SnapshotSavepointResumeIT {
         writers.start(System.nanoTime());
 
         StreamExecutionEnvironment env = SourceJobs.env(300, null);
-        SnapshotJobs.pipeline(env, SnapshotJobs.source(DB, StartupOptions.initial()).chunkSize(CHUNK).build(),
-                sinkDir, 2);
+        SnapshotJobs.pipeline(
+                env,
+                SnapshotJobs.source(DB, StartupOptions.initial()).chunkSize(CHUNK).build(),
+                sinkDir,
+                2);
         JobClient first = env.executeAsync("savepoint-mid-snapshot-first");
-        SourceJobs.await("a third of the snapshot", Duration.ofMinutes(2),
+        SourceJobs.await(
+                "a third of the snapshot",
+                Duration.ofMinutes(2),
                 () -> FailInPhases.distinctReads() > ROWS / 3);
         String savepoint =
-                first.stopWithSavepoint(false, savepoints.toUri().toString(), SavepointFormatType.CANONICAL)
+                first.stopWithSavepoint(
+                                false, savepoints.toUri().toString(), SavepointFormatType.CANONICAL)
                         .get();
         long readFirst = chunksRead(first.getJobID());
         long readsBeforeSavepoint = FailInPhases.distinctReads();
 
         StreamExecutionEnvironment env2 = SourceJobs.env(300, savepoint);
-        SnapshotJobs.pipeline(env2, SnapshotJobs.source(DB, StartupOptions.initial()).chunkSize(CHUNK).build(),
-                sinkDir, 2);
+        SnapshotJobs.pipeline(
+                env2,
+                SnapshotJobs.source(DB, StartupOptions.initial()).chunkSize(CHUNK).build(),
+                sinkDir,
+                2);
         JobClient second = env2.executeAsync("savepoint-mid-snapshot-second");
         try {
-            SourceJobs.await("the stream after the snapshot", Duration.ofMinutes(2),
+            SourceJobs.await(
+                    "the stream after the snapshot",
+                    Duration.ofMinutes(2),
                     () -> FailInPhases.distinctChanges() > 300);
             writers.stop();
             Map<Long, long[]> table = VersionedWriters.read(DB, "vt");
-            SourceJobs.await("the output to equal the table", Duration.ofMinutes(2),
-                    () -> SnapshotHandoffExactlyOnceIT.sameRows(ChangelogCheck.apply(committed()), table));
+            SourceJobs.await(
+                    "the output to equal the table",
+                    Duration.ofMinutes(2),
+                    () ->
+                            SnapshotHandoffExactlyOnceIT.sameRows(
+                                    ChangelogCheck.apply(committed()), table));
             // Caught up: the reader streaming the binlog has processed all the server executed.
-            SourceJobs.await("processedGtidLag 0", Duration.ofSeconds(30),
+            SourceJobs.await(
+                    "processedGtidLag 0",
+                    Duration.ofSeconds(30),
                     () -> processedGtidLags(second.getJobID()).contains(0L));
             assertThat(processedGtidLags(second.getJobID())).allMatch(lag -> lag <= 0);
             Thread.sleep(1_000);
@@ -91,12 +112,18 @@ class SnapshotSavepointResumeIT {
             second.cancel().get();
         }
         long readSecond = chunksRead(second.getJobID());
-        LOG.info("Chunks read: {} before the savepoint, {} after it ({} in the table); {} rows read"
-                + " before the savepoint", readFirst, readSecond, CHUNKS, readsBeforeSavepoint);
+        LOG.info(
+                "Chunks read: {} before the savepoint, {} after it ({} in the table); {} rows read"
+                        + " before the savepoint",
+                readFirst,
+                readSecond,
+                CHUNKS,
+                readsBeforeSavepoint);
 
         ChangelogCheck check = ChangelogCheck.apply(committed());
         assertThat(check.violations()).isEmpty();
-        assertThat(SnapshotHandoffExactlyOnceIT.sameRows(check, VersionedWriters.read(DB, "vt"))).isTrue();
+        assertThat(SnapshotHandoffExactlyOnceIT.sameRows(check, VersionedWriters.read(DB, "vt")))
+                .isTrue();
         assertThat(check.reads()).isEqualTo(ROWS);
         // Mid-snapshot: both runs read chunks. Finished ones are not read again: at most the
         // chunks in hand at the savepoint (two per reader: one read ahead) are read twice.
@@ -105,10 +132,13 @@ class SnapshotSavepointResumeIT {
         assertThat(readFirst + readSecond).isBetween((long) CHUNKS, CHUNKS + 4L);
     }
 
-    /** Per reader subtask: -1 while it does not stream the binlog (or the server was not read yet). */
+    /**
+     * Per reader subtask: -1 while it does not stream the binlog (or the server was not read yet).
+     */
     private static List<Long> processedGtidLags(JobID job) {
         List<Long> lags = new ArrayList<>();
-        for (Metric m : REPORTER.findMetrics(job, CapstanReaderMetrics.PROCESSED_GTID_LAG).values()) {
+        for (Metric m :
+                REPORTER.findMetrics(job, CapstanReaderMetrics.PROCESSED_GTID_LAG).values()) {
             lags.add(((Number) ((Gauge<?>) m).getValue()).longValue());
         }
         return lags;
@@ -116,7 +146,8 @@ class SnapshotSavepointResumeIT {
 
     private static long chunksRead(JobID job) {
         long n = 0;
-        for (Metric m : REPORTER.findMetrics(job, CapstanReaderMetrics.SNAPSHOT_CHUNKS_READ).values()) {
+        for (Metric m :
+                REPORTER.findMetrics(job, CapstanReaderMetrics.SNAPSHOT_CHUNKS_READ).values()) {
             n += ((Counter) m).getCount();
         }
         return n;

@@ -1,15 +1,29 @@
 package io.capstan.flink.mysql.source.snapshot;
 
-import static io.capstan.flink.mysql.testing.ConnectorConfigs.connectorConfig;
-import static org.assertj.core.api.Assertions.assertThat;
-import static org.assertj.core.api.Assertions.catchThrowable;
-
 import io.capstan.flink.mysql.CapstanMySqlSource;
 import io.capstan.flink.mysql.StartupOptions;
 import io.capstan.flink.mysql.error.CapstanHaltException;
 import io.capstan.flink.mysql.error.HaltReason;
 import io.capstan.flink.mysql.source.it.SourceJobs;
 import io.capstan.flink.mysql.testing.MySqlTestDatabase;
+
+import org.apache.flink.api.common.eventtime.WatermarkStrategy;
+import org.apache.flink.api.common.functions.MapFunction;
+import org.apache.flink.api.common.state.CheckpointListener;
+import org.apache.flink.configuration.Configuration;
+import org.apache.flink.configuration.RestartStrategyOptions;
+import org.apache.flink.core.execution.JobClient;
+import org.apache.flink.metrics.groups.OperatorMetricGroup;
+import org.apache.flink.runtime.testutils.InMemoryReporter;
+import org.apache.flink.streaming.api.environment.StreamExecutionEnvironment;
+import org.apache.flink.test.junit5.MiniClusterExtension;
+import org.apache.flink.util.CloseableIterator;
+import org.apache.flink.util.ExceptionUtils;
+
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.RegisterExtension;
+
 import java.sql.Connection;
 import java.sql.PreparedStatement;
 import java.sql.ResultSet;
@@ -21,27 +35,16 @@ import java.util.Optional;
 import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.TimeoutException;
-import org.apache.flink.api.common.eventtime.WatermarkStrategy;
-import org.apache.flink.api.common.functions.MapFunction;
-import org.apache.flink.api.common.state.CheckpointListener;
-import org.apache.flink.configuration.Configuration;
-import org.apache.flink.configuration.RestartStrategyOptions;
-import org.apache.flink.metrics.groups.OperatorMetricGroup;
-import org.apache.flink.runtime.testutils.InMemoryReporter;
-import org.apache.flink.core.execution.JobClient;
-import org.apache.flink.streaming.api.environment.StreamExecutionEnvironment;
-import org.apache.flink.test.junit5.MiniClusterExtension;
-import org.apache.flink.util.CloseableIterator;
-import org.apache.flink.util.ExceptionUtils;
-import org.junit.jupiter.api.BeforeAll;
-import org.junit.jupiter.api.Test;
-import org.junit.jupiter.api.extension.RegisterExtension;
+
+import static io.capstan.flink.mysql.testing.ConnectorConfigs.connectorConfig;
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.catchThrowable;
 
 /**
- * The {@code snapshot} mode (bounded) over the kinds of tables: a BIGINT key, a composite key
- * (INT, VARBINARY), a table without primary key but with a chunk key column, an empty table; a
- * table refused for lacking a key; a DDL on a table during its snapshot (halts), a DDL on
- * another table (does not), and {@code initial} without checkpointing (hands over anyway).
+ * The {@code snapshot} mode (bounded) over the kinds of tables: a BIGINT key, a composite key (INT,
+ * VARBINARY), a table without primary key but with a chunk key column, an empty table; a table
+ * refused for lacking a key; a DDL on a table during its snapshot (halts), a DDL on another table
+ * (does not), and {@code initial} without checkpointing (hands over anyway).
  */
 class SnapshotTablesIT {
 
@@ -65,8 +68,15 @@ class SnapshotTablesIT {
                 "CREATE TABLE calm (id BIGINT PRIMARY KEY, v INT NOT NULL)",
                 "CREATE TABLE other (id BIGINT PRIMARY KEY, v INT NOT NULL)");
         insert("big", 20_000, i -> (i * 3L) + ", " + i);
-        insert("comp", 3_000, i -> (i % 50) + ", x'" + String.format("%02x%02xff00", (i >> 8) & 0xFF, i & 0xFF)
-                + "', " + i);
+        insert(
+                "comp",
+                3_000,
+                i ->
+                        (i % 50)
+                                + ", x'"
+                                + String.format("%02x%02xff00", (i >> 8) & 0xFF, i & 0xFF)
+                                + "', "
+                                + i);
         insert("nopk", 2_500, i -> (1_000_000L - i * 7L) + ", " + i);
         insert("drift", 20_000, i -> i + ", " + i);
         insert("calm", 20_000, i -> i + ", " + i);
@@ -87,7 +97,9 @@ class SnapshotTablesIT {
     private static io.capstan.flink.mysql.CapstanMySqlSourceBuilder<String> source(
             StartupOptions start, String... tables) {
         io.capstan.flink.mysql.CapstanMySqlSourceBuilder<String> b =
-                SnapshotJobs.source(DB, start).deserializer(new ValueLineDeserializer()).chunkSize(500);
+                SnapshotJobs.source(DB, start)
+                        .deserializer(new ValueLineDeserializer())
+                        .chunkSize(500);
         List<String> names = new ArrayList<>();
         for (String t : tables) {
             names.add(DB.name() + "." + t);
@@ -124,7 +136,8 @@ class SnapshotTablesIT {
         List<String> out = new ArrayList<>();
         StreamExecutionEnvironment env = env(false);
         try (CloseableIterator<String> it =
-                env.fromSource(source, WatermarkStrategy.noWatermarks(), "snapshot").executeAndCollect()) {
+                env.fromSource(source, WatermarkStrategy.noWatermarks(), "snapshot")
+                        .executeAndCollect()) {
             it.forEachRemaining(out::add); // returns only when the bounded job finished
         }
         List<String> expected = new ArrayList<>();
@@ -136,18 +149,29 @@ class SnapshotTablesIT {
 
     @Test
     void aTableWithoutKeyIsRefusedBeforeAnythingIsRead() {
-        CapstanMySqlSource<String> source = source(StartupOptions.snapshot(), "big", "nokey").build();
+        CapstanMySqlSource<String> source =
+                source(StartupOptions.snapshot(), "big", "nokey").build();
         List<String> out = new CopyOnWriteArrayList<>();
-        Throwable failure = catchThrowable(() -> {
-            try (CloseableIterator<String> it = env(false)
-                    .fromSource(source, WatermarkStrategy.noWatermarks(), "refused").executeAndCollect()) {
-                it.forEachRemaining(out::add);
-            }
-        });
-        Optional<CapstanHaltException> halt = ExceptionUtils.findThrowable(failure, CapstanHaltException.class);
+        Throwable failure =
+                catchThrowable(
+                        () -> {
+                            try (CloseableIterator<String> it =
+                                    env(false)
+                                            .fromSource(
+                                                    source,
+                                                    WatermarkStrategy.noWatermarks(),
+                                                    "refused")
+                                            .executeAndCollect()) {
+                                it.forEachRemaining(out::add);
+                            }
+                        });
+        Optional<CapstanHaltException> halt =
+                ExceptionUtils.findThrowable(failure, CapstanHaltException.class);
         assertThat(halt).as(ExceptionUtils.stringifyException(failure)).isPresent();
         assertThat(halt.get().reason()).isEqualTo(HaltReason.TABLE_WITHOUT_KEY);
-        assertThat(halt.get().getMessage()).contains(DB.name() + ".nokey").contains("chunk.key-column")
+        assertThat(halt.get().getMessage())
+                .contains(DB.name() + ".nokey")
+                .contains("chunk.key-column")
                 .contains("chunkKeyColumn");
         assertThat(out).isEmpty();
     }
@@ -168,8 +192,8 @@ class SnapshotTablesIT {
     /**
      * Also: a halt is not restarted. The job may restart endlessly here, yet it must end, failed
      * with the halt; a restart would meet the drift again (the checkpointed fingerprint is the old
-     * schema's). A restart the job does take (Flink fails the task again when the enumerator's answer
-     * to a split request arrives after the halt) does not hide the halt either.
+     * schema's). A restart the job does take (Flink fails the task again when the enumerator's
+     * answer to a split request arrives after the halt) does not hide the halt either.
      */
     @Test
     void aDdlOnATableDuringItsSnapshotHaltsAsSchemaDriftedAndIsNotRestarted() throws Exception {
@@ -177,17 +201,27 @@ class SnapshotTablesIT {
         StreamExecutionEnvironment env = env(true);
         env.configure(unboundedRestarts());
         CheckpointedSlow.completed = false;
-        env.fromSource(source, WatermarkStrategy.noWatermarks(), "drift").setParallelism(1)
-                .map(new CheckpointedSlow()).setParallelism(1)
+        env.fromSource(source, WatermarkStrategy.noWatermarks(), "drift")
+                .setParallelism(1)
+                .map(new CheckpointedSlow())
+                .setParallelism(1)
                 .sinkTo(new org.apache.flink.streaming.api.functions.sink.v2.DiscardingSink<>());
         JobClient job = env.executeAsync("drift");
         // The snapshot is reading (20,000 rows at most 4,000/s) and a checkpoint holds its
         // fingerprint, so that a restart would resume it rather than plan it again.
-        SourceJobs.await("a checkpoint of the snapshot", Duration.ofMinutes(1), () -> CheckpointedSlow.completed);
+        SourceJobs.await(
+                "a checkpoint of the snapshot",
+                Duration.ofMinutes(1),
+                () -> CheckpointedSlow.completed);
         DB.execute("ALTER TABLE drift ADD COLUMN extra INT NULL");
-        Throwable failure = catchThrowable(() -> job.getJobExecutionResult().get(2, TimeUnit.MINUTES));
-        assertThat(failure).as("the job ended, failed").isNotNull().isNotInstanceOf(TimeoutException.class);
-        Optional<CapstanHaltException> halt = ExceptionUtils.findThrowable(failure, CapstanHaltException.class);
+        Throwable failure =
+                catchThrowable(() -> job.getJobExecutionResult().get(2, TimeUnit.MINUTES));
+        assertThat(failure)
+                .as("the job ended, failed")
+                .isNotNull()
+                .isNotInstanceOf(TimeoutException.class);
+        Optional<CapstanHaltException> halt =
+                ExceptionUtils.findThrowable(failure, CapstanHaltException.class);
         assertThat(halt).as(causeChain(failure)).isPresent();
         assertThat(halt.get().reason()).isEqualTo(HaltReason.SNAPSHOT_SCHEMA_DRIFTED);
         assertThat(halt.get().getMessage()).contains(DB.name() + ".drift");
@@ -201,7 +235,9 @@ class SnapshotTablesIT {
         return conf;
     }
 
-    /** Each cause's class and message on one line each (the whole trace is too long for a CI log). */
+    /**
+     * Each cause's class and message on one line each (the whole trace is too long for a CI log).
+     */
     private static String causeChain(Throwable t) {
         StringBuilder sb = new StringBuilder();
         for (Throwable c = t; c != null; c = c.getCause()) {
@@ -225,28 +261,39 @@ class SnapshotTablesIT {
         CapstanMySqlSource<String> source = source(StartupOptions.initial(), "calm").build();
         StreamExecutionEnvironment env = env(false); // no checkpoints: the handoff must not wait
         List<String> out = new CopyOnWriteArrayList<>();
-        CloseableIterator<String> it = env.fromSource(source, WatermarkStrategy.noWatermarks(), "calm")
-                .map(new Slow()).setParallelism(1).collectAsync();
+        CloseableIterator<String> it =
+                env.fromSource(source, WatermarkStrategy.noWatermarks(), "calm")
+                        .map(new Slow())
+                        .setParallelism(1)
+                        .collectAsync();
         JobClient job = env.executeAsync("calm");
         Thread reader = new Thread(() -> it.forEachRemaining(out::add));
         reader.start();
         try {
-            SourceJobs.await("the snapshot to be under way", Duration.ofMinutes(1), () -> out.size() > 500);
+            SourceJobs.await(
+                    "the snapshot to be under way", Duration.ofMinutes(1), () -> out.size() > 500);
             // Not a captured table; in the binlog range the stream reads after the snapshot.
             DB.execute("ALTER TABLE other ADD COLUMN extra INT NULL");
-            SourceJobs.await("the whole snapshot", Duration.ofMinutes(2), () -> out.size() >= 20_000);
+            SourceJobs.await(
+                    "the whole snapshot", Duration.ofMinutes(2), () -> out.size() >= 20_000);
             DB.execute("INSERT INTO calm VALUES (1000000, 1000000)");
-            SourceJobs.await("the insert after the snapshot", Duration.ofMinutes(1),
+            SourceJobs.await(
+                    "the insert after the snapshot",
+                    Duration.ofMinutes(1),
                     () -> out.contains("calm|c|1000000"));
             assertThat(out.stream().filter(l -> l.contains("|r|")).count()).isEqualTo(20_000);
             assertThat(out.indexOf("calm|c|1000000")).isEqualTo(out.size() - 1);
             // The source's numRecordsIn counts row changes, not the elements it polls (a whole
             // chunk, a row change, a transaction end): 20,000 snapshot rows and one insert.
-            SourceJobs.await("numRecordsIn of the source", Duration.ofSeconds(30),
+            SourceJobs.await(
+                    "numRecordsIn of the source",
+                    Duration.ofSeconds(30),
                     () -> sourceRecordsIn(job) == 20_001);
             // Streaming, the source holds two connections: the binlog dump and the gtid_executed
             // poll. The snapshot's (chunk reading, schemas, planning) are released.
-            SourceJobs.await("only the streaming connections open", Duration.ofSeconds(30),
+            SourceJobs.await(
+                    "only the streaming connections open",
+                    Duration.ofSeconds(30),
                     () -> connectorConnections() == 2);
         } finally {
             it.close();
@@ -257,7 +304,8 @@ class SnapshotTablesIT {
     /** The source operator's numRecordsIn, summed over its subtasks. */
     private static long sourceRecordsIn(JobClient job) {
         long n = 0;
-        for (OperatorMetricGroup g : REPORTER.findOperatorMetricGroups(job.getJobID(), "Source: calm")) {
+        for (OperatorMetricGroup g :
+                REPORTER.findOperatorMetricGroups(job.getJobID(), "Source: calm")) {
             n += g.getIOMetricGroup().getNumRecordsInCounter().getCount();
         }
         return n;
@@ -265,8 +313,9 @@ class SnapshotTablesIT {
 
     private static long connectorConnections() {
         try (Connection c = DB.openRootConnection();
-                PreparedStatement ps = c.prepareStatement(
-                        "SELECT COUNT(*) FROM information_schema.PROCESSLIST WHERE USER = ?")) {
+                PreparedStatement ps =
+                        c.prepareStatement(
+                                "SELECT COUNT(*) FROM information_schema.PROCESSLIST WHERE USER = ?")) {
             ps.setString(1, connectorConfig(DB).username());
             try (ResultSet rs = ps.executeQuery()) {
                 rs.next();

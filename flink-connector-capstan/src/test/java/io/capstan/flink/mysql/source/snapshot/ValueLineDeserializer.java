@@ -2,6 +2,7 @@ package io.capstan.flink.mysql.source.snapshot;
 
 import io.capstan.flink.mysql.CapstanDeserializer;
 import io.capstan.flink.mysql.ChangeEvent;
+
 import org.apache.flink.api.common.typeinfo.TypeInformation;
 import org.apache.flink.api.common.typeinfo.Types;
 import org.apache.flink.table.data.RowData;
@@ -19,7 +20,11 @@ public final class ValueLineDeserializer implements CapstanDeserializer<String> 
     @Override
     public void deserialize(ChangeEvent event, Collector<String> out) {
         RowData row = event.after() != null ? event.after() : event.before();
-        out.collect(event.table() + "|" + event.operation().debeziumCode() + "|"
-                + row.getInt(event.schema().columnIndex("v")));
+        out.collect(
+                event.table()
+                        + "|"
+                        + event.operation().debeziumCode()
+                        + "|"
+                        + row.getInt(event.schema().columnIndex("v")));
     }
 }

@@ -1,6 +1,7 @@
 package io.capstan.flink.mysql.source.snapshot;
 
 import io.capstan.flink.mysql.testing.MySqlTestDatabase;
+
 import java.sql.Connection;
 import java.sql.PreparedStatement;
 import java.sql.ResultSet;
@@ -18,15 +19,17 @@ import java.util.concurrent.atomic.AtomicReference;
 /**
  * A versioned table {@code (id BIGINT PRIMARY KEY, seq BIGINT, ver INT, payload)} and writer
  * threads that insert, update (bumping {@code ver}), move keys (new id, bumping {@code ver}) and
- * delete rows all over the key space, in small transactions, until stopped. Initial rows have
- * even ids ({@code id = 2 * seq}); writer {@code w} of {@code n} creates odd ids whose
- * {@code (id - 1) / 2 % n == w}, so writers never touch each other's rows and keys move both
- * forward and backward across chunks.
+ * delete rows all over the key space, in small transactions, until stopped. Initial rows have even
+ * ids ({@code id = 2 * seq}); writer {@code w} of {@code n} creates odd ids whose {@code (id - 1) /
+ * 2 % n == w}, so writers never touch each other's rows and keys move both forward and backward
+ * across chunks.
  */
 public final class VersionedWriters {
 
     public static String createTable(String table) {
-        return "CREATE TABLE " + table + " (id BIGINT PRIMARY KEY, seq BIGINT NOT NULL,"
+        return "CREATE TABLE "
+                + table
+                + " (id BIGINT PRIMARY KEY, seq BIGINT NOT NULL,"
                 + " ver INT NOT NULL, payload VARCHAR(64))";
     }
 
@@ -36,7 +39,9 @@ public final class VersionedWriters {
      * order has nothing to do with the ids, and an id change (a key move) moves the row in it.
      */
     public static String createTableWithStringKey(String table) {
-        return "CREATE TABLE " + table + " (id BIGINT NOT NULL UNIQUE, seq BIGINT NOT NULL,"
+        return "CREATE TABLE "
+                + table
+                + " (id BIGINT NOT NULL UNIQUE, seq BIGINT NOT NULL,"
                 + " ver INT NOT NULL, payload VARCHAR(64), k VARCHAR(40) CHARACTER SET utf8mb4"
                 + " COLLATE utf8mb4_bin AS (CONCAT(REVERSE(CAST(id AS CHAR)), IF(id % 2 = 0, ' ', '\\t'),"
                 + " 'é')) STORED NOT NULL PRIMARY KEY)";
@@ -50,13 +55,22 @@ public final class VersionedWriters {
     }
 
     /** Inserts rows seq = 1..count (id = stride * seq, ver = 1) in transactions of 5,000. */
-    public static void fill(MySqlTestDatabase db, String table, int count, int stride) throws SQLException {
-        try (Connection c = db.openRootConnection(); Statement s = c.createStatement()) {
+    public static void fill(MySqlTestDatabase db, String table, int count, int stride)
+            throws SQLException {
+        try (Connection c = db.openRootConnection();
+                Statement s = c.createStatement()) {
             for (int lo = 1; lo <= count; lo += 5_000) {
-                StringBuilder sql = new StringBuilder("INSERT INTO " + table + COLUMNS + " VALUES ");
+                StringBuilder sql =
+                        new StringBuilder("INSERT INTO " + table + COLUMNS + " VALUES ");
                 for (int i = lo; i < lo + 5_000 && i <= count; i++) {
-                    sql.append(i == lo ? "" : ",").append('(').append((long) stride * i).append(',').append(i)
-                            .append(",1,'payload-").append(i).append("')");
+                    sql.append(i == lo ? "" : ",")
+                            .append('(')
+                            .append((long) stride * i)
+                            .append(',')
+                            .append(i)
+                            .append(",1,'payload-")
+                            .append(i)
+                            .append("')");
                 }
                 s.executeUpdate(sql.toString());
             }
@@ -90,7 +104,8 @@ public final class VersionedWriters {
     private final AtomicReference<Throwable> failure = new AtomicReference<>();
     private final List<Thread> threads = new ArrayList<>();
 
-    public VersionedWriters(MySqlTestDatabase db, String table, int writers, int initialRows, long pauseMillis) {
+    public VersionedWriters(
+            MySqlTestDatabase db, String table, int writers, int initialRows, long pauseMillis) {
         this.db = db;
         this.table = table;
         this.writers = writers;
@@ -146,11 +161,14 @@ public final class VersionedWriters {
         long nextSeq = 10_000_000L * (w + 1);
         try (Connection c = db.openRootConnection()) {
             c.setAutoCommit(false);
-            PreparedStatement insert = c.prepareStatement("INSERT INTO " + table + COLUMNS + " VALUES (?, ?, 1, 'w')");
-            PreparedStatement update = c.prepareStatement(
-                    "UPDATE " + table + " SET ver = ver + 1, payload = 'u' WHERE id = ?");
-            PreparedStatement move = c.prepareStatement(
-                    "UPDATE " + table + " SET id = ?, ver = ver + 1 WHERE id = ?");
+            PreparedStatement insert =
+                    c.prepareStatement("INSERT INTO " + table + COLUMNS + " VALUES (?, ?, 1, 'w')");
+            PreparedStatement update =
+                    c.prepareStatement(
+                            "UPDATE " + table + " SET ver = ver + 1, payload = 'u' WHERE id = ?");
+            PreparedStatement move =
+                    c.prepareStatement(
+                            "UPDATE " + table + " SET id = ?, ver = ver + 1 WHERE id = ?");
             PreparedStatement delete = c.prepareStatement("DELETE FROM " + table + " WHERE id = ?");
             while (!stop.get()) {
                 int ops = 1 + random.nextInt(3);

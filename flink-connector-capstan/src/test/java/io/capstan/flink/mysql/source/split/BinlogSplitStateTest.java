@@ -1,15 +1,17 @@
 package io.capstan.flink.mysql.source.split;
 
+import io.capstan.flink.mysql.binlog.BinlogStartPosition;
+import io.capstan.flink.mysql.gtid.GtidSet;
+import io.capstan.flink.mysql.source.TestChanges;
+
+import org.junit.jupiter.api.Test;
+
+import java.util.List;
+
 import static io.capstan.flink.mysql.source.TestChanges.TABLE;
 import static io.capstan.flink.mysql.source.TestChanges.gtid;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
-
-import io.capstan.flink.mysql.binlog.BinlogStartPosition;
-import io.capstan.flink.mysql.gtid.GtidSet;
-import io.capstan.flink.mysql.source.TestChanges;
-import java.util.List;
-import org.junit.jupiter.api.Test;
 
 class BinlogSplitStateTest {
 

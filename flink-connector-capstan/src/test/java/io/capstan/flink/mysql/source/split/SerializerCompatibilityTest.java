@@ -1,16 +1,18 @@
 package io.capstan.flink.mysql.source.split;
 
-import static org.assertj.core.api.Assertions.assertThat;
-import static org.assertj.core.api.Assertions.assertThatThrownBy;
-
 import io.capstan.flink.mysql.source.enumerator.EnumState;
 import io.capstan.flink.mysql.source.enumerator.EnumStateSerializer;
+
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.condition.EnabledIfSystemProperty;
+
 import java.io.IOException;
 import java.nio.file.Files;
 import java.util.Arrays;
 import java.util.Map;
-import org.junit.jupiter.api.Test;
-import org.junit.jupiter.api.condition.EnabledIfSystemProperty;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 /**
  * Splits and enumerator state round-trip, and the checked-in bytes of version 1 still deserialize
@@ -34,7 +36,8 @@ class SerializerCompatibilityTest {
     @Test
     void enumStatesRoundTrip() throws IOException {
         for (EnumState state : SerializerFixtures.enumStates().values()) {
-            assertThat(enums.deserialize(enums.getVersion(), enums.serialize(state))).isEqualTo(state);
+            assertThat(enums.deserialize(enums.getVersion(), enums.serialize(state)))
+                    .isEqualTo(state);
         }
     }
 
@@ -91,13 +94,14 @@ class SerializerCompatibilityTest {
         byte[] badKind = bytes.clone();
         badKind[0] = 42;
         assertThatThrownBy(() -> splits.deserialize(2, badKind)).hasMessageContaining("kind");
-        assertThatThrownBy(() -> enums.deserialize(7, new byte[2])).hasMessageContaining("version 7");
+        assertThatThrownBy(() -> enums.deserialize(7, new byte[2]))
+                .hasMessageContaining("version 7");
     }
 
     /**
-     * Writes the version-2 files (the version-1 files were written by the build that wrote
-     * version 1). Run once when a version is introduced, never again:
-     * {@code mvn test -Dtest=SerializerCompatibilityTest -Dcapstan.writeSerializerBytes=true}.
+     * Writes the version-2 files (the version-1 files were written by the build that wrote version
+     * 1). Run once when a version is introduced, never again: {@code mvn test
+     * -Dtest=SerializerCompatibilityTest -Dcapstan.writeSerializerBytes=true}.
      */
     @Test
     @EnabledIfSystemProperty(named = "capstan.writeSerializerBytes", matches = "true")

@@ -4,8 +4,8 @@ import io.capstan.flink.mysql.binlog.BinlogStartPosition;
 import io.capstan.flink.mysql.gtid.Gtid;
 import io.capstan.flink.mysql.gtid.GtidSet;
 import io.capstan.flink.mysql.schema.TableId;
-import io.capstan.flink.mysql.snapshot.gate.FinishedChunk;
 import io.capstan.flink.mysql.snapshot.gate.CursorGate;
+import io.capstan.flink.mysql.snapshot.gate.FinishedChunk;
 import io.capstan.flink.mysql.snapshot.key.ChunkKey;
 import io.capstan.flink.mysql.snapshot.key.KeyTuple;
 import io.capstan.flink.mysql.snapshot.key.TestKeys;
@@ -16,6 +16,7 @@ import io.capstan.flink.mysql.source.enumerator.EnumState;
 import io.capstan.flink.mysql.source.enumerator.SnapshotBook;
 import io.capstan.flink.mysql.source.enumerator.SnapshotProgress;
 import io.capstan.flink.mysql.source.enumerator.SnapshotTable;
+
 import java.io.IOException;
 import java.io.InputStream;
 import java.nio.file.Files;
@@ -39,7 +40,9 @@ public final class SerializerFixtures {
                     "3e11fa47-71ca-11e1-9e33-c80aa9429562:1-5000:5002-9000,"
                             + "b8c5a1e2-0c2d-11ef-8d41-0242ac120002:1-77");
     static final List<TableId> TABLES =
-            List.of(TableId.of("shop", "orders"), TableId.of("shop", "order_line"),
+            List.of(
+                    TableId.of("shop", "orders"),
+                    TableId.of("shop", "order_line"),
                     TableId.of("crm", "kunde_ä"));
 
     static final BinlogSplit BINLOG_AT_BOUNDARY =
@@ -48,7 +51,9 @@ public final class SerializerFixtures {
             new BinlogSplit(
                     TABLES,
                     BinlogStartPosition.of(
-                            PROCESSED, Gtid.of("3e11fa47-71ca-11e1-9e33-c80aa9429562", 5001), 31_337));
+                            PROCESSED,
+                            Gtid.of("3e11fa47-71ca-11e1-9e33-c80aa9429562", 5001),
+                            31_337));
 
     static final EnumState ENUM_INITIAL = EnumState.initial();
     static final EnumState ENUM_PENDING = new EnumState(BINLOG_AT_BOUNDARY, false);
@@ -63,27 +68,40 @@ public final class SerializerFixtures {
             new SnapshotChunk(KEY.table(), 0, ChunkRange.of(null, KeyTuple.of(1000L)));
     static final SnapshotChunk CHUNK_1 =
             new SnapshotChunk(KEY.table(), 1, ChunkRange.of(KeyTuple.of(1000L), null));
-    static final SnapshotChunkSplit CHUNK_UNREAD = SnapshotChunkSplit.unread(KEY, CHUNK_1, 0x1234_5678_9abc_def0L);
+    static final SnapshotChunkSplit CHUNK_UNREAD =
+            SnapshotChunkSplit.unread(KEY, CHUNK_1, 0x1234_5678_9abc_def0L);
     static final SnapshotChunkSplit CHUNK_COMPLETED =
-            SnapshotChunkSplit.unread(KEY, CHUNK_0, 0x1234_5678_9abc_def0L).withCompletion(new ChunkCompletion(G1, 999));
+            SnapshotChunkSplit.unread(KEY, CHUNK_0, 0x1234_5678_9abc_def0L)
+                    .withCompletion(new ChunkCompletion(G1, 999));
     static final BinlogSplit BINLOG_WITH_GATE =
             new BinlogSplit(
                     List.of(KEY.table()),
                     BinlogStartPosition.of(G1),
-                    CursorGate.of(Map.of(KEY, List.of(
-                            new FinishedChunk(CHUNK_0.range(), G1),
-                            new FinishedChunk(CHUNK_1.range(), G2)))));
+                    CursorGate.of(
+                            Map.of(
+                                    KEY,
+                                    List.of(
+                                            new FinishedChunk(CHUNK_0.range(), G1),
+                                            new FinishedChunk(CHUNK_1.range(), G2)))));
     static final EnumState ENUM_SNAPSHOTTING =
             new EnumState(
                     null,
                     false,
                     new SnapshotProgress(
                             List.of(new SnapshotTable(KEY, 0x1234_5678_9abc_def0L)),
-                            List.of(new ChunkPlannerState(
-                                    KEY.table(), ChunkPlannerState.Mode.FINISHED, 2, null, null)),
+                            List.of(
+                                    new ChunkPlannerState(
+                                            KEY.table(),
+                                            ChunkPlannerState.Mode.FINISHED,
+                                            2,
+                                            null,
+                                            null)),
                             List.of(CHUNK_UNREAD),
-                            Map.of(KEY.table(), List.of(new SnapshotBook.Finished(
-                                    CHUNK_0, new ChunkCompletion(G1, 999)))),
+                            Map.of(
+                                    KEY.table(),
+                                    List.of(
+                                            new SnapshotBook.Finished(
+                                                    CHUNK_0, new ChunkCompletion(G1, 999)))),
                             7,
                             6));
 
@@ -122,7 +140,9 @@ public final class SerializerFixtures {
 
     static byte[] read(String name) throws IOException {
         try (InputStream in =
-                SerializerFixtures.class.getClassLoader().getResourceAsStream(RESOURCE_DIR + name)) {
+                SerializerFixtures.class
+                        .getClassLoader()
+                        .getResourceAsStream(RESOURCE_DIR + name)) {
             if (in == null) {
                 throw new IOException("missing checked-in serializer bytes " + RESOURCE_DIR + name);
             }
