@@ -6,12 +6,12 @@ import io.capstan.flink.mysql.error.CapstanHaltException;
 import io.capstan.flink.mysql.error.HaltReason;
 import io.capstan.flink.mysql.preflight.PreflightException;
 import io.capstan.flink.mysql.source.it.ChangeLineDeserializer;
+import io.capstan.flink.mysql.source.it.FailOnWrite;
 import io.capstan.flink.mysql.source.it.SourceJobs;
 import io.capstan.flink.mysql.source.it.Workload;
 import io.capstan.flink.mysql.testing.MySqlTestDatabase;
 
 import org.apache.flink.api.common.eventtime.WatermarkStrategy;
-import org.apache.flink.api.connector.sink2.Sink;
 import org.apache.flink.configuration.Configuration;
 import org.apache.flink.configuration.RestartStrategyOptions;
 import org.apache.flink.streaming.api.environment.StreamExecutionEnvironment;
@@ -43,23 +43,8 @@ class SourceStartFailuresIT {
         StreamExecutionEnvironment env = StreamExecutionEnvironment.getExecutionEnvironment(conf);
         env.setParallelism(1);
         env.fromSource(source, WatermarkStrategy.noWatermarks(), "capstan-source")
-                .sinkTo((Sink<String>) ctx -> new FailOnWrite());
+                .sinkTo(FailOnWrite.sink());
         return catchThrowable(() -> env.execute("start-failure"));
-    }
-
-    /** Any record reaching the sink fails the test: the refusal must come before reading. */
-    static final class FailOnWrite
-            implements org.apache.flink.api.connector.sink2.SinkWriter<String> {
-        @Override
-        public void write(String element, Context context) {
-            throw new AssertionError("a record was read before the refusal");
-        }
-
-        @Override
-        public void flush(boolean endOfInput) {}
-
-        @Override
-        public void close() {}
     }
 
     @Test
