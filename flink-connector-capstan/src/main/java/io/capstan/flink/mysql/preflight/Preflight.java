@@ -21,15 +21,17 @@ public final class Preflight {
     private Preflight() {}
 
     /**
-     * Verifies that the server at {@code config} can be captured from safely for {@code tables}.
+     * Verifies that the server at {@code config} can be captured from safely for {@code tables} and
+     * {@code scope}.
      *
      * @throws PreflightException listing every problem found, each with its remedy
      * @throws SQLException if the server cannot be reached or read (not a refusal: retryable)
      */
-    public static void verify(MySqlConnectionConfig config, Collection<TableId> tables)
+    public static void verify(
+            MySqlConnectionConfig config, Collection<TableId> tables, CaptureScope scope)
             throws SQLException {
         try (Connection connection = JdbcConnections.open(config)) {
-            check(ServerFactsReader.read(connection), config.address(), tables);
+            check(ServerFactsReader.read(connection), config.address(), tables, scope);
         }
     }
 
@@ -38,8 +40,12 @@ public final class Preflight {
      *
      * @throws PreflightException listing every problem found, each with its remedy
      */
-    public static void check(ServerFacts facts, String serverAddress, Collection<TableId> tables) {
-        List<PreflightFailure> failures = PreflightRules.check(facts, tables);
+    public static void check(
+            ServerFacts facts,
+            String serverAddress,
+            Collection<TableId> tables,
+            CaptureScope scope) {
+        List<PreflightFailure> failures = PreflightRules.check(facts, tables, scope);
         if (!failures.isEmpty()) {
             throw new PreflightException(serverAddress, failures);
         }

@@ -44,8 +44,9 @@ public final class PreflightRules {
 
     private PreflightRules() {}
 
-    /** All failures found, in a stable order; empty when the server is safe. */
-    public static List<PreflightFailure> check(ServerFacts facts, Collection<TableId> tables) {
+    /** All failures found, in a stable order; empty when the server is safe for {@code scope}. */
+    public static List<PreflightFailure> check(
+            ServerFacts facts, Collection<TableId> tables, CaptureScope scope) {
         List<PreflightFailure> failures = new ArrayList<>();
         Optional<PreflightFailure> version = checkVersion(facts.version());
         if (version.isPresent()) {
@@ -53,7 +54,7 @@ public final class PreflightRules {
             return failures;
         }
         checkSettings(facts, failures);
-        checkPrivileges(facts.privileges(), tables, failures);
+        checkPrivileges(facts.privileges(), tables, scope, failures);
         return failures;
     }
 
@@ -212,7 +213,10 @@ public final class PreflightRules {
     }
 
     private static void checkPrivileges(
-            AccountPrivileges privileges, Collection<TableId> tables, List<PreflightFailure> out) {
+            AccountPrivileges privileges,
+            Collection<TableId> tables,
+            CaptureScope scope,
+            List<PreflightFailure> out) {
         String account = privileges.quotedAccount();
         for (String global : List.of(REPLICATION_SLAVE, REPLICATION_CLIENT)) {
             if (!privileges.hasGlobal(global)) {
@@ -235,7 +239,9 @@ public final class PreflightRules {
                                 "SELECT not granted to " + account,
                                 "GRANT SELECT ON " + table.quoted() + " TO " + account + ";"));
             }
-            if (!privileges.hasOnTable(LOCK_TABLES, table)) {
+            // Only the snapshot locks tables; a stream-only source must not ask for more.
+            if (scope == CaptureScope.SNAPSHOT_AND_BINLOG
+                    && !privileges.hasOnTable(LOCK_TABLES, table)) {
                 unlockable
                         .computeIfAbsent(table.database(), k -> new TreeSet<>())
                         .add(table.table());

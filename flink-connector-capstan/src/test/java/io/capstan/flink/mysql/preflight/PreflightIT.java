@@ -16,6 +16,7 @@ import java.util.List;
 
 import static io.capstan.flink.mysql.testing.ConnectorConfigs.connectorConfig;
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.catchThrowableOfType;
 import static org.assertj.core.api.Assertions.fail;
 
 /**
@@ -56,7 +57,7 @@ class PreflightIT {
     static PreflightException refusal(MySqlConnectionConfig config, Collection<TableId> tables)
             throws SQLException {
         try {
-            Preflight.verify(config, tables);
+            Preflight.verify(config, tables, CaptureScope.SNAPSHOT_AND_BINLOG);
         } catch (PreflightException e) {
             return e;
         }
@@ -65,7 +66,7 @@ class PreflightIT {
 
     @Test
     void healthyServerPassesForTheLeastPrivilegedConnectorUser() throws SQLException {
-        Preflight.verify(connectorConfig(DB), tables);
+        Preflight.verify(connectorConfig(DB), tables, CaptureScope.SNAPSHOT_AND_BINLOG);
     }
 
     @Test
@@ -119,7 +120,7 @@ class PreflightIT {
                     .executeAsRoot(
                             "SET GLOBAL " + variable + " = '" + original.replace("'", "''") + "'");
         }
-        Preflight.verify(connectorConfig(DB), tables);
+        Preflight.verify(connectorConfig(DB), tables, CaptureScope.SNAPSHOT_AND_BINLOG);
     }
 
     @Test
@@ -162,7 +163,37 @@ class PreflightIT {
         for (PreflightFailure f : e.failures()) {
             DB.server().executeAsRoot(f.remedy());
         }
-        Preflight.verify(limited, tables);
+        Preflight.verify(limited, tables, CaptureScope.SNAPSHOT_AND_BINLOG);
+    }
+
+    @Test
+    void aStreamOnlySourceNeedsNoLockTables() throws SQLException {
+        String user = LIMITED_USER + "_s";
+        DB.server()
+                .executeAsRoot(
+                        "CREATE USER '" + user + "'@'%' IDENTIFIED BY '" + LIMITED_PASSWORD + "'",
+                        "GRANT REPLICATION SLAVE, REPLICATION CLIENT ON *.* TO '" + user + "'@'%'",
+                        "GRANT SELECT ON `" + DB.name() + "`.* TO '" + user + "'@'%'");
+        try {
+            MySqlConnectionConfig streamOnly =
+                    connectorConfig(DB).toBuilder()
+                            .username(user)
+                            .password(LIMITED_PASSWORD)
+                            .build();
+            Preflight.verify(streamOnly, tables, CaptureScope.BINLOG_ONLY);
+            PreflightException e =
+                    catchThrowableOfType(
+                            () ->
+                                    Preflight.verify(
+                                            streamOnly, tables, CaptureScope.SNAPSHOT_AND_BINLOG),
+                            PreflightException.class);
+            assertThat(e.failures())
+                    .extracting(PreflightFailure::remedy)
+                    .containsExactly(
+                            "GRANT LOCK TABLES ON `" + DB.name() + "`.* TO '" + user + "'@'%';");
+        } finally {
+            DB.server().executeAsRoot("DROP USER IF EXISTS '" + user + "'@'%'");
+        }
     }
 
     @Test
@@ -199,7 +230,7 @@ class PreflightIT {
         assertNoSecret(e);
 
         DB.server().executeAsRoot("SET DEFAULT ROLE ALL TO '" + ROLE_USER + "'@'%'");
-        Preflight.verify(roleUser, tables);
+        Preflight.verify(roleUser, tables, CaptureScope.SNAPSHOT_AND_BINLOG);
     }
 
     static void assertNoSecret(PreflightException e) {

@@ -51,7 +51,8 @@ class PreflightRulesTest {
     }
 
     private static List<PreflightFailure> check(ServerFacts facts) {
-        return PreflightRules.check(facts, List.of(ORDERS, ITEMS));
+        return PreflightRules.check(
+                facts, List.of(ORDERS, ITEMS), CaptureScope.SNAPSHOT_AND_BINLOG);
     }
 
     private static PreflightFailure single(List<PreflightFailure> failures, HaltReason reason) {
@@ -284,5 +285,23 @@ class PreflightRulesTest {
         for (PreflightFailure f : failures) {
             assertThat(e.getMessage()).contains(f.describe());
         }
+    }
+
+    @Test
+    void lockTablesIsRequiredOnlyWhereASnapshotIsRead() {
+        ServerFacts noLock =
+                facts(
+                        ServerVersion.mysql(8, 0, 15),
+                        safeVariables(),
+                        "GRANT SELECT, REPLICATION SLAVE, REPLICATION CLIENT ON *.* TO `capstan`@`%`");
+        List<TableId> tables = List.of(ORDERS, ITEMS);
+        assertThat(PreflightRules.check(noLock, tables, CaptureScope.BINLOG_ONLY)).isEmpty();
+        assertThat(
+                        single(
+                                        PreflightRules.check(
+                                                noLock, tables, CaptureScope.SNAPSHOT_AND_BINLOG),
+                                        HaltReason.MISSING_PRIVILEGE)
+                                .remedy())
+                .isEqualTo("GRANT LOCK TABLES ON `shop`.* TO 'capstan'@'%';");
     }
 }

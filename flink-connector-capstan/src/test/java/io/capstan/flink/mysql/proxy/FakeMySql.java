@@ -209,6 +209,14 @@ public final class FakeMySql implements MySqlProxies {
 
     /** As {@link #safeFacts()}, with the binary log switched {@code logBin}. */
     public static ServerFacts facts(String logBin) {
+        return facts(
+                logBin,
+                "GRANT SELECT, LOCK TABLES, REPLICATION SLAVE, REPLICATION CLIENT ON *.* TO"
+                        + " `capstan`@`%`");
+    }
+
+    /** As {@link #safeFacts()}, with the binary log switched {@code logBin} and one grant line. */
+    public static ServerFacts facts(String logBin, String grant) {
         Map<String, String> v = new HashMap<>();
         v.put("log_bin", logBin);
         v.put("binlog_format", "ROW");
@@ -223,14 +231,7 @@ public final class FakeMySql implements MySqlProxies {
                 ServerVersion.mysql(8, 0, 36),
                 v,
                 new AccountPrivileges(
-                        "capstan",
-                        "%",
-                        GrantParser.parseAll(
-                                List.of(
-                                        "GRANT SELECT, LOCK TABLES, REPLICATION SLAVE,"
-                                                + " REPLICATION CLIENT ON *.* TO `capstan`@`%`")),
-                        true,
-                        false));
+                        "capstan", "%", GrantParser.parseAll(List.of(grant)), true, false));
     }
 
     /** Records every binlog stream opened from now on delivers first. */

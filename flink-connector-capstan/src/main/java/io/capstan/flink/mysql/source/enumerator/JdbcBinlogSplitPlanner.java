@@ -1,6 +1,7 @@
 package io.capstan.flink.mysql.source.enumerator;
 
 import io.capstan.flink.mysql.binlog.BinlogStartPosition;
+import io.capstan.flink.mysql.preflight.CaptureScope;
 import io.capstan.flink.mysql.preflight.Preflight;
 import io.capstan.flink.mysql.proxy.JdbcProxy;
 import io.capstan.flink.mysql.proxy.server.ServerJdbcProxy;
@@ -47,7 +48,8 @@ public final class JdbcBinlogSplitPlanner implements BinlogSplitPlanner {
                     tables.size(),
                     mysql.serverAddress(),
                     tables);
-            Preflight.check(mysql.serverFacts(), mysql.serverAddress(), tables);
+            Preflight.check(
+                    mysql.serverFacts(), mysql.serverAddress(), tables, CaptureScope.BINLOG_ONLY);
             BinlogStartPosition start =
                     StartPositionResolver.resolve(mysql, config.startupOptions());
             BinlogSplit split = new BinlogSplit(tables, start);
@@ -61,7 +63,11 @@ public final class JdbcBinlogSplitPlanner implements BinlogSplitPlanner {
     @Override
     public void verifyBeforeAssigning(BinlogSplit split) throws Exception {
         try {
-            Preflight.check(mysql.serverFacts(), mysql.serverAddress(), split.tables());
+            Preflight.check(
+                    mysql.serverFacts(),
+                    mysql.serverAddress(),
+                    split.tables(),
+                    CaptureScope.BINLOG_ONLY);
         } finally {
             mysql.close();
         }

@@ -1,5 +1,6 @@
 package io.capstan.flink.mysql.source.enumerator;
 
+import io.capstan.flink.mysql.preflight.CaptureScope;
 import io.capstan.flink.mysql.preflight.Preflight;
 import io.capstan.flink.mysql.proxy.JdbcProxy;
 import io.capstan.flink.mysql.proxy.server.ServerJdbcProxy;
@@ -54,7 +55,11 @@ public final class JdbcSnapshotPlanning implements SnapshotPlanning {
         List<TableId> tables = TableDiscovery.resolve(mysql, config.tables());
         LOG.info(
                 "Snapshotting {} table(s) on {}: {}", tables.size(), mysql.serverAddress(), tables);
-        Preflight.check(mysql.serverFacts(), mysql.serverAddress(), tables);
+        Preflight.check(
+                mysql.serverFacts(),
+                mysql.serverAddress(),
+                tables,
+                CaptureScope.SNAPSHOT_AND_BINLOG);
         List<SnapshotTable> out = new ArrayList<>();
         for (TableId t : tables) {
             ChunkKey key =

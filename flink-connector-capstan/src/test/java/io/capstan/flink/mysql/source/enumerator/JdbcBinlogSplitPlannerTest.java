@@ -46,6 +46,15 @@ class JdbcBinlogSplitPlannerTest {
     }
 
     @Test
+    void aStreamOnlySourceNeedsNoLockTables() throws Exception {
+        mysql.facts(
+                FakeMySql.facts(
+                        "ON",
+                        "GRANT SELECT, REPLICATION SLAVE, REPLICATION CLIENT ON *.* TO `capstan`@`%`"));
+        assertThat(plan(StartupOptions.latest()).start().processed()).isEqualTo(EXECUTED);
+    }
+
+    @Test
     void earliestAndTimestampStartAtThePurgedSet() throws Exception {
         assertThat(plan(StartupOptions.earliest()).start().processed()).isEqualTo(PURGED);
         assertThat(plan(StartupOptions.timestamp(1_700_000_000_000L)).start().processed())
