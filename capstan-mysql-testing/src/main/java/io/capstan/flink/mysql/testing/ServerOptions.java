@@ -1,7 +1,7 @@
 package io.capstan.flink.mysql.testing;
 
 import java.util.ArrayList;
-import java.util.Collections;
+import java.util.Arrays;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Locale;
@@ -14,8 +14,10 @@ import java.util.Map;
  *
  * <p>A later flag replaces every earlier flag for the same option, so {@code --disable-log-bin}
  * removes the default {@code --log-bin=...} instead of contradicting it (mysqld refuses both).
+ *
+ * @param extraFlags the flags added to the defaults, in the order given
  */
-public final class ServerOptions {
+public record ServerOptions(List<String> extraFlags) {
 
     /** Replication settings every capstan test server has unless a test overrides them. */
     static final List<String> REPLICATION_DEFAULTS =
@@ -40,10 +42,16 @@ public final class ServerOptions {
 
     private static final ServerOptions DEFAULTS = new ServerOptions(List.of());
 
-    private final List<String> extraFlags;
-
-    private ServerOptions(List<String> extraFlags) {
-        this.extraFlags = Collections.unmodifiableList(extraFlags);
+    /** Every extra flag is a {@code --option[=value]} flag, kept in the order given. */
+    public ServerOptions {
+        for (String f : extraFlags) {
+            if (!f.startsWith("--") || f.length() < 3) {
+                throw new IllegalArgumentException(
+                        "a mysqld flag starts with '--', e.g. --binlog-format=STATEMENT; was: "
+                                + f);
+            }
+        }
+        extraFlags = List.copyOf(extraFlags);
     }
 
     /** The safe defaults: a server capstan accepts. */
@@ -57,20 +65,8 @@ public final class ServerOptions {
      */
     public ServerOptions withFlag(String flag) {
         List<String> next = new ArrayList<>(extraFlags);
-        for (String f : flag.trim().split("\\s+")) {
-            if (!f.startsWith("--") || f.length() < 3) {
-                throw new IllegalArgumentException(
-                        "a mysqld flag starts with '--', e.g. --binlog-format=STATEMENT; was: "
-                                + f);
-            }
-            next.add(f);
-        }
+        next.addAll(Arrays.asList(flag.trim().split("\\s+")));
         return new ServerOptions(next);
-    }
-
-    /** The flags added to the defaults, in the order given. */
-    public List<String> extraFlags() {
-        return extraFlags;
     }
 
     /**
@@ -111,16 +107,6 @@ public final class ServerOptions {
             }
         }
         return name;
-    }
-
-    @Override
-    public boolean equals(Object o) {
-        return o instanceof ServerOptions && ((ServerOptions) o).extraFlags.equals(extraFlags);
-    }
-
-    @Override
-    public int hashCode() {
-        return extraFlags.hashCode();
     }
 
     @Override

@@ -16,17 +16,27 @@ import java.util.Objects;
  * <p>The server is asked for every transaction outside {@link #processed()}; when it sends the
  * partial transaction again, the streamer skips exactly its first {@link #rowsAlreadyEmitted()}
  * captured row changes. Immutable; positions (GTID sets) are not row values and may be logged.
+ *
+ * @param processed transactions fully processed: the server is asked for everything else
+ * @param partialGtid the partly emitted transaction, or null when the position is at a transaction
+ *     boundary
+ * @param rowsAlreadyEmitted captured row changes of {@link #partialGtid()} already emitted (0
+ *     without one)
  */
 @Internal
-public final class BinlogStartPosition implements Serializable {
+public record BinlogStartPosition(GtidSet processed, Gtid partialGtid, int rowsAlreadyEmitted)
+        implements Serializable {
     private static final long serialVersionUID = 1L;
 
-    private final GtidSet processed;
-    private final Gtid partialGtid;
-    private final int rowsAlreadyEmitted;
-
-    private BinlogStartPosition(GtidSet processed, Gtid partialGtid, int rowsAlreadyEmitted) {
-        this.processed = Objects.requireNonNull(processed, "processed");
+    /**
+     * Validates the parts. A partial transaction with no row emitted yet is a transaction boundary,
+     * so it is dropped: equal positions have one form.
+     */
+    public BinlogStartPosition {
+        Objects.requireNonNull(processed, "processed");
+        if (partialGtid != null && rowsAlreadyEmitted == 0) {
+            partialGtid = null;
+        }
         if (rowsAlreadyEmitted < 0) {
             throw new IllegalArgumentException(
                     "rowsAlreadyEmitted must be >= 0, was " + rowsAlreadyEmitted);
@@ -39,8 +49,6 @@ public final class BinlogStartPosition implements Serializable {
             throw new IllegalArgumentException(
                     "partial transaction " + partialGtid + " is already in the processed set");
         }
-        this.partialGtid = partialGtid;
-        this.rowsAlreadyEmitted = rowsAlreadyEmitted;
     }
 
     /** Resume after the transactions in {@code processed}, at a transaction boundary. */
@@ -55,25 +63,7 @@ public final class BinlogStartPosition implements Serializable {
      */
     public static BinlogStartPosition of(
             GtidSet processed, Gtid partialGtid, int rowsAlreadyEmitted) {
-        if (partialGtid != null && rowsAlreadyEmitted == 0) {
-            return new BinlogStartPosition(processed, null, 0);
-        }
         return new BinlogStartPosition(processed, partialGtid, rowsAlreadyEmitted);
-    }
-
-    /** Transactions fully processed: the server is asked for everything else. */
-    public GtidSet processed() {
-        return processed;
-    }
-
-    /** The partly emitted transaction, or null when the position is at a transaction boundary. */
-    public Gtid partialGtid() {
-        return partialGtid;
-    }
-
-    /** Captured row changes of {@link #partialGtid()} already emitted (0 without one). */
-    public int rowsAlreadyEmitted() {
-        return rowsAlreadyEmitted;
     }
 
     /** How many leading captured row changes of {@code gtid} to skip when it is streamed. */
@@ -84,22 +74,6 @@ public final class BinlogStartPosition implements Serializable {
     /** The set the server must still hold: everything outside it is asked for. */
     public boolean isInsideTransaction() {
         return partialGtid != null;
-    }
-
-    @Override
-    public boolean equals(Object o) {
-        if (!(o instanceof BinlogStartPosition)) {
-            return false;
-        }
-        BinlogStartPosition that = (BinlogStartPosition) o;
-        return rowsAlreadyEmitted == that.rowsAlreadyEmitted
-                && processed.equals(that.processed)
-                && Objects.equals(partialGtid, that.partialGtid);
-    }
-
-    @Override
-    public int hashCode() {
-        return Objects.hash(processed, partialGtid, rowsAlreadyEmitted);
     }
 
     @Override

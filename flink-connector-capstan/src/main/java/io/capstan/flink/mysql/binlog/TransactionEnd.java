@@ -11,36 +11,10 @@ import java.util.Objects;
  * no captured rows and those dropped by the start timestamp, so the processed set always advances.
  */
 @Internal
-public final class TransactionEnd implements BinlogRecord {
+public record TransactionEnd(Gtid gtid, long commitTimestampMicros) implements BinlogRecord {
 
-    private final Gtid gtid;
-    private final long commitTimestampMicros;
-
-    public TransactionEnd(Gtid gtid, long commitTimestampMicros) {
-        this.gtid = Objects.requireNonNull(gtid, "gtid");
-        this.commitTimestampMicros = commitTimestampMicros;
-    }
-
-    @Override
-    public Gtid gtid() {
-        return gtid;
-    }
-
-    @Override
-    public long commitTimestampMicros() {
-        return commitTimestampMicros;
-    }
-
-    @Override
-    public boolean equals(Object o) {
-        return o instanceof TransactionEnd
-                && gtid.equals(((TransactionEnd) o).gtid)
-                && commitTimestampMicros == ((TransactionEnd) o).commitTimestampMicros;
-    }
-
-    @Override
-    public int hashCode() {
-        return gtid.hashCode() * 31 + Long.hashCode(commitTimestampMicros);
+    public TransactionEnd {
+        Objects.requireNonNull(gtid, "gtid");
     }
 
     @Override

@@ -21,74 +21,45 @@ import static io.capstan.flink.mysql.CapstanMySqlOptions.SSL_MODE;
  * How to reach one MySQL server: address, credentials and connection behaviour, shared by the JDBC
  * and the binlog connection. Immutable and serializable; {@link #toString()} never shows the
  * password (Rule 1).
+ *
+ * @param maxRetries attempts after the first before a connection failure is final
+ * @param jdbcProperties extra JDBC driver properties passed through unchanged
  */
 @Internal
-public final class MySqlConnectionConfig implements Serializable {
+public record MySqlConnectionConfig(
+        String hostname,
+        int port,
+        String username,
+        String password,
+        Duration connectTimeout,
+        int maxRetries,
+        SslMode sslMode,
+        Duration heartbeatInterval,
+        Map<String, String> jdbcProperties)
+        implements Serializable {
     private static final long serialVersionUID = 1L;
 
-    private final String hostname;
-    private final int port;
-    private final String username;
-    private final String password;
-    private final Duration connectTimeout;
-    private final int maxRetries;
-    private final SslMode sslMode;
-    private final Duration heartbeatInterval;
-    private final Map<String, String> jdbcProperties;
-
-    private MySqlConnectionConfig(Builder b) {
-        this.hostname = OptionRules.hostname(b.hostname);
-        this.port = OptionRules.port(b.port);
-        this.username = OptionRules.username(b.username);
-        this.password = b.password == null ? "" : b.password;
-        this.connectTimeout = OptionRules.positive(CONNECT_TIMEOUT, b.connectTimeout);
-        this.maxRetries = OptionRules.connectMaxRetries(b.maxRetries);
-        this.sslMode = Objects.requireNonNull(b.sslMode, "sslMode");
-        this.heartbeatInterval = OptionRules.positive(HEARTBEAT_INTERVAL, b.heartbeatInterval);
-        this.jdbcProperties = Collections.unmodifiableMap(new TreeMap<>(b.jdbcProperties));
+    /** Checks every setting as the options define it; a null password is the empty one. */
+    public MySqlConnectionConfig {
+        hostname = OptionRules.hostname(hostname);
+        port = OptionRules.port(port);
+        username = OptionRules.username(username);
+        password = password == null ? "" : password;
+        connectTimeout = OptionRules.positive(CONNECT_TIMEOUT, connectTimeout);
+        maxRetries = OptionRules.connectMaxRetries(maxRetries);
+        Objects.requireNonNull(sslMode, "sslMode");
+        heartbeatInterval = OptionRules.positive(HEARTBEAT_INTERVAL, heartbeatInterval);
+        jdbcProperties = Collections.unmodifiableMap(new TreeMap<>(jdbcProperties));
     }
 
     public static Builder builder() {
         return new Builder();
     }
 
-    public String hostname() {
-        return hostname;
-    }
-
-    public int port() {
-        return port;
-    }
-
-    public String username() {
-        return username;
-    }
-
     /** The password; hand it only to a driver, never to a message. */
+    @Override
     public String password() {
         return password;
-    }
-
-    public Duration connectTimeout() {
-        return connectTimeout;
-    }
-
-    /** Attempts after the first before a connection failure is final. */
-    public int maxRetries() {
-        return maxRetries;
-    }
-
-    public SslMode sslMode() {
-        return sslMode;
-    }
-
-    public Duration heartbeatInterval() {
-        return heartbeatInterval;
-    }
-
-    /** Extra JDBC driver properties passed through unchanged. */
-    public Map<String, String> jdbcProperties() {
-        return jdbcProperties;
     }
 
     /** The server's address as {@code host:port}, for messages. */
@@ -110,31 +81,7 @@ public final class MySqlConnectionConfig implements Serializable {
         return b;
     }
 
-    @Override
-    public boolean equals(Object o) {
-        if (this == o) {
-            return true;
-        }
-        if (!(o instanceof MySqlConnectionConfig)) {
-            return false;
-        }
-        MySqlConnectionConfig that = (MySqlConnectionConfig) o;
-        return port == that.port
-                && maxRetries == that.maxRetries
-                && hostname.equals(that.hostname)
-                && username.equals(that.username)
-                && password.equals(that.password)
-                && connectTimeout.equals(that.connectTimeout)
-                && sslMode == that.sslMode
-                && heartbeatInterval.equals(that.heartbeatInterval)
-                && jdbcProperties.equals(that.jdbcProperties);
-    }
-
-    @Override
-    public int hashCode() {
-        return Objects.hash(hostname, port, username, connectTimeout, maxRetries, sslMode);
-    }
-
+    /** Never the password, nor the JDBC properties' values (Rule 1). */
     @Override
     public String toString() {
         return "MySqlConnectionConfig{address="
@@ -219,7 +166,16 @@ public final class MySqlConnectionConfig implements Serializable {
         }
 
         public MySqlConnectionConfig build() {
-            return new MySqlConnectionConfig(this);
+            return new MySqlConnectionConfig(
+                    hostname,
+                    port,
+                    username,
+                    password,
+                    connectTimeout,
+                    maxRetries,
+                    sslMode,
+                    heartbeatInterval,
+                    jdbcProperties);
         }
     }
 }

@@ -2,18 +2,20 @@ package io.capstan.flink.mysql.gtid;
 
 import org.apache.flink.annotation.Internal;
 
-import java.io.IOException;
-import java.io.InvalidObjectException;
-import java.io.ObjectInputStream;
 import java.io.Serializable;
 
 /**
  * One MySQL global transaction identifier: {@code uuid:n}, or {@code uuid:tag:n} for the tagged
  * GTIDs of MySQL 8.3+. Immutable. The UUID and the tag are kept in MySQL's canonical lower case; an
  * untagged GTID has the empty tag.
+ *
+ * @param uuid the source server's UUID, lower case, in the 8-4-4-4-12 form
+ * @param tag the tag, lower case; {@code ""} for an untagged GTID
+ * @param transactionId the transaction number (MySQL's GNO), at least 1
  */
 @Internal
-public final class Gtid implements Comparable<Gtid>, Serializable {
+public record Gtid(String uuid, String tag, long transactionId)
+        implements Comparable<Gtid>, Serializable {
 
     private static final long serialVersionUID = 1L;
 
@@ -23,23 +25,11 @@ public final class Gtid implements Comparable<Gtid>, Serializable {
     /** MySQL limits a tag to 32 characters. */
     static final int MAX_TAG_LENGTH = 32;
 
-    private final String uuid;
-    private final String tag;
-    private final long transactionId;
-
-    private Gtid(String uuid, String tag, long transactionId) {
-        this.uuid = uuid;
-        this.tag = tag;
-        this.transactionId = transactionId;
-    }
-
-    /** An untagged GTID; {@code uuid} may be upper or lower case. */
-    public static Gtid of(String uuid, long transactionId) {
-        return of(uuid, "", transactionId);
-    }
-
-    /** A GTID with the given tag ({@code ""} = untagged); uuid and tag may be in any case. */
-    public static Gtid of(String uuid, String tag, long transactionId) {
+    /**
+     * Validates the parts and keeps uuid and tag in canonical lower case. Java deserialization
+     * passes through here too, so a corrupt stream cannot produce an invalid GTID.
+     */
+    public Gtid {
         if (transactionId < 1 || transactionId > MAX_TRANSACTION_ID) {
             throw new IllegalArgumentException(
                     "Invalid GTID transaction number "
@@ -47,7 +37,18 @@ public final class Gtid implements Comparable<Gtid>, Serializable {
                             + ": must be between 1 and "
                             + MAX_TRANSACTION_ID);
         }
-        return new Gtid(canonicalUuid(uuid), canonicalTag(tag), transactionId);
+        uuid = canonicalUuid(uuid);
+        tag = canonicalTag(tag);
+    }
+
+    /** An untagged GTID; {@code uuid} may be upper or lower case. */
+    public static Gtid of(String uuid, long transactionId) {
+        return new Gtid(uuid, "", transactionId);
+    }
+
+    /** A GTID with the given tag ({@code ""} = untagged); uuid and tag may be in any case. */
+    public static Gtid of(String uuid, String tag, long transactionId) {
+        return new Gtid(uuid, tag, transactionId);
     }
 
     /** Parses {@code uuid:n} or {@code uuid:tag:n} (surrounding whitespace is ignored). */
@@ -66,23 +67,8 @@ public final class Gtid implements Comparable<Gtid>, Serializable {
         return new Gtid(uuid, tag, n);
     }
 
-    /** The source server's UUID, lower case, in the 8-4-4-4-12 form. */
-    public String uuid() {
-        return uuid;
-    }
-
-    /** The tag, lower case; {@code ""} for an untagged GTID. */
-    public String tag() {
-        return tag;
-    }
-
     public boolean isTagged() {
         return !tag.isEmpty();
-    }
-
-    /** The transaction number (MySQL's GNO), at least 1. */
-    public long transactionId() {
-        return transactionId;
     }
 
     @Override
@@ -91,41 +77,10 @@ public final class Gtid implements Comparable<Gtid>, Serializable {
         return c != 0 ? c : Long.compare(transactionId, other.transactionId);
     }
 
-    @Override
-    public boolean equals(Object o) {
-        if (this == o) {
-            return true;
-        }
-        if (!(o instanceof Gtid)) {
-            return false;
-        }
-        Gtid g = (Gtid) o;
-        return transactionId == g.transactionId && uuid.equals(g.uuid) && tag.equals(g.tag);
-    }
-
-    @Override
-    public int hashCode() {
-        return (uuid.hashCode() * 31 + tag.hashCode()) * 31 + Long.hashCode(transactionId);
-    }
-
     /** MySQL's form: {@code uuid:n} or {@code uuid:tag:n}. */
     @Override
     public String toString() {
         return tag.isEmpty() ? uuid + ":" + transactionId : uuid + ":" + tag + ":" + transactionId;
-    }
-
-    private void readObject(ObjectInputStream in) throws IOException, ClassNotFoundException {
-        in.defaultReadObject();
-        try {
-            if (!uuid.equals(canonicalUuid(uuid))
-                    || !tag.equals(canonicalTag(tag))
-                    || transactionId < 1
-                    || transactionId > MAX_TRANSACTION_ID) {
-                throw new InvalidObjectException("GTID is not in canonical form");
-            }
-        } catch (IllegalArgumentException | NullPointerException e) {
-            throw new InvalidObjectException("Corrupt serialized GTID: " + e.getMessage());
-        }
     }
 
     // ---- syntax shared with the GTID-set parser ----

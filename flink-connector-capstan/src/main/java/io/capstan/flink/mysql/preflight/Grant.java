@@ -12,9 +12,13 @@ import java.util.TreeSet;
  * One line of {@code SHOW GRANTS}: privileges granted (or, with partial revokes, revoked) at one
  * level. Only whole-object privileges are kept; column-level ones ({@code SELECT (a)}) are not,
  * because a snapshot reads every column.
+ *
+ * @param schema the schema name or pattern, or null for global and other grants
+ * @param table the table name for table-level grants, else null
  */
 @Internal
-public final class Grant {
+public record Grant(
+        boolean revoke, Level level, String schema, String table, Set<String> privileges) {
 
     /** Where a grant applies. Routine, proxy and role grants are {@link #OTHER}. */
     public enum Level {
@@ -24,23 +28,14 @@ public final class Grant {
         OTHER
     }
 
-    private final boolean revoke;
-    private final Level level;
-    private final String schema;
-    private final String table;
-    private final Set<String> privileges;
-
-    private Grant(
-            boolean revoke, Level level, String schema, String table, Set<String> privileges) {
-        this.revoke = revoke;
-        this.level = Objects.requireNonNull(level, "level");
-        this.schema = schema;
-        this.table = table;
+    /** Privilege names are kept {@link #normalize normalized} and sorted. */
+    public Grant {
+        Objects.requireNonNull(level, "level");
         Set<String> normalized = new TreeSet<>();
         for (String p : privileges) {
             normalized.add(normalize(p));
         }
-        this.privileges = Collections.unmodifiableSet(normalized);
+        privileges = Collections.unmodifiableSet(normalized);
     }
 
     public static Grant global(Set<String> privileges) {
@@ -79,47 +74,11 @@ public final class Grant {
         return revoke;
     }
 
-    public Level level() {
-        return level;
-    }
-
-    /** The schema name or pattern, or null for global and other grants. */
-    public String schema() {
-        return schema;
-    }
-
-    /** The table name for table-level grants, else null. */
-    public String table() {
-        return table;
-    }
-
-    public Set<String> privileges() {
-        return privileges;
-    }
-
     /** Whether this line names {@code privilege}, directly or through {@code ALL [PRIVILEGES]}. */
     boolean names(String privilege) {
         return privileges.contains(privilege)
                 || privileges.contains("ALL")
                 || privileges.contains("ALL PRIVILEGES");
-    }
-
-    @Override
-    public boolean equals(Object o) {
-        if (!(o instanceof Grant)) {
-            return false;
-        }
-        Grant g = (Grant) o;
-        return revoke == g.revoke
-                && level == g.level
-                && Objects.equals(schema, g.schema)
-                && Objects.equals(table, g.table)
-                && privileges.equals(g.privileges);
-    }
-
-    @Override
-    public int hashCode() {
-        return Objects.hash(revoke, level, schema, table, privileges);
     }
 
     @Override

@@ -283,33 +283,13 @@ public final class ColumnSchema implements Serializable {
     }
 
     /** The facts the type mapping needs, for {@link FlinkTypeMapping}. */
-    static final class ColumnFacts {
-        final String name;
-        final MySqlType type;
-        final boolean unsigned;
-        final int length;
-        final int precision;
-        final int scale;
-        final String charset;
-        final boolean nullable;
-
-        ColumnFacts(
-                String name,
-                MySqlType type,
-                boolean unsigned,
-                int length,
-                int precision,
-                int scale,
-                String charset,
-                boolean nullable) {
-            this.name = name;
-            this.type = type;
-            this.unsigned = unsigned;
-            this.length = length;
-            this.precision = precision;
-            this.scale = scale;
-            this.charset = charset;
-            this.nullable = nullable;
-        }
-    }
+    record ColumnFacts(
+            String name,
+            MySqlType type,
+            boolean unsigned,
+            int length,
+            int precision,
+            int scale,
+            String charset,
+            boolean nullable) {}
 }

@@ -27,55 +27,55 @@ final class FlinkTypeMapping {
     private FlinkTypeMapping() {}
 
     static LogicalType logicalType(TableId table, ColumnSchema.ColumnFacts c) {
-        boolean n = c.nullable;
-        if (c.type.isSpatial()) {
+        boolean n = c.nullable();
+        if (c.type().isSpatial()) {
             return bytes(n);
         }
-        switch (c.type) {
+        switch (c.type()) {
             case TINYINT:
-                return c.unsigned ? new SmallIntType(n) : new TinyIntType(n);
+                return c.unsigned() ? new SmallIntType(n) : new TinyIntType(n);
             case SMALLINT:
-                return c.unsigned ? new IntType(n) : new SmallIntType(n);
+                return c.unsigned() ? new IntType(n) : new SmallIntType(n);
             case MEDIUMINT:
                 return new IntType(n);
             case INT:
-                return c.unsigned ? new BigIntType(n) : new IntType(n);
+                return c.unsigned() ? new BigIntType(n) : new IntType(n);
             case BIGINT:
-                return c.unsigned ? new DecimalType(n, 20, 0) : new BigIntType(n);
+                return c.unsigned() ? new DecimalType(n, 20, 0) : new BigIntType(n);
             case DECIMAL:
-                if (c.precision < 1 || c.scale < 0 || c.scale > c.precision) {
+                if (c.precision() < 1 || c.scale() < 0 || c.scale() > c.precision()) {
                     throw unsupported(table, c, "DECIMAL precision/scale out of range");
                 }
-                return c.precision <= MAX_FLINK_DECIMAL_PRECISION
-                        ? new DecimalType(n, c.precision, c.scale)
+                return c.precision() <= MAX_FLINK_DECIMAL_PRECISION
+                        ? new DecimalType(n, c.precision(), c.scale())
                         : string(n);
             case FLOAT:
                 return new FloatType(n);
             case DOUBLE:
                 return new DoubleType(n);
             case BIT:
-                if (c.length < 1 || c.length > 64) {
+                if (c.length() < 1 || c.length() > 64) {
                     throw unsupported(table, c, "BIT length out of range");
                 }
-                return c.length == 1 ? new BooleanType(n) : bytes(n);
+                return c.length() == 1 ? new BooleanType(n) : bytes(n);
             case CHAR:
             case VARCHAR:
             case TINYTEXT:
             case TEXT:
             case MEDIUMTEXT:
             case LONGTEXT:
-                if (c.charset == null) {
+                if (c.charset() == null) {
                     throw unsupported(table, c, "character column without a character set");
                 }
-                if (MySqlCharsets.BINARY.equals(c.charset)) {
+                if (MySqlCharsets.BINARY.equals(c.charset())) {
                     return bytes(n);
                 }
-                if (MySqlCharsets.javaCharset(c.charset) == null) {
+                if (MySqlCharsets.javaCharset(c.charset()) == null) {
                     throw unsupported(
                             table,
                             c,
                             "character set "
-                                    + c.charset
+                                    + c.charset()
                                     + " has no Java decoder; convert the column to utf8mb4");
                 }
                 return string(n);
@@ -107,10 +107,10 @@ final class FlinkTypeMapping {
     }
 
     private static int fsp(TableId table, ColumnSchema.ColumnFacts c) {
-        if (c.precision < 0 || c.precision > 6) {
+        if (c.precision() < 0 || c.precision() > 6) {
             throw unsupported(table, c, "fractional seconds precision out of range");
         }
-        return c.precision;
+        return c.precision();
     }
 
     private static LogicalType string(boolean nullable) {
@@ -127,9 +127,9 @@ final class FlinkTypeMapping {
                 "table "
                         + table
                         + " column "
-                        + c.name
+                        + c.name()
                         + " ("
-                        + c.type
+                        + c.type()
                         + "): "
                         + why
                         + ". Remedy: change the column type (see docs/types.md) or exclude the"

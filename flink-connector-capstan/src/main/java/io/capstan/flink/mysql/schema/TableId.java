@@ -7,27 +7,16 @@ import java.util.Objects;
 
 /** A table by database and name. Identifiers may appear in messages; values never do. */
 @Internal
-public final class TableId implements Serializable, Comparable<TableId> {
+public record TableId(String database, String table) implements Serializable, Comparable<TableId> {
     private static final long serialVersionUID = 1L;
 
-    private final String database;
-    private final String table;
-
-    public TableId(String database, String table) {
-        this.database = Objects.requireNonNull(database, "database");
-        this.table = Objects.requireNonNull(table, "table");
+    public TableId {
+        Objects.requireNonNull(database, "database");
+        Objects.requireNonNull(table, "table");
     }
 
     public static TableId of(String database, String table) {
         return new TableId(database, table);
-    }
-
-    public String database() {
-        return database;
-    }
-
-    public String table() {
-        return table;
     }
 
     /** The quoted identifier {@code `db`.`table`} for SQL text. */
@@ -43,23 +32,6 @@ public final class TableId implements Serializable, Comparable<TableId> {
     public int compareTo(TableId o) {
         int c = database.compareTo(o.database);
         return c != 0 ? c : table.compareTo(o.table);
-    }
-
-    @Override
-    public boolean equals(Object o) {
-        if (this == o) {
-            return true;
-        }
-        if (!(o instanceof TableId)) {
-            return false;
-        }
-        TableId other = (TableId) o;
-        return database.equals(other.database) && table.equals(other.table);
-    }
-
-    @Override
-    public int hashCode() {
-        return 31 * database.hashCode() + table.hashCode();
     }
 
     @Override

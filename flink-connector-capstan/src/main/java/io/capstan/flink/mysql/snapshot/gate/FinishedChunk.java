@@ -9,37 +9,14 @@ import java.util.Objects;
 
 /** A chunk that has been read and emitted: its key range and its G. Value-free toString. */
 @Internal
-public final class FinishedChunk {
-    private final ChunkRange range;
-    private final GtidSet gtidSet;
+public record FinishedChunk(ChunkRange range, GtidSet gtidSet) {
 
-    public FinishedChunk(ChunkRange range, GtidSet gtidSet) {
-        this.range = Objects.requireNonNull(range, "range");
-        this.gtidSet = Objects.requireNonNull(gtidSet, "gtidSet");
+    public FinishedChunk {
+        Objects.requireNonNull(range, "range");
+        Objects.requireNonNull(gtidSet, "gtidSet");
     }
 
-    public ChunkRange range() {
-        return range;
-    }
-
-    public GtidSet gtidSet() {
-        return gtidSet;
-    }
-
-    @Override
-    public boolean equals(Object o) {
-        if (!(o instanceof FinishedChunk)) {
-            return false;
-        }
-        FinishedChunk f = (FinishedChunk) o;
-        return range.equals(f.range) && gtidSet.equals(f.gtidSet);
-    }
-
-    @Override
-    public int hashCode() {
-        return Objects.hash(range, gtidSet);
-    }
-
+    /** The range's bounds are key values (Rule 1): {@link ChunkRange#toString()} hides them. */
     @Override
     public String toString() {
         return "FinishedChunk{" + range + "}";

@@ -13,7 +13,8 @@ import java.util.Objects;
  * key column. Built by {@link ChunkKeyResolver}; carries no values.
  */
 @Internal
-public final class ChunkKey implements Serializable {
+public record ChunkKey(TableId table, List<KeyColumn> columns, Source source)
+        implements Serializable {
     private static final long serialVersionUID = 1L;
 
     /** Where the key comes from, for messages and docs. */
@@ -22,25 +23,13 @@ public final class ChunkKey implements Serializable {
         CHUNK_KEY_COLUMN
     }
 
-    private final TableId table;
-    private final List<KeyColumn> columns;
-    private final Source source;
-
-    public ChunkKey(TableId table, List<KeyColumn> columns, Source source) {
-        this.table = Objects.requireNonNull(table, "table");
+    public ChunkKey {
+        Objects.requireNonNull(table, "table");
         if (columns.isEmpty()) {
             throw new IllegalArgumentException("a chunk key has at least one column");
         }
-        this.columns = List.copyOf(columns);
-        this.source = Objects.requireNonNull(source, "source");
-    }
-
-    public TableId table() {
-        return table;
-    }
-
-    public List<KeyColumn> columns() {
-        return columns;
+        columns = List.copyOf(columns);
+        Objects.requireNonNull(source, "source");
     }
 
     public int arity() {
@@ -49,10 +38,6 @@ public final class ChunkKey implements Serializable {
 
     public KeyColumn column(int i) {
         return columns.get(i);
-    }
-
-    public Source source() {
-        return source;
     }
 
     /** Field positions of the key columns in the table's rows, in key order. */
@@ -75,20 +60,6 @@ public final class ChunkKey implements Serializable {
             sb.append(c.quotedName());
         }
         return sb.toString();
-    }
-
-    @Override
-    public boolean equals(Object o) {
-        if (!(o instanceof ChunkKey)) {
-            return false;
-        }
-        ChunkKey k = (ChunkKey) o;
-        return table.equals(k.table) && columns.equals(k.columns) && source == k.source;
-    }
-
-    @Override
-    public int hashCode() {
-        return Objects.hash(table, columns, source);
     }
 
     @Override

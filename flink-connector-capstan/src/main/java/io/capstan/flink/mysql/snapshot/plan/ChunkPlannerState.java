@@ -10,9 +10,15 @@ import java.util.Objects;
 /**
  * Where the planning of one table stands: enough to resume it after a restore, and small (a few
  * dozen bytes) however large the table. Immutable.
+ *
+ * @param nextIndex the index the next planned chunk will get; after FINISHED, the table's chunk
+ *     count
+ * @param nextLow the first key of the next chunk (its low, except that chunk 0's low is open)
+ * @param knownMax ARITHMETIC only: the largest key known to exist
  */
 @Internal
-public final class ChunkPlannerState {
+public record ChunkPlannerState(
+        TableId table, Mode mode, int nextIndex, KeyTuple nextLow, KeyTuple knownMax) {
 
     /** How the table is being split. */
     public enum Mode {
@@ -26,72 +32,20 @@ public final class ChunkPlannerState {
         FINISHED
     }
 
-    private final TableId table;
-    private final Mode mode;
-    private final int nextIndex;
-
-    /** The first key of the next chunk (its low, except that chunk 0's low is open). */
-    private final KeyTuple nextLow;
-
-    /** ARITHMETIC only: the largest key known to exist. */
-    private final KeyTuple knownMax;
-
-    public ChunkPlannerState(
-            TableId table, Mode mode, int nextIndex, KeyTuple nextLow, KeyTuple knownMax) {
-        this.table = Objects.requireNonNull(table, "table");
-        this.mode = Objects.requireNonNull(mode, "mode");
-        this.nextIndex = nextIndex;
-        this.nextLow = nextLow;
-        this.knownMax = knownMax;
+    public ChunkPlannerState {
+        Objects.requireNonNull(table, "table");
+        Objects.requireNonNull(mode, "mode");
     }
 
     public static ChunkPlannerState start(TableId table) {
         return new ChunkPlannerState(table, Mode.NOT_STARTED, 0, null, null);
     }
 
-    public TableId table() {
-        return table;
-    }
-
-    public Mode mode() {
-        return mode;
-    }
-
-    /** The index the next planned chunk will get; after FINISHED, the table's chunk count. */
-    public int nextIndex() {
-        return nextIndex;
-    }
-
-    public KeyTuple nextLow() {
-        return nextLow;
-    }
-
-    public KeyTuple knownMax() {
-        return knownMax;
-    }
-
     public boolean isFinished() {
         return mode == Mode.FINISHED;
     }
 
-    @Override
-    public boolean equals(Object o) {
-        if (!(o instanceof ChunkPlannerState)) {
-            return false;
-        }
-        ChunkPlannerState s = (ChunkPlannerState) o;
-        return table.equals(s.table)
-                && mode == s.mode
-                && nextIndex == s.nextIndex
-                && Objects.equals(nextLow, s.nextLow)
-                && Objects.equals(knownMax, s.knownMax);
-    }
-
-    @Override
-    public int hashCode() {
-        return Objects.hash(table, mode, nextIndex);
-    }
-
+    /** Identifiers and counts only: the next low and the known maximum are key values (Rule 1). */
     @Override
     public String toString() {
         return "ChunkPlannerState{table="

@@ -5,24 +5,18 @@ import io.capstan.flink.mysql.snapshot.key.KeyTuple;
 import org.apache.flink.annotation.Internal;
 
 import java.util.Comparator;
-import java.util.Objects;
 
 /**
  * A half-open key range {@code [low, high)}; a null {@code low} is open towards the smallest key
  * (the table's first chunk), a null {@code high} towards the largest (its last chunk). By Rule 1
  * {@link #toString()} says only which ends are bounded.
+ *
+ * @param low inclusive lower bound, or null when open
+ * @param high exclusive upper bound, or null when open
  */
 @Internal
-public final class ChunkRange {
+public record ChunkRange(KeyTuple low, KeyTuple high) {
     private static final ChunkRange ALL = new ChunkRange(null, null);
-
-    private final KeyTuple low; // inclusive, null = unbounded
-    private final KeyTuple high; // exclusive, null = unbounded
-
-    private ChunkRange(KeyTuple low, KeyTuple high) {
-        this.low = low;
-        this.high = high;
-    }
 
     public static ChunkRange of(KeyTuple lowInclusive, KeyTuple highExclusive) {
         return lowInclusive == null && highExclusive == null
@@ -33,16 +27,6 @@ public final class ChunkRange {
     /** The whole key space: the single chunk of an empty or small table. */
     public static ChunkRange all() {
         return ALL;
-    }
-
-    /** Inclusive lower bound, or null when open. */
-    public KeyTuple low() {
-        return low;
-    }
-
-    /** Exclusive upper bound, or null when open. */
-    public KeyTuple high() {
-        return high;
     }
 
     public boolean isFirst() {
@@ -56,20 +40,6 @@ public final class ChunkRange {
     public boolean contains(KeyTuple key, Comparator<KeyTuple> order) {
         return (low == null || order.compare(low, key) <= 0)
                 && (high == null || order.compare(key, high) < 0);
-    }
-
-    @Override
-    public boolean equals(Object o) {
-        if (!(o instanceof ChunkRange)) {
-            return false;
-        }
-        ChunkRange r = (ChunkRange) o;
-        return Objects.equals(low, r.low) && Objects.equals(high, r.high);
-    }
-
-    @Override
-    public int hashCode() {
-        return Objects.hash(low, high);
     }
 
     @Override

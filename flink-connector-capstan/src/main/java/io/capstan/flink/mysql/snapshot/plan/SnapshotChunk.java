@@ -11,50 +11,21 @@ import java.util.Objects;
  * {@link #id()} ({@code db.table#index}) identifies it in splits and metrics without a value.
  */
 @Internal
-public final class SnapshotChunk {
-    private final TableId table;
-    private final int index;
-    private final ChunkRange range;
+public record SnapshotChunk(TableId table, int index, ChunkRange range) {
 
-    public SnapshotChunk(TableId table, int index, ChunkRange range) {
-        this.table = Objects.requireNonNull(table, "table");
+    public SnapshotChunk {
+        Objects.requireNonNull(table, "table");
         if (index < 0) {
             throw new IllegalArgumentException("chunk index must be >= 0");
         }
-        this.index = index;
-        this.range = Objects.requireNonNull(range, "range");
-    }
-
-    public TableId table() {
-        return table;
-    }
-
-    public int index() {
-        return index;
-    }
-
-    public ChunkRange range() {
-        return range;
+        Objects.requireNonNull(range, "range");
     }
 
     public String id() {
         return table + "#" + index;
     }
 
-    @Override
-    public boolean equals(Object o) {
-        if (!(o instanceof SnapshotChunk)) {
-            return false;
-        }
-        SnapshotChunk c = (SnapshotChunk) o;
-        return index == c.index && table.equals(c.table) && range.equals(c.range);
-    }
-
-    @Override
-    public int hashCode() {
-        return Objects.hash(table, index, range);
-    }
-
+    /** The range's bounds are key values (Rule 1): {@link ChunkRange#toString()} hides them. */
     @Override
     public String toString() {
         return "SnapshotChunk{" + id() + ", " + range + "}";

@@ -16,39 +16,25 @@ import java.util.Objects;
  * start's processed set, and within its partial transaction the first rows already handled. After a
  * snapshot it carries the {@link #gate()} of the finished chunks, which suppresses the changes the
  * chunks already hold (empty when the job started without a snapshot).
+ *
+ * @param tables the captured tables; rows of any other table are not decoded
+ * @param gate the finished chunks of the tables whose gate has not retired yet
  */
 @Internal
-public final class BinlogSplit implements CapstanSplit {
+public record BinlogSplit(List<TableId> tables, BinlogStartPosition start, CursorGate gate)
+        implements CapstanSplit {
 
     /** There is one binlog split per job. */
     public static final String SPLIT_ID = "binlog";
 
-    private final List<TableId> tables;
-    private final BinlogStartPosition start;
-    private final CursorGate gate;
+    public BinlogSplit {
+        tables = List.copyOf(tables);
+        Objects.requireNonNull(start, "start");
+        Objects.requireNonNull(gate, "gate");
+    }
 
     public BinlogSplit(List<TableId> tables, BinlogStartPosition start) {
         this(tables, start, CursorGate.empty());
-    }
-
-    public BinlogSplit(List<TableId> tables, BinlogStartPosition start, CursorGate gate) {
-        this.tables = List.copyOf(tables);
-        this.start = Objects.requireNonNull(start, "start");
-        this.gate = Objects.requireNonNull(gate, "gate");
-    }
-
-    /** The captured tables; rows of any other table are not decoded. */
-    public List<TableId> tables() {
-        return tables;
-    }
-
-    public BinlogStartPosition start() {
-        return start;
-    }
-
-    /** The finished chunks of the tables whose gate has not retired yet. */
-    public CursorGate gate() {
-        return gate;
     }
 
     /** The same split resumed from another position, with the gate as it stands then. */
@@ -76,6 +62,7 @@ public final class BinlogSplit implements CapstanSplit {
         return this;
     }
 
+    /** A {@link CursorGate} has no value equality of its own: gates compare by checkpoint form. */
     @Override
     public boolean equals(Object o) {
         if (!(o instanceof BinlogSplit)) {
@@ -90,6 +77,7 @@ public final class BinlogSplit implements CapstanSplit {
                                 CursorGateSerializer.toBytes(that.gate)));
     }
 
+    /** Leaves the gate out, so that equal splits (equal gate bytes) hash alike. */
     @Override
     public int hashCode() {
         return Objects.hash(tables, start);

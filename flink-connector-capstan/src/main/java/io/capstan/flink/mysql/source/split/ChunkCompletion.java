@@ -11,36 +11,13 @@ import java.util.Objects;
  * rows hold) and how many rows were emitted. A position and a count, never a value.
  */
 @Internal
-public final class ChunkCompletion {
-    private final GtidSet gtidSet;
-    private final long rowCount;
+public record ChunkCompletion(GtidSet gtidSet, long rowCount) {
 
-    public ChunkCompletion(GtidSet gtidSet, long rowCount) {
-        this.gtidSet = Objects.requireNonNull(gtidSet, "gtidSet");
+    public ChunkCompletion {
+        Objects.requireNonNull(gtidSet, "gtidSet");
         if (rowCount < 0) {
             throw new IllegalArgumentException("rowCount must be >= 0");
         }
-        this.rowCount = rowCount;
-    }
-
-    public GtidSet gtidSet() {
-        return gtidSet;
-    }
-
-    public long rowCount() {
-        return rowCount;
-    }
-
-    @Override
-    public boolean equals(Object o) {
-        return o instanceof ChunkCompletion
-                && rowCount == ((ChunkCompletion) o).rowCount
-                && gtidSet.equals(((ChunkCompletion) o).gtidSet);
-    }
-
-    @Override
-    public int hashCode() {
-        return Objects.hash(gtidSet, rowCount);
     }
 
     @Override

@@ -13,54 +13,31 @@ import java.util.Objects;
  * Read one chunk of a table: its key range under its chunk key. Immutable. A split that carries a
  * {@link #completion()} was read and emitted already: the reader keeps it (in its checkpointed
  * state) only until the enumerator acknowledges the completion, and never reads it again.
+ *
+ * @param schemaFingerprint the digest of the table's schema when the snapshot started; chunks are
+ *     read only under it
+ * @param completion the completion once read, else null
  */
 @Internal
-public final class SnapshotChunkSplit implements CapstanSplit {
+public record SnapshotChunkSplit(
+        ChunkKey key,
+        SnapshotChunk chunk,
+        long schemaFingerprint,
+        @Nullable ChunkCompletion completion)
+        implements CapstanSplit {
 
-    private final ChunkKey key;
-    private final SnapshotChunk chunk;
-    private final long schemaFingerprint;
-    @Nullable private final ChunkCompletion completion;
-
-    public SnapshotChunkSplit(
-            ChunkKey key,
-            SnapshotChunk chunk,
-            long schemaFingerprint,
-            @Nullable ChunkCompletion completion) {
-        this.key = Objects.requireNonNull(key, "key");
-        this.schemaFingerprint = schemaFingerprint;
-        this.chunk = Objects.requireNonNull(chunk, "chunk");
+    public SnapshotChunkSplit {
+        Objects.requireNonNull(key, "key");
+        Objects.requireNonNull(chunk, "chunk");
         if (!key.table().equals(chunk.table())) {
             throw new IllegalArgumentException(
                     "chunk " + chunk.id() + " with the key of " + key.table());
         }
-        this.completion = completion;
     }
 
     public static SnapshotChunkSplit unread(
             ChunkKey key, SnapshotChunk chunk, long schemaFingerprint) {
         return new SnapshotChunkSplit(key, chunk, schemaFingerprint, null);
-    }
-
-    public ChunkKey key() {
-        return key;
-    }
-
-    public SnapshotChunk chunk() {
-        return chunk;
-    }
-
-    /**
-     * The digest of the table's schema when the snapshot started; chunks are read only under it.
-     */
-    public long schemaFingerprint() {
-        return schemaFingerprint;
-    }
-
-    /** The completion once read, else null. */
-    @Nullable
-    public ChunkCompletion completion() {
-        return completion;
     }
 
     public boolean isCompleted() {
@@ -92,23 +69,6 @@ public final class SnapshotChunkSplit implements CapstanSplit {
     @Override
     public SnapshotChunkSplit asSnapshotChunkSplit() {
         return this;
-    }
-
-    @Override
-    public boolean equals(Object o) {
-        if (!(o instanceof SnapshotChunkSplit)) {
-            return false;
-        }
-        SnapshotChunkSplit s = (SnapshotChunkSplit) o;
-        return key.equals(s.key)
-                && chunk.equals(s.chunk)
-                && schemaFingerprint == s.schemaFingerprint
-                && Objects.equals(completion, s.completion);
-    }
-
-    @Override
-    public int hashCode() {
-        return Objects.hash(key, chunk, completion);
     }
 
     @Override
