@@ -22,7 +22,6 @@ public final class ShopDemo {
     static final int EXIT_MISMATCH = 1;
     static final int EXIT_ERROR = 2;
 
-
     private final DemoOptions options;
     private final PrintStream out;
     private final Progress progress;
@@ -203,7 +202,6 @@ public final class ShopDemo {
 
     static final String START_NOTE =
             "start: 'initial' mode: snapshot of the existing orders, then the binlog (no gap, no duplicate)";
-
 
     private void checkNotStopping() throws InterruptedException {
         if (stopping) {

@@ -25,8 +25,8 @@ import java.util.concurrent.atomic.AtomicInteger;
  * watchdog shell loop started with each mysqld stops it when the JVM's pid disappears (kill -9, a
  * crashed fork), and the next start reaps directories and processes of JVMs that are gone.
  *
- * <p>This class starts, restarts and stops the processes; {@link OrphanReaper} cleans up after
- * dead JVMs, {@link MysqldWatchdog} is the loop, {@link ErrorLogTail} reads the error log.
+ * <p>This class starts, restarts and stops the processes; {@link OrphanReaper} cleans up after dead
+ * JVMs, {@link MysqldWatchdog} is the loop, {@link ErrorLogTail} reads the error log.
  */
 final class EmbeddedMySql {
 

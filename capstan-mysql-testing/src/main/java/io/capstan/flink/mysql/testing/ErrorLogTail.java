@@ -47,8 +47,6 @@ final class ErrorLogTail {
     static String lastLines(String text, int n) {
         String[] lines = text.split("\n");
         return String.join(
-                "\n",
-                Arrays.asList(lines)
-                        .subList(Math.max(0, lines.length - n), lines.length));
+                "\n", Arrays.asList(lines).subList(Math.max(0, lines.length - n), lines.length));
     }
 }

@@ -16,7 +16,7 @@ import java.util.BitSet;
  * Builds a table's schema from a binlog TABLE_MAP event and its {@code binlog_row_metadata=FULL}
  * optional metadata (column names, signedness, character sets, ENUM/SET labels, geometry types,
  * primary key). No DDL is parsed and no query is made. The per-kind metadata lists are walked by
- * {@link OptionalMetadataCursor}.
+ * {@link TableMapMetadataReader}.
  */
 @Internal
 public final class BinlogSchemaReader {
@@ -69,7 +69,7 @@ public final class BinlogSchemaReader {
                             + " SET GLOBAL binlog_row_metadata = FULL (and persist it) on the"
                             + " server.");
         }
-        OptionalMetadataCursor cursor = new OptionalMetadataCursor(md, types, yearHasSignednessBit);
+        TableMapMetadataReader cursor = new TableMapMetadataReader(md, types, yearHasSignednessBit);
         ColumnSchema[] columns = new ColumnSchema[types.length];
         for (int i = 0; i < types.length; i++) {
             String name = checkDecoded(id, i, md.getColumnNames().get(i));
@@ -109,7 +109,7 @@ public final class BinlogSchemaReader {
             int code,
             int meta,
             boolean nullable,
-            OptionalMetadataCursor cursor) {
+            TableMapMetadataReader cursor) {
         int realCode = code;
         int length = meta;
         if (code == ColumnType.STRING.getCode() && meta >= 256) {

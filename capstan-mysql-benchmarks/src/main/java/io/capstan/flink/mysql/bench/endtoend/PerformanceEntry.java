@@ -11,8 +11,8 @@ import java.time.format.DateTimeFormatter;
 import java.util.Locale;
 
 /**
- * The run's entry for docs/performance.md: a dated heading, the machine, load, server and data
- * that the figures were measured on, then the result table.
+ * The run's entry for docs/performance.md: a dated heading, the machine, load, server and data that
+ * the figures were measured on, then the result table.
  */
 final class PerformanceEntry {
 

@@ -9,9 +9,9 @@ import static io.capstan.flink.mysql.bench.endtoend.EndToEndBenchmark.record;
 
 /**
  * The snapshot lines of one round: chunk reading at 1 and 2 threads and the Flink source's snapshot
- * at parallelism 1 and 2, while a steady writer updates the same table; the writer's commit
- * latency before (baseline), during a lock-free scan (control) and during the reading gives the
- * stall lines, and a replica of the chunk reader's locked statements gives the lock-window lines.
+ * at parallelism 1 and 2, while a steady writer updates the same table; the writer's commit latency
+ * before (baseline), during a lock-free scan (control) and during the reading gives the stall
+ * lines, and a replica of the chunk reader's locked statements gives the lock-window lines.
  */
 final class SnapshotStallPhase {
 

@@ -14,12 +14,13 @@ import java.util.List;
 import java.util.Map;
 
 /**
- * Walks a TABLE_MAP event's optional metadata for {@link BinlogSchemaReader}: the per-kind lists
- * (character sets, ENUM labels, SET labels, geometry types) hold one entry per column of that kind,
- * so each {@code next*} call takes the next entry; the SIGNEDNESS bits are re-dealt for servers
- * that write none for YEAR. One cursor per table map, columns visited in order.
+ * Reads a TABLE_MAP event's optional metadata for {@link BinlogSchemaReader}, as a cursor: the
+ * per-kind lists (character sets, ENUM labels, SET labels, geometry types) hold one entry per
+ * column of that kind, so each {@code next*} call takes the next entry; the SIGNEDNESS bits are
+ * re-dealt for servers that write none for YEAR. One instance per table map, columns visited in
+ * order.
  */
-final class OptionalMetadataCursor {
+final class TableMapMetadataReader {
 
     /** The collation id of the {@code binary} character set. */
     private static final int BINARY_COLLATION = 63;
@@ -31,15 +32,15 @@ final class OptionalMetadataCursor {
     private int setColumn;
     private int geometryColumn;
 
-    OptionalMetadataCursor(TableMapEventMetadata md, byte[] types, boolean yearHasSignednessBit) {
+    TableMapMetadataReader(TableMapEventMetadata md, byte[] types, boolean yearHasSignednessBit) {
         this.md = md;
         BitSet library = md.getSignedness() == null ? new BitSet() : md.getSignedness();
         this.signedness = yearHasSignednessBit ? library : withoutYearBits(library, types);
     }
 
     /**
-     * The library hands out the raw bits in order to its numeric columns, YEAR included;
-     * re-deal the same bit sequence to the columns the server counted (YEAR excluded).
+     * The library hands out the raw bits in order to its numeric columns, YEAR included; re-deal
+     * the same bit sequence to the columns the server counted (YEAR excluded).
      */
     private static BitSet withoutYearBits(BitSet library, byte[] types) {
         BitSet raw = new BitSet();
