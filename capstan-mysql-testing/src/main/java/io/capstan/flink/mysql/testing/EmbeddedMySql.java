@@ -4,18 +4,13 @@ import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 import java.io.IOException;
-import java.io.RandomAccessFile;
 import java.io.UncheckedIOException;
 import java.net.InetAddress;
 import java.net.ServerSocket;
-import java.nio.charset.StandardCharsets;
-import java.nio.file.DirectoryStream;
 import java.nio.file.Files;
 import java.nio.file.Path;
-import java.nio.file.Paths;
 import java.util.ArrayList;
 import java.util.List;
-import java.util.Optional;
 import java.util.Set;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.TimeUnit;
@@ -29,6 +24,9 @@ import java.util.concurrent.atomic.AtomicInteger;
  * <p>No mysqld outlives its test JVM: a shutdown hook stops every server on a normal exit, a
  * watchdog shell loop started with each mysqld stops it when the JVM's pid disappears (kill -9, a
  * crashed fork), and the next start reaps directories and processes of JVMs that are gone.
+ *
+ * <p>This class starts, restarts and stops the processes; {@link OrphanReaper} cleans up after dead
+ * JVMs, {@link MysqldWatchdog} is the loop, {@link ErrorLogTail} reads the error log.
  */
 final class EmbeddedMySql {
 
@@ -40,9 +38,6 @@ final class EmbeddedMySql {
     private static final long JVM_PID = ProcessHandle.current().pid();
     private static final AtomicInteger SEQUENCE = new AtomicInteger();
     private static final Set<EmbeddedMySql> LIVE = ConcurrentHashMap.newKeySet();
-
-    /** The file in a server's directory naming its socket directory. */
-    private static final String SOCKET_DIR_FILE = "socket.dir";
 
     private static boolean hookInstalled;
     private static boolean reaped;
@@ -78,14 +73,7 @@ final class EmbeddedMySql {
         SocketDirectory socketDir = SocketDirectory.create();
         try {
             Files.createDirectories(dir.resolve("tmp"));
-            Files.writeString(
-                    dir.resolve("jvm.pid"), Long.toString(JVM_PID), StandardCharsets.US_ASCII);
-            // so that reapOrphans can delete the socket directory of a JVM killed before its hooks
-            // ran
-            Files.writeString(
-                    dir.resolve(SOCKET_DIR_FILE),
-                    socketDir.path().toString(),
-                    StandardCharsets.UTF_8);
+            OrphanReaper.markOwner(dir, JVM_PID, socketDir.path());
         } catch (IOException e) {
             socketDir.close();
             throw new UncheckedIOException("could not create " + dir, e);
@@ -177,7 +165,7 @@ final class EmbeddedMySql {
     }
 
     private void launch() {
-        long logOffset = size(errorLog());
+        long logOffset = ErrorLogTail.size(errorLog());
         try {
             process =
                     new ProcessBuilder(commandLine())
@@ -189,14 +177,14 @@ final class EmbeddedMySql {
         } catch (IOException e) {
             throw new UncheckedIOException("could not start " + dist.mysqld(), e);
         }
-        startWatchdog();
+        watchdog = MysqldWatchdog.start(JVM_PID, process.pid());
         awaitReady(logOffset);
     }
 
     private void awaitReady(long logOffset) {
         long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(120);
         while (System.nanoTime() < deadline) {
-            String log = readFrom(errorLog(), logOffset);
+            String log = ErrorLogTail.readFrom(errorLog(), logOffset);
             if (log.contains("ready for connections")) {
                 return;
             }
@@ -216,7 +204,7 @@ final class EmbeddedMySql {
                                 + "; log "
                                 + errorLog()
                                 + ":\n"
-                                + lastLines(out, 20));
+                                + ErrorLogTail.lastLines(out, 20));
             }
             sleep(50);
         }
@@ -241,38 +229,6 @@ final class EmbeddedMySql {
         }
     }
 
-    /** A shell loop that stops mysqld when the test JVM disappears without running its hooks. */
-    private void startWatchdog() {
-        long mysqld = process.pid();
-        String script =
-                "while kill -0 "
-                        + JVM_PID
-                        + " 2>/dev/null && kill -0 "
-                        + mysqld
-                        + " 2>/dev/null;"
-                        + " do sleep 1; done;"
-                        + " kill -TERM "
-                        + mysqld
-                        + " 2>/dev/null; i=0;"
-                        + " while kill -0 "
-                        + mysqld
-                        + " 2>/dev/null && [ $i -lt 20 ]; do sleep 1; i=$((i+1)); done;"
-                        + " kill -KILL "
-                        + mysqld
-                        + " 2>/dev/null";
-        try {
-            watchdog =
-                    new ProcessBuilder("/bin/sh", "-c", script)
-                            .redirectErrorStream(true)
-                            .redirectOutput(ProcessBuilder.Redirect.DISCARD)
-                            .start();
-        } catch (IOException e) {
-            LOG.warn(
-                    "Could not start the mysqld watchdog; a killed test JVM may leave mysqld running",
-                    e);
-        }
-    }
-
     private static synchronized void installHookAndReap(Path serversRoot) {
         if (!hookInstalled) {
             Runtime.getRuntime()
@@ -280,7 +236,7 @@ final class EmbeddedMySql {
             hookInstalled = true;
         }
         if (!reaped) {
-            reapOrphans(serversRoot);
+            OrphanReaper.reap(serversRoot);
             reaped = true;
         }
     }
@@ -298,59 +254,6 @@ final class EmbeddedMySql {
         }
     }
 
-    /** Kills mysqld processes of test JVMs that are gone and deletes their directories. */
-    static void reapOrphans(Path serversRoot) {
-        if (!Files.isDirectory(serversRoot)) {
-            return;
-        }
-        try (DirectoryStream<Path> dirs = Files.newDirectoryStream(serversRoot)) {
-            for (Path d : dirs) {
-                Optional<Long> owner = readPid(d.resolve("jvm.pid"));
-                if (owner.isEmpty() || isAlive(owner.get())) {
-                    continue;
-                }
-                readPid(d.resolve("data/mysqld.pid"))
-                        .or(() -> readPid(d.resolve("mysqld.pid")))
-                        .flatMap(ProcessHandle::of)
-                        .filter(
-                                p ->
-                                        p.info()
-                                                .command()
-                                                .map(c -> c.endsWith("mysqld"))
-                                                .orElse(false))
-                        .ifPresent(
-                                p -> {
-                                    LOG.info(
-                                            "Stopping orphaned mysqld pid {} of a finished test JVM",
-                                            p.pid());
-                                    p.destroyForcibly();
-                                    try {
-                                        p.onExit().get(10, TimeUnit.SECONDS);
-                                    } catch (Exception ignored) {
-                                        // best effort
-                                    }
-                                });
-                readSocketDir(d).ifPresent(Files2::deleteRecursively);
-                Files2.deleteRecursively(d);
-            }
-        } catch (IOException e) {
-            LOG.warn("Could not scan {} for orphaned servers", serversRoot, e);
-        }
-    }
-
-    private static boolean isAlive(long pid) {
-        return ProcessHandle.of(pid).map(ProcessHandle::isAlive).orElse(false);
-    }
-
-    private static Optional<Long> readPid(Path file) {
-        try {
-            return Optional.of(
-                    Long.parseLong(Files.readString(file, StandardCharsets.US_ASCII).trim()));
-        } catch (IOException | NumberFormatException e) {
-            return Optional.empty();
-        }
-    }
-
     private Path errorLog() {
         return dir.resolve("mysqld.err");
     }
@@ -359,66 +262,12 @@ final class EmbeddedMySql {
         return socketDir.socket("mysqld.sock");
     }
 
-    /**
-     * The socket directory a (possibly dead) server's directory names; only a capstan-* one under
-     * /tmp.
-     */
-    private static Optional<Path> readSocketDir(Path serverDir) {
-        try {
-            Path p =
-                    Paths.get(
-                            Files.readString(
-                                            serverDir.resolve(SOCKET_DIR_FILE),
-                                            StandardCharsets.UTF_8)
-                                    .trim());
-            return p.getFileName() != null && p.getFileName().toString().startsWith("capstan-")
-                    ? Optional.of(p)
-                    : Optional.empty();
-        } catch (IOException | RuntimeException e) {
-            return Optional.empty();
-        }
-    }
-
     private static int freePort() {
         try (ServerSocket s = new ServerSocket(0, 1, InetAddress.getLoopbackAddress())) {
             return s.getLocalPort();
         } catch (IOException e) {
             throw new UncheckedIOException("no free loopback port", e);
         }
-    }
-
-    private static long size(Path file) {
-        try {
-            return Files.exists(file) ? Files.size(file) : 0;
-        } catch (IOException e) {
-            return 0;
-        }
-    }
-
-    private static String readFrom(Path file, long offset) {
-        if (!Files.exists(file)) {
-            return "";
-        }
-        try (RandomAccessFile f = new RandomAccessFile(file.toFile(), "r")) {
-            long len = f.length() - offset;
-            if (len <= 0) {
-                return "";
-            }
-            byte[] bytes = new byte[(int) Math.min(len, 1 << 20)];
-            f.seek(offset);
-            f.readFully(bytes);
-            return new String(bytes, StandardCharsets.UTF_8);
-        } catch (IOException e) {
-            return "";
-        }
-    }
-
-    private static String lastLines(String text, int n) {
-        String[] lines = text.split("\n");
-        return String.join(
-                "\n",
-                java.util.Arrays.asList(lines)
-                        .subList(Math.max(0, lines.length - n), lines.length));
     }
 
     private static void sleep(long millis) {

@@ -47,6 +47,10 @@ import java.util.Map;
  *
  * <p>No I/O: events come in through {@link #onEvent}, records go out through a {@link RecordSink}
  * (which may block: that is the back-pressure). Single-threaded.
+ *
+ * <p>Longer than 400 lines because it is one state machine: every event handler reads and moves the
+ * same open-transaction state (GTID, rows passed, rows to skip, resume point), and each halt it
+ * raises reports that state; split, the state would have to be shared across classes.
  */
 final class TransactionAssembler {
 

@@ -23,6 +23,10 @@ import java.util.Base64;
  * {@code StringData} without a Java {@code String} in between (which Flink would encode back to
  * UTF-8 whenever it copies or serializes the row). Not thread-safe: one instance per JSON column
  * converter, used by the binlog reader thread.
+ *
+ * <p>Longer than 400 lines because it is one format's printer: decoding a value and appending its
+ * text happen in the same pass, and the append methods of the output buffer stay here so that the
+ * per-character work on this hot path touches one object's fields.
  */
 final class MySqlJsonText {
 

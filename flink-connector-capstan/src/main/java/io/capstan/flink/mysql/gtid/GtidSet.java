@@ -22,6 +22,10 @@ import java.util.TreeMap;
  * array while sharing the others. {@link #toString()} prints one canonical MySQL form (sources
  * sorted by uuid then tag, ranges sorted and merged, lower case, no whitespace), so equal sets
  * print equal text and {@code parse(s.toString()).equals(s)}.
+ *
+ * <p>Longer than 400 lines because the operations, the {@link Builder} and the checks of the
+ * serialized form all work on the same private parallel arrays; the parser ({@code GtidSetParser})
+ * and the range arithmetic ({@code Intervals}) are already classes of their own.
  */
 @Internal
 public final class GtidSet implements Serializable {
