@@ -29,6 +29,7 @@ public enum HaltReason {
     TABLE_WITHOUT_KEY("table_without_key"),
     UNSUPPORTED_COLUMN_TYPE("unsupported_column_type"),
     UNSUPPORTED_CHUNK_KEY("unsupported_chunk_key"),
+    NON_TRANSACTIONAL_TABLE("non_transactional_table"),
     LOCK_WAIT_BUDGET_EXHAUSTED("lock_wait_budget_exhausted"),
 
     // While streaming.

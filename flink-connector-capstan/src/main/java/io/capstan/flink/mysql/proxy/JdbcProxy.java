@@ -50,6 +50,9 @@ public interface JdbcProxy extends BoundaryQueries, AutoCloseable {
     /** The table's columns in ordinal order and its primary key. */
     TableSchema tableSchema(TableId table) throws IOException;
 
+    /** The table's storage engine as the server names it ({@code InnoDB}, {@code MyISAM}, ...). */
+    String storageEngine(TableId table) throws IOException;
+
     /** The table's columns and unique indexes, from which the chunk key is chosen. */
     TableKeyMetadata keyMetadata(TableId table) throws IOException;
 

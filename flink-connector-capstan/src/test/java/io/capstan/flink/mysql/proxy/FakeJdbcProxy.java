@@ -108,6 +108,12 @@ public final class FakeJdbcProxy implements JdbcProxy {
     }
 
     @Override
+    public String storageEngine(TableId table) throws IOException {
+        call(FakeMySql.STORAGE_ENGINE);
+        return server.table(table).engine;
+    }
+
+    @Override
     public TableKeyMetadata keyMetadata(TableId table) throws IOException {
         call(FakeMySql.KEY_METADATA);
         return server.table(table).keys;

@@ -57,12 +57,14 @@ public final class FakeMySql implements MySqlProxies {
     public static final String GTID_EXECUTED = "gtidExecuted";
     public static final String TABLE_SCHEMA = "tableSchema";
     public static final String KEY_METADATA = "keyMetadata";
+    public static final String STORAGE_ENGINE = "storageEngine";
     public static final String BOUNDARY = "boundary";
     public static final String READ_CHUNK = "readChunk";
 
     /** One table: its definition and rows (GenericRowData, as RowConverter builds them). */
     static final class Table {
         volatile TableSchema schema;
+        volatile String engine = "InnoDB";
         final TableKeyMetadata keys;
         final List<RowData> rows = new CopyOnWriteArrayList<>();
 
@@ -95,6 +97,12 @@ public final class FakeMySql implements MySqlProxies {
     /**
      * Creates {@code id(id BIGINT NOT NULL PRIMARY KEY, name VARCHAR(255))} with rows 1..rowCount.
      */
+    /** Gives {@code id} (added before) another storage engine than InnoDB. */
+    public FakeMySql engine(TableId id, String engine) {
+        table(id).engine = engine;
+        return this;
+    }
+
     public FakeMySql table(TableId id, int rowCount) {
         synchronized (tables) {
             Table t = new Table(keyValueSchema(id), keyValueMetadata(id));

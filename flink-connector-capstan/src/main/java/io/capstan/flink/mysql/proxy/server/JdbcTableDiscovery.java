@@ -9,6 +9,7 @@ import io.capstan.flink.mysql.source.TableSelection;
 import org.apache.flink.annotation.Internal;
 
 import java.sql.Connection;
+import java.sql.PreparedStatement;
 import java.sql.ResultSet;
 import java.sql.SQLException;
 import java.sql.Statement;
@@ -31,6 +32,21 @@ public final class JdbcTableDiscovery {
             throws SQLException {
         try (Connection c = JdbcConnections.open(config)) {
             return TableDiscovery.select(baseTables(c), selection, config.address());
+        }
+    }
+
+    /** The table's storage engine (empty text when the server reports none). */
+    static String storageEngine(Connection c, TableId table) throws SQLException {
+        try (PreparedStatement ps =
+                c.prepareStatement(
+                        "SELECT ENGINE FROM information_schema.TABLES"
+                                + " WHERE TABLE_SCHEMA = ? AND TABLE_NAME = ?")) {
+            ps.setString(1, table.database());
+            ps.setString(2, table.table());
+            try (ResultSet rs = ps.executeQuery()) {
+                String engine = rs.next() ? rs.getString(1) : null;
+                return engine == null ? "" : engine;
+            }
         }
     }
 

@@ -90,6 +90,13 @@ public final class ServerJdbcProxy implements JdbcProxy {
     }
 
     @Override
+    public String storageEngine(TableId table) throws IOException {
+        return call(
+                "could not read the storage engine of table " + table,
+                s -> JdbcTableDiscovery.storageEngine(s.connection(), table));
+    }
+
+    @Override
     public TableKeyMetadata keyMetadata(TableId table) throws IOException {
         return call(
                 "could not read the keys of table " + table,

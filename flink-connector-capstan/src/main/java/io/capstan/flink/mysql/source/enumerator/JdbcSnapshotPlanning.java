@@ -62,6 +62,7 @@ public final class JdbcSnapshotPlanning implements SnapshotPlanning {
                 CaptureScope.SNAPSHOT_AND_BINLOG);
         List<SnapshotTable> out = new ArrayList<>();
         for (TableId t : tables) {
+            TransactionalEngines.require(t, mysql.storageEngine(t));
             ChunkKey key =
                     ChunkKeyResolver.resolve(
                             mysql.keyMetadata(t), config.snapshot().chunkKeyColumn(t));

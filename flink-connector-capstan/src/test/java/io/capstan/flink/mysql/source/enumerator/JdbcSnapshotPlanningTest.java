@@ -75,6 +75,18 @@ class JdbcSnapshotPlanningTest {
     }
 
     @Test
+    void aNonTransactionalTableIsRefusedNamingTableAndEngine() {
+        mysql.engine(ITEMS, "MyISAM");
+        assertThatThrownBy(() -> planning(4, "shop\\..*").resolveTables())
+                .isInstanceOfSatisfying(
+                        CapstanHaltException.class,
+                        e -> assertThat(e.reason()).isEqualTo(HaltReason.NON_TRANSACTIONAL_TABLE))
+                .hasMessageContaining("shop.items")
+                .hasMessageContaining("MyISAM")
+                .hasMessageContaining("ENGINE = InnoDB");
+    }
+
+    @Test
     void aTableWithoutKeyHaltsNamingIt() {
         mysql.keylessTable(TableId.of("shop", "log"));
         assertThatThrownBy(() -> planning(4, "shop\\.log").resolveTables())

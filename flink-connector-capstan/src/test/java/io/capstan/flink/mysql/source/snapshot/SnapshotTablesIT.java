@@ -67,7 +67,8 @@ class SnapshotTablesIT {
                 "CREATE TABLE nokey (x INT, v INT NOT NULL)",
                 "CREATE TABLE drift (id BIGINT PRIMARY KEY, v INT NOT NULL)",
                 "CREATE TABLE calm (id BIGINT PRIMARY KEY, v INT NOT NULL)",
-                "CREATE TABLE other (id BIGINT PRIMARY KEY, v INT NOT NULL)");
+                "CREATE TABLE other (id BIGINT PRIMARY KEY, v INT NOT NULL)",
+                "CREATE TABLE heap (id BIGINT PRIMARY KEY, v INT NOT NULL) ENGINE = MyISAM");
         insert("big", 20_000, i -> (i * 3L) + ", " + i);
         insert(
                 "comp",
@@ -165,6 +166,22 @@ class SnapshotTablesIT {
                 .contains(DB.name() + ".nokey")
                 .contains("chunk.key-column")
                 .contains("chunkKeyColumn");
+    }
+
+    @Test
+    void aNonTransactionalTableIsRefusedBeforeAnythingIsRead() {
+        // MyISAM keeps no read view after UNLOCK TABLES: a chunk could show writes after its G.
+        DB.execute("INSERT INTO heap VALUES (1, 1), (2, 2)");
+        CapstanMySqlSource<String> source = source(StartupOptions.initial(), "big", "heap").build();
+        StreamExecutionEnvironment env = env(false);
+        env.fromSource(source, WatermarkStrategy.noWatermarks(), "refused-engine")
+                .sinkTo(FailOnWrite.sink());
+        Throwable failure = catchThrowable(() -> env.execute("refused-engine"));
+        Optional<CapstanHaltException> halt =
+                ExceptionUtils.findThrowable(failure, CapstanHaltException.class);
+        assertThat(halt).as(ExceptionUtils.stringifyException(failure)).isPresent();
+        assertThat(halt.get().reason()).isEqualTo(HaltReason.NON_TRANSACTIONAL_TABLE);
+        assertThat(halt.get().getMessage()).contains(DB.name() + ".heap").contains("MyISAM");
     }
 
     /** Slows the job down so that the test can act while the snapshot is running. */
