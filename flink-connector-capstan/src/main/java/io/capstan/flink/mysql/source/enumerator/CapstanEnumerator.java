@@ -168,7 +168,10 @@ public final class CapstanEnumerator implements SplitEnumerator<CapstanSplit, En
         } else if (sourceEvent instanceof ChunksReopenedEvent reopened) {
             tracker.chunksReopened(reopened.splitIds());
         } else if (sourceEvent instanceof ReaderCheckpointingEvent checkpointing) {
-            tracker.readersCheckpointing(checkpointing.checkpointingEnabled());
+            tracker.readersCheckpointing(
+                    checkpointing.checkpointingEnabled(),
+                    checkpointing.unalignedCheckpoints(),
+                    context.currentParallelism());
             serveWaiting();
         } else {
             LOG.warn("Ignoring unknown source event {} from subtask {}", sourceEvent, subtaskId);

@@ -13,17 +13,28 @@ public final class ReaderCheckpointingEvent implements SourceEvent {
     private static final long serialVersionUID = 1L;
 
     private final boolean checkpointingEnabled;
+    private final boolean unalignedCheckpoints;
 
-    public ReaderCheckpointingEvent(boolean checkpointingEnabled) {
+    public ReaderCheckpointingEvent(boolean checkpointingEnabled, boolean unalignedCheckpoints) {
         this.checkpointingEnabled = checkpointingEnabled;
+        this.unalignedCheckpoints = unalignedCheckpoints;
     }
 
     public boolean checkpointingEnabled() {
         return checkpointingEnabled;
     }
 
+    /** Whether checkpoints may be unaligned (barriers overtaking records). */
+    public boolean unalignedCheckpoints() {
+        return unalignedCheckpoints;
+    }
+
     @Override
     public String toString() {
-        return "ReaderCheckpointingEvent{enabled=" + checkpointingEnabled + "}";
+        return "ReaderCheckpointingEvent{enabled="
+                + checkpointingEnabled
+                + ", unaligned="
+                + unalignedCheckpoints
+                + "}";
     }
 }

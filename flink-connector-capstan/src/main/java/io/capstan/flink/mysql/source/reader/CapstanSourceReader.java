@@ -106,7 +106,8 @@ public final class CapstanSourceReader<T>
     public void start() {
         started = true;
         context.sendSourceEventToCoordinator(
-                new ReaderCheckpointingEvent(checkpointingEnabled(context)));
+                new ReaderCheckpointingEvent(
+                        checkpointingEnabled(context), unalignedCheckpoints(context)));
         if (!reopened.isEmpty()) {
             context.sendSourceEventToCoordinator(new ChunksReopenedEvent(reopened));
             reopened.clear();
@@ -214,6 +215,15 @@ public final class CapstanSourceReader<T>
     @Override
     protected CapstanSplit toSplitType(String splitId, CapstanSplitState splitState) {
         return splitState.toSplit();
+    }
+
+    /** Whether the job's checkpoints may be unaligned; false when the reader cannot tell. */
+    static boolean unalignedCheckpoints(SourceReaderContext context) {
+        if (context instanceof RichSourceReaderContext rich
+                && rich.getRuntimeContext() instanceof StreamingRuntimeContext runtime) {
+            return CheckpointingOptions.isUnalignedCheckpointEnabled(runtime.getJobConfiguration());
+        }
+        return false;
     }
 
     /** Whether the job checkpoints, from its configuration (only readers can see it). */

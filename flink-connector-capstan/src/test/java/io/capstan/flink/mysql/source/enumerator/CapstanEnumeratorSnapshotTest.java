@@ -168,7 +168,7 @@ class CapstanEnumeratorSnapshotTest {
     @Test
     void chunksGoOutInOrderAndTheBinlogWaitsForACheckpointAfterTheLastCompletion() {
         CapstanEnumerator e = start(2, 5, true, EnumState.initial());
-        e.handleSourceEvent(0, new ReaderCheckpointingEvent(true));
+        e.handleSourceEvent(0, new ReaderCheckpointingEvent(true, false));
         assertThat(drain(e, 0, 100)).isEqualTo(5);
         List<Integer> indexes = new ArrayList<>();
         assigned(0).forEach(s -> indexes.add(s.asSnapshotChunkSplit().chunk().index()));
@@ -279,7 +279,7 @@ class CapstanEnumeratorSnapshotTest {
         assertThat(assigned(0).get(assigned(0).size() - 1).kind()).isEqualTo(SplitKind.BINLOG);
 
         CapstanEnumerator noCheckpoints = start(2, 2, true, EnumState.initial());
-        noCheckpoints.handleSourceEvent(0, new ReaderCheckpointingEvent(false));
+        noCheckpoints.handleSourceEvent(0, new ReaderCheckpointingEvent(false, false));
         drain(noCheckpoints, 0, 10);
         assertThat(assigned(0).get(assigned(0).size() - 1).kind()).isEqualTo(SplitKind.BINLOG);
     }

@@ -2,6 +2,8 @@ package io.capstan.flink.mysql.source.enumerator;
 
 import io.capstan.flink.mysql.StartupMode;
 import io.capstan.flink.mysql.binlog.BinlogStartPosition;
+import io.capstan.flink.mysql.error.CapstanHaltException;
+import io.capstan.flink.mysql.error.HaltReason;
 import io.capstan.flink.mysql.gtid.GtidSet;
 import io.capstan.flink.mysql.snapshot.key.ChunkKey;
 import io.capstan.flink.mysql.snapshot.key.TestKeys;
@@ -243,11 +245,29 @@ class SplitAssignmentTrackerTest {
         SplitAssignmentTracker unknown = snapshotting(StartupMode.INITIAL, 2);
         readAll(unknown, 2);
         assertThat(ask(unknown, 0)).as("unknown counts as checkpointing").isEmpty();
-        unknown.readersCheckpointing(true);
+        unknown.readersCheckpointing(true, false, 2);
         assertThat(unknown.serveWaiting(ALL_REGISTERED, 2)).isEmpty();
-        unknown.readersCheckpointing(false);
+        unknown.readersCheckpointing(false, false, 2);
         assertThat(assigned(unknown.serveWaiting(ALL_REGISTERED, 2)).kind())
                 .isEqualTo(SplitKind.BINLOG);
+    }
+
+    @Test
+    void unalignedCheckpointsAreRefusedOnlyWhileAHandoffIsAheadAtParallelismAboveOne() {
+        SplitAssignmentTracker initial = snapshotting(StartupMode.INITIAL, 2);
+        assertThatThrownBy(() -> initial.readersCheckpointing(true, true, 2))
+                .isInstanceOfSatisfying(
+                        CapstanHaltException.class,
+                        e -> assertThat(e.reason()).isEqualTo(HaltReason.INVALID_CONFIGURATION))
+                .hasMessageContaining("execution.checkpointing.unaligned.enabled");
+        // Parallelism 1 keeps the order itself; a bounded snapshot has no handoff; a stream-only
+        // source and a job already streaming have none ahead.
+        snapshotting(StartupMode.INITIAL, 2).readersCheckpointing(true, true, 1);
+        snapshotting(StartupMode.SNAPSHOT, 2).readersCheckpointing(true, true, 2);
+        SplitAssignmentTracker.restore(StartupMode.LATEST, EnumState.initial())
+                .readersCheckpointing(true, true, 2);
+        SplitAssignmentTracker.restore(StartupMode.INITIAL, new EnumState(null, true))
+                .readersCheckpointing(true, true, 2);
     }
 
     @Test

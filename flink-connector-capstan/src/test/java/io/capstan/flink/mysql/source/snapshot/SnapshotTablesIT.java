@@ -11,6 +11,7 @@ import io.capstan.flink.mysql.testing.MySqlTestDatabase;
 import org.apache.flink.api.common.eventtime.WatermarkStrategy;
 import org.apache.flink.api.common.functions.MapFunction;
 import org.apache.flink.api.common.state.CheckpointListener;
+import org.apache.flink.configuration.CheckpointingOptions;
 import org.apache.flink.configuration.Configuration;
 import org.apache.flink.configuration.RestartStrategyOptions;
 import org.apache.flink.core.execution.JobClient;
@@ -182,6 +183,31 @@ class SnapshotTablesIT {
         assertThat(halt).as(ExceptionUtils.stringifyException(failure)).isPresent();
         assertThat(halt.get().reason()).isEqualTo(HaltReason.NON_TRANSACTIONAL_TABLE);
         assertThat(halt.get().getMessage()).contains(DB.name() + ".heap").contains("MyISAM");
+    }
+
+    @Test
+    void unalignedCheckpointsAreRefusedWhileTheHandoffIsAhead() throws Exception {
+        CapstanMySqlSource<String> source = source(StartupOptions.initial(), "big").build();
+        Configuration conf = new Configuration();
+        conf.set(RestartStrategyOptions.RESTART_STRATEGY, "none");
+        conf.set(CheckpointingOptions.ENABLE_UNALIGNED, true);
+        StreamExecutionEnvironment env = StreamExecutionEnvironment.getExecutionEnvironment(conf);
+        env.setParallelism(2);
+        env.enableCheckpointing(300);
+        env.fromSource(source, WatermarkStrategy.noWatermarks(), "unaligned")
+                .sinkTo(new org.apache.flink.streaming.api.functions.sink.v2.DiscardingSink<>());
+        JobClient job = env.executeAsync("unaligned");
+        // Without the refusal the job would stream on: bounded wait, then it must have failed.
+        Throwable failure =
+                catchThrowable(() -> job.getJobExecutionResult().get(2, TimeUnit.MINUTES));
+        if (failure instanceof TimeoutException) {
+            job.cancel().get(30, TimeUnit.SECONDS);
+        }
+        Optional<CapstanHaltException> halt =
+                ExceptionUtils.findThrowable(failure, CapstanHaltException.class);
+        assertThat(halt).as(ExceptionUtils.stringifyException(failure)).isPresent();
+        assertThat(halt.get().reason()).isEqualTo(HaltReason.INVALID_CONFIGURATION);
+        assertThat(halt.get().getMessage()).contains("execution.checkpointing.unaligned.enabled");
     }
 
     /** Slows the job down so that the test can act while the snapshot is running. */
