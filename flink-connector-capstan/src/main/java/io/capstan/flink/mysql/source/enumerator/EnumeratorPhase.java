@@ -45,5 +45,12 @@ public enum EnumeratorPhase {
     /** The binlog split is ready and goes to the next reader that asks. */
     BINLOG_SPLIT_READY,
     /** A reader holds the binlog split; every other reader is told no more splits. */
-    STREAMING
+    STREAMING;
+
+    /** A snapshot phase, before the binlog split with its gate is handed out. */
+    boolean precedesHandoff() {
+        return this == RESOLVING_TABLES
+                || this == SNAPSHOTTING
+                || this == AWAITING_HANDOFF_CHECKPOINT;
+    }
 }

@@ -1,5 +1,8 @@
 package io.capstan.flink.mysql.source.enumerator;
 
+import io.capstan.flink.mysql.error.CapstanHaltException;
+import io.capstan.flink.mysql.error.HaltReason;
+
 import java.util.OptionalLong;
 
 /**
@@ -90,7 +93,28 @@ final class HandoffCheckpoints {
         return true;
     }
 
-    void readersReported(boolean checkpointingEnabled) {
+    /**
+     * What the readers see of the job's checkpointing; {@code unalignedBeforeHandoff} when they may
+     * be unaligned while a handoff is still ahead.
+     *
+     * @throws CapstanHaltException {@code invalid_configuration} for unaligned checkpoints before a
+     *     handoff at parallelism > 1: a barrier that overtakes records no longer proves that every
+     *     chunk's rows were processed downstream before the first binlog record
+     */
+    void readersReported(
+            boolean checkpointingEnabled, boolean unalignedBeforeHandoff, int parallelism) {
+        if (checkpointingEnabled && unalignedBeforeHandoff && parallelism > 1) {
+            throw new CapstanHaltException(
+                    HaltReason.INVALID_CONFIGURATION,
+                    "unaligned checkpoints ('execution.checkpointing.unaligned.enabled') cannot"
+                            + " carry the snapshot's handoff to the binlog at parallelism "
+                            + parallelism
+                            + ": a checkpoint must prove that every chunk's rows were processed"
+                            + " downstream before the first binlog change; set"
+                            + " 'execution.checkpointing.unaligned.enabled' to false until the"
+                            + " snapshot is done (it may be enabled on a restart after it), or run"
+                            + " the source at parallelism 1");
+        }
         readers = checkpointingEnabled ? ReaderCheckpointing.ENABLED : ReaderCheckpointing.DISABLED;
     }
 

@@ -2,8 +2,6 @@ package io.capstan.flink.mysql.source.enumerator;
 
 import io.capstan.flink.mysql.StartupMode;
 import io.capstan.flink.mysql.binlog.BinlogStartPosition;
-import io.capstan.flink.mysql.error.CapstanHaltException;
-import io.capstan.flink.mysql.error.HaltReason;
 import io.capstan.flink.mysql.schema.TableId;
 import io.capstan.flink.mysql.snapshot.key.ChunkKey;
 import io.capstan.flink.mysql.snapshot.plan.ChunkPlannerState;
@@ -67,9 +65,7 @@ final class SplitAssignmentTracker {
     private final AfterSnapshot afterSnapshot;
     private EnumeratorPhase phase;
 
-    /**
-     * Present from the resolved tables until a checkpoint after the binlog assignment completes.
-     */
+    /** From the resolved tables until a checkpoint after the binlog assignment completes. */
     @Nullable private SnapshotBook book;
 
     private HandoffCheckpoints checkpoints;
@@ -296,33 +292,10 @@ final class SplitAssignmentTracker {
         return changed;
     }
 
-    /**
-     * What the readers see of the job's checkpointing.
-     *
-     * @throws CapstanHaltException {@code invalid_configuration} when unaligned checkpoints would
-     *     carry a handoff still ahead at parallelism > 1: a barrier that overtakes records no
-     *     longer proves that every chunk's rows were processed downstream before the first binlog
-     *     record (docs/snapshot.md)
-     */
+    /** What readers see of checkpointing; unaligned may halt ({@link HandoffCheckpoints}). */
     void readersCheckpointing(boolean enabled, boolean unaligned, int parallelism) {
-        boolean handoffAhead =
-                afterSnapshot == AfterSnapshot.STREAM
-                        && (phase == EnumeratorPhase.RESOLVING_TABLES
-                                || phase == EnumeratorPhase.SNAPSHOTTING
-                                || phase == EnumeratorPhase.AWAITING_HANDOFF_CHECKPOINT);
-        if (enabled && unaligned && parallelism > 1 && handoffAhead) {
-            throw new CapstanHaltException(
-                    HaltReason.INVALID_CONFIGURATION,
-                    "unaligned checkpoints ('execution.checkpointing.unaligned.enabled') cannot"
-                            + " carry the snapshot's handoff to the binlog at parallelism "
-                            + parallelism
-                            + ": a checkpoint must prove that every chunk's rows were processed"
-                            + " downstream before the first binlog change; set"
-                            + " 'execution.checkpointing.unaligned.enabled' to false until the"
-                            + " snapshot is done (it may be enabled on a restart after it), or run"
-                            + " the source at parallelism 1");
-        }
-        checkpoints.readersReported(enabled);
+        boolean handoffAhead = afterSnapshot == AfterSnapshot.STREAM && phase.precedesHandoff();
+        checkpoints.readersReported(enabled, unaligned && handoffAhead, parallelism);
     }
 
     /** Splits of a failed reader assigned after its last successful checkpoint. */

@@ -62,9 +62,9 @@ class HandoffCheckpointsTest {
         HandoffCheckpoints h = HandoffCheckpoints.none();
         assertThat(h.handoffAllowed(1)).isTrue();
         assertThat(h.handoffAllowed(2)).as("unknown: the safe order").isFalse();
-        h.readersReported(true);
+        h.readersReported(true, false, 2);
         assertThat(h.handoffAllowed(2)).isFalse();
-        h.readersReported(false);
+        h.readersReported(false, false, 2);
         assertThat(h.handoffAllowed(2)).isTrue();
         HandoffCheckpoints confirmed =
                 HandoffCheckpoints.restored(OptionalLong.of(2), OptionalLong.of(1), true);
