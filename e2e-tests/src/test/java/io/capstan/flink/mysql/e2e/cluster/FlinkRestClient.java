@@ -120,7 +120,12 @@ public final class FlinkRestClient {
             for (JsonNode tm : rest.get(path).path("taskmanagers")) {
                 String id = tm.path("taskmanager-id").asText();
                 // Subtasks not (yet) deployed, e.g. during a restart, are listed as "(unassigned)".
-                if (!id.isEmpty() && !id.startsWith("(")) {
+                // Only TaskManagers running a subtask: one holding only finished subtasks (an idle
+                // source reader ends after "no more splits") is no victim for a kill test.
+                boolean running =
+                        tm.path("status-counts").path("RUNNING").asInt(0) > 0
+                                || "RUNNING".equals(tm.path("status").asText());
+                if (!id.isEmpty() && !id.startsWith("(") && running) {
                     ids.add(id);
                 }
             }
