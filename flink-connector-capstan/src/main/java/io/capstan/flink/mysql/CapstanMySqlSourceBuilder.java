@@ -93,10 +93,6 @@ public final class CapstanMySqlSourceBuilder<T> {
      * the primary key when set.
      */
     public CapstanMySqlSourceBuilder<T> chunkKeyColumn(String column) {
-        if (column == null) {
-            options.removeConfig(SCAN_INCREMENTAL_SNAPSHOT_CHUNK_KEY_COLUMN);
-            return this;
-        }
         return set(SCAN_INCREMENTAL_SNAPSHOT_CHUNK_KEY_COLUMN, column);
     }
 
@@ -262,14 +258,6 @@ public final class CapstanMySqlSourceBuilder<T> {
         if (startupOptions == null) {
             throw OptionRules.invalid(SCAN_STARTUP_MODE, "startupOptions must not be null.");
         }
-        Configuration all = new Configuration(options);
-        all.set(SCAN_STARTUP_MODE, startupOptions.optionValue());
-        if (startupOptions.gtidSet() != null) {
-            all.set(SCAN_STARTUP_SPECIFIC_OFFSET_GTID_SET, startupOptions.gtidSet().toString());
-        }
-        if (startupOptions.timestampMillis() != null) {
-            all.set(SCAN_STARTUP_TIMESTAMP_MILLIS, startupOptions.timestampMillis());
-        }
         SourceDefinition definition =
                 new SourceDefinition(
                         databaseList,
@@ -278,6 +266,6 @@ public final class CapstanMySqlSourceBuilder<T> {
                         snapshotColumns,
                         jdbcProperties);
         return new CapstanMySqlSource<>(
-                CapstanSourceConfig.validate(all, definition), deserializer);
+                CapstanSourceConfig.validate(options, definition, startupOptions), deserializer);
     }
 }

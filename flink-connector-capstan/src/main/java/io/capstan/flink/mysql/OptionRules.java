@@ -122,6 +122,11 @@ public final class OptionRules {
         return start.get();
     }
 
+    /** A server id as a number: 1..{@link #MAX_SERVER_ID}. */
+    public static long serverId(long id) {
+        return serverIdInRange(id, "");
+    }
+
     private static long serverIdInRange(long id, String forms) {
         if (id < 1 || id > MAX_SERVER_ID) {
             throw invalid(

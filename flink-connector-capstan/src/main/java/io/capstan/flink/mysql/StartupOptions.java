@@ -4,6 +4,7 @@ import io.capstan.flink.mysql.gtid.GtidSet;
 
 import org.apache.flink.annotation.PublicEvolving;
 import org.apache.flink.configuration.ConfigOption;
+import org.apache.flink.configuration.ReadableConfig;
 
 import javax.annotation.Nullable;
 
@@ -104,6 +105,21 @@ public final class StartupOptions implements Serializable {
                     "it must be an epoch millisecond >= 0, was " + epochMillis + ".");
         }
         return new StartupOptions(StartupMode.TIMESTAMP, null, epochMillis);
+    }
+
+    /**
+     * The start position that {@code scan.startup.mode} and its argument option in {@code options}
+     * describe (the SQL connector's; the DataStream builder takes a {@link StartupOptions}).
+     *
+     * @throws IllegalArgumentException as {@link #fromOptions(String, String, Long)}
+     */
+    public static StartupOptions fromOptions(ReadableConfig options) {
+        return fromOptions(
+                options.get(CapstanMySqlOptions.SCAN_STARTUP_MODE),
+                options.getOptional(CapstanMySqlOptions.SCAN_STARTUP_SPECIFIC_OFFSET_GTID_SET)
+                        .orElse(null),
+                options.getOptional(CapstanMySqlOptions.SCAN_STARTUP_TIMESTAMP_MILLIS)
+                        .orElse(null));
     }
 
     /**

@@ -128,6 +128,29 @@ class CapstanMySqlSourceBuilderTest {
     }
 
     @Test
+    void theEmptyGtidSetOfAFreshServerIsAStartPosition() {
+        // SELECT @@global.gtid_executed on a server that executed nothing yet prints ''.
+        CapstanMySqlSource<String> source =
+                valid().startupOptions(StartupOptions.gtidSet("")).build();
+        assertThat(source.config().startupOptions()).isEqualTo(StartupOptions.gtidSet(""));
+        assertThat(source.config().startupOptions().mode()).isEqualTo(StartupMode.GTID_SET);
+        assertThat(source.config().startupOptions().gtidSet().isEmpty()).isTrue();
+    }
+
+    @Test
+    void aTypedStartPositionIsTakenAsGiven() {
+        StartupOptions set = StartupOptions.gtidSet("3E11FA47-71CA-11E1-9E33-C80AA9429562:1-5");
+        assertThat(valid().startupOptions(set).build().config().startupOptions()).isEqualTo(set);
+        assertThat(
+                        valid().startupOptions(StartupOptions.timestamp(0))
+                                .build()
+                                .config()
+                                .startupOptions())
+                .isEqualTo(StartupOptions.timestamp(0));
+        fails(b -> b.startupOptions(null), "'scan.startup.mode'");
+    }
+
+    @Test
     void anUnsetServerIdIsDrawnFromTheDocumentedRange() {
         long id =
                 CapstanMySqlSource.<String>builder()

@@ -22,9 +22,6 @@ import java.util.Objects;
 public final class BinlogStreamerConfig implements Serializable {
     private static final long serialVersionUID = 1L;
 
-    /** Replication server ids are unsigned 32-bit; 0 is refused by MySQL for replicas. */
-    public static final long MAX_SERVER_ID = OptionRules.MAX_SERVER_ID;
-
     private final MySqlConnectionConfig connection;
     private final long serverId;
     private final TableFilter tableFilter;
@@ -37,7 +34,7 @@ public final class BinlogStreamerConfig implements Serializable {
 
     private BinlogStreamerConfig(Builder b) {
         this.connection = Objects.requireNonNull(b.connection, "connection");
-        this.serverId = OptionRules.serverId(Long.toString(b.serverId));
+        this.serverId = OptionRules.serverId(b.serverId);
         this.tableFilter = Objects.requireNonNull(b.tableFilter, "tableFilter");
         if (b.queueCapacity < 1) {
             throw new IllegalArgumentException(

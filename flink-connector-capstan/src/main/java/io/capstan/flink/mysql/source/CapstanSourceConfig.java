@@ -48,25 +48,6 @@ public final class CapstanSourceConfig implements Serializable {
             StartupOptions startupOptions,
             int binlogQueueCapacity,
             Duration reconnectBackoff,
-            Duration reconnectBudget) {
-        this(
-                connection,
-                tables,
-                serverId,
-                startupOptions,
-                binlogQueueCapacity,
-                reconnectBackoff,
-                reconnectBudget,
-                SnapshotOptions.defaults());
-    }
-
-    public CapstanSourceConfig(
-            MySqlConnectionConfig connection,
-            TableSelection tables,
-            long serverId,
-            StartupOptions startupOptions,
-            int binlogQueueCapacity,
-            Duration reconnectBackoff,
             Duration reconnectBudget,
             SnapshotOptions snapshot) {
         this.snapshot = Objects.requireNonNull(snapshot);
@@ -84,12 +65,16 @@ public final class CapstanSourceConfig implements Serializable {
      * Options not set take their {@link CapstanMySqlOptions} default; an unset {@code server-id} is
      * drawn at random from 5400..6399.
      *
-     * @param options values of {@link CapstanMySqlOptions}
+     * @param options values of {@link CapstanMySqlOptions}; the {@code scan.startup.*} options are
+     *     not read from it, {@code startup} is the start position
      * @param definition tables, per-table chunk keys, snapshot columns and driver properties
+     * @param startup the start position: the builder's {@link StartupOptions} as given, the SQL
+     *     connector's from {@link StartupOptions#fromOptions(ReadableConfig)}
      * @throws IllegalArgumentException naming the first invalid option and what is valid
      */
     public static CapstanSourceConfig validate(
-            ReadableConfig options, SourceDefinition definition) {
+            ReadableConfig options, SourceDefinition definition, StartupOptions startup) {
+        Objects.requireNonNull(startup, "startup");
         OptionRules.jdbcProperties(definition.jdbcProperties());
         MySqlConnectionConfig connection =
                 MySqlConnectionConfig.builder()
@@ -103,11 +88,6 @@ public final class CapstanSourceConfig implements Serializable {
                         .heartbeatInterval(options.get(HEARTBEAT_INTERVAL))
                         .jdbcProperties(definition.jdbcProperties())
                         .build();
-        StartupOptions startup =
-                StartupOptions.fromOptions(
-                        options.get(SCAN_STARTUP_MODE),
-                        options.getOptional(SCAN_STARTUP_SPECIFIC_OFFSET_GTID_SET).orElse(null),
-                        options.getOptional(SCAN_STARTUP_TIMESTAMP_MILLIS).orElse(null));
         long serverId =
                 options.getOptional(SERVER_ID)
                         .map(OptionRules::serverId)
@@ -206,6 +186,39 @@ public final class CapstanSourceConfig implements Serializable {
     /** Chunk size, read options and chunk key columns of the snapshot. */
     public SnapshotOptions snapshot() {
         return snapshot;
+    }
+
+    /** Equal when every setting is (the SQL table source compares its configuration). */
+    @Override
+    public boolean equals(Object o) {
+        if (this == o) {
+            return true;
+        }
+        if (!(o instanceof CapstanSourceConfig)) {
+            return false;
+        }
+        CapstanSourceConfig that = (CapstanSourceConfig) o;
+        return serverId == that.serverId
+                && binlogQueueCapacity == that.binlogQueueCapacity
+                && connection.equals(that.connection)
+                && tables.equals(that.tables)
+                && startupOptions.equals(that.startupOptions)
+                && reconnectBackoff.equals(that.reconnectBackoff)
+                && reconnectBudget.equals(that.reconnectBudget)
+                && snapshot.equals(that.snapshot);
+    }
+
+    @Override
+    public int hashCode() {
+        return Objects.hash(
+                connection,
+                tables,
+                serverId,
+                startupOptions,
+                binlogQueueCapacity,
+                reconnectBackoff,
+                reconnectBudget,
+                snapshot);
     }
 
     @Override

@@ -80,6 +80,30 @@ public final class SnapshotOptions implements Serializable {
         return Optional.ofNullable(c != null ? c : chunkKeyColumnForAllTables);
     }
 
+    /** Equal when every setting is; table names and columns compare case-insensitively. */
+    @Override
+    public boolean equals(Object o) {
+        if (this == o) {
+            return true;
+        }
+        if (!(o instanceof SnapshotOptions)) {
+            return false;
+        }
+        SnapshotOptions that = (SnapshotOptions) o;
+        return chunkSize == that.chunkSize
+                && readOptions.equals(that.readOptions)
+                && Objects.equals(chunkKeyColumnForAllTables, that.chunkKeyColumnForAllTables)
+                // both maps compare keys case-insensitively, so equals does too
+                && chunkKeyColumnByTable.equals(that.chunkKeyColumnByTable);
+    }
+
+    @Override
+    public int hashCode() {
+        // The map's own hash code hashes keys case-sensitively; its size agrees with equals.
+        return Objects.hash(
+                chunkSize, readOptions, chunkKeyColumnForAllTables, chunkKeyColumnByTable.size());
+    }
+
     @Override
     public String toString() {
         return "SnapshotOptions{chunkSize="

@@ -36,6 +36,26 @@ public record SourceDefinition(
         jdbcProperties = Collections.unmodifiableMap(new TreeMap<>(jdbcProperties));
     }
 
+    /**
+     * Every part but the driver properties' values, which may be secrets such as {@code
+     * trustCertificateKeyStorePassword} (Rule 1): only their keys, as {@code MySqlConnectionConfig}
+     * prints them.
+     */
+    @Override
+    public String toString() {
+        return "SourceDefinition[databaseList="
+                + databaseList
+                + ", tableList="
+                + tableList
+                + ", chunkKeyColumnByTable="
+                + chunkKeyColumnByTable
+                + ", snapshotColumns="
+                + snapshotColumns
+                + ", jdbcProperties="
+                + jdbcProperties.keySet()
+                + "]";
+    }
+
     /** Tables only: no per-table chunk keys, every column, no driver properties. */
     public static SourceDefinition ofTables(List<String> databaseList, List<String> tableList) {
         return new SourceDefinition(databaseList, tableList, Map.of(), null, Map.of());

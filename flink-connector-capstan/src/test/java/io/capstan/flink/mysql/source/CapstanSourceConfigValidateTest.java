@@ -39,10 +39,17 @@ class CapstanSourceConfigValidateTest {
         return c;
     }
 
+    /** As the SQL connector validates: the start position from the option text too. */
+    private static CapstanSourceConfig validate(
+            Configuration options, SourceDefinition definition) {
+        return CapstanSourceConfig.validate(
+                options, definition, StartupOptions.fromOptions(options));
+    }
+
     @Test
     void optionTextAndBuilderCallsGiveTheSameConfiguration() {
         CapstanSourceConfig fromText =
-                CapstanSourceConfig.validate(
+                validate(
                         text(
                                 Map.ofEntries(
                                         Map.entry("port", "3307"),
@@ -98,8 +105,7 @@ class CapstanSourceConfigValidateTest {
 
     @Test
     void unsetOptionsTakeTheirDefaultsOnBothPaths() {
-        CapstanSourceConfig fromText =
-                CapstanSourceConfig.validate(text(Map.of("server-id", "6000")), SHOP);
+        CapstanSourceConfig fromText = validate(text(Map.of("server-id", "6000")), SHOP);
         CapstanSourceConfig fromBuilder =
                 CapstanMySqlSource.<String>builder()
                         .hostname("db.example.com")
@@ -111,16 +117,27 @@ class CapstanSourceConfigValidateTest {
                         .build()
                         .config();
         assertSame(fromText, fromBuilder);
-        assertThat(fromText.connection().port()).isEqualTo(CapstanMySqlOptions.PORT.defaultValue());
-        assertThat(fromText.startupOptions()).isEqualTo(StartupOptions.initial());
-        assertThat(fromText.binlogQueueCapacity())
-                .isEqualTo(CapstanMySqlOptions.BINLOG_QUEUE_CAPACITY.defaultValue());
-        assertThat(fromText.reconnectBackoff())
-                .isEqualTo(CapstanMySqlOptions.BINLOG_RECONNECT_BACKOFF.defaultValue());
-        assertThat(fromText.snapshot().chunkSize())
-                .isEqualTo(CapstanMySqlOptions.SCAN_INCREMENTAL_SNAPSHOT_CHUNK_SIZE.defaultValue());
+        // The documented defaults (datastream.md, sql.md) as literals, not the options' own.
+        assertThat(fromText.connection().port()).isEqualTo(3306);
+        assertThat(fromText.connection().connectTimeout()).isEqualTo(Duration.ofSeconds(30));
+        assertThat(fromText.connection().maxRetries()).isEqualTo(3);
+        assertThat(fromText.connection().heartbeatInterval()).isEqualTo(Duration.ofSeconds(30));
         assertThat(fromText.connection().sslMode()).isEqualTo(SslMode.PREFERRED);
+        assertThat(fromText.connection().jdbcProperties()).isEmpty();
         assertThat(fromText.connection().password()).isEqualTo(PASSWORD);
+        assertThat(fromText.startupOptions()).isEqualTo(StartupOptions.initial());
+        assertThat(fromText.binlogQueueCapacity()).isEqualTo(8192);
+        assertThat(fromText.reconnectBackoff()).isEqualTo(Duration.ofMillis(500));
+        assertThat(fromText.reconnectBudget()).isEqualTo(Duration.ofMinutes(10));
+        assertThat(fromText.snapshot().chunkSize()).isEqualTo(8096);
+        assertThat(fromText.snapshot().readOptions().fetchSize()).isZero();
+        assertThat(fromText.snapshot().readOptions().lockWaitTimeout())
+                .isEqualTo(Duration.ofSeconds(1));
+        assertThat(fromText.snapshot().readOptions().lockWaitBudget())
+                .isEqualTo(Duration.ofSeconds(60));
+        assertThat(fromText.snapshot().readOptions().columns()).isEmpty();
+        assertThat(fromText.snapshot().chunkKeyColumnForAllTables()).isEmpty();
+        assertThat(fromText.snapshot().chunkKeyColumn(TableId.of("shop", "orders"))).isEmpty();
     }
 
     private static void assertSame(CapstanSourceConfig a, CapstanSourceConfig b) {
@@ -131,7 +148,63 @@ class CapstanSourceConfigValidateTest {
         assertThat(a.binlogQueueCapacity()).isEqualTo(b.binlogQueueCapacity());
         assertThat(a.reconnectBackoff()).isEqualTo(b.reconnectBackoff());
         assertThat(a.reconnectBudget()).isEqualTo(b.reconnectBudget());
-        assertThat(a.snapshot().toString()).isEqualTo(b.snapshot().toString());
+        assertThat(a.snapshot()).isEqualTo(b.snapshot());
+        assertThat(a).isEqualTo(b).hasSameHashCodeAs(b);
+    }
+
+    @Test
+    void configurationsCompareByValue() {
+        Map<String, String> base = Map.of("server-id", "5401");
+        CapstanSourceConfig one = validate(text(base), SHOP);
+        CapstanSourceConfig two = validate(text(base), SHOP);
+        assertThat(one).isNotSameAs(two).isEqualTo(two).hasSameHashCodeAs(two);
+
+        Map<String, String> changes =
+                Map.ofEntries(
+                        Map.entry("hostname", "db2.example.com"),
+                        Map.entry("port", "3307"),
+                        Map.entry("password", "other"),
+                        Map.entry("server-id", "5402"),
+                        Map.entry("scan.startup.mode", "latest-offset"),
+                        Map.entry("scan.incremental.snapshot.chunk.size", "1"),
+                        Map.entry("scan.snapshot.fetch.size", "64"),
+                        Map.entry("scan.incremental.snapshot.chunk.key-column", "code"),
+                        Map.entry("scan.snapshot.lock-wait.timeout", "2 s"),
+                        Map.entry("scan.snapshot.lock-wait.budget", "5 min"),
+                        Map.entry("connect.timeout", "10 s"),
+                        Map.entry("ssl.mode", "required"),
+                        Map.entry("binlog.reconnect.backoff", "1 s"),
+                        Map.entry("binlog.reconnect.budget", "30 min"),
+                        Map.entry("binlog.queue.capacity", "16"));
+        changes.forEach(
+                (key, value) -> {
+                    Configuration changed = text(base);
+                    changed.setString(key, value);
+                    assertThat(validate(changed, SHOP)).as(key).isNotEqualTo(one);
+                });
+        for (SourceDefinition other :
+                List.of(
+                        SourceDefinition.ofTables(List.of("shop2"), List.of()),
+                        new SourceDefinition(
+                                List.of("shop"), List.of(), Map.of("shop.t", "id"), null, Map.of()),
+                        new SourceDefinition(
+                                List.of("shop"), List.of(), Map.of(), List.of("id"), Map.of()),
+                        new SourceDefinition(
+                                List.of("shop"),
+                                List.of(),
+                                Map.of(),
+                                null,
+                                Map.of("socketTimeout", "1")))) {
+            assertThat(validate(text(base), other)).as(other.toString()).isNotEqualTo(one);
+        }
+
+        // Snapshot column names compare case-insensitively, as the snapshot reads them.
+        CapstanSourceConfig upper = one.withSnapshotColumns(List.of("ID", "Name"));
+        assertThat(two.withSnapshotColumns(List.of("id", "name")))
+                .isEqualTo(upper)
+                .hasSameHashCodeAs(upper);
+        assertThat(two.withSnapshotColumns(List.of("id"))).isNotEqualTo(upper);
+        assertThat(upper).isNotEqualTo(one);
     }
 
     @ParameterizedTest(name = "{0} = ''{1}''")
@@ -161,7 +234,7 @@ class CapstanSourceConfigValidateTest {
                 "username; ' '; 'username': it is empty",
             })
     void eachRefusalNamesTheOptionAndWhatIsValid(String key, String value, String message) {
-        assertThatThrownBy(() -> CapstanSourceConfig.validate(text(Map.of(key, value)), SHOP))
+        assertThatThrownBy(() -> validate(text(Map.of(key, value)), SHOP))
                 .isInstanceOf(IllegalArgumentException.class)
                 .hasMessageContaining(message)
                 .hasMessageNotContaining(PASSWORD);
@@ -171,7 +244,7 @@ class CapstanSourceConfigValidateTest {
     void theLockWaitBudgetMustCoverOneAttempt() {
         assertThatThrownBy(
                         () ->
-                                CapstanSourceConfig.validate(
+                                validate(
                                         text(
                                                 Map.of(
                                                         "scan.snapshot.lock-wait.timeout",
@@ -188,7 +261,7 @@ class CapstanSourceConfigValidateTest {
     void definitionPartsAreCheckedByTheSameValidation() {
         assertThatThrownBy(
                         () ->
-                                CapstanSourceConfig.validate(
+                                validate(
                                         text(Map.of()),
                                         new SourceDefinition(
                                                 List.of("shop"),
@@ -200,7 +273,7 @@ class CapstanSourceConfigValidateTest {
                         "'jdbc.properties.serverTimezone' is not allowed: capstan sets it");
         assertThatThrownBy(
                         () ->
-                                CapstanSourceConfig.validate(
+                                validate(
                                         text(Map.of()),
                                         new SourceDefinition(
                                                 List.of("shop"),
@@ -213,13 +286,13 @@ class CapstanSourceConfigValidateTest {
                 .hasMessageContaining("'database.table'");
         assertThatThrownBy(
                         () ->
-                                CapstanSourceConfig.validate(
+                                validate(
                                         text(Map.of()),
                                         SourceDefinition.ofTables(List.of(), List.of())))
                 .hasMessageContaining("databaseList/tableList");
         assertThatThrownBy(
                         () ->
-                                CapstanSourceConfig.validate(
+                                validate(
                                         text(Map.of()),
                                         new SourceDefinition(
                                                 List.of("shop"),
@@ -229,7 +302,7 @@ class CapstanSourceConfigValidateTest {
                                                 Map.of())))
                 .hasMessageContaining("snapshotColumns");
         CapstanSourceConfig c =
-                CapstanSourceConfig.validate(
+                validate(
                         text(Map.of()),
                         new SourceDefinition(
                                 List.of("shop"),
@@ -244,15 +317,14 @@ class CapstanSourceConfigValidateTest {
     void aMissingHostOrUserIsNamed() {
         Configuration c = text(Map.of());
         c.removeConfig(CapstanMySqlOptions.HOSTNAME);
-        assertThatThrownBy(() -> CapstanSourceConfig.validate(c, SHOP))
+        assertThatThrownBy(() -> validate(c, SHOP))
                 .hasMessageContaining("Option 'hostname' is required");
     }
 
     @Test
     void anUnsetServerIdIsDrawnFromTheDocumentedRange() {
         for (int i = 0; i < 50; i++) {
-            assertThat(CapstanSourceConfig.validate(text(Map.of()), SHOP).serverId())
-                    .isBetween(5400L, 6399L);
+            assertThat(validate(text(Map.of()), SHOP).serverId()).isBetween(5400L, 6399L);
         }
     }
 }

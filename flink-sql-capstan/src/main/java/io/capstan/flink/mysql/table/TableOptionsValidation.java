@@ -1,5 +1,6 @@
 package io.capstan.flink.mysql.table;
 
+import io.capstan.flink.mysql.StartupOptions;
 import io.capstan.flink.mysql.source.CapstanSourceConfig;
 import io.capstan.flink.mysql.source.SourceDefinition;
 
@@ -29,8 +30,9 @@ import static io.capstan.flink.mysql.table.CapstanMySqlTableOptions.TABLE_NAME;
  * A table's options to a {@link MySqlTableDefinition}: the rules that are SQL's own (the name
  * patterns and how they select tables, options refused with a mode that ignores them, {@code
  * server-time-zone}), then {@link CapstanSourceConfig#validate}, which checks every source option
- * exactly as for the DataStream builder. Failures are {@link ValidationException}s naming the
- * option.
+ * with the DataStream builder's rules. Beyond the builder, SQL refuses snapshot options with a mode
+ * that reads no snapshot, and takes {@code server-id} as text that may be a range. Failures are
+ * {@link ValidationException}s naming the option.
  */
 final class TableOptionsValidation {
 
@@ -69,7 +71,9 @@ final class TableOptionsValidation {
                         jdbcProperties(raw));
         CapstanSourceConfig source;
         try {
-            source = CapstanSourceConfig.validate(options, definition);
+            source =
+                    CapstanSourceConfig.validate(
+                            options, definition, StartupOptions.fromOptions(options));
         } catch (IllegalArgumentException e) {
             throw new ValidationException(e.getMessage(), e);
         }

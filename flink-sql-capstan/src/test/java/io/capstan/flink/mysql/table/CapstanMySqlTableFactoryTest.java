@@ -12,6 +12,7 @@ import org.apache.flink.api.common.typeinfo.TypeInformation;
 import org.apache.flink.api.connector.source.Boundedness;
 import org.apache.flink.table.api.DataTypes;
 import org.apache.flink.table.connector.ChangelogMode;
+import org.apache.flink.table.connector.source.DynamicTableSource;
 import org.apache.flink.table.data.RowData;
 
 import org.junit.jupiter.api.Test;
@@ -263,10 +264,14 @@ class CapstanMySqlTableFactoryTest {
                 .isEqualTo(dataStream.readOptions().fetchSize())
                 .isZero();
         assertThat(sql.readOptions().lockWaitTimeout())
-                .isEqualTo(dataStream.readOptions().lockWaitTimeout());
+                .isEqualTo(dataStream.readOptions().lockWaitTimeout())
+                .isEqualTo(Duration.ofSeconds(1));
         assertThat(sql.readOptions().lockWaitBudget())
-                .isEqualTo(dataStream.readOptions().lockWaitBudget());
+                .isEqualTo(dataStream.readOptions().lockWaitBudget())
+                .isEqualTo(Duration.ofSeconds(60));
+        assertThat(sql.chunkKeyColumnForAllTables()).isEmpty();
         assertThat(sql.chunkKeyColumn(TableId.of("shop", "orders"))).isEmpty();
+        assertThat(sql).isEqualTo(dataStream.withReadColumns(sql.readOptions().columns().get()));
     }
 
     @Test
@@ -442,6 +447,43 @@ class CapstanMySqlTableFactoryTest {
         assertThat(c.snapshot().readOptions().lockWaitTimeout()).isEqualTo(Duration.ofSeconds(1));
         assertThat(c.snapshot().readOptions().lockWaitBudget()).isEqualTo(Duration.ofSeconds(60));
         assertThat(c.serverId()).as("unset: the source's random default").isBetween(5400L, 6399L);
+    }
+
+    @Test
+    void sourcesFromTheSameOptionsAreEqualAndDifferWithAnOption() {
+        // An unset server-id is drawn when the options are validated: set one.
+        Consumer<Map<String, String>> base =
+                o -> {
+                    o.put("server-id", "5401");
+                    o.put("scan.startup.mode", "initial");
+                };
+        DynamicTableSource one = create(options(base));
+        DynamicTableSource two = create(options(base));
+        assertThat(one).isNotSameAs(two).isEqualTo(two).hasSameHashCodeAs(two);
+        assertThat(one.copy()).isEqualTo(one).hasSameHashCodeAs(one);
+
+        Map<String, String> changes =
+                Map.ofEntries(
+                        Map.entry("hostname", "10.0.0.1"),
+                        Map.entry("port", "3307"),
+                        Map.entry("password", "other"),
+                        Map.entry("server-id", "5402"),
+                        Map.entry("scan.startup.mode", "snapshot"),
+                        Map.entry("scan.incremental.snapshot.chunk.size", "500"),
+                        Map.entry("scan.snapshot.fetch.size", "64"),
+                        Map.entry("scan.incremental.snapshot.chunk.key-column", "customer_id"),
+                        Map.entry("scan.snapshot.lock-wait.timeout", "2 s"),
+                        Map.entry("scan.snapshot.lock-wait.budget", "5 min"),
+                        Map.entry("connect.timeout", "10 s"),
+                        Map.entry("ssl.mode", "required"),
+                        Map.entry("binlog.reconnect.backoff", "1 s"),
+                        Map.entry("binlog.reconnect.budget", "30 min"),
+                        Map.entry("jdbc.properties.socketTimeout", "600000"));
+        changes.forEach(
+                (key, value) ->
+                        assertThat(create(options(base.andThen(o -> o.put(key, value)))))
+                                .as(key)
+                                .isNotEqualTo(one));
     }
 
     @Test

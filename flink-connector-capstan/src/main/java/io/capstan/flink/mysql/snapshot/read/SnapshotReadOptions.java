@@ -8,6 +8,7 @@ import java.io.Serializable;
 import java.time.Duration;
 import java.util.Collection;
 import java.util.Collections;
+import java.util.Objects;
 import java.util.Optional;
 import java.util.Set;
 import java.util.TreeSet;
@@ -106,6 +107,30 @@ public final class SnapshotReadOptions implements Serializable {
         return columns == null
                 ? Optional.empty()
                 : Optional.of(Collections.unmodifiableSet(columns));
+    }
+
+    /** Equal when every setting is; column names compare case-insensitively. */
+    @Override
+    public boolean equals(Object o) {
+        if (this == o) {
+            return true;
+        }
+        if (!(o instanceof SnapshotReadOptions)) {
+            return false;
+        }
+        SnapshotReadOptions that = (SnapshotReadOptions) o;
+        return fetchSize == that.fetchSize
+                && lockWaitTimeout.equals(that.lockWaitTimeout)
+                && lockWaitBudget.equals(that.lockWaitBudget)
+                // both sets compare names case-insensitively, so equals does too
+                && Objects.equals(columns, that.columns);
+    }
+
+    @Override
+    public int hashCode() {
+        // The set's own hash code hashes names case-sensitively; its size agrees with equals.
+        return Objects.hash(
+                fetchSize, lockWaitTimeout, lockWaitBudget, columns == null ? -1 : columns.size());
     }
 
     @Override

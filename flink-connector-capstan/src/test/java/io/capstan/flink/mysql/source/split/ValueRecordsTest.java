@@ -12,6 +12,7 @@ import io.capstan.flink.mysql.snapshot.key.TestKeys;
 import io.capstan.flink.mysql.snapshot.plan.ChunkPlannerState;
 import io.capstan.flink.mysql.snapshot.plan.ChunkRange;
 import io.capstan.flink.mysql.snapshot.plan.SnapshotChunk;
+import io.capstan.flink.mysql.source.SourceDefinition;
 
 import org.junit.jupiter.api.Test;
 
@@ -96,6 +97,31 @@ class ValueRecordsTest {
                 .contains("jdbcProperties=[trustCertificateKeyStorePassword]");
         assertThat(config.toBuilder().build()).isEqualTo(config).hasSameHashCodeAs(config);
         assertThat(config.toBuilder().password("other").build()).isNotEqualTo(config);
+    }
+
+    @Test
+    void aSourceDefinitionPrintsPropertyKeysNotValues() {
+        SourceDefinition definition =
+                new SourceDefinition(
+                        List.of("shop"),
+                        List.of("shop.orders"),
+                        Map.of("shop.orders", "order_no"),
+                        List.of("id"),
+                        Map.of("trustCertificateKeyStorePassword", "ks-s3cr3t"));
+
+        assertThat(definition.toString())
+                .doesNotContain("s3cr3t")
+                .contains("jdbcProperties=[trustCertificateKeyStorePassword]")
+                .contains("databaseList=[shop]", "tableList=[shop.orders]")
+                .contains("chunkKeyColumnByTable={shop.orders=order_no}", "snapshotColumns=[id]");
+        assertThat(definition)
+                .isEqualTo(
+                        new SourceDefinition(
+                                List.of("shop"),
+                                List.of("shop.orders"),
+                                Map.of("shop.orders", "order_no"),
+                                List.of("id"),
+                                Map.of("trustCertificateKeyStorePassword", "ks-s3cr3t")));
     }
 
     @Test
