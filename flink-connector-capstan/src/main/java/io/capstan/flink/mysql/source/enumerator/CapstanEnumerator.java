@@ -210,9 +210,8 @@ public final class CapstanEnumerator implements SplitEnumerator<CapstanSplit, En
 
     @Override
     public void notifyCheckpointComplete(long checkpointId) {
-        if (tracker.checkpointCompleted(checkpointId)
-                == SplitAssignmentTracker.CheckpointOutcome.HANDOFF_CONFIRMED) {
-            serveWaiting();
+        if (tracker.checkpointCompleted(checkpointId)) {
+            serveWaiting(); // the handoff is confirmed
         }
     }
 

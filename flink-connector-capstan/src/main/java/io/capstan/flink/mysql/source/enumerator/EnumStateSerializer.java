@@ -90,6 +90,11 @@ public final class EnumStateSerializer implements SimpleVersionedSerializer<Enum
             }
             pending = split.asBinlogSplit();
         }
+        if (assigned && pending != null) {
+            // EnumState refuses it too, but with an IllegalArgumentException
+            throw new IOException(
+                    "corrupt enumerator state: the binlog split is both assigned and pending");
+        }
         SnapshotProgress snapshot = null;
         if (version >= 2 && in.readBoolean()) {
             snapshot = readSnapshot(in);

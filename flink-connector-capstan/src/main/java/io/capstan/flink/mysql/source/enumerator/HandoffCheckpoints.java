@@ -21,14 +21,6 @@ import java.util.OptionalLong;
  */
 final class HandoffCheckpoints {
 
-    /** What the readers said about checkpointing (they read it from the job configuration). */
-    enum ReaderCheckpointing {
-        /** No reader has said yet: treated as enabled, the safe order. */
-        UNKNOWN,
-        ENABLED,
-        DISABLED
-    }
-
     private OptionalLong lastTaken;
 
     /** The latest completion (or drop) is in every checkpoint with a larger id than this. */
@@ -37,7 +29,11 @@ final class HandoffCheckpoints {
     /** A completed checkpoint holds every completion. */
     private boolean confirmed;
 
-    private ReaderCheckpointing readers = ReaderCheckpointing.UNKNOWN;
+    /**
+     * The readers said the job does not checkpoint (they read it from the job configuration). Until
+     * a reader has said, checkpointing counts as enabled: the safe order.
+     */
+    private boolean readersSaidNoCheckpointing;
 
     private HandoffCheckpoints(
             OptionalLong lastTaken, OptionalLong latestChangeAfter, boolean confirmed) {
@@ -94,16 +90,21 @@ final class HandoffCheckpoints {
     }
 
     /**
-     * What the readers see of the job's checkpointing; {@code unalignedBeforeHandoff} when they may
-     * be unaligned while a handoff is still ahead.
+     * What the readers see of the job's checkpointing; {@code handoffAhead} when the binlog split
+     * with its gate is still to be handed out after a snapshot.
      *
-     * @throws CapstanHaltException {@code invalid_configuration} for unaligned checkpoints before a
-     *     handoff at parallelism > 1: a barrier that overtakes records no longer proves that every
-     *     chunk's rows were processed downstream before the first binlog record
+     * @throws CapstanHaltException {@code invalid_configuration} for unaligned checkpoints at
+     *     parallelism > 1 while the handoff is ahead and not yet confirmed: a barrier that
+     *     overtakes records no longer proves that every chunk's rows were processed downstream
+     *     before the first binlog record. A confirmed handoff stands: on a restore the enumerator's
+     *     and the readers' states come from the same checkpoint, which holds every completion.
      */
     void readersReported(
-            boolean checkpointingEnabled, boolean unalignedBeforeHandoff, int parallelism) {
-        if (checkpointingEnabled && unalignedBeforeHandoff && parallelism > 1) {
+            boolean checkpointingEnabled,
+            boolean unaligned,
+            boolean handoffAhead,
+            int parallelism) {
+        if (checkpointingEnabled && unaligned && handoffAhead && !confirmed && parallelism > 1) {
             throw new CapstanHaltException(
                     HaltReason.INVALID_CONFIGURATION,
                     "unaligned checkpoints ('execution.checkpointing.unaligned.enabled') cannot"
@@ -112,10 +113,10 @@ final class HandoffCheckpoints {
                             + ": a checkpoint must prove that every chunk's rows were processed"
                             + " downstream before the first binlog change; set"
                             + " 'execution.checkpointing.unaligned.enabled' to false until the"
-                            + " snapshot is done (it may be enabled on a restart after it), or run"
-                            + " the source at parallelism 1");
+                            + " snapshot is done (a restore from a checkpoint taken after its last"
+                            + " chunk finished may enable it), or run the source at parallelism 1");
         }
-        readers = checkpointingEnabled ? ReaderCheckpointing.ENABLED : ReaderCheckpointing.DISABLED;
+        readersSaidNoCheckpointing = !checkpointingEnabled;
     }
 
     boolean confirmed() {
@@ -124,6 +125,6 @@ final class HandoffCheckpoints {
 
     /** Whether the binlog split may follow the finished chunks now. */
     boolean handoffAllowed(int parallelism) {
-        return confirmed || parallelism == 1 || readers == ReaderCheckpointing.DISABLED;
+        return confirmed || parallelism == 1 || readersSaidNoCheckpointing;
     }
 }

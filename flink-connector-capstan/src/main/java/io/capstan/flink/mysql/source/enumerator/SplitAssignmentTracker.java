@@ -53,15 +53,6 @@ final class SplitAssignmentTracker {
     /** Input for planning more chunks (immutable, so it may run off the coordinator thread). */
     record PlanRequest(List<ChunkKey> keys, List<ChunkPlannerState> states, int max) {}
 
-    /** What a completed checkpoint changed. */
-    enum CheckpointOutcome {
-        NOTHING,
-        /** A checkpoint holding every completion completed: waiting readers may be served. */
-        HANDOFF_CONFIRMED,
-        /** The binlog split is in its reader's completed checkpoint: the finished chunks went. */
-        BOOK_DROPPED
-    }
-
     private final AfterSnapshot afterSnapshot;
     private EnumeratorPhase phase;
 
@@ -276,10 +267,13 @@ final class SplitAssignmentTracker {
         return changed;
     }
 
-    /** A restored reader will read these chunks again: their completions are void. */
-    boolean chunksReopened(List<String> splitIds) {
+    /**
+     * A restored reader will read these chunks again: their completions are void. Nothing more can
+     * be handed out because of it, so the caller has nothing to do.
+     */
+    void chunksReopened(List<String> splitIds) {
         if (book == null) {
-            return false;
+            return;
         }
         boolean changed = false;
         for (String id : splitIds) {
@@ -289,13 +283,12 @@ final class SplitAssignmentTracker {
             LOG.info("{} chunk(s) will be read again after a reader restore", splitIds.size());
             completionsChanged();
         }
-        return changed;
     }
 
     /** What readers see of checkpointing; unaligned may halt ({@link HandoffCheckpoints}). */
     void readersCheckpointing(boolean enabled, boolean unaligned, int parallelism) {
         boolean handoffAhead = afterSnapshot == AfterSnapshot.STREAM && phase.precedesHandoff();
-        checkpoints.readersReported(enabled, unaligned && handoffAhead, parallelism);
+        checkpoints.readersReported(enabled, unaligned, handoffAhead, parallelism);
     }
 
     /** Splits of a failed reader assigned after its last successful checkpoint. */
@@ -303,10 +296,16 @@ final class SplitAssignmentTracker {
         for (CapstanSplit split : splits) {
             switch (split.kind()) {
                 case SNAPSHOT_CHUNK:
-                    if (book != null) {
-                        book.addBack(split.asSnapshotChunkSplit());
-                        completionsChanged();
+                    if (book == null) {
+                        // Chunks go out only while the book is kept, and it goes only after a
+                        // checkpoint that follows all of them: none can come back without it.
+                        throw new IllegalStateException(
+                                "snapshot chunk "
+                                        + split.splitId()
+                                        + " came back, but the enumerator keeps no snapshot");
                     }
+                    book.addBack(split.asSnapshotChunkSplit());
+                    completionsChanged();
                     break;
                 case BINLOG:
                     LOG.info("Binlog split returned by subtask {}", subtask);
@@ -356,16 +355,18 @@ final class SplitAssignmentTracker {
                         ? null
                         : SnapshotProgress.of(
                                 book, checkpoints.lastTaken(), checkpoints.latestChangeAfter());
-        boolean pending =
-                phase == EnumeratorPhase.BINLOG_SPLIT_READY
-                        || phase == EnumeratorPhase.PREPARING_BINLOG_SPLIT;
-        return new EnumState(
-                pending ? binlogSplit : null, phase == EnumeratorPhase.STREAMING, progress);
+        // binlogSplit is set only in PREPARING_BINLOG_SPLIT and BINLOG_SPLIT_READY: the pending one
+        return new EnumState(binlogSplit, phase == EnumeratorPhase.STREAMING, progress);
     }
 
-    CheckpointOutcome checkpointCompleted(long checkpointId) {
+    /**
+     * Returns true when checkpoint {@code checkpointId}, now complete, newly confirms the handoff:
+     * waiting readers may be served. A checkpoint that follows the binlog split's assignment drops
+     * the book instead.
+     */
+    boolean checkpointCompleted(long checkpointId) {
         if (book == null) {
-            return CheckpointOutcome.NOTHING;
+            return false;
         }
         if (phase == EnumeratorPhase.STREAMING
                 && HandoffCheckpoints.follows(checkpointId, binlogAssignedAfter)) {
@@ -374,11 +375,9 @@ final class SplitAssignmentTracker {
                             + " enumerator state",
                     book.finishedCount());
             book = null;
-            return CheckpointOutcome.BOOK_DROPPED;
+            return false;
         }
-        return checkpoints.checkpointCompleted(checkpointId, book.allFinished())
-                ? CheckpointOutcome.HANDOFF_CONFIRMED
-                : CheckpointOutcome.NOTHING;
+        return checkpoints.checkpointCompleted(checkpointId, book.allFinished());
     }
 
     // ---- read-only views (enumerator logs and tests) ----

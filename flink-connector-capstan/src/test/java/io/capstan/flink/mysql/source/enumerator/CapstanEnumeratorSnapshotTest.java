@@ -169,6 +169,7 @@ class CapstanEnumeratorSnapshotTest {
     void chunksGoOutInOrderAndTheBinlogWaitsForACheckpointAfterTheLastCompletion() {
         CapstanEnumerator e = start(2, 5, true, EnumState.initial());
         e.handleSourceEvent(0, new ReaderCheckpointingEvent(true, false));
+        e.snapshotState(5); // taken before any completion
         assertThat(drain(e, 0, 100)).isEqualTo(5);
         List<Integer> indexes = new ArrayList<>();
         assigned(0).forEach(s -> indexes.add(s.asSnapshotChunkSplit().chunk().index()));
@@ -181,9 +182,11 @@ class CapstanEnumeratorSnapshotTest {
         e.handleSplitRequest(1, "localhost"); // the other reader asks too: both wait
         assertThat(assigned(0)).hasSize(5);
         assertThat(assigned(1)).isEmpty();
-        e.snapshotState(7); // holds every completion
-        e.notifyCheckpointComplete(6); // an older checkpoint confirms nothing
+        e.notifyCheckpointComplete(5); // taken before the completions: confirms nothing
+        assertThat(e.tracker().handoffConfirmed()).isFalse();
+        assertThat(assigned(0)).hasSize(5).allMatch(s -> s.kind() == SplitKind.SNAPSHOT_CHUNK);
         assertThat(assigned(1)).isEmpty();
+        e.snapshotState(7); // holds every completion
         e.notifyCheckpointComplete(7);
         // the first reader to ask (0 asked last after its last chunk, 1 after it) gets the binlog
         List<CapstanSplit> all = new ArrayList<>(assigned(0));
@@ -285,6 +288,22 @@ class CapstanEnumeratorSnapshotTest {
     }
 
     @Test
+    void unalignedCheckpointsHaltTheJobWhileTheHandoffIsAheadAtParallelismTwo() {
+        CapstanEnumerator e = start(2, 2, true, EnumState.initial());
+        assertThatThrownBy(() -> e.handleSourceEvent(0, new ReaderCheckpointingEvent(true, true)))
+                .isInstanceOfSatisfying(
+                        CapstanHaltException.class,
+                        h -> assertThat(h.reason()).isEqualTo(HaltReason.INVALID_CONFIGURATION))
+                .hasMessageContaining("execution.checkpointing.unaligned.enabled");
+
+        // Without checkpointing there is no barrier to overtake: not refused, and no wait.
+        CapstanEnumerator off = start(2, 2, true, EnumState.initial());
+        off.handleSourceEvent(0, new ReaderCheckpointingEvent(false, true));
+        assertThat(drain(off, 0, 10)).isEqualTo(2);
+        assertThat(assigned(0).get(assigned(0).size() - 1).kind()).isEqualTo(SplitKind.BINLOG);
+    }
+
+    @Test
     void aReturnedBinlogSplitIsRebuiltFromTheChunksWhileTheyAreKept() {
         CapstanEnumerator e = start(1, 1, true, EnumState.initial());
         drain(e, 0, 10);
@@ -369,6 +388,8 @@ class CapstanEnumeratorSnapshotTest {
         assertThat(book(restored).finishedCount()).isEqualTo(2);
         assertThat(restored.tracker().handoffConfirmed())
                 .isTrue(); // checkpoint 12 held every completion
+        // Nothing is left for a barrier to overtake: unaligned checkpoints may be enabled now.
+        restored.handleSourceEvent(1, new ReaderCheckpointingEvent(true, true));
         restored.handleSplitRequest(1, "localhost");
         assertThat(assigned(1).get(0).kind()).isEqualTo(SplitKind.BINLOG);
     }

@@ -1,10 +1,13 @@
 package io.capstan.flink.mysql.source.enumerator;
 
+import io.capstan.flink.mysql.error.CapstanHaltException;
+
 import org.junit.jupiter.api.Test;
 
 import java.util.OptionalLong;
 
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 /** When a completed checkpoint confirms every completion, and when the handoff may go without. */
 class HandoffCheckpointsTest {
@@ -62,12 +65,28 @@ class HandoffCheckpointsTest {
         HandoffCheckpoints h = HandoffCheckpoints.none();
         assertThat(h.handoffAllowed(1)).isTrue();
         assertThat(h.handoffAllowed(2)).as("unknown: the safe order").isFalse();
-        h.readersReported(true, false, 2);
+        h.readersReported(true, false, true, 2);
         assertThat(h.handoffAllowed(2)).isFalse();
-        h.readersReported(false, false, 2);
+        h.readersReported(false, false, true, 2);
         assertThat(h.handoffAllowed(2)).isTrue();
+        h.readersReported(true, false, true, 2);
+        assertThat(h.handoffAllowed(2)).as("checkpointing again").isFalse();
         HandoffCheckpoints confirmed =
                 HandoffCheckpoints.restored(OptionalLong.of(2), OptionalLong.of(1), true);
         assertThat(confirmed.handoffAllowed(4)).isTrue();
+    }
+
+    @Test
+    void unalignedCheckpointsAreRefusedOnlyBeforeAnUnconfirmedHandoffAtParallelismAboveOne() {
+        HandoffCheckpoints h = HandoffCheckpoints.none();
+        assertThatThrownBy(() -> h.readersReported(true, true, true, 2))
+                .isInstanceOf(CapstanHaltException.class);
+        h.readersReported(false, true, true, 2); // no checkpoints: no barrier to overtake
+        h.readersReported(true, true, false, 2); // no handoff ahead
+        h.readersReported(true, true, true, 1); // one subtask keeps the order
+        HandoffCheckpoints confirmed =
+                HandoffCheckpoints.restored(OptionalLong.of(2), OptionalLong.of(1), true);
+        confirmed.readersReported(true, true, true, 2); // the split goes out at once
+        assertThat(confirmed.handoffAllowed(2)).isTrue();
     }
 }

@@ -7,7 +7,6 @@ import io.capstan.flink.mysql.error.HaltReason;
 import io.capstan.flink.mysql.gtid.GtidSet;
 import io.capstan.flink.mysql.snapshot.key.ChunkKey;
 import io.capstan.flink.mysql.snapshot.key.TestKeys;
-import io.capstan.flink.mysql.source.enumerator.SplitAssignmentTracker.CheckpointOutcome;
 import io.capstan.flink.mysql.source.enumerator.SplitAssignmentTracker.PlanRequest;
 import io.capstan.flink.mysql.source.split.BinlogSplit;
 import io.capstan.flink.mysql.source.split.CapstanSplit;
@@ -210,15 +209,14 @@ class SplitAssignmentTrackerTest {
         t.chunksCompleted(List.of(done(c0, 10)));
         t.checkpoint(3);
         t.chunksCompleted(List.of(done(c1, 11))); // after checkpoint 3's enumerator snapshot
-        assertThat(t.checkpointCompleted(2)).isEqualTo(CheckpointOutcome.NOTHING);
-        assertThat(t.checkpointCompleted(3)).isEqualTo(CheckpointOutcome.NOTHING);
+        assertThat(t.checkpointCompleted(2)).isFalse();
+        assertThat(t.checkpointCompleted(3)).isFalse();
+        assertThat(t.handoffConfirmed()).isFalse();
         assertThat(ask(t, 0)).isEmpty();
         t.checkpoint(4);
-        assertThat(t.checkpointCompleted(4)).isEqualTo(CheckpointOutcome.HANDOFF_CONFIRMED);
+        assertThat(t.checkpointCompleted(4)).as("confirms the handoff").isTrue();
         assertThat(t.handoffConfirmed()).isTrue();
-        assertThat(t.checkpointCompleted(5))
-                .as("confirmed once")
-                .isEqualTo(CheckpointOutcome.NOTHING);
+        assertThat(t.checkpointCompleted(5)).as("confirmed once").isFalse();
 
         BinlogSplit binlog = assigned(t.serveWaiting(ALL_REGISTERED, 2)).asBinlogSplit();
         assertThat(binlog.start().processed()).isEqualTo(g(10)); // the intersection of the G
@@ -231,7 +229,8 @@ class SplitAssignmentTrackerTest {
     void withoutAnyCheckpointTakenEveryCompletedCheckpointFollowsTheCompletions() {
         SplitAssignmentTracker t = snapshotting(StartupMode.INITIAL, 1);
         readAll(t, 1);
-        assertThat(t.checkpointCompleted(1)).isEqualTo(CheckpointOutcome.HANDOFF_CONFIRMED);
+        assertThat(t.checkpointCompleted(1)).isTrue();
+        assertThat(t.handoffConfirmed()).isTrue();
     }
 
     @Test
@@ -268,6 +267,41 @@ class SplitAssignmentTrackerTest {
                 .readersCheckpointing(true, true, 2);
         SplitAssignmentTracker.restore(StartupMode.INITIAL, new EnumState(null, true))
                 .readersCheckpointing(true, true, 2);
+        // Without checkpointing there is no barrier to overtake anything.
+        SplitAssignmentTracker off = snapshotting(StartupMode.INITIAL, 2);
+        off.readersCheckpointing(false, true, 2);
+        readAll(off, 2);
+        assertThat(assigned(ask(off, 1)).kind()).isEqualTo(SplitKind.BINLOG);
+    }
+
+    @Test
+    void unalignedCheckpointsAreRefusedAfterARestoreOnlyIfTheHandoffIsNotYetConfirmed() {
+        SplitAssignmentTracker before = snapshotting(StartupMode.INITIAL, 2);
+        readAll(before, 2);
+        EnumState holdsAll = before.checkpoint(12);
+        SplitAssignmentTracker confirmed =
+                SplitAssignmentTracker.restore(StartupMode.INITIAL, holdsAll);
+        assertThat(confirmed.phase()).isEqualTo(AWAITING_HANDOFF_CHECKPOINT);
+        assertThat(confirmed.handoffConfirmed()).isTrue();
+        confirmed.readersCheckpointing(true, true, 2); // the binlog split goes out at once
+        assertThat(assigned(ask(confirmed, 1)).kind()).isEqualTo(SplitKind.BINLOG);
+
+        // A completion recorded after checkpoint 12 was taken: the handoff is still ahead.
+        SnapshotProgress p = holdsAll.snapshot();
+        EnumState lacksOne =
+                new EnumState(
+                        null,
+                        false,
+                        new SnapshotProgress(
+                                p.tables(), p.plannerStates(), p.pending(), p.finished(), 12, 12));
+        SplitAssignmentTracker unconfirmed =
+                SplitAssignmentTracker.restore(StartupMode.INITIAL, lacksOne);
+        assertThat(unconfirmed.phase()).isEqualTo(AWAITING_HANDOFF_CHECKPOINT);
+        assertThat(unconfirmed.handoffConfirmed()).isFalse();
+        assertThatThrownBy(() -> unconfirmed.readersCheckpointing(true, true, 2))
+                .isInstanceOfSatisfying(
+                        CapstanHaltException.class,
+                        e -> assertThat(e.reason()).isEqualTo(HaltReason.INVALID_CONFIGURATION));
     }
 
     @Test
@@ -275,7 +309,7 @@ class SplitAssignmentTrackerTest {
         SplitAssignmentTracker t = snapshotting(StartupMode.INITIAL, 1);
         SnapshotChunkSplit c0 = readAll(t, 1).get(0);
         t.checkpoint(5);
-        assertThat(t.checkpointCompleted(5)).isEqualTo(CheckpointOutcome.HANDOFF_CONFIRMED);
+        assertThat(t.checkpointCompleted(5)).isTrue();
         assertThat(t.chunksCompleted(List.of(c0))).as("the same read, resent").isFalse();
         assertThat(t.handoffConfirmed()).isTrue();
         assertThat(t.book().orElseThrow().finishedCount()).isEqualTo(1);
@@ -289,18 +323,24 @@ class SplitAssignmentTrackerTest {
         List<SnapshotChunkSplit> read = readAll(t, 2);
         t.checkpoint(1);
         t.checkpointCompleted(1);
-        assertThat(t.chunksReopened(List.of("no-such-table#0", "garbage"))).isFalse();
+        t.chunksReopened(List.of("no-such-table#0", "garbage"));
         assertThat(t.handoffConfirmed()).isTrue();
+        assertThat(t.checkpoint(2).snapshot().latestCompletionAfter())
+                .as("nothing changed: no later checkpoint needed")
+                .isEmpty();
 
-        assertThat(t.chunksReopened(List.of(read.get(0).splitId()))).isTrue();
+        t.chunksReopened(List.of(read.get(0).splitId()));
         assertThat(t.phase()).isEqualTo(SNAPSHOTTING);
         assertThat(t.handoffConfirmed()).isFalse();
-        assertThat(t.chunksReopened(List.of(read.get(0).splitId()))).as("already void").isFalse();
+        assertThat(t.book().orElseThrow().finishedCount()).isEqualTo(1);
+        assertThat(t.checkpoint(3).snapshot().latestCompletionAfter()).hasValue(2);
+        t.chunksReopened(List.of(read.get(0).splitId())); // already void
+        assertThat(t.checkpoint(4).snapshot().latestCompletionAfter()).hasValue(2);
         assertThat(ask(t, 0)).as("its reader reads it again; nothing to hand out").isEmpty();
 
         t.chunksCompleted(List.of(done(read.get(0), 300)));
-        t.checkpoint(2);
-        t.checkpointCompleted(2);
+        t.checkpoint(5);
+        t.checkpointCompleted(5);
         BinlogSplit binlog = assigned(t.serveWaiting(ALL_REGISTERED, 2)).asBinlogSplit();
         assertThat(binlog.start().processed()).isEqualTo(g(101)); // not 100: the read that counts
     }
@@ -318,6 +358,25 @@ class SplitAssignmentTrackerTest {
         assertThat(again.isCompleted()).isFalse();
     }
 
+    @Test
+    void aChunkReturnedWhenTheEnumeratorKeepsNoSnapshotIsABrokenInvariant() {
+        parallelism = 1;
+        SplitAssignmentTracker t = snapshotting(StartupMode.INITIAL, 2);
+        SnapshotChunkSplit c0 = readAll(t, 2).get(0); // its range ends at key 100
+        assigned(ask(t, 0));
+        t.checkpoint(1);
+        t.checkpointCompleted(1);
+        assertThat(t.book()).isEmpty();
+        assertThatThrownBy(() -> t.splitsAddedBack(List.of(c0), 0))
+                .isInstanceOf(IllegalStateException.class)
+                .hasMessageContaining(c0.splitId())
+                .hasMessageNotContaining("100"); // no key value of the chunk's range
+        SplitAssignmentTracker stream =
+                SplitAssignmentTracker.restore(StartupMode.LATEST, EnumState.initial());
+        assertThatThrownBy(() -> stream.splitsAddedBack(List.of(c0), 0))
+                .isInstanceOf(IllegalStateException.class);
+    }
+
     // ---- the book after the handoff ----
 
     @Test
@@ -328,9 +387,10 @@ class SplitAssignmentTrackerTest {
         t.checkpointCompleted(7);
         assigned(ask(t, 0));
         assertThat(t.checkpoint(7)).matches(s -> s.binlogSplitAssigned() && s.snapshot() != null);
-        assertThat(t.checkpointCompleted(7)).isEqualTo(CheckpointOutcome.NOTHING);
+        assertThat(t.checkpointCompleted(7)).isFalse();
+        assertThat(t.book()).as("7 was taken before the assignment").isPresent();
         t.checkpoint(8);
-        assertThat(t.checkpointCompleted(8)).isEqualTo(CheckpointOutcome.BOOK_DROPPED);
+        assertThat(t.checkpointCompleted(8)).as("nothing to serve").isFalse();
         assertThat(t.book()).isEmpty();
         assertThat(t.checkpoint(9)).isEqualTo(new EnumState(null, true));
         assertThat(t.chunksCompleted(List.of(done(read.get(0), 1))))
@@ -344,7 +404,9 @@ class SplitAssignmentTrackerTest {
         SplitAssignmentTracker t = snapshotting(StartupMode.INITIAL, 1);
         readAll(t, 1);
         assigned(ask(t, 0));
-        assertThat(t.checkpointCompleted(1)).isEqualTo(CheckpointOutcome.BOOK_DROPPED);
+        assertThat(t.book()).isPresent();
+        assertThat(t.checkpointCompleted(1)).isFalse();
+        assertThat(t.book()).isEmpty();
     }
 
     @Test
@@ -504,7 +566,8 @@ class SplitAssignmentTrackerTest {
         assertThat(u.phase()).isEqualTo(AWAITING_HANDOFF_CHECKPOINT);
         assertThat(u.handoffConfirmed()).isFalse();
         assertThat(ask(u, 1)).isEmpty();
-        assertThat(u.checkpointCompleted(13)).isEqualTo(CheckpointOutcome.HANDOFF_CONFIRMED);
+        assertThat(u.checkpointCompleted(13)).isTrue();
+        assertThat(u.handoffConfirmed()).isTrue();
     }
 
     @Test
