@@ -50,7 +50,7 @@ public final class BinlogStreamer implements AutoCloseable {
     private volatile RuntimeException failure; // a halt, or an internal error of the reader thread
     private volatile boolean closed;
     private volatile boolean started;
-    private Thread reader;
+    private volatile Thread reader; // set under connect(), read by close() on another thread
 
     public BinlogStreamer(BinlogStreamerConfig config, BinlogStartPosition start) {
         this(config, start, DdlObserver.NONE);
@@ -158,10 +158,11 @@ public final class BinlogStreamer implements AutoCloseable {
         } catch (InterruptedException e) {
             Thread.currentThread().interrupt();
         }
-        if (reader != null) {
-            reader.interrupt();
+        Thread r = reader;
+        if (r != null) {
+            r.interrupt();
             try {
-                reader.join(10_000);
+                r.join(10_000);
             } catch (InterruptedException e) {
                 Thread.currentThread().interrupt();
             }

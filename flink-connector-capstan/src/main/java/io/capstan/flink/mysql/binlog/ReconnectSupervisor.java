@@ -18,7 +18,9 @@ import java.util.function.LongSupplier;
  * jittered backoff ({@link ReconnectBackoff}), until the reconnect budget is spent.
  *
  * <p>{@link #run} is the binlog reader thread's loop; the client's lifecycle callbacks (on the same
- * thread) report to {@link #connected()} and {@link #connectionFailed}.
+ * thread) report to {@link #connected()} and {@link #connectionFailed}. The silence watchdog's
+ * thread calls {@link #connectionFailed} too, before it drops a silent connection; the fields both
+ * threads touch ({@code client}, {@code lastConnectionFailure}) are volatile.
  */
 final class ReconnectSupervisor {
 

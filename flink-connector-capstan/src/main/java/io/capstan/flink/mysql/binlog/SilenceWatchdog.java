@@ -17,7 +17,7 @@ final class SilenceWatchdog {
     private final long checkMillis;
     private final LongSupplier nanoClock;
     private volatile long lastActivityNanos;
-    private Thread thread;
+    private volatile Thread thread; // set by start(), read by stop() on another thread
 
     SilenceWatchdog(Duration heartbeatInterval, LongSupplier nanoClock) {
         this.silenceNanos = heartbeatInterval.toNanos() * 3 + TimeUnit.SECONDS.toNanos(5);

@@ -26,15 +26,17 @@ public record Gtid(String uuid, String tag, long transactionId)
     static final int MAX_TAG_LENGTH = 32;
 
     /**
-     * Validates the parts and keeps uuid and tag in canonical lower case. Java deserialization
-     * passes through here too, so a corrupt stream cannot produce an invalid GTID.
+     * Validates the parts and keeps uuid and tag in canonical lower case: the one place a GTID's
+     * parts are checked ({@link #parse} only splits the text). Java deserialization passes through
+     * here too, so a corrupt stream cannot produce an invalid GTID (the stream reports an {@link
+     * java.io.InvalidObjectException}).
      */
     public Gtid {
         if (transactionId < 1 || transactionId > MAX_TRANSACTION_ID) {
             throw new IllegalArgumentException(
-                    "Invalid GTID transaction number "
+                    "Invalid GTID transaction number '"
                             + transactionId
-                            + ": must be between 1 and "
+                            + "': must be between 1 and "
                             + MAX_TRANSACTION_ID);
         }
         uuid = canonicalUuid(uuid);
@@ -51,7 +53,10 @@ public record Gtid(String uuid, String tag, long transactionId)
         return new Gtid(uuid, tag, transactionId);
     }
 
-    /** Parses {@code uuid:n} or {@code uuid:tag:n} (surrounding whitespace is ignored). */
+    /**
+     * Parses {@code uuid:n} or {@code uuid:tag:n} (surrounding whitespace is ignored). The
+     * constructor validates the parts; its message is prefixed with the text.
+     */
     public static Gtid parse(String text) {
         if (text == null) {
             throw new IllegalArgumentException("Invalid GTID: null");
@@ -61,10 +66,14 @@ public record Gtid(String uuid, String tag, long transactionId)
             throw new IllegalArgumentException(
                     "Invalid GTID '" + text + "': expected 'uuid:number' or 'uuid:tag:number'");
         }
-        String uuid = canonicalUuid(parts[0].trim());
-        String tag = parts.length == 3 ? canonicalTag(parts[1].trim()) : "";
-        long n = parseTransactionId(parts[parts.length - 1].trim(), text);
-        return new Gtid(uuid, tag, n);
+        String uuid = parts[0].trim();
+        String tag = parts.length == 3 ? parts[1].trim() : "";
+        long n = parseDigits(parts[parts.length - 1].trim(), text);
+        try {
+            return new Gtid(uuid, tag, n);
+        } catch (IllegalArgumentException e) {
+            throw new IllegalArgumentException("Invalid GTID '" + text + "': " + e.getMessage(), e);
+        }
     }
 
     public boolean isTagged() {
@@ -152,10 +161,10 @@ public record Gtid(String uuid, String tag, long transactionId)
     }
 
     /**
-     * Parses a decimal transaction number in [1, MAX_TRANSACTION_ID]; {@code context} is quoted on
-     * error.
+     * Parses an unsigned decimal number that fits a long (its range as a transaction number is the
+     * constructor's check); {@code context} is quoted on error.
      */
-    static long parseTransactionId(String digits, String context) {
+    private static long parseDigits(String digits, String context) {
         if (digits.isEmpty() || digits.length() > 19) {
             throw badNumber(digits, context);
         }
@@ -169,15 +178,6 @@ public record Gtid(String uuid, String tag, long transactionId)
             if (n < 0) {
                 throw badNumber(digits, context);
             }
-        }
-        if (n < 1 || n > MAX_TRANSACTION_ID) {
-            throw new IllegalArgumentException(
-                    "Invalid transaction number '"
-                            + digits
-                            + "' in '"
-                            + context
-                            + "': must be between 1 and "
-                            + MAX_TRANSACTION_ID);
         }
         return n;
     }

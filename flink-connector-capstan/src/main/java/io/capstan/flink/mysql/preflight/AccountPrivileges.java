@@ -97,7 +97,7 @@ public final class AccountPrivileges {
     public boolean hasGlobal(String privilege) {
         String p = Grant.normalize(privilege);
         for (Grant g : grants) {
-            if (!g.isRevoke() && g.level() == Grant.Level.GLOBAL && g.names(p)) {
+            if (!g.revoke() && g.level() == Grant.Level.GLOBAL && g.names(p)) {
                 return true;
             }
         }
@@ -111,7 +111,7 @@ public final class AccountPrivileges {
             return true;
         }
         for (Grant g : grants) {
-            if (g.isRevoke() || !g.names(p)) {
+            if (g.revoke() || !g.names(p)) {
                 continue;
             }
             if (g.level() == Grant.Level.SCHEMA && schemaMatches(g.schema(), table.database())) {
@@ -129,7 +129,7 @@ public final class AccountPrivileges {
 
     private boolean partiallyRevoked(String privilege, String schema) {
         for (Grant g : grants) {
-            if (g.isRevoke()
+            if (g.revoke()
                     && g.level() == Grant.Level.SCHEMA
                     && g.names(privilege)
                     && sameName(g.schema(), schema)) {

@@ -13,6 +13,7 @@ import java.util.TreeSet;
  * level. Only whole-object privileges are kept; column-level ones ({@code SELECT (a)}) are not,
  * because a snapshot reads every column.
  *
+ * @param revoke whether the line revokes (a partial revoke) instead of granting
  * @param schema the schema name or pattern, or null for global and other grants
  * @param table the table name for table-level grants, else null
  */
@@ -58,20 +59,11 @@ public record Grant(
         return new Grant(true, Level.SCHEMA, schema, null, privileges);
     }
 
-    static Grant of(
-            boolean revoke, Level level, String schema, String table, Set<String> privileges) {
-        return new Grant(revoke, level, schema, table, privileges);
-    }
-
     /**
      * Upper case, single spaces: {@code "replication slave"} becomes {@code "REPLICATION SLAVE"}.
      */
     public static String normalize(String privilege) {
         return privilege.trim().replaceAll("\\s+", " ").toUpperCase(Locale.ROOT);
-    }
-
-    public boolean isRevoke() {
-        return revoke;
     }
 
     /** Whether this line names {@code privilege}, directly or through {@code ALL [PRIVILEGES]}. */

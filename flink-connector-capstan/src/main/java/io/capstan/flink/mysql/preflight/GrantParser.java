@@ -127,33 +127,33 @@ public final class GrantParser {
         Grant target(boolean revoke, Set<String> privileges) {
             skipSpaces();
             if (keyword("FUNCTION") || keyword("PROCEDURE")) {
-                return Grant.of(revoke, Grant.Level.OTHER, null, null, privileges);
+                return new Grant(revoke, Grant.Level.OTHER, null, null, privileges);
             }
             keyword("TABLE");
             String first = nameOrStar();
             if (first == null) {
-                return Grant.of(revoke, Grant.Level.OTHER, null, null, privileges);
+                return new Grant(revoke, Grant.Level.OTHER, null, null, privileges);
             }
             skipSpaces();
             if (pos >= text.length() || text.charAt(pos) != '.') {
                 // "ON tbl" relative to a default schema never appears in SHOW GRANTS output.
-                return Grant.of(revoke, Grant.Level.OTHER, null, null, privileges);
+                return new Grant(revoke, Grant.Level.OTHER, null, null, privileges);
             }
             pos++;
             String second = nameOrStar();
             if (second == null) {
-                return Grant.of(revoke, Grant.Level.OTHER, null, null, privileges);
+                return new Grant(revoke, Grant.Level.OTHER, null, null, privileges);
             }
             if (first.equals("*") && second.equals("*")) {
-                return Grant.of(revoke, Grant.Level.GLOBAL, null, null, privileges);
+                return new Grant(revoke, Grant.Level.GLOBAL, null, null, privileges);
             }
             if (second.equals("*") && !first.equals("*")) {
-                return Grant.of(revoke, Grant.Level.SCHEMA, first, null, privileges);
+                return new Grant(revoke, Grant.Level.SCHEMA, first, null, privileges);
             }
             if (!first.equals("*")) {
-                return Grant.of(revoke, Grant.Level.TABLE, first, second, privileges);
+                return new Grant(revoke, Grant.Level.TABLE, first, second, privileges);
             }
-            return Grant.of(revoke, Grant.Level.OTHER, null, null, privileges);
+            return new Grant(revoke, Grant.Level.OTHER, null, null, privileges);
         }
 
         /** A quoted or bare identifier, or "*" for a wildcard; null if neither is there. */

@@ -5,7 +5,7 @@ import org.junit.jupiter.api.Test;
 import java.time.Duration;
 import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.TimeUnit;
-import java.util.concurrent.atomic.AtomicBoolean;
+import java.util.concurrent.atomic.AtomicInteger;
 import java.util.concurrent.atomic.AtomicLong;
 
 import static org.assertj.core.api.Assertions.assertThat;
@@ -30,14 +30,27 @@ class SilenceWatchdogTest {
     @Test
     void itsThreadReportsSilenceWhileRunningAndStops() throws Exception {
         AtomicLong now = new AtomicLong();
-        SilenceWatchdog w = new SilenceWatchdog(Duration.ofMillis(100), now::get);
-        AtomicBoolean running = new AtomicBoolean(true);
+        SilenceWatchdog w = new SilenceWatchdog(Duration.ofMillis(100), now::get); // checks 1/s
+        AtomicInteger reports = new AtomicInteger();
         CountDownLatch reported = new CountDownLatch(1);
-        w.start("watchdog-test", running::get, reported::countDown);
+        String name = "watchdog-test-stops";
+        w.start(
+                name,
+                () -> true, // still running: only stop() may end the thread
+                () -> {
+                    reports.incrementAndGet();
+                    reported.countDown();
+                });
         now.addAndGet(Duration.ofSeconds(6).toNanos());
         assertThat(reported.await(5, TimeUnit.SECONDS)).isTrue();
-        running.set(false);
+
         w.stop();
+        int reportsAtStop = reports.get();
+        now.addAndGet(Duration.ofSeconds(60).toNanos()); // far past the silence limit
+        Thread.sleep(2_500); // more than two check intervals
+        assertThat(reports.get()).isEqualTo(reportsAtStop);
+        assertThat(Thread.getAllStackTraces().keySet())
+                .noneMatch(t -> t.getName().equals(name) && t.isAlive());
     }
 
     @Test

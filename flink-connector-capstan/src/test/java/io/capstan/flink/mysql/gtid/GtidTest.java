@@ -4,8 +4,10 @@ import org.junit.jupiter.api.Test;
 
 import java.io.ByteArrayInputStream;
 import java.io.ByteArrayOutputStream;
+import java.io.InvalidObjectException;
 import java.io.ObjectInputStream;
 import java.io.ObjectOutputStream;
+import java.nio.charset.StandardCharsets;
 
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
@@ -46,6 +48,7 @@ class GtidTest {
     void rejectsInvalidText() {
         assertThatThrownBy(() -> Gtid.parse(U + ":0"))
                 .isInstanceOf(IllegalArgumentException.class)
+                .hasMessageContaining("'" + U + ":0'")
                 .hasMessageContaining("'0'");
         assertThatThrownBy(() -> Gtid.parse(U)).hasMessageContaining("'" + U + "'");
         assertThatThrownBy(() -> Gtid.parse("3e11fa47-71ca-11e1-9e33-c80aa942956g:1"))
@@ -70,5 +73,36 @@ class GtidTest {
                 new ObjectInputStream(new ByteArrayInputStream(bytes.toByteArray()))) {
             assertThat(in.readObject()).isEqualTo(g);
         }
+    }
+
+    @Test
+    void refusesCorruptSerializedData() throws Exception {
+        ByteArrayOutputStream bytes = new ByteArrayOutputStream();
+        try (ObjectOutputStream out = new ObjectOutputStream(bytes)) {
+            out.writeObject(Gtid.of(U, "t", 5));
+        }
+        byte[] data = bytes.toByteArray();
+        byte[] uuid = U.getBytes(StandardCharsets.US_ASCII);
+        int at = indexOf(data, uuid);
+        assertThat(at).isNotNegative();
+        data[at + uuid.length - 1] = 'g'; // no longer a hex digit
+        try (ObjectInputStream in = new ObjectInputStream(new ByteArrayInputStream(data))) {
+            assertThatThrownBy(in::readObject)
+                    .isInstanceOf(InvalidObjectException.class)
+                    .hasMessageContaining("3e11fa47-71ca-11e1-9e33-c80aa942956g");
+        }
+    }
+
+    private static int indexOf(byte[] data, byte[] part) {
+        outer:
+        for (int i = 0; i + part.length <= data.length; i++) {
+            for (int j = 0; j < part.length; j++) {
+                if (data[i + j] != part[j]) {
+                    continue outer;
+                }
+            }
+            return i;
+        }
+        return -1;
     }
 }

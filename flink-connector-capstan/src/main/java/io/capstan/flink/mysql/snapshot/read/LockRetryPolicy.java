@@ -1,7 +1,5 @@
 package io.capstan.flink.mysql.snapshot.read;
 
-import org.apache.flink.annotation.Internal;
-
 import java.time.Duration;
 import java.util.function.DoubleSupplier;
 
@@ -11,15 +9,14 @@ import java.util.function.DoubleSupplier;
  * several readers do not retry in step, until the budget is spent. Pure: time and randomness are
  * passed in.
  */
-@Internal
-public final class LockRetryPolicy {
-    public static final Duration INITIAL_DELAY = Duration.ofMillis(100);
-    public static final Duration MAX_DELAY = Duration.ofSeconds(5);
+final class LockRetryPolicy {
+    static final Duration INITIAL_DELAY = Duration.ofMillis(100);
+    static final Duration MAX_DELAY = Duration.ofSeconds(5);
 
     private final long budgetNanos;
     private final DoubleSupplier random;
 
-    public LockRetryPolicy(Duration budget, DoubleSupplier random) {
+    LockRetryPolicy(Duration budget, DoubleSupplier random) {
         this.budgetNanos = budget.toNanos();
         this.random = random;
     }
@@ -30,7 +27,7 @@ public final class LockRetryPolicy {
      * may wait (lock_wait_timeout), so an attempt is started only if it can finish within the
      * budget.
      */
-    public Duration nextDelay(int failedAttempts, Duration elapsed, Duration attemptCost) {
+    Duration nextDelay(int failedAttempts, Duration elapsed, Duration attemptCost) {
         long cap =
                 Math.min(
                         MAX_DELAY.toNanos(),

@@ -28,7 +28,7 @@ public final class ReadViewStatements {
      * requests go first), and that DDL waits for A, which waits for B: without a bound nothing
      * moves until a lock_wait_timeout of a year (ADR 0004). So B gives up after this long.
      */
-    public static final Duration METADATA_LOCK_PATIENCE = Duration.ofMillis(100);
+    private static final Duration METADATA_LOCK_PATIENCE = Duration.ofMillis(100);
 
     /** SHOW CREATE TABLE's AUTO_INCREMENT counter moves with every insert; it is not the schema. */
     private static final Pattern AUTO_INCREMENT = Pattern.compile(" AUTO_INCREMENT=\\d+");
