@@ -102,11 +102,12 @@ public final class CapstanMySqlSource<T>
     /** One enumerator for every mode; a restored job resumes in the phase its state says. */
     private SplitEnumerator<CapstanSplit, EnumState> enumerator(
             SplitEnumeratorContext<CapstanSplit> context, EnumState state) {
+        ServerProxies proxies = new ServerProxies(config);
         return new CapstanEnumerator(
                 context,
                 config.startupOptions().mode(),
-                new JdbcSnapshotPlanning(config),
-                new JdbcBinlogSplitPlanner(config),
+                new JdbcSnapshotPlanning(config, proxies.jdbc()),
+                new JdbcBinlogSplitPlanner(config, proxies.jdbc()),
                 state);
     }
 

@@ -85,13 +85,17 @@ class ArchitectureTest {
     @Test
     void theSourceReachesMySqlOnlyThroughItsProxies() {
         // Enumerator, planners, reader and fetchers ask proxy.JdbcProxy and proxy.BinlogStream,
-        // so fakes can stand in for the server in their unit tests.
+        // so fakes can stand in for the server in their unit tests; the source builds the
+        // server's proxies (proxy.server) and hands them in.
         noClasses()
                 .that()
                 .resideInAPackage("io.capstan.flink.mysql.source..")
                 .should()
                 .dependOnClassesThat()
-                .resideInAnyPackage("java.sql..", "com.github.shyiko..")
+                .resideInAnyPackage(
+                        "java.sql..",
+                        "com.github.shyiko..",
+                        "io.capstan.flink.mysql.proxy.server..")
                 .check(classes);
     }
 

@@ -2,10 +2,12 @@ package io.capstan.flink.mysql.binlog;
 
 import io.capstan.flink.mysql.connect.JdbcConnections;
 import io.capstan.flink.mysql.connect.MySqlConnectionConfig;
+import io.capstan.flink.mysql.connect.SqlErrors;
 import io.capstan.flink.mysql.gtid.GtidSet;
 
 import org.apache.flink.annotation.Internal;
 
+import java.io.IOException;
 import java.sql.Connection;
 import java.sql.ResultSet;
 import java.sql.SQLException;
@@ -31,14 +33,6 @@ public final class ServerGtidState {
         return new ServerGtidState(executed, purged);
     }
 
-    public GtidSet executed() {
-        return executed;
-    }
-
-    public GtidSet purged() {
-        return purged;
-    }
-
     /** Stream what commits from now on. */
     public BinlogStartPosition latest() {
         return BinlogStartPosition.of(executed);
@@ -60,19 +54,19 @@ public final class ServerGtidState {
         return position;
     }
 
+    /**
+     * Both sets, on a connection of its own.
+     *
+     * @throws IllegalStateException when they cannot be read (scrubbed by {@link SqlErrors#scrub})
+     */
     static ServerGtidState read(MySqlConnectionConfig config) {
         try (Connection c = JdbcConnections.open(config)) {
             return read(c);
         } catch (SQLException e) {
-            throw new IllegalStateException(
-                    "could not read gtid_executed/gtid_purged from "
-                            + config.address()
-                            + " (SQL state "
-                            + e.getSQLState()
-                            + ", error "
-                            + e.getErrorCode()
-                            + ")",
-                    e);
+            IOException scrubbed =
+                    SqlErrors.scrub(
+                            "could not read gtid_executed/gtid_purged from " + config.address(), e);
+            throw new IllegalStateException(scrubbed.getMessage(), scrubbed.getCause());
         }
     }
 

@@ -35,19 +35,6 @@ public final class StartPositions {
     }
 
     /**
-     * The earliest position, for a start at a commit time: configure the streamer with {@link
-     * BinlogStreamerConfig.Builder#startTimestampMillis} = {@code startTimestampMillis} so that the
-     * transactions committed before it are dropped (each still ends with a {@link TransactionEnd}).
-     */
-    public static BinlogStartPosition timestamp(
-            MySqlConnectionConfig connection, long startTimestampMillis) {
-        if (startTimestampMillis < 0) {
-            throw new IllegalArgumentException("start timestamp must be >= 0 ms since the epoch");
-        }
-        return earliest(connection);
-    }
-
-    /**
      * Halts (data_gap, source_identity_mismatch) unless the server can serve {@code position}
      * exactly.
      */

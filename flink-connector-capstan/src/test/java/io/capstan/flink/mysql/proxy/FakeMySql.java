@@ -94,15 +94,15 @@ public final class FakeMySql implements MySqlProxies {
 
     // ---- the server's content ----
 
-    /**
-     * Creates {@code id(id BIGINT NOT NULL PRIMARY KEY, name VARCHAR(255))} with rows 1..rowCount.
-     */
     /** Gives {@code id} (added before) another storage engine than InnoDB. */
     public FakeMySql engine(TableId id, String engine) {
         table(id).engine = engine;
         return this;
     }
 
+    /**
+     * Creates {@code id(id BIGINT NOT NULL PRIMARY KEY, name VARCHAR(255))} with rows 1..rowCount.
+     */
     public FakeMySql table(TableId id, int rowCount) {
         synchronized (tables) {
             Table t = new Table(keyValueSchema(id), keyValueMetadata(id));

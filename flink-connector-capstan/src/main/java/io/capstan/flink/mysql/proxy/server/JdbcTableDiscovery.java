@@ -1,12 +1,6 @@
 package io.capstan.flink.mysql.proxy.server;
 
-import io.capstan.flink.mysql.connect.JdbcConnections;
-import io.capstan.flink.mysql.connect.MySqlConnectionConfig;
 import io.capstan.flink.mysql.schema.TableId;
-import io.capstan.flink.mysql.source.TableDiscovery;
-import io.capstan.flink.mysql.source.TableSelection;
-
-import org.apache.flink.annotation.Internal;
 
 import java.sql.Connection;
 import java.sql.PreparedStatement;
@@ -16,24 +10,13 @@ import java.sql.Statement;
 import java.util.ArrayList;
 import java.util.List;
 
-/** Lists the server's base tables over JDBC; {@link TableDiscovery} picks the selected ones. */
-@Internal
-public final class JdbcTableDiscovery {
+/**
+ * The server's base tables and storage engines over JDBC, for {@link ServerJdbcProxy}; {@code
+ * source.TableDiscovery} picks the selected tables.
+ */
+final class JdbcTableDiscovery {
 
     private JdbcTableDiscovery() {}
-
-    /**
-     * The selected base tables on the server at {@code config}, sorted, on a connection of its own
-     * (the SQL layer's planning-time check).
-     *
-     * @throws io.capstan.flink.mysql.error.CapstanHaltException {@code no_tables_matched}
-     */
-    public static List<TableId> resolve(MySqlConnectionConfig config, TableSelection selection)
-            throws SQLException {
-        try (Connection c = JdbcConnections.open(config)) {
-            return TableDiscovery.select(baseTables(c), selection, config.address());
-        }
-    }
 
     /** The table's storage engine (empty text when the server reports none). */
     static String storageEngine(Connection c, TableId table) throws SQLException {

@@ -3,6 +3,7 @@ package io.capstan.flink.mysql.proxy.server;
 import io.capstan.flink.mysql.binlog.ServerGtidState;
 import io.capstan.flink.mysql.connect.JdbcConnections;
 import io.capstan.flink.mysql.connect.MySqlConnectionConfig;
+import io.capstan.flink.mysql.connect.SqlErrors;
 import io.capstan.flink.mysql.gtid.GtidSet;
 import io.capstan.flink.mysql.preflight.ServerFacts;
 import io.capstan.flink.mysql.preflight.ServerFactsReader;
@@ -32,7 +33,8 @@ import java.util.Optional;
 /**
  * {@link JdbcProxy} over one JDBC connection to the server, opened on first use and kept. A
  * connection idle for {@link #IDLE_BEFORE_PING_NANOS} is pinged before reuse (the server or a
- * network hop may have dropped it meanwhile); one that failed a call is dropped. Only opening and
+ * network hop may have dropped it meanwhile); one that failed a call is dropped, and a call that
+ * failed for its connection (SQLState class 08) is retried once on a new one. Only opening and
  * dropping the connection is synchronized: {@link #close} from another thread aborts a call in
  * flight, as closing a connection does.
  */
@@ -133,33 +135,61 @@ public final class ServerJdbcProxy implements JdbcProxy {
         return new ReaderChunkSession(new ChunkReader(config, options));
     }
 
-    /** One call on the kept connection; a failure drops it, so the next call reconnects. */
+    /**
+     * One call on the kept connection; a failure drops it, so the next call reconnects. Every call
+     * is an idempotent read, so one that fails for the connection (SQLState class 08: the server or
+     * a network hop dropped the kept connection since its last use, a KILL, a restart) is retried
+     * once on a fresh connection. A connection that cannot be opened is not retried at once (the
+     * caller's own retry waits). Failures are scrubbed by {@link SqlErrors#scrub} (Rule 1).
+     */
     private <T> T call(String what, JdbcCall<T> call) throws IOException {
-        Session s = session();
+        Session kept = session(what);
+        try {
+            return use(kept, call);
+        } catch (SQLException | IOException e) {
+            if (!isConnectionFailure(e)) {
+                throw failure(what, e);
+            }
+        }
+        Session fresh = session(what);
+        try {
+            return use(fresh, call);
+        } catch (SQLException | IOException e) {
+            throw failure(what, e);
+        }
+    }
+
+    /** The call on {@code s}; drops the connection when the call fails. */
+    private <T> T use(Session s, JdbcCall<T> call) throws SQLException, IOException {
         try {
             T result = call.apply(s);
             lastUsedNanos = System.nanoTime();
             return result;
-        } catch (SQLException e) {
+        } catch (SQLException | IOException | RuntimeException e) {
             drop(s);
-            // Metadata and settings only: the driver's message quotes no row value.
-            throw new IOException(
-                    what
-                            + " on "
-                            + config.address()
-                            + " (MySQL error "
-                            + e.getErrorCode()
-                            + ", SQLState "
-                            + e.getSQLState()
-                            + ")",
-                    e);
-        } catch (IOException | RuntimeException e) {
-            drop(s); // boundary queries: already value-free IOExceptions
             throw e;
         }
     }
 
-    private synchronized Session session() throws IOException {
+    /**
+     * A failure of the connection rather than of the statement: SQLState class 08, from the driver
+     * or kept as the cause of an IOException the boundary queries scrubbed.
+     */
+    private static boolean isConnectionFailure(Exception e) {
+        Throwable t = e instanceof SQLException ? e : e.getCause();
+        return t instanceof SQLException
+                && String.valueOf(((SQLException) t).getSQLState()).startsWith("08");
+    }
+
+    /** The boundary queries' IOExceptions are scrubbed already; a driver error is scrubbed here. */
+    private IOException failure(String what, Exception e) {
+        return e instanceof SQLException
+                ? SqlErrors.scrub(what + " on " + config.address(), (SQLException) e)
+                : (IOException) e;
+    }
+
+    /** The kept connection, or a new one; a connection idle for long is pinged first. */
+    private synchronized Session session(String what) throws IOException {
         try {
             if (session != null
                     && System.nanoTime() - lastUsedNanos > IDLE_BEFORE_PING_NANOS
@@ -174,15 +204,7 @@ public final class ServerJdbcProxy implements JdbcProxy {
             return session;
         } catch (SQLException e) {
             drop(session);
-            throw new IOException(
-                    "could not connect to "
-                            + config.address()
-                            + " (MySQL error "
-                            + e.getErrorCode()
-                            + ", SQLState "
-                            + e.getSQLState()
-                            + ")",
-                    e);
+            throw SqlErrors.scrub(what + ": could not connect to " + config.address(), e);
         }
     }
 

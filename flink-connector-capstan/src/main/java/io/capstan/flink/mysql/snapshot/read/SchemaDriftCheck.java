@@ -6,6 +6,8 @@ import io.capstan.flink.mysql.schema.JdbcSchemaReader;
 import io.capstan.flink.mysql.schema.TableId;
 import io.capstan.flink.mysql.snapshot.plan.SnapshotChunk;
 
+import org.apache.flink.annotation.Internal;
+
 import java.sql.Connection;
 import java.sql.SQLException;
 import java.util.HashMap;
@@ -20,7 +22,8 @@ import java.util.Map;
  * (information_schema, two queries); later chunks compare the server's table definition text, read
  * with the read view, with the one seen then (no extra query).
  */
-final class SchemaDriftCheck {
+@Internal
+public final class SchemaDriftCheck {
 
     /** Per table, the definition text last verified against the job's schema. */
     private final Map<TableId, String> verifiedDefinitions = new HashMap<>();
@@ -48,15 +51,23 @@ final class SchemaDriftCheck {
 
     /** The halt for a table whose definition changed while its snapshot was in progress. */
     static CapstanHaltException drifted(SnapshotChunk chunk) {
+        return drifted(chunk.table(), "detected reading chunk " + chunk.id());
+    }
+
+    /**
+     * The halt for {@code table}, whose definition changed while its snapshot was in progress.
+     *
+     * @param detected where it was seen, e.g. {@code "detected before reading chunk db.t#3"}
+     */
+    public static CapstanHaltException drifted(TableId table, String detected) {
         return new CapstanHaltException(
                 HaltReason.SNAPSHOT_SCHEMA_DRIFTED,
                 "the definition of table "
-                        + chunk.table()
-                        + " changed while its snapshot was in"
-                        + " progress (detected reading chunk "
-                        + chunk.id()
-                        + "), so its chunks"
-                        + " would not fit one schema; restart the job without state once the"
-                        + " schema change is done (avoid DDL on tables being snapshotted)");
+                        + table
+                        + " changed while its snapshot was in progress ("
+                        + detected
+                        + "), so its chunks would not fit one schema; restart the job without state"
+                        + " once the schema change is done (avoid DDL on tables being"
+                        + " snapshotted)");
     }
 }

@@ -4,7 +4,6 @@ import io.capstan.flink.mysql.binlog.BinlogStartPosition;
 import io.capstan.flink.mysql.preflight.CaptureScope;
 import io.capstan.flink.mysql.preflight.Preflight;
 import io.capstan.flink.mysql.proxy.JdbcProxy;
-import io.capstan.flink.mysql.proxy.server.ServerJdbcProxy;
 import io.capstan.flink.mysql.schema.TableId;
 import io.capstan.flink.mysql.source.CapstanSourceConfig;
 import io.capstan.flink.mysql.source.TableDiscovery;
@@ -29,11 +28,7 @@ public final class JdbcBinlogSplitPlanner implements BinlogSplitPlanner {
     private final CapstanSourceConfig config;
     private final JdbcProxy mysql;
 
-    /** Against the configured server. */
-    public JdbcBinlogSplitPlanner(CapstanSourceConfig config) {
-        this(config, new ServerJdbcProxy(config.connection()));
-    }
-
+    /** Against the server behind {@code mysql}, which it owns from now on. */
     public JdbcBinlogSplitPlanner(CapstanSourceConfig config, JdbcProxy mysql) {
         this.config = config;
         this.mysql = mysql;

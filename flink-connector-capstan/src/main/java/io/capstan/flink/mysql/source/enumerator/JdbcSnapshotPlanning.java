@@ -3,7 +3,6 @@ package io.capstan.flink.mysql.source.enumerator;
 import io.capstan.flink.mysql.preflight.CaptureScope;
 import io.capstan.flink.mysql.preflight.Preflight;
 import io.capstan.flink.mysql.proxy.JdbcProxy;
-import io.capstan.flink.mysql.proxy.server.ServerJdbcProxy;
 import io.capstan.flink.mysql.schema.SchemaFingerprint;
 import io.capstan.flink.mysql.schema.TableId;
 import io.capstan.flink.mysql.schema.TableSchema;
@@ -40,11 +39,7 @@ public final class JdbcSnapshotPlanning implements SnapshotPlanning {
     private final CapstanSourceConfig config;
     private final JdbcProxy mysql;
 
-    /** Against the configured server. */
-    public JdbcSnapshotPlanning(CapstanSourceConfig config) {
-        this(config, new ServerJdbcProxy(config.connection()));
-    }
-
+    /** Against the server behind {@code mysql}, which it owns from now on. */
     public JdbcSnapshotPlanning(CapstanSourceConfig config, JdbcProxy mysql) {
         this.config = config;
         this.mysql = mysql;

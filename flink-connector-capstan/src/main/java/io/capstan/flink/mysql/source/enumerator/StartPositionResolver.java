@@ -22,11 +22,8 @@ final class StartPositionResolver {
             case GTID_SET:
                 return mysql.gtidState().resumeFrom(options.gtidSet(), mysql.serverAddress());
             case TIMESTAMP:
-                if (options.timestampMillis() < 0) {
-                    throw new IllegalArgumentException(
-                            "start timestamp must be >= 0 ms since the epoch");
-                }
-                // The streamer drops the transactions committed before the timestamp.
+                // StartupOptions refuses a negative timestamp. The streamer drops the transactions
+                // committed before the timestamp.
                 return mysql.gtidState().earliest();
             default:
                 // initial/snapshot start the binlog from their chunks' positions, never here;

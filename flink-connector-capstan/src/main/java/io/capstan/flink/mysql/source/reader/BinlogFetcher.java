@@ -58,7 +58,12 @@ final class BinlogFetcher implements AutoCloseable {
                 mysql.binlog(
                         binlog.start(), binlog.tables(), SnapshotDdlObserver.of(binlog.gate()));
         metrics.streamerStarted(s.metrics());
-        s.start();
+        try {
+            s.start();
+        } catch (RuntimeException | Error e) {
+            s.close(); // a refused start may have left threads or a half-open connection
+            throw e;
+        }
         streamer = s;
         poller = new ServerGtidPoller(mysql.jdbc(), gtidPollInterval);
         metrics.binlogStarted(binlog.start().processed(), poller::latest);

@@ -5,24 +5,28 @@ import io.capstan.flink.mysql.ChangeEvent;
 import io.capstan.flink.mysql.binlog.BinlogRecord;
 import io.capstan.flink.mysql.binlog.RowChange;
 import io.capstan.flink.mysql.binlog.TransactionEnd;
+import io.capstan.flink.mysql.event.Operation;
 import io.capstan.flink.mysql.gtid.Gtid;
 import io.capstan.flink.mysql.snapshot.gate.GatedChange;
 import io.capstan.flink.mysql.source.split.BinlogSplitState;
 
 import org.apache.flink.annotation.Internal;
 import org.apache.flink.api.connector.source.SourceOutput;
+import org.apache.flink.table.data.RowData;
+
+import javax.annotation.Nullable;
 
 /**
  * The only place the binlog split state changes, on the task thread, one element at a time, so a
  * checkpoint barrier falls between two row changes and the state names exactly what was emitted.
  *
  * <p>A row change already covered by the state (its transaction processed, or within the partial
- * transaction's handled rows) is skipped as defence in depth. Otherwise it passes the cursor gate
- * ({@link GatedChange}): what passes is deserialized and emitted with its commit time as the record
- * timestamp. Either way the state counts the row as handled: the streamer's resume skips the first
- * N captured rows of the partial transaction, suppressed ones included. A transaction end adds the
- * transaction to the processed set (and may retire gated tables), also when all its rows were
- * suppressed.
+ * transaction's handled rows) is skipped as defence in depth. Otherwise, if its table is gated, it
+ * passes the cursor gate ({@link GatedChange}); what passes is deserialized and emitted with its
+ * commit time as the record timestamp. Either way the state counts the row as handled: the
+ * streamer's resume skips the first N captured rows of the partial transaction, suppressed ones
+ * included. A transaction end adds the transaction to the processed set (and may retire gated
+ * tables), also when all its rows were suppressed.
  */
 @Internal
 public final class BinlogRecordEmitter<T> {
@@ -58,27 +62,40 @@ public final class BinlogRecordEmitter<T> {
             metrics.rowSkippedOnResume();
             return;
         }
-        GatedChange gated = GatedChange.of(state.gate(), change);
-        if (gated.isSuppressed()) {
-            state.rowEmitted(change.gtid(), change.indexInTransaction());
-            metrics.rowSuppressedByGate();
-            return;
+        ChangeEvent event;
+        if (!state.gate().isGated(change.tableId())) {
+            // The steady state (after the handoff, every stream-only job): the change as it is.
+            event = event(change, change.operation(), change.before(), change.after());
+        } else {
+            GatedChange gated = GatedChange.of(state.gate(), change);
+            if (gated.isSuppressed()) {
+                state.rowEmitted(change.gtid(), change.indexInTransaction());
+                metrics.rowSuppressedByGate();
+                return;
+            }
+            event = event(change, gated.operation(), gated.before(), gated.after());
         }
-        ChangeEvent event =
-                new ChangeEvent(
-                        gated.operation(),
-                        gated.before(),
-                        gated.after(),
-                        change.schema(),
-                        change.tableId(),
-                        gtidText(change.gtid()),
-                        change.commitTimestampMicros(),
-                        change.indexInTransaction());
         collector.output = output;
         collector.timestampMillis = change.commitTimestampMicros() / 1000;
         deserializer.deserialize(event, collector);
         state.rowEmitted(change.gtid(), change.indexInTransaction());
         metrics.rowEmitted();
+    }
+
+    private ChangeEvent event(
+            RowChange change,
+            Operation operation,
+            @Nullable RowData before,
+            @Nullable RowData after) {
+        return new ChangeEvent(
+                operation,
+                before,
+                after,
+                change.schema(),
+                change.tableId(),
+                gtidText(change.gtid()),
+                change.commitTimestampMicros(),
+                change.indexInTransaction());
     }
 
     private String gtidText(Gtid gtid) {

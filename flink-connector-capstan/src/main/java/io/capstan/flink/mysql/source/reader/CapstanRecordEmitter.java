@@ -20,7 +20,7 @@ public final class CapstanRecordEmitter<T>
     private final CapstanReaderMetrics metrics;
 
     public CapstanRecordEmitter(CapstanDeserializer<T> deserializer, CapstanReaderMetrics metrics) {
-        this.chunks = new ChunkRecordEmitter<>(deserializer, metrics);
+        this.chunks = new ChunkRecordEmitter<>(deserializer);
         this.binlog = new BinlogRecordEmitter<>(deserializer, metrics);
         this.metrics = metrics;
     }

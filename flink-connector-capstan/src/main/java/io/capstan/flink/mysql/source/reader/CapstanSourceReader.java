@@ -12,7 +12,6 @@ import io.capstan.flink.mysql.source.split.CapstanSplitState;
 import io.capstan.flink.mysql.source.split.SnapshotChunkSplit;
 
 import org.apache.flink.annotation.Internal;
-import org.apache.flink.api.common.functions.RuntimeContext;
 import org.apache.flink.api.connector.source.RichSourceReaderContext;
 import org.apache.flink.api.connector.source.SourceEvent;
 import org.apache.flink.api.connector.source.SourceReaderContext;
@@ -23,6 +22,8 @@ import org.apache.flink.streaming.api.operators.StreamingRuntimeContext;
 
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
+
+import javax.annotation.Nullable;
 
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
@@ -219,25 +220,29 @@ public final class CapstanSourceReader<T>
 
     /** Whether the job's checkpoints may be unaligned; false when the reader cannot tell. */
     static boolean unalignedCheckpoints(SourceReaderContext context) {
-        if (context instanceof RichSourceReaderContext rich
-                && rich.getRuntimeContext() instanceof StreamingRuntimeContext runtime) {
-            return CheckpointingOptions.isUnalignedCheckpointEnabled(runtime.getJobConfiguration());
-        }
-        return false;
+        Configuration job = jobConfiguration(context);
+        return job != null && CheckpointingOptions.isUnalignedCheckpointEnabled(job);
     }
 
     /** Whether the job checkpoints, from its configuration (only readers can see it). */
     static boolean checkpointingEnabled(SourceReaderContext context) {
-        if (context instanceof RichSourceReaderContext) {
-            RuntimeContext runtime = ((RichSourceReaderContext) context).getRuntimeContext();
-            if (runtime instanceof StreamingRuntimeContext) {
-                return CheckpointingOptions.isCheckpointingEnabled(
-                        ((StreamingRuntimeContext) runtime).getJobConfiguration());
-            }
+        Configuration job = jobConfiguration(context);
+        if (job != null) {
+            return CheckpointingOptions.isCheckpointingEnabled(job);
         }
         LOG.warn(
                 "Cannot tell whether the job checkpoints; assuming it does (the snapshot hands over"
                         + " to the binlog after a checkpoint)");
         return true;
+    }
+
+    /** The job's configuration, or null when the context does not show it. */
+    @Nullable
+    private static Configuration jobConfiguration(SourceReaderContext context) {
+        if (context instanceof RichSourceReaderContext rich
+                && rich.getRuntimeContext() instanceof StreamingRuntimeContext runtime) {
+            return runtime.getJobConfiguration();
+        }
+        return null;
     }
 }

@@ -1,13 +1,12 @@
 package io.capstan.flink.mysql.source.reader;
 
-import io.capstan.flink.mysql.error.CapstanHaltException;
-import io.capstan.flink.mysql.error.HaltReason;
 import io.capstan.flink.mysql.proxy.ChunkSession;
 import io.capstan.flink.mysql.proxy.JdbcProxy;
 import io.capstan.flink.mysql.schema.SchemaFingerprint;
 import io.capstan.flink.mysql.schema.TableId;
 import io.capstan.flink.mysql.schema.TableSchema;
 import io.capstan.flink.mysql.snapshot.read.ChunkResult;
+import io.capstan.flink.mysql.snapshot.read.SchemaDriftCheck;
 import io.capstan.flink.mysql.snapshot.read.SnapshotReadOptions;
 import io.capstan.flink.mysql.snapshot.read.TableReadSpec;
 import io.capstan.flink.mysql.source.split.SnapshotChunkSplit;
@@ -77,17 +76,8 @@ final class ChunkFetcher implements AutoCloseable {
             // A failed read leaves the proxy without a connection: the next attempt reconnects.
             TableSchema schema = mysql.tableSchema(table);
             if (SchemaFingerprint.of(schema) != split.schemaFingerprint()) {
-                throw new CapstanHaltException(
-                        HaltReason.SNAPSHOT_SCHEMA_DRIFTED,
-                        "the definition of table "
-                                + table
-                                + " changed since its snapshot began"
-                                + " (detected before reading chunk "
-                                + split.splitId()
-                                + "), so its"
-                                + " chunks would not fit one schema; restart the job without state"
-                                + " once the schema change is done (avoid DDL on tables being"
-                                + " snapshotted)");
+                throw SchemaDriftCheck.drifted(
+                        table, "detected before reading chunk " + split.splitId());
             }
             spec = TableReadSpec.forSchema(split.key(), schema, options.columns());
             specs.put(table, spec);

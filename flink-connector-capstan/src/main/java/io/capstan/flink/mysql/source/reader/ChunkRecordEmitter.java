@@ -21,12 +21,10 @@ import java.util.List;
 final class ChunkRecordEmitter<T> {
 
     private final CapstanDeserializer<T> deserializer;
-    private final CapstanReaderMetrics metrics;
     private final TimestampedCollector<T> collector = new TimestampedCollector<>();
 
-    ChunkRecordEmitter(CapstanDeserializer<T> deserializer, CapstanReaderMetrics metrics) {
+    ChunkRecordEmitter(CapstanDeserializer<T> deserializer) {
         this.deserializer = deserializer;
-        this.metrics = metrics;
     }
 
     void emit(ChunkElement chunk, SourceOutput<T> output, SnapshotChunkSplitState state)

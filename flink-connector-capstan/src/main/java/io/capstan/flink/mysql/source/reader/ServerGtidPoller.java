@@ -15,9 +15,10 @@ import java.util.concurrent.ScheduledExecutorService;
 import java.util.concurrent.TimeUnit;
 
 /**
- * Reads the server's {@code gtid_executed} every {@link #INTERVAL} through a JDBC proxy of its own
- * (a daemon thread, off the read path), for the {@code processedGtidLag} gauge. A failed poll keeps
- * the last value and is logged once until a poll succeeds again; the stream never depends on it.
+ * Reads the server's {@code gtid_executed} at a fixed interval ({@link #INTERVAL} in the reader)
+ * through a JDBC proxy of its own (a daemon thread, off the read path), for the {@code
+ * processedGtidLag} gauge. A failed poll keeps the last value and is logged once until a poll
+ * succeeds again; the stream never depends on it.
  */
 final class ServerGtidPoller implements AutoCloseable {
 
@@ -28,6 +29,7 @@ final class ServerGtidPoller implements AutoCloseable {
     /** The poller thread's, until close() has seen that thread end. */
     private final JdbcProxy mysql;
 
+    private final Duration interval;
     private final ScheduledExecutorService executor;
     @Nullable private volatile GtidSet latest;
     private boolean failing;
@@ -36,6 +38,7 @@ final class ServerGtidPoller implements AutoCloseable {
     /** Starts polling {@code mysql}, which it owns from now on. */
     ServerGtidPoller(JdbcProxy mysql, Duration interval) {
         this.mysql = mysql;
+        this.interval = interval;
         this.executor =
                 Executors.newSingleThreadScheduledExecutor(
                         r -> {
@@ -65,15 +68,16 @@ final class ServerGtidPoller implements AutoCloseable {
             latest = mysql.gtidExecuted();
             failing = false;
         } catch (IOException | RuntimeException e) {
+            // The proxy dropped its connection with the failed call: the next poll reconnects.
             if (!failing) {
                 LOG.warn(
-                        "Could not read gtid_executed from {} for the processedGtidLag metric ({}); retrying every {} s",
+                        "Could not read gtid_executed from {} for the processedGtidLag metric ({});"
+                                + " retrying every {} ms",
                         mysql.serverAddress(),
                         e.getClass().getSimpleName(),
-                        INTERVAL.toSeconds());
+                        interval.toMillis());
                 failing = true;
             }
-            closeConnection(); // the next poll reconnects
         } finally {
             if (closed) {
                 closeConnection(); // close() raced with this poll and left the connection to it

@@ -118,6 +118,8 @@ class BinlogFetcherTest {
         assertThatThrownBy(() -> fetcher.start(new BinlogSplit(List.of(TABLE), START)))
                 .isSameAs(halt);
         assertThat(fetcher.isStreaming()).isFalse();
+        assertThat(mysql.streams).hasSize(1);
+        assertThat(mysql.streams.get(0).closed()).as("the refused stream is closed").isTrue();
     }
 
     @Test
