@@ -1,5 +1,6 @@
 package io.capstan.flink.mysql.perf;
 
+import io.capstan.flink.mysql.bench.endtoend.BenchServer;
 import io.capstan.flink.mysql.binlog.BinlogRecord;
 import io.capstan.flink.mysql.binlog.BinlogStartPosition;
 import io.capstan.flink.mysql.binlog.BinlogStreamer;
@@ -68,8 +69,6 @@ public class BinlogDecodeProbe {
 
     public static void main(String[] args) throws Exception {
         int changes = PerfData.intProperty("perf.changes", 300_000);
-        int rounds = PerfData.intProperty("perf.rounds", 5);
-        String only = System.getProperty("perf.only");
         try (MySqlServer server = MySqlServer.startEmbedded(ServerOptions.defaults())) {
             PerfData.createTable(server, DB, TABLE);
             String before = server.gtidExecuted().replaceAll("\\s", "");
@@ -81,59 +80,15 @@ public class BinlogDecodeProbe {
             // -Dperf.ssl=DISABLED measures without TLS (default: the connector's default,
             // PREFERRED)
             MySqlConnectionConfig config =
-                    PerfData.connectorConfig(
+                    BenchServer.connectorConfig(
                             server, SslMode.valueOf(System.getProperty("perf.ssl", "PREFERRED")));
 
-            Map<String, Variant> variants = new LinkedHashMap<>();
+            Map<String, PerfData.Variant> variants = new LinkedHashMap<>();
             variants.put("plain", () -> client(config, before, expected, false));
             variants.put("decode+convert", () -> client(config, before, expected, true));
             variants.put("streamer", () -> streamer(config, before, expected));
-            if (only != null) {
-                variants.keySet().retainAll(List.of(only.split(",")));
-            }
-            Map<String, List<Double>> rates = new LinkedHashMap<>();
-            Map<String, List<Double>> cpuRates = new LinkedHashMap<>();
-            for (int round = -1; round < rounds; round++) {
-                for (Map.Entry<String, Variant> v : SnapshotReadProbe.rotated(variants, round)) {
-                    long start = System.nanoTime();
-                    long cpuStart = PerfData.processCpuNanos();
-                    long n = v.getValue().run();
-                    double seconds = (System.nanoTime() - start) / 1e9;
-                    double cpuSeconds = (PerfData.processCpuNanos() - cpuStart) / 1e9;
-                    if (n != expected) {
-                        throw new IllegalStateException(
-                                v.getKey() + " saw " + n + " rows, expected " + expected);
-                    }
-                    if (round >= 0) {
-                        rates.computeIfAbsent(v.getKey(), k -> new ArrayList<>()).add(n / seconds);
-                        cpuRates.computeIfAbsent(v.getKey(), k -> new ArrayList<>())
-                                .add(n / cpuSeconds);
-                    }
-                    System.out.printf(
-                            "round %d %-15s %8.0f rows/s  %8.0f rows/client-cpu-s  (load %s)%n",
-                            round, v.getKey(), n / seconds, n / cpuSeconds, PerfData.loadAverage());
-                }
-            }
-            double plain =
-                    rates.containsKey("plain") ? PerfData.median(rates.get("plain")) : Double.NaN;
-            System.out.printf("%n%d row changes, %d rounds, medians:%n", expected, rounds);
-            double plainCpu =
-                    cpuRates.containsKey("plain")
-                            ? PerfData.median(cpuRates.get("plain"))
-                            : Double.NaN;
-            for (Map.Entry<String, List<Double>> r : rates.entrySet()) {
-                double m = PerfData.median(r.getValue());
-                double c = PerfData.median(cpuRates.get(r.getKey()));
-                System.out.printf(
-                        "  %-15s %9.0f rows/s  %.2fx plain   %9.0f rows/client-cpu-s  %.2fx plain%n",
-                        r.getKey(), m, m / plain, c, c / plainCpu);
-            }
+            PerfData.measure(variants, expected, "row changes");
         }
-    }
-
-    @FunctionalInterface
-    private interface Variant {
-        long run() throws Exception;
     }
 
     /**

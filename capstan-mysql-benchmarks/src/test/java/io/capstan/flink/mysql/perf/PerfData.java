@@ -1,18 +1,16 @@
 package io.capstan.flink.mysql.perf;
 
-import io.capstan.flink.mysql.connect.MySqlConnectionConfig;
-import io.capstan.flink.mysql.connect.SslMode;
-import io.capstan.flink.mysql.testing.MySqlAccount;
 import io.capstan.flink.mysql.testing.MySqlServer;
 
 import java.sql.Connection;
 import java.sql.SQLException;
 import java.sql.Statement;
-import java.time.Duration;
 import java.util.ArrayList;
 import java.util.Collections;
+import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Locale;
+import java.util.Map;
 import java.util.Random;
 
 /**
@@ -28,22 +26,6 @@ final class PerfData {
                     + " doc JSON";
 
     private PerfData() {}
-
-    /**
-     * The connector account of the probe's server, as the connector's settings, in the given TLS
-     * mode.
-     */
-    static MySqlConnectionConfig connectorConfig(MySqlServer server, SslMode sslMode) {
-        MySqlAccount account = server.connectorAccount();
-        return MySqlConnectionConfig.builder()
-                .hostname(account.hostname())
-                .port(account.port())
-                .username(account.username())
-                .password(account.password())
-                .connectTimeout(Duration.ofSeconds(10))
-                .sslMode(sslMode)
-                .build();
-    }
 
     static int intProperty(String name, int dflt) {
         return Integer.parseInt(System.getProperty(name, Integer.toString(dflt)));
@@ -141,6 +123,71 @@ final class PerfData {
             c[k] = ALPHABET[r.nextInt(ALPHABET.length)];
         }
         return new String(c);
+    }
+
+    /** One measured variant of a probe: reads everything once, returns the rows it saw. */
+    @FunctionalInterface
+    interface Variant {
+        long run() throws Exception;
+    }
+
+    /**
+     * Runs the variants ({@code -Dperf.only=a,b} keeps only those) for a warm-up round and {@code
+     * -Dperf.rounds} (default 5) measured rounds, each round starting with the next variant; every
+     * run must see {@code expected} rows. Prints each run's rows per wall second and per second of
+     * this JVM's CPU, then their medians and ratios to the variant {@code plain}.
+     *
+     * @param what what a row is, for the summary ("rows", "row changes")
+     */
+    static void measure(Map<String, Variant> variants, long expected, String what)
+            throws Exception {
+        int rounds = intProperty("perf.rounds", 5);
+        String only = System.getProperty("perf.only");
+        Map<String, Variant> measured = new LinkedHashMap<>(variants);
+        if (only != null) {
+            measured.keySet().retainAll(List.of(only.split(",")));
+        }
+        Map<String, List<Double>> rates = new LinkedHashMap<>();
+        Map<String, List<Double>> cpuRates = new LinkedHashMap<>();
+        for (int round = -1; round < rounds; round++) { // round -1 warms up
+            for (Map.Entry<String, Variant> v : rotated(measured, round)) {
+                long start = System.nanoTime();
+                long cpuStart = processCpuNanos();
+                long n = v.getValue().run();
+                double seconds = (System.nanoTime() - start) / 1e9;
+                double cpuSeconds = (processCpuNanos() - cpuStart) / 1e9;
+                if (n != expected) {
+                    throw new IllegalStateException(
+                            v.getKey() + " saw " + n + " rows, expected " + expected);
+                }
+                if (round >= 0) {
+                    rates.computeIfAbsent(v.getKey(), k -> new ArrayList<>()).add(n / seconds);
+                    cpuRates.computeIfAbsent(v.getKey(), k -> new ArrayList<>())
+                            .add(n / cpuSeconds);
+                }
+                System.out.printf(
+                        "round %d %-15s %8.0f rows/s  %8.0f rows/client-cpu-s  (load %s)%n",
+                        round, v.getKey(), n / seconds, n / cpuSeconds, loadAverage());
+            }
+        }
+        double plain = rates.containsKey("plain") ? median(rates.get("plain")) : Double.NaN;
+        double plainCpu =
+                cpuRates.containsKey("plain") ? median(cpuRates.get("plain")) : Double.NaN;
+        System.out.printf("%n%d %s, %d rounds, medians:%n", expected, what, rounds);
+        for (Map.Entry<String, List<Double>> r : rates.entrySet()) {
+            double m = median(r.getValue());
+            double c = median(cpuRates.get(r.getKey()));
+            System.out.printf(
+                    "  %-15s %9.0f rows/s  %.2fx plain   %9.0f rows/client-cpu-s  %.2fx plain%n",
+                    r.getKey(), m, m / plain, c, c / plainCpu);
+        }
+    }
+
+    /** Each round starts with the next variant, so none always follows the same one's garbage. */
+    private static <V> List<Map.Entry<String, V>> rotated(Map<String, V> variants, int round) {
+        List<Map.Entry<String, V>> list = new ArrayList<>(variants.entrySet());
+        Collections.rotate(list, -Math.floorMod(round, Math.max(1, list.size())));
+        return list;
     }
 
     /** Median of the samples (upper median for an even count). */

@@ -1,5 +1,6 @@
 package io.capstan.flink.mysql.perf;
 
+import io.capstan.flink.mysql.bench.endtoend.BenchServer;
 import io.capstan.flink.mysql.connect.JdbcConnections;
 import io.capstan.flink.mysql.connect.MySqlConnectionConfig;
 import io.capstan.flink.mysql.connect.SslMode;
@@ -29,7 +30,6 @@ import java.sql.Connection;
 import java.sql.ResultSet;
 import java.sql.Statement;
 import java.time.LocalDateTime;
-import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
@@ -74,8 +74,6 @@ public class SnapshotReadProbe {
 
     public static void main(String[] args) throws Exception {
         int rows = PerfData.intProperty("perf.rows", 300_000);
-        int rounds = PerfData.intProperty("perf.rounds", 5);
-        String only = System.getProperty("perf.only");
         try (MySqlServer server = MySqlServer.startEmbedded(ServerOptions.defaults())) {
             PerfData.createTable(server, DB, TABLE);
             long t0 = System.nanoTime();
@@ -86,70 +84,19 @@ public class SnapshotReadProbe {
             // -Dperf.ssl=DISABLED measures without TLS (default: the connector's default,
             // PREFERRED)
             MySqlConnectionConfig config =
-                    PerfData.connectorConfig(
+                    BenchServer.connectorConfig(
                             server, SslMode.valueOf(System.getProperty("perf.ssl", "PREFERRED")));
             TableId table = TableId.of(DB, TABLE);
 
             if (!Boolean.getBoolean("perf.skipCheck")) {
                 crossCheck(config, table, rows);
             }
-            Map<String, Variant> variants = new LinkedHashMap<>();
+            Map<String, PerfData.Variant> variants = new LinkedHashMap<>();
             variants.put("plain", () -> plainScan(config, table, null));
             variants.put("chunks", () -> chunks(config, table));
             variants.put("plain+convert", () -> plainScan(config, table, converter(config, table)));
-            if (only != null) {
-                variants.keySet().retainAll(List.of(only.split(",")));
-            }
-            Map<String, List<Double>> rates = new LinkedHashMap<>();
-            Map<String, List<Double>> cpuRates = new LinkedHashMap<>();
-            for (int round = -1; round < rounds; round++) { // round -1 warms up
-                for (Map.Entry<String, Variant> v : rotated(variants, round)) {
-                    long start = System.nanoTime();
-                    long cpuStart = PerfData.processCpuNanos();
-                    long n = v.getValue().run();
-                    double seconds = (System.nanoTime() - start) / 1e9;
-                    double cpuSeconds = (PerfData.processCpuNanos() - cpuStart) / 1e9;
-                    if (n != rows) {
-                        throw new IllegalStateException(
-                                v.getKey() + " read " + n + " rows, expected " + rows);
-                    }
-                    if (round >= 0) {
-                        rates.computeIfAbsent(v.getKey(), k -> new ArrayList<>()).add(n / seconds);
-                        cpuRates.computeIfAbsent(v.getKey(), k -> new ArrayList<>())
-                                .add(n / cpuSeconds);
-                    }
-                    System.out.printf(
-                            "round %d %-14s %8.0f rows/s  %8.0f rows/client-cpu-s  (load %s)%n",
-                            round, v.getKey(), n / seconds, n / cpuSeconds, PerfData.loadAverage());
-                }
-            }
-            double plain =
-                    rates.containsKey("plain") ? PerfData.median(rates.get("plain")) : Double.NaN;
-            System.out.printf("%n%d rows, %d rounds, medians:%n", rows, rounds);
-            double plainCpu =
-                    cpuRates.containsKey("plain")
-                            ? PerfData.median(cpuRates.get("plain"))
-                            : Double.NaN;
-            for (Map.Entry<String, List<Double>> r : rates.entrySet()) {
-                double m = PerfData.median(r.getValue());
-                double c = PerfData.median(cpuRates.get(r.getKey()));
-                System.out.printf(
-                        "  %-14s %9.0f rows/s  %.2fx plain   %9.0f rows/client-cpu-s  %.2fx plain%n",
-                        r.getKey(), m, m / plain, c, c / plainCpu);
-            }
+            PerfData.measure(variants, rows, "rows");
         }
-    }
-
-    /** Each round starts with the next variant, so none always follows the same one's garbage. */
-    static <V> List<Map.Entry<String, V>> rotated(Map<String, V> variants, int round) {
-        List<Map.Entry<String, V>> list = new ArrayList<>(variants.entrySet());
-        java.util.Collections.rotate(list, -Math.floorMod(round, Math.max(1, list.size())));
-        return list;
-    }
-
-    @FunctionalInterface
-    private interface Variant {
-        long run() throws Exception;
     }
 
     private static RowConverter converter(MySqlConnectionConfig config, TableId table)

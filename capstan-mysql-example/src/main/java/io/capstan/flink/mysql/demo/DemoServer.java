@@ -44,7 +44,9 @@ final class DemoServer implements AutoCloseable {
     static DemoServer start(DemoOptions o, Progress progress) {
         if (!o.embedded()) {
             MySqlConnectionConfig user =
-                    config(o.mysqlHost, o.mysqlPort, o.mysqlUser, o.mysqlPassword);
+                    config(o.mysqlHost, o.mysqlPort, o.mysqlUser, o.mysqlPassword).toBuilder()
+                            .maxRetries(1)
+                            .build();
             progress.step(
                     "Connecting to your MySQL at "
                             + o.mysqlHost
@@ -92,13 +94,7 @@ final class DemoServer implements AutoCloseable {
         // made.
         MySqlAccount account = server.connectorAccount();
         MySqlConnectionConfig connector =
-                MySqlConnectionConfig.builder()
-                        .hostname(account.hostname())
-                        .port(account.port())
-                        .username(account.username())
-                        .password(account.password())
-                        .connectTimeout(Duration.ofSeconds(10))
-                        .build();
+                config(account.hostname(), account.port(), account.username(), account.password());
         return new DemoServer(
                 server,
                 server::openRootConnection,
@@ -114,7 +110,6 @@ final class DemoServer implements AutoCloseable {
                 .username(user)
                 .password(password)
                 .connectTimeout(Duration.ofSeconds(10))
-                .maxRetries(1)
                 .build();
     }
 

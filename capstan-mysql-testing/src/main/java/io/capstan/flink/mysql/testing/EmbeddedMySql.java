@@ -76,10 +76,17 @@ final class EmbeddedMySql {
             OrphanReaper.markOwner(dir, JVM_PID, socketDir.path());
         } catch (IOException e) {
             socketDir.close();
+            Files2.deleteRecursively(dir);
             throw new UncheckedIOException("could not create " + dir, e);
         }
         long t0 = System.nanoTime();
-        Files2.copyTree(dist.templateData(), dir.resolve("data"));
+        try {
+            Files2.copyTree(dist.templateData(), dir.resolve("data"));
+        } catch (RuntimeException e) {
+            socketDir.close();
+            Files2.deleteRecursively(dir);
+            throw e;
+        }
         long copied = System.nanoTime();
         EmbeddedMySql server = new EmbeddedMySql(dist, dir, serverId, options, socketDir);
         LIVE.add(server);

@@ -35,7 +35,7 @@ public record MySqlAccount(String hostname, int port, String username, String pa
         long backoffMillis = 200;
         for (int attempt = 0; attempt <= RETRIES; attempt++) {
             try {
-                Connection c = DRIVER.connect(url(), properties());
+                Connection c = DRIVER.connect(url(), driverProperties());
                 if (c == null) {
                     throw new SQLException("the MySQL driver did not accept " + url());
                 }
@@ -59,11 +59,13 @@ public record MySqlAccount(String hostname, int port, String username, String pa
     }
 
     /**
-     * UTC session time zone, zero dates as NULL and the driver's type mappings exactly as the
-     * connector sets them, so that values a test reads as root compare equal to what the connector
-     * emits.
+     * The driver properties of {@link #open()}, credentials included (never log the result): UTC
+     * session time zone, zero dates as NULL and the driver's type mappings exactly as the connector
+     * sets them, so that values a test reads as root compare equal to what the connector emits. The
+     * connector's tests compare them with the connector's own properties for this account, so the
+     * two cannot drift apart.
      */
-    private Properties properties() {
+    public Properties driverProperties() {
         Properties p = new Properties();
         p.setProperty("user", username);
         p.setProperty("password", password);
@@ -75,7 +77,7 @@ public record MySqlAccount(String hostname, int port, String username, String pa
         p.setProperty("forceConnectionTimeZoneToSession", "true");
         p.setProperty("zeroDateTimeBehavior", "CONVERT_TO_NULL");
         p.setProperty("tinyInt1isBit", "false");
-        p.setProperty("yearIsDateType", "false");
+        p.setProperty("yearIsDateType", "true");
         p.setProperty("characterEncoding", "UTF-8");
         p.setProperty("useUnicode", "true");
         return p;

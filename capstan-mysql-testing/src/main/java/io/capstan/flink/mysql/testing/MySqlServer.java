@@ -245,14 +245,6 @@ public final class MySqlServer implements AutoCloseable {
         executeAsRoot("PURGE BINARY LOGS TO '" + newest.replace("'", "''") + "'");
     }
 
-    public String connectorUser() {
-        return ConnectorAccount.USER;
-    }
-
-    public String connectorPassword() {
-        return ConnectorAccount.PASSWORD;
-    }
-
     /** How the connector reaches this server as the least-privileged connector user. */
     public MySqlAccount connectorAccount() {
         return new MySqlAccount(host, port(), ConnectorAccount.USER, ConnectorAccount.PASSWORD);

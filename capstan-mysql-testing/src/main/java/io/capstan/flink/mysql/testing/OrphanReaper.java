@@ -9,15 +9,19 @@ import java.nio.file.DirectoryStream;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.nio.file.Paths;
+import java.util.List;
 import java.util.Optional;
+import java.util.Set;
 import java.util.concurrent.TimeUnit;
 
 /**
  * Cleans up after test JVMs that died without running their hooks (kill -9, a crashed fork): each
  * server directory names the JVM that owns it and its socket directory, so the next start can stop
- * the mysqld of a JVM that is gone and delete both directories.
+ * the server process ({@code mysqld}, or the {@code mariadbd} of the connector's MariaDB preflight
+ * test) of a JVM that is gone and delete both directories. Public for test servers outside the
+ * harness that keep their directories under a root of their own.
  */
-final class OrphanReaper {
+public final class OrphanReaper {
 
     private static final Logger LOG = LoggerFactory.getLogger(OrphanReaper.class);
 
@@ -29,8 +33,18 @@ final class OrphanReaper {
 
     private OrphanReaper() {}
 
+    /**
+     * The pid files a server directory may hold, as the embedded MySQL and the MariaDB test server
+     * write them.
+     */
+    private static final List<String> PID_FILES =
+            List.of("data/mysqld.pid", "mysqld.pid", "mariadb.pid");
+
+    /** The server executables reaping may kill (a reused pid of anything else is left alone). */
+    private static final Set<String> SERVER_COMMANDS = Set.of("mysqld", "mariadbd");
+
     /** Records in a new server's directory which JVM owns it and where its socket directory is. */
-    static void markOwner(Path serverDir, long jvmPid, Path socketDir) throws IOException {
+    public static void markOwner(Path serverDir, long jvmPid, Path socketDir) throws IOException {
         Files.writeString(
                 serverDir.resolve(OWNER_FILE), Long.toString(jvmPid), StandardCharsets.US_ASCII);
         // so that reap can delete the socket directory of a JVM killed before its hooks ran
@@ -38,8 +52,11 @@ final class OrphanReaper {
                 serverDir.resolve(SOCKET_DIR_FILE), socketDir.toString(), StandardCharsets.UTF_8);
     }
 
-    /** Kills mysqld processes of test JVMs that are gone and deletes their directories. */
-    static void reap(Path serversRoot) {
+    /**
+     * Kills the server processes of test JVMs that are gone and deletes their directories (each a
+     * directory directly under {@code serversRoot}) and socket directories.
+     */
+    public static void reap(Path serversRoot) {
         if (!Files.isDirectory(serversRoot)) {
             return;
         }
@@ -49,19 +66,16 @@ final class OrphanReaper {
                 if (owner.isEmpty() || isAlive(owner.get())) {
                     continue;
                 }
-                readPid(d.resolve("data/mysqld.pid"))
-                        .or(() -> readPid(d.resolve("mysqld.pid")))
+                PID_FILES.stream()
+                        .map(f -> readPid(d.resolve(f)))
+                        .flatMap(Optional::stream)
+                        .findFirst()
                         .flatMap(ProcessHandle::of)
-                        .filter(
-                                p ->
-                                        p.info()
-                                                .command()
-                                                .map(c -> c.endsWith("mysqld"))
-                                                .orElse(false))
+                        .filter(OrphanReaper::isServer)
                         .ifPresent(
                                 p -> {
                                     LOG.info(
-                                            "Stopping orphaned mysqld pid {} of a finished test JVM",
+                                            "Stopping orphaned server pid {} of a finished test JVM",
                                             p.pid());
                                     p.destroyForcibly();
                                     try {
@@ -76,6 +90,14 @@ final class OrphanReaper {
         } catch (IOException e) {
             LOG.warn("Could not scan {} for orphaned servers", serversRoot, e);
         }
+    }
+
+    private static boolean isServer(ProcessHandle p) {
+        return p.info()
+                .command()
+                .map(c -> Paths.get(c).getFileName())
+                .map(name -> SERVER_COMMANDS.contains(name.toString()))
+                .orElse(false);
     }
 
     private static boolean isAlive(long pid) {

@@ -38,7 +38,10 @@ class MySqlServerHarnessIT {
         try (Connection c = server.openRootConnection();
                 Statement st = c.createStatement();
                 ResultSet rs =
-                        st.executeQuery("SHOW GRANTS FOR '" + server.connectorUser() + "'@'%'")) {
+                        st.executeQuery(
+                                "SHOW GRANTS FOR '"
+                                        + server.connectorAccount().username()
+                                        + "'@'%'")) {
             while (rs.next()) {
                 grants.add(rs.getString(1));
             }
@@ -46,12 +49,12 @@ class MySqlServerHarnessIT {
         assertThat(grants)
                 .containsExactly(
                         "GRANT SELECT, LOCK TABLES, REPLICATION SLAVE, REPLICATION CLIENT ON *.* TO `"
-                                + server.connectorUser()
+                                + server.connectorAccount().username()
                                 + "`@`%`");
         String plugin =
                 server.queryStringAsRoot(
                         "SELECT plugin FROM mysql.user WHERE user = '"
-                                + server.connectorUser()
+                                + server.connectorAccount().username()
                                 + "'");
         assertThat(plugin)
                 .isEqualTo(
@@ -65,7 +68,7 @@ class MySqlServerHarnessIT {
                 Statement st = c.createStatement();
                 ResultSet rs = st.executeQuery("SELECT CURRENT_USER()")) {
             assertThat(rs.next()).isTrue();
-            assertThat(rs.getString(1)).isEqualTo(DB.server().connectorUser() + "@%");
+            assertThat(rs.getString(1)).isEqualTo(DB.server().connectorAccount().username() + "@%");
         }
     }
 

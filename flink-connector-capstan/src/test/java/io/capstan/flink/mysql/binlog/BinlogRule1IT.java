@@ -102,7 +102,7 @@ class BinlogRule1IT {
                         "UPDATE t SET v = '" + MARKER + "-d' WHERE id = 1",
                         "DELETE FROM t WHERE id = 2");
                 List<BinlogRecord> records = drain(s, endsAtLeast(4), Duration.ofSeconds(30));
-                StreamerFixture.killDumpThreads(root, DB.server().connectorUser());
+                StreamerFixture.killDumpThreads(root, DB.server().connectorAccount().username());
                 DB.execute("INSERT INTO t VALUES (3, '" + MARKER + "-e')");
                 records.addAll(drain(s, endsAtLeast(1), Duration.ofSeconds(30)));
                 // A DDL's text may carry values too (DEFAULT): it reaches the observer, never a

@@ -215,7 +215,9 @@ class BinlogStreamerIT {
                 // Kill at rows 2000 and 9000, the second only once the first has reconnected.
                 if (kills == 0 && ids.size() >= 2_000
                         || kills == 1 && ids.size() >= 9_000 && s.metrics().reconnects() >= 1) {
-                    assertThat(StreamerFixture.killDumpThreads(root, DB.server().connectorUser()))
+                    assertThat(
+                                    StreamerFixture.killDumpThreads(
+                                            root, DB.server().connectorAccount().username()))
                             .isEqualTo(1);
                     kills++;
                 }

@@ -1,6 +1,7 @@
 package io.capstan.flink.mysql.preflight;
 
 import io.capstan.flink.mysql.connect.MySqlConnectionConfig;
+import io.capstan.flink.mysql.testing.OrphanReaper;
 import io.capstan.flink.mysql.testing.SocketDirectory;
 
 import java.io.IOException;
@@ -23,7 +24,9 @@ import java.util.stream.Stream;
  * only) from {@code target/}: bootstrapped from the packaged system-table scripts, started on a
  * free loopback port, stopped and deleted on {@link #close()} or at JVM exit. Its Unix socket lives
  * in a short {@link SocketDirectory} of its own: beside the data, a deep checkout would pass the
- * 107-byte socket path limit and mariadbd would not start.
+ * 107-byte socket path limit and mariadbd would not start. Both directories are marked with this
+ * JVM's pid ({@link OrphanReaper}), so that the next start stops and deletes what a JVM killed
+ * before its shutdown hook ran left behind.
  */
 final class MariaDbServer implements AutoCloseable {
 
@@ -55,37 +58,55 @@ final class MariaDbServer implements AutoCloseable {
     }
 
     static MariaDbServer start() throws IOException, InterruptedException {
+        Path serversRoot = Paths.get("target", "mariadb-servers").toAbsolutePath();
+        reapOnce(serversRoot);
         Path dir =
-                Paths.get(
-                                "target",
-                                "mariadb-servers",
-                                "m" + ProcessHandle.current().pid() + "-" + System.nanoTime())
-                        .toAbsolutePath();
-        Files.createDirectories(dir.resolve("data"));
-        Files.createDirectories(dir.resolve("tmp"));
-        bootstrap(dir);
-        int port = freePort();
+                serversRoot.resolve("m" + ProcessHandle.current().pid() + "-" + System.nanoTime());
         SocketDirectory socketDir = SocketDirectory.create();
-        List<String> cmd = baseCommand(dir);
-        cmd.add("--port=" + port);
-        cmd.add("--bind-address=127.0.0.1");
-        cmd.add("--socket=" + socketDir.socket("mariadb.sock"));
-        cmd.add("--pid-file=" + dir.resolve("mariadb.pid"));
-        cmd.add("--log-error=" + dir.resolve("error.log"));
         Process p;
+        int port;
         try {
+            Files.createDirectories(dir.resolve("data"));
+            Files.createDirectories(dir.resolve("tmp"));
+            // a JVM killed before its shutdown hook ran leaves both directories (and mariadbd):
+            // the next start reaps them
+            OrphanReaper.markOwner(dir, ProcessHandle.current().pid(), socketDir.path());
+            bootstrap(dir);
+            port = freePort();
+            List<String> cmd = baseCommand(dir);
+            cmd.add("--port=" + port);
+            cmd.add("--bind-address=127.0.0.1");
+            cmd.add("--socket=" + socketDir.socket("mariadb.sock"));
+            cmd.add("--pid-file=" + dir.resolve("mariadb.pid"));
+            cmd.add("--log-error=" + dir.resolve("error.log"));
             p =
                     new ProcessBuilder(cmd)
                             .redirectErrorStream(true)
                             .redirectOutput(dir.resolve("mariadbd.out").toFile())
                             .start();
-        } catch (IOException e) {
+        } catch (IOException | InterruptedException | RuntimeException e) {
+            // the directory stays for its logs (the message names them); the next run reaps it
             socketDir.close();
             throw e;
         }
         MariaDbServer server = new MariaDbServer(dir, socketDir, port, p);
-        server.awaitReady();
+        try {
+            server.awaitReady();
+        } catch (IOException | InterruptedException | RuntimeException e) {
+            server.stopKeepingLogs();
+            throw e;
+        }
         return server;
+    }
+
+    private static boolean reaped;
+
+    /** Once per JVM: stops and deletes what test JVMs that died without their hooks left. */
+    private static synchronized void reapOnce(Path serversRoot) {
+        if (!reaped) {
+            OrphanReaper.reap(serversRoot);
+            reaped = true;
+        }
     }
 
     /** Creates the system tables, as mariadb-install-db does, without needing its client tools. */
@@ -137,7 +158,6 @@ final class MariaDbServer implements AutoCloseable {
             }
             Thread.sleep(50);
         }
-        close();
         throw new IllegalStateException("mariadbd was not ready within 60 s; see " + log);
     }
 
@@ -156,6 +176,19 @@ final class MariaDbServer implements AutoCloseable {
     private static int freePort() throws IOException {
         try (ServerSocket s = new ServerSocket(0)) {
             return s.getLocalPort();
+        }
+    }
+
+    /**
+     * Stops the server and deletes its socket directory; its directory under {@code target/} stays
+     * (the next run's reaping deletes it).
+     */
+    private void stopKeepingLogs() {
+        stop();
+        try {
+            Runtime.getRuntime().removeShutdownHook(shutdownHook);
+        } catch (IllegalStateException e) {
+            // already shutting down: the hook stops the server
         }
     }
 
@@ -180,12 +213,7 @@ final class MariaDbServer implements AutoCloseable {
 
     @Override
     public void close() {
-        stop();
-        try {
-            Runtime.getRuntime().removeShutdownHook(shutdownHook);
-        } catch (IllegalStateException e) {
-            // already shutting down: the hook stops the server
-        }
+        stopKeepingLogs();
         try (Stream<Path> files = Files.walk(dir)) {
             files.sorted(Comparator.reverseOrder()).forEach(p -> p.toFile().delete());
         } catch (IOException e) {

@@ -72,7 +72,7 @@ class PreflightMisconfiguredServerIT {
         assertThat(e.getMessage())
                 .contains("[gtid_mode_not_on] gtid_mode: is 'OFF', must be ON")
                 .contains("[enforce_gtid_consistency_not_on] enforce_gtid_consistency: is 'OFF'")
-                .doesNotContain(server.connectorPassword());
+                .doesNotContain(server.connectorAccount().password());
 
         // Every SET PERSIST the remedies print, in the order printed, fixes all but log_bin,
         // which is not dynamic. This runs the GTID online procedure for real.

@@ -56,8 +56,8 @@ class SourceStartFailuresIT {
                 CapstanMySqlSource.<String>builder()
                         .hostname(DB.server().host())
                         .port(DB.server().port())
-                        .username(DB.server().connectorUser())
-                        .password(DB.server().connectorPassword())
+                        .username(DB.server().connectorAccount().username())
+                        .password(DB.server().connectorAccount().password())
                         .tableList(DB.name() + "\\.(absent|present_view)") // a view never matches
                         .serverId(4242)
                         .startupOptions(StartupOptions.latest())
@@ -70,7 +70,7 @@ class SourceStartFailuresIT {
         assertThat(halt.get().reason()).isEqualTo(HaltReason.NO_TABLES_MATCHED);
         assertThat(halt.get().getMessage())
                 .contains("tableList")
-                .doesNotContain(DB.server().connectorPassword());
+                .doesNotContain(DB.server().connectorAccount().password());
     }
 
     @Test

@@ -15,15 +15,16 @@ public final class ConnectorConfigs {
 
     /** The least-privileged connector user on the database's server. */
     public static MySqlConnectionConfig connectorConfig(MySqlTestDatabase db) {
-        return of(db.connectorAccount());
+        return connectorConfig(db.connectorAccount());
     }
 
     /** The least-privileged connector user on the server. */
     public static MySqlConnectionConfig connectorConfig(MySqlServer server) {
-        return of(server.connectorAccount());
+        return connectorConfig(server.connectorAccount());
     }
 
-    private static MySqlConnectionConfig of(MySqlAccount account) {
+    /** The connector's connection settings for this account. */
+    public static MySqlConnectionConfig connectorConfig(MySqlAccount account) {
         return MySqlConnectionConfig.builder()
                 .hostname(account.hostname())
                 .port(account.port())

@@ -26,7 +26,7 @@ import java.time.Duration;
  * ours and the limits alike (the least-privileged connector account on the embedded server, the
  * URL's account otherwise). The password never appears in {@link #toString()}.
  */
-final class BenchServer implements AutoCloseable {
+public final class BenchServer implements AutoCloseable {
 
     private final MySqlServer embedded;
     private final MySqlConnectionConfig
@@ -51,14 +51,19 @@ final class BenchServer implements AutoCloseable {
                         ServerOptions.defaults()
                                 .withFlag(
                                         "--innodb-buffer-pool-size=1G --innodb-log-file-size=256M --max-allowed-packet=256M"));
+        return new BenchServer(server, null, connectorConfig(server, ssl));
+    }
+
+    /**
+     * The least-privileged connector account of a harness server, as the connector's settings, in
+     * the given TLS mode (also what the perf probes read with).
+     */
+    public static MySqlConnectionConfig connectorConfig(MySqlServer server, SslMode sslMode) {
         MySqlAccount account = server.connectorAccount();
-        return new BenchServer(
-                server,
-                null,
-                config(account.hostname(), account.port(), account.username(), account.password())
-                        .toBuilder()
-                        .sslMode(ssl)
-                        .build());
+        return config(account.hostname(), account.port(), account.username(), account.password())
+                .toBuilder()
+                .sslMode(sslMode)
+                .build();
     }
 
     MySqlConnectionConfig reader() {

@@ -260,6 +260,27 @@ public final class FlinkStandaloneCluster implements AutoCloseable {
         throw new IllegalArgumentException("No live TaskManager named " + name);
     }
 
+    /**
+     * The resource id of a TaskManager running a subtask of the job (see {@link
+     * FlinkRestClient#taskManagersOfJob}); waits up to {@code timeout} while none does, as during a
+     * (re)deployment of the job's tasks.
+     */
+    public String aTaskManagerRunning(String jobId, Duration timeout) {
+        String[] found = {null};
+        await(
+                "a TaskManager running a subtask of job " + jobId,
+                timeout,
+                () -> {
+                    Set<String> running = rest.taskManagersOfJob(jobId);
+                    if (running.isEmpty()) {
+                        return false;
+                    }
+                    found[0] = running.iterator().next();
+                    return true;
+                });
+        return found[0];
+    }
+
     /** Starts one more TaskManager and waits until it has registered at the JobManager. */
     public FlinkProcess startTaskManager() {
         FlinkProcess tm = launchTaskManager();

@@ -67,7 +67,7 @@ class StandaloneClusterIT {
                 .as("committed before the kill")
                 .isBetween(1, (int) count - 1);
 
-        String victim = cluster.rest().taskManagersOfJob(jobId).iterator().next();
+        String victim = cluster.aTaskManagerRunning(jobId, Duration.ofMinutes(1));
         long victimPid =
                 cluster.taskManagers().stream()
                         .filter(tm -> tm.name().equals(victim))

@@ -13,7 +13,6 @@ import org.junit.jupiter.api.extension.RegisterExtension;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.List;
-import java.util.Set;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
@@ -135,7 +134,7 @@ class ConnectorExactlyOnceClusterIT {
      */
     private static void killOneTaskManagerAndRecover(String jobId, String when)
             throws InterruptedException {
-        String victim = aTaskManagerRunning(jobId);
+        String victim = cluster.aTaskManagerRunning(jobId, Duration.ofMinutes(1));
         long killedAt = System.nanoTime();
         assertThat(cluster.killTaskManager(victim))
                 .as("exit code of a SIGKILLed JVM")
@@ -145,23 +144,6 @@ class ConnectorExactlyOnceClusterIT {
         System.out.printf(
                 "Killed %s %s; running again with new checkpoints %d ms later%n",
                 victim, when, millisSince(killedAt));
-    }
-
-    /**
-     * A TaskManager holding a deployed task of the job (waits while tasks are being redeployed).
-     */
-    private static String aTaskManagerRunning(String jobId) throws InterruptedException {
-        long deadline = System.nanoTime() + Duration.ofMinutes(1).toNanos();
-        while (true) {
-            Set<String> running = cluster.rest().taskManagersOfJob(jobId);
-            if (!running.isEmpty()) {
-                return running.iterator().next();
-            }
-            if (System.nanoTime() > deadline) {
-                throw new IllegalStateException("no TaskManager runs a task of job " + jobId);
-            }
-            Thread.sleep(200);
-        }
     }
 
     /** Cancels every job still running, so a failed test does not hold the next one's slots. */
