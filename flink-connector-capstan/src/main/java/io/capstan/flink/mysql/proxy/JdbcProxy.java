@@ -5,6 +5,7 @@ import io.capstan.flink.mysql.gtid.GtidSet;
 import io.capstan.flink.mysql.preflight.ServerFacts;
 import io.capstan.flink.mysql.schema.TableId;
 import io.capstan.flink.mysql.schema.TableSchema;
+import io.capstan.flink.mysql.snapshot.key.KeyCollation;
 import io.capstan.flink.mysql.snapshot.key.TableKeyMetadata;
 import io.capstan.flink.mysql.snapshot.plan.BoundaryQueries;
 import io.capstan.flink.mysql.snapshot.read.SnapshotReadOptions;
@@ -55,6 +56,12 @@ public interface JdbcProxy extends BoundaryQueries, AutoCloseable {
 
     /** The table's columns and unique indexes, from which the chunk key is chosen. */
     TableKeyMetadata keyMetadata(TableId table) throws IOException;
+
+    /**
+     * The server's sort weights ({@code WEIGHT_STRING}) of {@code texts} in {@code collation}, in
+     * order: how a collated key of a binlog change is placed at the gate.
+     */
+    List<byte[]> keyWeights(KeyCollation collation, List<String> texts) throws IOException;
 
     /** A session reading chunks at their exact positions, with connections of its own. */
     ChunkSession openChunkSession(SnapshotReadOptions options);

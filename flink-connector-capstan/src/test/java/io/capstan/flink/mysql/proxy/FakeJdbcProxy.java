@@ -8,6 +8,7 @@ import io.capstan.flink.mysql.preflight.ServerFacts;
 import io.capstan.flink.mysql.schema.TableId;
 import io.capstan.flink.mysql.schema.TableSchema;
 import io.capstan.flink.mysql.snapshot.key.ChunkKey;
+import io.capstan.flink.mysql.snapshot.key.KeyCollation;
 import io.capstan.flink.mysql.snapshot.key.KeyComparator;
 import io.capstan.flink.mysql.snapshot.key.KeyExtractor;
 import io.capstan.flink.mysql.snapshot.key.KeyTuple;
@@ -20,9 +21,11 @@ import io.capstan.flink.mysql.snapshot.read.TableReadSpec;
 import org.apache.flink.table.data.RowData;
 
 import java.io.IOException;
+import java.nio.charset.StandardCharsets;
 import java.util.ArrayList;
 import java.util.Iterator;
 import java.util.List;
+import java.util.Locale;
 import java.util.Optional;
 import java.util.TreeSet;
 
@@ -117,6 +120,17 @@ public final class FakeJdbcProxy implements JdbcProxy {
     public TableKeyMetadata keyMetadata(TableId table) throws IOException {
         call(FakeMySql.KEY_METADATA);
         return server.table(table).keys;
+    }
+
+    /** Weights of a pretend case-insensitive collation: the lower-case text's UTF-8 bytes. */
+    @Override
+    public List<byte[]> keyWeights(KeyCollation collation, List<String> texts) throws IOException {
+        call(FakeMySql.KEY_WEIGHTS);
+        List<byte[]> out = new ArrayList<>();
+        for (String t : texts) {
+            out.add(t.toLowerCase(Locale.ROOT).getBytes(StandardCharsets.UTF_8));
+        }
+        return out;
     }
 
     @Override

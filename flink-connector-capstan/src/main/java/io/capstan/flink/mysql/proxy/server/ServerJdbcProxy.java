@@ -13,8 +13,10 @@ import io.capstan.flink.mysql.schema.JdbcSchemaReader;
 import io.capstan.flink.mysql.schema.TableId;
 import io.capstan.flink.mysql.schema.TableSchema;
 import io.capstan.flink.mysql.snapshot.jdbc.JdbcBoundaryQueries;
+import io.capstan.flink.mysql.snapshot.jdbc.JdbcKeyWeights;
 import io.capstan.flink.mysql.snapshot.jdbc.JdbcTableKeyMetadataReader;
 import io.capstan.flink.mysql.snapshot.key.ChunkKey;
+import io.capstan.flink.mysql.snapshot.key.KeyCollation;
 import io.capstan.flink.mysql.snapshot.key.KeyTuple;
 import io.capstan.flink.mysql.snapshot.key.TableKeyMetadata;
 import io.capstan.flink.mysql.snapshot.read.ChunkReader;
@@ -103,6 +105,13 @@ public final class ServerJdbcProxy implements JdbcProxy {
         return call(
                 "could not read the keys of table " + table,
                 s -> JdbcTableKeyMetadataReader.read(s.connection(), table));
+    }
+
+    @Override
+    public List<byte[]> keyWeights(KeyCollation collation, List<String> texts) throws IOException {
+        return call(
+                "could not read sort weights in collation " + collation.name(),
+                s -> JdbcKeyWeights.weigh(s.connection(), collation, texts));
     }
 
     @Override

@@ -124,6 +124,15 @@ public final class CursorGate {
         return out;
     }
 
+    /**
+     * The key of a table while it is gated: if {@link ChunkKey#needsWeights()}, its changes need
+     * {@link GateKeys} to pass the gate.
+     */
+    public Optional<ChunkKey> key(TableId table) {
+        TableGate t = tables.get(table);
+        return t == null ? Optional.empty() : Optional.of(t.key());
+    }
+
     /** True while changes of the table are gated (not yet retired, and snapshotted at all). */
     public boolean isGated(TableId table) {
         return tables.containsKey(table);

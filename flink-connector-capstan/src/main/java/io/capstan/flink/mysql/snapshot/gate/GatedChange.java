@@ -2,6 +2,7 @@ package io.capstan.flink.mysql.snapshot.gate;
 
 import io.capstan.flink.mysql.binlog.RowChange;
 import io.capstan.flink.mysql.event.Operation;
+import io.capstan.flink.mysql.snapshot.key.KeyTuple;
 
 import org.apache.flink.annotation.Internal;
 import org.apache.flink.table.data.RowData;
@@ -31,24 +32,34 @@ public record GatedChange(
         return operation == null;
     }
 
-    /** The part of {@code c} that passes {@code gate}. */
+    /** The part of {@code c} that passes {@code gate}; for a key that needs no weights. */
     public static GatedChange of(CursorGate gate, RowChange c) {
+        return of(gate, c, null);
+    }
+
+    /**
+     * The part of {@code c} that passes {@code gate}, its images' keys taken from {@code keys} when
+     * given (a key with collated columns: IllegalStateException without them).
+     */
+    public static GatedChange of(CursorGate gate, RowChange c, @Nullable GateKeys keys) {
         if (!gate.isGated(c.tableId())) {
             return new GatedChange(c.operation(), c.before(), c.after());
         }
         switch (c.operation()) {
             case INSERT:
             case READ:
-                return gate.suppress(c.tableId(), c.after(), c.gtid())
+                return suppressed(gate, c, c.after(), keys == null ? null : keys.after())
                         ? SUPPRESSED
                         : new GatedChange(c.operation(), null, c.after());
             case DELETE:
-                return gate.suppress(c.tableId(), c.before(), c.gtid())
+                return suppressed(gate, c, c.before(), keys == null ? null : keys.before())
                         ? SUPPRESSED
                         : new GatedChange(Operation.DELETE, c.before(), null);
             case UPDATE:
-                boolean beforeIn = gate.suppress(c.tableId(), c.before(), c.gtid());
-                boolean afterIn = gate.suppress(c.tableId(), c.after(), c.gtid());
+                boolean beforeIn =
+                        suppressed(gate, c, c.before(), keys == null ? null : keys.before());
+                boolean afterIn =
+                        suppressed(gate, c, c.after(), keys == null ? null : keys.after());
                 if (beforeIn && afterIn) {
                     return SUPPRESSED;
                 }
@@ -62,6 +73,13 @@ public record GatedChange(
             default:
                 throw new IllegalArgumentException("unknown operation " + c.operation());
         }
+    }
+
+    private static boolean suppressed(
+            CursorGate gate, RowChange c, RowData image, @Nullable KeyTuple weighedKey) {
+        return weighedKey != null
+                ? gate.suppress(c.tableId(), weighedKey, c.gtid())
+                : gate.suppress(c.tableId(), image, c.gtid());
     }
 
     /** The operation and which images pass, never their values (Rule 1). */

@@ -69,7 +69,7 @@ public final class JdbcBoundaryQueries implements BoundaryQueries {
     private Optional<KeyTuple> edge(ChunkKey key, boolean descending) throws IOException {
         String sql =
                 "SELECT "
-                        + key.quotedColumnList()
+                        + key.selectList()
                         + " FROM "
                         + key.table().quoted()
                         + KeyPredicates.orderBy(key, descending)
@@ -87,7 +87,7 @@ public final class JdbcBoundaryQueries implements BoundaryQueries {
             throws IOException {
         StringBuilder sql =
                 new StringBuilder("SELECT ")
-                        .append(key.quotedColumnList())
+                        .append(key.selectList())
                         .append(" FROM ")
                         .append(key.table().quoted());
         KeyPredicates.Predicate p = KeyPredicates.atLeast(key);

@@ -4,7 +4,9 @@ import io.capstan.flink.mysql.error.CapstanHaltException;
 import io.capstan.flink.mysql.error.HaltReason;
 import io.capstan.flink.mysql.schema.TableId;
 import io.capstan.flink.mysql.snapshot.key.ChunkKey;
+import io.capstan.flink.mysql.snapshot.key.CollatedString;
 import io.capstan.flink.mysql.snapshot.key.KeyColumn;
+import io.capstan.flink.mysql.snapshot.key.KeyKind;
 import io.capstan.flink.mysql.snapshot.key.KeyTuple;
 
 import org.apache.flink.annotation.Internal;
@@ -36,13 +38,38 @@ public final class JdbcKeyValues {
 
     private JdbcKeyValues() {}
 
-    /** Reads the key from result columns {@code firstColumn..firstColumn+arity-1} (1-based). */
+    /**
+     * Reads the key selected by {@link ChunkKey#selectList()} from result columns {@code
+     * firstColumn} on (1-based): the key columns, then the weights of its collated columns.
+     */
     public static KeyTuple read(ChunkKey key, ResultSet rs, int firstColumn) throws SQLException {
         Object[] values = new Object[key.arity()];
+        int weightColumn = firstColumn + values.length;
         for (int i = 0; i < values.length; i++) {
             values[i] = readValue(key.table(), key.column(i), rs, firstColumn + i);
+            if (key.column(i).kind() == KeyKind.STRING_COLLATED) {
+                values[i] = weighed(key, key.column(i), (StringData) values[i], rs, weightColumn++);
+            }
         }
         return KeyTuple.of(values);
+    }
+
+    private static CollatedString weighed(
+            ChunkKey key, KeyColumn c, StringData text, ResultSet rs, int weightColumn)
+            throws SQLException {
+        byte[] weight = rs.getBytes(weightColumn);
+        if (weight == null) {
+            throw new CapstanHaltException(
+                    HaltReason.UNSUPPORTED_CHUNK_KEY,
+                    "table "
+                            + key.table()
+                            + ": the server gave no sort weight (WEIGHT_STRING) for a value of"
+                            + " key column "
+                            + c.name()
+                            + " in collation "
+                            + c.collation().name());
+        }
+        return new CollatedString(text, weight);
     }
 
     static Object readValue(TableId table, KeyColumn c, ResultSet rs, int col) throws SQLException {
@@ -105,6 +132,7 @@ public final class JdbcKeyValues {
                 }
                 break;
             case STRING_PAD_SPACE:
+            case STRING_COLLATED: // the text here; read() adds the weight
                 // UTF-8 (the connection's result character set), as RowConverter wraps it.
                 byte[] text = rs.getBytes(col);
                 v = text == null ? null : StringData.fromBytes(text);
@@ -193,6 +221,9 @@ public final class JdbcKeyValues {
                 break;
             case STRING_PAD_SPACE:
                 ps.setString(index, v.toString());
+                break;
+            case STRING_COLLATED:
+                ps.setString(index, ((CollatedString) v).text().toString());
                 break;
             default:
                 throw new IllegalStateException("unhandled key kind " + c.kind());

@@ -1,20 +1,27 @@
 package io.capstan.flink.mysql.snapshot.jdbc;
 
 import io.capstan.flink.mysql.schema.TableId;
+import io.capstan.flink.mysql.snapshot.key.KeyCollation;
 import io.capstan.flink.mysql.snapshot.key.TableKeyMetadata;
 
 import org.apache.flink.annotation.Internal;
+
+import javax.annotation.Nullable;
 
 import java.sql.Connection;
 import java.sql.PreparedStatement;
 import java.sql.ResultSet;
 import java.sql.SQLException;
 import java.util.ArrayList;
+import java.util.HashMap;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 
-/** Reads a table's columns and unique indexes from information_schema (needs SELECT on it). */
+/**
+ * Reads a table's columns and unique indexes from information_schema (needs SELECT on it), and for
+ * each collation of its CHAR/VARCHAR columns how the server weighs values ({@link KeyCollation}).
+ */
 @Internal
 public final class JdbcTableKeyMetadataReader {
 
@@ -22,17 +29,22 @@ public final class JdbcTableKeyMetadataReader {
 
     public static TableKeyMetadata read(Connection conn, TableId table) throws SQLException {
         List<TableKeyMetadata.Column> columns = new ArrayList<>();
+        Map<String, String> textCollations = new HashMap<>(); // collation -> character set
         try (PreparedStatement ps =
                 conn.prepareStatement(
                         "SELECT COLUMN_NAME, ORDINAL_POSITION, DATA_TYPE, COLUMN_TYPE, IS_NULLABLE,"
                                 + " NUMERIC_PRECISION, NUMERIC_SCALE, CHARACTER_OCTET_LENGTH,"
-                                + " DATETIME_PRECISION, COLLATION_NAME FROM information_schema.COLUMNS"
+                                + " DATETIME_PRECISION, COLLATION_NAME, CHARACTER_SET_NAME"
+                                + " FROM information_schema.COLUMNS"
                                 + " WHERE TABLE_SCHEMA = ? AND TABLE_NAME = ?"
                                 + " ORDER BY ORDINAL_POSITION")) {
             ps.setString(1, table.database());
             ps.setString(2, table.table());
             try (ResultSet rs = ps.executeQuery()) {
                 while (rs.next()) {
+                    if (isCharOrVarchar(rs.getString(3)) && rs.getString(10) != null) {
+                        textCollations.put(rs.getString(10), rs.getString(11));
+                    }
                     columns.add(
                             new TableKeyMetadata.Column(
                                     rs.getString(1),
@@ -47,6 +59,13 @@ public final class JdbcTableKeyMetadataReader {
                                     rs.getString(10)));
                 }
             }
+        }
+        if (!textCollations.isEmpty()) {
+            Map<String, KeyCollation> weighings = new HashMap<>();
+            for (Map.Entry<String, String> e : textCollations.entrySet()) {
+                weighings.put(e.getKey(), weighing(conn, e.getKey(), e.getValue()));
+            }
+            columns = withWeighings(columns, weighings);
         }
         Map<String, List<String>> indexColumns = new LinkedHashMap<>();
         Map<String, Boolean> unique = new LinkedHashMap<>();
@@ -84,5 +103,57 @@ public final class JdbcTableKeyMetadataReader {
                             prefix.get(e.getKey())));
         }
         return new TableKeyMetadata(table, columns, indexes);
+    }
+
+    private static boolean isCharOrVarchar(String dataType) {
+        return "char".equalsIgnoreCase(dataType) || "varchar".equalsIgnoreCase(dataType);
+    }
+
+    /**
+     * How the server weighs values of {@code collation}: its pad attribute and the weight of one
+     * space; null when the server cannot say (no PAD_ATTRIBUTE before MySQL 8.0, or no weight), and
+     * then a key column in it is refused by name.
+     */
+    @Nullable
+    static KeyCollation weighing(Connection conn, String collation, String charset)
+            throws SQLException {
+        KeyCollation probe;
+        try {
+            probe = new KeyCollation(collation, charset, true, new byte[] {0x20});
+        } catch (IllegalArgumentException e) {
+            return null; // not a plain identifier: never put into SQL text
+        }
+        String sql =
+                "SELECT PAD_ATTRIBUTE, "
+                        + probe.weightOf("' '")
+                        + " FROM information_schema.COLLATIONS WHERE COLLATION_NAME = ?";
+        try (PreparedStatement ps = conn.prepareStatement(sql)) {
+            ps.setString(1, collation);
+            try (ResultSet rs = ps.executeQuery()) {
+                if (!rs.next() || rs.getString(1) == null || rs.getBytes(2) == null) {
+                    return null;
+                }
+                byte[] space = rs.getBytes(2);
+                if (space.length == 0) {
+                    return null;
+                }
+                return new KeyCollation(
+                        collation, charset, "PAD SPACE".equalsIgnoreCase(rs.getString(1)), space);
+            }
+        } catch (SQLException e) {
+            if (e.getErrorCode() == 1054) { // ER_BAD_FIELD_ERROR: no PAD_ATTRIBUTE (before 8.0)
+                return null;
+            }
+            throw e;
+        }
+    }
+
+    private static List<TableKeyMetadata.Column> withWeighings(
+            List<TableKeyMetadata.Column> columns, Map<String, KeyCollation> weighings) {
+        List<TableKeyMetadata.Column> out = new ArrayList<>(columns.size());
+        for (TableKeyMetadata.Column c : columns) {
+            out.add(c.withWeighing(weighings.get(c.collationName())));
+        }
+        return out;
     }
 }

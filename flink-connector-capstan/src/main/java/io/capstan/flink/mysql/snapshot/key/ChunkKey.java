@@ -45,6 +45,14 @@ public record ChunkKey(TableId table, List<KeyColumn> columns, Source source)
         return columns.stream().mapToInt(KeyColumn::rowIndex).toArray();
     }
 
+    /**
+     * Whether a column is ordered by the server's weights ({@link KeyKind#STRING_COLLATED}): a
+     * row's key is then placed only with weights asked of the server.
+     */
+    public boolean needsWeights() {
+        return columns.stream().anyMatch(c -> c.kind() == KeyKind.STRING_COLLATED);
+    }
+
     /** A single integer column: eligible for arithmetic splitting. */
     public boolean isSingleInteger() {
         return columns.size() == 1 && columns.get(0).kind() == KeyKind.INTEGER;
@@ -58,6 +66,21 @@ public record ChunkKey(TableId table, List<KeyColumn> columns, Source source)
                 sb.append(", ");
             }
             sb.append(c.quotedName());
+        }
+        return sb.toString();
+    }
+
+    /**
+     * The select list that reads a key: {@link #quotedColumnList()}, then the server's weight of
+     * each {@link KeyKind#STRING_COLLATED} column in key order (read back by {@code
+     * JdbcKeyValues.read}).
+     */
+    public String selectList() {
+        StringBuilder sb = new StringBuilder(quotedColumnList());
+        for (KeyColumn c : columns) {
+            if (c.collation() != null) {
+                sb.append(", ").append(c.collation().weightOf(c.quotedName()));
+            }
         }
         return sb.toString();
     }

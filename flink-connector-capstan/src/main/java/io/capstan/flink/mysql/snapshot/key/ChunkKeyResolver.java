@@ -15,7 +15,8 @@ import java.util.Optional;
  * Decides the chunk key of a table before anything is read: its primary key, or the configured
  * chunk key column, which must be the whole of a UNIQUE index and NOT NULL. Refuses, with the
  * table, the column and the remedy, a table without a usable key and a key whose order the
- * connector cannot reproduce exactly (strings under a collation, ENUM, SET, floating point...).
+ * connector cannot reproduce exactly (TEXT, ENUM, SET, floating point...). CHAR/VARCHAR keys in a
+ * binary PAD SPACE collation are compared locally; in any other collation by the server's weights.
  */
 @Internal
 public final class ChunkKeyResolver {
@@ -224,8 +225,17 @@ public final class ChunkKeyResolver {
                         c.dataType);
             case "char":
             case "varchar":
-                KeyKind kind = stringKind(c.collation);
-                if (kind == null) {
+                if (stringKind(c.collation) == KeyKind.STRING_PAD_SPACE) {
+                    return new KeyColumn(
+                            c.name,
+                            rowIndex,
+                            KeyKind.STRING_PAD_SPACE,
+                            false,
+                            (int) c.octetLength,
+                            0,
+                            c.dataType);
+                }
+                if (c.weighing == null) {
                     throw new CapstanHaltException(
                             HaltReason.UNSUPPORTED_CHUNK_KEY,
                             "table "
@@ -236,13 +246,19 @@ public final class ChunkKeyResolver {
                                     + c.dataType
                                     + " in collation "
                                     + c.collation
-                                    + ", whose order the connector"
-                                    + " does not reproduce (only the binary PAD SPACE collations"
-                                    + " utf8mb4_bin, utf8mb3_bin and ascii_bin); "
+                                    + ", for which the server gave no sort weights"
+                                    + " (WEIGHT_STRING) or pad attribute; "
                                     + REMEDY);
                 }
                 return new KeyColumn(
-                        c.name, rowIndex, kind, false, (int) c.octetLength, 0, c.dataType);
+                        c.name,
+                        rowIndex,
+                        KeyKind.STRING_COLLATED,
+                        false,
+                        (int) c.octetLength,
+                        0,
+                        c.dataType,
+                        c.weighing);
             default:
                 throw new CapstanHaltException(
                         HaltReason.UNSUPPORTED_CHUNK_KEY,
@@ -260,10 +276,9 @@ public final class ChunkKeyResolver {
     }
 
     /**
-     * The kind of a character key, or null when its collation's order is not reproduced. These
-     * binary collations order by code point, which is the order of the UTF-8 bytes Flink holds, and
-     * ignore trailing spaces (PAD SPACE). {@code utf8mb4_0900_bin} (NO PAD, MySQL 8.0.17+) is not
-     * accepted yet: the test server here (8.0.15) cannot show that the orders agree.
+     * {@link KeyKind#STRING_PAD_SPACE} for the binary collations compared locally, else null (the
+     * server's weights order the key). These order by code point, which is the order of the UTF-8
+     * bytes Flink holds, and ignore trailing spaces (PAD SPACE).
      */
     static KeyKind stringKind(String collation) {
         if (collation == null) {
@@ -287,7 +302,7 @@ public final class ChunkKeyResolver {
             case "mediumtext":
             case "longtext":
                 return "depends on the column's collation (TEXT keys are not supported; CHAR and"
-                        + " VARCHAR keys are, in binary collations)";
+                        + " VARCHAR keys are, in any collation)";
             case "enum":
             case "set":
                 return "follows the declared member positions, not the values"

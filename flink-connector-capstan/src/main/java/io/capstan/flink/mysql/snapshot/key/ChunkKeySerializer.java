@@ -10,10 +10,13 @@ import java.io.IOException;
 import java.util.ArrayList;
 import java.util.List;
 
-/** Versioned binary form of a {@link ChunkKey} (structure only, no values). */
+/**
+ * Versioned binary form of a {@link ChunkKey} (structure only, no values). Version 2 adds each
+ * column's {@link KeyCollation}; version 1 (no collated columns then) is still read.
+ */
 @Internal
 public final class ChunkKeySerializer {
-    public static final int VERSION = 1;
+    public static final int VERSION = 2;
 
     private ChunkKeySerializer() {}
 
@@ -31,12 +34,21 @@ public final class ChunkKeySerializer {
             KeyTupleCodec.writeVarInt(out, c.length());
             KeyTupleCodec.writeVarInt(out, c.scale());
             out.writeUTF(c.dataType());
+            KeyCollation k = c.collation();
+            out.writeBoolean(k != null);
+            if (k != null) {
+                out.writeUTF(k.name());
+                out.writeUTF(k.charset());
+                out.writeBoolean(k.padSpace());
+                KeyTupleCodec.writeVarInt(out, k.spaceWeight().length);
+                out.write(k.spaceWeight());
+            }
         }
     }
 
     public static ChunkKey read(DataInput in) throws IOException {
         int version = in.readUnsignedByte();
-        if (version != VERSION) {
+        if (version != 1 && version != VERSION) {
             throw new IOException("unknown chunk key format version " + version);
         }
         TableId table = TableId.of(in.readUTF(), in.readUTF());
@@ -50,8 +62,25 @@ public final class ChunkKeySerializer {
             boolean unsigned = in.readBoolean();
             int length = KeyTupleCodec.readVarInt(in);
             int scale = KeyTupleCodec.readVarInt(in);
-            cols.add(new KeyColumn(name, rowIndex, kind, unsigned, length, scale, in.readUTF()));
+            String dataType = in.readUTF();
+            KeyCollation collation = version >= 2 && in.readBoolean() ? readCollation(in) : null;
+            cols.add(
+                    new KeyColumn(
+                            name, rowIndex, kind, unsigned, length, scale, dataType, collation));
         }
         return new ChunkKey(table, cols, source);
+    }
+
+    private static KeyCollation readCollation(DataInput in) throws IOException {
+        String name = in.readUTF();
+        String charset = in.readUTF();
+        boolean padSpace = in.readBoolean();
+        int n = KeyTupleCodec.readVarInt(in);
+        if (n < 1 || n > 64) {
+            throw new IOException("corrupt chunk key: space weight of " + n + " bytes");
+        }
+        byte[] space = new byte[n];
+        in.readFully(space);
+        return new KeyCollation(name, charset, padSpace, space);
     }
 }

@@ -2,6 +2,8 @@ package io.capstan.flink.mysql.snapshot.key;
 
 import org.apache.flink.annotation.Internal;
 
+import javax.annotation.Nullable;
+
 import java.io.Serializable;
 import java.util.Objects;
 
@@ -13,6 +15,7 @@ import java.util.Objects;
  *     relevant
  * @param scale DECIMAL scale, fractional-second digits of temporal types; 0 otherwise
  * @param dataType the MySQL data type name (e.g. "bigint"), for messages and SQL casts
+ * @param collation the collation of a {@link KeyKind#STRING_COLLATED} column, else null
  */
 @Internal
 public record KeyColumn(
@@ -22,9 +25,22 @@ public record KeyColumn(
         boolean unsigned,
         int length,
         int scale,
-        String dataType)
+        String dataType,
+        @Nullable KeyCollation collation)
         implements Serializable {
     private static final long serialVersionUID = 1L;
+
+    /** A column of a kind without a collation. */
+    public KeyColumn(
+            String name,
+            int rowIndex,
+            KeyKind kind,
+            boolean unsigned,
+            int length,
+            int scale,
+            String dataType) {
+        this(name, rowIndex, kind, unsigned, length, scale, dataType, null);
+    }
 
     public KeyColumn {
         Objects.requireNonNull(name, "name");
@@ -33,6 +49,9 @@ public record KeyColumn(
         }
         Objects.requireNonNull(kind, "kind");
         Objects.requireNonNull(dataType, "dataType");
+        if ((kind == KeyKind.STRING_COLLATED) != (collation != null)) {
+            throw new IllegalArgumentException("a collation goes with STRING_COLLATED only");
+        }
     }
 
     /** The quoted identifier for SQL text. */
@@ -42,6 +61,12 @@ public record KeyColumn(
 
     @Override
     public String toString() {
-        return name + " " + dataType + (unsigned ? " unsigned" : "") + " @" + rowIndex;
+        return name
+                + " "
+                + dataType
+                + (unsigned ? " unsigned" : "")
+                + (collation != null ? " " + collation.name() : "")
+                + " @"
+                + rowIndex;
     }
 }

@@ -19,9 +19,11 @@ public final class KeyComparator implements Comparator<KeyTuple>, Serializable {
     private static final long serialVersionUID = 1L;
 
     private final KeyKind[] kinds;
+    private final KeyCollation[] collations; // of STRING_COLLATED columns, else null
 
-    private KeyComparator(KeyKind[] kinds) {
+    private KeyComparator(KeyKind[] kinds, KeyCollation[] collations) {
         this.kinds = kinds;
+        this.collations = collations;
     }
 
     public static KeyComparator of(ChunkKey key) {
@@ -30,10 +32,12 @@ public final class KeyComparator implements Comparator<KeyTuple>, Serializable {
 
     public static KeyComparator of(List<KeyColumn> columns) {
         KeyKind[] kinds = new KeyKind[columns.size()];
+        KeyCollation[] collations = new KeyCollation[columns.size()];
         for (int i = 0; i < kinds.length; i++) {
             kinds[i] = columns.get(i).kind();
+            collations[i] = columns.get(i).collation();
         }
-        return new KeyComparator(kinds);
+        return new KeyComparator(kinds, collations);
     }
 
     @Override
@@ -43,7 +47,12 @@ public final class KeyComparator implements Comparator<KeyTuple>, Serializable {
                     "key arity mismatch: expected " + kinds.length + " columns");
         }
         for (int i = 0; i < kinds.length; i++) {
-            int c = compareValues(kinds[i], a.get(i), b.get(i));
+            int c =
+                    kinds[i] == KeyKind.STRING_COLLATED
+                            ? collations[i].compareWeights(
+                                    ((CollatedString) a.get(i)).weight(),
+                                    ((CollatedString) b.get(i)).weight())
+                            : compareValues(kinds[i], a.get(i), b.get(i));
             if (c != 0) {
                 return c;
             }
@@ -51,7 +60,10 @@ public final class KeyComparator implements Comparator<KeyTuple>, Serializable {
         return 0;
     }
 
-    /** Compares two non-null values of one key column of the given kind. */
+    /**
+     * Compares two non-null values of one key column of the given kind; not for {@link
+     * KeyKind#STRING_COLLATED}, whose order needs the column's collation.
+     */
     public static int compareValues(KeyKind kind, Object a, Object b) {
         switch (kind) {
             case INTEGER:

@@ -3,6 +3,7 @@ package io.capstan.flink.mysql.snapshot.key;
 import org.apache.flink.annotation.Internal;
 import org.apache.flink.table.data.GenericRowData;
 import org.apache.flink.table.data.RowData;
+import org.apache.flink.table.data.StringData;
 import org.apache.flink.table.types.logical.LogicalType;
 import org.apache.flink.table.types.logical.RowType;
 
@@ -19,15 +20,35 @@ public final class KeyExtractor implements Serializable {
 
     private final int[] indexes;
     private final RowData.FieldGetter[] getters; // null: rows are GenericRowData
+    private final boolean[] collated; // STRING_COLLATED columns: their weights come from the server
 
-    private KeyExtractor(int[] indexes, RowData.FieldGetter[] getters) {
+    private KeyExtractor(int[] indexes, RowData.FieldGetter[] getters, boolean[] collated) {
         this.indexes = indexes;
         this.getters = getters;
+        this.collated = collated;
     }
 
     /** For GenericRowData rows (what RowConverter produces). */
     public static KeyExtractor of(ChunkKey key) {
-        return new KeyExtractor(key.rowIndexes(), null);
+        return new KeyExtractor(key.rowIndexes(), null, collated(key));
+    }
+
+    private static boolean[] collated(ChunkKey key) {
+        boolean[] c = new boolean[key.arity()];
+        for (int i = 0; i < c.length; i++) {
+            c[i] = key.column(i).kind() == KeyKind.STRING_COLLATED;
+        }
+        return c;
+    }
+
+    /** Whether some key column is ordered by the server's weights, which a row does not carry. */
+    public boolean needsWeights() {
+        for (boolean c : collated) {
+            if (c) {
+                return true;
+            }
+        }
+        return false;
     }
 
     /** For rows of any RowData implementation of the given row type. */
@@ -38,30 +59,67 @@ public final class KeyExtractor implements Serializable {
             LogicalType t = rowType.getTypeAt(idx[i]);
             g[i] = RowData.createFieldGetter(t, idx[i]);
         }
-        return new KeyExtractor(idx, g);
+        return new KeyExtractor(idx, g, collated(key));
     }
 
-    /** The key of a row; a NULL key field (impossible for a valid key) is an error. */
+    /**
+     * The key of a row; a NULL key field (impossible for a valid key) is an error. IllegalState for
+     * a key with collated columns: their order needs weights, see {@link #extract(RowData,
+     * byte[][])}.
+     */
     public KeyTuple extract(RowData row) {
-        Object[] values = new Object[indexes.length];
-        for (int i = 0; i < indexes.length; i++) {
-            Object v;
-            if (row instanceof GenericRowData) {
-                v = ((GenericRowData) row).getField(indexes[i]);
-            } else if (getters != null) {
-                v = getters[i].getFieldOrNull(row);
-            } else {
-                throw new IllegalArgumentException(
-                        "rows other than GenericRowData need KeyExtractor.of(key, rowType)");
+        if (needsWeights()) {
+            throw new IllegalStateException(
+                    "a key with collated string columns is compared by the server's weights,"
+                            + " which were not fetched for this row");
+        }
+        return KeyTuple.wrap(values(row));
+    }
+
+    /**
+     * The key of a row whose collated columns weigh {@code weights[i]} (for key column i; entries
+     * of other columns are ignored), as the server computed them.
+     */
+    public KeyTuple extract(RowData row, byte[][] weights) {
+        Object[] values = values(row);
+        for (int i = 0; i < values.length; i++) {
+            if (collated[i]) {
+                values[i] = new CollatedString((StringData) values[i], weights[i]);
             }
-            if (v == null) {
-                throw new IllegalStateException(
-                        "key field at position "
-                                + indexes[i]
-                                + " is NULL; a chunk key is NOT NULL");
-            }
-            values[i] = v;
         }
         return KeyTuple.wrap(values);
+    }
+
+    /** The text of collated key column {@code keyColumn} of a row, whose weight is to be asked. */
+    public StringData text(RowData row, int keyColumn) {
+        if (!collated[keyColumn]) {
+            throw new IllegalArgumentException("key column " + keyColumn + " is not collated");
+        }
+        return (StringData) value(row, keyColumn);
+    }
+
+    private Object[] values(RowData row) {
+        Object[] values = new Object[indexes.length];
+        for (int i = 0; i < indexes.length; i++) {
+            values[i] = value(row, i);
+        }
+        return values;
+    }
+
+    private Object value(RowData row, int i) {
+        Object v;
+        if (row instanceof GenericRowData) {
+            v = ((GenericRowData) row).getField(indexes[i]);
+        } else if (getters != null) {
+            v = getters[i].getFieldOrNull(row);
+        } else {
+            throw new IllegalArgumentException(
+                    "rows other than GenericRowData need KeyExtractor.of(key, rowType)");
+        }
+        if (v == null) {
+            throw new IllegalStateException(
+                    "key field at position " + indexes[i] + " is NULL; a chunk key is NOT NULL");
+        }
+        return v;
     }
 }

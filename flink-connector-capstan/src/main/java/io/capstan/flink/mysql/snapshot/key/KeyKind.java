@@ -4,9 +4,9 @@ import org.apache.flink.annotation.Internal;
 
 /**
  * How MySQL orders the values of one chunk key column, and which Flink internal value carries them.
- * Only kinds whose order the connector reproduces exactly are here; strings in other collations,
- * ENUM, SET and floating-point keys are refused by {@link ChunkKeyResolver} (see docs/snapshot.md).
- * New kinds go at the end: the ordinal is in checkpointed state.
+ * Only kinds whose order the connector reproduces exactly are here; TEXT, ENUM, SET and
+ * floating-point keys are refused by {@link ChunkKeyResolver} (see docs/snapshot.md). New kinds go
+ * at the end: the ordinal is in checkpointed state.
  */
 @Internal
 public enum KeyKind {
@@ -37,5 +37,10 @@ public enum KeyKind {
      * {@code ascii_bin}) as StringData: code point order, which is the order of the UTF-8 bytes,
      * with the shorter value padded with spaces (trailing spaces never decide).
      */
-    STRING_PAD_SPACE
+    STRING_PAD_SPACE,
+    /**
+     * CHAR/VARCHAR in any other collation as {@link CollatedString}: ordered by the weight the
+     * server computes ({@code WEIGHT_STRING}) in the column's {@link KeyCollation}, never by Java.
+     */
+    STRING_COLLATED
 }

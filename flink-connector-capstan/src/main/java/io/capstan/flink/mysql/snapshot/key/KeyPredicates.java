@@ -51,7 +51,9 @@ public final class KeyPredicates {
         int n = key.arity();
         if (n > 1) {
             // a leading single-column guard lets the optimizer pick a range on the first column
-            sb.append(key.column(0).quotedName()).append(strict.equals(">") ? " >= ?" : " <= ?");
+            sb.append(key.column(0).quotedName())
+                    .append(strict.equals(">") ? " >= " : " <= ")
+                    .append(placeholder(key.column(0)));
             sb.append(" AND ");
             params.add(0);
         }
@@ -62,14 +64,24 @@ public final class KeyPredicates {
     private static String nested(
             ChunkKey key, int i, String strict, String last, List<Integer> params) {
         String col = key.column(i).quotedName();
+        String p = placeholder(key.column(i));
         if (i == key.arity() - 1) {
             params.add(i);
-            return col + " " + last + " ?";
+            return col + " " + last + " " + p;
         }
         params.add(i);
         params.add(i);
         String rest = nested(key, i + 1, strict, last, params);
-        return "(" + col + " " + strict + " ? OR (" + col + " = ? AND " + rest + "))";
+        return "(" + col + " " + strict + " " + p + " OR (" + col + " = " + p + " AND " + rest
+                + "))";
+    }
+
+    /**
+     * {@code ?}, or for a collated string column {@code ?} in the column's collation: the server
+     * compares in it by construction, whatever the connection's character set.
+     */
+    private static String placeholder(KeyColumn c) {
+        return c.collation() == null ? "?" : c.collation().collated("?");
     }
 
     /** {@code ORDER BY a, b} (or DESC) for the key. */

@@ -30,6 +30,7 @@ public final class KeyTupleCodec {
     private static final byte TAG_BYTES = 7;
     private static final byte TAG_BOOLEAN = 8;
     private static final byte TAG_STRING = 9; // UTF-8 bytes of a StringData
+    private static final byte TAG_COLLATED_STRING = 10; // UTF-8 bytes, then the server's weight
 
     private KeyTupleCodec() {}
 
@@ -115,6 +116,10 @@ public final class KeyTupleCodec {
         } else if (v instanceof StringData) {
             out.writeByte(TAG_STRING);
             writeBytes(out, ((StringData) v).toBytes());
+        } else if (v instanceof CollatedString c) {
+            out.writeByte(TAG_COLLATED_STRING);
+            writeBytes(out, c.text().toBytes());
+            writeBytes(out, c.weight());
         } else {
             // the class name is structural information, never a value
             throw new IOException("unsupported key value class " + v.getClass().getName());
@@ -149,6 +154,9 @@ public final class KeyTupleCodec {
                 return in.readBoolean();
             case TAG_STRING:
                 return StringData.fromBytes(readBytes(in));
+            case TAG_COLLATED_STRING:
+                StringData text = StringData.fromBytes(readBytes(in));
+                return new CollatedString(text, readBytes(in));
             default:
                 throw new IOException("corrupt key tuple: unknown value tag " + tag);
         }

@@ -4,6 +4,8 @@ import io.capstan.flink.mysql.schema.TableId;
 
 import org.apache.flink.annotation.Internal;
 
+import javax.annotation.Nullable;
+
 import java.util.List;
 import java.util.Objects;
 
@@ -29,6 +31,14 @@ public final class TableKeyMetadata {
         /** The collation of a character column, lower case; null for other columns. */
         final String collation;
 
+        private final String collationAsRead;
+
+        /**
+         * How the server weighs a CHAR/VARCHAR column's values; null for other columns, and when
+         * the server could not say (then the column cannot be a chunk key).
+         */
+        @Nullable final KeyCollation weighing;
+
         public Column(
                 String name,
                 int ordinalPosition,
@@ -40,6 +50,32 @@ public final class TableKeyMetadata {
                 long octetLength,
                 long datetimePrecision,
                 String collation) {
+            this(
+                    name,
+                    ordinalPosition,
+                    dataType,
+                    columnType,
+                    nullable,
+                    numericPrecision,
+                    numericScale,
+                    octetLength,
+                    datetimePrecision,
+                    collation,
+                    null);
+        }
+
+        public Column(
+                String name,
+                int ordinalPosition,
+                String dataType,
+                String columnType,
+                boolean nullable,
+                long numericPrecision,
+                long numericScale,
+                long octetLength,
+                long datetimePrecision,
+                String collation,
+                @Nullable KeyCollation weighing) {
             this.name = Objects.requireNonNull(name);
             this.ordinalPosition = ordinalPosition;
             this.dataType = dataType.toLowerCase(java.util.Locale.ROOT);
@@ -49,12 +85,36 @@ public final class TableKeyMetadata {
             this.numericScale = numericScale;
             this.octetLength = octetLength;
             this.datetimePrecision = datetimePrecision;
+            this.collationAsRead = collation;
             this.collation =
                     collation == null ? null : collation.toLowerCase(java.util.Locale.ROOT);
+            this.weighing = weighing;
         }
 
         public String name() {
             return name;
+        }
+
+        /** The collation as information_schema spells it, or null. */
+        public String collationName() {
+            return collationAsRead;
+        }
+
+        /** This column with how the server weighs it (only a CHAR/VARCHAR column keeps one). */
+        public Column withWeighing(@Nullable KeyCollation weighing) {
+            boolean text = dataType.equals("char") || dataType.equals("varchar");
+            return new Column(
+                    name,
+                    ordinalPosition,
+                    dataType,
+                    columnType,
+                    nullable,
+                    numericPrecision,
+                    numericScale,
+                    octetLength,
+                    datetimePrecision,
+                    collationAsRead,
+                    text ? weighing : null);
         }
     }
 

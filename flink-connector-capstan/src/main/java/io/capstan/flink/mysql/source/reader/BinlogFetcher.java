@@ -11,6 +11,7 @@ import org.slf4j.LoggerFactory;
 
 import javax.annotation.Nullable;
 
+import java.io.IOException;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
@@ -38,6 +39,7 @@ final class BinlogFetcher implements AutoCloseable {
 
     @Nullable private BinlogStream streamer;
     @Nullable private ServerGtidPoller poller;
+    @Nullable private GateKeyWeigher weigher;
 
     BinlogFetcher(MySqlProxies mysql, Duration gtidPollInterval, CapstanReaderMetrics metrics) {
         this.mysql = mysql;
@@ -65,11 +67,12 @@ final class BinlogFetcher implements AutoCloseable {
             throw e;
         }
         streamer = s;
+        weigher = new GateKeyWeigher(binlog, mysql::jdbc, metrics);
         poller = new ServerGtidPoller(mysql.jdbc(), gtidPollInterval);
         metrics.binlogStarted(binlog.start().processed(), poller::latest);
     }
 
-    ElementBatch fetch(BooleanSupplier wokenUp) {
+    ElementBatch fetch(BooleanSupplier wokenUp) throws IOException {
         if (streamer == null) {
             return ElementBatch.empty();
         }
@@ -78,18 +81,17 @@ final class BinlogFetcher implements AutoCloseable {
             if (first == null) {
                 return ElementBatch.empty();
             }
-            List<SourceElement> records = new ArrayList<>(64);
-            records.add(SourceElement.of(first));
-            BinlogRecord last = first;
+            List<BinlogRecord> records = new ArrayList<>(64);
+            records.add(first);
             BinlogRecord next;
             while (records.size() < MAX_BATCH
                     && !wokenUp.getAsBoolean()
                     && (next = streamer.poll(0, TimeUnit.MILLISECONDS)) != null) {
-                records.add(SourceElement.of(next));
-                last = next;
+                records.add(next);
             }
+            BinlogRecord last = records.get(records.size() - 1);
             metrics.recordFetched(last.commitTimestampMicros(), System.currentTimeMillis());
-            return ElementBatch.of(BinlogSplit.SPLIT_ID, records);
+            return ElementBatch.of(BinlogSplit.SPLIT_ID, weigher.elements(records));
         } catch (InterruptedException e) {
             Thread.currentThread().interrupt();
             return ElementBatch.empty();
@@ -101,6 +103,10 @@ final class BinlogFetcher implements AutoCloseable {
         if (poller != null) {
             poller.close();
             poller = null;
+        }
+        if (weigher != null) {
+            weigher.close();
+            weigher = null;
         }
         if (streamer != null) {
             streamer.close();

@@ -7,6 +7,7 @@ import io.capstan.flink.mysql.binlog.RowChange;
 import io.capstan.flink.mysql.binlog.TransactionEnd;
 import io.capstan.flink.mysql.event.Operation;
 import io.capstan.flink.mysql.gtid.Gtid;
+import io.capstan.flink.mysql.snapshot.gate.GateKeys;
 import io.capstan.flink.mysql.snapshot.gate.GatedChange;
 import io.capstan.flink.mysql.source.split.BinlogSplitState;
 
@@ -45,10 +46,18 @@ public final class BinlogRecordEmitter<T> {
         this.metrics = metrics;
     }
 
-    public void emitRecord(BinlogRecord record, SourceOutput<T> output, BinlogSplitState state)
+    /**
+     * @param keys the weighed keys of a row change whose table's key needs the server's weights
+     *     (see GateKeyWeigher), else null
+     */
+    public void emitRecord(
+            BinlogRecord record,
+            @Nullable GateKeys keys,
+            SourceOutput<T> output,
+            BinlogSplitState state)
             throws Exception {
         if (record instanceof RowChange) {
-            emitRowChange((RowChange) record, output, state);
+            emitRowChange((RowChange) record, keys, output, state);
         } else {
             TransactionEnd end = (TransactionEnd) record;
             state.transactionEnded(end.gtid());
@@ -56,7 +65,11 @@ public final class BinlogRecordEmitter<T> {
         }
     }
 
-    private void emitRowChange(RowChange change, SourceOutput<T> output, BinlogSplitState state)
+    private void emitRowChange(
+            RowChange change,
+            @Nullable GateKeys keys,
+            SourceOutput<T> output,
+            BinlogSplitState state)
             throws Exception {
         if (state.alreadyEmitted(change.gtid(), change.indexInTransaction())) {
             metrics.rowSkippedOnResume();
@@ -67,7 +80,7 @@ public final class BinlogRecordEmitter<T> {
             // The steady state (after the handoff, every stream-only job): the change as it is.
             event = event(change, change.operation(), change.before(), change.after());
         } else {
-            GatedChange gated = GatedChange.of(state.gate(), change);
+            GatedChange gated = GatedChange.of(state.gate(), change, keys);
             if (gated.isSuppressed()) {
                 state.rowEmitted(change.gtid(), change.indexInTransaction());
                 metrics.rowSuppressedByGate();

@@ -29,6 +29,7 @@ public final class CapstanReaderMetrics {
     public static final String SNAPSHOT_ROWS_READ = "snapshotRowsRead";
     public static final String ROWS_SUPPRESSED_BY_GATE = "rowsSuppressedByGate";
     public static final String PROCESSED_GTID_LAG = "processedGtidLag";
+    public static final String GATE_KEYS_WEIGHED = "gateKeysWeighed";
 
     private final Counter transactionsProcessed;
     private final Counter rowsEmitted;
@@ -36,6 +37,7 @@ public final class CapstanReaderMetrics {
     private final Counter snapshotChunksRead;
     private final Counter snapshotRowsRead;
     private final Counter rowsSuppressedByGate;
+    private final Counter gateKeysWeighed;
     private final Counter numRecordsIn;
 
     /** Written by the fetcher thread, read by the metric reporter. */
@@ -60,6 +62,8 @@ public final class CapstanReaderMetrics {
         this.snapshotRowsRead = group.counter(SNAPSHOT_ROWS_READ);
         // Binlog row images the cursor gate found already in the snapshot.
         this.rowsSuppressedByGate = group.counter(ROWS_SUPPRESSED_BY_GATE);
+        // Distinct collated key texts whose weights the gate asked of the server (fetcher thread).
+        this.gateKeysWeighed = group.counter(GATE_KEYS_WEIGHED);
         this.numRecordsIn = group.getIOMetricGroup().getNumRecordsInCounter();
         group.gauge(CURRENT_FETCH_EVENT_TIME_LAG, () -> fetchEventTimeLagMillis);
         // Rows events of tables the job does not capture, skipped without decoding.
@@ -116,6 +120,10 @@ public final class CapstanReaderMetrics {
         if (rowChanges != 1) {
             numRecordsIn.inc(rowChanges - 1);
         }
+    }
+
+    void gateKeysWeighed(int texts) {
+        gateKeysWeighed.inc(texts);
     }
 
     void rowSuppressedByGate() {

@@ -35,7 +35,11 @@ public final class CapstanRecordEmitter<T>
                 break;
             case BINLOG_RECORD:
                 long emittedBefore = metrics.rowsEmittedCount();
-                binlog.emitRecord(element.asBinlogRecord(), output, state.asBinlogSplitState());
+                binlog.emitRecord(
+                        element.asBinlogRecord(),
+                        element.gateKeys(),
+                        output,
+                        state.asBinlogSplitState());
                 metrics.elementEmitted(metrics.rowsEmittedCount() - emittedBefore);
                 break;
             default:

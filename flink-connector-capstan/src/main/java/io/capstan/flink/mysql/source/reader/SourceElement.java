@@ -1,8 +1,12 @@
 package io.capstan.flink.mysql.source.reader;
 
 import io.capstan.flink.mysql.binlog.BinlogRecord;
+import io.capstan.flink.mysql.binlog.RowChange;
+import io.capstan.flink.mysql.snapshot.gate.GateKeys;
 
 import org.apache.flink.annotation.Internal;
+
+import javax.annotation.Nullable;
 
 /**
  * What the fetcher hands to the emitter, one element per {@code emitRecord} call: EITHER a whole
@@ -32,15 +36,37 @@ public abstract class SourceElement {
         throw new IllegalStateException("a " + kind() + " element is not a binlog record");
     }
 
+    /**
+     * The weighed keys of this binlog row change's images, when its table's key needs the server's
+     * weights at the gate; else null.
+     */
+    @Nullable
+    public GateKeys gateKeys() {
+        return null;
+    }
+
     public static SourceElement of(BinlogRecord record) {
-        return new BinlogElement(record);
+        return new BinlogElement(record, null);
+    }
+
+    /** A row change with the weighed keys the gate places it by. */
+    public static SourceElement of(RowChange change, GateKeys keys) {
+        return new BinlogElement(change, keys);
     }
 
     private static final class BinlogElement extends SourceElement {
         private final BinlogRecord record;
+        @Nullable private final GateKeys keys;
 
-        BinlogElement(BinlogRecord record) {
+        BinlogElement(BinlogRecord record, @Nullable GateKeys keys) {
             this.record = record;
+            this.keys = keys;
+        }
+
+        @Override
+        @Nullable
+        public GateKeys gateKeys() {
+            return keys;
         }
 
         @Override

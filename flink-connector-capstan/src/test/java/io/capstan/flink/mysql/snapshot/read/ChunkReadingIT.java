@@ -111,7 +111,7 @@ class ChunkReadingIT {
                 ResultSet rs =
                         st.executeQuery(
                                 "SELECT "
-                                        + key.quotedColumnList()
+                                        + key.selectList()
                                         + " FROM "
                                         + key.table().quoted()
                                         + " ORDER BY "

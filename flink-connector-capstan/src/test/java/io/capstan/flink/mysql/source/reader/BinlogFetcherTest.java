@@ -54,14 +54,14 @@ class BinlogFetcherTest {
     }
 
     @Test
-    void nothingIsFetchedBeforeTheBinlogSplitArrives() {
+    void nothingIsFetchedBeforeTheBinlogSplitArrives() throws Exception {
         assertThat(fetcher.isStreaming()).isFalse();
         assertThat(records(fetcher.fetch(() -> false))).isEmpty();
         assertThat(mysql.streams).isEmpty();
     }
 
     @Test
-    void opensTheStreamAtTheSplitsPositionForItsTablesAndHandsOverItsRecords() {
+    void opensTheStreamAtTheSplitsPositionForItsTablesAndHandsOverItsRecords() throws Exception {
         fetcher.start(new BinlogSplit(List.of(TABLE), START));
         FakeBinlogStream stream = mysql.streams.get(0);
         assertThat(stream.started()).isTrue();
@@ -85,7 +85,7 @@ class BinlogFetcherTest {
     }
 
     @Test
-    void aBatchHoldsAtMostMaxBatchRecordsAndStopsWhenWokenUp() {
+    void aBatchHoldsAtMostMaxBatchRecordsAndStopsWhenWokenUp() throws Exception {
         fetcher.start(new BinlogSplit(List.of(TABLE), START, CursorGate.empty()));
         FakeBinlogStream stream = mysql.streams.get(0);
         for (int i = 0; i < BinlogFetcher.MAX_BATCH + 5; i++) {

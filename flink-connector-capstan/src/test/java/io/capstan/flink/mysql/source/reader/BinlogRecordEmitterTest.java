@@ -92,14 +92,14 @@ class BinlogRecordEmitterTest {
 
     private void emitAll(BinlogSplitState state, BinlogRecord... records) throws Exception {
         for (BinlogRecord r : records) {
-            emitter.emitRecord(r, out, state);
+            emitter.emitRecord(r, null, out, state);
         }
     }
 
     @Test
     void emitsEachRowChangeAndAdvancesStatePerElement() throws Exception {
         BinlogSplitState state = state(BinlogStartPosition.of(GtidSet.parse(UUID + ":1-10")));
-        emitter.emitRecord(insert(11, 0, 1, "a"), out, state);
+        emitter.emitRecord(insert(11, 0, 1, "a"), null, out, state);
         // A barrier after this element would checkpoint exactly (11, 1 row emitted).
         assertThat(state.position())
                 .isEqualTo(BinlogStartPosition.of(GtidSet.parse(UUID + ":1-10"), gtid(11), 1));
@@ -166,12 +166,12 @@ class BinlogRecordEmitterTest {
             Output first = new Output();
             BinlogSplitState s = state(BinlogStartPosition.of(start));
             for (int i = 0; i < cut; i++) {
-                emitter.emitRecord(stream.get(i), first, s);
+                emitter.emitRecord(stream.get(i), null, first, s);
             }
             BinlogSplitState restored = new BinlogSplitState(s.toSplit());
             Output second = new Output();
             for (BinlogRecord r : stream) {
-                emitter.emitRecord(r, second, restored);
+                emitter.emitRecord(r, null, second, restored);
             }
             List<String> all = new ArrayList<>(first.records);
             all.addAll(second.records);

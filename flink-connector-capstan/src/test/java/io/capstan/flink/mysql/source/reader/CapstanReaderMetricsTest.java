@@ -105,9 +105,9 @@ class CapstanReaderMetricsTest {
         assertThat(group.gauge("processedGtidLag")).as("server not read yet").isEqualTo(-1L);
         server.set(GtidSet.parse(UUID + ":1-15"));
         assertThat(group.gauge("processedGtidLag")).isEqualTo(5L);
-        emitter.emitRecord(insert(11, 0, 1, "a"), out, state); // already emitted: skipped
-        emitter.emitRecord(insert(11, 1, 2, "b"), out, state);
-        emitter.emitRecord(end(11), out, state);
+        emitter.emitRecord(insert(11, 0, 1, "a"), null, out, state); // already emitted: skipped
+        emitter.emitRecord(insert(11, 1, 2, "b"), null, out, state);
+        emitter.emitRecord(end(11), null, out, state);
         assertThat(group.gauge("processedGtidLag")).isEqualTo(4L);
         assertThat(group.count("rowsEmitted")).isEqualTo(1);
         assertThat(group.count("rowsSkippedOnResume")).isEqualTo(1);

@@ -108,7 +108,7 @@ class GatedEmitterTest {
     private List<String> emit(BinlogSplitState state, List<BinlogRecord> records) throws Exception {
         BinlogRecordEmitterTest.Output out = new BinlogRecordEmitterTest.Output();
         for (BinlogRecord r : records) {
-            emitter.emitRecord(r, out, state);
+            emitter.emitRecord(r, null, out, state);
         }
         return out.records;
     }
