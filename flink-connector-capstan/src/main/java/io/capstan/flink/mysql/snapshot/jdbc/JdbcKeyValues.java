@@ -132,10 +132,15 @@ public final class JdbcKeyValues {
                 }
                 break;
             case STRING_PAD_SPACE:
-            case STRING_COLLATED: // the text here; read() adds the weight
                 // UTF-8 (the connection's result character set), as RowConverter wraps it.
                 byte[] text = rs.getBytes(col);
                 v = text == null ? null : StringData.fromBytes(text);
+                break;
+            case STRING_COLLATED: // the text here; read() adds the weight
+                // Decoded by the driver from the column's own character set (latin1 is sent as
+                // stored: its bytes are not UTF-8).
+                String s = rs.getString(col);
+                v = s == null ? null : StringData.fromString(s);
                 break;
             default:
                 throw new IllegalStateException("unhandled key kind " + c.kind());

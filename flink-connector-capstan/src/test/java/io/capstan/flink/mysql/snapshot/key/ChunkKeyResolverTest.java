@@ -152,29 +152,48 @@ class ChunkKeyResolverTest {
     }
 
     @Test
-    void refusesCharacterKeysInOtherCollationsNamingTheCollation() {
+    void ordersCharacterKeysInAnyOtherCollationByTheServersWeights() {
         for (String collation :
                 List.of(
                         "utf8mb4_0900_ai_ci",
                         "utf8mb4_general_ci",
+                        "latin1_swedish_ci",
                         "latin1_bin",
-                        "utf8mb4_0900_bin",
-                        "binary")) {
-            assertThatThrownBy(
-                            () ->
-                                    ChunkKeyResolver.resolve(
-                                            meta(
-                                                    List.of(text("varchar(10)", collation)),
-                                                    index("PRIMARY", true, "k")),
-                                            Optional.empty()))
-                    .isInstanceOfSatisfying(
-                            CapstanHaltException.class,
-                            e -> assertThat(e.reason()).isEqualTo(HaltReason.UNSUPPORTED_CHUNK_KEY))
-                    .hasMessageContaining(
-                            "collation " + collation.toLowerCase(java.util.Locale.ROOT))
-                    .hasMessageContaining("utf8mb4_bin")
-                    .hasMessageContaining("scan.incremental.snapshot.chunk.key-column");
+                        "utf8mb4_0900_bin")) {
+            KeyCollation weighing =
+                    new KeyCollation(
+                            collation, collation.split("_")[0], true, new byte[] {0x00, 0x20});
+            for (String type : List.of("varchar(10)", "char(10)")) {
+                ChunkKey key =
+                        ChunkKeyResolver.resolve(
+                                meta(
+                                        List.of(text(type, collation).withWeighing(weighing)),
+                                        index("PRIMARY", true, "k")),
+                                Optional.empty());
+                assertThat(key.column(0).kind())
+                        .as(type + " " + collation)
+                        .isEqualTo(KeyKind.STRING_COLLATED);
+                assertThat(key.column(0).collation()).isEqualTo(weighing);
+                assertThat(key.needsWeights()).isTrue();
+            }
         }
+    }
+
+    @Test
+    void refusesACharacterKeyWhoseCollationTheServerCannotWeighNamingIt() {
+        assertThatThrownBy(
+                        () ->
+                                ChunkKeyResolver.resolve(
+                                        meta(
+                                                List.of(text("varchar(10)", "utf8mb4_general_ci")),
+                                                index("PRIMARY", true, "k")),
+                                        Optional.empty()))
+                .isInstanceOfSatisfying(
+                        CapstanHaltException.class,
+                        e -> assertThat(e.reason()).isEqualTo(HaltReason.UNSUPPORTED_CHUNK_KEY))
+                .hasMessageContaining("collation utf8mb4_general_ci")
+                .hasMessageContaining("WEIGHT_STRING")
+                .hasMessageContaining("scan.incremental.snapshot.chunk.key-column");
     }
 
     @Test

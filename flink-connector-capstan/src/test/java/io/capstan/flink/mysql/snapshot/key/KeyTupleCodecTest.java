@@ -34,6 +34,14 @@ class KeyTupleCodecTest {
                 Arbitraries.of(true, false).map(v -> (Object) v),
                 Arbitraries.bytes().array(byte[].class).ofMaxSize(40).map(v -> (Object) v),
                 Arbitraries.strings().ofMaxLength(20).map(v -> (Object) StringData.fromString(v)),
+                Arbitraries.strings()
+                        .ofMaxLength(20)
+                        .map(
+                                v ->
+                                        (Object)
+                                                new CollatedString(
+                                                        StringData.fromString(v),
+                                                        v.toUpperCase().getBytes())),
                 Arbitraries.bigIntegers()
                         .between(
                                 new java.math.BigInteger("-99999999999999999999999999999999999999"),
@@ -107,7 +115,20 @@ class KeyTupleCodecTest {
                         TestKeys.TABLE,
                         List.of(
                                 new KeyColumn("a", 3, KeyKind.DECIMAL, true, 20, 4, "decimal"),
-                                new KeyColumn("b", 0, KeyKind.BINARY, false, 16, 0, "binary")),
+                                new KeyColumn("b", 0, KeyKind.BINARY, false, 16, 0, "binary"),
+                                new KeyColumn(
+                                        "c",
+                                        1,
+                                        KeyKind.STRING_COLLATED,
+                                        false,
+                                        144,
+                                        0,
+                                        "char",
+                                        new KeyCollation(
+                                                "latin1_swedish_ci",
+                                                "latin1",
+                                                true,
+                                                new byte[] {0x20}))),
                         ChunkKey.Source.CHUNK_KEY_COLUMN);
         ByteArrayOutputStream bytes = new ByteArrayOutputStream();
         ChunkKeySerializer.write(key, new DataOutputStream(bytes));
@@ -115,5 +136,34 @@ class KeyTupleCodecTest {
                         ChunkKeySerializer.read(
                                 new DataInputStream(new ByteArrayInputStream(bytes.toByteArray()))))
                 .isEqualTo(key);
+    }
+
+    @Test
+    void chunkKeysOfVersionOneStillRead() throws IOException {
+        // A v1 chunk key (before collations): db.t, PRIMARY_KEY, one INTEGER column "id" @0.
+        ByteArrayOutputStream bytes = new ByteArrayOutputStream();
+        DataOutputStream out = new DataOutputStream(bytes);
+        out.writeByte(1);
+        out.writeUTF(TestKeys.TABLE.database());
+        out.writeUTF(TestKeys.TABLE.table());
+        out.writeByte(ChunkKey.Source.PRIMARY_KEY.ordinal());
+        out.writeByte(1); // arity
+        out.writeUTF("id");
+        out.writeByte(0); // row index
+        out.writeByte(KeyKind.INTEGER.ordinal());
+        out.writeBoolean(false);
+        out.writeByte(0);
+        out.writeByte(0);
+        out.writeUTF("bigint");
+        assertThat(
+                        ChunkKeySerializer.read(
+                                new DataInputStream(new ByteArrayInputStream(bytes.toByteArray()))))
+                .isEqualTo(
+                        new ChunkKey(
+                                TestKeys.TABLE,
+                                List.of(
+                                        new KeyColumn(
+                                                "id", 0, KeyKind.INTEGER, false, 0, 0, "bigint")),
+                                ChunkKey.Source.PRIMARY_KEY));
     }
 }

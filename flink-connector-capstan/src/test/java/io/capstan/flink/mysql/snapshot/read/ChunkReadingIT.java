@@ -7,6 +7,7 @@ import io.capstan.flink.mysql.error.HaltReason;
 import io.capstan.flink.mysql.schema.TableId;
 import io.capstan.flink.mysql.snapshot.jdbc.JdbcBoundaryQueries;
 import io.capstan.flink.mysql.snapshot.jdbc.JdbcKeyValues;
+import io.capstan.flink.mysql.snapshot.jdbc.JdbcKeyWeights;
 import io.capstan.flink.mysql.snapshot.key.ChunkKey;
 import io.capstan.flink.mysql.snapshot.key.KeyComparator;
 import io.capstan.flink.mysql.snapshot.key.KeyExtractor;
@@ -89,7 +90,8 @@ class ChunkReadingIT {
         for (ChunkResult r : results) {
             assertThat(r.rowCount()).isLessThanOrEqualTo(chunkSize);
             for (RowData row : r.rows()) {
-                KeyTuple k = extractor.extract(row);
+                KeyTuple k =
+                        key.needsWeights() ? weighed(key, extractor, row) : extractor.extract(row);
                 assertThat(r.chunk().range().contains(k, order)).isTrue();
                 seen.add(k);
             }
@@ -100,6 +102,23 @@ class ChunkReadingIT {
         for (int i = 0; i < seen.size(); i++) {
             assertThat(order.compare(seen.get(i), expected.get(i))).isZero();
         }
+    }
+
+    /** A row's key with its collated columns weighed by the server, as the gate's keys are. */
+    private static KeyTuple weighed(ChunkKey key, KeyExtractor extractor, RowData row)
+            throws Exception {
+        byte[][] weights = new byte[key.arity()][];
+        try (Connection c = JdbcConnections.open(config())) {
+            for (int i = 0; i < key.arity(); i++) {
+                if (key.column(i).collation() != null) {
+                    String text = extractor.text(row, i).toString();
+                    weights[i] =
+                            JdbcKeyWeights.weigh(c, key.column(i).collation(), List.of(text))
+                                    .get(0);
+                }
+            }
+        }
+        return extractor.extract(row, weights);
     }
 
     /** The keys as the server orders them. */
@@ -176,7 +195,13 @@ class ChunkReadingIT {
                 "varchar(12) charset utf8mb4 collate utf8mb4_bin",
                 "char(6) charset utf8mb4 collate utf8mb4_bin",
                 "varchar(12) charset utf8 collate utf8_bin",
-                "char(8) charset ascii collate ascii_bin"
+                "char(8) charset ascii collate ascii_bin",
+                "varchar(12) charset utf8mb4 collate utf8mb4_0900_ai_ci",
+                "varchar(12) charset utf8mb4 collate utf8mb4_0900_as_cs",
+                "char(10) charset utf8mb4 collate utf8mb4_general_ci",
+                "varchar(12) charset utf8mb4 collate utf8mb4_unicode_ci",
+                "varchar(12) charset latin1 collate latin1_swedish_ci",
+                "char(8) charset ascii collate ascii_general_ci"
             })
     void everySupportedKeyTypeOrdersAsTheServerAndReadsExactly(String type) throws Exception {
         String name = "k_" + type.replaceAll("[^a-z0-9]", "_");
@@ -289,7 +314,8 @@ class ChunkReadingIT {
     }
 
     @Test
-    void tablesWithoutKeyOrWithAStringKeyInACaseInsensitiveCollationAreRefusedBeforeReading() {
+    void tablesWithoutKeyOrWithAnEnumKeyAreRefusedBeforeReadingAndAStringKeyInAnyCollationIsNot()
+            throws Exception {
         DB.execute(
                 "CREATE TABLE keyless (a INT, b INT)",
                 "CREATE TABLE strkey (name VARCHAR(20) PRIMARY KEY, v INT)",
@@ -300,14 +326,11 @@ class ChunkReadingIT {
                         e -> assertThat(e.reason()).isEqualTo(HaltReason.TABLE_WITHOUT_KEY))
                 .hasMessageContaining(DB.name() + ".keyless")
                 .hasMessageContaining("chunkKeyColumn");
-        assertThatThrownBy(() -> resolve(config(), table("strkey"), Optional.empty()))
-                .isInstanceOfSatisfying(
-                        CapstanHaltException.class,
-                        e -> assertThat(e.reason()).isEqualTo(HaltReason.UNSUPPORTED_CHUNK_KEY))
-                .hasMessageContaining(DB.name() + ".strkey")
-                .hasMessageContaining("column name")
-                .hasMessageContaining("in collation utf8mb4_0900_ai_ci") // the server's default
-                .hasMessageContaining("scan.incremental.snapshot.chunk.key-column");
+        ChunkKey strkey = resolve(config(), table("strkey"), Optional.empty());
+        assertThat(strkey.column(0).kind()).isEqualTo(KeyKind.STRING_COLLATED);
+        assertThat(strkey.column(0).collation().name())
+                .isEqualTo("utf8mb4_0900_ai_ci"); // the server's default
+        assertThat(strkey.column(0).collation().padSpace()).isFalse();
         assertThatThrownBy(() -> resolve(config(), table("enumkey"), Optional.empty()))
                 .isInstanceOfSatisfying(
                         CapstanHaltException.class,
@@ -590,24 +613,27 @@ class ChunkReadingIT {
         int max = Integer.parseInt(type.replaceAll("^[a-z]+\\((\\d+)\\).*$", "$1"));
         String charset = type.replaceAll("^.* charset ([a-z0-9]+) .*$", "$1");
         String[] alphabet =
-                charset.equals("ascii")
-                        ? new String[] {"a", "b", "B", " ", "\t", "\u0001", "~", "0"}
-                        : charset.equals("utf8")
-                                ? new String[] {
-                                    "a", "b", "B", " ", "\t", "\u0001", "é", "É", "中", "\uFFFD"
-                                }
-                                : new String[] {
-                                    "a",
-                                    "b",
-                                    "B",
-                                    " ",
-                                    "\t",
-                                    "\u0001",
-                                    "é",
-                                    "É",
-                                    "中",
-                                    "\uD83D\uDE00"
-                                };
+                charset.equals("latin1")
+                        ? new String[] {"a", "b", "B", " ", "\t", "\u0001", "é", "É", "ß", "s"}
+                        : charset.equals("ascii")
+                                ? new String[] {"a", "b", "B", " ", "\t", "\u0001", "~", "0"}
+                                : charset.equals("utf8")
+                                        ? new String[] {
+                                            "a", "b", "B", " ", "\t", "\u0001", "é", "É", "中",
+                                            "\uFFFD"
+                                        }
+                                        : new String[] {
+                                            "a",
+                                            "b",
+                                            "B",
+                                            " ",
+                                            "\t",
+                                            "\u0001",
+                                            "é",
+                                            "É",
+                                            "中",
+                                            "\uD83D\uDE00"
+                                        };
         StringBuilder v = new StringBuilder();
         int length = r.nextInt(max + 1);
         for (int i = 0; i < length; i++) {
@@ -621,6 +647,8 @@ class ChunkReadingIT {
             }
         }
         byte[] bytes = v.toString().getBytes(java.nio.charset.StandardCharsets.UTF_8);
-        return "_" + charset + " X'" + HexFormat.of().formatHex(bytes) + "'";
+        // latin1 values as UTF-8 text the server converts on insert
+        String introducer = charset.equals("latin1") ? "utf8mb4" : charset;
+        return "_" + introducer + " X'" + HexFormat.of().formatHex(bytes) + "'";
     }
 }
