@@ -12,16 +12,20 @@ import java.util.List;
 
 /**
  * Versioned binary form of a {@link ChunkKey} (structure only, no values). Version 2 adds each
- * column's {@link KeyCollation}; version 1 (no collated columns then) is still read.
+ * column's {@link KeyCollation} and is written only for a key with a collated column, so every
+ * other key keeps its version 1 bytes (checkpoints written before collated keys existed are
+ * byte-identical to today's).
  */
 @Internal
 public final class ChunkKeySerializer {
     public static final int VERSION = 2;
+    private static final int VERSION_WITHOUT_COLLATIONS = 1;
 
     private ChunkKeySerializer() {}
 
     public static void write(ChunkKey key, DataOutput out) throws IOException {
-        out.writeByte(VERSION);
+        int version = key.needsWeights() ? VERSION : VERSION_WITHOUT_COLLATIONS;
+        out.writeByte(version);
         out.writeUTF(key.table().database());
         out.writeUTF(key.table().table());
         out.writeByte(key.source().ordinal());
@@ -34,6 +38,9 @@ public final class ChunkKeySerializer {
             KeyTupleCodec.writeVarInt(out, c.length());
             KeyTupleCodec.writeVarInt(out, c.scale());
             out.writeUTF(c.dataType());
+            if (version == VERSION_WITHOUT_COLLATIONS) {
+                continue;
+            }
             KeyCollation k = c.collation();
             out.writeBoolean(k != null);
             if (k != null) {
@@ -48,7 +55,7 @@ public final class ChunkKeySerializer {
 
     public static ChunkKey read(DataInput in) throws IOException {
         int version = in.readUnsignedByte();
-        if (version != 1 && version != VERSION) {
+        if (version != VERSION_WITHOUT_COLLATIONS && version != VERSION) {
             throw new IOException("unknown chunk key format version " + version);
         }
         TableId table = TableId.of(in.readUTF(), in.readUTF());
@@ -63,7 +70,8 @@ public final class ChunkKeySerializer {
             int length = KeyTupleCodec.readVarInt(in);
             int scale = KeyTupleCodec.readVarInt(in);
             String dataType = in.readUTF();
-            KeyCollation collation = version >= 2 && in.readBoolean() ? readCollation(in) : null;
+            KeyCollation collation =
+                    version == VERSION && in.readBoolean() ? readCollation(in) : null;
             cols.add(
                     new KeyColumn(
                             name, rowIndex, kind, unsigned, length, scale, dataType, collation));
