@@ -8,8 +8,8 @@ import java.sql.SQLException;
 /**
  * Turns driver errors into value-free exceptions (Rule 1): a server message may quote a value
  * ("Incorrect datetime value: '...'"), so only the error code and SQLState are kept, except for
- * connection failures (SQLState class 08), whose messages describe the network only, and refused
- * logins (class 28), whose messages name the account and host only.
+ * connection failures (SQLState class 08), whose messages describe the network only. A refused
+ * login (class 28) says so in words of its own.
  */
 @Internal
 public final class SqlErrors {
@@ -21,7 +21,7 @@ public final class SqlErrors {
         String text = what + " (MySQL error " + e.getErrorCode() + ", SQLState " + state + ")";
         if (state.startsWith("28")) {
             return new IOException(
-                    text + ": Access denied; check the user name, the password and its grants", e);
+                    text + ": Access denied; check the user name, the password and its grants");
         }
         return state.startsWith("08") ? new IOException(text, e) : new IOException(text);
     }
