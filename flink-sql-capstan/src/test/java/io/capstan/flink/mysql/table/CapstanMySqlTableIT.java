@@ -597,6 +597,57 @@ class CapstanMySqlTableIT {
         }
     }
 
+    // ---------------------------------------------------------------- a mysql-cdc DDL with a hint
+
+    @Test
+    void aMysqlCdcDdlWithSnapshotAndNoOpOptionsStreamsUnderALatestOffsetHint() throws Exception {
+        DB.execute(
+                "CREATE TABLE hinted (id INT NOT NULL PRIMARY KEY, v VARCHAR(8))",
+                "INSERT INTO hinted VALUES (1, 'before')");
+        Map<String, String> o = initialOptions(DB, "hinted");
+        // As a mysql-cdc table's DDL has them: a snapshot option, and options capstan takes as
+        // no-ops or as flags whose value is what it always does.
+        o.put("scan.incremental.snapshot.chunk.size", "4096");
+        o.put("scan.snapshot.fetch.size", "1024");
+        o.put("scan.incremental.snapshot.enabled", "true");
+        o.put("scan.newly-added-table.enabled", "false");
+        o.put("scan.incremental.snapshot.backfill.skip", "true");
+        o.put("scan.incremental.close-idle-reader.enabled", "true");
+        o.put("chunk-meta.group.size", "1000");
+        o.put("chunk-key.even-distribution.factor.upper-bound", "1000.0");
+        o.put("chunk-key.even-distribution.factor.lower-bound", "0.05");
+        o.put("scan.incremental.snapshot.unbounded-chunk-first.enabled", "true");
+        tEnv.executeSql(
+                createTable(
+                        "hinted", "id INT NOT NULL, v STRING, PRIMARY KEY (id) NOT ENFORCED", o));
+
+        Set<Long> dumpThreadsBefore = binlogDumpThreads();
+        try (ChangelogCollector changes =
+                new ChangelogCollector(
+                        tEnv.executeSql(
+                                "SELECT id, v FROM hinted"
+                                        + " /*+ OPTIONS('scan.startup.mode'='latest-offset') */"))) {
+            // latest-offset starts at the server's gtid_executed when the binlog reader starts:
+            // write only once it is connected.
+            long deadline = System.nanoTime() + TIMEOUT.toNanos();
+            while (!binlogDumpThreadsExcept(dumpThreadsBefore)) {
+                assertThat(System.nanoTime())
+                        .as("the binlog reader did not connect in time")
+                        .isLessThan(deadline);
+                Thread.sleep(20);
+            }
+            DB.execute("INSERT INTO hinted VALUES (2, 'after')");
+            List<Row> rows = changes.awaitCount(1, TIMEOUT);
+            Thread.sleep(500); // a snapshot row, were one read, would have arrived by now
+            assertThat(changes.rows())
+                    .as("no snapshot in latest-offset: only the insert")
+                    .hasSize(1);
+            assertThat(rows.get(0).getKind()).isEqualTo(RowKind.INSERT);
+            assertThat(rows.get(0).getField(0)).isEqualTo(2);
+            assertThat(rows.get(0).getField(1)).isEqualTo("after");
+        }
+    }
+
     // ---------------------------------------------------------------- sharded tables
 
     @Test
