@@ -77,7 +77,7 @@ public record MySqlAccount(String hostname, int port, String username, String pa
         p.setProperty("forceConnectionTimeZoneToSession", "true");
         p.setProperty("zeroDateTimeBehavior", "CONVERT_TO_NULL");
         p.setProperty("tinyInt1isBit", "false");
-        p.setProperty("yearIsDateType", "true");
+        p.setProperty("yearIsDateType", "false");
         p.setProperty("characterEncoding", "UTF-8");
         p.setProperty("useUnicode", "true");
         return p;

@@ -8,7 +8,8 @@ import java.sql.SQLException;
 /**
  * Turns driver errors into value-free exceptions (Rule 1): a server message may quote a value
  * ("Incorrect datetime value: '...'"), so only the error code and SQLState are kept, except for
- * connection failures (SQLState class 08), whose messages describe the network only.
+ * connection failures (SQLState class 08), whose messages describe the network only. A refused
+ * login (class 28) says so in words of its own.
  */
 @Internal
 public final class SqlErrors {
@@ -18,6 +19,10 @@ public final class SqlErrors {
     public static IOException scrub(String what, SQLException e) {
         String state = String.valueOf(e.getSQLState());
         String text = what + " (MySQL error " + e.getErrorCode() + ", SQLState " + state + ")";
+        if (state.startsWith("28")) {
+            return new IOException(
+                    text + ": Access denied; check the user name, the password and its grants");
+        }
         return state.startsWith("08") ? new IOException(text, e) : new IOException(text);
     }
 

@@ -7,6 +7,9 @@ import org.apache.flink.table.connector.source.DynamicTableSource;
 import org.apache.flink.table.factories.DynamicTableSourceFactory;
 import org.apache.flink.table.factories.FactoryUtil;
 
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
 import java.util.LinkedHashSet;
 import java.util.List;
 import java.util.Map;
@@ -26,6 +29,8 @@ import static io.capstan.flink.mysql.table.CapstanMySqlTableOptions.TABLE_NAME;
 public final class CapstanMySqlTableFactory implements DynamicTableSourceFactory {
 
     public static final String IDENTIFIER = "capstan-mysql";
+
+    private static final Logger LOG = LoggerFactory.getLogger(CapstanMySqlTableFactory.class);
 
     private final MySqlTableResolver resolver;
 
@@ -74,6 +79,7 @@ public final class CapstanMySqlTableFactory implements DynamicTableSourceFactory
         options.add(BINLOG_RECONNECT_BUDGET);
         options.add(SSL_MODE);
         options.add(SERVER_TIME_ZONE);
+        options.addAll(MySqlCdcCompatibleOptions.ALL);
         return options;
     }
 
@@ -84,7 +90,8 @@ public final class CapstanMySqlTableFactory implements DynamicTableSourceFactory
 
         FactoryUtil.TableFactoryHelper helper = FactoryUtil.createTableFactoryHelper(this, context);
         helper.validateExcept(JDBC_PROPERTIES_PREFIX);
-        MySqlTableDefinition table = TableOptionsValidation.validate(helper.getOptions(), raw);
+        MySqlTableDefinition table =
+                TableOptionsValidation.validate(helper.getOptions(), raw, LOG::warn);
 
         ResolvedSchema schema = context.getCatalogTable().getResolvedSchema();
         List<MySqlTableShape> tables = resolver.resolve(table);

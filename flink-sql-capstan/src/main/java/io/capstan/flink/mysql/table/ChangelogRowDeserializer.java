@@ -4,6 +4,7 @@ import io.capstan.flink.mysql.CapstanDeserializer;
 import io.capstan.flink.mysql.ChangeEvent;
 import io.capstan.flink.mysql.error.CapstanHaltException;
 import io.capstan.flink.mysql.error.HaltReason;
+import io.capstan.flink.mysql.schema.ColumnSchema;
 import io.capstan.flink.mysql.schema.TableSchema;
 
 import org.apache.flink.api.common.typeinfo.TypeInformation;
@@ -122,7 +123,8 @@ final class ChangelogRowDeserializer implements CapstanDeserializer<RowData> {
                     throw drifted(event, "column '" + fieldNames[i] + "' no longer exists");
                 }
                 LogicalType mapped = tableRow.getTypeAt(index);
-                if (!DeclaredTypeRule.isLosslessWideningIgnoringLength(mapped, fieldTypes[i])) {
+                ColumnSchema column = event.schema().column(index);
+                if (!DeclaredTypeRule.fitsAtRuntime(column, mapped, fieldTypes[i])) {
                     throw drifted(
                             event,
                             "column '"
@@ -135,7 +137,7 @@ final class ChangelogRowDeserializer implements CapstanDeserializer<RowData> {
                 }
                 sourceIndex[i] = index;
                 getters[i] = RowData.createFieldGetter(mapped, index);
-                widenings[i] = FieldWidening.between(mapped, fieldTypes[i]);
+                widenings[i] = FieldWidening.between(column, mapped, fieldTypes[i]);
             }
         }
 
@@ -145,7 +147,15 @@ final class ChangelogRowDeserializer implements CapstanDeserializer<RowData> {
                 if (value == null && !fieldTypes[i].isNullable()) {
                     throw nullInNotNull(event, fieldNames[i]);
                 }
-                target.setField(i, value == null ? null : widenings[i].widen(value));
+                target.setField(i, value == null ? null : widen(i, value, event));
+            }
+        }
+
+        private Object widen(int field, Object value, ChangeEvent event) {
+            try {
+                return widenings[field].widen(value);
+            } catch (FieldWidening.DoesNotFit e) {
+                throw valueDoesNotFit(event, fieldNames[field], fieldTypes[field]);
             }
         }
     }
@@ -179,6 +189,23 @@ final class ChangelogRowDeserializer implements CapstanDeserializer<RowData> {
                         + " zero dates such as '0000-00-00' are read as NULL, also in NOT NULL columns)",
                 "declare the column without NOT NULL (and outside the PRIMARY KEY), or replace the"
                         + " zero dates in MySQL");
+    }
+
+    /**
+     * A value the declared type cannot hold (a MySQL TIME outside one day declared TIME): halt
+     * rather than wrap or cut it. Names table, column and types, never the value.
+     */
+    private static CapstanHaltException valueDoesNotFit(
+            ChangeEvent event, String column, LogicalType declared) {
+        return doesNotFit(
+                event,
+                ": column '"
+                        + column
+                        + "' holds a value that the declared "
+                        + declared.asSummaryString()
+                        + " cannot hold (a TIME of day is 00:00:00 to 23:59:59.999; MySQL's TIME"
+                        + " spans -838:59:59 to 838:59:59)",
+                "declare the column BIGINT (signed microseconds, every MySQL TIME value)");
     }
 
     private static CapstanHaltException drifted(ChangeEvent event, String what) {

@@ -53,7 +53,7 @@ public final class DeclaredSchemaCheck {
             }
             LogicalType declaredType = column.getDataType().getLogicalType();
             MySqlTableShape.Column m = mysql.get();
-            DeclaredTypeRule.incompatibility(m.flinkType(), declaredType)
+            DeclaredTypeRule.incompatibility(m.mysqlColumn(), m.flinkType(), declaredType)
                     .or(
                             () ->
                                     DeclaredTypeRule.nullabilityProblem(

@@ -1,10 +1,15 @@
 package io.capstan.flink.mysql.table;
 
+import io.capstan.flink.mysql.schema.ColumnSchema;
+import io.capstan.flink.mysql.schema.MySqlType;
+
 import org.apache.flink.annotation.Internal;
 import org.apache.flink.table.types.logical.DecimalType;
 import org.apache.flink.table.types.logical.LogicalType;
 import org.apache.flink.table.types.logical.LogicalTypeRoot;
 import org.apache.flink.table.types.logical.utils.LogicalTypeChecks;
+
+import javax.annotation.Nullable;
 
 import java.util.Optional;
 
@@ -27,12 +32,21 @@ import java.util.Optional;
  *       the same fractional precision.
  * </ul>
  *
- * Nothing converts across families (no number or date declared as {@code STRING}): declare the
- * mapped type and {@code CAST} in the query, so text formats are Flink's, not invented here. A
- * declared {@code NOT NULL} needs a MySQL {@code NOT NULL} column. Pure logic, no I/O.
+ * Besides, two declarations that are not widenings keep MySQL's meaning, as mysql-cdc maps them
+ * ({@link #isMySqlMeaning}): a {@code TINYINT} column (MySQL's {@code BOOL}, {@code TINYINT(1)}) as
+ * {@code BOOLEAN}, and a {@code TIME(q)} column as {@code TIME(p)}. Nothing else converts across
+ * families (no number or date declared as {@code STRING}): declare the mapped type and {@code CAST}
+ * in the query, so text formats are Flink's, not invented here. A declared {@code NOT NULL} needs a
+ * MySQL {@code NOT NULL} column. Pure logic, no I/O.
  */
 @Internal
 public final class DeclaredTypeRule {
+
+    /**
+     * The finest MySQL {@code TIME} precision a Flink {@code TIME} holds: Flink keeps a time of day
+     * as milliseconds.
+     */
+    public static final int MAX_TIME_AS_TIME_PRECISION = 3;
 
     private DeclaredTypeRule() {}
 
@@ -41,10 +55,56 @@ public final class DeclaredTypeRule {
      * when it can. Nullability is not considered here (see {@link #nullabilityProblem}).
      */
     public static Optional<String> incompatibility(LogicalType mapped, LogicalType declared) {
-        if (isLosslessWidening(mapped, declared)) {
+        return incompatibility(null, mapped, declared);
+    }
+
+    /**
+     * As {@link #incompatibility(LogicalType, LogicalType)}, also accepting the declarations that
+     * keep MySQL's meaning of {@code column}.
+     *
+     * @param column the MySQL column, or null when only its mapped type is known
+     */
+    public static Optional<String> incompatibility(
+            @Nullable ColumnSchema column, LogicalType mapped, LogicalType declared) {
+        if (isLosslessWidening(mapped, declared) || isMySqlMeaning(column, declared)) {
             return Optional.empty();
         }
-        return Optional.of(hint(mapped, declared));
+        return Optional.of(hint(column, mapped, declared));
+    }
+
+    /**
+     * Whether {@code declared} reads {@code column} with MySQL's own meaning though it is no
+     * widening of the mapped type: a {@code TINYINT} (signed or not) as {@code BOOLEAN}, 0 false
+     * and any other value true, as MySQL tests truth; a {@code TIME(q)}, {@code q <= 3}, as {@code
+     * TIME(p)}, {@code p >= q}, where a value outside 00:00:00 to 23:59:59.999 halts (MySQL's TIME
+     * spans -838:59:59 to 838:59:59; it is never wrapped into a day). The TINYINT display width is
+     * not checked: the binlog does not carry it, and MySQL's truth is the same for every width.
+     */
+    public static boolean isMySqlMeaning(@Nullable ColumnSchema column, LogicalType declared) {
+        if (column == null) {
+            return false;
+        }
+        LogicalTypeRoot to = declared.getTypeRoot();
+        switch (column.type()) {
+            case TINYINT:
+                return to == LogicalTypeRoot.BOOLEAN;
+            case TIME:
+                return to == LogicalTypeRoot.TIME_WITHOUT_TIME_ZONE
+                        && column.precision() <= MAX_TIME_AS_TIME_PRECISION
+                        && LogicalTypeChecks.getPrecision(declared) >= column.precision();
+            default:
+                return false;
+        }
+    }
+
+    /**
+     * Whether a running job can keep producing {@code declared} from {@code column}: {@link
+     * #isLosslessWideningIgnoringLength} or {@link #isMySqlMeaning}.
+     */
+    public static boolean fitsAtRuntime(
+            @Nullable ColumnSchema column, LogicalType mapped, LogicalType declared) {
+        return isLosslessWideningIgnoringLength(mapped, declared)
+                || isMySqlMeaning(column, declared);
     }
 
     /** Whether every value of {@code mapped} is representable, exactly, as {@code declared}. */
@@ -131,9 +191,13 @@ public final class DeclaredTypeRule {
         return Optional.empty();
     }
 
-    private static String hint(LogicalType mapped, LogicalType declared) {
+    private static String hint(
+            @Nullable ColumnSchema column, LogicalType mapped, LogicalType declared) {
         LogicalTypeRoot f = mapped.getTypeRoot();
         LogicalTypeRoot t = declared.getTypeRoot();
+        if (column != null && column.type() == MySqlType.TIME) {
+            return timeHint(column.precision(), declared);
+        }
         if (f == LogicalTypeRoot.TIMESTAMP_WITH_LOCAL_TIME_ZONE
                 && t == LogicalTypeRoot.TIMESTAMP_WITHOUT_TIME_ZONE) {
             return "a MySQL TIMESTAMP is an instant and is read as TIMESTAMP_LTZ; declare "
@@ -157,7 +221,27 @@ public final class DeclaredTypeRule {
         }
         return "it cannot hold every value of the column; declare "
                 + mapped.copy(true).asSummaryString()
+                + (column != null && column.type() == MySqlType.TINYINT ? ", BOOLEAN" : "")
                 + " or a lossless widening of it (see docs/sql.md)";
+    }
+
+    private static String timeHint(int precision, LogicalType declared) {
+        String micros = "BIGINT (signed microseconds, every MySQL TIME value)";
+        if (precision > MAX_TIME_AS_TIME_PRECISION) {
+            return "Flink's TIME holds milliseconds and a MySQL TIME("
+                    + precision
+                    + ") value may have finer digits; declare "
+                    + micros;
+        }
+        String time = "TIME(" + precision + ")";
+        if (declared.getTypeRoot() == LogicalTypeRoot.TIME_WITHOUT_TIME_ZONE) {
+            return "the declared precision is below the MySQL column's; declare " + time;
+        }
+        return "declare "
+                + micros
+                + ", or "
+                + time
+                + " (a value outside 00:00:00 to 23:59:59.999 halts)";
     }
 
     /** 1..4 for TINYINT..BIGINT, 0 for anything else. */

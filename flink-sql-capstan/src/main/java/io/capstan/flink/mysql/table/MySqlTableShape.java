@@ -1,9 +1,12 @@
 package io.capstan.flink.mysql.table;
 
+import io.capstan.flink.mysql.schema.ColumnSchema;
 import io.capstan.flink.mysql.schema.TableId;
 
 import org.apache.flink.annotation.Internal;
 import org.apache.flink.table.types.logical.LogicalType;
+
+import javax.annotation.Nullable;
 
 import java.util.List;
 import java.util.Locale;
@@ -24,10 +27,31 @@ public final class MySqlTableShape {
         private final String mysqlType;
         private final LogicalType flinkType;
 
+        @Nullable private final ColumnSchema mysqlColumn;
+
         public Column(String name, String mysqlType, LogicalType flinkType) {
+            this(name, mysqlType, flinkType, null);
+        }
+
+        /**
+         * @param mysqlColumn the column as the connector read it, for the declarations that keep
+         *     MySQL's meaning (see {@link DeclaredTypeRule#isMySqlMeaning}); null if unknown
+         */
+        public Column(
+                String name,
+                String mysqlType,
+                LogicalType flinkType,
+                @Nullable ColumnSchema mysqlColumn) {
             this.name = name;
             this.mysqlType = mysqlType;
             this.flinkType = flinkType;
+            this.mysqlColumn = mysqlColumn;
+        }
+
+        /** The column as the connector read it, or null if unknown. */
+        @Nullable
+        public ColumnSchema mysqlColumn() {
+            return mysqlColumn;
         }
 
         public String name() {

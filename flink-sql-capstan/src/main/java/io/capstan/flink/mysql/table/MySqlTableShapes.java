@@ -23,7 +23,7 @@ final class MySqlTableShapes {
     static MySqlTableShape of(TableSchema schema) {
         List<MySqlTableShape.Column> columns = new ArrayList<>();
         for (ColumnSchema c : schema.columns()) {
-            columns.add(new MySqlTableShape.Column(c.name(), mysqlTypeText(c), valueType(c)));
+            columns.add(new MySqlTableShape.Column(c.name(), mysqlTypeText(c), valueType(c), c));
         }
         List<String> key = new ArrayList<>();
         for (int i : schema.keyColumnIndexes()) {

@@ -1,5 +1,6 @@
 package io.capstan.flink.mysql.table;
 
+import io.capstan.flink.mysql.StartupMode;
 import io.capstan.flink.mysql.StartupOptions;
 import io.capstan.flink.mysql.source.CapstanSourceConfig;
 import io.capstan.flink.mysql.source.SourceDefinition;
@@ -12,15 +13,14 @@ import java.time.DateTimeException;
 import java.time.ZoneId;
 import java.util.List;
 import java.util.Map;
+import java.util.Optional;
 import java.util.TreeMap;
+import java.util.function.Consumer;
 import java.util.regex.Pattern;
 import java.util.regex.PatternSyntaxException;
 
 import static io.capstan.flink.mysql.CapstanMySqlOptions.SCAN_INCREMENTAL_SNAPSHOT_CHUNK_KEY_COLUMN;
-import static io.capstan.flink.mysql.CapstanMySqlOptions.SCAN_INCREMENTAL_SNAPSHOT_CHUNK_SIZE;
-import static io.capstan.flink.mysql.CapstanMySqlOptions.SCAN_SNAPSHOT_FETCH_SIZE;
-import static io.capstan.flink.mysql.CapstanMySqlOptions.SCAN_SNAPSHOT_LOCK_WAIT_BUDGET;
-import static io.capstan.flink.mysql.CapstanMySqlOptions.SCAN_SNAPSHOT_LOCK_WAIT_TIMEOUT;
+import static io.capstan.flink.mysql.CapstanMySqlOptions.SCAN_STARTUP_MODE;
 import static io.capstan.flink.mysql.table.CapstanMySqlTableOptions.DATABASE_NAME;
 import static io.capstan.flink.mysql.table.CapstanMySqlTableOptions.JDBC_PROPERTIES_PREFIX;
 import static io.capstan.flink.mysql.table.CapstanMySqlTableOptions.SERVER_TIME_ZONE;
@@ -28,11 +28,11 @@ import static io.capstan.flink.mysql.table.CapstanMySqlTableOptions.TABLE_NAME;
 
 /**
  * A table's options to a {@link MySqlTableDefinition}: the rules that are SQL's own (the name
- * patterns and how they select tables, options refused with a mode that ignores them, {@code
- * server-time-zone}), then {@link CapstanSourceConfig#validate}, which checks every source option
- * with the DataStream builder's rules. Beyond the builder, SQL refuses snapshot options with a mode
- * that reads no snapshot, and takes {@code server-id} as text that may be a range. Failures are
- * {@link ValidationException}s naming the option.
+ * patterns and how they select tables, options ignored by the chosen mode, the accepted {@code
+ * mysql-cdc} options, {@code server-time-zone}), then {@link CapstanSourceConfig#validate}, which
+ * checks every source option with the DataStream builder's rules. Beyond the builder, SQL ignores
+ * (with a warning) the options of other startup modes, and takes {@code server-id} as text that may
+ * be a range. Failures are {@link ValidationException}s naming the option.
  */
 final class TableOptionsValidation {
 
@@ -42,25 +42,26 @@ final class TableOptionsValidation {
      */
     private static final String ANY_DATABASE = "[\\s\\S]*";
 
-    /** Options that only a mode reading a snapshot uses. */
-    private static final List<ConfigOption<?>> SNAPSHOT_ONLY =
-            List.of(
-                    SCAN_INCREMENTAL_SNAPSHOT_CHUNK_SIZE,
-                    SCAN_SNAPSHOT_FETCH_SIZE,
-                    SCAN_INCREMENTAL_SNAPSHOT_CHUNK_KEY_COLUMN,
-                    SCAN_SNAPSHOT_LOCK_WAIT_TIMEOUT,
-                    SCAN_SNAPSHOT_LOCK_WAIT_BUDGET);
-
     private TableOptionsValidation() {}
 
     /**
      * @param options the typed options (unknown keys already refused by the factory helper)
      * @param raw all options as written, for the {@code jdbc.properties.*} entries
+     * @param warnings receives one line per option the chosen mode ignores (no values in it)
      */
-    static MySqlTableDefinition validate(ReadableConfig options, Map<String, String> raw) {
+    static MySqlTableDefinition validate(
+            ReadableConfig options, Map<String, String> raw, Consumer<String> warnings) {
         String databasePattern = pattern(options.get(DATABASE_NAME), DATABASE_NAME);
         String tablePattern = pattern(options.get(TABLE_NAME), TABLE_NAME);
         options.getOptional(SERVER_TIME_ZONE).ifPresent(TableOptionsValidation::checkZone);
+        MySqlCdcCompatibleOptions.check(options);
+
+        // An unknown mode is left to StartupOptions, whose message lists the valid ones.
+        Optional<StartupMode> mode = ModeScopedOptions.mode(options.get(SCAN_STARTUP_MODE));
+        List<ConfigOption<?>> ignored =
+                mode.map(m -> ModeScopedOptions.ignoredIn(m, options)).orElse(List.of());
+        ignored.forEach(o -> warnings.accept(ModeScopedOptions.warning(o, mode.get())));
+        ReadableConfig effective = ModeScopedOptions.without(options, ignored);
 
         SourceDefinition definition =
                 new SourceDefinition(
@@ -73,26 +74,16 @@ final class TableOptionsValidation {
         try {
             source =
                     CapstanSourceConfig.validate(
-                            options, definition, StartupOptions.fromOptions(options));
+                            effective, definition, StartupOptions.fromOptions(effective));
         } catch (IllegalArgumentException e) {
             throw new ValidationException(e.getMessage(), e);
         }
-        if (!source.startupOptions().mode().readsSnapshot()) {
-            // A DDL is declarative: an option its mode ignores is more likely a mistake in the
-            // mode than a leftover (the DataStream builder, set in code, keeps accepting them).
-            for (ConfigOption<?> snapshotOnly : SNAPSHOT_ONLY) {
-                if (options.getOptional(snapshotOnly).isPresent()) {
-                    throw new ValidationException(
-                            "Option '"
-                                    + snapshotOnly.key()
-                                    + "' applies only to scan.startup.mode"
-                                    + " 'initial' or 'snapshot', but the mode is '"
-                                    + source.startupOptions().optionValue()
-                                    + "'. Remove the option or choose one of those modes.");
-                }
-            }
-        }
-        return new MySqlTableDefinition(source, databasePattern, tablePattern);
+        String keyColumn =
+                options.getOptional(SCAN_INCREMENTAL_SNAPSHOT_CHUNK_KEY_COLUMN)
+                        .map(String::trim)
+                        .filter(c -> !c.isEmpty())
+                        .orElse(null);
+        return new MySqlTableDefinition(source, databasePattern, tablePattern, keyColumn);
     }
 
     private static String tableListEntry(String tablePattern) {

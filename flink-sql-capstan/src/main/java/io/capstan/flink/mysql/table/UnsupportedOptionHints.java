@@ -27,9 +27,6 @@ final class UnsupportedOptionHints {
         EXACT.put("scan.startup.specific-offset.skip-events", exact);
         EXACT.put("scan.startup.specific-offset.skip-rows", exact);
         EXACT.put(
-                "scan.incremental.snapshot.enabled",
-                "the snapshot is always read in chunks at exact positions; remove it.");
-        EXACT.put(
                 "connection.pool.size",
                 "capstan opens its connections per task as needed; remove it.");
         PREFIXES.put(

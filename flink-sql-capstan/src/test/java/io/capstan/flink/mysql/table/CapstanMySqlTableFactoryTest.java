@@ -138,27 +138,6 @@ class CapstanMySqlTableFactoryTest {
     }
 
     @Test
-    void startupArgumentsForAnotherModeAreRefused() {
-        assertThat(
-                        failure(
-                                o ->
-                                        o.put(
-                                                "scan.startup.specific-offset.gtid-set",
-                                                "3e11fa47-71ca-11e1-9e33-c80aa9429562:1-2")))
-                .contains(
-                        "'scan.startup.specific-offset.gtid-set' applies only to scan.startup.mode 'specific-offset'")
-                .contains("'latest-offset'");
-        assertThat(failure(o -> o.put("scan.startup.timestamp-millis", "1000")))
-                .contains(
-                        "'scan.startup.timestamp-millis' applies only to scan.startup.mode 'timestamp'");
-        assertThat(failure(o -> o.put("scan.incremental.snapshot.chunk.size", "1000")))
-                .contains(
-                        "'scan.incremental.snapshot.chunk.size' applies only to scan.startup.mode 'initial' or 'snapshot'");
-        assertThat(failure(o -> o.put("scan.snapshot.lock-wait.budget", "10 s")))
-                .contains("'scan.snapshot.lock-wait.budget' applies only to");
-    }
-
-    @Test
     void timestampModeNeedsNonNegativeMillis() {
         assertThat(failure(o -> o.put("scan.startup.mode", "timestamp")))
                 .contains("'timestamp' requires option 'scan.startup.timestamp-millis'");
@@ -309,9 +288,6 @@ class CapstanMySqlTableFactoryTest {
                                 }))
                 .contains("'scan.snapshot.lock-wait.budget'")
                 .contains("at least 'scan.snapshot.lock-wait.timeout'");
-        assertThat(failure(o -> o.put("scan.snapshot.lock-wait.timeout", "2 s")))
-                .contains(
-                        "'scan.snapshot.lock-wait.timeout' applies only to scan.startup.mode 'initial' or 'snapshot'");
     }
 
     @Test

@@ -597,6 +597,189 @@ class CapstanMySqlTableIT {
         }
     }
 
+    // ---------------------------------------------------------------- a mysql-cdc DDL with a hint
+
+    @Test
+    void aMysqlCdcDdlWithSnapshotAndNoOpOptionsStreamsUnderALatestOffsetHint() throws Exception {
+        DB.execute(
+                "CREATE TABLE hinted (id INT NOT NULL PRIMARY KEY, v VARCHAR(8))",
+                "INSERT INTO hinted VALUES (1, 'before')");
+        Map<String, String> o = initialOptions(DB, "hinted");
+        // As a mysql-cdc table's DDL has them: a snapshot option, and options capstan takes as
+        // no-ops or as flags whose value is what it always does.
+        o.put("scan.incremental.snapshot.chunk.size", "4096");
+        o.put("scan.snapshot.fetch.size", "1024");
+        o.put("scan.incremental.snapshot.enabled", "true");
+        o.put("scan.newly-added-table.enabled", "false");
+        o.put("scan.incremental.snapshot.backfill.skip", "true");
+        o.put("scan.incremental.close-idle-reader.enabled", "true");
+        o.put("chunk-meta.group.size", "1000");
+        o.put("chunk-key.even-distribution.factor.upper-bound", "1000.0");
+        o.put("chunk-key.even-distribution.factor.lower-bound", "0.05");
+        o.put("scan.incremental.snapshot.unbounded-chunk-first.enabled", "true");
+        tEnv.executeSql(
+                createTable(
+                        "hinted", "id INT NOT NULL, v STRING, PRIMARY KEY (id) NOT ENFORCED", o));
+
+        Set<Long> dumpThreadsBefore = binlogDumpThreads();
+        try (ChangelogCollector changes =
+                new ChangelogCollector(
+                        tEnv.executeSql(
+                                "SELECT id, v FROM hinted"
+                                        + " /*+ OPTIONS('scan.startup.mode'='latest-offset') */"))) {
+            // latest-offset starts at the server's gtid_executed when the binlog reader starts:
+            // write only once it is connected.
+            long deadline = System.nanoTime() + TIMEOUT.toNanos();
+            while (!binlogDumpThreadsExcept(dumpThreadsBefore)) {
+                assertThat(System.nanoTime())
+                        .as("the binlog reader did not connect in time")
+                        .isLessThan(deadline);
+                Thread.sleep(20);
+            }
+            DB.execute("INSERT INTO hinted VALUES (2, 'after')");
+            List<Row> rows = changes.awaitCount(1, TIMEOUT);
+            Thread.sleep(500); // a snapshot row, were one read, would have arrived by now
+            assertThat(changes.rows())
+                    .as("no snapshot in latest-offset: only the insert")
+                    .hasSize(1);
+            assertThat(rows.get(0).getKind()).isEqualTo(RowKind.INSERT);
+            assertThat(rows.get(0).getField(0)).isEqualTo(2);
+            assertThat(rows.get(0).getField(1)).isEqualTo("after");
+        }
+    }
+
+    // ---------------------------------------------------------------- declared as mysql-cdc maps
+
+    /** Waits for a binlog connection of the connector user that was not there before. */
+    private static void awaitBinlogReader(Set<Long> dumpThreadsBefore) throws Exception {
+        long deadline = System.nanoTime() + TIMEOUT.toNanos();
+        while (!binlogDumpThreadsExcept(dumpThreadsBefore)) {
+            assertThat(System.nanoTime())
+                    .as("the binlog reader did not connect in time")
+                    .isLessThan(deadline);
+            Thread.sleep(20);
+        }
+    }
+
+    @Test
+    void tinyintOneDeclaredBooleanIsMySqlsTruthInSnapshotAndBinlog() throws Exception {
+        DB.execute(
+                "CREATE TABLE flags (id INT NOT NULL PRIMARY KEY, b BOOL, t TINYINT(1) NOT NULL)",
+                "INSERT INTO flags VALUES (1, FALSE, 0), (2, TRUE, 1), (3, 2, -1), (4, NULL, 127)");
+        tEnv.executeSql(
+                createTable(
+                        "flags",
+                        "id INT NOT NULL, b BOOLEAN, t BOOLEAN NOT NULL,"
+                                + " PRIMARY KEY (id) NOT ENFORCED",
+                        initialOptions(DB, "flags")));
+        Set<Long> before = binlogDumpThreads();
+        try (ChangelogCollector changes =
+                new ChangelogCollector(tEnv.executeSql("SELECT id, b, t FROM flags"))) {
+            awaitBinlogReader(before); // the snapshot is done
+            DB.execute(
+                    "INSERT INTO flags VALUES (11, FALSE, 0), (12, TRUE, 1), (13, 2, -1),"
+                            + " (14, NULL, 127)",
+                    "UPDATE flags SET b = -5, t = 0 WHERE id = 1");
+            List<Row> rows = changes.awaitCount(10, TIMEOUT);
+            Map<Integer, List<Object>> snapshot = new TreeMap<>();
+            Map<Integer, List<Object>> binlog = new TreeMap<>();
+            for (Row r : rows.subList(0, 8)) {
+                assertThat(r.getKind()).isEqualTo(RowKind.INSERT);
+                int id = (Integer) r.getField(0);
+                (id < 10 ? snapshot : binlog)
+                        .put(id % 10, java.util.Arrays.asList(r.getField(1), r.getField(2)));
+            }
+            Map<Integer, List<Object>> expected = new TreeMap<>();
+            expected.put(1, java.util.Arrays.asList(false, false));
+            expected.put(2, java.util.Arrays.asList(true, true));
+            expected.put(3, java.util.Arrays.asList(true, true));
+            expected.put(4, java.util.Arrays.asList(null, true));
+            assertThat(snapshot).as("snapshot").isEqualTo(expected);
+            assertThat(binlog).as("binlog").isEqualTo(expected);
+            assertThat(rows.subList(8, 10))
+                    .extracting(Row::getKind, r -> r.getField(1), r -> r.getField(2))
+                    .containsExactly(
+                            org.assertj.core.groups.Tuple.tuple(
+                                    RowKind.UPDATE_BEFORE, false, false),
+                            org.assertj.core.groups.Tuple.tuple(RowKind.UPDATE_AFTER, true, false));
+        }
+    }
+
+    @Test
+    void timeDeclaredTimeIsTheTimeOfDayInSnapshotAndBinlogAndHaltsOutsideADay() throws Exception {
+        DB.execute(
+                "CREATE TABLE clock (id INT NOT NULL PRIMARY KEY, clock_time TIME(3))",
+                "INSERT INTO clock VALUES (1, '00:00:00'), (2, '12:34:56.789'),"
+                        + " (3, '23:59:59.999'), (4, NULL)");
+        tEnv.executeSql(
+                createTable(
+                        "clock",
+                        "id INT NOT NULL, clock_time TIME(3), PRIMARY KEY (id) NOT ENFORCED",
+                        initialOptions(DB, "clock")));
+        Set<Long> before = binlogDumpThreads();
+        try (ChangelogCollector changes =
+                new ChangelogCollector(tEnv.executeSql("SELECT id, clock_time FROM clock"))) {
+            awaitBinlogReader(before);
+            DB.execute(
+                    "INSERT INTO clock VALUES (11, '00:00:00'), (12, '12:34:56.789'),"
+                            + " (13, '23:59:59.999'), (14, NULL)");
+            List<Row> rows = changes.awaitCount(8, TIMEOUT);
+            Map<Integer, Object> snapshot = new HashMap<>();
+            Map<Integer, Object> binlog = new HashMap<>();
+            for (Row r : rows) {
+                int id = (Integer) r.getField(0);
+                (id < 10 ? snapshot : binlog).put(id % 10, r.getField(1));
+            }
+            Map<Integer, Object> expected = new HashMap<>();
+            expected.put(1, java.time.LocalTime.MIDNIGHT);
+            expected.put(2, java.time.LocalTime.of(12, 34, 56, 789_000_000));
+            expected.put(3, java.time.LocalTime.of(23, 59, 59, 999_000_000));
+            expected.put(4, null);
+            assertThat(snapshot).as("snapshot").isEqualTo(expected);
+            assertThat(binlog).as("binlog").isEqualTo(expected);
+
+            // A MySQL TIME that is no time of day halts the job; it is never wrapped or cut.
+            DB.execute("INSERT INTO clock VALUES (20, '-00:00:01')");
+            Throwable failure = catchThrowable(() -> changes.awaitCount(9, TIMEOUT));
+            assertThat(failure).isNotNull();
+            assertThat(allMessages(failure))
+                    .contains("[invalid_configuration]")
+                    .contains("`" + DB.name() + "`.`clock`")
+                    .contains("column 'clock_time'")
+                    .contains("declare the column BIGINT")
+                    .doesNotContain("-00:00:01");
+        }
+    }
+
+    @Test
+    void aSnapshotTimeBeyondADayHaltsNamingTableAndColumn() throws Exception {
+        DB.execute(
+                "CREATE TABLE long_clock (id INT NOT NULL PRIMARY KEY, clock_time TIME(0) NOT NULL)",
+                "INSERT INTO long_clock VALUES (1, '01:00:00'), (2, '100:00:00')");
+        Map<String, String> o = initialOptions(DB, "long_clock");
+        o.put("scan.startup.mode", "snapshot");
+        tEnv.executeSql(
+                createTable(
+                        "long_clock",
+                        "id INT NOT NULL, clock_time TIME(0) NOT NULL, PRIMARY KEY (id) NOT ENFORCED",
+                        o));
+        Throwable failure =
+                catchThrowable(
+                        () -> {
+                            try (CloseableIterator<Row> it =
+                                    tEnv.executeSql("SELECT id, clock_time FROM long_clock")
+                                            .collect()) {
+                                it.forEachRemaining(r -> {});
+                            }
+                        });
+        assertThat(failure).isNotNull();
+        assertThat(allMessages(failure))
+                .contains("[invalid_configuration]")
+                .contains("`" + DB.name() + "`.`long_clock`")
+                .contains("column 'clock_time'")
+                .doesNotContain("100:00:00");
+    }
+
     // ---------------------------------------------------------------- sharded tables
 
     @Test

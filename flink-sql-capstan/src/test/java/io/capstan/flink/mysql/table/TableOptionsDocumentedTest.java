@@ -9,12 +9,125 @@ import org.junit.jupiter.api.Test;
 
 import java.util.LinkedHashSet;
 import java.util.List;
+import java.util.Map;
 import java.util.Set;
 
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.catchThrowable;
 
-/** docs/sql.md's option table stays the truth: every option the factory takes, with its default. */
+/**
+ * docs/sql.md's option tables stay the truth: every option the factory takes, with its default; and
+ * every option and metadata column of mysql-cdc in the migration table, with a verdict that holds.
+ */
 class TableOptionsDocumentedTest {
+
+    /**
+     * The options of Flink CDC's mysql-cdc table connector (its {@code MySqlTableSourceFactory}'s
+     * required and optional options, Flink CDC 3.x, and its two pass-through prefixes). Data.
+     */
+    private static final List<String> MYSQL_CDC_OPTIONS =
+            List.of(
+                    "connector",
+                    "hostname",
+                    "port",
+                    "username",
+                    "password",
+                    "database-name",
+                    "table-name",
+                    "server-time-zone",
+                    "server-id",
+                    "scan.startup.mode",
+                    "scan.startup.specific-offset.file",
+                    "scan.startup.specific-offset.pos",
+                    "scan.startup.specific-offset.gtid-set",
+                    "scan.startup.specific-offset.skip-events",
+                    "scan.startup.specific-offset.skip-rows",
+                    "scan.startup.timestamp-millis",
+                    "scan.incremental.snapshot.enabled",
+                    "scan.incremental.snapshot.chunk.size",
+                    "chunk-meta.group.size",
+                    "scan.snapshot.fetch.size",
+                    "connect.timeout",
+                    "connection.pool.size",
+                    "chunk-key.even-distribution.factor.upper-bound",
+                    "chunk-key.even-distribution.factor.lower-bound",
+                    "connect.max-retries",
+                    "scan.newly-added-table.enabled",
+                    "scan.incremental.close-idle-reader.enabled",
+                    "heartbeat.interval",
+                    "scan.incremental.snapshot.chunk.key-column",
+                    "scan.incremental.snapshot.backfill.skip",
+                    "scan.parse.online.schema.changes.enabled",
+                    "use.legacy.json.format",
+                    "scan.incremental.snapshot.unbounded-chunk-first.enabled",
+                    "scan.read-changelog-as-append-only.enabled",
+                    "debezium.*",
+                    "jdbc.properties.*");
+
+    /** mysql-cdc's metadata columns (its {@code MySqlReadableMetadata}). Data. */
+    private static final List<String> MYSQL_CDC_METADATA =
+            List.of("table_name", "database_name", "op_ts", "row_kind");
+
+    private static final Set<String> ACCEPTED = Set.of("same", "differs", "no-op", "partly");
+    private static final Set<String> NOT_ACCEPTED = Set.of("refused", "not yet");
+
+    @Test
+    void migrationTableGivesEveryMysqlCdcOptionAVerdictThatHolds() {
+        List<List<String>> rows =
+                DocTables.tableUnder(DocTables.doc("sql.md"), "## Migrating from mysql-cdc");
+        CapstanMySqlTableFactory factory = new CapstanMySqlTableFactory();
+        Set<String> taken = new LinkedHashSet<>(List.of("connector", "jdbc.properties.*"));
+        for (ConfigOption<?> option : factory.requiredOptions()) {
+            taken.add(option.key());
+        }
+        for (ConfigOption<?> option : factory.optionalOptions()) {
+            taken.add(option.key());
+        }
+        for (String key : MYSQL_CDC_OPTIONS) {
+            String verdict = verdict(rows, key, key);
+            if (taken.contains(key)) {
+                assertThat(verdict)
+                        .as("verdict of %s, which the factory takes", key)
+                        .isIn(ACCEPTED);
+            } else {
+                assertThat(verdict)
+                        .as("verdict of %s, which the factory lacks", key)
+                        .isIn(NOT_ACCEPTED);
+                String written = key.equals("debezium.*") ? "debezium.snapshot.mode" : key;
+                Map<String, String> options = TableFixtures.validOptions();
+                options.put(written, "1");
+                assertThat(catchThrowable(() -> TableFixtures.create(options)))
+                        .as("%s is documented as %s", key, verdict)
+                        .isNotNull();
+            }
+        }
+        for (ConfigOption<?> compatible : MySqlCdcCompatibleOptions.ALL) {
+            assertThat(verdict(rows, compatible.key(), compatible.key())).isIn("no-op", "partly");
+        }
+        for (String key : MYSQL_CDC_METADATA) {
+            String verdict = verdict(rows, "metadata `" + key + "`", key);
+            boolean ours = MetadataColumn.ofKey(key).isPresent();
+            assertThat(verdict).as("metadata %s", key).isIn(ours ? ACCEPTED : NOT_ACCEPTED);
+        }
+    }
+
+    /**
+     * The verdict cell of the row whose first cell is {@code firstCell} naming only {@code key}.
+     */
+    private static String verdict(List<List<String>> rows, String firstCell, String key) {
+        List<String> row =
+                rows.stream()
+                        .filter(
+                                r ->
+                                        (r.get(0).equals(firstCell)
+                                                        || r.get(0).equals("`" + firstCell + "`"))
+                                                && DocTables.codeSpans(r.get(0))
+                                                        .equals(List.of(key)))
+                        .findFirst()
+                        .orElse(null);
+        assertThat(row).as("%s in the migration table of docs/sql.md", firstCell).isNotNull();
+        return row.get(1);
+    }
 
     @Test
     void everyOptionOfTheFactoryIsInTheTableWithItsDefault() {
