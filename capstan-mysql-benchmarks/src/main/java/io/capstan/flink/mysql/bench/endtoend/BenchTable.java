@@ -4,18 +4,25 @@ import io.capstan.flink.mysql.schema.TableId;
 
 import java.util.Locale;
 import java.util.SplittableRandom;
+import java.util.UUID;
 
 /**
  * The representative table every phase reads, and its generated rows: a BIGINT key and one column
  * of each common family (INT, VARCHAR(64), DECIMAL(12,2), DATETIME(3), TIMESTAMP(3), TINYINT,
  * DOUBLE, VARCHAR(255), JSON), about 400 bytes a row. Values are a pure function of the key and a
  * version, so a run is reproducible.
+ *
+ * <p>The UUID-keyed variant holds the same rows under a {@code CHAR(36)} key in the server's
+ * default collation ({@code utf8mb4_0900_ai_ci}): row {@code n}'s key is a random-looking version-4
+ * UUID derived from {@code n}, so key order is unrelated to insertion order, as with UUIDs users
+ * generate.
  */
 final class BenchTable {
 
     static final String MAIN = "orders";
     static final String LATENCY_PROBE = "latency_probe";
     static final String BIG_TRANSACTION = "big_transaction";
+    static final String UUID_KEYED = "orders_uuid";
     static final int COLUMNS = 10;
     static final String COLUMN_LIST =
             "id, qty, customer, amount, created_at, updated_at, status, score, note, attrs";
@@ -28,15 +35,54 @@ final class BenchTable {
     private final String database;
     private final String name;
     private final boolean jsonNull;
+    private final boolean uuidKey;
 
     /**
      * {@code jsonNull}: the JSON column is left NULL (an experiment that takes JSON conversion
      * out).
      */
     BenchTable(String database, String name, boolean jsonNull) {
+        this(database, name, jsonNull, false);
+    }
+
+    /** {@code uuidKey}: the key is a CHAR(36) UUID in utf8mb4_0900_ai_ci instead of a BIGINT. */
+    BenchTable(String database, String name, boolean jsonNull, boolean uuidKey) {
         this.database = database;
         this.name = name;
         this.jsonNull = jsonNull;
+        this.uuidKey = uuidKey;
+    }
+
+    boolean uuidKey() {
+        return uuidKey;
+    }
+
+    /** Row {@code n}'s key as an SQL literal. */
+    String key(long n) {
+        return uuidKey ? "'" + uuid(n) + "'" : Long.toString(n);
+    }
+
+    /** A WHERE condition matching the rows {@code first..last} (by row number, not key order). */
+    String rowsBetween(long first, long last) {
+        if (!uuidKey) {
+            return "id BETWEEN " + first + " AND " + last;
+        }
+        StringBuilder in = new StringBuilder("id IN (");
+        for (long n = first; n <= last; n++) {
+            in.append(n > first ? "," : "").append(key(n));
+        }
+        return in.append(')').toString();
+    }
+
+    /**
+     * A version-4 UUID that is a pure function of {@code n}: the first draw of a {@link
+     * SplittableRandom} is a bijection of its seed, so distinct rows get distinct keys.
+     */
+    static String uuid(long n) {
+        SplittableRandom r = new SplittableRandom(n);
+        long msb = (r.nextLong() & ~0xF000L) | 0x4000L;
+        long lsb = (r.nextLong() & 0x3FFFFFFFFFFFFFFFL) | 0x8000000000000000L;
+        return new UUID(msb, lsb).toString();
     }
 
     TableId id() {
@@ -51,7 +97,10 @@ final class BenchTable {
         return "CREATE TABLE "
                 + qualified()
                 + " ("
-                + " id BIGINT NOT NULL PRIMARY KEY,"
+                + (uuidKey
+                        ? " id CHAR(36) CHARACTER SET utf8mb4 COLLATE utf8mb4_0900_ai_ci NOT NULL"
+                                + " PRIMARY KEY,"
+                        : " id BIGINT NOT NULL PRIMARY KEY,")
                 + " qty INT NOT NULL,"
                 + " customer VARCHAR(64) NOT NULL,"
                 + " amount DECIMAL(12,2) NOT NULL,"
@@ -74,7 +123,7 @@ final class BenchTable {
         SplittableRandom r = new SplittableRandom(id * 0x9E3779B97F4A7C15L);
         long millis = 1_600_000_000_000L + r.nextLong(100_000_000_000L);
         sql.append('(')
-                .append(id)
+                .append(key(id))
                 .append(',')
                 .append(r.nextInt(1, 1000))
                 .append(",'customer-")

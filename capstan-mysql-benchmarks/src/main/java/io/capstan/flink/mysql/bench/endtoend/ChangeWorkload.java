@@ -126,20 +126,16 @@ final class ChangeWorkload {
                                 "UPDATE "
                                         + table.qualified()
                                         + " SET qty = qty + 1, amount = amount + 0.01, updated_at = NOW(3), score = score * 1.01"
-                                        + " WHERE id BETWEEN "
-                                        + updateFrom
-                                        + " AND "
-                                        + (updateFrom + UPDATES - 1)),
+                                        + " WHERE "
+                                        + table.rowsBetween(updateFrom, updateFrom + UPDATES - 1)),
                         UPDATES,
                         "update");
                 expect(
                         st.executeUpdate(
                                 "DELETE FROM "
                                         + table.qualified()
-                                        + " WHERE id BETWEEN "
-                                        + (deleteTop - DELETES + 1)
-                                        + " AND "
-                                        + deleteTop),
+                                        + " WHERE "
+                                        + table.rowsBetween(deleteTop - DELETES + 1, deleteTop)),
                         DELETES,
                         "delete");
                 c.commit();

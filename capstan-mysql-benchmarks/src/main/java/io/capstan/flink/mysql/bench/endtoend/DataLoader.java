@@ -10,8 +10,8 @@ import java.util.concurrent.Future;
 import java.util.concurrent.atomic.AtomicLong;
 
 /**
- * Fills the table with keys 1..rows: multi-row INSERTs of 1,000 rows over a few parallel
- * connections.
+ * Fills the table with rows 1..rows (or a range of row numbers): multi-row INSERTs of 1,000 rows
+ * over a few parallel connections.
  */
 final class DataLoader {
 
@@ -22,7 +22,14 @@ final class DataLoader {
     /** Returns the load's duration in nanoseconds. */
     static long load(BenchServer server, BenchTable table, long rows, int writers)
             throws Exception {
+        return load(server, table, 1, rows, writers);
+    }
+
+    /** Inserts rows {@code first..last}; returns the load's duration in nanoseconds. */
+    static long load(BenchServer server, BenchTable table, long first, long last, int writers)
+            throws Exception {
         AtomicLong nextBatch = new AtomicLong();
+        long rows = last - first + 1;
         long batches = (rows + ROWS_PER_INSERT - 1) / ROWS_PER_INSERT;
         long start = System.nanoTime();
         ExecutorService pool = Executors.newFixedThreadPool(writers);
@@ -44,10 +51,10 @@ final class DataLoader {
                                                     .append(" (")
                                                     .append(BenchTable.COLUMN_LIST)
                                                     .append(") VALUES ");
-                                            long first = b * ROWS_PER_INSERT + 1;
-                                            long last = Math.min(rows, first + ROWS_PER_INSERT - 1);
-                                            for (long id = first; id <= last; id++) {
-                                                if (id > first) {
+                                            long from = first + b * ROWS_PER_INSERT;
+                                            long to = Math.min(last, from + ROWS_PER_INSERT - 1);
+                                            for (long id = from; id <= to; id++) {
+                                                if (id > from) {
                                                     sql.append(',');
                                                 }
                                                 table.appendRow(sql, id);

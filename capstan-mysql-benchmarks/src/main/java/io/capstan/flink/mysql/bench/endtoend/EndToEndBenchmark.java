@@ -101,6 +101,7 @@ public final class EndToEndBenchmark {
             throw new IllegalStateException("cannot read the benchmark tables' schema", e);
         }
 
+        UuidKeyRound uuidKeyed = o.runs("uuid") ? UuidKeyRound.prepare(o, server, tableRows) : null;
         ResultTable results = ResultLines.define(o);
         FlinkJobs jobs =
                 o.runs("flink") || o.runs("latency") || o.runs("snapshot")
@@ -204,6 +205,9 @@ public final class EndToEndBenchmark {
                                         + r.missing
                                         + " probe rows never reached the sink within 60 s.");
                     }
+                }
+                if (uuidKeyed != null) {
+                    uuidKeyed.run(results, jobs);
                 }
             }
             if (o.bigTransactionRows > 0) {

@@ -61,6 +61,7 @@ final class JdbcScans {
                                         c.createStatement(
                                                 ResultSet.TYPE_FORWARD_ONLY,
                                                 ResultSet.CONCUR_READ_ONLY))) {
+            boolean textKey = table.uuidKey(); // CHAR(36): getString, as a reader of UUIDs does
             long sink = 0;
             long rows = 0;
             long start = System.nanoTime();
@@ -69,7 +70,7 @@ final class JdbcScans {
                             ? ((PreparedStatement) st).executeQuery()
                             : st.executeQuery(table.selectAll())) {
                 while (rs.next()) {
-                    sink += rs.getLong(1);
+                    sink += textKey ? length(rs.getString(1)) : rs.getLong(1);
                     sink += rs.getInt(2);
                     sink += length(rs.getString(3));
                     sink += rs.getBigDecimal(4).scale();

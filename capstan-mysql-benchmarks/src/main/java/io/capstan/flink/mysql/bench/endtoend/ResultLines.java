@@ -182,6 +182,83 @@ final class ResultLines {
                 null,
                 "—",
                 0);
+        defineUuidKeyed(t, o);
         return t;
+    }
+
+    /** The UUID-keyed table's lines ({@link UuidKeyRound}), after the integer-keyed ones. */
+    private static void defineUuidKeyed(ResultTable t, BenchOptions o) {
+        t.define(
+                "uuid-scan",
+                "UUID-keyed table (`CHAR(36)` key in `utf8mb4_0900_ai_ci`, same columns and row"
+                        + " count): JDBC streaming scan, typed getters (**limit** of the UUID"
+                        + " snapshot); ratio to the integer-keyed table's scan",
+                "rows/s",
+                "scan",
+                "—",
+                0);
+        t.define(
+                "uuid-snapshot-p1",
+                "UUID-keyed table: snapshot chunk reading, 1 reader, no Flink (boundaries with"
+                        + " their weights)",
+                "rows/s",
+                "uuid-scan",
+                "—",
+                0);
+        t.define(
+                "uuid-source-snapshot-p1",
+                "UUID-keyed table: `CapstanMySqlSource` snapshot, MiniCluster parallelism 1, RowData"
+                        + " → discarding sink; job running to last row",
+                "rows/s",
+                "uuid-scan",
+                "≥ 0.8",
+                0.8);
+        t.defineRatio(
+                "uuid-vs-int-snapshot-p1",
+                "UUID-keyed snapshot p1 ÷ integer-keyed snapshot p1 (`CapstanMySqlSource`, same"
+                        + " round)",
+                "≥ 0.9",
+                0.9);
+        t.define(
+                "uuid-plain",
+                "UUID-keyed table: plain `BinaryLogClient` on one round's "
+                        + String.format(Locale.ROOT, "%,d", o.changes)
+                        + " row changes (**limit** of the UUID binlog lines)",
+                "changes/s",
+                null,
+                "—",
+                0);
+        t.define(
+                "uuid-gate-active",
+                "UUID-keyed table: `CapstanMySqlSource` binlog while the table's gate is active"
+                        + " (`initial()`, p1; changes committed while the snapshot is held before"
+                        + " its last chunks: every change weighed by the server and gated, those"
+                        + " in the later chunks suppressed)",
+                "changes/s",
+                "uuid-plain",
+                "—",
+                0);
+        t.define(
+                "uuid-flink",
+                "UUID-keyed table: `CapstanMySqlSource` binlog without a gate (GTID-set start on"
+                        + " the same changes: no weight lookups, as after the gate retired)",
+                "changes/s",
+                "uuid-plain",
+                "—",
+                0);
+        if (!o.runs("uuid")) {
+            for (String key :
+                    new String[] {
+                        "uuid-scan",
+                        "uuid-snapshot-p1",
+                        "uuid-source-snapshot-p1",
+                        "uuid-vs-int-snapshot-p1",
+                        "uuid-plain",
+                        "uuid-gate-active",
+                        "uuid-flink"
+                    }) {
+                t.notMeasured(key, "not run (--skip uuid)");
+            }
+        }
     }
 }

@@ -25,6 +25,7 @@ final class ResultTable {
         final List<Double> heapAfterGcMb = new ArrayList<>();
         final List<Double> heapPeakMb = new ArrayList<>();
         String note;
+        boolean ratioValued;
 
         Line(String name, String unit, String limitKey, String goal, double goalRatio) {
             this.name = name;
@@ -45,6 +46,21 @@ final class ResultTable {
     void define(
             String key, String name, String unit, String limitKey, String goal, double goalRatio) {
         lines.put(key, new Line(name, unit, limitKey, goal, goalRatio));
+    }
+
+    /**
+     * Declares a line whose figures are themselves ratios (of two other lines, taken within each
+     * round by the caller): its ratio column shows their median, judged against {@code goalRatio}.
+     */
+    void defineRatio(String key, String name, String goal, double goalRatio) {
+        define(key, name, "ratio", null, goal, goalRatio);
+        lines.get(key).ratioValued = true;
+    }
+
+    /** The figure of {@code key} added last (this round's, if it ran this round), or NaN. */
+    double last(String key) {
+        List<Double> values = lines.get(key).values;
+        return values.isEmpty() ? Double.NaN : values.get(values.size() - 1);
     }
 
     /** A line that was not measured in this run, with the reason. */
@@ -121,9 +137,10 @@ final class ResultTable {
                         Double.isNaN(r)
                                 ? "n/a (limit not measured)"
                                 : String.format(Locale.ROOT, "%.2f", r));
-                if (l.goalRatio > 0 && !Double.isNaN(r)) {
-                    out.append(r >= l.goalRatio ? " (met)" : " (**missed**)");
-                }
+                out.append(verdict(l, r));
+            } else if (l.ratioValued) {
+                double r = median(l.values);
+                out.append(String.format(Locale.ROOT, "%.2f", r)).append(verdict(l, r));
             }
             double afterGc = median(l.heapAfterGcMb);
             double peak = median(l.heapPeakMb);
@@ -141,6 +158,13 @@ final class ResultTable {
             out.append('\n').append(f).append('\n');
         }
         return out.toString();
+    }
+
+    private static String verdict(Line l, double ratio) {
+        if (l.goalRatio <= 0 || Double.isNaN(ratio)) {
+            return "";
+        }
+        return ratio >= l.goalRatio ? " (met)" : " (**missed**)";
     }
 
     static String format(double v) {
