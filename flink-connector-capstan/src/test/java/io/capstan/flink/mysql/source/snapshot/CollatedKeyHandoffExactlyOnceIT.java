@@ -10,6 +10,7 @@ import org.apache.flink.api.common.JobID;
 import org.apache.flink.core.execution.JobClient;
 import org.apache.flink.metrics.Counter;
 import org.apache.flink.metrics.Metric;
+import org.apache.flink.metrics.MetricGroup;
 import org.apache.flink.runtime.testutils.InMemoryReporter;
 import org.apache.flink.streaming.api.environment.StreamExecutionEnvironment;
 import org.apache.flink.test.junit5.MiniClusterExtension;
@@ -295,10 +296,14 @@ class CollatedKeyHandoffExactlyOnceIT {
     private static BooleanSupplier sampling(
             JobID job, AtomicLong weighed, BooleanSupplier condition) {
         return () -> {
-            long n = 0;
-            for (Metric m :
-                    REPORTER.findMetrics(job, CapstanReaderMetrics.GATE_KEYS_WEIGHED).values()) {
-                n += ((Counter) m).getCount();
+            long n = 0; // over every attempt of every subtask: the reporter retains them
+            for (Map.Entry<MetricGroup, Map<String, Metric>> g :
+                    REPORTER.getMetricsByGroup().entrySet()) {
+                Metric m = g.getValue().get(CapstanReaderMetrics.GATE_KEYS_WEIGHED);
+                if (m != null
+                        && job.toString().equals(g.getKey().getAllVariables().get("<job_id>"))) {
+                    n += ((Counter) m).getCount();
+                }
             }
             weighed.accumulateAndGet(n, Math::max);
             return condition.getAsBoolean();
