@@ -220,15 +220,20 @@ class CollatedKeyHandoffExactlyOnceIT {
                     writers.twinMoves(),
                     writers.twinMovesInWindow());
             Map<Long, long[]> table = VersionedWriters.read(DB, "vt");
-            SourceJobs.await(
-                    "the output to equal the table",
-                    Duration.ofMinutes(1),
-                    sampling(
-                            job.getJobID(),
-                            weighed,
-                            () ->
-                                    SnapshotHandoffExactlyOnceIT.sameRows(
-                                            ChangelogCheck.apply(committed()), table)));
+            try {
+                SourceJobs.await(
+                        "the output to equal the table",
+                        Duration.ofMinutes(1),
+                        sampling(
+                                job.getJobID(),
+                                weighed,
+                                () ->
+                                        SnapshotHandoffExactlyOnceIT.sameRows(
+                                                ChangelogCheck.apply(committed()), table)));
+            } catch (AssertionError timedOut) {
+                LOG.warn(
+                        "{}: the output never equalled the table; the checks below say why", keyed);
+            }
             Thread.sleep(1_500); // more checkpoints: a duplicate arriving late would show
         } finally {
             job.cancel().get();
