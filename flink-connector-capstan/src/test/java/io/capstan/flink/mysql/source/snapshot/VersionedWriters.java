@@ -15,6 +15,7 @@ import java.util.Random;
 import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.concurrent.atomic.AtomicLong;
 import java.util.concurrent.atomic.AtomicReference;
+import java.util.function.BooleanSupplier;
 
 /**
  * A versioned table {@code (id BIGINT PRIMARY KEY, seq BIGINT, ver INT, payload)} and writer
@@ -23,6 +24,12 @@ import java.util.concurrent.atomic.AtomicReference;
  * ids ({@code id = 2 * seq}); writer {@code w} of {@code n} creates odd ids whose {@code (id - 1) /
  * 2 % n == w}, so writers never touch each other's rows and keys move both forward and backward
  * across chunks.
+ *
+ * <p>With {@link #pairedKeys}, for a table whose key makes ids {@code 2s} and {@code 2s + 1} two
+ * spellings of one key under its collation (e.g. {@code 'abc'} and {@code 'ABC'}), the writers also
+ * turn a row into its twin ({@code id ^ 1}): half the time by an UPDATE of the id (same key,
+ * different bytes), half by a DELETE and an INSERT of a new row in the same transaction. Their
+ * fresh ids then lie above the initial range, so a fresh row never meets an existing row's twin.
  */
 public final class VersionedWriters {
 
@@ -98,9 +105,12 @@ public final class VersionedWriters {
     private final long pauseMillis;
     private boolean updatesOnly;
     private int stride = 2;
+    private BooleanSupplier twinWindow; // non-null: paired keys, twin moves counted in it
     private final AtomicBoolean stop = new AtomicBoolean();
     private final AtomicLong transactions = new AtomicLong();
     private final AtomicLong keyMoves = new AtomicLong();
+    private final AtomicLong twinMoves = new AtomicLong();
+    private final AtomicLong twinMovesInWindow = new AtomicLong();
     private final AtomicReference<Throwable> failure = new AtomicReference<>();
     private final List<Thread> threads = new ArrayList<>();
 
@@ -120,6 +130,16 @@ public final class VersionedWriters {
         return this;
     }
 
+    /**
+     * Paired keys (see the class comment): adds twin moves, and fresh ids above the initial range.
+     * A transaction's twin moves also count in {@link #twinMovesInWindow()} when {@code window}
+     * held both before the transaction began and after it committed.
+     */
+    public VersionedWriters pairedKeys(BooleanSupplier window) {
+        this.twinWindow = window;
+        return this;
+    }
+
     public void start(long seed) {
         for (int w = 0; w < writers; w++) {
             int id = w;
@@ -136,6 +156,15 @@ public final class VersionedWriters {
 
     public long keyMoves() {
         return keyMoves.get();
+    }
+
+    /** Rows turned into their twin spelling (UPDATE of the id, or DELETE plus INSERT). */
+    public long twinMoves() {
+        return twinMoves.get();
+    }
+
+    public long twinMovesInWindow() {
+        return twinMovesInWindow.get();
     }
 
     /** Stops the writers and rethrows the first writer failure. */
@@ -171,15 +200,36 @@ public final class VersionedWriters {
                             "UPDATE " + table + " SET id = ?, ver = ver + 1 WHERE id = ?");
             PreparedStatement delete = c.prepareStatement("DELETE FROM " + table + " WHERE id = ?");
             while (!stop.get()) {
+                boolean inWindowBefore = twinWindow != null && twinWindow.getAsBoolean();
+                int twins = 0;
                 int ops = 1 + random.nextInt(3);
                 for (int i = 0; i < ops; i++) {
-                    int dice = updatesOnly ? 4 : random.nextInt(10);
+                    int dice = updatesOnly ? 4 : random.nextInt(twinWindow != null ? 13 : 10);
                     if (mine.isEmpty() || dice < 2) {
                         long id = freshId(w, random, usedIds);
                         insert.setLong(1, id);
                         insert.setLong(2, nextSeq);
                         insert.executeUpdate();
                         mine.add(new long[] {id, nextSeq++, 1});
+                    } else if (dice >= 10) { // only with paired keys
+                        int index = random.nextInt(mine.size());
+                        long[] r = mine.get(index);
+                        long twin = r[0] ^ 1;
+                        if (random.nextBoolean()) {
+                            move.setLong(1, twin);
+                            move.setLong(2, r[0]);
+                            move.executeUpdate();
+                            r[0] = twin;
+                            r[2]++;
+                        } else {
+                            delete.setLong(1, r[0]);
+                            delete.executeUpdate();
+                            insert.setLong(1, twin);
+                            insert.setLong(2, nextSeq);
+                            insert.executeUpdate();
+                            mine.set(index, new long[] {twin, nextSeq++, 1});
+                        }
+                        twins++;
                     } else if (dice < 6) {
                         long[] r = mine.get(random.nextInt(mine.size()));
                         update.setLong(1, r[0]);
@@ -205,6 +255,12 @@ public final class VersionedWriters {
                 }
                 c.commit();
                 transactions.incrementAndGet();
+                if (twins > 0) {
+                    twinMoves.addAndGet(twins);
+                    if (inWindowBefore && twinWindow.getAsBoolean()) {
+                        twinMovesInWindow.addAndGet(twins);
+                    }
+                }
                 if (pauseMillis > 0) {
                     Thread.sleep(pauseMillis);
                 }
@@ -214,10 +270,14 @@ public final class VersionedWriters {
         }
     }
 
-    /** An odd id of this writer, anywhere in the initial key space or just above it, unused. */
+    /**
+     * An odd id of this writer, anywhere in the initial key space or just above it, unused; with
+     * paired keys above the initial pairs {@code (2s, 2s + 1)}, s = 1..initialRows.
+     */
     private long freshId(int w, Random random, java.util.Set<Long> used) {
+        long base = twinWindow != null ? initialRows + 1 : 0;
         while (true) {
-            long k = (long) random.nextInt(initialRows + initialRows / 10) * writers + w;
+            long k = base + (long) random.nextInt(initialRows + initialRows / 10) * writers + w;
             long id = 2 * k + 1;
             if (used.add(id)) {
                 return id;
