@@ -235,6 +235,7 @@ class CollatedKeyHandoffExactlyOnceIT {
                         "{}: the output never equalled the table; the checks below say why", keyed);
             }
             Thread.sleep(1_500); // more checkpoints: a duplicate arriving late would show
+            assertNoLookupsOnceRetired(job.getJobID(), weighed);
         } finally {
             job.cancel().get();
         }
@@ -295,6 +296,27 @@ class CollatedKeyHandoffExactlyOnceIT {
                         .isInstanceOf(SQLIntegrityConstraintViolationException.class);
             }
         }
+    }
+
+    /**
+     * Once the stream has caught up with the writers, every chunk's G is processed and the gate has
+     * retired: a further transaction on the table streams without a single weight lookup.
+     */
+    private void assertNoLookupsOnceRetired(JobID job, AtomicLong weighed) throws Exception {
+        sampling(job, weighed, () -> true).getAsBoolean();
+        long beforeRetiredChanges = weighed.get();
+        DB.execute("UPDATE vt SET ver = ver + 1 WHERE id % 97 = 0");
+        Map<Long, long[]> table = VersionedWriters.read(DB, "vt");
+        SourceJobs.await(
+                "the changes after retirement in the output",
+                Duration.ofMinutes(1),
+                () ->
+                        SnapshotHandoffExactlyOnceIT.sameRows(
+                                ChangelogCheck.apply(committed()), table));
+        sampling(job, weighed, () -> true).getAsBoolean();
+        assertThat(weighed.get())
+                .as("key values weighed after the gate retired")
+                .isEqualTo(beforeRetiredChanges);
     }
 
     /** {@code condition}, noting on the way the most key values the gate has had weighed. */
