@@ -30,8 +30,8 @@ import java.util.function.Supplier;
 /**
  * On the fetcher thread, before the gate: asks the server for the weights of the collated key
  * columns of every row change of a gated table whose key needs them, one batch of lookups per fetch
- * (one round trip per collation and {@code JdbcKeyWeights.PER_STATEMENT} texts), and attaches the
- * weighed keys ({@link GateKeys}) to the change.
+ * (one statement per collation and up to {@code JdbcKeyWeights.PER_STATEMENT} distinct texts), and
+ * attaches the weighed keys ({@link GateKeys}) to the change.
  *
  * <p>It follows the gate's retirement itself, by the same rule and from the same split as the
  * emitter's state (a table retires once the processed set holds every chunk's G), so it asks while
