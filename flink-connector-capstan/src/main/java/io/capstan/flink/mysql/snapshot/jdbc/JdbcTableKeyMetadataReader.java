@@ -117,15 +117,12 @@ public final class JdbcTableKeyMetadataReader {
     @Nullable
     static KeyCollation weighing(Connection conn, String collation, String charset)
             throws SQLException {
-        KeyCollation probe;
-        try {
-            probe = new KeyCollation(collation, charset, true, new byte[] {0x20});
-        } catch (IllegalArgumentException e) {
-            return null; // not a plain identifier: never put into SQL text
+        if (!KeyCollation.isPlainName(collation) || !KeyCollation.isPlainName(charset)) {
+            return null; // never put into SQL text
         }
         String sql =
                 "SELECT PAD_ATTRIBUTE, "
-                        + probe.weightOf("' '")
+                        + KeyCollation.weightOf(charset, collation, "' '")
                         + " FROM information_schema.COLLATIONS WHERE COLLATION_NAME = ?";
         try (PreparedStatement ps = conn.prepareStatement(sql)) {
             ps.setString(1, collation);

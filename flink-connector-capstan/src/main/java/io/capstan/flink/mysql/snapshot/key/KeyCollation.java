@@ -31,8 +31,8 @@ public record KeyCollation(String name, String charset, boolean padSpace, byte[]
     private static final Pattern IDENTIFIER = Pattern.compile("[A-Za-z0-9_]+");
 
     public KeyCollation {
-        if (!IDENTIFIER.matcher(Objects.requireNonNull(name, "name")).matches()
-                || !IDENTIFIER.matcher(Objects.requireNonNull(charset, "charset")).matches()) {
+        if (!isPlainName(Objects.requireNonNull(name, "name"))
+                || !isPlainName(Objects.requireNonNull(charset, "charset"))) {
             throw new IllegalArgumentException("not a collation/charset name: " + name);
         }
         if (spaceWeight == null || spaceWeight.length == 0) {
@@ -47,12 +47,29 @@ public record KeyCollation(String name, String charset, boolean padSpace, byte[]
      * connection's character set weighs exactly as the stored value.
      */
     public String weightOf(String operand) {
-        return "WEIGHT_STRING(" + collated(operand) + ")";
+        return weightOf(charset, name, operand);
+    }
+
+    /** {@link #weightOf(String)} of a collation not known yet; both names must be plain. */
+    public static String weightOf(String charset, String collation, String operand) {
+        return "WEIGHT_STRING(" + collated(charset, collation, operand) + ")";
     }
 
     /** {@code operand} as a value of this collation, for predicates the server evaluates in it. */
     public String collated(String operand) {
-        return "CONVERT(" + operand + " USING " + charset + ") COLLATE " + name;
+        return collated(charset, name, operand);
+    }
+
+    private static String collated(String charset, String collation, String operand) {
+        if (!isPlainName(charset) || !isPlainName(collation)) {
+            throw new IllegalArgumentException("not a collation/charset name: " + collation);
+        }
+        return "CONVERT(" + operand + " USING " + charset + ") COLLATE " + collation;
+    }
+
+    /** Whether a collation or character set name is a plain identifier, safe in SQL text. */
+    public static boolean isPlainName(String name) {
+        return IDENTIFIER.matcher(name).matches();
     }
 
     /** Whether Java's text of a value in this character set is its exact text (no lossy decode). */

@@ -21,11 +21,17 @@ public final class KeyExtractor implements Serializable {
     private final int[] indexes;
     private final RowData.FieldGetter[] getters; // null: rows are GenericRowData
     private final boolean[] collated; // STRING_COLLATED columns: their weights come from the server
+    private final boolean needsWeights; // some column is collated (checked per row by extract)
 
     private KeyExtractor(int[] indexes, RowData.FieldGetter[] getters, boolean[] collated) {
         this.indexes = indexes;
         this.getters = getters;
         this.collated = collated;
+        boolean any = false;
+        for (boolean c : collated) {
+            any |= c;
+        }
+        this.needsWeights = any;
     }
 
     /** For GenericRowData rows (what RowConverter produces). */
@@ -43,12 +49,7 @@ public final class KeyExtractor implements Serializable {
 
     /** Whether some key column is ordered by the server's weights, which a row does not carry. */
     public boolean needsWeights() {
-        for (boolean c : collated) {
-            if (c) {
-                return true;
-            }
-        }
-        return false;
+        return needsWeights;
     }
 
     /** For rows of any RowData implementation of the given row type. */

@@ -7,15 +7,18 @@ import io.capstan.flink.mysql.error.CapstanHaltException;
 import io.capstan.flink.mysql.error.HaltReason;
 import io.capstan.flink.mysql.gtid.GtidSet;
 import io.capstan.flink.mysql.proxy.JdbcProxy;
+import io.capstan.flink.mysql.schema.TableId;
 import io.capstan.flink.mysql.snapshot.gate.CursorGate;
 import io.capstan.flink.mysql.snapshot.gate.GateKeys;
 import io.capstan.flink.mysql.snapshot.key.ChunkKey;
 import io.capstan.flink.mysql.snapshot.key.KeyCollation;
+import io.capstan.flink.mysql.snapshot.key.KeyColumn;
 import io.capstan.flink.mysql.snapshot.key.KeyExtractor;
 import io.capstan.flink.mysql.snapshot.key.KeyTuple;
 import io.capstan.flink.mysql.source.split.BinlogSplit;
 
 import org.apache.flink.table.data.RowData;
+import org.apache.flink.table.data.StringData;
 
 import javax.annotation.Nullable;
 
@@ -43,9 +46,12 @@ final class GateKeyWeigher implements AutoCloseable {
 
     private final Supplier<JdbcProxy> connect;
     private final CapstanReaderMetrics metrics;
-    private final Map<ChunkKey, KeyExtractor> extractors = new HashMap<>();
     private CursorGate gate;
     private GtidSet processed;
+
+    /** The gated tables whose key needs weights: the only per-row lookup, by table. */
+    private Map<TableId, Weighed> weighedTables;
+
     @Nullable private JdbcProxy jdbc;
 
     GateKeyWeigher(BinlogSplit split, Supplier<JdbcProxy> connect, CapstanReaderMetrics metrics) {
@@ -53,28 +59,40 @@ final class GateKeyWeigher implements AutoCloseable {
         this.metrics = metrics;
         this.processed = split.start().processed();
         this.gate = split.gate().retire(processed);
+        this.weighedTables = weighedTables(gate);
+    }
+
+    private static Map<TableId, Weighed> weighedTables(CursorGate gate) {
+        Map<TableId, Weighed> out = new HashMap<>();
+        for (TableId t : gate.gatedTables()) {
+            ChunkKey key = gate.key(t).orElseThrow();
+            if (key.needsWeights()) {
+                out.put(t, new Weighed(key, KeyExtractor.of(key)));
+            }
+        }
+        return out;
     }
 
     /** The elements of {@code records}, row changes needing weights with their weighed keys. */
     List<SourceElement> elements(List<BinlogRecord> records) throws IOException {
         List<SourceElement> out = new ArrayList<>(records.size());
-        if (gate.chunkCount() == 0) { // the steady state: nothing is gated
+        if (weighedTables.isEmpty()) { // the steady state: no gated table needs weights
             for (BinlogRecord r : records) {
                 out.add(SourceElement.of(r));
             }
             return out;
         }
         List<Pending> pending = new ArrayList<>();
-        Map<KeyCollation, Map<String, byte[]>> texts = new LinkedHashMap<>();
+        Map<KeyCollation, Map<StringData, byte[]>> texts = new LinkedHashMap<>();
         for (BinlogRecord r : records) {
             if (r instanceof TransactionEnd end) {
                 transactionEnded(end);
             } else if (r instanceof RowChange c) {
-                ChunkKey key = gate.key(c.tableId()).orElse(null);
-                if (key != null && key.needsWeights()) {
-                    pending.add(new Pending(out.size(), c, key));
-                    collect(key, c.before(), texts);
-                    collect(key, c.after(), texts);
+                Weighed w = weighedTables.get(c.tableId());
+                if (w != null) {
+                    pending.add(new Pending(out.size(), c, w));
+                    collect(w, c.before(), texts);
+                    collect(w, c.after(), texts);
                 }
             }
             out.add(SourceElement.of(r));
@@ -84,8 +102,8 @@ final class GateKeyWeigher implements AutoCloseable {
             for (Pending p : pending) {
                 GateKeys keys =
                         new GateKeys(
-                                weighed(p.key, p.change.before(), texts),
-                                weighed(p.key, p.change.after(), texts));
+                                weighed(p.table, p.change.before(), texts),
+                                weighed(p.table, p.change.after(), texts));
                 out.set(p.index, SourceElement.of(p.change, keys));
             }
         }
@@ -96,35 +114,46 @@ final class GateKeyWeigher implements AutoCloseable {
     private void transactionEnded(TransactionEnd end) {
         if (!processed.contains(end.gtid())) {
             processed = processed.add(end.gtid());
-            gate = gate.retire(processed);
-        }
-    }
-
-    private void collect(
-            ChunkKey key, @Nullable RowData image, Map<KeyCollation, Map<String, byte[]>> texts) {
-        if (image == null) {
-            return;
-        }
-        KeyExtractor extractor = extractor(key);
-        for (int i = 0; i < key.arity(); i++) {
-            KeyCollation collation = key.column(i).collation();
-            if (collation != null) {
-                String text = extractor.text(image, i).toString();
-                if (!collation.decodesLosslessly() && text.indexOf('\uFFFD') >= 0) {
-                    throw undecodable(key, i);
-                }
-                texts.computeIfAbsent(collation, k -> new LinkedHashMap<>()).put(text, null);
+            CursorGate retired = gate.retire(processed);
+            if (retired != gate) {
+                gate = retired;
+                weighedTables = weighedTables(gate);
             }
         }
     }
 
-    private void weigh(Map<KeyCollation, Map<String, byte[]>> texts) throws IOException {
+    /** Adds the texts of {@code image}'s collated key columns (as Flink holds them) to weigh. */
+    private void collect(
+            Weighed w, @Nullable RowData image, Map<KeyCollation, Map<StringData, byte[]>> texts) {
+        if (image == null) {
+            return;
+        }
+        for (int i = 0; i < w.key.arity(); i++) {
+            KeyCollation collation = w.key.column(i).collation();
+            if (collation != null) {
+                texts.computeIfAbsent(collation, k -> new LinkedHashMap<>())
+                        .put(w.extractor.text(image, i), null);
+            }
+        }
+    }
+
+    /** One lookup per collation; the texts are decoded once, here. */
+    private void weigh(Map<KeyCollation, Map<StringData, byte[]>> texts) throws IOException {
         if (jdbc == null) {
             jdbc = connect.get();
         }
-        for (Map.Entry<KeyCollation, Map<String, byte[]>> e : texts.entrySet()) {
-            List<String> distinct = new ArrayList<>(e.getValue().keySet());
-            List<byte[]> weights = jdbc.keyWeights(e.getKey(), distinct);
+        for (Map.Entry<KeyCollation, Map<StringData, byte[]>> e : texts.entrySet()) {
+            KeyCollation collation = e.getKey();
+            List<StringData> distinct = new ArrayList<>(e.getValue().keySet());
+            List<String> decoded = new ArrayList<>(distinct.size());
+            for (StringData text : distinct) {
+                String s = text.toString();
+                if (!collation.decodesLosslessly() && s.indexOf('\uFFFD') >= 0) {
+                    throw undecodable(collation);
+                }
+                decoded.add(s);
+            }
+            List<byte[]> weights = jdbc.keyWeights(collation, decoded);
             for (int i = 0; i < distinct.size(); i++) {
                 e.getValue().put(distinct.get(i), weights.get(i));
             }
@@ -133,35 +162,37 @@ final class GateKeyWeigher implements AutoCloseable {
     }
 
     @Nullable
-    private KeyTuple weighed(
-            ChunkKey key, @Nullable RowData image, Map<KeyCollation, Map<String, byte[]>> texts) {
+    private static KeyTuple weighed(
+            Weighed w, @Nullable RowData image, Map<KeyCollation, Map<StringData, byte[]>> texts) {
         if (image == null) {
             return null;
         }
-        KeyExtractor extractor = extractor(key);
-        byte[][] weights = new byte[key.arity()][];
-        for (int i = 0; i < key.arity(); i++) {
-            KeyCollation collation = key.column(i).collation();
+        byte[][] weights = new byte[w.key.arity()][];
+        for (int i = 0; i < weights.length; i++) {
+            KeyCollation collation = w.key.column(i).collation();
             if (collation != null) {
-                weights[i] = texts.get(collation).get(extractor.text(image, i).toString());
+                weights[i] = texts.get(collation).get(w.extractor.text(image, i));
             }
         }
-        return extractor.extract(image, weights);
+        return w.extractor.extract(image, weights);
     }
 
-    private KeyExtractor extractor(ChunkKey key) {
-        return extractors.computeIfAbsent(key, KeyExtractor::of);
-    }
-
-    private static CapstanHaltException undecodable(ChunkKey key, int column) {
+    /** Names every gated key column in {@code collation}: the batch mixes their texts. */
+    private CapstanHaltException undecodable(KeyCollation collation) {
+        List<String> columns = new ArrayList<>();
+        for (Weighed w : weighedTables.values()) {
+            for (KeyColumn c : w.key.columns()) {
+                if (collation.equals(c.collation())) {
+                    columns.add(c.name() + " of table " + w.key.table());
+                }
+            }
+        }
         return new CapstanHaltException(
                 HaltReason.UNSUPPORTED_CHUNK_KEY,
-                "table "
-                        + key.table()
-                        + ": a binlog value of key column "
-                        + key.column(column).name()
+                "a binlog value of key column "
+                        + String.join(" or ", columns)
                         + " (character set "
-                        + key.column(column).collation().charset()
+                        + collation.charset()
                         + ") holds a byte with no Unicode character, so its sort weight cannot"
                         + " be asked of the server exactly; set"
                         + " 'scan.incremental.snapshot.chunk.key-column' to another column");
@@ -175,6 +206,9 @@ final class GateKeyWeigher implements AutoCloseable {
         }
     }
 
+    /** A gated table whose key needs weights, and its key's extractor. */
+    private record Weighed(ChunkKey key, KeyExtractor extractor) {}
+
     /** A row change at {@code index} of the batch that waits for its weights. */
-    private record Pending(int index, RowChange change, ChunkKey key) {}
+    private record Pending(int index, RowChange change, Weighed table) {}
 }

@@ -131,8 +131,8 @@ class GateKeyWeigherTest {
             RowChange c = (RowChange) out.get(i).asBinlogRecord();
             suppressed.add(GatedChange.of(GATE, c, keys).isSuppressed());
         }
-        // 'ABC' sorts below 'm' case-insensitively (chunk 0 holds txn 11); bytewise it would not.
-        // 'Zed' is in chunk 1, which lacks 11.
+        // 'ABC' and 'abc' sort below 'm' (chunk 0 holds txn 11). 'Zed' is above 'm' only
+        // case-insensitively (bytewise 'Z' < 'm'): in chunk 1, which lacks 11, so it passes.
         assertThat(suppressed).containsExactly(true, false, true);
     }
 
