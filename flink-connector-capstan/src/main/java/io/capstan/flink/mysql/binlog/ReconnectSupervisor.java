@@ -8,6 +8,7 @@ import com.github.shyiko.mysql.binlog.BinaryLogClient;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
+import java.io.IOException;
 import java.util.function.LongSupplier;
 
 /**
@@ -16,6 +17,14 @@ import java.util.function.LongSupplier;
  * twice), and when the connection ends decides between a halt ({@link ServerFailures}: the server
  * refuses the position, another replica took the server id, ...) and a reconnect after a capped,
  * jittered backoff ({@link ReconnectBackoff}), until the reconnect budget is spent.
+ *
+ * <p>Before every connection it reads who answers at the address ({@link ServerIdentity}). The
+ * first connection only records it (the stream's start checked the position already, and tests
+ * reach the server's own refusals through it); every reconnect must pass {@link
+ * ResumeCheck#checkReconnect} first, so a failover to a server that lacks delivered transactions or
+ * purged needed ones halts instead of streaming on silently. The binlog client reads the server's
+ * {@code server_id} on its own connection; a connection that reached another server than the one
+ * checked (the address switched in between) is dropped and checked again.
  *
  * <p>{@link #run} is the binlog reader thread's loop; the client's lifecycle callbacks (on the same
  * thread) report to {@link #connected()} and {@link #connectionFailed}. The silence watchdog's
@@ -43,6 +52,15 @@ final class ReconnectSupervisor {
         void halt(CapstanHaltException halt);
     }
 
+    /** Reads who answers at the configured address now. */
+    @FunctionalInterface
+    interface IdentityProbe {
+        /**
+         * @throws IOException when the server cannot be reached or read (a failed attempt)
+         */
+        ServerIdentity read() throws IOException;
+    }
+
     /** What to do after a connection ended. */
     sealed interface Next permits Halt, Reconnect {}
 
@@ -56,20 +74,35 @@ final class ReconnectSupervisor {
     private final ReconnectBackoff backoff;
     private final BinlogStreamerMetrics metrics;
     private final LongSupplier clockMillis;
+    private final IdentityProbe probe;
 
     private volatile BinaryLogClient client;
     private volatile Exception lastConnectionFailure;
     private boolean reconnecting; // reader thread only
+    private boolean firstAttempt = true; // reader thread only
+    private ServerIdentity checked; // the server the current attempt was checked against, or null
+    private String sourceUuid; // the server last streamed from (or first seen), or null
 
+    /** Reads the server's identity over JDBC with the stream's connection settings. */
     ReconnectSupervisor(
             BinlogStreamerConfig config,
             ReconnectBackoff backoff,
             BinlogStreamerMetrics metrics,
             LongSupplier clockMillis) {
+        this(config, backoff, metrics, clockMillis, () -> ServerIdentity.read(config.connection()));
+    }
+
+    ReconnectSupervisor(
+            BinlogStreamerConfig config,
+            ReconnectBackoff backoff,
+            BinlogStreamerMetrics metrics,
+            LongSupplier clockMillis,
+            IdentityProbe probe) {
         this.config = config;
         this.backoff = backoff;
         this.metrics = metrics;
         this.clockMillis = clockMillis;
+        this.probe = probe;
     }
 
     /**
@@ -81,22 +114,16 @@ final class ReconnectSupervisor {
     void run(Stream stream) throws InterruptedException {
         while (!stream.stopped()) {
             BinlogStartPosition position = stream.resumePosition();
-            BinaryLogClient c = stream.clientFrom(position);
-            lastConnectionFailure = null;
-            client = c;
-            if (stream.stopped()) {
-                return;
-            }
+            Exception cause;
             try {
-                c.connect(); // blocks while streaming; returns when the connection ends
-            } catch (Exception e) {
-                lastConnectionFailure = e;
+                cause = checkServerThenStream(stream, position);
+            } catch (CapstanHaltException halt) {
+                stream.halt(halt);
+                return;
             }
-            metrics.connected(false);
             if (stream.stopped()) {
                 return;
             }
-            Exception cause = lastConnectionFailure;
             Next next = afterConnectionEnded(cause, position);
             if (next instanceof Halt halt) {
                 stream.halt(halt.halt());
@@ -113,6 +140,58 @@ final class ReconnectSupervisor {
             reconnecting = true;
             Thread.sleep(delay);
         }
+    }
+
+    /**
+     * One connection attempt: the server check, then the binlog connection until it ends.
+     *
+     * @return why the attempt ended (null: the server closed the connection)
+     * @throws CapstanHaltException when the server cannot serve the position exactly
+     */
+    private Exception checkServerThenStream(Stream stream, BinlogStartPosition position) {
+        ServerIdentity server;
+        try {
+            server = probe.read();
+        } catch (IOException e) {
+            if (!firstAttempt) {
+                return e; // not checked, not streamed: a failed attempt like a refused connection
+            }
+            server = null; // the first connection meets the server's own refusal instead
+            LOG.debug("Could not read the server's identity before connecting: {}", describe(e));
+        }
+        if (server != null && !firstAttempt) {
+            String previous = sourceUuid;
+            if (ResumeCheck.checkReconnect(
+                    position, previous, server, config.connection().address())) {
+                LOG.info(
+                        "The binlog source at {} changed from server_uuid {} to {} (server id {});"
+                                + " it holds every processed transaction and still has every later"
+                                + " one in its binlog, so streaming continues exactly after {}",
+                        config.connection().address(),
+                        previous,
+                        server.serverUuid(),
+                        server.serverId(),
+                        position);
+            }
+        }
+        if (firstAttempt && server != null) {
+            sourceUuid = server.serverUuid();
+        }
+        firstAttempt = false;
+        checked = server;
+        BinaryLogClient c = stream.clientFrom(position);
+        lastConnectionFailure = null;
+        client = c;
+        if (stream.stopped()) {
+            return null;
+        }
+        try {
+            c.connect(); // blocks while streaming; returns when the connection ends
+        } catch (Exception e) {
+            lastConnectionFailure = e;
+        }
+        metrics.connected(false);
+        return lastConnectionFailure;
     }
 
     /**
@@ -148,8 +227,34 @@ final class ReconnectSupervisor {
         return new Reconnect(delay);
     }
 
-    /** The client's lifecycle: the connection is up; the next loss starts a fresh budget. */
+    /**
+     * The client's lifecycle: the connection is up; the next loss starts a fresh budget. A
+     * connection to another server than the one checked (its {@code server_id} differs) is dropped
+     * before any event is read: the next attempt checks the server it reaches.
+     */
     void connected() {
+        BinaryLogClient c = client;
+        ServerIdentity s = checked;
+        if (c != null && s != null && c.getMasterServerId() != s.serverId()) {
+            lastConnectionFailure =
+                    new IOException(
+                            "the binlog connection reached server id "
+                                    + c.getMasterServerId()
+                                    + ", not the checked server "
+                                    + s.serverUuid()
+                                    + " (server id "
+                                    + s.serverId()
+                                    + ")");
+            try {
+                c.disconnect();
+            } catch (IOException | RuntimeException e) {
+                LOG.debug("Ignoring failure while disconnecting: {}", e.getClass().getName());
+            }
+            return;
+        }
+        if (s != null) {
+            sourceUuid = s.serverUuid();
+        }
         metrics.connected(true);
         if (reconnecting) {
             metrics.reconnected();

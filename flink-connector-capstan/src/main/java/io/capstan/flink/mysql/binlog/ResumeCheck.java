@@ -8,7 +8,10 @@ import io.capstan.flink.mysql.gtid.GtidSet;
  * Whether a server can serve a resume position, from its {@code gtid_executed} and {@code
  * gtid_purged}: the same test as MySQL's {@code GTID_SUBSET(@@global.gtid_purged, start)} and
  * {@code GTID_SUBSET(start, @@global.gtid_executed)}, done before connecting so the failure names
- * the missing transactions. Pure.
+ * the missing transactions. MySQL itself only refuses a start holding more of <em>its own</em>
+ * server UUID's transactions than it executed; a server that lacks another UUID's transactions (a
+ * replica promoted before it caught up, an old primary after a failover) would stream silently
+ * without the lacking ones, so this check is the only guard there. Pure.
  */
 final class ResumeCheck {
 
@@ -16,8 +19,43 @@ final class ResumeCheck {
 
     /** Throws the halt for a position the server cannot serve exactly. */
     static void check(BinlogStartPosition start, GtidSet executed, GtidSet purged, String address) {
+        check(start, executed, purged, address, null);
+    }
+
+    /**
+     * The check before a reconnect, against the server now answering at {@code address}. When its
+     * {@code server_uuid} differs from {@code previousUuid} (a failover, or the address now leads
+     * elsewhere) the halt says so.
+     *
+     * @param previousUuid the server of the previous connection, or null when unknown
+     * @return whether the server changed: it passed, and the stream continues exactly from it
+     */
+    static boolean checkReconnect(
+            BinlogStartPosition start, String previousUuid, ServerIdentity now, String address) {
+        boolean changed = previousUuid != null && !previousUuid.equals(now.serverUuid());
+        String failover =
+                changed
+                        ? " The server at "
+                                + address
+                                + " is now server_uuid "
+                                + now.serverUuid()
+                                + " (the previous connection reached "
+                                + previousUuid
+                                + ")."
+                        : null;
+        check(start, now.gtids().executed, now.gtids().purged, address, failover);
+        return changed;
+    }
+
+    private static void check(
+            BinlogStartPosition start,
+            GtidSet executed,
+            GtidSet purged,
+            String address,
+            String failover) {
         GtidSet processed = start.processed();
-        GtidSet foreign = processed.subtract(executed);
+        GtidSet held = start.isInsideTransaction() ? processed.add(start.partialGtid()) : processed;
+        GtidSet foreign = held.subtract(executed);
         if (!foreign.isEmpty()) {
             throw new CapstanHaltException(
                     HaltReason.SOURCE_IDENTITY_MISMATCH,
@@ -27,9 +65,20 @@ final class ResumeCheck {
                             + address
                             + " never executed (its gtid_executed is "
                             + executed
-                            + "): the position belongs"
-                            + " to another server or the server was rebuilt. Remedy: point the job at the"
-                            + " server the position came from, or start without state (a new snapshot).");
+                            + ")"
+                            + (failover == null
+                                    ? ": the position belongs to another server or the server was"
+                                            + " rebuilt. Remedy: point the job at the server the"
+                                            + " position came from, or start without state (a new"
+                                            + " snapshot)."
+                                    : "."
+                                            + failover
+                                            + " It lacks transactions the job already delivered:"
+                                            + " a replica promoted before it caught up, or an old"
+                                            + " primary after the writes moved on. Remedy: point"
+                                            + " the job at a server that holds them (let a replica"
+                                            + " apply everything before promoting it), or start"
+                                            + " without state (a new snapshot)."));
         }
         GtidSet missing = purged.subtract(processed);
         if (!missing.isEmpty()) {
@@ -43,8 +92,15 @@ final class ResumeCheck {
                             + address
                             + " (gtid_purged "
                             + purged
-                            + "). Remedy: start without state (a new snapshot), and keep binlogs"
-                            + " longer (binlog_expire_logs_seconds) than the job may be down.");
+                            + ")."
+                            + (failover == null ? "" : failover)
+                            + " Remedy: start without state (a new snapshot), and keep binlogs"
+                            + " longer (binlog_expire_logs_seconds) than the job may be down"
+                            + (failover == null
+                                    ? "."
+                                    : "; a replica to fail over to needs log_slave_updates ="
+                                            + " ON (log_replica_updates) and the same binlog"
+                                            + " retention."));
         }
     }
 }

@@ -207,6 +207,35 @@ class PositionAndBackoffTest {
                         });
     }
 
+    @Test
+    void resumeCheckNeedsThePartlyDeliveredTransactionOnTheServer() {
+        // A:21 was partly delivered from the old primary; the new server never executed it
+        BinlogStartPosition inside =
+                BinlogStartPosition.of(GtidSet.parse(UUID_A + ":1-20"), Gtid.of(UUID_A, 21), 3);
+        ServerIdentity behind =
+                new ServerIdentity(
+                        UUID_B,
+                        2,
+                        ServerGtidState.of(
+                                GtidSet.parse(UUID_A + ":1-20," + UUID_B + ":1"), GtidSet.empty()));
+        assertThatThrownBy(() -> ResumeCheck.checkReconnect(inside, UUID_A, behind, "h:1"))
+                .isInstanceOfSatisfying(
+                        CapstanHaltException.class,
+                        e -> {
+                            assertThat(e.reason()).isEqualTo(HaltReason.SOURCE_IDENTITY_MISMATCH);
+                            assertThat(e.getMessage()).contains(UUID_A + ":21");
+                        });
+        ServerIdentity holding =
+                new ServerIdentity(
+                        UUID_B,
+                        2,
+                        ServerGtidState.of(
+                                GtidSet.parse(UUID_A + ":1-21," + UUID_B + ":1"), GtidSet.empty()));
+        assertThat(ResumeCheck.checkReconnect(inside, UUID_A, holding, "h:1")).isTrue();
+        assertThat(ResumeCheck.checkReconnect(inside, UUID_B, holding, "h:1")).isFalse();
+        assertThat(ResumeCheck.checkReconnect(inside, null, holding, "h:1")).isFalse();
+    }
+
     // ---- ServerFailures ----
 
     @Test

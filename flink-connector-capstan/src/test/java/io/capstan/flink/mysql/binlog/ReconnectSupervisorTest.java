@@ -14,11 +14,13 @@ import java.io.EOFException;
 import java.io.IOException;
 import java.time.Duration;
 import java.util.ArrayList;
+import java.util.Iterator;
 import java.util.List;
 import java.util.Set;
 import java.util.concurrent.atomic.AtomicLong;
 
 import static io.capstan.flink.mysql.binlog.Events.UUID_A;
+import static io.capstan.flink.mysql.binlog.Events.UUID_B;
 import static org.assertj.core.api.Assertions.assertThat;
 
 /** The reconnect decisions and loop, with clients that never reach a server. */
@@ -44,8 +46,29 @@ class ReconnectSupervisorTest {
                 .build();
     }
 
+    /** The server id a client reports that never reached a server: the fakes' "server". */
+    private static final long FAKE_SERVER_ID = -1;
+
+    /** The server the fake clients reach: it executed everything any test position holds. */
+    private static final ServerIdentity SERVER_A =
+            identity(UUID_A, UUID_A + ":1-1000", "", FAKE_SERVER_ID);
+
+    private static ServerIdentity identity(
+            String uuid, String executed, String purged, long serverId) {
+        return new ServerIdentity(
+                uuid, serverId, ServerGtidState.of(GtidSet.parse(executed), GtidSet.parse(purged)));
+    }
+
     private static ReconnectSupervisor supervisor(
             BinlogStreamerConfig c, BinlogStreamerMetrics metrics, AtomicLong clock) {
+        return supervisor(c, metrics, clock, () -> SERVER_A);
+    }
+
+    private static ReconnectSupervisor supervisor(
+            BinlogStreamerConfig c,
+            BinlogStreamerMetrics metrics,
+            AtomicLong clock,
+            ReconnectSupervisor.IdentityProbe probe) {
         ReconnectBackoff backoff =
                 new ReconnectBackoff(
                         c.reconnectInitialBackoff(),
@@ -53,7 +76,7 @@ class ReconnectSupervisorTest {
                         c.reconnectMaxAttempts(),
                         c.reconnectMaxDuration(),
                         () -> 0.0);
-        return new ReconnectSupervisor(c, backoff, metrics, clock::get);
+        return new ReconnectSupervisor(c, backoff, metrics, clock::get, probe);
     }
 
     @Test
@@ -218,5 +241,178 @@ class ReconnectSupervisorTest {
         assertThat(stream.halts)
                 .singleElement()
                 .satisfies(h -> assertThat(h.reason()).isEqualTo(HaltReason.INVALID_CONFIGURATION));
+    }
+
+    // ---- the server check before every reconnect ----
+
+    /** Answers with {@code servers} in turn, repeating the last one. */
+    private static ReconnectSupervisor.IdentityProbe probes(ServerIdentity... servers) {
+        Iterator<ServerIdentity> it = List.of(servers).iterator();
+        ServerIdentity[] last = new ServerIdentity[1];
+        return () -> {
+            if (it.hasNext()) {
+                last[0] = it.next();
+            }
+            return last[0];
+        };
+    }
+
+    private static ReconnectSupervisor supervisor(
+            int maxAttempts, BinlogStreamerMetrics metrics, ReconnectSupervisor.IdentityProbe p) {
+        return supervisor(config(maxAttempts, Duration.ofMillis(1)), metrics, new AtomicLong(), p);
+    }
+
+    private static FakeStream stream(ReconnectSupervisor s, int upFirst) {
+        FakeStream stream = new FakeStream();
+        stream.supervisor = s;
+        stream.upFirst = upFirst;
+        return stream;
+    }
+
+    @Test
+    void aFailoverToAServerHoldingEveryProcessedTransactionContinues() throws Exception {
+        // B replicated all of A (log_replica_updates) and took writes of its own after promotion
+        ServerIdentity promoted =
+                identity(UUID_B, UUID_A + ":1-1000," + UUID_B + ":1-5", "", FAKE_SERVER_ID);
+        ReconnectSupervisor s =
+                supervisor(1, new BinlogStreamerMetrics(), probes(SERVER_A, promoted));
+        FakeStream stream = stream(s, 2);
+        s.run(stream);
+
+        // up on A, up on B from the position reached on A, then refused until the budget is spent
+        assertThat(stream.connectedFrom).hasSize(3);
+        assertThat(stream.connectedFrom.get(1).processed())
+                .isEqualTo(GtidSet.parse(UUID_A + ":1-11"));
+        assertThat(stream.halts)
+                .singleElement()
+                .satisfies(
+                        h ->
+                                assertThat(h.reason())
+                                        .isEqualTo(HaltReason.RECONNECT_BUDGET_EXHAUSTED));
+    }
+
+    @Test
+    void aFailoverToAReplicaThatMissedDeliveredTransactionsHaltsBeforeConnecting()
+            throws Exception {
+        // the first connection delivered A:11; the promoted replica stopped applying at A:10
+        ServerIdentity behind =
+                identity(UUID_B, UUID_A + ":1-10," + UUID_B + ":1-3", "", FAKE_SERVER_ID);
+        ReconnectSupervisor s =
+                supervisor(5, new BinlogStreamerMetrics(), probes(SERVER_A, behind));
+        FakeStream stream = stream(s, 5);
+        s.run(stream);
+
+        assertThat(stream.connectedFrom).hasSize(1);
+        assertThat(stream.halts)
+                .singleElement()
+                .satisfies(
+                        h -> {
+                            assertThat(h.reason()).isEqualTo(HaltReason.SOURCE_IDENTITY_MISMATCH);
+                            assertThat(h.getMessage())
+                                    .contains(UUID_A + ":11", "is now server_uuid " + UUID_B)
+                                    .contains("reached " + UUID_A, "Remedy")
+                                    .doesNotContain("PASSWORD-SECRET");
+                        });
+    }
+
+    @Test
+    void theOldPrimaryAfterTheWritesMovedOnHalts() throws Exception {
+        // streaming from B (it took B:1-5 after the failover), then the address leads back to A
+        ServerIdentity promoted =
+                identity(UUID_B, UUID_A + ":1-10," + UUID_B + ":1-5", "", FAKE_SERVER_ID);
+        ServerIdentity oldPrimary = identity(UUID_A, UUID_A + ":1-10", "", FAKE_SERVER_ID);
+        ReconnectSupervisor s =
+                supervisor(5, new BinlogStreamerMetrics(), probes(promoted, oldPrimary));
+        FakeStream stream = stream(s, 5);
+        stream.resume = BinlogStartPosition.of(GtidSet.parse(UUID_A + ":1-10," + UUID_B + ":1-5"));
+        s.run(stream);
+
+        assertThat(stream.connectedFrom).hasSize(1);
+        assertThat(stream.halts)
+                .singleElement()
+                .satisfies(
+                        h -> {
+                            assertThat(h.reason()).isEqualTo(HaltReason.SOURCE_IDENTITY_MISMATCH);
+                            assertThat(h.getMessage()).contains("is now server_uuid " + UUID_A);
+                        });
+    }
+
+    @Test
+    void aNewServerThatPurgedNeededTransactionsHaltsWithADataGap() throws Exception {
+        ServerIdentity purgedAhead =
+                identity(UUID_B, UUID_A + ":1-1000", UUID_A + ":1-500", FAKE_SERVER_ID);
+        ReconnectSupervisor s =
+                supervisor(5, new BinlogStreamerMetrics(), probes(SERVER_A, purgedAhead));
+        FakeStream stream = stream(s, 5);
+        s.run(stream);
+
+        assertThat(stream.connectedFrom).hasSize(1);
+        assertThat(stream.halts)
+                .singleElement()
+                .satisfies(
+                        h -> {
+                            assertThat(h.reason()).isEqualTo(HaltReason.DATA_GAP);
+                            assertThat(h.getMessage())
+                                    .contains(UUID_A + ":12-500", "log_replica_updates");
+                        });
+    }
+
+    @Test
+    void theSameServerIsCheckedOnEveryReconnectToo() throws Exception {
+        // the server purged past the position while the connection was down
+        ServerIdentity purged =
+                identity(UUID_A, UUID_A + ":1-1000", UUID_A + ":1-20", FAKE_SERVER_ID);
+        ReconnectSupervisor s =
+                supervisor(5, new BinlogStreamerMetrics(), probes(SERVER_A, purged));
+        FakeStream stream = stream(s, 5);
+        s.run(stream);
+
+        assertThat(stream.connectedFrom).hasSize(1);
+        assertThat(stream.halts)
+                .singleElement()
+                .satisfies(h -> assertThat(h.reason()).isEqualTo(HaltReason.DATA_GAP));
+    }
+
+    @Test
+    void aServerThatCannotBeReadIsNotStreamedFromOnAReconnect() throws Exception {
+        ReconnectSupervisor s =
+                supervisor(
+                        2,
+                        new BinlogStreamerMetrics(),
+                        () -> {
+                            throw new IOException("Connection refused (identity)");
+                        });
+        FakeStream stream = stream(s, 5);
+        s.run(stream);
+
+        // the first connection meets the server itself; no reconnect streams unchecked
+        assertThat(stream.connectedFrom).hasSize(1);
+        assertThat(stream.halts)
+                .singleElement()
+                .satisfies(
+                        h -> {
+                            assertThat(h.reason()).isEqualTo(HaltReason.RECONNECT_BUDGET_EXHAUSTED);
+                            assertThat(h.getMessage()).contains("Connection refused (identity)");
+                        });
+    }
+
+    @Test
+    void aConnectionThatReachedAnotherServerThanTheCheckedOneIsDropped() throws Exception {
+        // the address switched between the check (server id 7) and the binlog connection (-1)
+        BinlogStreamerMetrics metrics = new BinlogStreamerMetrics();
+        ReconnectSupervisor s =
+                supervisor(1, metrics, probes(identity(UUID_A, UUID_A + ":1-1000", "", 7)));
+        FakeStream stream = stream(s, 5);
+        s.run(stream);
+
+        // dropped before it counted as up: the budget is not restored, so the next end halts
+        assertThat(stream.connectedFrom).hasSize(2);
+        assertThat(metrics.reconnects()).isZero();
+        assertThat(stream.halts)
+                .singleElement()
+                .satisfies(
+                        h ->
+                                assertThat(h.getMessage())
+                                        .contains("reached server id -1, not the checked server"));
     }
 }

@@ -1,0 +1,59 @@
+package io.capstan.flink.mysql.binlog;
+
+import io.capstan.flink.mysql.connect.JdbcConnections;
+import io.capstan.flink.mysql.connect.MySqlConnectionConfig;
+import io.capstan.flink.mysql.connect.SqlErrors;
+
+import java.io.IOException;
+import java.sql.Connection;
+import java.sql.ResultSet;
+import java.sql.SQLException;
+import java.sql.Statement;
+import java.util.Objects;
+
+/**
+ * Who answers at the configured address before a binlog connection: its {@code server_uuid}, its
+ * {@code server_id} (which the binlog client reads on its own connection, so the two can be
+ * matched) and its GTID state. Read once per connection attempt, in one statement, so a failover
+ * behind the same address is seen. Identifiers and GTID sets are positions, not row values: they
+ * may be logged.
+ *
+ * @param serverUuid {@code @@global.server_uuid}
+ * @param serverId {@code @@global.server_id}
+ * @param gtids {@code gtid_executed} and {@code gtid_purged}
+ */
+record ServerIdentity(String serverUuid, long serverId, ServerGtidState gtids) {
+
+    ServerIdentity {
+        Objects.requireNonNull(serverUuid, "serverUuid");
+        Objects.requireNonNull(gtids, "gtids");
+    }
+
+    /**
+     * Reads the identity on a connection of its own.
+     *
+     * @throws IOException when the server cannot be reached or read (scrubbed by {@link
+     *     SqlErrors#scrub}): the caller treats it as a failed connection attempt
+     */
+    static ServerIdentity read(MySqlConnectionConfig config) throws IOException {
+        try (Connection c = JdbcConnections.open(config);
+                Statement s = c.createStatement();
+                ResultSet rs =
+                        s.executeQuery(
+                                "SELECT @@global.server_uuid, @@global.server_id,"
+                                        + " @@global.gtid_executed, @@global.gtid_purged")) {
+            rs.next();
+            return new ServerIdentity(
+                    rs.getString(1),
+                    rs.getLong(2),
+                    ServerGtidState.of(
+                            ServerGtidState.parse(rs.getString(3)),
+                            ServerGtidState.parse(rs.getString(4))));
+        } catch (SQLException e) {
+            throw SqlErrors.scrub(
+                    "could not read server_uuid, gtid_executed and gtid_purged from "
+                            + config.address(),
+                    e);
+        }
+    }
+}
