@@ -250,7 +250,10 @@ public final class MySqlServer implements AutoCloseable {
         return new MySqlAccount(host, port(), ConnectorAccount.USER, ConnectorAccount.PASSWORD);
     }
 
-    private MySqlAccount rootAccount() {
+    /**
+     * The administrator account, for a replica's replication connection ({@link ReplicationSetup}).
+     */
+    MySqlAccount rootAccount() {
         return new MySqlAccount(host, port(), rootUser, rootPassword);
     }
 

@@ -21,6 +21,8 @@ public enum HaltReason {
     ENFORCE_GTID_CONSISTENCY_NOT_ON("enforce_gtid_consistency_not_on"),
     MISSING_PRIVILEGE("missing_privilege"),
     UNSUPPORTED_SERVER_VERSION("unsupported_server_version"),
+    LOG_REPLICA_UPDATES_OFF("log_replica_updates_off"),
+    TAGGED_GTIDS_UNSUPPORTED("tagged_gtids_unsupported"),
 
     // Configuration and tables, checked before anything is read.
     INVALID_CONFIGURATION("invalid_configuration"),

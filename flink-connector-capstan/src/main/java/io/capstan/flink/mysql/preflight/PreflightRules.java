@@ -1,6 +1,7 @@
 package io.capstan.flink.mysql.preflight;
 
 import io.capstan.flink.mysql.error.HaltReason;
+import io.capstan.flink.mysql.gtid.GtidSet;
 import io.capstan.flink.mysql.schema.TableId;
 
 import org.apache.flink.annotation.Internal;
@@ -54,6 +55,8 @@ public final class PreflightRules {
             return failures;
         }
         checkSettings(facts, failures);
+        checkReplicaLogsReplicatedChanges(facts, failures);
+        checkUntaggedGtids(facts, failures);
         checkPrivileges(facts.privileges(), tables, scope, failures);
         return failures;
     }
@@ -148,6 +151,89 @@ public final class PreflightRules {
                             found(gtidMode, "ON"),
                             gtidModeRemedy(gtidMode.orElse("OFF"), enforceOn)));
         }
+    }
+
+    /**
+     * A replica's binary log carries the transactions it applies only with {@code
+     * log_replica_updates} ({@code log_slave_updates} before 8.0.26) ON; OFF, the stream would see
+     * the replica's own writes and silently miss every replicated change.
+     */
+    private static void checkReplicaLogsReplicatedChanges(
+            ServerFacts facts, List<PreflightFailure> out) {
+        if (!facts.isReplica()) {
+            return;
+        }
+        String name =
+                facts.variable("log_replica_updates").isPresent()
+                        ? "log_replica_updates"
+                        : "log_slave_updates";
+        Optional<String> value = facts.variable(name);
+        if (!value.map(PreflightRules::isOn).orElse(false)) {
+            out.add(
+                    new PreflightFailure(
+                            HaltReason.LOG_REPLICA_UPDATES_OFF,
+                            name,
+                            value.map(v -> "is '" + v + "'").orElse("is not a variable")
+                                    + " on a replica (the server has a replication channel), must"
+                                    + " be ON: its binary log would lack every replicated change",
+                            name
+                                    + " is read-only (SET PERSIST cannot change it): set '"
+                                    + name
+                                    + " = ON' in my.cnf under [mysqld] and restart mysqld (or"
+                                    + " SET PERSIST_ONLY "
+                                    + name
+                                    + " = ON; then restart); or capture from the primary"));
+        }
+    }
+
+    /**
+     * MySQL 8.3+ tagged GTIDs ({@code uuid:tag:1-5}) are refused at start: the binlog library
+     * cannot read a tagged transaction's GTID event, so a stream meeting one would halt anyway,
+     * after the snapshot, or (were it ever let through) could not place the transaction in the
+     * processed set.
+     */
+    private static void checkUntaggedGtids(ServerFacts facts, List<PreflightFailure> out) {
+        Optional<String> executed = facts.variable("gtid_executed");
+        List<String> tags = executed.map(PreflightRules::gtidTags).orElse(List.of());
+        if (!tags.isEmpty()) {
+            out.add(
+                    new PreflightFailure(
+                            HaltReason.TAGGED_GTIDS_UNSUPPORTED,
+                            "gtid_executed",
+                            "holds tagged GTIDs (tags "
+                                    + String.join(", ", tags)
+                                    + "), which capstan-mysql cannot stream",
+                            "stop writing tagged transactions (SET gtid_next = 'AUTOMATIC:<tag>'"
+                                    + " or '<uuid>:<tag>:<n>') on this server; the tagged GTIDs"
+                                    + " already executed stay in gtid_executed, so capture from a"
+                                    + " server that never executed any (for example a replica"
+                                    + " rebuilt from a backup of the data without them)"));
+        }
+    }
+
+    /**
+     * The distinct tags in a GTID set as the server prints it, sorted: in the canonical text a tag
+     * is a token after a UUID that starts with a letter or '_', where ranges start with a digit.
+     * Empty for a set MySQL would not print (the stream meets it later).
+     */
+    static List<String> gtidTags(String gtidSetText) {
+        String canonical;
+        try {
+            canonical = GtidSet.parse(gtidSetText.replace("\n", "").trim()).toString();
+        } catch (IllegalArgumentException e) {
+            return List.of();
+        }
+        TreeSet<String> tags = new TreeSet<>();
+        for (String uuidPart : canonical.split(",")) {
+            String[] tokens = uuidPart.split(":");
+            for (int i = 1; i < tokens.length; i++) {
+                char first = tokens[i].isEmpty() ? '0' : tokens[i].charAt(0);
+                if (Character.isLetter(first) || first == '_') {
+                    tags.add(tokens[i]);
+                }
+            }
+        }
+        return List.copyOf(tags);
     }
 
     /** The online procedure from the current mode, one step at a time as MySQL requires. */

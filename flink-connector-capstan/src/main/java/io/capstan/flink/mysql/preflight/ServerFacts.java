@@ -31,14 +31,33 @@ public final class ServerFacts {
                     "gtid_mode",
                     "enforce_gtid_consistency",
                     "partial_revokes",
-                    "lower_case_table_names");
+                    "lower_case_table_names",
+                    // a replica's binary log carries the replicated transactions only with it ON
+                    "log_slave_updates",
+                    "log_replica_updates",
+                    "gtid_executed");
 
     private final ServerVersion version;
     private final Map<String, String> variables;
     private final AccountPrivileges privileges;
+    private final boolean replica;
 
+    /** Facts of a server that is not a replica. */
     public ServerFacts(
             ServerVersion version, Map<String, String> variables, AccountPrivileges privileges) {
+        this(version, variables, privileges, false);
+    }
+
+    /**
+     * @param replica whether the server has a replication channel configured (it applies another
+     *     server's transactions)
+     */
+    public ServerFacts(
+            ServerVersion version,
+            Map<String, String> variables,
+            AccountPrivileges privileges,
+            boolean replica) {
+        this.replica = replica;
         this.version = Objects.requireNonNull(version, "version");
         Map<String, String> copy = new TreeMap<>();
         variables.forEach((k, v) -> copy.put(k.toLowerCase(Locale.ROOT), v == null ? "" : v));
@@ -63,10 +82,17 @@ public final class ServerFacts {
         return privileges;
     }
 
+    /** Whether the server has a replication channel configured: it is some server's replica. */
+    public boolean isReplica() {
+        return replica;
+    }
+
     @Override
     public String toString() {
         return "ServerFacts{version="
                 + version
+                + ", replica="
+                + replica
                 + ", variables="
                 + variables
                 + ", "

@@ -54,7 +54,23 @@ public final class ServerFactsReader {
                                             variables
                                                     .getOrDefault("lower_case_table_names", "0")
                                                     .trim()));
-            return new ServerFacts(serverVersion, variables, privileges);
+            return new ServerFacts(
+                    serverVersion, variables, privileges, hasReplicationChannel(st, serverVersion));
+        }
+    }
+
+    /**
+     * Whether the server is a replica: {@code SHOW REPLICA STATUS} (8.0.22+; {@code SHOW SLAVE
+     * STATUS} before) lists a row per configured channel, stopped ones too. It needs REPLICATION
+     * CLIENT, which the connector needs anyway; without it the rules report that privilege, so the
+     * server counts as no replica here rather than failing the read.
+     */
+    private static boolean hasReplicationChannel(Statement st, ServerVersion version) {
+        String sql = version.isMySqlAtLeast(8, 0, 22) ? "SHOW REPLICA STATUS" : "SHOW SLAVE STATUS";
+        try (ResultSet rs = st.executeQuery(sql)) {
+            return rs.next();
+        } catch (SQLException e) {
+            return false;
         }
     }
 

@@ -304,4 +304,65 @@ class PreflightRulesTest {
                                 .remedy())
                 .isEqualTo("GRANT LOCK TABLES ON `shop`.* TO 'capstan'@'%';");
     }
+
+    // ---- a replica source and tagged GTIDs ----
+
+    private static ServerFacts replica(Map<String, String> variables) {
+        return new ServerFacts(
+                ServerVersion.mysql(8, 0, 15),
+                variables,
+                facts(ServerVersion.mysql(8, 0, 15), variables, CONNECTOR_GRANT).privileges(),
+                true);
+    }
+
+    @Test
+    void aReplicaWithoutLogSlaveUpdatesIsRefusedByName() {
+        Map<String, String> v = safeVariables();
+        v.put("log_slave_updates", "OFF");
+        PreflightFailure f = single(check(replica(v)), HaltReason.LOG_REPLICA_UPDATES_OFF);
+        assertThat(f.subject()).isEqualTo("log_slave_updates");
+        assertThat(f.found()).contains("'OFF'", "replica");
+        assertThat(f.remedy())
+                .contains("read-only", "'log_slave_updates = ON' in my.cnf", "restart");
+
+        // the same setting on a server that replicates from nobody is fine
+        assertThat(check(facts(ServerVersion.mysql(8, 0, 15), v, CONNECTOR_GRANT))).isEmpty();
+        v.put("log_slave_updates", "ON");
+        assertThat(check(replica(v))).isEmpty();
+    }
+
+    @Test
+    void aReplicaIsJudgedByTheNewNameWhereTheServerHasIt() {
+        Map<String, String> v = safeVariables();
+        v.put("log_slave_updates", "ON"); // the deprecated alias, if a server still showed it
+        v.put("log_replica_updates", "OFF");
+        PreflightFailure f = single(check(replica(v)), HaltReason.LOG_REPLICA_UPDATES_OFF);
+        assertThat(f.subject()).isEqualTo("log_replica_updates");
+        assertThat(f.remedy()).contains("'log_replica_updates = ON' in my.cnf");
+    }
+
+    @Test
+    void taggedGtidsAreRefusedByNameWithTheirTags() {
+        String uuid = "3e11fa47-71ca-11e1-9e33-c80aa9429562";
+        PreflightFailure f =
+                single(
+                        check(
+                                withVariable(
+                                        "gtid_executed",
+                                        uuid
+                                                + ":1-100:etl:1-5,\n"
+                                                + uuid.replace('3', '4')
+                                                + ":1-3:audit_2:7")),
+                        HaltReason.TAGGED_GTIDS_UNSUPPORTED);
+        assertThat(f.found()).contains("audit_2, etl");
+        assertThat(f.remedy()).contains("AUTOMATIC:<tag>");
+
+        assertThat(
+                        check(
+                                withVariable(
+                                        "gtid_executed",
+                                        uuid + ":1-100,\n" + uuid.replace('3', '4') + ":7")))
+                .isEmpty();
+        assertThat(check(withVariable("gtid_executed", ""))).isEmpty();
+    }
 }
