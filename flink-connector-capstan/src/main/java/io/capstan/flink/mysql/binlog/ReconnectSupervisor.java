@@ -79,7 +79,8 @@ final class ReconnectSupervisor {
     private volatile BinaryLogClient client;
     private volatile Exception lastConnectionFailure;
     private boolean reconnecting; // reader thread only
-    private boolean firstAttempt = true; // reader thread only
+    // reader thread only (connected() runs in the client's lifecycle callback on that thread):
+    private boolean firstAttempt = true;
     private ServerIdentity checked; // the server the current attempt was checked against, or null
     private String sourceUuid; // the server last streamed from (or first seen), or null
 
