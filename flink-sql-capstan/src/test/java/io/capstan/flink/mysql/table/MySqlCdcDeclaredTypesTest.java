@@ -187,6 +187,8 @@ class MySqlCdcDeclaredTypesTest {
         assertThat(decimalOf(w, 2.0625f)).isEqualTo("2.063");
         assertThat(decimalOf(w, 1.10000f)).as("not 1.10000002384...").isEqualTo("1.100");
         assertThat(decimalOf(w, 123457f)).isEqualTo("123457.000");
+        // 1.0005f is stored as 1.000499963...; MySQL prints 1.0005, which rounds up.
+        assertThat(decimalOf(w, 1.0005f)).isEqualTo("1.001");
     }
 
     private static String decimalOf(FieldWidening w, Object value) {
@@ -295,7 +297,7 @@ class MySqlCdcDeclaredTypesTest {
                 schema,
                 schema.tableId(),
                 op == Operation.READ ? null : "3e11fa47-71ca-11e1-9e33-c80aa9429562:7",
-                op == Operation.READ ? 0 : 1_700_000_000_000_000L,
+                op == Operation.READ ? 1_600_000_000_000_000L : 1_700_000_000_000_000L,
                 0);
     }
 }
