@@ -24,6 +24,7 @@ import java.util.stream.Stream;
 import static io.capstan.flink.mysql.table.SqlItSupport.awaitBinlogReader;
 import static io.capstan.flink.mysql.table.SqlItSupport.binlogDumpThreads;
 import static io.capstan.flink.mysql.table.SqlItSupport.createTable;
+import static io.capstan.flink.mysql.table.SqlItSupport.gtidExecuted;
 import static io.capstan.flink.mysql.table.SqlItSupport.initialOptions;
 import static org.assertj.core.api.Assertions.assertThat;
 
@@ -142,6 +143,49 @@ class MySqlCdcCorpusIT {
                     "-U[111, scooter, Big 2-wheel scooter , 5.180]",
                     "+U[111, scooter, Big 2-wheel scooter , 5.170]",
                     "-D[111, scooter, Big 2-wheel scooter , 5.170]");
+
+    /** customer.sql's customers table shape with its first {@code n} rows. */
+    private static List<String> customers(String table, int n) {
+        int[] ids = {101, 102, 103, 109};
+        return List.of(
+                "CREATE TABLE "
+                        + table
+                        + " (id INTEGER NOT NULL PRIMARY KEY, name VARCHAR(255) NOT NULL DEFAULT"
+                        + " 'flink', address VARCHAR(1024), phone_number VARCHAR(512))",
+                "INSERT INTO "
+                        + table
+                        + " VALUES "
+                        + IntStream.range(0, n)
+                                .mapToObj(
+                                        i ->
+                                                "("
+                                                        + ids[i]
+                                                        + ",'user_"
+                                                        + (i + 1)
+                                                        + "','Shanghai','123567891234')")
+                                .collect(Collectors.joining(",")));
+    }
+
+    private static List<String> customerRows(int n) {
+        int[] ids = {101, 102, 103, 109};
+        return IntStream.range(0, n)
+                .mapToObj(i -> "+I[" + ids[i] + ", user_" + (i + 1) + ", Shanghai, 123567891234]")
+                .collect(Collectors.toList());
+    }
+
+    private static List<String> customerChanges(String table) {
+        return List.of(
+                "UPDATE " + table + " SET address = 'Hangzhou' WHERE id=103",
+                "INSERT INTO " + table + " VALUES(110, 'newCustomer', 'Berlin', '12345678')",
+                "DELETE FROM " + table + " WHERE id=101");
+    }
+
+    private static final List<String> CUSTOMER_CHANGE_ROWS =
+            List.of(
+                    "-U[103, user_3, Shanghai, 123567891234]",
+                    "+U[103, user_3, Hangzhou, 123567891234]",
+                    "+I[110, newCustomer, Berlin, 12345678]",
+                    "-D[101, user_1, Shanghai, 123567891234]");
 
     private static final String PRODUCT_COLUMNS =
             " `id` INT NOT NULL, name STRING, description STRING, weight DECIMAL(10,3),"
@@ -375,6 +419,108 @@ class MySqlCdcCorpusIT {
                                         + " 123567891234, user_300@foo.com, null]",
                                 "-D[%db, user_table_1_1, -D, 111, user_111, Shanghai,"
                                         + " 123567891234, user_111@foo.com, null]")));
+        // MySqlConnectorITCase#testReadingWithDotTableName, ddl/customer3.0.sql
+        all.add(
+                new Definition(
+                        "MySqlConnectorITCase#testReadingWithDotTableName",
+                        "customers3.0",
+                        customers("`customers3.0`", 4),
+                        " `id` INTEGER NOT NULL, name STRING, address STRING, phone_number STRING,"
+                                + " primary key (`id`) not enforced",
+                        options(
+                                "table-name", "customers3.0",
+                                "scan.incremental.snapshot.enabled", "true",
+                                "server-time-zone", "UTC",
+                                "server-id", "5480-5484",
+                                "scan.incremental.snapshot.chunk.size", "4"),
+                        customerRows(4),
+                        customerChanges("`customers3.0`"),
+                        CUSTOMER_CHANGE_ROWS));
+        // MySqlConnectorITCase#testReadingWithRegexPattern, ddl/customer.sql: database-name
+        // '<db>.*' and table-name 'customers' must not match prefix_customers
+        List<String> regexTables = new ArrayList<>(customers("customers", 4));
+        regexTables.addAll(customers("prefix_customers", 2));
+        all.add(
+                new Definition(
+                        "MySqlConnectorITCase#testReadingWithRegexPattern",
+                        "customers",
+                        regexTables,
+                        " `id` INTEGER NOT NULL, name STRING, address STRING, phone_number STRING,"
+                                + " primary key (`id`) not enforced",
+                        options(
+                                "database-name", "%db.*",
+                                "table-name", "customers",
+                                "scan.incremental.snapshot.enabled", "true",
+                                "server-time-zone", "UTC",
+                                "server-id", "5490-5494",
+                                "scan.incremental.snapshot.chunk.size", "4"),
+                        customerRows(4),
+                        customerChanges("customers"),
+                        CUSTOMER_CHANGE_ROWS));
+        // MySqlConnectorITCase#testDdlWithDefaultStringValue, ddl/customer.sql
+        all.add(
+                new Definition(
+                        "MySqlConnectorITCase#testDdlWithDefaultStringValue",
+                        "default_value_test",
+                        List.of(
+                                "CREATE TABLE default_value_test (id INTEGER NOT NULL PRIMARY KEY,"
+                                        + " name VARCHAR(255) NOT NULL DEFAULT 'flink', address"
+                                        + " VARCHAR(1024), phone_number INTEGER DEFAULT ' 123 ')",
+                                "INSERT INTO default_value_test VALUES"
+                                        + " (1,'user1','Shanghai',123567),"
+                                        + " (2,'user2','Shanghai',123567)"),
+                        " id BIGINT NOT NULL, name STRING, address STRING, phone_number BIGINT,"
+                                + " primary key (id) not enforced",
+                        options(
+                                "table-name", "default_value_test.*",
+                                "scan.incremental.snapshot.enabled", "true",
+                                "server-time-zone", "UTC",
+                                "server-id", "5500-5504",
+                                "scan.incremental.snapshot.chunk.size", "4"),
+                        List.of("+I[1, user1, Shanghai, 123567]", "+I[2, user2, Shanghai, 123567]"),
+                        List.of(
+                                "DELETE FROM default_value_test WHERE id=1",
+                                "INSERT INTO default_value_test (id, address) VALUES (3, 'Wuhan')",
+                                "UPDATE default_value_test SET phone_number = -7 WHERE id=2"),
+                        List.of(
+                                "-D[1, user1, Shanghai, 123567]",
+                                "+I[3, flink, Wuhan, 123]",
+                                "-U[2, user2, Shanghai, 123567]",
+                                "+U[2, user2, Shanghai, -7]")));
+        // MySqlConnectorITCase#testStartupFromSpecificGtidSet, ddl/inventory.sql
+        all.add(
+                new Definition(
+                        "MySqlConnectorITCase#testStartupFromSpecificGtidSet",
+                        "products_gtid",
+                        products("products_gtid"),
+                        " id INT NOT NULL, name STRING, description STRING, weight DECIMAL(10,3),"
+                                + " primary key (`id`) not enforced",
+                        options(
+                                "table-name", "products_gtid",
+                                "server-time-zone", "UTC",
+                                "scan.startup.mode", "specific-offset",
+                                "scan.startup.specific-offset.gtid-set", "%gtid",
+                                "scan.incremental.snapshot.enabled", "true"),
+                        List.of(),
+                        productChanges("products_gtid"),
+                        PRODUCT_CHANGE_ROWS));
+        // MySqlConnectorITCase#testStartupFromTimestamp, ddl/inventory.sql
+        all.add(
+                new Definition(
+                        "MySqlConnectorITCase#testStartupFromTimestamp",
+                        "products_ts",
+                        products("products_ts"),
+                        " id INT NOT NULL, name STRING, description STRING, weight DECIMAL(10,3),"
+                                + " primary key (`id`) not enforced",
+                        options(
+                                "table-name", "products_ts",
+                                "server-time-zone", "UTC",
+                                "scan.startup.mode", "timestamp",
+                                "scan.startup.timestamp-millis", "%now",
+                                "scan.incremental.snapshot.enabled", "true"),
+                        List.of(),
+                        productChanges("products_ts"),
+                        PRODUCT_CHANGE_ROWS));
         // MySqlConnectorITCase#testBigTableWithHugeSplits (two tables read as one)
         List<String> bigSnapshot = new ArrayList<>();
         for (int i = 0; i < 10; i++) {
@@ -471,6 +617,14 @@ class MySqlCdcCorpusIT {
         Map<String, String> o = initialOptions(DB, d.table());
         o.remove("server-id");
         o.putAll(d.options());
+        String gtid = gtidExecuted(DB);
+        // The next full second: the setup's transactions committed before it.
+        long now = (System.currentTimeMillis() / 1000 + 1) * 1000;
+        o.replaceAll(
+                (k, v) ->
+                        v.replace("%db", DB.name())
+                                .replace("%gtid", gtid)
+                                .replace("%now", Long.toString(now)));
         assertThat(o.get("connector")).isEqualTo("capstan-mysql");
         StreamTableEnvironment tEnv = SqlItSupport.tableEnv();
         tEnv.executeSql(createTable("cdc_source", d.columns(), o));
@@ -482,6 +636,9 @@ class MySqlCdcCorpusIT {
             assertThat(snapshot)
                     .as("snapshot")
                     .containsExactlyInAnyOrderElementsOf(withDb(d.snapshot()));
+            while (System.currentTimeMillis() < now + 1000) {
+                Thread.sleep(50); // changes commit after a 'timestamp' start
+            }
             List<String> statements = new ArrayList<>();
             statements.add("SET time_zone = '+00:00'");
             statements.addAll(d.statements());
