@@ -80,6 +80,7 @@ public final class CapstanMySqlTableFactory implements DynamicTableSourceFactory
         options.add(SSL_MODE);
         options.add(SERVER_TIME_ZONE);
         options.addAll(MySqlCdcCompatibleOptions.ALL);
+        options.add(MySqlCdcCompatibleOptions.USE_LEGACY_JSON_FORMAT);
         return options;
     }
 
@@ -96,10 +97,17 @@ public final class CapstanMySqlTableFactory implements DynamicTableSourceFactory
         ResolvedSchema schema = context.getCatalogTable().getResolvedSchema();
         List<MySqlTableShape> tables = resolver.resolve(table);
         DeclaredSchemaCheck.check(schema, tables, table.chunkKeyColumn());
+        DeclaredValueSettings settings =
+                DeclaredValueSettings.of(
+                        schema,
+                        tables.get(0),
+                        helper.getOptions(),
+                        () -> resolver.serverTimeZone(table));
 
         return new CapstanMySqlTableSource(
                 table,
                 context.getPhysicalRowDataType(),
-                context.getObjectIdentifier().asSummaryString());
+                context.getObjectIdentifier().asSummaryString(),
+                settings);
     }
 }

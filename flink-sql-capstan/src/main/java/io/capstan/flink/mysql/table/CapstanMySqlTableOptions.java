@@ -40,6 +40,7 @@ public final class CapstanMySqlTableOptions {
                     .stringType()
                     .noDefaultValue()
                     .withDescription(
-                            "Accepted for compatibility with mysql-cdc and checked to be a valid"
-                                    + " zone id; not used: TIMESTAMP columns are read as instants.");
+                            "The zone whose wall clock a MySQL TIMESTAMP declared TIMESTAMP(p)"
+                                    + " shows; default: the server's time_zone. Not used for"
+                                    + " TIMESTAMP_LTZ(p), the instant.");
 }

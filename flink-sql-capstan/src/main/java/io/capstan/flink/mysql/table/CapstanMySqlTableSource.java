@@ -43,6 +43,7 @@ public final class CapstanMySqlTableSource
 
     private final MySqlTableDefinition config;
     private final String tableName;
+    private final DeclaredValueSettings settings;
 
     /** The physical columns produced, after projection push-down. */
     private DataType physicalDataType;
@@ -55,7 +56,16 @@ public final class CapstanMySqlTableSource
 
     CapstanMySqlTableSource(
             MySqlTableDefinition config, DataType physicalDataType, String tableName) {
+        this(config, physicalDataType, tableName, DeclaredValueSettings.AS_MAPPED);
+    }
+
+    CapstanMySqlTableSource(
+            MySqlTableDefinition config,
+            DataType physicalDataType,
+            String tableName,
+            DeclaredValueSettings settings) {
         this.config = Objects.requireNonNull(config);
+        this.settings = Objects.requireNonNull(settings);
         this.physicalDataType = Objects.requireNonNull(physicalDataType);
         this.producedDataType = physicalDataType;
         this.tableName = Objects.requireNonNull(tableName);
@@ -103,14 +113,14 @@ public final class CapstanMySqlTableSource
     CapstanMySqlSource<RowData> createSource(TypeInformation<RowData> producedType) {
         RowType physical = (RowType) physicalDataType.getLogicalType();
         ChangelogRowDeserializer deserializer =
-                new ChangelogRowDeserializer(producedType, physical, metadata);
+                new ChangelogRowDeserializer(producedType, physical, metadata, settings);
         return CapstanMySqlSource.of(
                 config.source().withSnapshotColumns(physical.getFieldNames()), deserializer);
     }
 
     @Override
     public Map<String, DataType> listReadableMetadata() {
-        return MetadataColumn.readable();
+        return MetadataColumn.readable(settings.opTsNotNull());
     }
 
     @Override
@@ -118,14 +128,15 @@ public final class CapstanMySqlTableSource
         List<MetadataColumn> columns = new ArrayList<>();
         for (String key : metadataKeys) {
             columns.add(
-                    MetadataColumn.ofKey(key)
+                    MetadataColumn.ofKey(key, settings.opTsNotNull())
                             .orElseThrow(
                                     () ->
                                             new ValidationException(
                                                     "Unknown metadata key '"
                                                             + key
                                                             + "'. Valid keys are "
-                                                            + MetadataColumn.readable().keySet()
+                                                            + MetadataColumn.readable(false)
+                                                                    .keySet()
                                                             + ".")));
         }
         this.metadata = List.copyOf(columns);
@@ -147,7 +158,7 @@ public final class CapstanMySqlTableSource
     @Override
     public DynamicTableSource copy() {
         CapstanMySqlTableSource copy =
-                new CapstanMySqlTableSource(config, physicalDataType, tableName);
+                new CapstanMySqlTableSource(config, physicalDataType, tableName, settings);
         copy.metadata = metadata;
         copy.producedDataType = producedDataType;
         return copy;
@@ -171,6 +182,7 @@ public final class CapstanMySqlTableSource
         CapstanMySqlTableSource that = (CapstanMySqlTableSource) o;
         return config.equals(that.config)
                 && tableName.equals(that.tableName)
+                && settings.equals(that.settings)
                 && physicalDataType.equals(that.physicalDataType)
                 && metadata.equals(that.metadata)
                 && producedDataType.equals(that.producedDataType);
@@ -178,7 +190,7 @@ public final class CapstanMySqlTableSource
 
     @Override
     public int hashCode() {
-        return Objects.hash(config, tableName, physicalDataType, metadata);
+        return Objects.hash(config, tableName, physicalDataType, metadata, settings);
     }
 
     @Override

@@ -35,24 +35,36 @@ final class ChangelogRowDeserializer implements CapstanDeserializer<RowData> {
     private final String[] fieldNames;
     private final LogicalType[] fieldTypes;
     private final MetadataColumn[] metadata;
+    private final DeclaredValueSettings settings;
 
     private transient TableSchema lastSchema;
     private transient Projection lastProjection;
     private transient Map<TableSchema, Projection> projections;
     private transient MetadataColumn.EventNames names;
 
-    /**
-     * @param physicalFields the physical columns to produce, by declared name and type
-     * @param metadata the metadata columns appended after them
-     */
+    /** With the values as mapped ({@link DeclaredValueSettings#AS_MAPPED}). */
     ChangelogRowDeserializer(
             TypeInformation<RowData> producedType,
             RowType physicalFields,
             List<MetadataColumn> metadata) {
+        this(producedType, physicalFields, metadata, DeclaredValueSettings.AS_MAPPED);
+    }
+
+    /**
+     * @param physicalFields the physical columns to produce, by declared name and type
+     * @param metadata the metadata columns appended after them
+     * @param settings the zone and JSON form some declared types need
+     */
+    ChangelogRowDeserializer(
+            TypeInformation<RowData> producedType,
+            RowType physicalFields,
+            List<MetadataColumn> metadata,
+            DeclaredValueSettings settings) {
         this.producedType = producedType;
         this.fieldNames = physicalFields.getFieldNames().toArray(new String[0]);
         this.fieldTypes = physicalFields.getChildren().toArray(new LogicalType[0]);
         this.metadata = metadata.toArray(new MetadataColumn[0]);
+        this.settings = settings;
     }
 
     @Override
@@ -137,7 +149,7 @@ final class ChangelogRowDeserializer implements CapstanDeserializer<RowData> {
                 }
                 sourceIndex[i] = index;
                 getters[i] = RowData.createFieldGetter(mapped, index);
-                widenings[i] = FieldWidening.between(column, mapped, fieldTypes[i]);
+                widenings[i] = FieldWidening.between(column, mapped, fieldTypes[i], settings);
             }
         }
 
@@ -155,7 +167,7 @@ final class ChangelogRowDeserializer implements CapstanDeserializer<RowData> {
             try {
                 return widenings[field].widen(value);
             } catch (FieldWidening.DoesNotFit e) {
-                throw valueDoesNotFit(event, fieldNames[field], fieldTypes[field]);
+                throw valueDoesNotFit(event, fieldNames[field], fieldTypes[field], e);
             }
         }
     }
@@ -192,20 +204,21 @@ final class ChangelogRowDeserializer implements CapstanDeserializer<RowData> {
     }
 
     /**
-     * A value the declared type cannot hold (a MySQL TIME outside one day declared TIME): halt
-     * rather than wrap or cut it. Names table, column and types, never the value.
+     * A value the declared type cannot hold (a MySQL TIME outside one day declared TIME, a DOUBLE
+     * too large for the declared DECIMAL): halt rather than wrap or cut it. Names table, column and
+     * types, never the value.
      */
     private static CapstanHaltException valueDoesNotFit(
-            ChangeEvent event, String column, LogicalType declared) {
+            ChangeEvent event, String column, LogicalType declared, FieldWidening.DoesNotFit e) {
         return doesNotFit(
                 event,
                 ": column '"
                         + column
                         + "' holds a value that the declared "
                         + declared.asSummaryString()
-                        + " cannot hold (a TIME of day is 00:00:00 to 23:59:59.999; MySQL's TIME"
-                        + " spans -838:59:59 to 838:59:59)",
-                "declare the column BIGINT (signed microseconds, every MySQL TIME value)");
+                        + " cannot hold: it "
+                        + e.limit(),
+                e.remedy());
     }
 
     private static CapstanHaltException drifted(ChangeEvent event, String what) {

@@ -4,6 +4,7 @@ import io.capstan.flink.mysql.schema.ColumnSchema;
 import io.capstan.flink.mysql.schema.MySqlType;
 
 import org.apache.flink.annotation.Internal;
+import org.apache.flink.table.types.logical.ArrayType;
 import org.apache.flink.table.types.logical.DecimalType;
 import org.apache.flink.table.types.logical.LogicalType;
 import org.apache.flink.table.types.logical.LogicalTypeRoot;
@@ -32,12 +33,13 @@ import java.util.Optional;
  *       the same fractional precision.
  * </ul>
  *
- * Besides, two declarations that are not widenings keep MySQL's meaning, as mysql-cdc maps them
- * ({@link #isMySqlMeaning}): a {@code TINYINT} column (MySQL's {@code BOOL}, {@code TINYINT(1)}) as
- * {@code BOOLEAN}, and a {@code TIME(q)} column as {@code TIME(p)}. Nothing else converts across
- * families (no number or date declared as {@code STRING}): declare the mapped type and {@code CAST}
- * in the query, so text formats are Flink's, not invented here. A declared {@code NOT NULL} needs a
- * MySQL {@code NOT NULL} column. Pure logic, no I/O.
+ * Besides, some declarations that are not widenings keep MySQL's meaning, as mysql-cdc maps them
+ * ({@link #isMySqlMeaning}): {@code TINYINT} as {@code BOOLEAN}, {@code TIME} as {@code TIME},
+ * {@code TIMESTAMP} as {@code TIMESTAMP}, {@code SET} as {@code ARRAY<STRING>}, {@code FLOAT} and
+ * {@code DOUBLE} as {@code DECIMAL}. Nothing else converts across families (no number or date
+ * declared as {@code STRING}): declare the mapped type and {@code CAST} in the query, so text
+ * formats are Flink's, not invented here. A declared {@code NOT NULL} needs a MySQL {@code NOT
+ * NULL} column. Pure logic, no I/O.
  */
 @Internal
 public final class DeclaredTypeRule {
@@ -74,11 +76,23 @@ public final class DeclaredTypeRule {
 
     /**
      * Whether {@code declared} reads {@code column} with MySQL's own meaning though it is no
-     * widening of the mapped type: a {@code TINYINT} (signed or not) as {@code BOOLEAN}, 0 false
-     * and any other value true, as MySQL tests truth; a {@code TIME(q)}, {@code q <= 3}, as {@code
-     * TIME(p)}, {@code p >= q}, where a value outside 00:00:00 to 23:59:59.999 halts (MySQL's TIME
-     * spans -838:59:59 to 838:59:59; it is never wrapped into a day). The TINYINT display width is
-     * not checked: the binlog does not carry it, and MySQL's truth is the same for every width.
+     * widening of the mapped type, as mysql-cdc maps them:
+     *
+     * <ul>
+     *   <li>a {@code TINYINT} (signed or not) as {@code BOOLEAN}: 0 false and any other value true,
+     *       as MySQL tests truth (the display width is not checked: the binlog does not carry it,
+     *       and MySQL's truth is the same for every width);
+     *   <li>a {@code TIME(q)}, {@code q <= 3}, as {@code TIME(p)}, {@code p >= q}: a value outside
+     *       00:00:00 to 23:59:59.999 halts (MySQL's TIME spans -838:59:59 to 838:59:59; it is never
+     *       wrapped into a day);
+     *   <li>a {@code TIMESTAMP(q)} as {@code TIMESTAMP(p)}, {@code p >= q}: the wall clock in the
+     *       table's zone ({@link DeclaredValueSettings#wallClockZone});
+     *   <li>a {@code SET} as {@code ARRAY<STRING>} (or {@code ARRAY<VARCHAR(n)>} holding the
+     *       longest label): its members in definition order; not when {@code ''} is a member, which
+     *       the comma-joined value cannot tell from the empty set;
+     *   <li>a {@code FLOAT} or {@code DOUBLE} as {@code DECIMAL(p, s)}: rounded half-up to {@code
+     *       s}; a value with more than {@code p - s} integer digits, NaN or infinite halts.
+     * </ul>
      */
     public static boolean isMySqlMeaning(@Nullable ColumnSchema column, LogicalType declared) {
         if (column == null) {
@@ -92,8 +106,49 @@ public final class DeclaredTypeRule {
                 return to == LogicalTypeRoot.TIME_WITHOUT_TIME_ZONE
                         && column.precision() <= MAX_TIME_AS_TIME_PRECISION
                         && LogicalTypeChecks.getPrecision(declared) >= column.precision();
+            case TIMESTAMP:
+                return to == LogicalTypeRoot.TIMESTAMP_WITHOUT_TIME_ZONE
+                        && LogicalTypeChecks.getPrecision(declared) >= column.precision();
+            case SET:
+                return to == LogicalTypeRoot.ARRAY && holdsSetMembers(column, (ArrayType) declared);
+            case FLOAT:
+            case DOUBLE:
+                return to == LogicalTypeRoot.DECIMAL;
             default:
                 return false;
+        }
+    }
+
+    private static boolean holdsSetMembers(ColumnSchema column, ArrayType declared) {
+        LogicalType element = declared.getElementType();
+        if (element.getTypeRoot() != LogicalTypeRoot.VARCHAR || column.setValues().contains("")) {
+            return false;
+        }
+        int longest = column.setValues().stream().mapToInt(String::length).max().orElse(0);
+        return LogicalTypeChecks.getLength(element) >= longest;
+    }
+
+    /** The declarations besides the mapped type and its widenings that {@code column} accepts. */
+    static String mySqlMeaningAlternatives(@Nullable ColumnSchema column) {
+        if (column == null) {
+            return "";
+        }
+        switch (column.type()) {
+            case TINYINT:
+                return ", BOOLEAN";
+            case TIMESTAMP:
+                return ", TIMESTAMP("
+                        + column.precision()
+                        + ") (the wall clock in 'server-time-zone' or the server's time_zone)";
+            case SET:
+                return column.setValues().contains("")
+                        ? ""
+                        : ", ARRAY<STRING> (the members in definition order)";
+            case FLOAT:
+            case DOUBLE:
+                return ", DECIMAL(p, s) (rounded half-up to s; a value beyond p halts)";
+            default:
+                return "";
         }
     }
 
@@ -200,9 +255,18 @@ public final class DeclaredTypeRule {
         }
         if (f == LogicalTypeRoot.TIMESTAMP_WITH_LOCAL_TIME_ZONE
                 && t == LogicalTypeRoot.TIMESTAMP_WITHOUT_TIME_ZONE) {
-            return "a MySQL TIMESTAMP is an instant and is read as TIMESTAMP_LTZ; declare "
+            int precision = LogicalTypeChecks.getPrecision(mapped);
+            return (LogicalTypeChecks.getPrecision(declared) < precision
+                            ? "the declared precision is below the MySQL column's; declare "
+                            : "a MySQL TIMESTAMP is an instant; declare ")
                     + mapped.copy(true).asSummaryString()
-                    + " (server-time-zone is not needed)";
+                    + " (the instant), or TIMESTAMP("
+                    + precision
+                    + ") (the wall clock in 'server-time-zone' or the server's time_zone)";
+        }
+        if (column != null && column.type().isSpatial() && t != LogicalTypeRoot.VARBINARY) {
+            return "spatial values are read as standard WKB bytes (SRID dropped); declare BYTES"
+                    + " (mysql-cdc's JSON text form of a geometry is not supported)";
         }
         if (f == LogicalTypeRoot.TIMESTAMP_WITHOUT_TIME_ZONE
                 && t == LogicalTypeRoot.TIMESTAMP_WITH_LOCAL_TIME_ZONE) {
@@ -221,7 +285,7 @@ public final class DeclaredTypeRule {
         }
         return "it cannot hold every value of the column; declare "
                 + mapped.copy(true).asSummaryString()
-                + (column != null && column.type() == MySqlType.TINYINT ? ", BOOLEAN" : "")
+                + mySqlMeaningAlternatives(column)
                 + " or a lossless widening of it (see docs/sql.md)";
     }
 

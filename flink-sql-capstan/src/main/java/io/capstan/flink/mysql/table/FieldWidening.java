@@ -1,8 +1,12 @@
 package io.capstan.flink.mysql.table;
 
 import io.capstan.flink.mysql.schema.ColumnSchema;
+import io.capstan.flink.mysql.schema.MySqlType;
 
 import org.apache.flink.table.data.DecimalData;
+import org.apache.flink.table.data.GenericArrayData;
+import org.apache.flink.table.data.StringData;
+import org.apache.flink.table.data.TimestampData;
 import org.apache.flink.table.types.logical.DecimalType;
 import org.apache.flink.table.types.logical.LogicalType;
 import org.apache.flink.table.types.logical.LogicalTypeRoot;
@@ -11,6 +15,10 @@ import javax.annotation.Nullable;
 
 import java.io.Serializable;
 import java.math.BigDecimal;
+import java.math.MathContext;
+import java.math.RoundingMode;
+import java.time.LocalDateTime;
+import java.time.ZoneId;
 
 /**
  * Converts one internal value (Flink's {@code RowData} representation) of a MySQL column's mapped
@@ -38,10 +46,69 @@ interface FieldWidening extends Serializable {
             value -> {
                 long micros = (Long) value;
                 if (micros < 0 || micros >= MICROS_PER_DAY || micros % 1000 != 0) {
-                    throw new DoesNotFit();
+                    throw new DoesNotFit(
+                            "is no time of day (a TIME of day is 00:00:00 to 23:59:59.999;"
+                                    + " MySQL's TIME spans -838:59:59 to 838:59:59)",
+                            "declare the column BIGINT (signed microseconds, every MySQL TIME"
+                                    + " value)");
                 }
                 return (int) (micros / 1000);
             };
+
+    /** A SET's comma-joined members (MySQL forbids commas in them) as an array, in order. */
+    FieldWidening SET_AS_ARRAY =
+            value -> {
+                String joined = value.toString();
+                if (joined.isEmpty()) {
+                    return new GenericArrayData(new StringData[0]);
+                }
+                String[] members = joined.split(",", -1);
+                StringData[] out = new StringData[members.length];
+                for (int i = 0; i < members.length; i++) {
+                    out[i] = StringData.fromString(members[i]);
+                }
+                return new GenericArrayData(out);
+            };
+
+    /** MySQL's JSON text without the space after {@code ,} and {@code :} (mysql-cdc's legacy). */
+    FieldWidening LEGACY_JSON =
+            value -> StringData.fromString(LegacyJsonText.compact(value.toString()));
+
+    /** The wall clock of a MySQL TIMESTAMP (an instant) in {@code zone}. */
+    static FieldWidening wallClockIn(ZoneId zone) {
+        return value ->
+                TimestampData.fromLocalDateTime(
+                        LocalDateTime.ofInstant(((TimestampData) value).toInstant(), zone));
+    }
+
+    /**
+     * A FLOAT or DOUBLE as {@code DECIMAL(precision, scale)}: the value's exact decimal expansion
+     * rounded half-up to {@code scale}. A FLOAT arrives as the 6 significant digits MySQL prints
+     * (docs/types.md), the same on both paths; those digits are what is rounded.
+     */
+    static FieldWidening approximateAsDecimal(boolean isFloat, int precision, int scale) {
+        return value -> {
+            double d = ((Number) value).doubleValue();
+            if (Double.isNaN(d) || Double.isInfinite(d)) {
+                throw new DoesNotFit(DECIMAL_LIMIT, DECIMAL_REMEDY);
+            }
+            // A FLOAT holds the float nearest to its 6 printed digits: rounding its exact
+            // expansion to 6 digits gives those digits back.
+            BigDecimal exact = isFloat ? new BigDecimal(d).round(FLT_DIG) : new BigDecimal(d);
+            DecimalData out =
+                    DecimalData.fromBigDecimal(
+                            exact.setScale(scale, RoundingMode.HALF_UP), precision, scale);
+            if (out == null) {
+                throw new DoesNotFit(DECIMAL_LIMIT, DECIMAL_REMEDY);
+            }
+            return out;
+        };
+    }
+
+    MathContext FLT_DIG = new MathContext(6, RoundingMode.HALF_EVEN);
+
+    String DECIMAL_LIMIT = "has more integer digits than the declared precision allows";
+    String DECIMAL_REMEDY = "declare a DECIMAL with more integer digits, or DOUBLE";
 
     /**
      * Converts a non-null internal value.
@@ -57,23 +124,53 @@ interface FieldWidening extends Serializable {
     final class DoesNotFit extends RuntimeException {
         private static final long serialVersionUID = 1L;
 
-        DoesNotFit() {
+        private final String limit;
+        private final String remedy;
+
+        /**
+         * @param limit why the declared type cannot hold the value, without the value
+         * @param remedy what to declare instead
+         */
+        DoesNotFit(String limit, String remedy) {
             super("the value does not fit the declared type", null, false, false);
+            this.limit = limit;
+            this.remedy = remedy;
+        }
+
+        String limit() {
+            return limit;
+        }
+
+        String remedy() {
+            return remedy;
         }
     }
 
     /** The conversion for an accepted pair of a column whose MySQL column is unknown. */
     static FieldWidening between(LogicalType mapped, LogicalType declared) {
-        return between(null, mapped, declared);
+        return between(null, mapped, declared, DeclaredValueSettings.AS_MAPPED);
+    }
+
+    /** As {@link #between(ColumnSchema, LogicalType, LogicalType, DeclaredValueSettings)}. */
+    static FieldWidening between(
+            @Nullable ColumnSchema column, LogicalType mapped, LogicalType declared) {
+        return between(column, mapped, declared, DeclaredValueSettings.AS_MAPPED);
     }
 
     /** The conversion for an accepted pair; fails for a pair the rule refuses. */
     static FieldWidening between(
-            @Nullable ColumnSchema column, LogicalType mapped, LogicalType declared) {
+            @Nullable ColumnSchema column,
+            LogicalType mapped,
+            LogicalType declared,
+            DeclaredValueSettings settings) {
         if (DeclaredTypeRule.isMySqlMeaning(column, declared)) {
-            return declared.getTypeRoot() == LogicalTypeRoot.BOOLEAN
-                    ? TINYINT_AS_BOOLEAN
-                    : TIME_AS_TIME;
+            return mySqlMeaning(column, declared, settings);
+        }
+        if (column != null
+                && column.type() == MySqlType.JSON
+                && settings.legacyJson()
+                && DeclaredTypeRule.isLosslessWideningIgnoringLength(mapped, declared)) {
+            return LEGACY_JSON;
         }
         if (!DeclaredTypeRule.isLosslessWideningIgnoringLength(mapped, declared)) {
             throw new IllegalArgumentException(
@@ -116,6 +213,31 @@ interface FieldWidening extends Serializable {
                 // CHAR->VARCHAR, BINARY->VARBINARY, longer lengths, higher time precisions:
                 // same internal representation.
                 return IDENTITY;
+        }
+    }
+
+    private static FieldWidening mySqlMeaning(
+            ColumnSchema column, LogicalType declared, DeclaredValueSettings settings) {
+        switch (column.type()) {
+            case TINYINT:
+                return TINYINT_AS_BOOLEAN;
+            case TIME:
+                return TIME_AS_TIME;
+            case TIMESTAMP:
+                if (settings.wallClockZone() == null) {
+                    throw new IllegalStateException(
+                            "column " + column.name() + ": no zone for a wall-clock TIMESTAMP");
+                }
+                return wallClockIn(settings.wallClockZone());
+            case SET:
+                return SET_AS_ARRAY;
+            case FLOAT:
+            case DOUBLE:
+                DecimalType d = (DecimalType) declared;
+                return approximateAsDecimal(
+                        column.type() == MySqlType.FLOAT, d.getPrecision(), d.getScale());
+            default:
+                throw new IllegalArgumentException("no MySQL meaning for " + column.type());
         }
     }
 }

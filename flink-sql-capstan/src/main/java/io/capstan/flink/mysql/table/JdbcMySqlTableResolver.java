@@ -1,5 +1,6 @@
 package io.capstan.flink.mysql.table;
 
+import io.capstan.flink.mysql.connect.JdbcConnections;
 import io.capstan.flink.mysql.connect.MySqlConnectionConfig;
 import io.capstan.flink.mysql.error.CapstanHaltException;
 import io.capstan.flink.mysql.error.HaltReason;
@@ -11,6 +12,11 @@ import io.capstan.flink.mysql.source.TableDiscovery;
 import org.apache.flink.table.api.ValidationException;
 
 import java.io.IOException;
+import java.sql.Connection;
+import java.sql.ResultSet;
+import java.sql.SQLException;
+import java.sql.Statement;
+import java.time.ZoneId;
 import java.util.ArrayList;
 import java.util.List;
 
@@ -55,6 +61,20 @@ final class JdbcMySqlTableResolver implements MySqlTableResolver {
             throw new ValidationException(e.getMessage(), e);
         } catch (IOException e) {
             throw unreachable(connection, e);
+        }
+    }
+
+    @Override
+    public ZoneId serverTimeZone(MySqlTableDefinition config) {
+        MySqlConnectionConfig connection = config.source().connection();
+        // The connector's sessions run in UTC: the server's own zone is the global one.
+        try (Connection c = JdbcConnections.open(connection);
+                Statement st = c.createStatement();
+                ResultSet rs = st.executeQuery("SELECT @@GLOBAL.time_zone, @@system_time_zone")) {
+            rs.next();
+            return ServerTimeZone.of(rs.getString(1), rs.getString(2));
+        } catch (SQLException e) {
+            throw unreachable(connection, new IOException("reading the server's time_zone", e));
         }
     }
 

@@ -22,6 +22,11 @@ enum MetadataColumn {
     TABLE_NAME("table_name", DataTypes.STRING().notNull()),
     /** When the transaction committed on the server; NULL for rows read by the snapshot. */
     OP_TS("op_ts", DataTypes.TIMESTAMP_LTZ(3).nullable()),
+    /**
+     * {@code op_ts} where the table declares it {@code NOT NULL}, as mysql-cdc has it: 0 (the
+     * epoch) for rows read by the snapshot.
+     */
+    OP_TS_NOT_NULL("op_ts", DataTypes.TIMESTAMP_LTZ(3).notNull()),
     /** The transaction's GTID {@code uuid:n}; NULL for rows read by the snapshot. */
     GTID("gtid", DataTypes.STRING().nullable()),
     /** The change kind of this row: {@code +I}, {@code -U}, {@code +U} or {@code -D}. */
@@ -56,6 +61,9 @@ enum MetadataColumn {
                 return event.operation() == Operation.READ
                         ? null
                         : TimestampData.fromEpochMillis(event.commitTimestampMillis());
+            case OP_TS_NOT_NULL:
+                return TimestampData.fromEpochMillis(
+                        event.operation() == Operation.READ ? 0 : event.commitTimestampMillis());
             case GTID:
                 return event.gtid() == null ? null : StringData.fromString(event.gtid());
             case ROW_KIND:
@@ -65,16 +73,31 @@ enum MetadataColumn {
         }
     }
 
-    static Map<String, DataType> readable() {
+    /**
+     * The readable columns by key; {@code op_ts} as {@link #OP_TS_NOT_NULL} when {@code
+     * opTsNotNull}.
+     */
+    static Map<String, DataType> readable(boolean opTsNotNull) {
         Map<String, DataType> m = new LinkedHashMap<>();
         for (MetadataColumn c : values()) {
-            m.put(c.key, c.dataType);
+            if (c != (opTsNotNull ? OP_TS : OP_TS_NOT_NULL)) {
+                m.put(c.key, c.dataType);
+            }
         }
         return m;
     }
 
+    static Map<String, DataType> readable() {
+        return readable(false);
+    }
+
+    static Optional<MetadataColumn> ofKey(String key, boolean opTsNotNull) {
+        MetadataColumn skipped = opTsNotNull ? OP_TS : OP_TS_NOT_NULL;
+        return Arrays.stream(values()).filter(c -> c != skipped && c.key.equals(key)).findFirst();
+    }
+
     static Optional<MetadataColumn> ofKey(String key) {
-        return Arrays.stream(values()).filter(c -> c.key.equals(key)).findFirst();
+        return ofKey(key, false);
     }
 
     private static StringData[] rowKindText() {

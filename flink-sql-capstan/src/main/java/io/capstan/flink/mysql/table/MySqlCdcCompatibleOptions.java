@@ -88,7 +88,21 @@ public final class MySqlCdcCompatibleOptions {
                             "No-op, accepted for compatibility with mysql-cdc: a table's last chunk"
                                     + " is planned when reached and bounded like the others.");
 
-    /** Every option declared here, for the factory's optional options. */
+    /**
+     * mysql-cdc's JSON text form, with the same meaning and default: {@code true} prints JSON
+     * without the space after {@code ,} and {@code :} ({@link LegacyJsonText}), {@code false} as
+     * MySQL prints it. Not a no-op, so not in {@link #ALL}.
+     */
+    public static final ConfigOption<Boolean> USE_LEGACY_JSON_FORMAT =
+            ConfigOptions.key("use.legacy.json.format")
+                    .booleanType()
+                    .defaultValue(true)
+                    .withDescription(
+                            "JSON column text as mysql-cdc prints it: 'true' (the default) without"
+                                    + " whitespace after ',' and ':', 'false' as MySQL prints it"
+                                    + " (one space after each).");
+
+    /** Every no-op and flag option declared here, for the factory's optional options. */
     static final List<ConfigOption<?>> ALL =
             List.of(
                     SCAN_INCREMENTAL_SNAPSHOT_ENABLED,

@@ -16,4 +16,16 @@ interface MySqlTableResolver {
      *     be asked; the message names the server, user and patterns, never the password
      */
     List<MySqlTableShape> resolve(MySqlTableDefinition config);
+
+    /**
+     * The zone the server shows {@code TIMESTAMP} values in ({@link ServerTimeZone}), asked only
+     * when a table declares a MySQL {@code TIMESTAMP} as a wall clock without {@code
+     * server-time-zone}.
+     *
+     * @throws org.apache.flink.table.api.ValidationException when the server cannot be asked or its
+     *     zone is unknown to Java
+     */
+    default java.time.ZoneId serverTimeZone(MySqlTableDefinition config) {
+        throw new UnsupportedOperationException("this resolver cannot ask for the time zone");
+    }
 }

@@ -133,9 +133,9 @@ final class TableOptionsValidation {
                             + SERVER_TIME_ZONE.key()
                             + "': '"
                             + zone
-                            + "' is not a zone id such as 'UTC' or 'Europe/Berlin'. (The option is"
-                            + " accepted for compatibility only; capstan reads TIMESTAMP columns as"
-                            + " instants and does not need it.)");
+                            + "' is not a zone id such as 'UTC', '+05:30' or 'Europe/Berlin'. (It"
+                            + " is needed only for a MySQL TIMESTAMP declared TIMESTAMP(p), the"
+                            + " wall clock; TIMESTAMP_LTZ(p) is the instant.)");
         }
     }
 }

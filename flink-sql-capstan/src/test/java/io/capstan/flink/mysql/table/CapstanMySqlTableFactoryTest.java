@@ -385,7 +385,7 @@ class CapstanMySqlTableFactoryTest {
         config(o -> o.put("server-time-zone", "Asia/Shanghai"));
         assertThat(failure(o -> o.put("server-time-zone", "Mars/Olympus")))
                 .contains("'server-time-zone'")
-                .contains("compatibility only");
+                .contains("TIMESTAMP(p), the wall clock");
     }
 
     @Test

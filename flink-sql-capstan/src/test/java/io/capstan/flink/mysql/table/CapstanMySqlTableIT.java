@@ -520,7 +520,7 @@ class CapstanMySqlTableIT {
                                 new byte[] {0x0a, 0x0b, 0x0c},
                                 "b",
                                 "x,z",
-                                "{\"k\": [1, 2]}",
+                                "{\"k\":[1,2]}", // use.legacy.json.format = true
                                 LocalDate.of(2024, 2, 29),
                                 45_296_789_000L,
                                 LocalDateTime.of(2024, 2, 29, 12, 34, 56, 789_000_000),

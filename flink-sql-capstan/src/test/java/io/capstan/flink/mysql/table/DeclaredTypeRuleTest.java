@@ -103,7 +103,7 @@ class DeclaredTypeRuleTest {
                 .get()
                 .asString()
                 .contains("declare TIMESTAMP_LTZ(3)")
-                .contains("server-time-zone is not needed");
+                .contains("or TIMESTAMP(3) (the wall clock in 'server-time-zone'");
         assertThat(
                         DeclaredTypeRule.incompatibility(
                                 t(DataTypes.DECIMAL(12, 2)), t(DataTypes.STRING())))

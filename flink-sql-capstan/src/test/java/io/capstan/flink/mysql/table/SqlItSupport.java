@@ -60,6 +60,45 @@ final class SqlItSupport {
         return o;
     }
 
+    /** Ids of the binlog connections of the connector user now open. */
+    static java.util.Set<Long> binlogDumpThreads(MySqlTestDatabase db) throws SQLException {
+        java.util.Set<Long> ids = new java.util.HashSet<>();
+        try (Connection c = db.openRootConnection();
+                Statement s = c.createStatement();
+                ResultSet rs =
+                        s.executeQuery(
+                                "SELECT ID FROM information_schema.PROCESSLIST WHERE COMMAND LIKE"
+                                        + " 'Binlog Dump%' AND USER = '"
+                                        + db.connectorAccount().username()
+                                        + "'")) {
+            while (rs.next()) {
+                ids.add(rs.getLong(1));
+            }
+        }
+        return ids;
+    }
+
+    /**
+     * Waits for a binlog connection of the connector user that was not open {@code before}: in
+     * 'initial' mode, the end of the snapshot.
+     */
+    static void awaitBinlogReader(
+            MySqlTestDatabase db, java.util.Set<Long> before, java.time.Duration timeout)
+            throws Exception {
+        long deadline = System.nanoTime() + timeout.toNanos();
+        while (true) {
+            java.util.Set<Long> now = binlogDumpThreads(db);
+            now.removeAll(before);
+            if (!now.isEmpty()) {
+                return;
+            }
+            if (System.nanoTime() > deadline) {
+                throw new AssertionError("the binlog reader did not connect in time");
+            }
+            Thread.sleep(20);
+        }
+    }
+
     static String createTable(String name, String columns, Map<String, String> options) {
         return "CREATE TEMPORARY TABLE "
                 + name

@@ -1,0 +1,89 @@
+package io.capstan.flink.mysql.table;
+
+import io.capstan.flink.mysql.schema.ColumnSchema;
+import io.capstan.flink.mysql.schema.MySqlType;
+
+import org.apache.flink.annotation.Internal;
+import org.apache.flink.configuration.ReadableConfig;
+import org.apache.flink.table.catalog.Column;
+import org.apache.flink.table.catalog.ResolvedSchema;
+import org.apache.flink.table.types.logical.LogicalTypeRoot;
+
+import javax.annotation.Nullable;
+
+import java.io.Serializable;
+import java.time.ZoneId;
+import java.util.function.Supplier;
+
+/**
+ * The table-level choices some declared-type conversions need, fixed when the table is planned.
+ *
+ * @param wallClockZone the zone whose wall clock a MySQL {@code TIMESTAMP} declared {@code
+ *     TIMESTAMP(p)} shows: {@code server-time-zone}, else the server's own {@code time_zone}; null
+ *     when no such column is declared (nothing needed to ask the server)
+ * @param legacyJson {@code use.legacy.json.format}: JSON text without the space MySQL prints after
+ *     {@code ,} and {@code :}
+ * @param opTsNotNull whether {@code op_ts} is declared {@code NOT NULL}, as mysql-cdc has it: it is
+ *     then 0 (the epoch) for rows read by the snapshot, else NULL
+ */
+@Internal
+public record DeclaredValueSettings(
+        @Nullable ZoneId wallClockZone, boolean legacyJson, boolean opTsNotNull)
+        implements Serializable {
+
+    /**
+     * MySQL's JSON text as printed, no wall-clock zone, a nullable {@code op_ts}: the values as the
+     * connector maps them (docs/types.md).
+     */
+    public static final DeclaredValueSettings AS_MAPPED =
+            new DeclaredValueSettings(null, false, false);
+
+    /**
+     * The settings of a declared table that {@link DeclaredSchemaCheck} accepted.
+     *
+     * @param table the MySQL table (all matched tables have its shape)
+     * @param serverZone asked only when a MySQL TIMESTAMP is declared a wall clock and {@code
+     *     server-time-zone} is not set
+     */
+    static DeclaredValueSettings of(
+            ResolvedSchema declared,
+            MySqlTableShape table,
+            ReadableConfig options,
+            Supplier<ZoneId> serverZone) {
+        ZoneId zone = null;
+        if (declaresWallClockTimestamp(declared, table)) {
+            zone =
+                    options.getOptional(CapstanMySqlTableOptions.SERVER_TIME_ZONE)
+                            .map(z -> ZoneId.of(z.trim()))
+                            .orElseGet(serverZone);
+        }
+        boolean opTsNotNull =
+                declared.getColumns().stream()
+                        .filter(c -> c instanceof Column.MetadataColumn)
+                        .map(c -> (Column.MetadataColumn) c)
+                        .anyMatch(
+                                c ->
+                                        c.getMetadataKey().orElse(c.getName()).equals("op_ts")
+                                                && !c.getDataType().getLogicalType().isNullable());
+        return new DeclaredValueSettings(
+                zone, options.get(MySqlCdcCompatibleOptions.USE_LEGACY_JSON_FORMAT), opTsNotNull);
+    }
+
+    private static boolean declaresWallClockTimestamp(
+            ResolvedSchema declared, MySqlTableShape table) {
+        for (Column c : declared.getColumns()) {
+            if (c.isPhysical()
+                    && c.getDataType().getLogicalType().getTypeRoot()
+                            == LogicalTypeRoot.TIMESTAMP_WITHOUT_TIME_ZONE) {
+                ColumnSchema mysql =
+                        table.column(c.getName())
+                                .map(MySqlTableShape.Column::mysqlColumn)
+                                .orElse(null);
+                if (mysql != null && mysql.type() == MySqlType.TIMESTAMP) {
+                    return true;
+                }
+            }
+        }
+        return false;
+    }
+}

@@ -1,0 +1,343 @@
+package io.capstan.flink.mysql.table;
+
+import io.capstan.flink.mysql.testing.MySqlTestDatabase;
+
+import org.apache.flink.runtime.testutils.MiniClusterResourceConfiguration;
+import org.apache.flink.table.api.bridge.java.StreamTableEnvironment;
+import org.apache.flink.test.junit5.MiniClusterExtension;
+import org.apache.flink.types.Row;
+import org.apache.flink.types.RowKind;
+import org.apache.flink.util.CloseableIterator;
+
+import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.RegisterExtension;
+
+import java.math.BigDecimal;
+import java.math.RoundingMode;
+import java.sql.Connection;
+import java.sql.ResultSet;
+import java.sql.SQLException;
+import java.sql.Statement;
+import java.time.Duration;
+import java.time.Instant;
+import java.time.LocalDateTime;
+import java.util.Arrays;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Set;
+import java.util.TreeMap;
+
+import static io.capstan.flink.mysql.table.SqlItSupport.awaitBinlogReader;
+import static io.capstan.flink.mysql.table.SqlItSupport.binlogDumpThreads;
+import static io.capstan.flink.mysql.table.SqlItSupport.createTable;
+import static io.capstan.flink.mysql.table.SqlItSupport.initialOptions;
+import static io.capstan.flink.mysql.table.TableFixtures.allMessages;
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.catchThrowable;
+
+/**
+ * The declared types mysql-cdc's type table documents, on a real MySQL: each job reads snapshot
+ * rows, then the same values inserted and updated through the binlog, and compares them with what
+ * MySQL shows for them (a session in the zone for TIMESTAMP, MySQL's printed digits for FLOAT, the
+ * stored double for DOUBLE, the SET's text in definition order).
+ */
+class MySqlCdcDeclaredTypesIT {
+
+    @RegisterExtension
+    static final MiniClusterExtension MINI_CLUSTER =
+            new MiniClusterExtension(
+                    new MiniClusterResourceConfiguration.Builder()
+                            .setNumberTaskManagers(1)
+                            .setNumberSlotsPerTaskManager(4)
+                            .build());
+
+    @RegisterExtension static final MySqlTestDatabase DB = new MySqlTestDatabase();
+
+    private static final Duration TIMEOUT = Duration.ofSeconds(120);
+
+    /** Written in UTC; MySQL stores TIMESTAMP as the instant. */
+    private static final String[] ROWS = {
+        "'2024-02-29 23:00:00.123', 'blue,red', 3.1415927, 1.005,"
+                + " '{\"b\": [1, 2.5], \"a\": \"x, y: z\"}'",
+        "'1970-01-01 00:00:01', '', 0.125, -0.125, '[]'",
+        "NULL, NULL, NULL, NULL, NULL"
+    };
+
+    private StreamTableEnvironment tEnv;
+
+    @BeforeEach
+    void setUp() {
+        tEnv = SqlItSupport.tableEnv();
+    }
+
+    @Test
+    void timestampSetFloatDoubleJsonAndOpTsAsMySqlCdcDeclaresThemInSnapshotAndBinlog()
+            throws Exception {
+        DB.execute(
+                "CREATE TABLE mixed (id INT NOT NULL PRIMARY KEY, ts TIMESTAMP(3) NULL,"
+                        + " tags SET('red','green','blue','x y'), weight FLOAT, price DOUBLE,"
+                        + " doc JSON)",
+                "SET time_zone = '+00:00'",
+                "INSERT INTO mixed VALUES (1, " + ROWS[0] + ")",
+                "INSERT INTO mixed VALUES (2, " + ROWS[1] + ")",
+                "INSERT INTO mixed VALUES (3, " + ROWS[2] + ")");
+        Map<String, String> o = initialOptions(DB, "mixed");
+        o.put("server-time-zone", "Asia/Kolkata"); // +05:30 all year
+        tEnv.executeSql(
+                createTable(
+                        "mixed",
+                        "id INT NOT NULL, ts TIMESTAMP(3), tags ARRAY<STRING>,"
+                                + " weight DECIMAL(10, 3), price DECIMAL(10, 2), doc STRING,"
+                                + " op_ts TIMESTAMP_LTZ(3) NOT NULL METADATA VIRTUAL,"
+                                + " PRIMARY KEY (id) NOT ENFORCED",
+                        o));
+        Set<Long> before = binlogDumpThreads(DB);
+        try (ChangelogCollector changes =
+                new ChangelogCollector(tEnv.executeSql("SELECT * FROM mixed"))) {
+            awaitBinlogReader(DB, before, TIMEOUT);
+            Instant binlogStart = Instant.now().minusSeconds(5);
+            DB.execute(
+                    "SET time_zone = '+00:00'",
+                    "INSERT INTO mixed VALUES (11, " + ROWS[0] + ")",
+                    "INSERT INTO mixed VALUES (12, " + ROWS[1] + ")",
+                    "INSERT INTO mixed VALUES (13, " + ROWS[2] + ")",
+                    "UPDATE mixed SET tags = 'x y,green', price = 2.675, ts = '2024-06-30"
+                            + " 18:30:00' WHERE id = 11");
+            List<Row> rows = changes.awaitCount(8, TIMEOUT);
+            Map<Integer, List<Object>> expected = mysqlMeaning("mixed", "+05:30");
+            Map<Integer, List<Object>> snapshot = new TreeMap<>();
+            Map<Integer, List<Object>> binlog = new TreeMap<>();
+            for (Row r : rows.subList(0, 6)) {
+                assertThat(r.getKind()).isEqualTo(RowKind.INSERT);
+                int id = (Integer) r.getField(0);
+                Instant opTs = (Instant) r.getField(6);
+                if (id < 10) {
+                    assertThat(opTs).as("op_ts of a snapshot row").isEqualTo(Instant.EPOCH);
+                    snapshot.put(id, values(r));
+                } else {
+                    assertThat(opTs).as("op_ts of a binlog row").isAfter(binlogStart);
+                    binlog.put(id - 10, values(r));
+                }
+            }
+            Map<Integer, List<Object>> original = new TreeMap<>(expected);
+            original.remove(11); // updated
+            original.remove(12);
+            original.remove(13);
+            assertThat(snapshot).as("snapshot").isEqualTo(original);
+            assertThat(binlog).as("binlog").isEqualTo(original);
+            // The literal values, so that the comparison with MySQL cannot agree on a wrong form.
+            assertThat(snapshot.get(1))
+                    .containsExactly(
+                            LocalDateTime.of(2024, 3, 1, 4, 30, 0, 123_000_000),
+                            List.of("red", "blue"),
+                            new BigDecimal("3.142"),
+                            new BigDecimal("1.00"),
+                            "{\"a\":\"x, y: z\",\"b\":[1,2.5]}");
+            assertThat(snapshot.get(2))
+                    .containsExactly(
+                            LocalDateTime.of(1970, 1, 1, 5, 30, 1),
+                            List.of(),
+                            new BigDecimal("0.125"),
+                            new BigDecimal("-0.13"),
+                            "[]");
+
+            assertThat(rows.get(6).getKind()).isEqualTo(RowKind.UPDATE_BEFORE);
+            assertThat(values(rows.get(6))).isEqualTo(original.get(1));
+            assertThat(rows.get(7).getKind()).isEqualTo(RowKind.UPDATE_AFTER);
+            assertThat(values(rows.get(7))).isEqualTo(expected.get(11));
+            assertThat(values(rows.get(7)).subList(0, 4))
+                    .containsExactly(
+                            LocalDateTime.of(2024, 7, 1, 0, 0),
+                            List.of("green", "x y"),
+                            new BigDecimal("3.142"),
+                            new BigDecimal("2.67")); // 2.675 is stored as 2.67499999...
+
+            // A DOUBLE with more integer digits than DECIMAL(10, 2) holds halts the job.
+            DB.execute("INSERT INTO mixed (id, price) VALUES (20, 1.5e10)");
+            Throwable failure = catchThrowable(() -> changes.awaitCount(9, TIMEOUT));
+            assertThat(failure).isNotNull();
+            assertThat(allMessages(failure))
+                    .contains("[invalid_configuration]")
+                    .contains("`" + DB.name() + "`.`mixed`")
+                    .contains("column 'price'")
+                    .contains("DECIMAL(10, 2)")
+                    .doesNotContain("15000000000")
+                    .doesNotContain("1.5E10");
+        }
+    }
+
+    @Test
+    void jsonWithoutTheLegacyFormatIsTheTextMySqlPrints() throws Exception {
+        DB.execute(
+                "CREATE TABLE docs (id INT NOT NULL PRIMARY KEY, doc JSON)",
+                "INSERT INTO docs VALUES (1, '{\"b\": [1, 2.5], \"a\": \"x, y: z\"}'), (2, NULL)");
+        Map<String, String> o = initialOptions(DB, "docs");
+        o.put("scan.startup.mode", "snapshot");
+        o.put("use.legacy.json.format", "false");
+        tEnv.executeSql(createTable("docs", "id INT NOT NULL, doc STRING", o));
+        Map<Integer, Object> read = new HashMap<>();
+        try (CloseableIterator<Row> it = tEnv.executeSql("SELECT id, doc FROM docs").collect()) {
+            it.forEachRemaining(r -> read.put((Integer) r.getField(0), r.getField(1)));
+        }
+        Map<Integer, Object> mysql = new HashMap<>();
+        try (Connection c = DB.openRootConnection();
+                Statement s = c.createStatement();
+                ResultSet rs = s.executeQuery("SELECT id, CAST(doc AS CHAR) FROM docs")) {
+            while (rs.next()) {
+                mysql.put(rs.getInt(1), rs.getString(2));
+            }
+        }
+        assertThat(read).isEqualTo(mysql);
+        assertThat(read.get(1)).isEqualTo("{\"a\": \"x, y: z\", \"b\": [1, 2.5]}");
+    }
+
+    @Test
+    void timestampIsTheWallClockInTheServersOwnTimeZoneWithoutTheOption() throws Exception {
+        DB.execute(
+                "CREATE TABLE wall (id INT NOT NULL PRIMARY KEY, ts TIMESTAMP NULL,"
+                        + " ts_ltz TIMESTAMP NULL)",
+                "SET time_zone = '+00:00'",
+                "INSERT INTO wall VALUES (1, '2024-02-29 23:00:00', '2024-02-29 23:00:00'),"
+                        + " (2, NULL, NULL)");
+        String globalBefore = globalTimeZone();
+        try {
+            // The shared test server: other test classes of this JVM run before or after this.
+            DB.execute("SET GLOBAL time_zone = '+05:30'");
+            tEnv.executeSql(
+                    createTable(
+                            "wall",
+                            "id INT NOT NULL, ts TIMESTAMP(0), ts_ltz TIMESTAMP_LTZ(0),"
+                                    + " PRIMARY KEY (id) NOT ENFORCED",
+                            initialOptions(DB, "wall")));
+            Set<Long> before = binlogDumpThreads(DB);
+            try (ChangelogCollector changes =
+                    new ChangelogCollector(tEnv.executeSql("SELECT id, ts, ts_ltz FROM wall"))) {
+                awaitBinlogReader(DB, before, TIMEOUT);
+                DB.execute(
+                        "SET time_zone = '+00:00'",
+                        "INSERT INTO wall VALUES (11, '2024-02-29 23:00:00', '2024-02-29"
+                                + " 23:00:00'), (12, NULL, NULL)",
+                        "UPDATE wall SET ts = '2024-12-31 20:00:00' WHERE id = 11");
+                List<Row> rows = changes.awaitCount(6, TIMEOUT);
+                Map<Integer, List<Object>> mysql = new TreeMap<>();
+                try (Connection c = DB.openRootConnection();
+                        Statement s = c.createStatement()) {
+                    s.execute("SET time_zone = '+05:30'");
+                    try (ResultSet rs = s.executeQuery("SELECT id, CAST(ts AS CHAR) FROM wall")) {
+                        while (rs.next()) {
+                            mysql.put(rs.getInt(1), Arrays.asList(dateTime(rs.getString(2))));
+                        }
+                    }
+                }
+                Map<Integer, Object> snapshot = new TreeMap<>();
+                Map<Integer, Object> binlog = new TreeMap<>();
+                for (Row r : rows.subList(0, 4)) {
+                    int id = (Integer) r.getField(0);
+                    (id < 10 ? snapshot : binlog).put(id % 10, r.getField(1));
+                    if (r.getField(2) != null) {
+                        assertThat(r.getField(2))
+                                .as("TIMESTAMP_LTZ stays the instant")
+                                .isEqualTo(Instant.parse("2024-02-29T23:00:00Z"));
+                    }
+                }
+                assertThat(snapshot)
+                        .containsEntry(1, mysql.get(1).get(0))
+                        .containsEntry(1, LocalDateTime.of(2024, 3, 1, 4, 30))
+                        .containsEntry(2, null);
+                assertThat(binlog).isEqualTo(snapshot);
+                assertThat(rows.get(5).getKind()).isEqualTo(RowKind.UPDATE_AFTER);
+                assertThat(rows.get(5).getField(1))
+                        .isEqualTo(mysql.get(11).get(0))
+                        .isEqualTo(LocalDateTime.of(2025, 1, 1, 1, 30));
+            }
+        } finally {
+            DB.execute("SET GLOBAL time_zone = '" + globalBefore + "'");
+        }
+    }
+
+    private static String globalTimeZone() throws SQLException {
+        try (Connection c = DB.openRootConnection();
+                Statement s = c.createStatement();
+                ResultSet rs = s.executeQuery("SELECT @@GLOBAL.time_zone")) {
+            rs.next();
+            return rs.getString(1);
+        }
+    }
+
+    /** ts, tags, weight, price, doc of a row of the 'mixed' table. */
+    private static List<Object> values(Row r) {
+        Object tags = r.getField(2);
+        return Arrays.asList(
+                r.getField(1),
+                tags == null ? null : Arrays.asList((Object[]) tags),
+                r.getField(3),
+                r.getField(4),
+                r.getField(5));
+    }
+
+    /**
+     * What MySQL shows for each row of {@code table} in a session in {@code zone}: the TIMESTAMP's
+     * wall clock, the SET's members in definition order, the FLOAT's printed digits and the DOUBLE
+     * (its exact value) rounded half-up to the declared scales. JSON as the legacy text: MySQL's
+     * printing without the space after separators (checked against a literal above).
+     */
+    private static Map<Integer, List<Object>> mysqlMeaning(String table, String zone)
+            throws SQLException {
+        Map<Integer, List<Object>> rows = new TreeMap<>();
+        try (Connection c = DB.openRootConnection();
+                Statement s = c.createStatement()) {
+            s.execute("SET time_zone = '" + zone + "'");
+            try (ResultSet rs =
+                    s.executeQuery(
+                            "SELECT id, CAST(ts AS CHAR), CAST(tags AS CHAR),"
+                                    + " CAST(weight AS CHAR), CAST(price AS CHAR),"
+                                    + " CAST(doc AS CHAR) FROM "
+                                    + table)) {
+                while (rs.next()) {
+                    String tags = rs.getString(3);
+                    String weight = rs.getString(4);
+                    String price = rs.getString(5);
+                    String doc = rs.getString(6);
+                    rows.put(
+                            rs.getInt(1),
+                            Arrays.asList(
+                                    dateTime(rs.getString(2)),
+                                    tags == null
+                                            ? null
+                                            : tags.isEmpty() ? List.of() : List.of(tags.split(",")),
+                                    weight == null
+                                            ? null
+                                            : new BigDecimal(weight)
+                                                    .setScale(3, RoundingMode.HALF_UP),
+                                    price == null
+                                            ? null
+                                            : new BigDecimal(Double.parseDouble(price))
+                                                    .setScale(2, RoundingMode.HALF_UP),
+                                    doc == null ? null : withoutSpaceAfterSeparators(doc)));
+                }
+            }
+        }
+        return rows;
+    }
+
+    private static LocalDateTime dateTime(String text) {
+        return text == null ? null : LocalDateTime.parse(text.replace(' ', 'T'));
+    }
+
+    /** The test's own reading of the legacy form, for texts without escaped quotes. */
+    private static String withoutSpaceAfterSeparators(String json) {
+        boolean inString = false;
+        StringBuilder out = new StringBuilder();
+        for (char ch : json.toCharArray()) {
+            if (ch == '"') {
+                inString = !inString;
+            }
+            if (ch != ' ' || inString) {
+                out.append(ch);
+            }
+        }
+        return out.toString();
+    }
+}
