@@ -8,6 +8,7 @@ import org.apache.flink.table.types.logical.ArrayType;
 import org.apache.flink.table.types.logical.DecimalType;
 import org.apache.flink.table.types.logical.LogicalType;
 import org.apache.flink.table.types.logical.LogicalTypeRoot;
+import org.apache.flink.table.types.logical.VarCharType;
 import org.apache.flink.table.types.logical.utils.LogicalTypeChecks;
 
 import javax.annotation.Nullable;
@@ -36,10 +37,10 @@ import java.util.Optional;
  * Besides, some declarations that are not widenings keep MySQL's meaning, as mysql-cdc maps them
  * ({@link #isMySqlMeaning}): {@code TINYINT} as {@code BOOLEAN}, {@code TIME} as {@code TIME},
  * {@code TIMESTAMP} as {@code TIMESTAMP}, {@code SET} as {@code ARRAY<STRING>}, {@code FLOAT} and
- * {@code DOUBLE} as {@code DECIMAL}. Nothing else converts across families (no number or date
- * declared as {@code STRING}): declare the mapped type and {@code CAST} in the query, so text
- * formats are Flink's, not invented here. A declared {@code NOT NULL} needs a MySQL {@code NOT
- * NULL} column. Pure logic, no I/O.
+ * {@code DOUBLE} as {@code DECIMAL}, spatial types as {@code STRING}. Nothing else converts across
+ * families (no number or date declared as {@code STRING}): declare the mapped type and {@code CAST}
+ * in the query, so text formats are Flink's, not invented here. A declared {@code NOT NULL} needs a
+ * MySQL {@code NOT NULL} column. Pure logic, no I/O.
  */
 @Internal
 public final class DeclaredTypeRule {
@@ -91,7 +92,9 @@ public final class DeclaredTypeRule {
      *       longest label): its members in definition order; not when {@code ''} is a member, which
      *       the comma-joined value cannot tell from the empty set;
      *   <li>a {@code FLOAT} or {@code DOUBLE} as {@code DECIMAL(p, s)}: rounded half-up to {@code
-     *       s}; a value with more than {@code p - s} integer digits, NaN or infinite halts.
+     *       s}; a value with more than {@code p - s} integer digits, NaN or infinite halts;
+     *   <li>a spatial column as {@code STRING}: mysql-cdc's JSON text of the geometry ({@link
+     *       MySqlCdcGeometryText}).
      * </ul>
      */
     public static boolean isMySqlMeaning(@Nullable ColumnSchema column, LogicalType declared) {
@@ -99,6 +102,11 @@ public final class DeclaredTypeRule {
             return false;
         }
         LogicalTypeRoot to = declared.getTypeRoot();
+        if (column.type().isSpatial()) {
+            // The text has no length bound: only STRING holds every value.
+            return to == LogicalTypeRoot.VARCHAR
+                    && LogicalTypeChecks.getLength(declared) == VarCharType.MAX_LENGTH;
+        }
         switch (column.type()) {
             case TINYINT:
                 return to == LogicalTypeRoot.BOOLEAN;
@@ -132,6 +140,9 @@ public final class DeclaredTypeRule {
     static String mySqlMeaningAlternatives(@Nullable ColumnSchema column) {
         if (column == null) {
             return "";
+        }
+        if (column.type().isSpatial()) {
+            return ", STRING (mysql-cdc's JSON text of the geometry)";
         }
         switch (column.type()) {
             case TINYINT:
@@ -265,8 +276,8 @@ public final class DeclaredTypeRule {
                     + ") (the wall clock in 'server-time-zone' or the server's time_zone)";
         }
         if (column != null && column.type().isSpatial() && t != LogicalTypeRoot.VARBINARY) {
-            return "spatial values are read as standard WKB bytes (SRID dropped); declare BYTES"
-                    + " (mysql-cdc's JSON text form of a geometry is not supported)";
+            return "spatial values are read as standard WKB bytes (SRID dropped); declare BYTES,"
+                    + " or STRING (mysql-cdc's JSON text of the geometry)";
         }
         if (f == LogicalTypeRoot.TIMESTAMP_WITHOUT_TIME_ZONE
                 && t == LogicalTypeRoot.TIMESTAMP_WITH_LOCAL_TIME_ZONE) {

@@ -17,6 +17,7 @@ import java.io.Serializable;
 import java.math.BigDecimal;
 import java.math.MathContext;
 import java.math.RoundingMode;
+import java.nio.ByteBuffer;
 import java.time.LocalDateTime;
 import java.time.ZoneId;
 
@@ -73,6 +74,21 @@ interface FieldWidening extends Serializable {
     /** MySQL's JSON text without the space after {@code ,} and {@code :} (mysql-cdc's legacy). */
     FieldWidening LEGACY_JSON =
             value -> StringData.fromString(LegacyJsonText.compact(value.toString()));
+
+    /**
+     * Standard WKB as the JSON text mysql-cdc emits for a spatial column. The connector drops
+     * MySQL's SRID prefix before this point, so {@code "srid"} is 0 (docs/types.md).
+     */
+    FieldWidening SPATIAL_AS_MYSQL_CDC_TEXT =
+            value -> {
+                try {
+                    return StringData.fromString(
+                            MySqlCdcGeometryText.of(ByteBuffer.wrap((byte[]) value), 0));
+                } catch (IllegalArgumentException e) {
+                    throw new DoesNotFit(
+                            "is no well-formed WKB geometry", "declare the column BYTES");
+                }
+            };
 
     /** The wall clock of a MySQL TIMESTAMP (an instant) in {@code zone}. */
     static FieldWidening wallClockIn(ZoneId zone) {
@@ -218,6 +234,9 @@ interface FieldWidening extends Serializable {
 
     private static FieldWidening mySqlMeaning(
             ColumnSchema column, LogicalType declared, DeclaredValueSettings settings) {
+        if (column.type().isSpatial()) {
+            return SPATIAL_AS_MYSQL_CDC_TEXT;
+        }
         switch (column.type()) {
             case TINYINT:
                 return TINYINT_AS_BOOLEAN;

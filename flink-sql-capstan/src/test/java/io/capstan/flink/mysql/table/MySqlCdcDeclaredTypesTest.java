@@ -37,7 +37,7 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 /**
  * The declarations mysql-cdc's type table documents beyond widenings: MySQL TIMESTAMP as a
  * wall-clock TIMESTAMP, SET as ARRAY<STRING>, FLOAT/DOUBLE as DECIMAL, the legacy JSON text, and
- * spatial columns refused as STRING.
+ * spatial columns as STRING (mysql-cdc's JSON text).
  */
 class MySqlCdcDeclaredTypesTest {
 
@@ -223,16 +223,49 @@ class MySqlCdcDeclaredTypesTest {
     }
 
     @Test
-    void aSpatialColumnDeclaredStringIsRefusedNamingBytes() {
+    void aSpatialColumnDeclaredStringIsMySqlCdcsJsonText() {
         ColumnSchema point = ColumnSchema.builder("c", MySqlType.POINT).build(T);
         assertThat(
                         DeclaredTypeRule.incompatibility(
                                 point, point.logicalType(), t(DataTypes.STRING())))
-                .hasValueSatisfying(r -> assertThat(r).contains("declare BYTES"));
+                .isEmpty();
         assertThat(
                         DeclaredTypeRule.incompatibility(
                                 point, point.logicalType(), t(DataTypes.BYTES())))
                 .isEmpty();
+        // the text has no length bound: a VARCHAR(n) is refused, naming both choices
+        assertThat(
+                        DeclaredTypeRule.incompatibility(
+                                point, point.logicalType(), t(DataTypes.VARCHAR(1000))))
+                .hasValueSatisfying(
+                        r -> assertThat(r).contains("declare BYTES").contains("or STRING"));
+        // POINT(1 1) as standard WKB; the text as in mysql-cdc's type mapping table
+        byte[] wkb =
+                java.nio.ByteBuffer.allocate(21)
+                        .order(java.nio.ByteOrder.LITTLE_ENDIAN)
+                        .put((byte) 1)
+                        .putInt(1)
+                        .putDouble(1)
+                        .putDouble(1)
+                        .array();
+        assertThat(
+                        FieldWidening.between(
+                                        point,
+                                        point.logicalType(),
+                                        t(DataTypes.STRING()),
+                                        DeclaredValueSettings.AS_MAPPED)
+                                .widen(wkb)
+                                .toString())
+                .isEqualTo("{\"coordinates\":[1,1],\"type\":\"Point\",\"srid\":0}");
+        assertThatThrownBy(
+                        () ->
+                                FieldWidening.between(
+                                                point,
+                                                point.logicalType(),
+                                                t(DataTypes.STRING()),
+                                                DeclaredValueSettings.AS_MAPPED)
+                                        .widen(new byte[] {1, 1}))
+                .isInstanceOf(FieldWidening.DoesNotFit.class);
     }
 
     @Test
