@@ -27,7 +27,8 @@ import java.util.Map;
  *
  * <p>One per source reader, shared by the split readers Flink creates one after another (it shuts
  * an idle fetcher down after each finished chunk): the connections and read specs outlive them.
- * Synchronized because a shut-down fetcher's thread and its successor may overlap briefly.
+ * Synchronized because a shut-down fetcher's thread and its successor may overlap briefly; only
+ * {@link #abort()} is not, so that a closing task never waits behind a fetch.
  */
 final class ChunkFetcher implements AutoCloseable {
 
@@ -38,7 +39,8 @@ final class ChunkFetcher implements AutoCloseable {
     private final CapstanReaderMetrics metrics;
     private final Deque<SnapshotChunkSplit> queue = new ArrayDeque<>();
     private final Map<TableId, TableReadSpec> specs = new HashMap<>();
-    private ChunkSession session;
+    private volatile ChunkSession session; // volatile: abort() comes from the task thread
+    private volatile boolean aborted;
 
     ChunkFetcher(JdbcProxy mysql, SnapshotReadOptions options, CapstanReaderMetrics metrics) {
         this.mysql = mysql;
@@ -56,10 +58,12 @@ final class ChunkFetcher implements AutoCloseable {
 
     /** Reads the next chunk; on failure it stays queued (nothing of it was emitted). */
     synchronized ElementBatch fetch() throws IOException {
+        failIfAborted();
         SnapshotChunkSplit split = queue.peekFirst();
         TableReadSpec spec = spec(split);
         if (session == null) {
             session = mysql.openChunkSession(options);
+            failIfAborted(); // abort() may have missed the new session
         }
         ChunkResult result = session.read(split.chunk(), spec);
         queue.pollFirst();
@@ -83,6 +87,29 @@ final class ChunkFetcher implements AutoCloseable {
             specs.put(table, spec);
         }
         return spec;
+    }
+
+    private void failIfAborted() throws IOException {
+        if (aborted) {
+            if (session != null) {
+                session.close();
+            }
+            throw new IOException("the source reader is closing");
+        }
+    }
+
+    /**
+     * Fails a fetch in flight at once and refuses further ones, from any thread and without waiting
+     * for the fetch: a LOCK TABLES wait, a lock backoff pause or a read on a dead socket does not
+     * hold up a cancelled task (it has a grace period before the TaskManager is killed).
+     */
+    void abort() {
+        aborted = true;
+        ChunkSession current = session;
+        if (current != null) {
+            current.close(); // the server's session fails its read in flight
+        }
+        mysql.close(); // and the proxy its schema read in flight
     }
 
     /** Releases the connections; a later chunk would open new ones. */
