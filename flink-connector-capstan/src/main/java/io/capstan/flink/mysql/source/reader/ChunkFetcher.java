@@ -2,12 +2,13 @@ package io.capstan.flink.mysql.source.reader;
 
 import io.capstan.flink.mysql.proxy.ChunkSession;
 import io.capstan.flink.mysql.proxy.JdbcProxy;
-import io.capstan.flink.mysql.schema.SchemaFingerprint;
 import io.capstan.flink.mysql.schema.TableId;
 import io.capstan.flink.mysql.schema.TableSchema;
+import io.capstan.flink.mysql.snapshot.key.TableKeyMetadata;
 import io.capstan.flink.mysql.snapshot.read.ChunkResult;
 import io.capstan.flink.mysql.snapshot.read.SchemaDriftCheck;
 import io.capstan.flink.mysql.snapshot.read.SnapshotReadOptions;
+import io.capstan.flink.mysql.snapshot.read.TableFingerprints;
 import io.capstan.flink.mysql.snapshot.read.TableReadSpec;
 import io.capstan.flink.mysql.source.split.SnapshotChunkSplit;
 
@@ -20,10 +21,11 @@ import java.util.Map;
 /**
  * Runs on the fetcher thread: reads the assigned chunks one at a time in one {@link ChunkSession}
  * whose connections stay open across chunks. The read spec (columns and converter) of a table is
- * built from its schema the first time one of its chunks comes, and only if that schema is the one
- * the enumerator fingerprinted when the snapshot began; the chunk session checks with every chunk
- * that the table still has it. So a DDL on a table whose snapshot is in progress halts as {@code
- * snapshot_schema_drifted}, in this attempt and in every later one.
+ * built from its schema the first time one of its chunks comes, and only if the table is the one
+ * the enumerator fingerprinted when the snapshot began (schema, collations, the chunk key's index);
+ * the chunk session checks with every chunk that the table still has it. So a DDL on a table whose
+ * snapshot is in progress halts as {@code snapshot_schema_drifted}, in this attempt and in every
+ * later one.
  *
  * <p>One per source reader, shared by the split readers Flink creates one after another (it shuts
  * an idle fetcher down after each finished chunk): the connections and read specs outlive them.
@@ -79,11 +81,14 @@ final class ChunkFetcher implements AutoCloseable {
         if (spec == null) {
             // A failed read leaves the proxy without a connection: the next attempt reconnects.
             TableSchema schema = mysql.tableSchema(table);
-            if (SchemaFingerprint.of(schema) != split.schemaFingerprint()) {
+            TableKeyMetadata keys = mysql.keyMetadata(table);
+            if (!TableFingerprints.matches(split.schemaFingerprint(), schema, keys, split.key())) {
                 throw SchemaDriftCheck.drifted(
                         table, "detected before reading chunk " + split.splitId());
             }
-            spec = TableReadSpec.forSchema(split.key(), schema, options.columns());
+            spec =
+                    TableReadSpec.forSchema(split.key(), schema, options.columns())
+                            .fingerprinted(TableFingerprints.of(schema, keys, split.key()));
             specs.put(table, spec);
         }
         return spec;
