@@ -257,7 +257,9 @@ class BriefLockTest {
                                 return e;
                             }
                         });
+        long deadline = System.nanoTime() + Duration.ofSeconds(20).toNanos();
         while (server.log.stream().filter(LOCK::equals).count() < 4) {
+            assertThat(System.nanoTime()).as("four lock attempts").isLessThan(deadline);
             Thread.sleep(10);
         }
         long start = System.nanoTime();
