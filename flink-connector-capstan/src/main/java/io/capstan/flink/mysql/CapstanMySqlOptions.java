@@ -133,6 +133,16 @@ public final class CapstanMySqlOptions {
                     .defaultValue(Duration.ofSeconds(30))
                     .withDescription("Timeout of one connection attempt (positive).");
 
+    public static final ConfigOption<Duration> CONNECT_SOCKET_TIMEOUT =
+            ConfigOptions.key("connect.socket-timeout")
+                    .durationType()
+                    .defaultValue(Duration.ofSeconds(60))
+                    .withDescription(
+                            "Longest silence on a JDBC connection while waiting for the server's"
+                                    + " reply (positive): a network that drops packets without a"
+                                    + " reset fails the call after this long instead of hanging; it"
+                                    + " bounds a silent socket, not a statement that streams rows.");
+
     public static final ConfigOption<Integer> CONNECT_MAX_RETRIES =
             ConfigOptions.key("connect.max-retries")
                     .intType()

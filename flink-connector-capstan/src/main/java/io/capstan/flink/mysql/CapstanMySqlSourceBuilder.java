@@ -185,6 +185,14 @@ public final class CapstanMySqlSourceBuilder<T> {
         return set(CONNECT_TIMEOUT, connectTimeout);
     }
 
+    /**
+     * Option {@code connect.socket-timeout}: longest silence on a JDBC connection while a reply is
+     * awaited (default 60 s); a dead network fails and recovers instead of hanging.
+     */
+    public CapstanMySqlSourceBuilder<T> socketTimeout(Duration socketTimeout) {
+        return set(CONNECT_SOCKET_TIMEOUT, socketTimeout);
+    }
+
     /** Option {@code connect.max-retries}: retries of a failed JDBC connection (default 3). */
     public CapstanMySqlSourceBuilder<T> connectMaxRetries(int connectMaxRetries) {
         return set(CONNECT_MAX_RETRIES, connectMaxRetries);

@@ -42,6 +42,9 @@ public final class JdbcConnections {
         // caching_sha2_password over plain TCP needs the server's RSA key.
         p.setProperty("allowPublicKeyRetrieval", "true");
         p.setProperty("connectTimeout", Long.toString(config.connectTimeout().toMillis()));
+        // Without it a reply lost to a dead network (no reset) is awaited until the OS's
+        // keepalive gives up, hours later. A user's jdbc.properties.socketTimeout still wins.
+        p.setProperty("socketTimeout", Long.toString(config.socketTimeout().toMillis()));
         p.setProperty("connectionTimeZone", "UTC");
         p.setProperty("forceConnectionTimeZoneToSession", "true");
         p.setProperty("zeroDateTimeBehavior", "CONVERT_TO_NULL");
@@ -100,6 +103,22 @@ public final class JdbcConnections {
             try {
                 c.close();
             } catch (SQLException ignored) {
+                // already broken
+            }
+        }
+    }
+
+    /**
+     * Aborts the connection (nullable) at once, from any thread: unlike {@link Connection#close()},
+     * which waits for a statement in flight on another thread, this closes the socket, so that call
+     * fails now. The server ends the session (and releases its locks) when it sees the socket
+     * closed.
+     */
+    public static void abortQuietly(Connection c) {
+        if (c != null) {
+            try {
+                c.abort(Runnable::run);
+            } catch (SQLException | RuntimeException ignored) {
                 // already broken
             }
         }

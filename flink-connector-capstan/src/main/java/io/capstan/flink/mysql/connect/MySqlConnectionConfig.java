@@ -12,6 +12,7 @@ import java.util.Objects;
 import java.util.TreeMap;
 
 import static io.capstan.flink.mysql.CapstanMySqlOptions.CONNECT_MAX_RETRIES;
+import static io.capstan.flink.mysql.CapstanMySqlOptions.CONNECT_SOCKET_TIMEOUT;
 import static io.capstan.flink.mysql.CapstanMySqlOptions.CONNECT_TIMEOUT;
 import static io.capstan.flink.mysql.CapstanMySqlOptions.HEARTBEAT_INTERVAL;
 import static io.capstan.flink.mysql.CapstanMySqlOptions.PORT;
@@ -22,6 +23,8 @@ import static io.capstan.flink.mysql.CapstanMySqlOptions.SSL_MODE;
  * and the binlog connection. Immutable and serializable; {@link #toString()} never shows the
  * password (Rule 1).
  *
+ * @param socketTimeout longest silence on a JDBC socket while a reply is awaited (a dead network
+ *     fails instead of hanging until the OS gives up)
  * @param maxRetries attempts after the first before a connection failure is final
  * @param jdbcProperties extra JDBC driver properties passed through unchanged
  */
@@ -32,6 +35,7 @@ public record MySqlConnectionConfig(
         String username,
         String password,
         Duration connectTimeout,
+        Duration socketTimeout,
         int maxRetries,
         SslMode sslMode,
         Duration heartbeatInterval,
@@ -46,6 +50,7 @@ public record MySqlConnectionConfig(
         username = OptionRules.username(username);
         password = password == null ? "" : password;
         connectTimeout = OptionRules.positive(CONNECT_TIMEOUT, connectTimeout);
+        socketTimeout = OptionRules.positive(CONNECT_SOCKET_TIMEOUT, socketTimeout);
         maxRetries = OptionRules.connectMaxRetries(maxRetries);
         Objects.requireNonNull(sslMode, "sslMode");
         heartbeatInterval = OptionRules.positive(HEARTBEAT_INTERVAL, heartbeatInterval);
@@ -74,6 +79,7 @@ public record MySqlConnectionConfig(
         b.username = username;
         b.password = password;
         b.connectTimeout = connectTimeout;
+        b.socketTimeout = socketTimeout;
         b.maxRetries = maxRetries;
         b.sslMode = sslMode;
         b.heartbeatInterval = heartbeatInterval;
@@ -90,6 +96,8 @@ public record MySqlConnectionConfig(
                 + username
                 + ", password=******, connectTimeout="
                 + connectTimeout
+                + ", socketTimeout="
+                + socketTimeout
                 + ", maxRetries="
                 + maxRetries
                 + ", sslMode="
@@ -108,6 +116,7 @@ public record MySqlConnectionConfig(
         private String username;
         private String password;
         private Duration connectTimeout = CONNECT_TIMEOUT.defaultValue();
+        private Duration socketTimeout = CONNECT_SOCKET_TIMEOUT.defaultValue();
         private int maxRetries = CONNECT_MAX_RETRIES.defaultValue();
         private SslMode sslMode = OptionRules.sslMode(SSL_MODE.defaultValue());
         private Duration heartbeatInterval = HEARTBEAT_INTERVAL.defaultValue();
@@ -137,6 +146,11 @@ public record MySqlConnectionConfig(
 
         public Builder connectTimeout(Duration connectTimeout) {
             this.connectTimeout = connectTimeout;
+            return this;
+        }
+
+        public Builder socketTimeout(Duration socketTimeout) {
+            this.socketTimeout = socketTimeout;
             return this;
         }
 
@@ -172,6 +186,7 @@ public record MySqlConnectionConfig(
                     username,
                     password,
                     connectTimeout,
+                    socketTimeout,
                     maxRetries,
                     sslMode,
                     heartbeatInterval,

@@ -83,6 +83,7 @@ public final class CapstanSourceConfig implements Serializable {
                         .username(options.getOptional(USERNAME).orElse(null))
                         .password(options.getOptional(PASSWORD).orElse(""))
                         .connectTimeout(options.get(CONNECT_TIMEOUT))
+                        .socketTimeout(options.get(CONNECT_SOCKET_TIMEOUT))
                         .maxRetries(options.get(CONNECT_MAX_RETRIES))
                         .sslMode(OptionRules.sslMode(options.get(SSL_MODE)))
                         .heartbeatInterval(options.get(HEARTBEAT_INTERVAL))

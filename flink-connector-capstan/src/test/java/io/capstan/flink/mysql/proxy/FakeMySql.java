@@ -146,7 +146,7 @@ public final class FakeMySql implements MySqlProxies {
                 new int[] {0});
     }
 
-    private static TableKeyMetadata keyValueMetadata(TableId id) {
+    public static TableKeyMetadata keyValueMetadata(TableId id) {
         return new TableKeyMetadata(
                 id,
                 List.of(

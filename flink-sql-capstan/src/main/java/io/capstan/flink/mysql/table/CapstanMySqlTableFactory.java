@@ -73,6 +73,7 @@ public final class CapstanMySqlTableFactory implements DynamicTableSourceFactory
         options.add(SCAN_SNAPSHOT_LOCK_WAIT_TIMEOUT);
         options.add(SCAN_SNAPSHOT_LOCK_WAIT_BUDGET);
         options.add(CONNECT_TIMEOUT);
+        options.add(CONNECT_SOCKET_TIMEOUT);
         options.add(CONNECT_MAX_RETRIES);
         options.add(HEARTBEAT_INTERVAL);
         options.add(BINLOG_RECONNECT_BACKOFF);

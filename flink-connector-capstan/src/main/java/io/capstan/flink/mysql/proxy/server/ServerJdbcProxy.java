@@ -31,14 +31,16 @@ import java.sql.Connection;
 import java.sql.SQLException;
 import java.util.List;
 import java.util.Optional;
+import java.util.concurrent.atomic.AtomicInteger;
 
 /**
  * {@link JdbcProxy} over one JDBC connection to the server, opened on first use and kept. A
  * connection idle for {@link #IDLE_BEFORE_PING_NANOS} is pinged before reuse (the server or a
  * network hop may have dropped it meanwhile); one that failed a call is dropped, and a call that
- * failed for its connection (SQLState class 08) is retried once on a new one. Only opening and
- * dropping the connection is synchronized: {@link #close} from another thread aborts a call in
- * flight, as closing a connection does.
+ * failed for its connection (SQLState class 08) is retried once on a new one; a connection that
+ * goes silent fails after {@code connect.socket-timeout}. Only opening and dropping the connection
+ * is synchronized: {@link #close} from another thread aborts a call in flight (closes its socket)
+ * rather than waiting for it.
  */
 @Internal
 public final class ServerJdbcProxy implements JdbcProxy {
@@ -49,8 +51,11 @@ public final class ServerJdbcProxy implements JdbcProxy {
     private record Session(Connection connection, JdbcBoundaryQueries boundaries) {}
 
     private final MySqlConnectionConfig config;
-    @Nullable private Session session;
+    @Nullable private volatile Session session;
     private volatile long lastUsedNanos;
+
+    /** Calls running on the connection, so that {@link #close} knows whether to abort it. */
+    private final AtomicInteger callsInFlight = new AtomicInteger();
 
     public ServerJdbcProxy(MySqlConnectionConfig config) {
         this.config = config;
@@ -170,6 +175,7 @@ public final class ServerJdbcProxy implements JdbcProxy {
 
     /** The call on {@code s}; drops the connection when the call fails. */
     private <T> T use(Session s, JdbcCall<T> call) throws SQLException, IOException {
+        callsInFlight.incrementAndGet();
         try {
             T result = call.apply(s);
             lastUsedNanos = System.nanoTime();
@@ -177,6 +183,8 @@ public final class ServerJdbcProxy implements JdbcProxy {
         } catch (SQLException | IOException | RuntimeException e) {
             drop(s);
             throw e;
+        } finally {
+            callsInFlight.decrementAndGet();
         }
     }
 
@@ -226,9 +234,17 @@ public final class ServerJdbcProxy implements JdbcProxy {
         }
     }
 
+    /**
+     * Drops the connection; a call in flight on it (another thread) fails at once, its socket
+     * closed, instead of being waited for. A later call reconnects.
+     */
     @Override
-    public synchronized void close() {
-        drop(session);
+    public void close() {
+        Session current = session;
+        if (current != null && callsInFlight.get() > 0) {
+            JdbcConnections.abortQuietly(current.connection());
+        }
+        drop(current);
     }
 
     @FunctionalInterface

@@ -158,4 +158,29 @@ public final class TableKeyMetadata {
     public List<Index> indexes() {
         return indexes;
     }
+
+    /**
+     * The unique indexes without prefix parts on exactly {@code columnNames}, in that order (names
+     * compare ignoring case, as MySQL's do), each as {@code name(column,...)}, sorted: the indexes
+     * that make a chunk key on those columns a key.
+     */
+    public List<String> uniqueIndexesOn(List<String> columnNames) {
+        List<String> out = new java.util.ArrayList<>();
+        for (Index index : indexes) {
+            if (!index.unique
+                    || index.hasPrefixPart
+                    || index.columns.size() != columnNames.size()) {
+                continue;
+            }
+            boolean same = true;
+            for (int i = 0; i < columnNames.size(); i++) {
+                same &= index.columns.get(i).equalsIgnoreCase(columnNames.get(i));
+            }
+            if (same) {
+                out.add(index.name + "(" + String.join(",", index.columns) + ")");
+            }
+        }
+        java.util.Collections.sort(out);
+        return out;
+    }
 }

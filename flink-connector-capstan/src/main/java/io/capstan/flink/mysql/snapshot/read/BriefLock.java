@@ -18,11 +18,15 @@ import static io.capstan.flink.mysql.snapshot.read.ChunkConnections.execute;
  * on A.
  *
  * <ol>
- *   <li>A: {@code LOCK TABLES t READ}: no transaction is writing {@code t} any more;
+ *   <li>A: {@code LOCK TABLES t READ}: no transaction is writing {@code t} any more; A's session
+ *       wait_timeout is short until it unlocks, so that the server frees the table soon if this
+ *       process vanishes while it holds the lock ({@link
+ *       ChunkConnections#LOCK_HOLDER_WAIT_TIMEOUT});
  *   <li>B, in one round trip ({@link ReadViewStatements}): start the read view, read G (the view
  *       holds exactly the effects on {@code t} of the transactions in G), take B's metadata lock on
  *       {@code t} (held until COMMIT: no DDL can run until the chunk is read), read the definition;
- *   <li>A: {@code UNLOCK TABLES} (always): writers of {@code t} waited two round trips.
+ *   <li>A: {@code UNLOCK TABLES} (always), and its own wait_timeout back: writers of {@code t}
+ *       waited two round trips.
  * </ol>
  *
  * <p>Repeated, within the lock wait budget ({@link LockWaitBudget}), when A cannot lock in time or
@@ -70,7 +74,7 @@ final class BriefLock {
                 LOG.info(
                         "A DDL queued on table {} while it was locked; opening the read view again",
                         table);
-                pause(waits.failed(), table);
+                pause(sessions, waits.failed(), table);
                 continue;
             }
             listener.afterUnlock(table);
@@ -82,7 +86,7 @@ final class BriefLock {
             throws SQLException, IOException {
         while (true) {
             try {
-                execute(sessions.lock(), "LOCK TABLES " + table.quoted() + " READ");
+                execute(sessions.lock(), lockStatement(table));
                 if (waits.failures() > 0) {
                     LOG.info(
                             "Locked table {} after {} lock wait timeouts", table, waits.failures());
@@ -93,13 +97,27 @@ final class BriefLock {
                     throw e;
                 }
             }
-            pause(waits.failed(), table);
+            pause(sessions, waits.failed(), table);
         }
+    }
+
+    /** A's wait_timeout goes short first, in the same round trip. */
+    static String lockStatement(TableId table) {
+        return "SET SESSION wait_timeout = "
+                + ChunkConnections.LOCK_HOLDER_WAIT_TIMEOUT.toSeconds()
+                + "; LOCK TABLES "
+                + table.quoted()
+                + " READ";
+    }
+
+    /** A's own wait_timeout (saved when A opened) comes back in the same round trip. */
+    static String unlockStatement() {
+        return "UNLOCK TABLES; SET SESSION wait_timeout = " + ChunkConnections.SAVED_WAIT_TIMEOUT;
     }
 
     private static void unlock(ChunkConnections sessions) throws SQLException {
         try {
-            execute(sessions.lock(), "UNLOCK TABLES");
+            execute(sessions.lock(), unlockStatement());
         } catch (SQLException e) {
             // Closing the session is the other way to release the lock; never leave it held.
             sessions.closeLock();
@@ -107,10 +125,15 @@ final class BriefLock {
         }
     }
 
-    private static void pause(Duration delay, TableId table) throws InterruptedIOException {
+    /** Waits before the next attempt; a closing reader (abort) or an interrupt ends the wait. */
+    private static void pause(ChunkConnections sessions, Duration delay, TableId table)
+            throws InterruptedIOException {
         LOG.debug("Lock wait timeout on table {}, retrying in {} ms", table, delay.toMillis());
         try {
-            Thread.sleep(delay.toMillis(), delay.toNanosPart() % 1_000_000);
+            if (sessions.awaitAbort(delay)) {
+                throw new InterruptedIOException(
+                        "the chunk reader was closed while waiting to lock " + table);
+            }
         } catch (InterruptedException ie) {
             Thread.currentThread().interrupt();
             throw new InterruptedIOException("interrupted while waiting to lock " + table);

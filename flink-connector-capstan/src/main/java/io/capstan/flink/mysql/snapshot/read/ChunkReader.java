@@ -29,7 +29,8 @@ import java.util.List;
  * <p>Both connections ({@link ChunkConnections}) stay open across chunks. After an error both are
  * closed (which also drops any lock) and the next {@link #read} reconnects; the failed chunk
  * emitted nothing and may simply be read again. Not thread-safe: one reader per source reader
- * thread.
+ * thread; only {@link #close()} may come from another thread, and it does not wait for a read in
+ * flight (it fails it).
  */
 @Internal
 public final class ChunkReader implements AutoCloseable {
@@ -38,6 +39,9 @@ public final class ChunkReader implements AutoCloseable {
     private final ChunkConnections sessions;
     private final BriefLock briefLock;
     private final SchemaDriftCheck schemaCheck = new SchemaDriftCheck();
+
+    /** Whether a read is in flight, for {@link #close()} from another thread. */
+    private volatile boolean reading;
 
     public ChunkReader(MySqlConnectionConfig config, SnapshotReadOptions options) {
         this(config, options, BriefLockListener.NONE);
@@ -65,6 +69,7 @@ public final class ChunkReader implements AutoCloseable {
                     "chunk " + chunk.id() + " read with the spec of table " + spec.key().table());
         }
         boolean ok = false;
+        reading = true;
         try {
             sessions.open();
             ReadView view = briefLock.openReadView(sessions, chunk.table());
@@ -83,14 +88,20 @@ public final class ChunkReader implements AutoCloseable {
             }
             throw SqlErrors.scrub("could not read chunk " + chunk.id(), e);
         } finally {
+            reading = false;
             if (!ok) {
                 sessions.close();
             }
         }
     }
 
+    /**
+     * Ends the reader for good, from any thread, without waiting: a read in flight fails at once
+     * (its LOCK TABLES wait, its backoff pause, a socket read) instead of delaying a cancelled
+     * task.
+     */
     @Override
     public void close() {
-        sessions.close();
+        sessions.end(reading);
     }
 }

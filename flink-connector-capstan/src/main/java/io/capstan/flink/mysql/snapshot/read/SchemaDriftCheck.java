@@ -4,6 +4,8 @@ import io.capstan.flink.mysql.error.CapstanHaltException;
 import io.capstan.flink.mysql.error.HaltReason;
 import io.capstan.flink.mysql.schema.JdbcSchemaReader;
 import io.capstan.flink.mysql.schema.TableId;
+import io.capstan.flink.mysql.schema.TableSchema;
+import io.capstan.flink.mysql.snapshot.jdbc.JdbcTableKeyMetadataReader;
 import io.capstan.flink.mysql.snapshot.plan.SnapshotChunk;
 
 import org.apache.flink.annotation.Internal;
@@ -19,8 +21,10 @@ import java.util.Map;
  * holds it until COMMIT, so no DDL can run between this check and the read: the rows are read under
  * the expected schema. A DDL that changed it at any time since the job took the schema, instant
  * ones included, is caught. The first chunk of a table compares the full schema
- * (information_schema, two queries); later chunks compare the server's table definition text, read
- * with the read view, with the one seen then (no extra query).
+ * (information_schema) and, for a fingerprinted spec, the columns' collations and the chunk key's
+ * index ({@link TableFingerprints}): a {@code MODIFY ... COLLATE} of a string key would reorder its
+ * ranges. Later chunks compare the server's table definition text, read with the read view, with
+ * the one seen then (no extra query), and repeat the full comparison when it changed.
  */
 @Internal
 public final class SchemaDriftCheck {
@@ -43,7 +47,16 @@ public final class SchemaDriftCheck {
         if (known != null && known.equals(definition)) {
             return;
         }
-        if (!JdbcSchemaReader.read(snapshotConnection, chunk.table()).equals(spec.schema())) {
+        TableSchema now = JdbcSchemaReader.read(snapshotConnection, chunk.table());
+        if (!now.equals(spec.schema())) {
+            throw drifted(chunk);
+        }
+        if (spec.fingerprint().isPresent()
+                && TableFingerprints.of(
+                                now,
+                                JdbcTableKeyMetadataReader.read(snapshotConnection, chunk.table()),
+                                spec.key())
+                        != spec.fingerprint().getAsLong()) {
             throw drifted(chunk);
         }
         verifiedDefinitions.put(chunk.table(), definition);

@@ -12,6 +12,7 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.Objects;
 import java.util.Optional;
+import java.util.OptionalLong;
 import java.util.Set;
 import java.util.TreeSet;
 
@@ -26,10 +27,16 @@ public final class TableReadSpec {
     private final JdbcRowDecoder decoder;
     private final String selectPrefix;
     private final TableSchema schema;
+    private final OptionalLong fingerprint;
 
     private TableReadSpec(
-            ChunkKey key, List<String> columns, JdbcRowDecoder decoder, TableSchema schema) {
+            ChunkKey key,
+            List<String> columns,
+            JdbcRowDecoder decoder,
+            TableSchema schema,
+            OptionalLong fingerprint) {
         this.schema = Objects.requireNonNull(schema, "schema");
+        this.fingerprint = fingerprint;
         this.key = Objects.requireNonNull(key, "key");
         if (columns.isEmpty()) {
             throw new IllegalArgumentException("no columns to read from table " + key.table());
@@ -85,7 +92,7 @@ public final class TableReadSpec {
             for (ColumnSchema c : schema.columns()) {
                 names.add(c.name());
             }
-            return new TableReadSpec(key, names, converter::fromJdbc, schema);
+            return new TableReadSpec(key, names, converter::fromJdbc, schema, OptionalLong.empty());
         }
         Set<String> wanted = new TreeSet<>(String.CASE_INSENSITIVE_ORDER);
         wanted.addAll(onlyColumns.get());
@@ -99,7 +106,8 @@ public final class TableReadSpec {
             }
         }
         int[] read = positions.stream().mapToInt(Integer::intValue).toArray();
-        return new TableReadSpec(key, names, rs -> converter.fromJdbc(rs, read), schema);
+        return new TableReadSpec(
+                key, names, rs -> converter.fromJdbc(rs, read), schema, OptionalLong.empty());
     }
 
     private static boolean isKeyColumn(ChunkKey key, int rowIndex) {
@@ -129,6 +137,23 @@ public final class TableReadSpec {
      */
     public TableSchema schema() {
         return schema;
+    }
+
+    /**
+     * This spec, whose chunks are read only while the table has {@code fingerprint} ({@link
+     * TableFingerprints#of}: the schema, the columns' collations and the chunk key's index), taken
+     * from the table as the spec was built.
+     */
+    public TableReadSpec fingerprinted(long fingerprint) {
+        return new TableReadSpec(key, columns, decoder, schema, OptionalLong.of(fingerprint));
+    }
+
+    /**
+     * The table's {@link TableFingerprints} fingerprint the reader checks with each chunk whose
+     * table definition changed; empty for a spec built only to check that the schema converts.
+     */
+    public OptionalLong fingerprint() {
+        return fingerprint;
     }
 
     /** {@code SELECT `a`, `b` FROM `db`.`t`}. */

@@ -3,14 +3,15 @@ package io.capstan.flink.mysql.source.enumerator;
 import io.capstan.flink.mysql.preflight.CaptureScope;
 import io.capstan.flink.mysql.preflight.Preflight;
 import io.capstan.flink.mysql.proxy.JdbcProxy;
-import io.capstan.flink.mysql.schema.SchemaFingerprint;
 import io.capstan.flink.mysql.schema.TableId;
 import io.capstan.flink.mysql.schema.TableSchema;
 import io.capstan.flink.mysql.snapshot.key.ChunkKey;
 import io.capstan.flink.mysql.snapshot.key.ChunkKeyResolver;
+import io.capstan.flink.mysql.snapshot.key.TableKeyMetadata;
 import io.capstan.flink.mysql.snapshot.plan.ChunkPlannerState;
 import io.capstan.flink.mysql.snapshot.plan.SnapshotChunk;
 import io.capstan.flink.mysql.snapshot.plan.SnapshotPlanner;
+import io.capstan.flink.mysql.snapshot.read.TableFingerprints;
 import io.capstan.flink.mysql.snapshot.read.TableReadSpec;
 import io.capstan.flink.mysql.source.CapstanSourceConfig;
 import io.capstan.flink.mysql.source.TableDiscovery;
@@ -58,13 +59,12 @@ public final class JdbcSnapshotPlanning implements SnapshotPlanning {
         List<SnapshotTable> out = new ArrayList<>();
         for (TableId t : tables) {
             TransactionalEngines.require(t, mysql.storageEngine(t));
-            ChunkKey key =
-                    ChunkKeyResolver.resolve(
-                            mysql.keyMetadata(t), config.snapshot().chunkKeyColumn(t));
+            TableKeyMetadata keys = mysql.keyMetadata(t);
+            ChunkKey key = ChunkKeyResolver.resolve(keys, config.snapshot().chunkKeyColumn(t));
             // Converters must exist for every column before anything is read (refuses early).
             TableSchema schema = mysql.tableSchema(t);
             TableReadSpec.forSchema(key, schema);
-            out.add(new SnapshotTable(key, SchemaFingerprint.of(schema)));
+            out.add(new SnapshotTable(key, TableFingerprints.of(schema, keys, key)));
         }
         return out;
     }

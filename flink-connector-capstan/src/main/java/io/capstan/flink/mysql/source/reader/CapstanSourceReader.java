@@ -96,6 +96,9 @@ public final class CapstanSourceReader<T>
 
     @Override
     public void close() throws Exception {
+        // First fail a chunk read in flight: super.close() waits for the fetcher thread, which
+        // may be waiting for a table lock or on a dead socket.
+        chunks.abort();
         try {
             super.close();
         } finally {

@@ -2,12 +2,13 @@ package io.capstan.flink.mysql.source.reader;
 
 import io.capstan.flink.mysql.proxy.ChunkSession;
 import io.capstan.flink.mysql.proxy.JdbcProxy;
-import io.capstan.flink.mysql.schema.SchemaFingerprint;
 import io.capstan.flink.mysql.schema.TableId;
 import io.capstan.flink.mysql.schema.TableSchema;
+import io.capstan.flink.mysql.snapshot.key.TableKeyMetadata;
 import io.capstan.flink.mysql.snapshot.read.ChunkResult;
 import io.capstan.flink.mysql.snapshot.read.SchemaDriftCheck;
 import io.capstan.flink.mysql.snapshot.read.SnapshotReadOptions;
+import io.capstan.flink.mysql.snapshot.read.TableFingerprints;
 import io.capstan.flink.mysql.snapshot.read.TableReadSpec;
 import io.capstan.flink.mysql.source.split.SnapshotChunkSplit;
 
@@ -20,14 +21,16 @@ import java.util.Map;
 /**
  * Runs on the fetcher thread: reads the assigned chunks one at a time in one {@link ChunkSession}
  * whose connections stay open across chunks. The read spec (columns and converter) of a table is
- * built from its schema the first time one of its chunks comes, and only if that schema is the one
- * the enumerator fingerprinted when the snapshot began; the chunk session checks with every chunk
- * that the table still has it. So a DDL on a table whose snapshot is in progress halts as {@code
- * snapshot_schema_drifted}, in this attempt and in every later one.
+ * built from its schema the first time one of its chunks comes, and only if the table is the one
+ * the enumerator fingerprinted when the snapshot began (schema, collations, the chunk key's index);
+ * the chunk session checks with every chunk that the table still has it. So a DDL on a table whose
+ * snapshot is in progress halts as {@code snapshot_schema_drifted}, in this attempt and in every
+ * later one.
  *
  * <p>One per source reader, shared by the split readers Flink creates one after another (it shuts
  * an idle fetcher down after each finished chunk): the connections and read specs outlive them.
- * Synchronized because a shut-down fetcher's thread and its successor may overlap briefly.
+ * Synchronized because a shut-down fetcher's thread and its successor may overlap briefly; only
+ * {@link #abort()} is not, so that a closing task never waits behind a fetch.
  */
 final class ChunkFetcher implements AutoCloseable {
 
@@ -38,7 +41,8 @@ final class ChunkFetcher implements AutoCloseable {
     private final CapstanReaderMetrics metrics;
     private final Deque<SnapshotChunkSplit> queue = new ArrayDeque<>();
     private final Map<TableId, TableReadSpec> specs = new HashMap<>();
-    private ChunkSession session;
+    private volatile ChunkSession session; // volatile: abort() comes from the task thread
+    private volatile boolean aborted;
 
     ChunkFetcher(JdbcProxy mysql, SnapshotReadOptions options, CapstanReaderMetrics metrics) {
         this.mysql = mysql;
@@ -56,10 +60,12 @@ final class ChunkFetcher implements AutoCloseable {
 
     /** Reads the next chunk; on failure it stays queued (nothing of it was emitted). */
     synchronized ElementBatch fetch() throws IOException {
+        failIfAborted();
         SnapshotChunkSplit split = queue.peekFirst();
         TableReadSpec spec = spec(split);
         if (session == null) {
             session = mysql.openChunkSession(options);
+            failIfAborted(); // abort() may have missed the new session
         }
         ChunkResult result = session.read(split.chunk(), spec);
         queue.pollFirst();
@@ -75,14 +81,40 @@ final class ChunkFetcher implements AutoCloseable {
         if (spec == null) {
             // A failed read leaves the proxy without a connection: the next attempt reconnects.
             TableSchema schema = mysql.tableSchema(table);
-            if (SchemaFingerprint.of(schema) != split.schemaFingerprint()) {
+            TableKeyMetadata keys = mysql.keyMetadata(table);
+            if (!TableFingerprints.matches(split.schemaFingerprint(), schema, keys, split.key())) {
                 throw SchemaDriftCheck.drifted(
                         table, "detected before reading chunk " + split.splitId());
             }
-            spec = TableReadSpec.forSchema(split.key(), schema, options.columns());
+            spec =
+                    TableReadSpec.forSchema(split.key(), schema, options.columns())
+                            .fingerprinted(TableFingerprints.of(schema, keys, split.key()));
             specs.put(table, spec);
         }
         return spec;
+    }
+
+    private void failIfAborted() throws IOException {
+        if (aborted) {
+            if (session != null) {
+                session.close();
+            }
+            throw new IOException("the source reader is closing");
+        }
+    }
+
+    /**
+     * Fails a fetch in flight at once and refuses further ones, from any thread and without waiting
+     * for the fetch: a LOCK TABLES wait, a lock backoff pause or a read on a dead socket does not
+     * hold up a cancelled task (it has a grace period before the TaskManager is killed).
+     */
+    void abort() {
+        aborted = true;
+        ChunkSession current = session;
+        if (current != null) {
+            current.close(); // the server's session fails its read in flight
+        }
+        mysql.close(); // and the proxy its schema read in flight
     }
 
     /** Releases the connections; a later chunk would open new ones. */

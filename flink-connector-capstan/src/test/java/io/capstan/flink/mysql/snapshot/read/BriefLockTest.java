@@ -8,6 +8,7 @@ import org.junit.jupiter.api.Test;
 
 import java.sql.SQLException;
 import java.time.Duration;
+import java.util.List;
 
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
@@ -17,13 +18,15 @@ class BriefLockTest {
 
     private static final TableId T = TableId.of("shop", "orders");
     private static final String G = "3e11fa47-71ca-11e1-9e33-c80aa9429562:1-57";
-    private static final String LOCK = "A: LOCK TABLES `shop`.`orders` READ";
+    private static final String LOCK =
+            "A: SET SESSION wait_timeout = 10; LOCK TABLES `shop`.`orders` READ";
     private static final String VIEW =
             "B: START TRANSACTION WITH CONSISTENT SNAPSHOT, READ ONLY"
                     + "; SELECT @@global.gtid_executed"
                     + "; SELECT /*+ MAX_EXECUTION_TIME(100) */ 1 FROM `shop`.`orders` LIMIT 0"
                     + "; SHOW CREATE TABLE `shop`.`orders`";
-    private static final String UNLOCK = "A: UNLOCK TABLES";
+    private static final String UNLOCK =
+            "A: UNLOCK TABLES; SET SESSION wait_timeout = @capstan_saved_wait_timeout";
 
     private static final MySqlConnectionConfig CONFIG =
             MySqlConnectionConfig.builder()
@@ -107,7 +110,7 @@ class BriefLockTest {
 
     @Test
     void aLockWaitTimeoutIsRetriedAfterAPause() throws Exception {
-        server.failNext("A", "LOCK TABLES", 1205);
+        server.failNext("A", "SET SESSION wait_timeout = 10; LOCK TABLES", 1205);
         long start = System.nanoTime();
         open(new ChunkConnections(CONFIG, SnapshotReadOptions.defaults(), server));
         assertThat(Duration.ofNanos(System.nanoTime() - start))
@@ -154,9 +157,14 @@ class BriefLockTest {
         sessions.open();
         assertThat(server.log)
                 .containsExactly(
-                        "A: SET SESSION lock_wait_timeout = 1",
+                        "A: SET SESSION lock_wait_timeout = 1,"
+                                + " @capstan_saved_wait_timeout = @@SESSION.wait_timeout",
                         "B: SET SESSION TRANSACTION ISOLATION LEVEL REPEATABLE READ");
-        assertThat(server.opened.get(0).jdbcProperties()).isEmpty();
+        assertThat(server.opened.get(0).jdbcProperties())
+                .containsExactly(java.util.Map.entry("allowMultiQueries", "true"));
+        // A's socket outlasts a LOCK TABLES wait; B's is the configured one.
+        assertThat(server.opened.get(0).socketTimeout()).isEqualTo(CONFIG.socketTimeout());
+        assertThat(server.opened.get(1).socketTimeout()).isEqualTo(CONFIG.socketTimeout());
         assertThat(server.opened.get(1).jdbcProperties())
                 .containsEntry("allowMultiQueries", "true")
                 .containsEntry("useServerPrepStmts", "true")
@@ -176,5 +184,92 @@ class BriefLockTest {
                 .containsEntry("useServerPrepStmts", "false")
                 .doesNotContainKey("cachePrepStmts");
         assertThat(other.log).hasSize(2);
+    }
+
+    /**
+     * If this process vanishes while A holds the lock and no reset reaches the server, the server
+     * drops A (and the lock) after A's session wait_timeout: it is short from before LOCK TABLES to
+     * after UNLOCK TABLES, in the same round trips, and A's own value (saved when it opened) comes
+     * back after, so that an idle A between chunks is not dropped.
+     */
+    @Test
+    void theLockHolderHasAShortWaitTimeoutExactlyWhileItMayHoldTheLock() throws Exception {
+        server.failNext("A", "SET SESSION wait_timeout = 10; LOCK TABLES", 1205);
+        server.failNext("B", "START TRANSACTION", 3024);
+        ChunkConnections sessions =
+                new ChunkConnections(CONFIG, SnapshotReadOptions.defaults(), server);
+        sessions.open();
+        assertThat(server.log.get(0))
+                .contains("@capstan_saved_wait_timeout = @@SESSION.wait_timeout");
+        server.log.clear();
+        new BriefLock(SnapshotReadOptions.defaults(), BriefLockListener.NONE)
+                .openReadView(sessions, T);
+        List<String> onA = server.log.stream().filter(e -> e.startsWith("A: ")).toList();
+        assertThat(onA).containsExactly(LOCK, LOCK, UNLOCK, LOCK, UNLOCK);
+        for (String statement : onA) {
+            List<String> parts = List.of(statement.substring(3).split("; "));
+            if (parts.contains("UNLOCK TABLES")) {
+                assertThat(parts)
+                        .containsExactly(
+                                "UNLOCK TABLES",
+                                "SET SESSION wait_timeout = @capstan_saved_wait_timeout");
+            } else {
+                assertThat(parts)
+                        .containsExactly(
+                                "SET SESSION wait_timeout = "
+                                        + ChunkConnections.LOCK_HOLDER_WAIT_TIMEOUT.toSeconds(),
+                                "LOCK TABLES `shop`.`orders` READ");
+                assertThat(ChunkConnections.LOCK_HOLDER_WAIT_TIMEOUT)
+                        .isLessThanOrEqualTo(Duration.ofSeconds(10));
+            }
+        }
+    }
+
+    @Test
+    void theLockingSocketOutlastsALongLockWait() throws Exception {
+        new ChunkConnections(
+                        CONFIG,
+                        new SnapshotReadOptions(
+                                0, Duration.ofSeconds(120), Duration.ofSeconds(300)),
+                        server)
+                .open();
+        assertThat(server.opened.get(0).socketTimeout()).isEqualTo(Duration.ofSeconds(130));
+        assertThat(server.opened.get(1).socketTimeout()).isEqualTo(CONFIG.socketTimeout());
+    }
+
+    /** A closing reader must not wait for the lock wait budget (a minute by default). */
+    @Test
+    void endingTheSessionsEndsALockBackoffAtOnceAndNothingReopens() throws Exception {
+        for (int i = 0; i < 100; i++) {
+            server.failNext("A", "SET SESSION wait_timeout = 10; LOCK TABLES", 1205);
+        }
+        ChunkConnections sessions =
+                new ChunkConnections(CONFIG, SnapshotReadOptions.defaults(), server);
+        sessions.open();
+        java.util.concurrent.CompletableFuture<Throwable> outcome =
+                java.util.concurrent.CompletableFuture.supplyAsync(
+                        () -> {
+                            try {
+                                new BriefLock(SnapshotReadOptions.defaults(), listener)
+                                        .openReadView(sessions, T);
+                                return null;
+                            } catch (Exception e) {
+                                return e;
+                            }
+                        });
+        long deadline = System.nanoTime() + Duration.ofSeconds(20).toNanos();
+        while (server.log.stream().filter(LOCK::equals).count() < 4) {
+            assertThat(System.nanoTime()).as("four lock attempts").isLessThan(deadline);
+            Thread.sleep(10);
+        }
+        long start = System.nanoTime();
+        sessions.end(true);
+        assertThat(outcome.get(10, java.util.concurrent.TimeUnit.SECONDS))
+                .isInstanceOf(java.io.InterruptedIOException.class)
+                .hasMessageContaining("closed");
+        assertThat(Duration.ofNanos(System.nanoTime() - start)).isLessThan(Duration.ofMillis(500));
+        assertThat(server.log).contains("A: abort", "B: abort");
+        assertThatThrownBy(sessions::open).isInstanceOf(SQLException.class);
+        assertThat(server.opened).hasSize(2);
     }
 }

@@ -517,6 +517,61 @@ class ChunkReadingIT {
         }
     }
 
+    /**
+     * Changes the SHOW CREATE TABLE text but not the converted schema, so only the fingerprint's
+     * collations and key index see them: a string key's new collation reorders its ranges (the next
+     * chunk's bounds would skip or repeat rows), a chunk key column that lost its unique index is
+     * no longer a key.
+     */
+    @Test
+    void aCollationOrKeyIndexChangeBetweenChunksHaltsTheNextChunk() throws Exception {
+        record Case(String name, String create, String ddl, Function<Integer, String> row) {}
+        Optional<String> none = Optional.empty();
+        for (Case c :
+                List.of(
+                        new Case(
+                                "coll_key",
+                                "k VARCHAR(32) COLLATE utf8mb4_0900_ai_ci PRIMARY KEY, v INT",
+                                "ALTER TABLE %s MODIFY k VARCHAR(32) COLLATE utf8mb4_bin NOT NULL",
+                                i -> "'k" + (i * 7919 % 1000) + "', " + i),
+                        new Case(
+                                "coll_col",
+                                "id BIGINT PRIMARY KEY, s VARCHAR(32) COLLATE utf8mb4_0900_ai_ci",
+                                "ALTER TABLE %s MODIFY s VARCHAR(32) COLLATE utf8mb4_bin",
+                                i -> i + ", 's" + i + "'"),
+                        new Case(
+                                "key_index",
+                                "code BIGINT NOT NULL, v INT, UNIQUE KEY uk_code (code)",
+                                "ALTER TABLE %s DROP INDEX uk_code, ADD INDEX ix_code (code)",
+                                i -> i + ", " + i))) {
+            DB.execute("CREATE TABLE " + c.name() + " (" + c.create() + ")");
+            insert(c.name(), 100, c.row());
+            ChunkKey key =
+                    resolve(
+                            config(),
+                            table(c.name()),
+                            c.name().equals("key_index") ? Optional.of("code") : none);
+            TableReadSpec spec = spec(config(), key);
+            try (ChunkReader reader = new ChunkReader(config(), SnapshotReadOptions.defaults());
+                    Connection conn = JdbcConnections.open(config())) {
+                TableChunkPlanner planner =
+                        new TableChunkPlanner(key, 30, new JdbcBoundaryQueries(conn));
+                assertThat(reader.read(planner.next().orElseThrow(), spec).rowCount())
+                        .isEqualTo(30);
+                SnapshotChunk next = planner.next().orElseThrow();
+                DB.execute(String.format(c.ddl(), c.name()));
+                assertThatThrownBy(() -> reader.read(next, spec))
+                        .as(c.ddl())
+                        .isInstanceOfSatisfying(
+                                CapstanHaltException.class,
+                                e ->
+                                        assertThat(e.reason())
+                                                .isEqualTo(HaltReason.SNAPSHOT_SCHEMA_DRIFTED))
+                        .hasMessageContaining(DB.name() + "." + c.name());
+            }
+        }
+    }
+
     private void insert(String table, int rows, Function<Integer, String> values) {
         StringBuilder sql = new StringBuilder("INSERT INTO " + table + " VALUES ");
         for (int i = 0; i < rows; i++) {

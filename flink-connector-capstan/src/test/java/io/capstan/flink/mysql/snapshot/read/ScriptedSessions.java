@@ -23,7 +23,7 @@ import java.util.Map;
  */
 final class ScriptedSessions implements ChunkConnections.Opener {
 
-    final List<String> log = new ArrayList<>();
+    final List<String> log = java.util.Collections.synchronizedList(new ArrayList<>());
     final List<MySqlConnectionConfig> opened = new ArrayList<>();
     private final Map<String, Deque<Integer>> failures = new HashMap<>();
     private final String gtidExecuted;
@@ -59,8 +59,9 @@ final class ScriptedSessions implements ChunkConnections.Opener {
                         case "isClosed":
                             return closed[0];
                         case "close":
+                        case "abort":
                             closed[0] = true;
-                            log.add(name + ": close");
+                            log.add(name + ": " + method.getName());
                             return null;
                         default:
                             throw new UnsupportedOperationException(method.getName());

@@ -4,6 +4,7 @@ import io.capstan.flink.mysql.connect.JdbcConnections;
 import io.capstan.flink.mysql.connect.MySqlConnectionConfig;
 import io.capstan.flink.mysql.schema.JdbcSchemaReader;
 import io.capstan.flink.mysql.schema.TableId;
+import io.capstan.flink.mysql.schema.TableSchema;
 import io.capstan.flink.mysql.snapshot.jdbc.JdbcBoundaryQueries;
 import io.capstan.flink.mysql.snapshot.jdbc.JdbcTableKeyMetadataReader;
 import io.capstan.flink.mysql.snapshot.key.ChunkKey;
@@ -40,10 +41,17 @@ final class SnapshotTestSupport {
         }
     }
 
-    /** The production wiring: the types branch's schema reader and RowConverter. */
+    /**
+     * The production wiring: the schema reader and RowConverter, and the table's fingerprint
+     * (schema, collations, the key's index) that each chunk is checked against, as the source
+     * reader builds it.
+     */
     static TableReadSpec spec(MySqlConnectionConfig config, ChunkKey key) throws SQLException {
         try (Connection c = JdbcConnections.open(config)) {
-            return TableReadSpec.forSchema(key, JdbcSchemaReader.read(c, key.table()));
+            TableSchema schema = JdbcSchemaReader.read(c, key.table());
+            TableKeyMetadata keys = JdbcTableKeyMetadataReader.read(c, key.table());
+            return TableReadSpec.forSchema(key, schema)
+                    .fingerprinted(TableFingerprints.of(schema, keys, key));
         }
     }
 

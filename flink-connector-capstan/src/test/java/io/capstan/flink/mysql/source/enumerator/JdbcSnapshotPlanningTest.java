@@ -6,12 +6,12 @@ import io.capstan.flink.mysql.error.HaltReason;
 import io.capstan.flink.mysql.preflight.PreflightException;
 import io.capstan.flink.mysql.proxy.FakeJdbcProxy;
 import io.capstan.flink.mysql.proxy.FakeMySql;
-import io.capstan.flink.mysql.schema.SchemaFingerprint;
 import io.capstan.flink.mysql.schema.TableId;
 import io.capstan.flink.mysql.snapshot.key.ChunkKey;
 import io.capstan.flink.mysql.snapshot.key.KeyTuple;
 import io.capstan.flink.mysql.snapshot.plan.ChunkRange;
 import io.capstan.flink.mysql.snapshot.plan.SnapshotChunk;
+import io.capstan.flink.mysql.snapshot.read.TableFingerprints;
 
 import org.junit.jupiter.api.Test;
 
@@ -46,7 +46,11 @@ class JdbcSnapshotPlanningTest {
             assertThat(t.key().source()).isEqualTo(ChunkKey.Source.PRIMARY_KEY);
             assertThat(t.key().columns()).extracting(c -> c.name()).containsExactly("id");
             assertThat(t.schemaFingerprint())
-                    .isEqualTo(SchemaFingerprint.of(FakeMySql.keyValueSchema(t.key().table())));
+                    .isEqualTo(
+                            TableFingerprints.of(
+                                    FakeMySql.keyValueSchema(t.key().table()),
+                                    FakeMySql.keyValueMetadata(t.key().table()),
+                                    t.key()));
         }
         assertThat(mysql.calls(FakeMySql.SERVER_FACTS)).as("the preflight ran").isEqualTo(1);
         assertThat(mysql.connects()).as("one connection for it all").isEqualTo(1);
