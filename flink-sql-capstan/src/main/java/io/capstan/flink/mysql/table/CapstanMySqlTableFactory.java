@@ -1,7 +1,10 @@
 package io.capstan.flink.mysql.table;
 
+import io.capstan.flink.mysql.connect.ConnectorJ;
+
 import org.apache.flink.annotation.Internal;
 import org.apache.flink.configuration.ConfigOption;
+import org.apache.flink.table.api.ValidationException;
 import org.apache.flink.table.catalog.ResolvedSchema;
 import org.apache.flink.table.connector.source.DynamicTableSource;
 import org.apache.flink.table.factories.DynamicTableSourceFactory;
@@ -85,6 +88,7 @@ public final class CapstanMySqlTableFactory implements DynamicTableSourceFactory
 
     @Override
     public DynamicTableSource createDynamicTableSource(Context context) {
+        requireConnectorJ();
         Map<String, String> raw = context.getCatalogTable().getOptions();
         UnsupportedOptionHints.check(raw.keySet());
 
@@ -101,5 +105,14 @@ public final class CapstanMySqlTableFactory implements DynamicTableSourceFactory
                 table,
                 context.getPhysicalRowDataType(),
                 context.getObjectIdentifier().asSummaryString());
+    }
+
+    /** At planning, before anything else: the SQL jar does not bundle the MySQL driver. */
+    private static void requireConnectorJ() {
+        try {
+            ConnectorJ.requirePresent();
+        } catch (IllegalStateException e) {
+            throw new ValidationException(ConnectorJ.MISSING);
+        }
     }
 }
