@@ -4,6 +4,8 @@ import io.capstan.flink.mysql.connect.ConnectorJ;
 
 import org.apache.flink.annotation.Internal;
 import org.apache.flink.configuration.ConfigOption;
+import org.apache.flink.configuration.Configuration;
+import org.apache.flink.configuration.ReadableConfig;
 import org.apache.flink.table.api.ValidationException;
 import org.apache.flink.table.catalog.ResolvedSchema;
 import org.apache.flink.table.connector.source.DynamicTableSource;
@@ -13,6 +15,7 @@ import org.apache.flink.table.factories.FactoryUtil;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
+import java.util.HashMap;
 import java.util.LinkedHashSet;
 import java.util.List;
 import java.util.Map;
@@ -92,10 +95,17 @@ public final class CapstanMySqlTableFactory implements DynamicTableSourceFactory
         Map<String, String> raw = context.getCatalogTable().getOptions();
         UnsupportedOptionHints.check(raw.keySet());
 
+        Map<String, String> mapped = DebeziumPassThroughOptions.check(raw, LOG::warn);
+
         FactoryUtil.TableFactoryHelper helper = FactoryUtil.createTableFactoryHelper(this, context);
-        helper.validateExcept(JDBC_PROPERTIES_PREFIX);
-        MySqlTableDefinition table =
-                TableOptionsValidation.validate(helper.getOptions(), raw, LOG::warn);
+        helper.validateExcept(JDBC_PROPERTIES_PREFIX, DebeziumPassThroughOptions.PREFIX);
+        ReadableConfig options = helper.getOptions();
+        if (!mapped.isEmpty()) {
+            Map<String, String> merged = new HashMap<>(options.toMap());
+            merged.putAll(mapped);
+            options = Configuration.fromMap(merged);
+        }
+        MySqlTableDefinition table = TableOptionsValidation.validate(options, raw, LOG::warn);
 
         ResolvedSchema schema = context.getCatalogTable().getResolvedSchema();
         List<MySqlTableShape> tables = resolver.resolve(table);

@@ -29,10 +29,11 @@ final class UnsupportedOptionHints {
         EXACT.put(
                 "connection.pool.size",
                 "capstan opens its connections per task as needed; remove it.");
-        PREFIXES.put(
-                "debezium.",
-                "capstan does not use Debezium; JDBC driver settings go in 'jdbc.properties.*', and"
-                        + " the other settings have their own options (see docs/sql.md).");
+        EXACT.put(
+                "scan.read-changelog-as-append-only.enabled",
+                "capstan emits the changelog (+I, -U, +U, -D) only; remove the option. For every"
+                        + " change as an appended record with its operation, use the DataStream"
+                        + " source with JsonDebeziumDeserializer (docs/datastream.md).");
     }
 
     private UnsupportedOptionHints() {}
