@@ -24,6 +24,8 @@ import java.util.Set;
 import static io.capstan.flink.mysql.CapstanMySqlOptions.*;
 import static io.capstan.flink.mysql.table.CapstanMySqlTableOptions.DATABASE_NAME;
 import static io.capstan.flink.mysql.table.CapstanMySqlTableOptions.JDBC_PROPERTIES_PREFIX;
+import static io.capstan.flink.mysql.table.CapstanMySqlTableOptions.SCAN_STARTUP_SPECIFIC_OFFSET_FILE;
+import static io.capstan.flink.mysql.table.CapstanMySqlTableOptions.SCAN_STARTUP_SPECIFIC_OFFSET_POS;
 import static io.capstan.flink.mysql.table.CapstanMySqlTableOptions.SERVER_TIME_ZONE;
 import static io.capstan.flink.mysql.table.CapstanMySqlTableOptions.TABLE_NAME;
 
@@ -39,14 +41,20 @@ public final class CapstanMySqlTableFactory implements DynamicTableSourceFactory
     private static final Logger LOG = LoggerFactory.getLogger(CapstanMySqlTableFactory.class);
 
     private final MySqlTableResolver resolver;
+    private final BinlogPositionTranslator positions;
 
     /** Used by Flink's service discovery. */
     public CapstanMySqlTableFactory() {
-        this(new JdbcMySqlTableResolver());
+        this(new JdbcMySqlTableResolver(), new JdbcBinlogPositionTranslator());
     }
 
     CapstanMySqlTableFactory(MySqlTableResolver resolver) {
+        this(resolver, new JdbcBinlogPositionTranslator());
+    }
+
+    CapstanMySqlTableFactory(MySqlTableResolver resolver, BinlogPositionTranslator positions) {
         this.resolver = resolver;
+        this.positions = positions;
     }
 
     @Override
@@ -85,6 +93,8 @@ public final class CapstanMySqlTableFactory implements DynamicTableSourceFactory
         options.add(BINLOG_RECONNECT_BUDGET);
         options.add(SSL_MODE);
         options.add(SERVER_TIME_ZONE);
+        options.add(SCAN_STARTUP_SPECIFIC_OFFSET_FILE);
+        options.add(SCAN_STARTUP_SPECIFIC_OFFSET_POS);
         options.addAll(MySqlCdcCompatibleOptions.ALL);
         return options;
     }
@@ -105,6 +115,7 @@ public final class CapstanMySqlTableFactory implements DynamicTableSourceFactory
             merged.putAll(mapped);
             options = Configuration.fromMap(merged);
         }
+        options = FilePositionStart.translate(options, raw, positions);
         MySqlTableDefinition table = TableOptionsValidation.validate(options, raw, LOG::warn);
 
         ResolvedSchema schema = context.getCatalogTable().getResolvedSchema();

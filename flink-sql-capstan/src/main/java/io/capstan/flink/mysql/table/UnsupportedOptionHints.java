@@ -17,11 +17,6 @@ final class UnsupportedOptionHints {
     private static final Map<String, String> PREFIXES = new LinkedHashMap<>();
 
     static {
-        String gtid =
-                "binlog file/position offsets are not supported because positions are GTID sets;"
-                        + " use 'scan.startup.specific-offset.gtid-set'.";
-        EXACT.put("scan.startup.specific-offset.file", gtid);
-        EXACT.put("scan.startup.specific-offset.pos", gtid);
         String exact =
                 "a GTID set position is exact, so no events or rows need skipping; remove it.";
         EXACT.put("scan.startup.specific-offset.skip-events", exact);

