@@ -54,26 +54,31 @@ class DebeziumJsonRoundTripIT {
 
     @TempDir Path dir;
 
+    /**
+     * No BOOLEAN (TINYINT(1)) column: with one more TINYINT this table's TABLE_MAP event fails to
+     * decode in the binlog client ("Failed to deserialize data of ... TABLE_MAP") and the streamer
+     * reconnects until its budget ends; reported to the lead, not fixed here (binlog package).
+     */
     private static final String COLUMNS =
             "id INT NOT NULL PRIMARY KEY,"
                     + " c_tinyint TINYINT, c_tinyint_u TINYINT UNSIGNED,"
                     + " c_smallint SMALLINT, c_smallint_u SMALLINT UNSIGNED,"
                     + " c_mediumint MEDIUMINT, c_int INT, c_int_u INT UNSIGNED,"
                     + " c_bigint BIGINT, c_bigint_u BIGINT UNSIGNED,"
-                    + " c_decimal DECIMAL(10, 2), c_decimal_u DECIMAL(10, 2) UNSIGNED,"
+                    + " c_decimal DECIMAL(10, 2), c_decimal_u DECIMAL(38, 10) UNSIGNED,"
                     + " c_decimal_wide DECIMAL(65, 30), c_float FLOAT, c_double DOUBLE,"
                     + " c_bit1 BIT(1), c_bit10 BIT(10),"
                     + " c_char CHAR(4), c_varchar VARCHAR(20), c_text TEXT,"
                     + " c_binary BINARY(6), c_varbinary VARBINARY(10), c_blob BLOB,"
                     + " c_enum ENUM('a', 'it''s'), c_set SET('a', 'b', 'd'), c_json JSON,"
                     + " c_date DATE, c_time TIME(6), c_datetime DATETIME(6), c_datetime0 DATETIME,"
-                    + " c_timestamp TIMESTAMP(6) NULL, c_timestamp2 TIMESTAMP(2) NULL,"
+                    + " c_timestamp TIMESTAMP(6) NULL, c_timestamp3 TIMESTAMP(3) NULL,"
                     + " c_year YEAR, c_point POINT, c_geometry GEOMETRY";
 
     private static final String FULL_ROW =
             "(1, -128, 255, -32768, 65535, -8388608, 2147483647, 4294967295,"
                     + " -9223372036854775808, 18446744073709551615,"
-                    + " 12345678.90, 87654321.09,"
+                    + " 12345678.90, 1234567890123456789012345678.0123456789,"
                     + " -1.5, 3.1415927, 0.30000000000000004,"
                     + " b'1', b'1000000001',"
                     + " 'ab', 'emoji é 😀', 'line\\nbreak \"quoted\" \\\\',"
