@@ -23,8 +23,10 @@ public final class JdbcConnections {
     /**
      * The driver, used directly rather than through {@code DriverManager}: DriverManager ignores a
      * driver loaded by a child class loader (a jar added to a SQL session with {@code ADD JAR}).
+     * Created on first use, so that a missing Connector/J fails each attempt with {@link
+     * ConnectorJ#MISSING} rather than once in a static initialiser.
      */
-    private static final Driver DRIVER = newDriver();
+    private static Driver driver;
 
     private JdbcConnections() {}
 
@@ -67,7 +69,7 @@ public final class JdbcConnections {
         long backoffMillis = 200;
         for (int attempt = 0; attempt <= config.maxRetries(); attempt++) {
             try {
-                Connection connection = DRIVER.connect(url(config), properties(config));
+                Connection connection = driver().connect(url(config), properties(config));
                 if (connection == null) {
                     throw new SQLException("the MySQL driver did not accept " + url(config));
                 }
@@ -86,12 +88,11 @@ public final class JdbcConnections {
         throw last;
     }
 
-    private static Driver newDriver() {
-        try {
-            return new com.mysql.cj.jdbc.Driver();
-        } catch (SQLException e) {
-            throw new IllegalStateException("cannot create the MySQL JDBC driver", e);
+    private static synchronized Driver driver() {
+        if (driver == null) {
+            driver = ConnectorJ.newDriver();
         }
+        return driver;
     }
 
     /**

@@ -1,7 +1,12 @@
 package io.capstan.flink.mysql.table;
 
+import io.capstan.flink.mysql.connect.ConnectorJ;
+
 import org.apache.flink.annotation.Internal;
 import org.apache.flink.configuration.ConfigOption;
+import org.apache.flink.configuration.Configuration;
+import org.apache.flink.configuration.ReadableConfig;
+import org.apache.flink.table.api.ValidationException;
 import org.apache.flink.table.catalog.ResolvedSchema;
 import org.apache.flink.table.connector.source.DynamicTableSource;
 import org.apache.flink.table.factories.DynamicTableSourceFactory;
@@ -10,6 +15,7 @@ import org.apache.flink.table.factories.FactoryUtil;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
+import java.util.HashMap;
 import java.util.LinkedHashSet;
 import java.util.List;
 import java.util.Map;
@@ -18,6 +24,8 @@ import java.util.Set;
 import static io.capstan.flink.mysql.CapstanMySqlOptions.*;
 import static io.capstan.flink.mysql.table.CapstanMySqlTableOptions.DATABASE_NAME;
 import static io.capstan.flink.mysql.table.CapstanMySqlTableOptions.JDBC_PROPERTIES_PREFIX;
+import static io.capstan.flink.mysql.table.CapstanMySqlTableOptions.SCAN_STARTUP_SPECIFIC_OFFSET_FILE;
+import static io.capstan.flink.mysql.table.CapstanMySqlTableOptions.SCAN_STARTUP_SPECIFIC_OFFSET_POS;
 import static io.capstan.flink.mysql.table.CapstanMySqlTableOptions.SERVER_TIME_ZONE;
 import static io.capstan.flink.mysql.table.CapstanMySqlTableOptions.TABLE_NAME;
 
@@ -33,14 +41,20 @@ public final class CapstanMySqlTableFactory implements DynamicTableSourceFactory
     private static final Logger LOG = LoggerFactory.getLogger(CapstanMySqlTableFactory.class);
 
     private final MySqlTableResolver resolver;
+    private final BinlogPositionTranslator positions;
 
     /** Used by Flink's service discovery. */
     public CapstanMySqlTableFactory() {
-        this(new JdbcMySqlTableResolver());
+        this(new JdbcMySqlTableResolver(), new JdbcBinlogPositionTranslator());
     }
 
     CapstanMySqlTableFactory(MySqlTableResolver resolver) {
+        this(resolver, new JdbcBinlogPositionTranslator());
+    }
+
+    CapstanMySqlTableFactory(MySqlTableResolver resolver, BinlogPositionTranslator positions) {
         this.resolver = resolver;
+        this.positions = positions;
     }
 
     @Override
@@ -80,6 +94,8 @@ public final class CapstanMySqlTableFactory implements DynamicTableSourceFactory
         options.add(BINLOG_RECONNECT_BUDGET);
         options.add(SSL_MODE);
         options.add(SERVER_TIME_ZONE);
+        options.add(SCAN_STARTUP_SPECIFIC_OFFSET_FILE);
+        options.add(SCAN_STARTUP_SPECIFIC_OFFSET_POS);
         options.addAll(MySqlCdcCompatibleOptions.ALL);
         options.add(MySqlCdcCompatibleOptions.USE_LEGACY_JSON_FORMAT);
         return options;
@@ -87,13 +103,22 @@ public final class CapstanMySqlTableFactory implements DynamicTableSourceFactory
 
     @Override
     public DynamicTableSource createDynamicTableSource(Context context) {
+        requireConnectorJ();
         Map<String, String> raw = context.getCatalogTable().getOptions();
         UnsupportedOptionHints.check(raw.keySet());
 
+        Map<String, String> mapped = DebeziumPassThroughOptions.check(raw, LOG::warn);
+
         FactoryUtil.TableFactoryHelper helper = FactoryUtil.createTableFactoryHelper(this, context);
-        helper.validateExcept(JDBC_PROPERTIES_PREFIX);
-        MySqlTableDefinition table =
-                TableOptionsValidation.validate(helper.getOptions(), raw, LOG::warn);
+        helper.validateExcept(JDBC_PROPERTIES_PREFIX, DebeziumPassThroughOptions.PREFIX);
+        ReadableConfig options = helper.getOptions();
+        if (!mapped.isEmpty()) {
+            Map<String, String> merged = new HashMap<>(options.toMap());
+            merged.putAll(mapped);
+            options = Configuration.fromMap(merged);
+        }
+        options = FilePositionStart.translate(options, raw, positions);
+        MySqlTableDefinition table = TableOptionsValidation.validate(options, raw, LOG::warn);
 
         ResolvedSchema schema = context.getCatalogTable().getResolvedSchema();
         List<MySqlTableShape> tables = resolver.resolve(table);
@@ -110,5 +135,14 @@ public final class CapstanMySqlTableFactory implements DynamicTableSourceFactory
                 context.getPhysicalRowDataType(),
                 context.getObjectIdentifier().asSummaryString(),
                 settings);
+    }
+
+    /** At planning, before anything else: the SQL jar does not bundle the MySQL driver. */
+    private static void requireConnectorJ() {
+        try {
+            ConnectorJ.requirePresent();
+        } catch (IllegalStateException e) {
+            throw new ValidationException(ConnectorJ.MISSING);
+        }
     }
 }

@@ -43,4 +43,24 @@ public final class CapstanMySqlTableOptions {
                             "The zone whose wall clock a MySQL TIMESTAMP declared TIMESTAMP(p)"
                                     + " shows; default: the server's time_zone. Not used for"
                                     + " TIMESTAMP_LTZ(p), the instant.");
+
+    /** mysql-cdc's file/position offset: translated at planning into the GTID set it denotes. */
+    public static final ConfigOption<String> SCAN_STARTUP_SPECIFIC_OFFSET_FILE =
+            ConfigOptions.key("scan.startup.specific-offset.file")
+                    .stringType()
+                    .noDefaultValue()
+                    .withDescription(
+                            "With 'specific-offset': a binlog file name; with"
+                                    + " 'scan.startup.specific-offset.pos' it is translated at"
+                                    + " planning into the GTID set of the transactions before that"
+                                    + " position (the file's Previous-GTIDs plus its transactions"
+                                    + " before the position).");
+
+    public static final ConfigOption<Long> SCAN_STARTUP_SPECIFIC_OFFSET_POS =
+            ConfigOptions.key("scan.startup.specific-offset.pos")
+                    .longType()
+                    .noDefaultValue()
+                    .withDescription(
+                            "With 'scan.startup.specific-offset.file': the position in that file"
+                                    + " where a transaction starts, or the file's end.");
 }

@@ -39,6 +39,12 @@ final class ModeScopedOptions {
                     SCAN_SNAPSHOT_LOCK_WAIT_TIMEOUT,
                     SCAN_SNAPSHOT_LOCK_WAIT_BUDGET);
 
+    /** mysql-cdc's file/position offset, which only 'specific-offset' reads. */
+    static final List<ConfigOption<?>> FILE_POSITION =
+            List.of(
+                    CapstanMySqlTableOptions.SCAN_STARTUP_SPECIFIC_OFFSET_FILE,
+                    CapstanMySqlTableOptions.SCAN_STARTUP_SPECIFIC_OFFSET_POS);
+
     private ModeScopedOptions() {}
 
     /** The mode {@code scan.startup.mode} names (any case), or empty for an unknown value. */
@@ -61,6 +67,9 @@ final class ModeScopedOptions {
                 && present.contains(SCAN_STARTUP_SPECIFIC_OFFSET_GTID_SET.key())) {
             ignored.add(SCAN_STARTUP_SPECIFIC_OFFSET_GTID_SET);
         }
+        if (mode != StartupMode.GTID_SET) {
+            FILE_POSITION.stream().filter(o -> present.contains(o.key())).forEach(ignored::add);
+        }
         if (mode != StartupMode.TIMESTAMP
                 && present.contains(SCAN_STARTUP_TIMESTAMP_MILLIS.key())) {
             ignored.add(SCAN_STARTUP_TIMESTAMP_MILLIS);
@@ -80,7 +89,8 @@ final class ModeScopedOptions {
     }
 
     private static String modesReading(ConfigOption<?> option) {
-        if (option.equals(SCAN_STARTUP_SPECIFIC_OFFSET_GTID_SET)) {
+        if (option.equals(SCAN_STARTUP_SPECIFIC_OFFSET_GTID_SET)
+                || FILE_POSITION.contains(option)) {
             return "'specific-offset'";
         }
         if (option.equals(SCAN_STARTUP_TIMESTAMP_MILLIS)) {

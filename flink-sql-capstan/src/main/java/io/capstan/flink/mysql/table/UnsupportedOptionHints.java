@@ -17,11 +17,6 @@ final class UnsupportedOptionHints {
     private static final Map<String, String> PREFIXES = new LinkedHashMap<>();
 
     static {
-        String gtid =
-                "binlog file/position offsets are not supported because positions are GTID sets;"
-                        + " use 'scan.startup.specific-offset.gtid-set'.";
-        EXACT.put("scan.startup.specific-offset.file", gtid);
-        EXACT.put("scan.startup.specific-offset.pos", gtid);
         String exact =
                 "a GTID set position is exact, so no events or rows need skipping; remove it.";
         EXACT.put("scan.startup.specific-offset.skip-events", exact);
@@ -29,10 +24,11 @@ final class UnsupportedOptionHints {
         EXACT.put(
                 "connection.pool.size",
                 "capstan opens its connections per task as needed; remove it.");
-        PREFIXES.put(
-                "debezium.",
-                "capstan does not use Debezium; JDBC driver settings go in 'jdbc.properties.*', and"
-                        + " the other settings have their own options (see docs/sql.md).");
+        EXACT.put(
+                "scan.read-changelog-as-append-only.enabled",
+                "capstan emits the changelog (+I, -U, +U, -D) only; remove the option. For every"
+                        + " change as an appended record with its operation, use the DataStream"
+                        + " source with JsonDebeziumDeserializer (docs/datastream.md).");
     }
 
     private UnsupportedOptionHints() {}

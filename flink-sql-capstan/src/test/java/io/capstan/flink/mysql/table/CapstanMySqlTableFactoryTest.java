@@ -403,12 +403,52 @@ class CapstanMySqlTableFactoryTest {
 
     @Test
     void mysqlCdcOptionsWeDoNotTakeGetARemedy() {
-        assertThat(failure(o -> o.put("scan.startup.specific-offset.file", "mysql-bin.000003")))
-                .contains("'scan.startup.specific-offset.file' of mysql-cdc is not supported")
-                .contains("scan.startup.specific-offset.gtid-set");
-        assertThat(failure(o -> o.put("debezium.snapshot.mode", "never")))
-                .contains("'debezium.snapshot.mode'")
+        assertThat(
+                        failure(
+                                o -> {
+                                    o.put("scan.startup.mode", "specific-offset");
+                                    o.put("scan.startup.specific-offset.file", "mysql-bin.000003");
+                                }))
+                .contains("'scan.startup.specific-offset.pos' go together");
+        assertThat(failure(o -> o.put("scan.startup.specific-offset.skip-events", "3")))
+                .contains(
+                        "'scan.startup.specific-offset.skip-events' of mysql-cdc is not supported");
+        assertThat(failure(o -> o.put("debezium.some.setting", "x")))
+                .contains("'debezium.some.setting'")
                 .contains("does not use Debezium");
+        assertThat(failure(o -> o.put("debezium.snapshot.mode", "never")))
+                .contains("'debezium.snapshot.mode' = 'never'")
+                .contains("'scan.startup.mode'");
+        assertThat(failure(o -> o.put("scan.read-changelog-as-append-only.enabled", "true")))
+                .contains("'scan.read-changelog-as-append-only.enabled' of mysql-cdc")
+                .contains("JsonDebeziumDeserializer");
+    }
+
+    @Test
+    void debeziumKeysThatCannotChangeValuesAreAcceptedOrMapped() {
+        assertThat(
+                        config(
+                                        o -> {
+                                            o.put("debezium.snapshot.mode", "initial");
+                                            o.put("debezium.snapshot.locking.mode", "none");
+                                            o.put("debezium.database.ssl.mode", "verify_ca");
+                                            o.put("debezium.heartbeat.interval.ms", "5000");
+                                        })
+                                .source()
+                                .connection())
+                .satisfies(
+                        c -> {
+                            assertThat(c.sslMode()).isEqualTo(SslMode.VERIFY_CA);
+                            assertThat(c.heartbeatInterval()).isEqualTo(Duration.ofSeconds(5));
+                        });
+        assertThat(
+                        failure(
+                                o -> {
+                                    o.put("debezium.database.ssl.mode", "required");
+                                    o.put("ssl.mode", "disabled");
+                                }))
+                .contains("'debezium.database.ssl.mode'")
+                .contains("contradicts 'ssl.mode'");
     }
 
     @Test

@@ -27,34 +27,43 @@ import static org.assertj.core.api.Assertions.assertThat;
 /**
  * The shaded SQL jar (this module's packaged artifact) on its own: its contents, and a CREATE TABLE
  * plus SELECT in a separate JVM whose classpath holds only Flink's jars (from
- * target/flink-classpath.txt, written by the build) and the shaded jar, not this module's classes
- * or the connector's dependencies.
+ * target/flink-classpath.txt, written by the build), the shaded jar and, as users put it into lib/
+ * beside it, MySQL Connector/J's jar; not this module's classes or the connector's other
+ * dependencies.
  */
 class ShadedJarIT {
 
     @RegisterExtension static final MySqlTestDatabase DB = new MySqlTestDatabase();
 
     private static Path jar;
+    private static Path driverJar;
 
     @BeforeAll
-    static void findJar() {
+    static void findJars() {
         jar = Paths.get(System.getProperty("capstan.sql.jar"));
         assertThat(jar)
                 .as("run 'mvn verify': the shaded jar is built in the package phase")
                 .exists();
+        driverJar = Paths.get(System.getProperty("capstan.mysql.driver.jar"));
+        assertThat(driverJar.getFileName().toString()).startsWith("mysql-connector-j-");
+        assertThat(driverJar).as("mysql-connector-j in the local Maven repository").exists();
     }
 
     @Test
-    void jarHoldsOurClassesAndRelocatedDependenciesOnly() throws IOException {
+    void jarHoldsOurClassesAndRelocatedBinlogClientOnly() throws IOException {
         List<String> strays = new ArrayList<>();
-        boolean relocatedDriver = false;
+        List<String> bundledDriverOrProtobuf = new ArrayList<>();
         try (JarFile f = new JarFile(jar.toFile())) {
             for (Enumeration<JarEntry> e = f.entries(); e.hasMoreElements(); ) {
                 String name = e.nextElement().getName();
+                if (name.contains("com/mysql/")
+                        || name.contains("google/protobuf")
+                        || name.endsWith(".proto")) {
+                    bundledDriverOrProtobuf.add(name);
+                }
                 if (!name.endsWith(".class")) {
                     continue;
                 }
-                relocatedDriver |= name.equals("io/capstan/shaded/com/mysql/cj/jdbc/Driver.class");
                 if (!name.startsWith("io/capstan/flink/mysql/")
                         && !name.startsWith("io/capstan/shaded/")
                         && !name.startsWith("com/github/luben/zstd/")) { // JNI: cannot be relocated
@@ -62,30 +71,60 @@ class ShadedJarIT {
                 }
             }
             assertThat(strays).as("classes neither ours nor relocated").isEmpty();
-            assertThat(relocatedDriver).isTrue();
+            assertThat(bundledDriverOrProtobuf)
+                    .as("MySQL Connector/J and protobuf are not bundled")
+                    .isEmpty();
+            assertThat(f.getEntry("io/capstan/shaded/com/github/shyiko/mysql/binlog/"))
+                    .as("the relocated binlog client")
+                    .isNotNull();
             assertThat(read(f, "META-INF/services/org.apache.flink.table.factories.Factory"))
                     .contains("io.capstan.flink.mysql.table.CapstanMySqlTableFactory");
-            assertThat(read(f, "META-INF/services/java.sql.Driver").trim())
-                    .isEqualTo("io.capstan.shaded.com.mysql.cj.jdbc.Driver");
+            assertThat(f.getEntry("META-INF/services/java.sql.Driver")).isNull();
+            assertThat(read(f, "META-INF/LICENSE")).contains("Apache License");
+            assertThat(read(f, "META-INF/NOTICE")).contains("capstan-mysql");
             assertThat(f.getEntry("io/capstan/flink/mysql/CapstanMySqlSource.class")).isNotNull();
             assertThat(f.getEntry("org/apache/flink/table/api/TableEnvironment.class")).isNull();
         }
     }
 
     @Test
-    void createTableAndSelectWithTheJarInLib() throws Exception {
+    void createTableAndSelectWithTheJarAndTheDriverInLib() throws Exception {
         runSelect("lib", "shaded_lib");
     }
 
-    /**
-     * Fails today with "No suitable driver": {@code JdbcConnections.open} uses DriverManager, which
-     * ignores a driver that a session's user class loader (ADD JAR, sql-client --jar) brings.
-     * Verified to pass once JdbcConnections connects through a {@code com.mysql.cj.jdbc.Driver}
-     * instance directly (connector module, requested from its owner).
-     */
+    /** The SQL jar added to the session ({@code ADD JAR}), the driver in lib/. */
     @Test
     void createTableAndSelectWithTheJarAddedToTheSession() throws Exception {
         runSelect("add-jar", "shaded_added");
+    }
+
+    /** Without the driver jar in lib/: planning fails with the one line naming it. */
+    @Test
+    void withoutTheDriverPlanningFailsNamingTheJar() throws Exception {
+        DB.execute("CREATE TABLE shaded_nodriver (id INT NOT NULL PRIMARY KEY)");
+        String ddl =
+                createTable(
+                        "shaded_nodriver",
+                        "id INT NOT NULL, PRIMARY KEY (id) NOT ENFORCED",
+                        options(DB, "shaded_nodriver", gtidExecuted(DB)));
+        List<String> classpath = new ArrayList<>(flinkClasspath());
+        classpath.add(jar.toString());
+        Process p = start("no-driver", classpath, "lib", ddl, "SELECT id FROM shaded_nodriver");
+        try {
+            boolean exited = p.waitFor(120, TimeUnit.SECONDS);
+            String out = Files.readString(log("no-driver"));
+            assertThat(exited).as("child finished; output:\n" + tail(out)).isTrue();
+            assertThat(p.exitValue()).as("exit code; output:\n" + tail(out)).isNotZero();
+            assertThat(out)
+                    .contains(
+                            "MySQL Connector/J is not on the classpath: put"
+                                    + " mysql-connector-j-8.x.jar (com.mysql:mysql-connector-j)"
+                                    + " into Flink's lib/ directory")
+                    .doesNotContain("NoClassDefFoundError")
+                    .doesNotContain(DB.connectorAccount().password());
+        } finally {
+            p.destroyForcibly();
+        }
     }
 
     private void runSelect(String mode, String table) throws Exception {
@@ -101,6 +140,35 @@ class ShadedJarIT {
         if (mode.equals("lib")) {
             classpath.add(jar.toString());
         }
+        classpath.add(driverJar.toString()); // lib/ in both modes, as users install it
+        Process p = start(mode, classpath, mode, ddl, "SELECT id, v, tbl FROM " + table);
+        try {
+            DB.execute(
+                    "INSERT INTO " + table + " VALUES (1, 'one')",
+                    "INSERT INTO " + table + " VALUES (2, 'two')");
+            boolean exited = p.waitFor(180, TimeUnit.SECONDS);
+            String out = Files.readString(log(mode));
+            assertThat(exited).as("child finished; output:\n" + tail(out)).isTrue();
+            assertThat(p.exitValue()).as("exit code; output:\n" + tail(out)).isZero();
+            assertThat(out)
+                    .contains("ROW +I[1, one, " + table + "]")
+                    .contains("ROW +I[2, two, " + table + "]")
+                    .contains("DONE")
+                    .doesNotContain(DB.connectorAccount().password());
+        } finally {
+            p.destroyForcibly();
+        }
+    }
+
+    private static Path log(String name) {
+        return Paths.get(System.getProperty("java.io.tmpdir"), "shaded-jar-it-" + name + ".log");
+    }
+
+    /** Starts {@link ShadedJarSqlMain} on {@code classpath}; its output goes to {@link #log}. */
+    private static Process start(
+            String name, List<String> classpath, String mode, String ddl, String query)
+            throws IOException {
+        classpath = new ArrayList<>(classpath);
         classpath.add(mainClassOnly().toString());
 
         List<String> command = new ArrayList<>();
@@ -117,31 +185,12 @@ class ShadedJarIT {
         command.add(mode);
         command.add(jar.toString());
         command.add(ddl);
-        command.add("SELECT id, v, tbl FROM " + table);
+        command.add(query);
         command.add("2");
-
-        Path log = Files.createTempFile("shaded-" + mode, ".log");
-        Process p =
-                new ProcessBuilder(command)
-                        .redirectErrorStream(true)
-                        .redirectOutput(log.toFile())
-                        .start();
-        try {
-            DB.execute(
-                    "INSERT INTO " + table + " VALUES (1, 'one')",
-                    "INSERT INTO " + table + " VALUES (2, 'two')");
-            boolean exited = p.waitFor(180, TimeUnit.SECONDS);
-            String out = Files.readString(log);
-            assertThat(exited).as("child finished; output:\n" + tail(out)).isTrue();
-            assertThat(p.exitValue()).as("exit code; output:\n" + tail(out)).isZero();
-            assertThat(out)
-                    .contains("ROW +I[1, one, " + table + "]")
-                    .contains("ROW +I[2, two, " + table + "]")
-                    .contains("DONE")
-                    .doesNotContain(DB.connectorAccount().password());
-        } finally {
-            p.destroyForcibly();
-        }
+        return new ProcessBuilder(command)
+                .redirectErrorStream(true)
+                .redirectOutput(log(name).toFile())
+                .start();
     }
 
     private static String tail(String s) {

@@ -21,11 +21,11 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 /**
  * The SQL path on a real cluster: the shaded {@code flink-sql-capstan} jar (not the module's
- * classes) on the classpath of the JobManager, the TaskManagers and the SQL Gateway, as when it is
- * dropped into a distribution's lib/, and a streaming query over a {@code 'capstan-mysql'} table
- * run through the SQL Gateway's REST API while four writers change the table. The query's
- * continuously updated aggregate (row count and sums of key, version and balance, which a lost or
- * repeated change would shift) must reach exactly the table's values.
+ * classes) and MySQL Connector/J's jar on the classpath of the JobManager, the TaskManagers and the
+ * SQL Gateway, as when both are dropped into a distribution's lib/, and a streaming query over a
+ * {@code 'capstan-mysql'} table run through the SQL Gateway's REST API while four writers change
+ * the table. The query's continuously updated aggregate (row count and sums of key, version and
+ * balance, which a lost or repeated change would shift) must reach exactly the table's values.
  */
 class SqlGatewayConnectorClusterIT {
     @RegisterExtension static final MySqlTestDatabase DB = new MySqlTestDatabase();
@@ -45,6 +45,11 @@ class SqlGatewayConnectorClusterIT {
         assertThat(sqlJar)
                 .as("the shaded SQL jar, built by flink-sql-capstan's package phase")
                 .isRegularFile();
+        // Not bundled in the SQL jar: users put it into lib/ beside it.
+        Path driverJar = Path.of(System.getProperty("capstan.e2e.mysql.driver.jar"));
+        assertThat(driverJar)
+                .as("mysql-connector-j from the local Maven repository (dependency:properties)")
+                .isRegularFile();
         cluster =
                 FlinkStandaloneCluster.builder()
                         .name("SqlGatewayConnectorClusterIT")
@@ -52,6 +57,7 @@ class SqlGatewayConnectorClusterIT {
                         .slotsPerTaskManager(1)
                         .checkpointInterval(Duration.ofSeconds(1))
                         .addJar(sqlJar)
+                        .addJar(driverJar)
                         .start();
         fixture = new CdcJobFixture(cluster, DB);
         long started = System.nanoTime();

@@ -49,6 +49,7 @@ public final class CapstanEnumerator implements SplitEnumerator<CapstanSplit, En
     private final SnapshotPlanning planning;
     private final BinlogSplitPlanner binlogPlanner;
     private final SplitAssignmentTracker tracker;
+    private final CapstanEnumeratorMetrics metrics;
 
     /**
      * @param mode the configured start mode: how a new job starts, and whether a snapshot ends the
@@ -67,11 +68,14 @@ public final class CapstanEnumerator implements SplitEnumerator<CapstanSplit, En
         this.planning = planning;
         this.binlogPlanner = binlogPlanner;
         this.tracker = SplitAssignmentTracker.restore(mode, state);
+        this.metrics =
+                new CapstanEnumeratorMetrics(context.metricGroup(), System::currentTimeMillis);
     }
 
     @Override
     public void start() {
         LOG.info("Enumerator starts in phase {}", tracker.phase());
+        refreshMetrics();
         switch (tracker.phase()) {
             case RESOLVING_TABLES:
                 context.callAsync(planning::resolveTables, this::onTablesResolved);
@@ -159,6 +163,11 @@ public final class CapstanEnumerator implements SplitEnumerator<CapstanSplit, En
                 context.signalNoMoreSplits(reply.subtask());
             }
         }
+        refreshMetrics();
+    }
+
+    private void refreshMetrics() {
+        metrics.refresh(tracker.phase(), tracker.book());
     }
 
     @Override
@@ -167,6 +176,7 @@ public final class CapstanEnumerator implements SplitEnumerator<CapstanSplit, En
             onCompleted(subtaskId, completed.completed());
         } else if (sourceEvent instanceof ChunksReopenedEvent reopened) {
             tracker.chunksReopened(reopened.splitIds());
+            refreshMetrics();
         } else if (sourceEvent instanceof ReaderCheckpointingEvent checkpointing) {
             tracker.readersCheckpointing(
                     checkpointing.checkpointingEnabled(),
@@ -188,6 +198,8 @@ public final class CapstanEnumerator implements SplitEnumerator<CapstanSplit, En
         } // else it failed: it resends the completions it restores, and is acknowledged then
         if (changed) {
             serveWaiting();
+        } else {
+            refreshMetrics();
         }
     }
 

@@ -16,6 +16,7 @@ import java.util.ArrayDeque;
 import java.util.ArrayList;
 import java.util.Collection;
 import java.util.Deque;
+import java.util.HashMap;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
@@ -163,6 +164,32 @@ public final class SnapshotBook {
 
     public int finishedCount() {
         return finishedCount;
+    }
+
+    /**
+     * One table's chunks for the enumerator's metrics: planned so far (every chunk once {@code
+     * planningFinished}), planned but not handed out, and finished.
+     */
+    public record TableChunkCounts(
+            TableId table, int planned, int pending, int finished, boolean planningFinished) {}
+
+    /** The chunk counts of every table, in table order. */
+    public List<TableChunkCounts> chunkCounts() {
+        Map<TableId, Integer> pendingByTable = new HashMap<>();
+        for (SnapshotChunkSplit s : pending) {
+            pendingByTable.merge(s.chunk().table(), 1, Integer::sum);
+        }
+        List<TableChunkCounts> out = new ArrayList<>(planning.size());
+        planning.forEach(
+                (t, state) ->
+                        out.add(
+                                new TableChunkCounts(
+                                        t,
+                                        state.nextIndex(),
+                                        pendingByTable.getOrDefault(t, 0),
+                                        finished.get(t).size(),
+                                        state.isFinished())));
+        return out;
     }
 
     /** Every finished chunk, table by table in index order. */

@@ -93,6 +93,7 @@ public final class BinlogRecordEmitter<T> {
         deserializer.deserialize(event, collector);
         state.rowEmitted(change.gtid(), change.indexInTransaction());
         metrics.rowEmitted();
+        metrics.changeEmitted(change.tableId(), event.operation());
     }
 
     private ChangeEvent event(

@@ -1,12 +1,17 @@
 package io.capstan.flink.mysql.source.reader;
 
 import io.capstan.flink.mysql.binlog.BinlogStreamerMetrics;
+import io.capstan.flink.mysql.event.Operation;
 import io.capstan.flink.mysql.gtid.GtidSet;
+import io.capstan.flink.mysql.schema.TableId;
 
 import org.apache.flink.annotation.Internal;
 import org.apache.flink.metrics.Counter;
+import org.apache.flink.metrics.MetricGroup;
 import org.apache.flink.metrics.groups.SourceReaderMetricGroup;
 
+import java.util.HashMap;
+import java.util.Map;
 import java.util.function.Supplier;
 
 /**
@@ -31,6 +36,17 @@ public final class CapstanReaderMetrics {
     public static final String PROCESSED_GTID_LAG = "processedGtidLag";
     public static final String GATE_KEYS_WEIGHED = "gateKeysWeighed";
 
+    // Flink CDC mysql-cdc's reader metrics, same names and meaning: rows emitted by kind, in total
+    // and per table in the group database.<db>.table.<table> (which also has numRecordsIn).
+    public static final String NUM_SNAPSHOT_RECORDS = "numSnapshotRecords";
+    public static final String NUM_INSERT_DML_RECORDS = "numInsertDMLRecords";
+    public static final String NUM_UPDATE_DML_RECORDS = "numUpdateDMLRecords";
+    public static final String NUM_DELETE_DML_RECORDS = "numDeleteDMLRecords";
+    public static final String NUM_RECORDS_IN = "numRecordsIn";
+    public static final String CURRENT_READ_TIMESTAMP_MS = "currentReadTimestampMs";
+    public static final String DATABASE_GROUP = "database";
+    public static final String TABLE_GROUP = "table";
+
     private final Counter transactionsProcessed;
     private final Counter rowsEmitted;
     private final Counter rowsSkippedOnResume;
@@ -39,6 +55,14 @@ public final class CapstanReaderMetrics {
     private final Counter rowsSuppressedByGate;
     private final Counter gateKeysWeighed;
     private final Counter numRecordsIn;
+    private final SourceReaderMetricGroup group;
+    private final ChangeCounters changes;
+
+    /** Per table, created on its first row (task thread only). */
+    private final Map<TableId, ChangeCounters> tableChanges = new HashMap<>();
+
+    /** Commit time (ms) of the latest fetched change; -1 before the first. */
+    private volatile long readTimestampMillis = -1;
 
     /** Written by the fetcher thread, read by the metric reporter. */
     private volatile long fetchEventTimeLagMillis = -1;
@@ -74,6 +98,9 @@ public final class CapstanReaderMetrics {
         group.gauge(RECONNECTS, () -> streamer == null ? 0L : streamer.reconnects());
         // Transactions the server had executed at its latest poll that are not processed yet.
         group.gauge(PROCESSED_GTID_LAG, this::processedGtidLag);
+        this.group = group;
+        this.changes = new ChangeCounters(group, false);
+        group.gauge(CURRENT_READ_TIMESTAMP_MS, () -> readTimestampMillis);
     }
 
     /** -1 until the binlog split streams and the server's set has been read once. */
@@ -137,6 +164,69 @@ public final class CapstanReaderMetrics {
     /** Fetch time minus commit time of the latest fetched change, in milliseconds. */
     void recordFetched(long commitTimestampMicros, long fetchTimeMillis) {
         fetchEventTimeLagMillis = fetchTimeMillis - commitTimestampMicros / 1000;
+        readTimestampMillis = commitTimestampMicros / 1000;
+    }
+
+    /** A chunk's rows were emitted (each counts as one snapshot record, as in mysql-cdc). */
+    void snapshotRowsEmitted(TableId table, long rows) {
+        changes.snapshot.inc(rows);
+        ChangeCounters t = countersOf(table);
+        t.snapshot.inc(rows);
+        t.recordsIn.inc(rows);
+    }
+
+    /** A binlog row change was emitted with this operation (an update counts once). */
+    void changeEmitted(TableId table, Operation operation) {
+        ChangeCounters t = countersOf(table);
+        Counter total = changes.of(operation);
+        if (total != null) {
+            total.inc();
+            t.of(operation).inc();
+        }
+        t.recordsIn.inc();
+    }
+
+    private ChangeCounters countersOf(TableId table) {
+        return tableChanges.computeIfAbsent(
+                table,
+                id ->
+                        new ChangeCounters(
+                                group.addGroup(DATABASE_GROUP, id.database())
+                                        .addGroup(TABLE_GROUP, id.table()),
+                                true));
+    }
+
+    /** mysql-cdc's counters of rows by kind, in one group. */
+    private static final class ChangeCounters {
+        final Counter snapshot;
+        final Counter insert;
+        final Counter update;
+        final Counter delete;
+
+        /** Per table only: every row of the table (the reader-level one is Flink's own). */
+        final Counter recordsIn;
+
+        /**
+         * @param group where the counters go
+         * @param perTable whether {@code group} is a table's (with its own numRecordsIn)
+         */
+        ChangeCounters(MetricGroup group, boolean perTable) {
+            this.snapshot = group.counter(NUM_SNAPSHOT_RECORDS);
+            this.insert = group.counter(NUM_INSERT_DML_RECORDS);
+            this.update = group.counter(NUM_UPDATE_DML_RECORDS);
+            this.delete = group.counter(NUM_DELETE_DML_RECORDS);
+            this.recordsIn = perTable ? group.counter(NUM_RECORDS_IN) : null;
+        }
+
+        /** The counter of a binlog operation; null for one mysql-cdc does not count by kind. */
+        Counter of(Operation operation) {
+            return switch (operation) {
+                case INSERT -> insert;
+                case UPDATE -> update;
+                case DELETE -> delete;
+                default -> null;
+            };
+        }
     }
 
     long rowsEmittedCount() {

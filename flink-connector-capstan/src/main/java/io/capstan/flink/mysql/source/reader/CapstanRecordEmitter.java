@@ -32,6 +32,9 @@ public final class CapstanRecordEmitter<T>
             case CHUNK:
                 chunks.emit(element.asChunk(), output, state.asSnapshotChunkSplitState());
                 metrics.elementEmitted(element.asChunk().result().rowCount());
+                metrics.snapshotRowsEmitted(
+                        element.asChunk().schema().tableId(),
+                        element.asChunk().result().rowCount());
                 break;
             case BINLOG_RECORD:
                 long emittedBefore = metrics.rowsEmittedCount();

@@ -1,0 +1,121 @@
+package io.capstan.flink.mysql.table;
+
+import io.capstan.flink.mysql.connect.JdbcConnections;
+import io.capstan.flink.mysql.connect.MySqlConnectionConfig;
+import io.capstan.flink.mysql.gtid.Gtid;
+import io.capstan.flink.mysql.gtid.GtidSet;
+
+import org.apache.flink.table.api.ValidationException;
+
+import java.sql.Connection;
+import java.sql.ResultSet;
+import java.sql.SQLException;
+import java.sql.Statement;
+import java.util.regex.Matcher;
+import java.util.regex.Pattern;
+
+/**
+ * Reads the translation from the server: {@code SHOW BINARY LOGS} (is the file still there, how
+ * long is it) and {@code SHOW BINLOG EVENTS IN 'file'} (its Previous-GTIDs event and the GTID event
+ * of each transaction before the position). The position must be where a transaction starts (a GTID
+ * event), before the file's first transaction, or the file's end; a position inside a transaction
+ * is refused, since part of it would be skipped.
+ */
+final class JdbcBinlogPositionTranslator implements BinlogPositionTranslator {
+
+    private static final Pattern FILE_NAME = Pattern.compile("[A-Za-z0-9._-]+");
+    private static final Pattern GTID_NEXT = Pattern.compile("'([0-9a-fA-F-]+):(\\d+)'");
+    private static final String USE_GTID_SET =
+            " Use 'scan.startup.specific-offset.gtid-set' instead.";
+
+    @Override
+    public String gtidSetBefore(MySqlConnectionConfig connection, String file, long pos) {
+        String name = file.trim();
+        if (!FILE_NAME.matcher(name).matches()) {
+            throw refused("the file name is not a binlog file name.");
+        }
+        try (Connection c = JdbcConnections.open(connection);
+                Statement s = c.createStatement()) {
+            long size = fileSize(s, name);
+            if (size < 0) {
+                throw refused("the server no longer has that binlog file (or never had it).");
+            }
+            if (pos < 4 || pos > size) {
+                throw refused("the position is outside the file (4.." + size + ").");
+            }
+            return scan(s, name, pos, size).toString();
+        } catch (SQLException e) {
+            throw new ValidationException(
+                    "Cannot translate 'scan.startup.specific-offset.file'/'.pos' into a GTID set:"
+                            + " reading the binlog index failed (SQL state "
+                            + e.getSQLState()
+                            + ", error "
+                            + e.getErrorCode()
+                            + ")."
+                            + USE_GTID_SET);
+        }
+    }
+
+    /** The file's length, or -1 when the server does not list it. */
+    private static long fileSize(Statement s, String file) throws SQLException {
+        try (ResultSet rs = s.executeQuery("SHOW BINARY LOGS")) {
+            while (rs.next()) {
+                if (rs.getString(1).equals(file)) {
+                    return rs.getLong(2);
+                }
+            }
+        }
+        return -1;
+    }
+
+    private static GtidSet scan(Statement s, String file, long pos, long size) throws SQLException {
+        GtidSet previous = null;
+        GtidSet.Builder inFile = GtidSet.builder();
+        boolean atBoundary = pos == size;
+        boolean transactionSeen = false;
+        // The name is checked against FILE_NAME: SHOW BINLOG EVENTS takes no parameters.
+        try (ResultSet rs = s.executeQuery("SHOW BINLOG EVENTS IN '" + file + "'")) {
+            while (rs.next()) {
+                long at = rs.getLong("Pos");
+                String type = rs.getString("Event_type");
+                String info = rs.getString("Info");
+                if (type.equals("Previous_gtids")) {
+                    previous = GtidSet.parse(info.replaceAll("\\s", ""));
+                } else if (type.equals("Gtid")) {
+                    if (at == pos) {
+                        atBoundary = true;
+                    }
+                    if (at >= pos) {
+                        break;
+                    }
+                    transactionSeen = true;
+                    inFile.add(gtid(info));
+                } else if (type.equals("Anonymous_Gtid") && at < pos) {
+                    throw refused("a transaction before the position was written without a GTID.");
+                }
+            }
+        }
+        if (previous == null) {
+            throw refused("the file has no Previous-GTIDs event: is GTID mode on?");
+        }
+        if (!atBoundary && transactionSeen) {
+            throw refused("the position is inside a transaction, not where one starts.");
+        }
+        return previous.union(inFile.build());
+    }
+
+    private static Gtid gtid(String gtidNextStatement) {
+        Matcher m = GTID_NEXT.matcher(gtidNextStatement);
+        if (!m.find()) {
+            throw refused("the file holds a GTID event capstan cannot read.");
+        }
+        return Gtid.of(m.group(1), Long.parseLong(m.group(2)));
+    }
+
+    private static ValidationException refused(String why) {
+        return new ValidationException(
+                "Cannot translate 'scan.startup.specific-offset.file'/'.pos' into a GTID set: "
+                        + why
+                        + USE_GTID_SET);
+    }
+}
