@@ -141,6 +141,29 @@ public final class SnapshotDdlGuard {
         return tokens.isEmpty() ? inProgress.stream().sorted().findFirst() : Optional.empty();
     }
 
+    /**
+     * What a DDL statement does to existing tables, for the binlog's captured-table check: the
+     * tables it empties (TRUNCATE) and removes (DROP TABLE, the old names of RENAME TABLE and ALTER
+     * TABLE ... RENAME), and the databases it drops. Empty when the statement is not understood.
+     */
+    public static Optional<TableRemovals> removals(String sql) {
+        List<Token> tokens;
+        try {
+            tokens = SqlTokenizer.tokenize(sql);
+        } catch (IllegalArgumentException e) {
+            return Optional.empty();
+        }
+        if (tokens.isEmpty()) {
+            return Optional.of(new TableRemovals(List.of(), List.of(), List.of()));
+        }
+        return Parser.targets(tokens)
+                .map(t -> new TableRemovals(t.truncated, t.removed, t.databases));
+    }
+
+    /** Tables a statement empties or removes, each {@code {database or null, table}} as written. */
+    public record TableRemovals(
+            List<String[]> truncated, List<String[]> removed, List<String> databases) {}
+
     private static Set<String> words(String... w) {
         return Set.of(w);
     }
@@ -149,6 +172,8 @@ public final class SnapshotDdlGuard {
     static final class Targets {
         final List<String[]> tables = new ArrayList<>(); // {database or null, table}
         final List<String> databases = new ArrayList<>();
+        final List<String[]> truncated = new ArrayList<>(); // emptied: TRUNCATE
+        final List<String[]> removed = new ArrayList<>(); // gone under this name: DROP, RENAME
 
         boolean touches(String defaultDb, TableId t) {
             for (String d : databases) {
@@ -208,7 +233,9 @@ public final class SnapshotDdlGuard {
                     }
                     expectWord("TABLE", "TABLES");
                     do {
-                        out.tables.add(name());
+                        String[] from = name();
+                        out.tables.add(from);
+                        out.removed.add(from);
                         expectWord("TO", "AS");
                         out.tables.add(name());
                     } while (skipSymbol(','));
@@ -216,6 +243,7 @@ public final class SnapshotDdlGuard {
                 case "TRUNCATE":
                     skipWord("TABLE");
                     out.tables.add(name());
+                    out.truncated.add(out.tables.get(0));
                     return Optional.of(out);
                 case "OPTIMIZE":
                 case "REPAIR":
@@ -232,12 +260,14 @@ public final class SnapshotDdlGuard {
             skipWord("ONLINE", "OFFLINE");
             skipWord("IGNORE");
             if (skipWord("TABLE")) {
-                out.tables.add(name());
-                // ALTER TABLE t ... RENAME [TO|AS] u: u is touched too
+                String[] altered = name();
+                out.tables.add(altered);
+                // ALTER TABLE t ... RENAME [TO|AS] u: u is touched too, t is gone
                 while (pos < tokens.size()) {
                     if (next().isWord("RENAME")
                             && !(peekWord("COLUMN") || peekWord("INDEX") || peekWord("KEY"))) {
                         skipWord("TO", "AS");
+                        out.removed.add(altered);
                         out.tables.add(name());
                     }
                 }
@@ -250,10 +280,13 @@ public final class SnapshotDdlGuard {
         }
 
         private Optional<Targets> drop(Targets out) {
-            skipWord("TEMPORARY");
+            boolean temporary = skipWord("TEMPORARY");
             if (skipWord("TABLE", "TABLES")) {
                 skipIfExists();
                 nameList(out);
+                if (!temporary) { // a temporary table only hides a base table of its name
+                    out.removed.addAll(out.tables);
+                }
                 return Optional.of(out);
             }
             if (skipWord("INDEX")) {
