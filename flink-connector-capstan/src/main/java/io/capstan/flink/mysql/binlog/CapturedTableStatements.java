@@ -6,7 +6,7 @@ import io.capstan.flink.mysql.error.HaltReason;
 import io.capstan.flink.mysql.gtid.Gtid;
 import io.capstan.flink.mysql.schema.TableId;
 import io.capstan.flink.mysql.snapshot.ddl.SnapshotDdlGuard;
-import io.capstan.flink.mysql.snapshot.ddl.SnapshotDdlGuard.TableRemovals;
+import io.capstan.flink.mysql.snapshot.ddl.TableRemovals;
 
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -80,7 +80,7 @@ final class CapturedTableStatements {
      *     captured_table_truncated} under {@link TruncateHandling#HALT}
      */
     List<TableId> onDdl(String database, String sql, Gtid gtid) {
-        Optional<TableRemovals> removals = SnapshotDdlGuard.removals(sql);
+        Optional<TableRemovals> removals = TableRemovals.of(sql);
         if (removals.isEmpty()) {
             unreadable(database, sql, gtid);
             return List.of();

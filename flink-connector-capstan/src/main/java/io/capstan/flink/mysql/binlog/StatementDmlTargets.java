@@ -203,7 +203,8 @@ final class StatementDmlTargets {
             return false;
         }
         String w = upperWord(tokens.get(i));
-        return JOIN_WORDS.contains(w) && !peekSymbolAt(i + 1, '(');
+        boolean function = (w.equals("LEFT") || w.equals("RIGHT")) && peekSymbolAt(i + 1, '(');
+        return JOIN_WORDS.contains(w) && !function;
     }
 
     /** {@code t}, {@code db.t}, either followed by {@code .*}. */

@@ -31,7 +31,7 @@ import java.util.TreeSet;
 public final class SnapshotDdlGuard {
 
     private static final Set<String> HARMLESS_LEADING =
-            words(
+            Set.of(
                     "GRANT",
                     "REVOKE",
                     "FLUSH",
@@ -60,7 +60,7 @@ public final class SnapshotDdlGuard {
 
     /** Objects other than tables, for CREATE / ALTER / DROP. */
     private static final Set<String> OTHER_OBJECTS =
-            words(
+            Set.of(
                     "VIEW",
                     "TRIGGER",
                     "FUNCTION",
@@ -139,33 +139,6 @@ public final class SnapshotDdlGuard {
         }
         // An unparseable text without tokens: halt if anything is in progress.
         return tokens.isEmpty() ? inProgress.stream().sorted().findFirst() : Optional.empty();
-    }
-
-    /**
-     * What a DDL statement does to existing tables, for the binlog's captured-table check: the
-     * tables it empties (TRUNCATE) and removes (DROP TABLE, the old names of RENAME TABLE and ALTER
-     * TABLE ... RENAME), and the databases it drops. Empty when the statement is not understood.
-     */
-    public static Optional<TableRemovals> removals(String sql) {
-        List<Token> tokens;
-        try {
-            tokens = SqlTokenizer.tokenize(sql);
-        } catch (IllegalArgumentException e) {
-            return Optional.empty();
-        }
-        if (tokens.isEmpty()) {
-            return Optional.of(new TableRemovals(List.of(), List.of(), List.of()));
-        }
-        return Parser.targets(tokens)
-                .map(t -> new TableRemovals(t.truncated, t.removed, t.databases));
-    }
-
-    /** Tables a statement empties or removes, each {@code {database or null, table}} as written. */
-    public record TableRemovals(
-            List<String[]> truncated, List<String[]> removed, List<String> databases) {}
-
-    private static Set<String> words(String... w) {
-        return Set.of(w);
     }
 
     /** Tables (possibly unqualified) and whole databases a statement changes. */
@@ -284,9 +257,8 @@ public final class SnapshotDdlGuard {
             if (skipWord("TABLE", "TABLES")) {
                 skipIfExists();
                 nameList(out);
-                if (!temporary) { // a temporary table only hides a base table of its name
-                    out.removed.addAll(out.tables);
-                }
+                // a temporary table only hides a base table of its name
+                out.removed.addAll(temporary ? List.of() : out.tables);
                 return Optional.of(out);
             }
             if (skipWord("INDEX")) {
