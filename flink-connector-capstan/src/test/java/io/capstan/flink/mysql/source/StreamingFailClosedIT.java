@@ -28,7 +28,10 @@ import org.junit.jupiter.api.extension.RegisterExtension;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Optional;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.concurrent.ThreadLocalRandom;
+import java.util.concurrent.TimeUnit;
 
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.catchThrowable;
@@ -75,7 +78,7 @@ class StreamingFailClosedIT {
                         "rd",
                         new RowDataDeserializer(new RowTypeInfo(declared)),
                         TruncateHandling.HALT);
-        List<RowData> rows = new ArrayList<>();
+        List<RowData> rows = new CopyOnWriteArrayList<>();
         Throwable failure;
         try (CloseableIterator<RowData> it =
                 env().fromSource(source, WatermarkStrategy.noWatermarks(), "rowdata")
@@ -86,15 +89,17 @@ class StreamingFailClosedIT {
             DB.execute(
                     "ALTER TABLE rd ADD COLUMN c INT NOT NULL DEFAULT 7 FIRST",
                     "INSERT INTO rd VALUES (8, 3, 30)");
-            failure =
-                    catchThrowable(
+            // Without the check the job would keep running with shifted rows: wait a bounded time.
+            CompletableFuture<Void> drained =
+                    CompletableFuture.runAsync(
                             () -> {
                                 while (it.hasNext()) {
                                     rows.add(it.next());
                                 }
                             });
+            failure = catchThrowable(() -> drained.get(60, TimeUnit.SECONDS));
         }
-        assertThat(rows).hasSize(2).allMatch(r -> r.getArity() == 2);
+        assertThat(rows).as("rows before the halt").hasSize(2).allMatch(r -> r.getArity() == 2);
         Optional<CapstanHaltException> halt =
                 ExceptionUtils.findThrowable(failure, CapstanHaltException.class);
         assertThat(halt).as(String.valueOf(failure)).isPresent();
