@@ -47,6 +47,11 @@ import java.util.Map;
  * are skipped. Transactions committed before the start timestamp are ended without rows.
  * FORMAT_DESCRIPTION tells the {@link TableSchemaCache} the binlog's server version.
  *
+ * <p>What cannot be delivered exactly halts rather than passing silently: a data change logged as a
+ * statement, and a TRUNCATE, DROP or RENAME of a captured table ({@link CapturedTableStatements},
+ * which may instead have a TRUNCATE emitted as a change), a PARTIAL_UPDATE_ROWS_EVENT of a captured
+ * table, and a new GTID while a transaction that passed captured rows has no end.
+ *
  * <p>No I/O: events come in through {@link #onEvent}, records go out through a {@link RecordSink}
  * (which may block: that is the back-pressure). Single-threaded.
  *
