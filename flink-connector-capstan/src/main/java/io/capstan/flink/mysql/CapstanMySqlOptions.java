@@ -173,6 +173,16 @@ public final class CapstanMySqlOptions {
                             "How long a dropped binlog connection may keep failing to reconnect"
                                     + " before the job halts (reconnect_budget_exhausted).");
 
+    public static final ConfigOption<String> BINLOG_TRUNCATE_HANDLING =
+            ConfigOptions.key("binlog.truncate.handling")
+                    .stringType()
+                    .defaultValue("halt")
+                    .withDescription(
+                            "What a TRUNCATE of a captured table after its snapshot does: halt"
+                                    + " (captured_table_truncated), emit (a change event of operation"
+                                    + " TRUNCATE, op \"t\" in the JSON envelope; RowData and SQL halt)"
+                                    + " or skip (one WARN; downstream keeps the rows).");
+
     /** DataStream only: the SQL connector keeps the default. */
     public static final ConfigOption<Integer> BINLOG_QUEUE_CAPACITY =
             ConfigOptions.key("binlog.queue.capacity")

@@ -248,6 +248,16 @@ public final class CapstanMySqlSourceBuilder<T> {
     }
 
     /**
+     * Option {@code binlog.truncate.handling}: what a TRUNCATE of a captured table after its
+     * snapshot does (default {@link TruncateHandling#HALT}): halt, emit it as a change event of
+     * operation TRUNCATE ({@code JsonDebeziumDeserializer} writes {@code "op":"t"}; {@code
+     * RowDataDeserializer} cannot express it and halts), or skip it with a WARN.
+     */
+    public CapstanMySqlSourceBuilder<T> truncateHandling(TruncateHandling handling) {
+        return set(BINLOG_TRUNCATE_HANDLING, handling == null ? null : handling.optionValue());
+    }
+
+    /**
      * Validates the options and builds the source.
      *
      * @throws IllegalArgumentException naming the first invalid option and how to fix it

@@ -16,15 +16,17 @@ import java.util.Objects;
  * table, in which transaction.
  *
  * <p>The images are Flink {@link RowData} in the column order of {@link #schema()}: {@code before}
- * is set for UPDATE and DELETE, {@code after} for READ, INSERT and UPDATE. They are valid only
- * during the {@code deserialize} call: copy what you keep. {@link #toString()} never shows values.
+ * is set for UPDATE and DELETE, {@code after} for READ, INSERT and UPDATE; a TRUNCATE (emitted only
+ * under option {@code binlog.truncate.handling} = {@code emit}) has neither, nor a schema. They are
+ * valid only during the {@code deserialize} call: copy what you keep. {@link #toString()} never
+ * shows values.
  */
 @PublicEvolving
 public final class ChangeEvent {
     private final Operation operation;
     @Nullable private final RowData before;
     @Nullable private final RowData after;
-    private final TableSchema schema;
+    @Nullable private final TableSchema schema;
     private final TableId tableId;
     @Nullable private final String gtid;
     private final long commitTimestampMicros;
@@ -42,7 +44,10 @@ public final class ChangeEvent {
         this.operation = Objects.requireNonNull(operation, "operation");
         this.before = before;
         this.after = after;
-        this.schema = Objects.requireNonNull(schema, "schema");
+        if (schema == null && operation != Operation.TRUNCATE) {
+            throw new NullPointerException("schema");
+        }
+        this.schema = schema;
         this.tableId = Objects.requireNonNull(tableId, "tableId");
         this.gtid = gtid;
         this.commitTimestampMicros = commitTimestampMicros;
@@ -65,7 +70,10 @@ public final class ChangeEvent {
         return after;
     }
 
-    /** The table's columns: names, MySQL types and the Flink types of the images' fields. */
+    /**
+     * The table's columns: names, MySQL types and the Flink types of the images' fields; null for a
+     * {@link Operation#TRUNCATE}, which carries no row.
+     */
     public TableSchema schema() {
         return schema;
     }

@@ -264,6 +264,15 @@ public final class OptionRules {
         return table;
     }
 
+    public static TruncateHandling truncateHandling(String value) {
+        for (TruncateHandling h : TruncateHandling.values()) {
+            if (h.optionValue().equalsIgnoreCase(value == null ? "" : value.trim())) {
+                return h;
+            }
+        }
+        throw invalid(BINLOG_TRUNCATE_HANDLING, "it must be halt, emit or skip.");
+    }
+
     public static int binlogQueueCapacity(int value) {
         if (value < MIN_BINLOG_QUEUE_CAPACITY) {
             throw invalid(

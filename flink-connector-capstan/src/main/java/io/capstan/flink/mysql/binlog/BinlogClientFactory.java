@@ -66,6 +66,9 @@ final class BinlogClientFactory {
                     new CapturedRowsDeserializer(
                             deserializer.getEventDataDeserializer(type), tables, metrics));
         }
+        deserializer.setEventDataDeserializer(
+                EventType.PARTIAL_UPDATE_ROWS_EVENT,
+                new CapturedRowsDeserializer(new PartialUpdateRefusal(tables), tables, metrics));
         return deserializer;
     }
 }

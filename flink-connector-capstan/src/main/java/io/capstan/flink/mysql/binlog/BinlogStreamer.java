@@ -76,7 +76,8 @@ public final class BinlogStreamer implements AutoCloseable {
                         config.startTimestampMillis(),
                         metrics,
                         handOver::add,
-                        Objects.requireNonNull(ddlObserver, "ddlObserver"));
+                        Objects.requireNonNull(ddlObserver, "ddlObserver"),
+                        config.truncateHandling());
         this.supervisor =
                 new ReconnectSupervisor(
                         config,

@@ -1,6 +1,7 @@
 package io.capstan.flink.mysql.binlog;
 
 import io.capstan.flink.mysql.OptionRules;
+import io.capstan.flink.mysql.TruncateHandling;
 import io.capstan.flink.mysql.connect.MySqlConnectionConfig;
 
 import org.apache.flink.annotation.Internal;
@@ -31,6 +32,7 @@ public final class BinlogStreamerConfig implements Serializable {
     private final int reconnectMaxAttempts;
     private final Duration reconnectMaxDuration;
     private final Long startTimestampMillis;
+    private final TruncateHandling truncateHandling;
 
     private BinlogStreamerConfig(Builder b) {
         this.connection = Objects.requireNonNull(b.connection, "connection");
@@ -58,6 +60,7 @@ public final class BinlogStreamerConfig implements Serializable {
             throw new IllegalArgumentException("start timestamp must be >= 0 ms since the epoch");
         }
         this.startTimestampMillis = b.startTimestampMillis;
+        this.truncateHandling = Objects.requireNonNull(b.truncateHandling, "truncateHandling");
     }
 
     public static Builder builder() {
@@ -106,6 +109,11 @@ public final class BinlogStreamerConfig implements Serializable {
         return startTimestampMillis;
     }
 
+    /** What a TRUNCATE of a captured table does (DROP and RENAME always halt). */
+    public TruncateHandling truncateHandling() {
+        return truncateHandling;
+    }
+
     public Builder toBuilder() {
         Builder b = new Builder();
         b.connection = connection;
@@ -117,6 +125,7 @@ public final class BinlogStreamerConfig implements Serializable {
         b.reconnectMaxAttempts = reconnectMaxAttempts;
         b.reconnectMaxDuration = reconnectMaxDuration;
         b.startTimestampMillis = startTimestampMillis;
+        b.truncateHandling = truncateHandling;
         return b;
     }
 
@@ -138,6 +147,8 @@ public final class BinlogStreamerConfig implements Serializable {
                 + reconnectMaxDuration
                 + ", startTimestampMillis="
                 + startTimestampMillis
+                + ", truncateHandling="
+                + truncateHandling
                 + "}";
     }
 
@@ -159,6 +170,7 @@ public final class BinlogStreamerConfig implements Serializable {
         private int reconnectMaxAttempts = Integer.MAX_VALUE;
         private Duration reconnectMaxDuration = Duration.ofMinutes(10);
         private Long startTimestampMillis;
+        private TruncateHandling truncateHandling = TruncateHandling.HALT;
 
         private Builder() {}
 
@@ -210,6 +222,12 @@ public final class BinlogStreamerConfig implements Serializable {
         /** Default none. */
         public Builder startTimestampMillis(Long startTimestampMillis) {
             this.startTimestampMillis = startTimestampMillis;
+            return this;
+        }
+
+        /** Default {@link TruncateHandling#HALT}. */
+        public Builder truncateHandling(TruncateHandling truncateHandling) {
+            this.truncateHandling = truncateHandling;
             return this;
         }
 

@@ -1,6 +1,7 @@
 package io.capstan.flink.mysql.binlog;
 
 import io.capstan.flink.mysql.gtid.Gtid;
+import io.capstan.flink.mysql.schema.TableId;
 
 import org.apache.flink.annotation.Internal;
 
@@ -31,6 +32,16 @@ public interface DdlObserver {
      * @param gtid the statement's transaction
      */
     void onDdl(String database, String sql, Gtid gtid);
+
+    /**
+     * True when the snapshot of captured {@code table} already shows what transaction {@code gtid}
+     * did to it (each of its chunks was read after {@code gtid}): the stream then lets a TRUNCATE,
+     * DROP or RENAME of the table in {@code gtid} pass, since downstream never saw the rows it
+     * removed. False by default: outside a snapshot every such statement is news.
+     */
+    default boolean snapshotHolds(TableId table, Gtid gtid) {
+        return false;
+    }
 
     /** Ignores every statement. */
     DdlObserver NONE = (database, sql, gtid) -> {};

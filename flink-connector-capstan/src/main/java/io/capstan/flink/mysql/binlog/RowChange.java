@@ -44,7 +44,8 @@ public final class RowChange implements BinlogRecord {
         if ((operation == Operation.INSERT || operation == Operation.READ)
                         && (before != null || after == null)
                 || operation == Operation.DELETE && (before == null || after != null)
-                || operation == Operation.UPDATE && (before == null || after == null)) {
+                || operation == Operation.UPDATE && (before == null || after == null)
+                || operation == Operation.TRUNCATE && (before != null || after != null)) {
             throw new IllegalArgumentException("images do not match operation " + operation);
         }
         this.before = before;
@@ -61,7 +62,10 @@ public final class RowChange implements BinlogRecord {
         return tableId;
     }
 
-    /** The schema the row was decoded with (from the table map that preceded it). */
+    /**
+     * The schema the row was decoded with (from the table map that preceded it); null for a
+     * TRUNCATE, which carries no row.
+     */
     public TableSchema schema() {
         return schema;
     }

@@ -71,6 +71,11 @@ final class TableSchemaCache {
         this.metrics = metrics;
     }
 
+    /** The captured tables. */
+    TableFilter filter() {
+        return filter;
+    }
+
     /**
      * The version of the server that wrote the following events (from a FORMAT_DESCRIPTION event).
      */

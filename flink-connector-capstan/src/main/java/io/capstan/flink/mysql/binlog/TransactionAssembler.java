@@ -1,10 +1,12 @@
 package io.capstan.flink.mysql.binlog;
 
+import io.capstan.flink.mysql.TruncateHandling;
 import io.capstan.flink.mysql.error.CapstanHaltException;
 import io.capstan.flink.mysql.error.HaltReason;
 import io.capstan.flink.mysql.event.Operation;
 import io.capstan.flink.mysql.gtid.Gtid;
 import io.capstan.flink.mysql.gtid.GtidSet;
+import io.capstan.flink.mysql.schema.TableId;
 
 import org.apache.flink.table.data.RowData;
 
@@ -45,6 +47,11 @@ import java.util.Map;
  * are skipped. Transactions committed before the start timestamp are ended without rows.
  * FORMAT_DESCRIPTION tells the {@link TableSchemaCache} the binlog's server version.
  *
+ * <p>What cannot be delivered exactly halts rather than passing silently: a data change logged as a
+ * statement, and a TRUNCATE, DROP or RENAME of a captured table ({@link CapturedTableStatements},
+ * which may instead have a TRUNCATE emitted as a change), a PARTIAL_UPDATE_ROWS_EVENT of a captured
+ * table, and a new GTID while a transaction that passed captured rows has no end.
+ *
  * <p>No I/O: events come in through {@link #onEvent}, records go out through a {@link RecordSink}
  * (which may block: that is the back-pressure). Single-threaded.
  *
@@ -67,6 +74,7 @@ final class TransactionAssembler {
     private final BinlogStreamerMetrics metrics;
     private final RecordSink sink;
     private final DdlObserver ddlObserver;
+    private final CapturedTableStatements statements;
 
     private GtidSet processed;
     private Gtid resumedGtid; // the start position's partial transaction until it has been ended
@@ -87,8 +95,28 @@ final class TransactionAssembler {
             BinlogStreamerMetrics metrics,
             RecordSink sink,
             DdlObserver ddlObserver) {
+        this(
+                tables,
+                start,
+                startTimestampMillis,
+                metrics,
+                sink,
+                ddlObserver,
+                TruncateHandling.HALT);
+    }
+
+    TransactionAssembler(
+            TableSchemaCache tables,
+            BinlogStartPosition start,
+            Long startTimestampMillis,
+            BinlogStreamerMetrics metrics,
+            RecordSink sink,
+            DdlObserver ddlObserver,
+            TruncateHandling truncateHandling) {
         this.tables = tables;
         this.ddlObserver = ddlObserver;
+        this.statements =
+                new CapturedTableStatements(tables.filter(), truncateHandling, ddlObserver);
         this.startTimestampMillis = startTimestampMillis;
         this.metrics = metrics;
         this.sink = sink;
@@ -156,6 +184,9 @@ final class TransactionAssembler {
             case XID:
                 end();
                 break;
+            case PARTIAL_UPDATE_ROWS_EVENT:
+                onPartialUpdate(data);
+                break;
             case XA_PREPARE:
                 throw xaUnsupported();
             case FORMAT_DESCRIPTION:
@@ -184,9 +215,7 @@ final class TransactionAssembler {
 
     private void begin(GtidEventData data, EventHeader header) {
         if (gtid != null) {
-            LOG.warn(
-                    "Transaction {} has no end event before the next GTID; it stays outside the processed set",
-                    gtid);
+            unended();
         }
         MySqlGtid mysqlGtid = data.getMySqlGtid();
         gtid = Gtid.of(mysqlGtid.getServerId().toString(), mysqlGtid.getTransactionId());
@@ -211,6 +240,10 @@ final class TransactionAssembler {
             afterBegin = true;
         } else if (sql.equalsIgnoreCase("COMMIT") || sql.equalsIgnoreCase("ROLLBACK")) {
             end();
+        } else if (!droppedByTimestamp
+                && statements.isUncapturedDml(data.getDatabase(), data.getSql(), gtid)) {
+            // A data change of uncaptured tables logged as a statement: nothing to capture.
+            return;
         } else if (isAtomicCreateSelect(sql)) {
             // MySQL 8.0.21+ logs CREATE TABLE ... SELECT as one transaction: this statement, then
             // the selected rows as row events, then XID. The rows belong to it: keep it open.
@@ -239,14 +272,59 @@ final class TransactionAssembler {
                 && (n == 17 || Character.isWhitespace(s.charAt(n - 18)) || s.charAt(n - 18) == ')');
     }
 
-    private void onDdl(String database, String sql) {
+    private void onDdl(String database, String sql) throws InterruptedException {
+        String db = database == null ? "" : database;
         try {
-            ddlObserver.onDdl(database == null ? "" : database, sql, gtid);
+            ddlObserver.onDdl(db, sql, gtid);
         } catch (CapstanHaltException e) {
             throw e;
         } catch (RuntimeException e) {
             throw new DdlObserverFailure(e);
         }
+        if (droppedByTimestamp) {
+            return;
+        }
+        for (TableId truncated : statements.onDdl(db, sql, gtid)) {
+            if (passRow()) {
+                emitTruncate(truncated);
+            }
+        }
+    }
+
+    /**
+     * A new transaction began while one had passed captured rows without its end: those rows may
+     * belong to a transaction that never committed (a cut stream, a server crash). A reconnect
+     * drops the open transaction first ({@link #restartFrom}), so it never gets here.
+     */
+    private void unended() {
+        if (capturedRows > 0 && !droppedByTimestamp) {
+            throw new CapstanHaltException(
+                    HaltReason.TRANSACTION_WITHOUT_END,
+                    "transaction "
+                            + gtid
+                            + " passed "
+                            + capturedRows
+                            + " captured row change(s) but the next transaction began before its"
+                            + " end (no XID or COMMIT): its rows may never have been committed on the"
+                            + " server. Remedy: check the server's error log for a crash; restart the"
+                            + " job without state to snapshot the tables again.");
+        }
+        LOG.warn(
+                "Transaction {} has no end event before the next GTID and no captured rows; it"
+                        + " stays outside the processed set",
+                gtid);
+    }
+
+    /**
+     * A PARTIAL_UPDATE_ROWS_EVENT (a session with binlog_row_value_options=PARTIAL_JSON) carries
+     * JSON diffs, not after images. Uncaptured tables' arrive skipped; a captured table's halts
+     * while it is decoded (BinlogClientFactory); anything else halts here.
+     */
+    private void onPartialUpdate(EventData data) {
+        if (data instanceof SkippedRowsEventData) {
+            return;
+        }
+        throw PartialUpdateRefusal.halt("a table this connector could not identify");
     }
 
     /** An exception of the {@link DdlObserver} other than a halt: it fails the streamer. */
@@ -377,6 +455,26 @@ final class TransactionAssembler {
             sink.accept(change);
         } catch (InterruptedException e) {
             capturedRows--; // not handed out: the resume position must not count it
+            throw e;
+        }
+        metrics.rowChangeEmitted();
+    }
+
+    private void emitTruncate(TableId table) throws InterruptedException {
+        RowChange change =
+                new RowChange(
+                        table,
+                        null,
+                        Operation.TRUNCATE,
+                        null,
+                        null,
+                        gtid,
+                        capturedRows - 1,
+                        commitMicros);
+        try {
+            sink.accept(change);
+        } catch (InterruptedException e) {
+            capturedRows--;
             throw e;
         }
         metrics.rowChangeEmitted();

@@ -22,7 +22,6 @@ import com.github.shyiko.mysql.binlog.event.deserialization.PreviousGtidSetDeser
 import com.github.shyiko.mysql.binlog.event.deserialization.QueryEventDataDeserializer;
 import com.github.shyiko.mysql.binlog.event.deserialization.RotateEventDataDeserializer;
 import com.github.shyiko.mysql.binlog.event.deserialization.RowsQueryEventDataDeserializer;
-import com.github.shyiko.mysql.binlog.event.deserialization.TableMapEventDataDeserializer;
 import com.github.shyiko.mysql.binlog.event.deserialization.UpdateRowsEventDataDeserializer;
 import com.github.shyiko.mysql.binlog.event.deserialization.WriteRowsEventDataDeserializer;
 import com.github.shyiko.mysql.binlog.event.deserialization.XAPrepareEventDataDeserializer;
@@ -60,7 +59,7 @@ public final class BinlogEventDeserializers {
         d.put(EventType.ROTATE, new RotateEventDataDeserializer());
         d.put(EventType.INTVAR, new IntVarEventDataDeserializer());
         d.put(EventType.QUERY, new QueryEventDataDeserializer());
-        d.put(EventType.TABLE_MAP, new TableMapEventDataDeserializer());
+        d.put(EventType.TABLE_MAP, new TableMapSignednessPadding());
         d.put(EventType.XID, new XidEventDataDeserializer());
         d.put(EventType.WRITE_ROWS, new WriteRows(tableMaps));
         d.put(EventType.UPDATE_ROWS, new UpdateRows(tableMaps));

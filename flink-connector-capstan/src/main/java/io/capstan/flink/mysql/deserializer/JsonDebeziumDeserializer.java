@@ -10,6 +10,7 @@ import org.apache.flink.api.common.typeinfo.TypeInformation;
 import org.apache.flink.api.common.typeinfo.Types;
 import org.apache.flink.shaded.jackson2.com.fasterxml.jackson.core.JsonFactory;
 import org.apache.flink.shaded.jackson2.com.fasterxml.jackson.core.JsonGenerator;
+import org.apache.flink.table.data.RowData;
 import org.apache.flink.util.Collector;
 
 import java.io.IOException;
@@ -22,7 +23,7 @@ import java.util.Map;
  * Emits each change as a Debezium-style JSON envelope, one String per change:
  *
  * <pre>{@code
- * {"before":{...}|null,"after":{...}|null,"op":"c|u|d|r","ts_ms":1700000000123,
+ * {"before":{...}|null,"after":{...}|null,"op":"c|u|d|r|t","ts_ms":1700000000123,
  *  "source":{"connector":"capstan-mysql","db":"shop","table":"orders",
  *            "gtid":"3e11fa47-...:42","ts_ms":1700000000000,"snapshot":false,"row":0}}
  * }</pre>
@@ -32,6 +33,9 @@ import java.util.Map;
  * its transaction. Row values are typed as {@link JsonRowWriter} documents (decimals as exact JSON
  * numbers, temporals as ISO-8601 strings, bytes as base64), which Flink's {@code debezium-json}
  * format reads with {@code 'debezium-json.timestamp-format.standard' = 'ISO-8601'}.
+ *
+ * <p>A TRUNCATE (option {@code binlog.truncate.handling} = {@code emit}) is {@code "op":"t"} with
+ * both images null, as Debezium writes it.
  *
  * <p>Writers are built once per table schema, not per row.
  */
@@ -64,14 +68,16 @@ public final class JsonDebeziumDeserializer implements CapstanDeserializer<Strin
             jsonFactory = new JsonFactory();
             writers = new HashMap<>();
         }
-        JsonRowWriter rowWriter = writerFor(event.schema());
+        // A TRUNCATE has no rows (and no schema): both images are null, as in Debezium.
+        JsonRowWriter rowWriter =
+                event.operation() == Operation.TRUNCATE ? null : writerFor(event.schema());
         StringWriter text = new StringWriter(256);
         try (JsonGenerator json = jsonFactory.createGenerator(text)) {
             json.writeStartObject();
             json.writeFieldName("before");
-            rowWriter.write(event.before(), json);
+            writeImage(rowWriter, event.before(), json);
             json.writeFieldName("after");
-            rowWriter.write(event.after(), json);
+            writeImage(rowWriter, event.after(), json);
             json.writeStringField("op", event.operation().debeziumCode());
             json.writeNumberField("ts_ms", clock.millis());
             json.writeObjectFieldStart("source");
@@ -90,6 +96,15 @@ public final class JsonDebeziumDeserializer implements CapstanDeserializer<Strin
             json.writeEndObject();
         }
         out.collect(text.toString());
+    }
+
+    private static void writeImage(JsonRowWriter writer, RowData image, JsonGenerator json)
+            throws IOException {
+        if (writer == null) {
+            json.writeNull();
+        } else {
+            writer.write(image, json);
+        }
     }
 
     private JsonRowWriter writerFor(TableSchema schema) {

@@ -2,14 +2,23 @@ package io.capstan.flink.mysql.deserializer;
 
 import io.capstan.flink.mysql.CapstanDeserializer;
 import io.capstan.flink.mysql.ChangeEvent;
+import io.capstan.flink.mysql.error.CapstanHaltException;
+import io.capstan.flink.mysql.error.HaltReason;
+import io.capstan.flink.mysql.schema.TableSchema;
 
 import org.apache.flink.annotation.PublicEvolving;
 import org.apache.flink.api.common.typeinfo.TypeInformation;
 import org.apache.flink.table.data.RowData;
+import org.apache.flink.table.types.logical.RowType;
 import org.apache.flink.types.RowKind;
 import org.apache.flink.util.Collector;
 
+import java.lang.reflect.InvocationTargetException;
+import java.lang.reflect.Method;
+import java.util.HashSet;
+import java.util.List;
 import java.util.Objects;
+import java.util.Set;
 
 /**
  * Emits each change as Flink {@link RowData} with its {@link RowKind}: INSERT and snapshot READ as
@@ -18,15 +27,47 @@ import java.util.Objects;
  * <p>The rows keep the table's column order. All captured tables must share the row type the given
  * type information describes (for Flink's table runtime: {@code InternalTypeInfo.of(rowType)});
  * capture tables of different shapes with one source per shape or with a custom deserializer.
+ *
+ * <p>When the type information is Flink's {@code InternalTypeInfo} of a {@link RowType}, each table
+ * schema met is checked once against it by column name and position: after an ALTER that adds,
+ * drops, renames or moves a column the rows would no longer fit their declared fields, so the job
+ * halts ({@code invalid_configuration}) naming the table and the column instead of emitting shifted
+ * values. A TRUNCATE (option {@code binlog.truncate.handling} = {@code emit}) cannot be expressed
+ * as a row and halts as well.
  */
 @PublicEvolving
 public final class RowDataDeserializer implements CapstanDeserializer<RowData> {
     private static final long serialVersionUID = 1L;
 
     private final TypeInformation<RowData> producedType;
+    private final List<String> declaredNames; // null: the type information names no fields
+
+    private transient TableSchema lastChecked;
+    private transient Set<TableSchema> checked;
 
     public RowDataDeserializer(TypeInformation<RowData> producedType) {
         this.producedType = Objects.requireNonNull(producedType, "producedType");
+        this.declaredNames = declaredNames(producedType);
+    }
+
+    /**
+     * The field names of Flink's {@code InternalTypeInfo} of a row type, found through its {@code
+     * toLogicalType()}: the table runtime it lives in is not a dependency of this connector.
+     */
+    private static List<String> declaredNames(TypeInformation<RowData> type) {
+        try {
+            Method m = type.getClass().getMethod("toLogicalType");
+            Object logical = m.invoke(type);
+            if (logical instanceof RowType) {
+                return List.copyOf(((RowType) logical).getFieldNames());
+            }
+        } catch (NoSuchMethodException | IllegalAccessException e) {
+            // another kind of type information: no field names to check against
+        } catch (InvocationTargetException e) {
+            throw new IllegalArgumentException(
+                    "the produced type's toLogicalType() failed", e.getCause());
+        }
+        return null;
     }
 
     @Override
@@ -39,18 +80,100 @@ public final class RowDataDeserializer implements CapstanDeserializer<RowData> {
         switch (event.operation()) {
             case READ:
             case INSERT:
+                check(event);
                 out.collect(withKind(event.after(), RowKind.INSERT));
                 break;
             case UPDATE:
+                check(event);
                 out.collect(withKind(event.before(), RowKind.UPDATE_BEFORE));
                 out.collect(withKind(event.after(), RowKind.UPDATE_AFTER));
                 break;
             case DELETE:
+                check(event);
                 out.collect(withKind(event.before(), RowKind.DELETE));
                 break;
+            case TRUNCATE:
+                throw new CapstanHaltException(
+                        HaltReason.CAPTURED_TABLE_TRUNCATED,
+                        "captured table "
+                                + event.tableId()
+                                + " was truncated in transaction "
+                                + event.gtid()
+                                + ", and RowDataDeserializer cannot express a TRUNCATE as rows"
+                                + " (option binlog.truncate.handling is 'emit'). Remedy: set it to"
+                                + " 'halt' or 'skip', or use a deserializer that handles"
+                                + " Operation.TRUNCATE (JsonDebeziumDeserializer); restart the job"
+                                + " without state to snapshot the table again.");
             default:
                 throw new IllegalStateException("unknown operation " + event.operation());
         }
+    }
+
+    /** Checks each table schema once (per schema object: one identity test per row). */
+    private void check(ChangeEvent event) {
+        TableSchema schema = event.schema();
+        if (schema == lastChecked || declaredNames == null) {
+            return;
+        }
+        if (checked == null) {
+            checked = new HashSet<>();
+        }
+        if (!checked.contains(schema)) {
+            String problem = mismatch(declaredNames, schema.rowType().getFieldNames());
+            if (problem != null) {
+                throw new CapstanHaltException(
+                        HaltReason.INVALID_CONFIGURATION,
+                        "table "
+                                + event.tableId().quoted()
+                                + " no longer fits the row type declared to RowDataDeserializer: "
+                                + problem
+                                + " (an ALTER TABLE changed its columns). Remedy: declare the"
+                                + " table's columns, in its order, and restart the job.");
+            }
+            checked.add(schema);
+        }
+        lastChecked = schema;
+    }
+
+    /** The first difference between the declared and the table's columns, or null. */
+    static String mismatch(List<String> declared, List<String> table) {
+        int n = Math.min(declared.size(), table.size());
+        for (int i = 0; i < n; i++) {
+            String d = declared.get(i);
+            String t = table.get(i);
+            if (d.equalsIgnoreCase(t)) {
+                continue;
+            }
+            if (indexOf(table, d) < 0) {
+                return "declared column '" + d + "' is not a column of the table";
+            }
+            if (indexOf(declared, t) < 0) {
+                return "column '" + t + "' of the table is not declared";
+            }
+            return "column '"
+                    + t
+                    + "' is column "
+                    + (i + 1)
+                    + " of the table but field "
+                    + (indexOf(declared, t) + 1)
+                    + " of the declared row type";
+        }
+        if (table.size() > n) {
+            return "column '" + table.get(n) + "' of the table is not declared";
+        }
+        if (declared.size() > n) {
+            return "declared column '" + declared.get(n) + "' is not a column of the table";
+        }
+        return null;
+    }
+
+    private static int indexOf(List<String> names, String name) {
+        for (int i = 0; i < names.size(); i++) {
+            if (names.get(i).equalsIgnoreCase(name)) {
+                return i;
+            }
+        }
+        return -1;
     }
 
     private static RowData withKind(RowData row, RowKind kind) {

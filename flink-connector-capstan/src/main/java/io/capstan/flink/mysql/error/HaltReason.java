@@ -42,7 +42,12 @@ public enum HaltReason {
     UNDECODABLE_COLUMN("undecodable_column"),
     XA_UNSUPPORTED("xa_unsupported"),
     SNAPSHOT_SCHEMA_DRIFTED("snapshot_schema_drifted"),
-    RECONNECT_BUDGET_EXHAUSTED("reconnect_budget_exhausted");
+    RECONNECT_BUDGET_EXHAUSTED("reconnect_budget_exhausted"),
+    STATEMENT_BASED_CHANGE("statement_based_change"),
+    CAPTURED_TABLE_TRUNCATED("captured_table_truncated"),
+    CAPTURED_TABLE_REMOVED("captured_table_removed"),
+    TRANSACTION_WITHOUT_END("transaction_without_end"),
+    PARTIAL_ROW_UPDATE("partial_row_update");
 
     private final String code;
 

@@ -9,7 +9,12 @@ public enum Operation {
     READ("r"),
     INSERT("c"),
     UPDATE("u"),
-    DELETE("d");
+    DELETE("d"),
+    /**
+     * Every row of the table was removed by TRUNCATE TABLE (emitted only when option {@code
+     * binlog.truncate.handling} is {@code emit}); the event carries no row images and no schema.
+     */
+    TRUNCATE("t");
 
     private final String debeziumCode;
 

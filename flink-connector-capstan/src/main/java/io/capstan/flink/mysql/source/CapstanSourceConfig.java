@@ -3,6 +3,7 @@ package io.capstan.flink.mysql.source;
 import io.capstan.flink.mysql.CapstanMySqlOptions;
 import io.capstan.flink.mysql.OptionRules;
 import io.capstan.flink.mysql.StartupOptions;
+import io.capstan.flink.mysql.TruncateHandling;
 import io.capstan.flink.mysql.connect.MySqlConnectionConfig;
 import io.capstan.flink.mysql.snapshot.read.SnapshotReadOptions;
 
@@ -40,6 +41,7 @@ public final class CapstanSourceConfig implements Serializable {
     private final Duration reconnectBackoff;
     private final Duration reconnectBudget;
     private final SnapshotOptions snapshot;
+    private final TruncateHandling truncateHandling;
 
     public CapstanSourceConfig(
             MySqlConnectionConfig connection,
@@ -50,6 +52,29 @@ public final class CapstanSourceConfig implements Serializable {
             Duration reconnectBackoff,
             Duration reconnectBudget,
             SnapshotOptions snapshot) {
+        this(
+                connection,
+                tables,
+                serverId,
+                startupOptions,
+                binlogQueueCapacity,
+                reconnectBackoff,
+                reconnectBudget,
+                snapshot,
+                TruncateHandling.HALT);
+    }
+
+    public CapstanSourceConfig(
+            MySqlConnectionConfig connection,
+            TableSelection tables,
+            long serverId,
+            StartupOptions startupOptions,
+            int binlogQueueCapacity,
+            Duration reconnectBackoff,
+            Duration reconnectBudget,
+            SnapshotOptions snapshot,
+            TruncateHandling truncateHandling) {
+        this.truncateHandling = Objects.requireNonNull(truncateHandling);
         this.snapshot = Objects.requireNonNull(snapshot);
         this.connection = Objects.requireNonNull(connection);
         this.tables = Objects.requireNonNull(tables);
@@ -140,7 +165,8 @@ public final class CapstanSourceConfig implements Serializable {
                 queueCapacity,
                 reconnectBackoff,
                 reconnectBudget,
-                snapshot);
+                snapshot,
+                OptionRules.truncateHandling(options.get(BINLOG_TRUNCATE_HANDLING)));
     }
 
     /** This configuration reading only {@code columns} in the snapshot (chunk keys are added). */
@@ -153,7 +179,8 @@ public final class CapstanSourceConfig implements Serializable {
                 binlogQueueCapacity,
                 reconnectBackoff,
                 reconnectBudget,
-                snapshot.withReadColumns(columns));
+                snapshot.withReadColumns(columns),
+                truncateHandling);
     }
 
     public MySqlConnectionConfig connection() {
@@ -184,6 +211,11 @@ public final class CapstanSourceConfig implements Serializable {
         return reconnectBudget;
     }
 
+    /** What a TRUNCATE of a captured table after its snapshot does. */
+    public TruncateHandling truncateHandling() {
+        return truncateHandling;
+    }
+
     /** Chunk size, read options and chunk key columns of the snapshot. */
     public SnapshotOptions snapshot() {
         return snapshot;
@@ -206,7 +238,8 @@ public final class CapstanSourceConfig implements Serializable {
                 && startupOptions.equals(that.startupOptions)
                 && reconnectBackoff.equals(that.reconnectBackoff)
                 && reconnectBudget.equals(that.reconnectBudget)
-                && snapshot.equals(that.snapshot);
+                && snapshot.equals(that.snapshot)
+                && truncateHandling == that.truncateHandling;
     }
 
     @Override
@@ -219,7 +252,8 @@ public final class CapstanSourceConfig implements Serializable {
                 binlogQueueCapacity,
                 reconnectBackoff,
                 reconnectBudget,
-                snapshot);
+                snapshot,
+                truncateHandling);
     }
 
     @Override
@@ -239,6 +273,8 @@ public final class CapstanSourceConfig implements Serializable {
                 + reconnectBackoff
                 + ", reconnectBudget="
                 + reconnectBudget
+                + ", truncateHandling="
+                + truncateHandling
                 + ", "
                 + snapshot
                 + "}";

@@ -93,6 +93,40 @@ class BinlogYearSignednessIT {
         }
     }
 
+    /**
+     * Eight numeric columns and a YEAR: the server writes one signedness byte, the library expects
+     * two. Without padding the field, the table map fails to decode and no change of the table
+     * arrives (the stream reconnects until its budget is spent).
+     */
+    @Test
+    void tableMapWhoseSignednessFieldIsAByteShortOfTheLibrarysCountDecodes() throws Exception {
+        DB.execute(
+                "CREATE TABLE y8 (id INT PRIMARY KEY, u1 TINYINT UNSIGNED, s2 TINYINT,"
+                        + " u3 SMALLINT UNSIGNED, s4 INT, u5 BIGINT UNSIGNED, s6 MEDIUMINT,"
+                        + " u7 INT UNSIGNED, y YEAR, v VARCHAR(10))");
+        TableId y8 = TableId.of(DB.name(), "y8");
+        try (BinlogStreamer s =
+                new BinlogStreamer(
+                        config(connectorConfig(DB), y8).build(),
+                        StartPositions.latest(connectorConfig(DB)))) {
+            s.start();
+            DB.execute(
+                    "INSERT INTO y8 VALUES (1, 200, -5, 65000, -7, 18446744073709551615, -8, 4000000000,"
+                            + " 2024, 'a')");
+            List<RowChange> changes = rows(drain(s, rowsAtLeast(1), Duration.ofSeconds(30)));
+            TableSchema schema;
+            Map<Integer, GenericRowData> jdbc;
+            try (Connection c = JdbcConnections.open(connectorConfig(DB))) {
+                schema = JdbcSchemaReader.read(c, y8);
+                jdbc = readAll(c, schema);
+            }
+            assertThat(changes.get(0).schema()).isEqualTo(schema);
+            assertThat(changes.get(0).after()).isEqualTo(jdbc.get(1));
+            assertThat(changes.get(0).after().getShort(1)).isEqualTo((short) 200);
+            assertThat(changes.get(0).after().getLong(7)).isEqualTo(4_000_000_000L);
+        }
+    }
+
     private static Map<Integer, GenericRowData> readAll(Connection c, TableSchema schema)
             throws Exception {
         Map<Integer, GenericRowData> rows = new HashMap<>();

@@ -92,6 +92,7 @@ public final class CapstanMySqlTableFactory implements DynamicTableSourceFactory
         options.add(HEARTBEAT_INTERVAL);
         options.add(BINLOG_RECONNECT_BACKOFF);
         options.add(BINLOG_RECONNECT_BUDGET);
+        options.add(BINLOG_TRUNCATE_HANDLING);
         options.add(SSL_MODE);
         options.add(SERVER_TIME_ZONE);
         options.add(SCAN_STARTUP_SPECIFIC_OFFSET_FILE);

@@ -4,6 +4,7 @@ import io.capstan.flink.mysql.CapstanDeserializer;
 import io.capstan.flink.mysql.ChangeEvent;
 import io.capstan.flink.mysql.error.CapstanHaltException;
 import io.capstan.flink.mysql.error.HaltReason;
+import io.capstan.flink.mysql.event.Operation;
 import io.capstan.flink.mysql.schema.ColumnSchema;
 import io.capstan.flink.mysql.schema.TableSchema;
 
@@ -74,6 +75,17 @@ final class ChangelogRowDeserializer implements CapstanDeserializer<RowData> {
 
     @Override
     public void deserialize(ChangeEvent event, Collector<RowData> out) {
+        if (event.operation() == Operation.TRUNCATE) {
+            throw new CapstanHaltException(
+                    HaltReason.CAPTURED_TABLE_TRUNCATED,
+                    "table "
+                            + event.tableId().quoted()
+                            + " was truncated in transaction "
+                            + event.gtid()
+                            + ", and a Flink SQL changelog cannot express a TRUNCATE (option"
+                            + " 'binlog.truncate.handling' is 'emit'). Remedy: set it to 'halt' or"
+                            + " 'skip'; restart the job without state to snapshot the table again.");
+        }
         Projection projection = projectionFor(event);
         switch (event.operation()) {
             case READ:

@@ -42,6 +42,7 @@ public final class VersionedRowLines implements CapstanDeserializer<String> {
                     case INSERT -> "c";
                     case UPDATE -> "u";
                     case DELETE -> "d";
+                    case TRUNCATE -> "t";
                 };
         int id = schema.columnIndex("id");
         StringBuilder line =

@@ -55,6 +55,7 @@ public final class ServerProxies implements MySqlProxies {
                         // Timestamp mode starts at the earliest position and drops older
                         // transactions; they still join the processed set, also after a restore.
                         .startTimestampMillis(config.startupOptions().timestampMillis())
+                        .truncateHandling(config.truncateHandling())
                         .build();
         return new StreamerBinlogStream(new BinlogStreamer(streamerConfig, start, ddlObserver));
     }

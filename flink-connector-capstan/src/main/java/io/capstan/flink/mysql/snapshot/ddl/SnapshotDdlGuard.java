@@ -31,7 +31,7 @@ import java.util.TreeSet;
 public final class SnapshotDdlGuard {
 
     private static final Set<String> HARMLESS_LEADING =
-            words(
+            Set.of(
                     "GRANT",
                     "REVOKE",
                     "FLUSH",
@@ -60,7 +60,7 @@ public final class SnapshotDdlGuard {
 
     /** Objects other than tables, for CREATE / ALTER / DROP. */
     private static final Set<String> OTHER_OBJECTS =
-            words(
+            Set.of(
                     "VIEW",
                     "TRIGGER",
                     "FUNCTION",
@@ -141,14 +141,12 @@ public final class SnapshotDdlGuard {
         return tokens.isEmpty() ? inProgress.stream().sorted().findFirst() : Optional.empty();
     }
 
-    private static Set<String> words(String... w) {
-        return Set.of(w);
-    }
-
     /** Tables (possibly unqualified) and whole databases a statement changes. */
     static final class Targets {
         final List<String[]> tables = new ArrayList<>(); // {database or null, table}
         final List<String> databases = new ArrayList<>();
+        final List<String[]> truncated = new ArrayList<>(); // emptied: TRUNCATE
+        final List<String[]> removed = new ArrayList<>(); // gone under this name: DROP, RENAME
 
         boolean touches(String defaultDb, TableId t) {
             for (String d : databases) {
@@ -208,7 +206,9 @@ public final class SnapshotDdlGuard {
                     }
                     expectWord("TABLE", "TABLES");
                     do {
-                        out.tables.add(name());
+                        String[] from = name();
+                        out.tables.add(from);
+                        out.removed.add(from);
                         expectWord("TO", "AS");
                         out.tables.add(name());
                     } while (skipSymbol(','));
@@ -216,6 +216,7 @@ public final class SnapshotDdlGuard {
                 case "TRUNCATE":
                     skipWord("TABLE");
                     out.tables.add(name());
+                    out.truncated.add(out.tables.get(0));
                     return Optional.of(out);
                 case "OPTIMIZE":
                 case "REPAIR":
@@ -232,12 +233,14 @@ public final class SnapshotDdlGuard {
             skipWord("ONLINE", "OFFLINE");
             skipWord("IGNORE");
             if (skipWord("TABLE")) {
-                out.tables.add(name());
-                // ALTER TABLE t ... RENAME [TO|AS] u: u is touched too
+                String[] altered = name();
+                out.tables.add(altered);
+                // ALTER TABLE t ... RENAME [TO|AS] u: u is touched too, t is gone
                 while (pos < tokens.size()) {
                     if (next().isWord("RENAME")
                             && !(peekWord("COLUMN") || peekWord("INDEX") || peekWord("KEY"))) {
                         skipWord("TO", "AS");
+                        out.removed.add(altered);
                         out.tables.add(name());
                     }
                 }
@@ -250,10 +253,12 @@ public final class SnapshotDdlGuard {
         }
 
         private Optional<Targets> drop(Targets out) {
-            skipWord("TEMPORARY");
+            boolean temporary = skipWord("TEMPORARY");
             if (skipWord("TABLE", "TABLES")) {
                 skipIfExists();
                 nameList(out);
+                // a temporary table only hides a base table of its name
+                out.removed.addAll(temporary ? List.of() : out.tables);
                 return Optional.of(out);
             }
             if (skipWord("INDEX")) {

@@ -1,5 +1,7 @@
 package io.capstan.flink.mysql.snapshot.ddl;
 
+import org.apache.flink.annotation.Internal;
+
 import java.util.ArrayList;
 import java.util.List;
 
@@ -8,33 +10,34 @@ import java.util.List;
  * tables a DDL names. String literals become one opaque token. Comments are dropped, except the
  * executable {@code /*! ... *}{@code /} form, whose content MySQL runs and so is kept.
  */
-final class SqlTokenizer {
+@Internal
+public final class SqlTokenizer {
 
-    enum Type {
+    public enum Type {
         WORD, // unquoted identifier or keyword
         QUOTED, // `identifier`
         STRING, // '...' or "..."
         SYMBOL // any other single character
     }
 
-    static final class Token {
-        final Type type;
-        final String text;
+    public static final class Token {
+        public final Type type;
+        public final String text;
 
         Token(Type type, String text) {
             this.type = type;
             this.text = text;
         }
 
-        boolean isWord(String keyword) {
+        public boolean isWord(String keyword) {
             return type == Type.WORD && text.equalsIgnoreCase(keyword);
         }
 
-        boolean isSymbol(char c) {
+        public boolean isSymbol(char c) {
             return type == Type.SYMBOL && text.length() == 1 && text.charAt(0) == c;
         }
 
-        boolean isIdentifier() {
+        public boolean isIdentifier() {
             return type == Type.WORD || type == Type.QUOTED;
         }
 
@@ -49,7 +52,7 @@ final class SqlTokenizer {
     /**
      * Tokens of {@code sql}; throws IllegalArgumentException on an unterminated quote or comment.
      */
-    static List<Token> tokenize(String sql) {
+    public static List<Token> tokenize(String sql) {
         List<Token> out = new ArrayList<>();
         int i = 0;
         int n = sql.length();

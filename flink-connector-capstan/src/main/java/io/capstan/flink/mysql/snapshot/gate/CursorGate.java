@@ -125,6 +125,15 @@ public final class CursorGate {
     }
 
     /**
+     * True when every chunk of {@code table} was read after transaction {@code g} (each chunk's G
+     * holds it): the snapshot already shows what {@code g} did to the table.
+     */
+    public boolean snapshotHolds(TableId table, Gtid g) {
+        TableGate t = tables.get(table);
+        return t != null && t.gtidSets().stream().allMatch(s -> s.contains(g));
+    }
+
+    /**
      * The key of a table while it is gated: if {@link ChunkKey#needsWeights()}, its changes need
      * {@link GateKeys} to pass the gate.
      */

@@ -1,6 +1,7 @@
 package io.capstan.flink.mysql.snapshot.gate;
 
 import io.capstan.flink.mysql.binlog.DdlObserver;
+import io.capstan.flink.mysql.gtid.Gtid;
 import io.capstan.flink.mysql.schema.TableId;
 import io.capstan.flink.mysql.snapshot.ddl.SnapshotDdlGuard;
 
@@ -13,7 +14,8 @@ import java.util.Set;
  * transaction some but not all of whose chunks of a table hold, that touches that table: its chunks
  * were read under two schemas. The split's gate as assigned or restored is enough: a table that
  * retired later has every G in the processed set, so no later transaction can fall between its
- * chunks.
+ * chunks. It also tells the stream which tables' snapshots already show a transaction (every chunk
+ * read after it), so a TRUNCATE, DROP or RENAME there is no news.
  */
 @Internal
 public final class SnapshotDdlObserver {
@@ -24,10 +26,18 @@ public final class SnapshotDdlObserver {
         if (gate.chunkCount() == 0) {
             return DdlObserver.NONE;
         }
-        return (database, sql, gtid) -> {
-            Set<TableId> inProgress = gate.tablesInProgressAt(gtid);
-            if (!inProgress.isEmpty()) {
-                SnapshotDdlGuard.check(database, sql, inProgress);
+        return new DdlObserver() {
+            @Override
+            public void onDdl(String database, String sql, Gtid gtid) {
+                Set<TableId> inProgress = gate.tablesInProgressAt(gtid);
+                if (!inProgress.isEmpty()) {
+                    SnapshotDdlGuard.check(database, sql, inProgress);
+                }
+            }
+
+            @Override
+            public boolean snapshotHolds(TableId table, Gtid gtid) {
+                return gate.snapshotHolds(table, gtid);
             }
         };
     }

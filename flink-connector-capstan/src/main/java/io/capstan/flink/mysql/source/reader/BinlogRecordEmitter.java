@@ -76,8 +76,10 @@ public final class BinlogRecordEmitter<T> {
             return;
         }
         ChangeEvent event;
-        if (!state.gate().isGated(change.tableId())) {
-            // The steady state (after the handoff, every stream-only job): the change as it is.
+        if (!state.gate().isGated(change.tableId()) || change.operation() == Operation.TRUNCATE) {
+            // The steady state (after the handoff, every stream-only job): the change as it is. A
+            // TRUNCATE reaches here only when no chunk of its table was read after it (the stream
+            // passes it over when all were, and halts when some were).
             event = event(change, change.operation(), change.before(), change.after());
         } else {
             GatedChange gated = GatedChange.of(state.gate(), change, keys);

@@ -1,0 +1,232 @@
+package io.capstan.flink.mysql.binlog;
+
+import io.capstan.flink.mysql.TruncateHandling;
+import io.capstan.flink.mysql.error.CapstanHaltException;
+import io.capstan.flink.mysql.error.HaltReason;
+import io.capstan.flink.mysql.gtid.Gtid;
+import io.capstan.flink.mysql.schema.TableId;
+import io.capstan.flink.mysql.snapshot.ddl.SnapshotDdlGuard;
+import io.capstan.flink.mysql.snapshot.ddl.TableRemovals;
+
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Locale;
+import java.util.Optional;
+import java.util.Set;
+import java.util.TreeSet;
+
+/**
+ * What a QUERY event's statement means for the captured tables, beyond the transaction's
+ * bookkeeping: a data change logged as a statement (its rows never appear as row events) halts with
+ * {@code statement_based_change} when it may write a captured table, and passes otherwise; a
+ * TRUNCATE of a captured table halts, is emitted or skipped as configured; a DROP or RENAME of one
+ * halts with {@code captured_table_removed}. Tables whose snapshot already shows the statement
+ * ({@link DdlObserver#snapshotHolds}) pass. Messages name tables, never the statement (Rule 1).
+ */
+final class CapturedTableStatements {
+
+    private static final Logger LOG = LoggerFactory.getLogger(CapturedTableStatements.class);
+
+    private static final Set<String> TABLE_CHANGING_HEADS =
+            Set.of("TRUNCATE", "DROP", "RENAME", "ALTER");
+
+    private final TableFilter filter;
+    private final TruncateHandling truncate;
+    private final DdlObserver snapshot;
+
+    CapturedTableStatements(TableFilter filter, TruncateHandling truncate, DdlObserver snapshot) {
+        this.filter = filter;
+        this.truncate = truncate;
+        this.snapshot = snapshot;
+    }
+
+    /**
+     * Checks a statement for a statement-logged data change.
+     *
+     * @return true when it is one (of uncaptured tables only: it passes), false when it is not
+     * @throws CapstanHaltException {@code statement_based_change} when it may write a captured
+     *     table or its tables cannot be told
+     */
+    boolean isUncapturedDml(String database, String sql, Gtid gtid) {
+        Optional<StatementDmlTargets.Targets> dml = StatementDmlTargets.of(sql);
+        if (dml.isEmpty()) {
+            return false;
+        }
+        if (!dml.get().complete()) {
+            throw statementBased(
+                    "a table this connector cannot identify (session database "
+                            + quoted(database)
+                            + ")",
+                    gtid);
+        }
+        for (StatementDmlTargets.Name n : dml.get().names()) {
+            Optional<TableId> captured = captured(database, n.database(), n.table());
+            if (captured.isPresent()) {
+                throw statementBased("captured table " + captured.get(), gtid);
+            }
+        }
+        return true;
+    }
+
+    /**
+     * Checks a DDL statement (after the {@link DdlObserver} let it pass) for a TRUNCATE, DROP or
+     * RENAME of a captured table.
+     *
+     * @return the captured tables whose TRUNCATE is to be emitted ({@link TruncateHandling#EMIT})
+     * @throws CapstanHaltException {@code captured_table_removed}, or {@code
+     *     captured_table_truncated} under {@link TruncateHandling#HALT}
+     */
+    List<TableId> onDdl(String database, String sql, Gtid gtid) {
+        Optional<TableRemovals> removals = TableRemovals.of(sql);
+        if (removals.isEmpty()) {
+            unreadable(database, sql, gtid);
+            return List.of();
+        }
+        for (String[] name : removals.get().removed()) {
+            Optional<TableId> t = captured(database, name[0], name[1]);
+            if (t.isPresent() && !snapshot.snapshotHolds(t.get(), gtid)) {
+                throw removed("captured table " + t.get(), gtid);
+            }
+        }
+        for (String db : removals.get().databases()) {
+            droppedDatabase(db, gtid);
+        }
+        List<TableId> emitted = new ArrayList<>();
+        for (String[] name : removals.get().truncated()) {
+            Optional<TableId> t = captured(database, name[0], name[1]);
+            if (t.isEmpty() || snapshot.snapshotHolds(t.get(), gtid)) {
+                continue;
+            }
+            switch (truncate) {
+                case EMIT:
+                    emitted.add(t.get());
+                    break;
+                case SKIP:
+                    LOG.warn(
+                            "Captured table {} was truncated in transaction {}; option"
+                                    + " binlog.truncate.handling=skip: downstream keeps its rows",
+                            t.get(),
+                            gtid);
+                    break;
+                default:
+                    throw truncated(t.get(), gtid);
+            }
+        }
+        return emitted;
+    }
+
+    /** A TRUNCATE, DROP, RENAME or ALTER the parser could not read: halt if it names a table. */
+    private void unreadable(String database, String sql, Gtid gtid) {
+        String head = sql.stripLeading();
+        int n = 0;
+        while (n < head.length() && Character.isLetter(head.charAt(n))) {
+            n++;
+        }
+        if (!TABLE_CHANGING_HEADS.contains(head.substring(0, n).toUpperCase(Locale.ROOT))) {
+            return;
+        }
+        Optional<Set<TableId>> listed = filter.listed();
+        if (listed.isEmpty()) {
+            return; // nothing to compare its words with
+        }
+        Optional<TableId> t = SnapshotDdlGuard.touchedTable(database, sql, listed.get());
+        if (t.isPresent() && !snapshot.snapshotHolds(t.get(), gtid)) {
+            throw removed(
+                    "captured table " + t.get() + " (by a statement this connector could not read)",
+                    gtid);
+        }
+    }
+
+    private void droppedDatabase(String db, Gtid gtid) {
+        Optional<Set<TableId>> listed = filter.listed();
+        if (listed.isEmpty()) {
+            throw removed("database " + quoted(db) + ", which may hold captured tables,", gtid);
+        }
+        for (TableId t : new TreeSet<>(listed.get())) {
+            if (t.database().equalsIgnoreCase(db) && !snapshot.snapshotHolds(t, gtid)) {
+                throw removed("captured table " + t + " (its database)", gtid);
+            }
+        }
+    }
+
+    /** The captured table a statement's name may denote, resolved in the session's database. */
+    private Optional<TableId> captured(String sessionDb, String db, String table) {
+        String d = db != null ? db : sessionDb;
+        if (d == null || d.isEmpty()) {
+            // MySQL refuses an unqualified name without a default database; compare names only
+            Optional<Set<TableId>> listed = filter.listed();
+            if (listed.isEmpty()) {
+                return Optional.empty();
+            }
+            return listed.get().stream()
+                    .filter(t -> t.table().equalsIgnoreCase(table))
+                    .sorted()
+                    .findFirst();
+        }
+        TableId named = TableId.of(d, table);
+        if (!filter.mayCapture(named)) {
+            return Optional.empty();
+        }
+        // the catalogue's spelling, when listed
+        return Optional.of(
+                filter.listed()
+                        .flatMap(
+                                all ->
+                                        all.stream()
+                                                .filter(
+                                                        t ->
+                                                                t.database().equalsIgnoreCase(d)
+                                                                        && t.table()
+                                                                                .equalsIgnoreCase(
+                                                                                        table))
+                                                .sorted()
+                                                .findFirst())
+                        .orElse(named));
+    }
+
+    private static String quoted(String name) {
+        return name == null || name.isEmpty() ? "(none)" : "`" + name + "`";
+    }
+
+    private static CapstanHaltException statementBased(String what, Gtid gtid) {
+        return new CapstanHaltException(
+                HaltReason.STATEMENT_BASED_CHANGE,
+                "transaction "
+                        + gtid
+                        + " changed "
+                        + what
+                        + " with a statement logged as SQL text (the writing session used"
+                        + " binlog_format STATEMENT or MIXED), not as row events, so its changes cannot"
+                        + " be captured exactly. Remedy: make every writing session use"
+                        + " binlog_format=ROW (SET PERSIST binlog_format='ROW', no SESSION override,"
+                        + " reconnect pooled connections opened before the change), then restart the"
+                        + " job without state to snapshot the tables again.");
+    }
+
+    private static CapstanHaltException truncated(TableId table, Gtid gtid) {
+        return new CapstanHaltException(
+                HaltReason.CAPTURED_TABLE_TRUNCATED,
+                "captured table "
+                        + table
+                        + " was truncated in transaction "
+                        + gtid
+                        + " after its snapshot; downstream still holds its rows. Remedy: restart the"
+                        + " job without state to snapshot it again, or choose option"
+                        + " binlog.truncate.handling (DataStream: truncateHandling) 'emit' (a TRUNCATE"
+                        + " change event) or 'skip' (keep the rows downstream).");
+    }
+
+    private static CapstanHaltException removed(String what, Gtid gtid) {
+        return new CapstanHaltException(
+                HaltReason.CAPTURED_TABLE_REMOVED,
+                what
+                        + " was dropped or renamed in transaction "
+                        + gtid
+                        + " after its snapshot; downstream still holds its rows and later changes"
+                        + " under its name would not fit them. Remedy: restart the job without state"
+                        + " (a new snapshot), with the table list updated if the table moved.");
+    }
+}

@@ -1,0 +1,34 @@
+package io.capstan.flink.mysql.snapshot.ddl;
+
+import io.capstan.flink.mysql.snapshot.ddl.SqlTokenizer.Token;
+
+import org.apache.flink.annotation.Internal;
+
+import java.util.List;
+import java.util.Optional;
+
+/**
+ * What a DDL statement does to existing tables, for the binlog's captured-table check: the tables
+ * it empties (TRUNCATE) and removes (DROP TABLE, the old names of RENAME TABLE and ALTER TABLE ...
+ * RENAME), and the databases it drops. Read by {@link SnapshotDdlGuard}'s parser; each table is
+ * {@code {database or null, table}} as written.
+ */
+@Internal
+public record TableRemovals(
+        List<String[]> truncated, List<String[]> removed, List<String> databases) {
+
+    /** The removals of {@code sql}; empty when the statement is not understood. */
+    public static Optional<TableRemovals> of(String sql) {
+        List<Token> tokens;
+        try {
+            tokens = SqlTokenizer.tokenize(sql);
+        } catch (IllegalArgumentException e) {
+            return Optional.empty();
+        }
+        if (tokens.isEmpty()) {
+            return Optional.of(new TableRemovals(List.of(), List.of(), List.of()));
+        }
+        return SnapshotDdlGuard.Parser.targets(tokens)
+                .map(t -> new TableRemovals(t.truncated, t.removed, t.databases));
+    }
+}

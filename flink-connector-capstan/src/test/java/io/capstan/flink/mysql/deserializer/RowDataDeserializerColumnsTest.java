@@ -1,0 +1,155 @@
+package io.capstan.flink.mysql.deserializer;
+
+import io.capstan.flink.mysql.ChangeEvent;
+import io.capstan.flink.mysql.error.CapstanHaltException;
+import io.capstan.flink.mysql.error.HaltReason;
+import io.capstan.flink.mysql.event.Operation;
+import io.capstan.flink.mysql.schema.ColumnSchema;
+import io.capstan.flink.mysql.schema.MySqlType;
+import io.capstan.flink.mysql.schema.TableSchema;
+
+import org.apache.flink.api.java.typeutils.GenericTypeInfo;
+import org.apache.flink.table.data.GenericRowData;
+import org.apache.flink.table.data.RowData;
+import org.apache.flink.table.data.StringData;
+import org.apache.flink.table.types.logical.BigIntType;
+import org.apache.flink.table.types.logical.LogicalType;
+import org.apache.flink.table.types.logical.RowType;
+import org.apache.flink.table.types.logical.VarCharType;
+
+import org.junit.jupiter.api.Test;
+
+import java.util.List;
+
+import static io.capstan.flink.mysql.source.TestChanges.SCHEMA;
+import static io.capstan.flink.mysql.source.TestChanges.TABLE;
+import static io.capstan.flink.mysql.source.TestChanges.row;
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+
+/** RowDataDeserializer against its declared row type: by column name, never shifted. */
+public class RowDataDeserializerColumnsTest {
+
+    /**
+     * Type information that, like Flink's {@code InternalTypeInfo}, tells its row type through a
+     * public {@code toLogicalType()} (the table runtime is not on this module's classpath).
+     */
+    public static final class RowTypeInfo extends GenericTypeInfo<RowData> {
+        private static final long serialVersionUID = 1L;
+        private final RowType rowType;
+
+        public RowTypeInfo(RowType rowType) {
+            super(RowData.class);
+            this.rowType = rowType;
+        }
+
+        public LogicalType toLogicalType() {
+            return rowType;
+        }
+    }
+
+    private static RowDataDeserializer declared(String... names) {
+        LogicalType[] types = new LogicalType[names.length];
+        for (int i = 0; i < names.length; i++) {
+            types[i] = i == 0 ? new BigIntType(false) : new VarCharType(255);
+        }
+        return new RowDataDeserializer(new RowTypeInfo(RowType.of(types, names)));
+    }
+
+    private static ChangeEvent insert(TableSchema schema, RowData row) {
+        return new ChangeEvent(Operation.INSERT, null, row, schema, TABLE, "u:1", 1L, 0);
+    }
+
+    private static TableSchema schema(String... names) {
+        List<ColumnSchema> columns =
+                java.util.Arrays.stream(names)
+                        .map(n -> ColumnSchema.builder(n, MySqlType.BIGINT).build(TABLE))
+                        .toList();
+        return new TableSchema(TABLE, columns, new int[] {0});
+    }
+
+    private static HaltReason haltOf(RowDataDeserializer d, TableSchema schema) {
+        try {
+            d.deserialize(
+                    insert(schema, new GenericRowData(schema.rowType().getFieldCount())),
+                    new DeserializersTest.ListCollector<>());
+            return null;
+        } catch (CapstanHaltException e) {
+            assertThat(e.getMessage()).contains(TABLE.quoted());
+            return e.reason();
+        }
+    }
+
+    @Test
+    void rowsOfTheDeclaredColumnsPass() throws Exception {
+        RowDataDeserializer d = declared("ID", "name");
+        DeserializersTest.ListCollector<RowData> out = new DeserializersTest.ListCollector<>();
+        d.deserialize(insert(SCHEMA, row(1, "a")), out);
+        d.deserialize(insert(SCHEMA, row(2, "b")), out);
+        assertThat(out.items).hasSize(2);
+        assertThat(out.items.get(1).getString(1)).isEqualTo(StringData.fromString("b"));
+    }
+
+    @Test
+    void aColumnAddedDroppedRenamedOrMovedHaltsNamingIt() {
+        RowDataDeserializer d = declared("id", "name");
+        HaltReason invalid = HaltReason.INVALID_CONFIGURATION;
+        assertThat(haltOf(d, schema("c", "id", "name"))).isEqualTo(invalid); // ADD ... FIRST
+        assertThat(haltOf(d, schema("id", "name", "c"))).isEqualTo(invalid); // ADD at the end
+        assertThat(haltOf(d, schema("id"))).isEqualTo(invalid); // DROP
+        assertThat(haltOf(d, schema("id", "label"))).isEqualTo(invalid); // RENAME
+        assertThat(haltOf(d, schema("name", "id"))).isEqualTo(invalid); // moved
+        assertThat(haltOf(d, schema("id", "name"))).isNull();
+    }
+
+    @Test
+    void theMessageSaysWhichColumn() {
+        List<String> declared = List.of("id", "name");
+        assertThat(RowDataDeserializer.mismatch(declared, List.of("c", "id", "name")))
+                .isEqualTo("column 'c' of the table is not declared");
+        assertThat(RowDataDeserializer.mismatch(declared, List.of("id")))
+                .isEqualTo("declared column 'name' is not a column of the table");
+        assertThat(RowDataDeserializer.mismatch(declared, List.of("id", "label")))
+                .isEqualTo("declared column 'name' is not a column of the table");
+        assertThat(RowDataDeserializer.mismatch(declared, List.of("name", "id")))
+                .isEqualTo(
+                        "column 'name' is column 1 of the table but field 2 of the declared"
+                                + " row type");
+        assertThat(RowDataDeserializer.mismatch(declared, List.of("ID", "Name"))).isNull();
+    }
+
+    @Test
+    void withoutFieldNamesNothingIsChecked() throws Exception {
+        RowDataDeserializer d = new RowDataDeserializer(new GenericTypeInfo<>(RowData.class));
+        assertThat(haltOf(d, schema("c", "id", "name"))).isNull();
+    }
+
+    @Test
+    void aTruncateCannotBeRowsAndHalts() {
+        RowDataDeserializer d = declared("id", "name");
+        ChangeEvent truncate =
+                new ChangeEvent(Operation.TRUNCATE, null, null, null, TABLE, "u:2", 1L, 0);
+        assertThatThrownBy(() -> d.deserialize(truncate, new DeserializersTest.ListCollector<>()))
+                .isInstanceOfSatisfying(
+                        CapstanHaltException.class,
+                        e -> {
+                            assertThat(e.reason()).isEqualTo(HaltReason.CAPTURED_TABLE_TRUNCATED);
+                            assertThat(e.getMessage()).contains("cannot express a TRUNCATE");
+                        });
+    }
+
+    @Test
+    void theJsonEnvelopeOfATruncateIsOpT() throws Exception {
+        DeserializersTest.ListCollector<String> out = new DeserializersTest.ListCollector<>();
+        new JsonDebeziumDeserializer()
+                .deserialize(
+                        new ChangeEvent(
+                                Operation.TRUNCATE, null, null, null, TABLE, "u:2", 5_000L, 0),
+                        out);
+        assertThat(out.items).hasSize(1);
+        assertThat(out.items.get(0))
+                .startsWith("{\"before\":null,\"after\":null,\"op\":\"t\",")
+                .contains(
+                        "\"db\":\"db\",\"table\":\"t\",\"gtid\":\"u:2\",\"ts_ms\":5,\"snapshot\":false,\"row\":0}");
+    }
+}

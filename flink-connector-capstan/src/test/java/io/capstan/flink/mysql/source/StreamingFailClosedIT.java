@@ -1,0 +1,137 @@
+package io.capstan.flink.mysql.source;
+
+import io.capstan.flink.mysql.CapstanDeserializer;
+import io.capstan.flink.mysql.CapstanMySqlSource;
+import io.capstan.flink.mysql.StartupOptions;
+import io.capstan.flink.mysql.TruncateHandling;
+import io.capstan.flink.mysql.deserializer.JsonDebeziumDeserializer;
+import io.capstan.flink.mysql.deserializer.RowDataDeserializer;
+import io.capstan.flink.mysql.deserializer.RowDataDeserializerColumnsTest.RowTypeInfo;
+import io.capstan.flink.mysql.error.CapstanHaltException;
+import io.capstan.flink.mysql.error.HaltReason;
+import io.capstan.flink.mysql.source.it.SourceJobs;
+import io.capstan.flink.mysql.testing.MySqlTestDatabase;
+
+import org.apache.flink.api.common.eventtime.WatermarkStrategy;
+import org.apache.flink.streaming.api.environment.StreamExecutionEnvironment;
+import org.apache.flink.table.data.RowData;
+import org.apache.flink.table.types.logical.IntType;
+import org.apache.flink.table.types.logical.LogicalType;
+import org.apache.flink.table.types.logical.RowType;
+import org.apache.flink.test.junit5.MiniClusterExtension;
+import org.apache.flink.util.CloseableIterator;
+import org.apache.flink.util.ExceptionUtils;
+
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.RegisterExtension;
+
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Optional;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.CopyOnWriteArrayList;
+import java.util.concurrent.ThreadLocalRandom;
+import java.util.concurrent.TimeUnit;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.catchThrowable;
+
+/**
+ * Whole jobs (snapshot, then binlog) meeting changes after the snapshot that a deserializer must
+ * not pass on silently: a column added FIRST under a declared RowData row type, and a TRUNCATE
+ * emitted as the JSON envelope's {@code op: "t"}.
+ */
+class StreamingFailClosedIT {
+
+    @RegisterExtension static final MySqlTestDatabase DB = new MySqlTestDatabase();
+
+    @RegisterExtension static final MiniClusterExtension FLINK = SourceJobs.miniCluster(1);
+
+    private static <T> CapstanMySqlSource<T> source(
+            String table, CapstanDeserializer<T> deserializer, TruncateHandling truncate) {
+        return CapstanMySqlSource.<T>builder()
+                .hostname(DB.server().host())
+                .port(DB.server().port())
+                .username(DB.server().connectorAccount().username())
+                .password(DB.server().connectorAccount().password())
+                .tableList(DB.name() + "." + table)
+                .serverId(ThreadLocalRandom.current().nextLong(100_000, 200_000))
+                .startupOptions(StartupOptions.initial())
+                .deserializer(deserializer)
+                .truncateHandling(truncate)
+                .build();
+    }
+
+    private static StreamExecutionEnvironment env() {
+        return SourceJobs.env(200, null);
+    }
+
+    /** The next record, failing after 60 s rather than hanging when it never comes. */
+    private static <T> T nextWithin(CloseableIterator<T> it) throws Exception {
+        return CompletableFuture.supplyAsync(it::next).get(60, TimeUnit.SECONDS);
+    }
+
+    @Test
+    void aColumnAddedFirstHaltsARowDataJobNamingTableAndColumn() throws Exception {
+        DB.execute("CREATE TABLE rd (id INT PRIMARY KEY, v INT)", "INSERT INTO rd VALUES (1, 10)");
+        RowType declared =
+                RowType.of(
+                        new LogicalType[] {new IntType(false), new IntType()},
+                        new String[] {"id", "v"});
+        CapstanMySqlSource<RowData> source =
+                source(
+                        "rd",
+                        new RowDataDeserializer(new RowTypeInfo(declared)),
+                        TruncateHandling.HALT);
+        List<RowData> rows = new CopyOnWriteArrayList<>();
+        Throwable failure;
+        try (CloseableIterator<RowData> it =
+                env().fromSource(source, WatermarkStrategy.noWatermarks(), "rowdata")
+                        .executeAndCollect()) {
+            rows.add(it.next()); // the snapshot row
+            DB.execute("INSERT INTO rd VALUES (2, 20)");
+            rows.add(it.next());
+            DB.execute(
+                    "ALTER TABLE rd ADD COLUMN c INT NOT NULL DEFAULT 7 FIRST",
+                    "INSERT INTO rd VALUES (8, 3, 30)");
+            // Without the check the job would keep running with shifted rows: wait a bounded time.
+            CompletableFuture<Void> drained =
+                    CompletableFuture.runAsync(
+                            () -> {
+                                while (it.hasNext()) {
+                                    rows.add(it.next());
+                                }
+                            });
+            failure = catchThrowable(() -> drained.get(60, TimeUnit.SECONDS));
+        }
+        assertThat(rows).as("rows before the halt").hasSize(2).allMatch(r -> r.getArity() == 2);
+        Optional<CapstanHaltException> halt =
+                ExceptionUtils.findThrowable(failure, CapstanHaltException.class);
+        assertThat(halt).as(String.valueOf(failure)).isPresent();
+        assertThat(halt.get().reason()).isEqualTo(HaltReason.INVALID_CONFIGURATION);
+        assertThat(halt.get().getMessage())
+                .contains("`" + DB.name() + "`.`rd`")
+                .contains("column 'c'");
+    }
+
+    @Test
+    void anEmittedTruncateIsTheJsonEnvelopesOpT() throws Exception {
+        DB.execute("CREATE TABLE jt (id INT PRIMARY KEY)", "INSERT INTO jt VALUES (1)");
+        CapstanMySqlSource<String> source =
+                source("jt", new JsonDebeziumDeserializer(), TruncateHandling.EMIT);
+        List<String> out = new ArrayList<>();
+        try (CloseableIterator<String> it =
+                env().fromSource(source, WatermarkStrategy.noWatermarks(), "json")
+                        .executeAndCollect()) {
+            out.add(nextWithin(it)); // the snapshot row
+            DB.execute("TRUNCATE TABLE jt", "INSERT INTO jt VALUES (2)");
+            out.add(nextWithin(it));
+            out.add(nextWithin(it));
+        }
+        assertThat(out.get(0)).contains("\"op\":\"r\"");
+        assertThat(out.get(1))
+                .startsWith("{\"before\":null,\"after\":null,\"op\":\"t\"")
+                .contains("\"table\":\"jt\"");
+        assertThat(out.get(2)).contains("\"op\":\"c\"").contains("\"after\":{\"id\":2}");
+    }
+}
