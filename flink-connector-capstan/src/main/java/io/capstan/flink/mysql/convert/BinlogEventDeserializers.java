@@ -11,17 +11,16 @@ import com.github.shyiko.mysql.binlog.event.deserialization.ColumnType;
 import com.github.shyiko.mysql.binlog.event.deserialization.DeleteRowsEventDataDeserializer;
 import com.github.shyiko.mysql.binlog.event.deserialization.EventDataDeserializer;
 import com.github.shyiko.mysql.binlog.event.deserialization.EventDeserializer;
-import com.github.shyiko.mysql.binlog.event.deserialization.EventHeaderV4Deserializer;
 import com.github.shyiko.mysql.binlog.event.deserialization.FormatDescriptionEventDataDeserializer;
 import com.github.shyiko.mysql.binlog.event.deserialization.GtidEventDataDeserializer;
 import com.github.shyiko.mysql.binlog.event.deserialization.IntVarEventDataDeserializer;
 import com.github.shyiko.mysql.binlog.event.deserialization.MariadbGtidEventDataDeserializer;
 import com.github.shyiko.mysql.binlog.event.deserialization.MariadbGtidListEventDataDeserializer;
-import com.github.shyiko.mysql.binlog.event.deserialization.NullEventDataDeserializer;
 import com.github.shyiko.mysql.binlog.event.deserialization.PreviousGtidSetDeserializer;
 import com.github.shyiko.mysql.binlog.event.deserialization.QueryEventDataDeserializer;
 import com.github.shyiko.mysql.binlog.event.deserialization.RotateEventDataDeserializer;
 import com.github.shyiko.mysql.binlog.event.deserialization.RowsQueryEventDataDeserializer;
+import com.github.shyiko.mysql.binlog.event.deserialization.TableMapEventDataDeserializer;
 import com.github.shyiko.mysql.binlog.event.deserialization.UpdateRowsEventDataDeserializer;
 import com.github.shyiko.mysql.binlog.event.deserialization.WriteRowsEventDataDeserializer;
 import com.github.shyiko.mysql.binlog.event.deserialization.XAPrepareEventDataDeserializer;
@@ -59,7 +58,7 @@ public final class BinlogEventDeserializers {
         d.put(EventType.ROTATE, new RotateEventDataDeserializer());
         d.put(EventType.INTVAR, new IntVarEventDataDeserializer());
         d.put(EventType.QUERY, new QueryEventDataDeserializer());
-        d.put(EventType.TABLE_MAP, new TableMapSignednessPadding());
+        d.put(EventType.TABLE_MAP, new TableMapEventDataDeserializer());
         d.put(EventType.XID, new XidEventDataDeserializer());
         d.put(EventType.WRITE_ROWS, new WriteRows(tableMaps));
         d.put(EventType.UPDATE_ROWS, new UpdateRows(tableMaps));
@@ -81,12 +80,7 @@ public final class BinlogEventDeserializers {
         d.put(EventType.MARIADB_GTID, new MariadbGtidEventDataDeserializer());
         d.put(EventType.BINLOG_CHECKPOINT, new BinlogCheckpointEventDataDeserializer());
         d.put(EventType.MARIADB_GTID_LIST, new MariadbGtidListEventDataDeserializer());
-        EventDeserializer deserializer =
-                new EventDeserializer(
-                        new EventHeaderV4Deserializer(),
-                        new NullEventDataDeserializer(),
-                        d,
-                        tableMaps);
+        EventDeserializer deserializer = new SignednessPaddingEventDeserializer(d, tableMaps);
         deserializer.setCompatibilityMode(
                 EventDeserializer.CompatibilityMode.CHAR_AND_BINARY_AS_BYTE_ARRAY);
         return deserializer;

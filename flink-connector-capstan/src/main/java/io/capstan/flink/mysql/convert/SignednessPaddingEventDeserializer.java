@@ -2,19 +2,28 @@ package io.capstan.flink.mysql.convert;
 
 import org.apache.flink.annotation.Internal;
 
+import com.github.shyiko.mysql.binlog.event.EventData;
+import com.github.shyiko.mysql.binlog.event.EventHeader;
+import com.github.shyiko.mysql.binlog.event.EventType;
 import com.github.shyiko.mysql.binlog.event.TableMapEventData;
+import com.github.shyiko.mysql.binlog.event.deserialization.ChecksumType;
 import com.github.shyiko.mysql.binlog.event.deserialization.ColumnType;
+import com.github.shyiko.mysql.binlog.event.deserialization.EventDataDeserializationException;
 import com.github.shyiko.mysql.binlog.event.deserialization.EventDataDeserializer;
+import com.github.shyiko.mysql.binlog.event.deserialization.EventDeserializer;
+import com.github.shyiko.mysql.binlog.event.deserialization.EventHeaderV4Deserializer;
+import com.github.shyiko.mysql.binlog.event.deserialization.NullEventDataDeserializer;
 import com.github.shyiko.mysql.binlog.event.deserialization.TableMapEventDataDeserializer;
 import com.github.shyiko.mysql.binlog.io.ByteArrayInputStream;
 
 import java.io.ByteArrayOutputStream;
 import java.io.IOException;
 import java.util.Arrays;
+import java.util.Map;
 
 /**
- * Reads a TABLE_MAP event with the library's deserializer after making its SIGNEDNESS field as long
- * as the library will read it.
+ * The library's {@link EventDeserializer}, reading TABLE_MAP events after making their SIGNEDNESS
+ * field as long as the library will read it.
  *
  * <p>The library reads one signedness bit per numeric column counting YEAR, but MySQL before 8.0.20
  * writes none for YEAR. When that difference crosses a byte boundary (8 numeric columns and one
@@ -22,19 +31,53 @@ import java.util.Arrays;
  * every row change of the table. The field is padded here with zero bytes to the length the library
  * expects; the padding lands after the server's bits, which {@code TableMapMetadataReader} re-deals
  * to the columns the server counted, so no bit moves. Every other byte is passed on unchanged.
+ *
+ * <p>Overriding {@link #deserializeTableMapEventData} is the library's only way in: a TABLE_MAP
+ * deserializer registered in the map still runs behind the library's own, which fails first.
  */
 @Internal
-final class TableMapSignednessPadding implements EventDataDeserializer<TableMapEventData> {
+final class SignednessPaddingEventDeserializer extends EventDeserializer {
 
     /** The optional metadata field type of SIGNEDNESS. */
     private static final int SIGNEDNESS = 1;
 
     private final TableMapEventDataDeserializer library = new TableMapEventDataDeserializer();
+    private final Map<Long, TableMapEventData> tableMaps;
+    private int checksumLength;
+
+    SignednessPaddingEventDeserializer(
+            Map<EventType, EventDataDeserializer> deserializers,
+            Map<Long, TableMapEventData> tableMaps) {
+        super(
+                new EventHeaderV4Deserializer(),
+                new NullEventDataDeserializer(),
+                deserializers,
+                tableMaps);
+        this.tableMaps = tableMaps;
+    }
 
     @Override
-    public TableMapEventData deserialize(ByteArrayInputStream in) throws IOException {
-        byte[] body = in.read(in.available());
-        return library.deserialize(new ByteArrayInputStream(padded(body)));
+    public void setChecksumType(ChecksumType checksumType) {
+        super.setChecksumType(checksumType);
+        this.checksumLength = checksumType.getLength();
+    }
+
+    /** As the library's, with the body padded; the table map is remembered for its rows events. */
+    @Override
+    public EventData deserializeTableMapEventData(ByteArrayInputStream in, EventHeader header)
+            throws IOException {
+        in.enterBlock((int) header.getDataLength() - checksumLength);
+        TableMapEventData data;
+        try {
+            data = library.deserialize(new ByteArrayInputStream(padded(in.read(in.available()))));
+        } catch (IOException | RuntimeException e) {
+            throw new EventDataDeserializationException(header, e);
+        } finally {
+            in.skipToTheEndOfTheBlock();
+            in.skip(checksumLength);
+        }
+        tableMaps.put(data.getTableId(), data);
+        return data;
     }
 
     /** The event body with its SIGNEDNESS field padded, or the body itself when it needs none. */
