@@ -381,7 +381,9 @@ class CapstanEnumeratorSnapshotTest {
         drain(e, 0, 10);
         EnumState state = e.snapshotState(12);
         byte[] bytes = EnumStateSerializer.INSTANCE.serialize(state);
-        EnumState restoredState = EnumStateSerializer.INSTANCE.deserialize(2, bytes);
+        EnumState restoredState =
+                EnumStateSerializer.INSTANCE.deserialize(
+                        EnumStateSerializer.INSTANCE.getVersion(), bytes);
         assertThat(restoredState).isEqualTo(state);
 
         CapstanEnumerator restored = start(2, 2, true, restoredState);

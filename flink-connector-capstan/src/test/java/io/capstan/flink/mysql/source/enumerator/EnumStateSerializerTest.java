@@ -48,13 +48,13 @@ class EnumStateSerializerTest {
                 new EnumState(null, false, progress(OptionalLong.empty(), OptionalLong.empty()));
         byte[] bytes = serializer.serialize(none);
         assertThat(storedCheckpointIds(bytes)).containsExactly(-1L, -1L);
-        assertThat(serializer.deserialize(2, bytes)).isEqualTo(none);
+        assertThat(serializer.deserialize(serializer.getVersion(), bytes)).isEqualTo(none);
 
         EnumState taken =
                 new EnumState(null, false, progress(OptionalLong.of(7), OptionalLong.empty()));
         byte[] takenBytes = serializer.serialize(taken);
         assertThat(storedCheckpointIds(takenBytes)).containsExactly(7L, -1L);
-        assertThat(serializer.deserialize(2, takenBytes)).isEqualTo(taken);
+        assertThat(serializer.deserialize(serializer.getVersion(), takenBytes)).isEqualTo(taken);
     }
 
     @Test
@@ -70,7 +70,7 @@ class EnumStateSerializerTest {
         CapstanSplitSerializer.write(split, out);
         out.writeBoolean(false); // no snapshot progress
         byte[] bytes = out.getCopyOfBuffer();
-        assertThatThrownBy(() -> serializer.deserialize(2, bytes))
+        assertThatThrownBy(() -> serializer.deserialize(serializer.getVersion(), bytes))
                 .isInstanceOf(IOException.class)
                 .hasMessageContaining("corrupt enumerator state");
     }
