@@ -40,7 +40,8 @@ public enum HaltReason {
     UNDECODABLE_COLUMN("undecodable_column"),
     XA_UNSUPPORTED("xa_unsupported"),
     SNAPSHOT_SCHEMA_DRIFTED("snapshot_schema_drifted"),
-    RECONNECT_BUDGET_EXHAUSTED("reconnect_budget_exhausted");
+    RECONNECT_BUDGET_EXHAUSTED("reconnect_budget_exhausted"),
+    TABLE_LIST_CHANGED("table_list_changed");
 
     private final String code;
 

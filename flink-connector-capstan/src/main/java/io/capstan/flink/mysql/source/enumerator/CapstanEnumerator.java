@@ -1,12 +1,14 @@
 package io.capstan.flink.mysql.source.enumerator;
 
 import io.capstan.flink.mysql.StartupMode;
+import io.capstan.flink.mysql.schema.TableId;
 import io.capstan.flink.mysql.source.event.ChunksAcknowledgedEvent;
 import io.capstan.flink.mysql.source.event.ChunksCompletedEvent;
 import io.capstan.flink.mysql.source.event.ChunksReopenedEvent;
 import io.capstan.flink.mysql.source.event.ReaderCheckpointingEvent;
 import io.capstan.flink.mysql.source.split.BinlogSplit;
 import io.capstan.flink.mysql.source.split.CapstanSplit;
+import io.capstan.flink.mysql.source.split.CapstanSplitSerializer;
 import io.capstan.flink.mysql.source.split.SnapshotChunkSplit;
 
 import org.apache.flink.annotation.Internal;
@@ -20,6 +22,7 @@ import org.slf4j.LoggerFactory;
 
 import javax.annotation.Nullable;
 
+import java.io.IOException;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Optional;
@@ -72,6 +75,17 @@ public final class CapstanEnumerator implements SplitEnumerator<CapstanSplit, En
     @Override
     public void start() {
         LOG.info("Enumerator starts in phase {}", tracker.phase());
+        // Queued first: the worker runs one call at a time, so this check precedes the restored
+        // phase's own calls, and a changed table list halts before another chunk is planned.
+        tracker.restoredTables()
+                .ifPresent(
+                        tables ->
+                                context.callAsync(
+                                        () -> {
+                                            planning.checkRestoredTables(tables);
+                                            return tables;
+                                        },
+                                        this::onRestoredTablesChecked));
         switch (tracker.phase()) {
             case RESOLVING_TABLES:
                 context.callAsync(planning::resolveTables, this::onTablesResolved);
@@ -93,6 +107,17 @@ public final class CapstanEnumerator implements SplitEnumerator<CapstanSplit, En
             default:
                 // A restored snapshot plans on; a held binlog split is resumed by its reader.
                 planMore();
+        }
+    }
+
+    private void onRestoredTablesChecked(
+            @Nullable List<TableId> tables, @Nullable Throwable error) {
+        if (error != null) {
+            throw fail("cannot resume the restored job", error);
+        }
+        LOG.info("The configured table list still selects the {} restored table(s)", tables.size());
+        if (tracker.phase() == EnumeratorPhase.STREAMING) {
+            planning.close(); // nothing more to ask in this phase
         }
     }
 
@@ -151,8 +176,12 @@ public final class CapstanEnumerator implements SplitEnumerator<CapstanSplit, En
                         context.registeredReaders()::containsKey, context.currentParallelism());
         for (SplitReply reply : replies) {
             if (reply instanceof SplitReply.Assign assign) {
-                if (assign.split() instanceof BinlogSplit) {
-                    LOG.info("Assigning {} to subtask {}", assign.split(), assign.subtask());
+                if (assign.split() instanceof BinlogSplit binlog) {
+                    LOG.info(
+                            "Assigning {} ({} bytes) to subtask {}",
+                            binlog,
+                            serializedSize(binlog),
+                            assign.subtask());
                 }
                 context.assignSplit(assign.split(), assign.subtask());
             } else {
@@ -223,6 +252,15 @@ public final class CapstanEnumerator implements SplitEnumerator<CapstanSplit, En
     /** For tests: the rules and bookkeeping behind this enumerator. */
     SplitAssignmentTracker tracker() {
         return tracker;
+    }
+
+    /** The size of the split's RPC message body: it must fit pekko.framesize (docs/adr/0007). */
+    private static long serializedSize(BinlogSplit split) {
+        try {
+            return CapstanSplitSerializer.INSTANCE.serialize(split).length;
+        } catch (IOException e) {
+            return -1; // only for the log line; the assignment serializes it again and fails
+        }
     }
 
     private static RuntimeException fail(String what, Throwable error) {

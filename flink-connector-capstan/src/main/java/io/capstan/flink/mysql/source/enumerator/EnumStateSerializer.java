@@ -62,6 +62,7 @@ import java.util.zip.InflaterInputStream;
  * GtidSetDeltas}), then per chunk the differences of its index and its G's rank from the previous
  * chunk's, its row count, and its bounds each relative to the bound before ({@link
  * ChunkBoundDeltas}: a low equal to the previous chunk's high is one byte). See docs/adr/0007.
+ * Last, after the snapshot flag and progress, the captured tables: a count, then each table.
  */
 @Internal
 public final class EnumStateSerializer implements SimpleVersionedSerializer<EnumState> {
@@ -88,6 +89,10 @@ public final class EnumStateSerializer implements SimpleVersionedSerializer<Enum
         out.writeBoolean(snapshot != null);
         if (snapshot != null) {
             writeSnapshot(snapshot, out);
+        }
+        Varints.writeInt(out, state.capturedTables().size());
+        for (TableId t : state.capturedTables()) {
+            ChunkPlannerStateSerializer.writeTable(t, out);
         }
         return out.getCopyOfBuffer();
     }
@@ -118,11 +123,18 @@ public final class EnumStateSerializer implements SimpleVersionedSerializer<Enum
         if (version >= 2 && in.readBoolean()) {
             snapshot = readSnapshot(in, version);
         }
+        List<TableId> captured = new ArrayList<>();
+        if (version >= 3) {
+            int n = Varints.readInt(in);
+            for (int i = 0; i < n; i++) {
+                captured.add(ChunkPlannerStateSerializer.readTable(in));
+            }
+        }
         if (in.available() > 0) {
             throw new IOException(
                     "corrupt enumerator state: " + in.available() + " trailing bytes");
         }
-        return new EnumState(pending, assigned, snapshot);
+        return new EnumState(pending, assigned, snapshot, captured);
     }
 
     private static void writeSnapshot(SnapshotProgress s, DataOutputView out) throws IOException {

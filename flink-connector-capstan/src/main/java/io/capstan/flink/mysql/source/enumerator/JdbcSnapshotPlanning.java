@@ -70,6 +70,15 @@ public final class JdbcSnapshotPlanning implements SnapshotPlanning {
     }
 
     @Override
+    public void checkRestoredTables(List<TableId> inState) throws Exception {
+        List<TableId> onServer = mysql.baseTables();
+        RestoredTableList.check(
+                inState,
+                TableDiscovery.select(onServer, config.tables(), mysql.serverAddress()),
+                onServer);
+    }
+
+    @Override
     public Planned planMore(List<ChunkKey> keys, List<ChunkPlannerState> states, int max)
             throws Exception {
         Map<TableId, ChunkPlannerState> restored = new LinkedHashMap<>();

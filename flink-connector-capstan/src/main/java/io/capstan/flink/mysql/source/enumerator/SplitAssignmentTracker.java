@@ -69,6 +69,12 @@ final class SplitAssignmentTracker {
 
     private boolean planningInFlight;
 
+    /** The tables the job captures, once known; checkpointed for the restore check. */
+    private List<TableId> capturedTables = List.of();
+
+    /** Restored with captured tables: they are checked against the configured list at start. */
+    private boolean restored;
+
     /** Readers that asked and have no answer yet, in order of asking. */
     private final Set<Integer> waiting = new LinkedHashSet<>();
 
@@ -108,7 +114,33 @@ final class SplitAssignmentTracker {
         } else {
             t = new SplitAssignmentTracker(after, EnumeratorPhase.PREPARING_BINLOG_SPLIT);
         }
+        t.capturedTables = capturedTables(state);
+        t.restored = !t.capturedTables.isEmpty();
         return t;
+    }
+
+    /** The state's captured tables; for states before version 3 what its progress or split says. */
+    private static List<TableId> capturedTables(EnumState state) {
+        if (!state.capturedTables().isEmpty()) {
+            return state.capturedTables();
+        }
+        if (state.snapshot() != null) {
+            List<TableId> tables = new ArrayList<>();
+            state.snapshot().tables().forEach(t -> tables.add(t.key().table()));
+            return tables;
+        }
+        if (state.unassignedBinlogSplit() != null) {
+            return state.unassignedBinlogSplit().tables();
+        }
+        return List.of(); // a held binlog split of an older state: only its reader knows them
+    }
+
+    /**
+     * The tables of the restored state, to check against the configured list before anything is
+     * read; empty for a new job, or when the state does not name them.
+     */
+    Optional<List<TableId>> restoredTables() {
+        return restored ? Optional.of(capturedTables) : Optional.empty();
     }
 
     EnumeratorPhase phase() {
@@ -125,6 +157,9 @@ final class SplitAssignmentTracker {
     void tablesResolved(List<SnapshotTable> tables) {
         requirePhase(EnumeratorPhase.RESOLVING_TABLES);
         book = new SnapshotBook(tables);
+        List<TableId> ids = new ArrayList<>();
+        tables.forEach(t -> ids.add(t.key().table()));
+        capturedTables = List.copyOf(ids);
         phase = EnumeratorPhase.SNAPSHOTTING;
         settleSnapshotPhase();
     }
@@ -133,6 +168,7 @@ final class SplitAssignmentTracker {
     void binlogSplitPrepared(BinlogSplit split) {
         requirePhase(EnumeratorPhase.PREPARING_BINLOG_SPLIT);
         binlogSplit = split;
+        capturedTables = split.tables();
         phase = EnumeratorPhase.BINLOG_SPLIT_READY;
     }
 
@@ -356,7 +392,8 @@ final class SplitAssignmentTracker {
                         : SnapshotProgress.of(
                                 book, checkpoints.lastTaken(), checkpoints.latestChangeAfter());
         // binlogSplit is set only in PREPARING_BINLOG_SPLIT and BINLOG_SPLIT_READY: the pending one
-        return new EnumState(binlogSplit, phase == EnumeratorPhase.STREAMING, progress);
+        return new EnumState(
+                binlogSplit, phase == EnumeratorPhase.STREAMING, progress, capturedTables);
     }
 
     /**

@@ -4,6 +4,7 @@ import io.capstan.flink.mysql.StartupMode;
 import io.capstan.flink.mysql.error.CapstanHaltException;
 import io.capstan.flink.mysql.error.HaltReason;
 import io.capstan.flink.mysql.gtid.GtidSet;
+import io.capstan.flink.mysql.schema.TableId;
 import io.capstan.flink.mysql.snapshot.key.ChunkKey;
 import io.capstan.flink.mysql.snapshot.key.KeyTuple;
 import io.capstan.flink.mysql.snapshot.key.TestKeys;
@@ -57,6 +58,11 @@ class CapstanEnumeratorSnapshotTest {
                 throw resolveFailure;
             }
             return List.of(new SnapshotTable(KEY, 42L));
+        }
+
+        @Override
+        public void checkRestoredTables(List<TableId> inState) {
+            RestoredTableList.check(inState, List.of(KEY.table()), List.of(KEY.table()));
         }
 
         @Override

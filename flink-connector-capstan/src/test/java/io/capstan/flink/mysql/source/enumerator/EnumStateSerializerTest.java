@@ -34,11 +34,14 @@ class EnumStateSerializerTest {
                 p.tables(), p.plannerStates(), p.pending(), p.finished(), lastTaken, latestAfter);
     }
 
-    /** The two checkpoint ids that end the snapshot progress (the last bytes of the state). */
+    /**
+     * The two checkpoint ids that end the snapshot progress (the last bytes of the state but one:
+     * an empty list of captured tables, one byte, follows).
+     */
     private static long[] storedCheckpointIds(byte[] bytes) throws IOException {
         DataInputDeserializer in =
                 new DataInputDeserializer(
-                        Arrays.copyOfRange(bytes, bytes.length - 16, bytes.length));
+                        Arrays.copyOfRange(bytes, bytes.length - 17, bytes.length - 1));
         return new long[] {in.readLong(), in.readLong()};
     }
 

@@ -136,6 +136,7 @@ public final class SerializerFixtures {
         Map<String, EnumState> m = new LinkedHashMap<>();
         m.put("enum-state-pending.v3.bin", new EnumState(BINLOG_WITH_GATE, false));
         m.put("enum-state-snapshotting.v3.bin", ENUM_SNAPSHOTTING);
+        m.put("enum-state-assigned.v3.bin", new EnumState(null, true, null, TABLES));
         return m;
     }
 
