@@ -1,6 +1,8 @@
 package io.capstan.flink.mysql.source.enumerator;
 
 import io.capstan.flink.mysql.StartupMode;
+import io.capstan.flink.mysql.error.CapstanHaltException;
+import io.capstan.flink.mysql.gtid.GtidSet;
 import io.capstan.flink.mysql.schema.TableId;
 import io.capstan.flink.mysql.source.event.ChunksAcknowledgedEvent;
 import io.capstan.flink.mysql.source.event.ChunksCompletedEvent;
@@ -23,6 +25,7 @@ import org.slf4j.LoggerFactory;
 import javax.annotation.Nullable;
 
 import java.io.IOException;
+import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Optional;
@@ -52,6 +55,13 @@ public final class CapstanEnumerator implements SplitEnumerator<CapstanSplit, En
     private final SnapshotPlanning planning;
     private final BinlogSplitPlanner binlogPlanner;
     private final SplitAssignmentTracker tracker;
+    private final Duration handoffStartWatchPeriod;
+
+    /**
+     * Whether the worker still asks for gtid_purged: set for an {@code initial} job, cleared on the
+     * coordinator thread once the snapshot is over, read by the worker.
+     */
+    private volatile boolean watchingHandoffStart;
 
     /**
      * @param mode the configured start mode: how a new job starts, and whether a snapshot ends the
@@ -66,10 +76,26 @@ public final class CapstanEnumerator implements SplitEnumerator<CapstanSplit, En
             SnapshotPlanning planning,
             BinlogSplitPlanner binlogPlanner,
             EnumState state) {
+        this(context, mode, planning, binlogPlanner, state, HandoffStartWatch.DEFAULT_PERIOD);
+    }
+
+    /**
+     * @param handoffStartWatchPeriod how often an {@code initial} snapshot checks that the binlog
+     *     its handoff starts from is still on the server ({@link HandoffStartWatch})
+     */
+    public CapstanEnumerator(
+            SplitEnumeratorContext<CapstanSplit> context,
+            StartupMode mode,
+            SnapshotPlanning planning,
+            BinlogSplitPlanner binlogPlanner,
+            EnumState state,
+            Duration handoffStartWatchPeriod) {
         this.context = context;
         this.planning = planning;
         this.binlogPlanner = binlogPlanner;
         this.tracker = SplitAssignmentTracker.restore(mode, state);
+        this.handoffStartWatchPeriod = handoffStartWatchPeriod;
+        this.watchingHandoffStart = !mode.isBounded() && mode.readsSnapshot();
     }
 
     @Override
@@ -86,6 +112,10 @@ public final class CapstanEnumerator implements SplitEnumerator<CapstanSplit, En
                                             return tables;
                                         },
                                         this::onRestoredTablesChecked));
+        if (watchingHandoffStart) {
+            long period = handoffStartWatchPeriod.toMillis();
+            context.callAsync(this::purgedWhileSnapshotting, this::onPurgedChecked, period, period);
+        }
         switch (tracker.phase()) {
             case RESOLVING_TABLES:
                 context.callAsync(planning::resolveTables, this::onTablesResolved);
@@ -107,6 +137,38 @@ public final class CapstanEnumerator implements SplitEnumerator<CapstanSplit, En
             default:
                 // A restored snapshot plans on; a held binlog split is resumed by its reader.
                 planMore();
+        }
+    }
+
+    /** gtid_purged while the snapshot runs; null (no query) once it is over. */
+    @Nullable
+    private GtidSet purgedWhileSnapshotting() throws Exception {
+        return watchingHandoffStart ? planning.gtidPurged() : null;
+    }
+
+    private void onPurgedChecked(@Nullable GtidSet purged, @Nullable Throwable error) {
+        if (error instanceof CapstanHaltException) {
+            throw fail("cannot finish the snapshot", error); // never swallowed as a failed look
+        }
+        if (error != null) {
+            // A failed look is not a gap: the next period asks again (planning reconnects).
+            LOG.warn(
+                    "Could not read gtid_purged to watch the handoff's start: {}",
+                    error.toString());
+            return;
+        }
+        if (tracker.phase() == EnumeratorPhase.STREAMING
+                || tracker.phase() == EnumeratorPhase.FINISHED) {
+            watchingHandoffStart = false; // the handoff happened (or a restore is past it)
+            return;
+        }
+        Optional<GtidSet> start = tracker.handoffStartSoFar();
+        if (purged != null && start.isPresent()) {
+            try {
+                HandoffStartWatch.requireAvailable(start.get(), purged, planning.serverAddress());
+            } catch (RuntimeException e) {
+                throw fail("cannot finish the snapshot", e);
+            }
         }
     }
 

@@ -1,5 +1,6 @@
 package io.capstan.flink.mysql.source.enumerator;
 
+import io.capstan.flink.mysql.gtid.GtidSet;
 import io.capstan.flink.mysql.schema.TableId;
 import io.capstan.flink.mysql.snapshot.key.ChunkKey;
 import io.capstan.flink.mysql.snapshot.plan.ChunkPlannerState;
@@ -35,6 +36,12 @@ public interface SnapshotPlanning extends AutoCloseable {
      *     added and removed, or {@code no_tables_matched}
      */
     void checkRestoredTables(List<TableId> inState) throws Exception;
+
+    /** The server's {@code gtid_purged} now ({@link HandoffStartWatch}). */
+    GtidSet gtidPurged() throws Exception;
+
+    /** The server's address, for messages. */
+    String serverAddress();
 
     /** Plans up to {@code max} next chunks from the given progress. */
     Planned planMore(List<ChunkKey> keys, List<ChunkPlannerState> states, int max) throws Exception;

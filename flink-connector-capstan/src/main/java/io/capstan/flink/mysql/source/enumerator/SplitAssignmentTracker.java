@@ -2,6 +2,7 @@ package io.capstan.flink.mysql.source.enumerator;
 
 import io.capstan.flink.mysql.StartupMode;
 import io.capstan.flink.mysql.binlog.BinlogStartPosition;
+import io.capstan.flink.mysql.gtid.GtidSet;
 import io.capstan.flink.mysql.schema.TableId;
 import io.capstan.flink.mysql.snapshot.key.ChunkKey;
 import io.capstan.flink.mysql.snapshot.plan.ChunkPlannerState;
@@ -133,6 +134,20 @@ final class SplitAssignmentTracker {
             return state.unassignedBinlogSplit().tables();
         }
         return List.of(); // a held binlog split of an older state: only its reader knows them
+    }
+
+    /**
+     * While the snapshot of an {@code initial} job runs: the intersection of the G of the chunks
+     * finished so far, which holds where the handoff will start ({@link HandoffStartWatch}).
+     */
+    Optional<GtidSet> handoffStartSoFar() {
+        if (book == null
+                || afterSnapshot != AfterSnapshot.STREAM
+                || (phase != EnumeratorPhase.SNAPSHOTTING
+                        && phase != EnumeratorPhase.AWAITING_HANDOFF_CHECKPOINT)) {
+            return Optional.empty();
+        }
+        return book.startSoFar();
     }
 
     /**

@@ -63,6 +63,16 @@ class CapstanEnumeratorTest {
         final AtomicInteger checks = new AtomicInteger();
 
         @Override
+        public GtidSet gtidPurged() {
+            throw new AssertionError("no snapshot whose handoff start to watch");
+        }
+
+        @Override
+        public String serverAddress() {
+            return "localhost:3306";
+        }
+
+        @Override
         public void checkRestoredTables(List<TableId> inState) {
             checks.incrementAndGet();
             RestoredTableList.check(inState, selected, onServer);
