@@ -57,4 +57,18 @@ public record EnumState(
     public static EnumState initial() {
         return INITIAL;
     }
+
+    /**
+     * The captured tables; for a state of a version before 3, what its progress or pending split
+     * names (empty for a held binlog split: only its reader knows them).
+     */
+    public List<TableId> knownTables() {
+        if (!capturedTables.isEmpty()) {
+            return capturedTables;
+        }
+        if (snapshot != null) {
+            return snapshot.tables().stream().map(t -> t.key().table()).toList();
+        }
+        return unassignedBinlogSplit != null ? unassignedBinlogSplit.tables() : List.of();
+    }
 }

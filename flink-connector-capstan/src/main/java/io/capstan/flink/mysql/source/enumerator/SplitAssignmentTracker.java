@@ -35,6 +35,10 @@ import java.util.function.IntPredicate;
  * <p>The {@link SnapshotBook} is held from the resolved tables until a checkpoint that follows the
  * binlog split's assignment completes: until then a restore may bring the binlog split back, and it
  * must then be rebuilt from the book.
+ *
+ * <p>Longer than 400 lines because every reply reads the phase, the book, the handoff checkpoints
+ * and the captured tables together: split across classes, one state machine's transitions would no
+ * longer be readable in one place.
  */
 final class SplitAssignmentTracker {
 
@@ -115,25 +119,9 @@ final class SplitAssignmentTracker {
         } else {
             t = new SplitAssignmentTracker(after, EnumeratorPhase.PREPARING_BINLOG_SPLIT);
         }
-        t.capturedTables = capturedTables(state);
+        t.capturedTables = state.knownTables();
         t.restored = !t.capturedTables.isEmpty();
         return t;
-    }
-
-    /** The state's captured tables; for states before version 3 what its progress or split says. */
-    private static List<TableId> capturedTables(EnumState state) {
-        if (!state.capturedTables().isEmpty()) {
-            return state.capturedTables();
-        }
-        if (state.snapshot() != null) {
-            List<TableId> tables = new ArrayList<>();
-            state.snapshot().tables().forEach(t -> tables.add(t.key().table()));
-            return tables;
-        }
-        if (state.unassignedBinlogSplit() != null) {
-            return state.unassignedBinlogSplit().tables();
-        }
-        return List.of(); // a held binlog split of an older state: only its reader knows them
     }
 
     /**
