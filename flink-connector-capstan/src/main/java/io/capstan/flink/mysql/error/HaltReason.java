@@ -47,7 +47,8 @@ public enum HaltReason {
     CAPTURED_TABLE_TRUNCATED("captured_table_truncated"),
     CAPTURED_TABLE_REMOVED("captured_table_removed"),
     TRANSACTION_WITHOUT_END("transaction_without_end"),
-    PARTIAL_ROW_UPDATE("partial_row_update");
+    PARTIAL_ROW_UPDATE("partial_row_update"),
+    TABLE_LIST_CHANGED("table_list_changed");
 
     private final String code;
 

@@ -2,6 +2,7 @@ package io.capstan.flink.mysql.e2e.jobs;
 
 import io.capstan.flink.mysql.CapstanMySqlSource;
 import io.capstan.flink.mysql.StartupOptions;
+import io.capstan.flink.mysql.source.SnapshotOptions;
 
 import org.apache.flink.api.common.eventtime.WatermarkStrategy;
 import org.apache.flink.api.common.serialization.SimpleStringEncoder;
@@ -22,10 +23,10 @@ import java.nio.file.Path;
  * TaskManager) writes part of the output.
  *
  * <p>Arguments: {@code --hostname H --port P --username U --password-file FILE --database DB
- * --tables REGEX[,REGEX] --start MODE --server-id N --output DIR [--checkpoint-interval MS]} where
- * MODE is {@code latest}, {@code earliest}, {@code initial}, {@code snapshot}, {@code gtid:SET} or
- * {@code timestamp:EPOCH_MILLIS}. The password is read from a file (not an argument), so that it is
- * in neither the REST request nor any log line.
+ * --tables REGEX[,REGEX] --start MODE --server-id N --output DIR [--checkpoint-interval MS]
+ * [--chunk-size ROWS]} where MODE is {@code latest}, {@code earliest}, {@code initial}, {@code
+ * snapshot}, {@code gtid:SET} or {@code timestamp:EPOCH_MILLIS}. The password is read from a file
+ * (not an argument), so that it is in neither the REST request nor any log line.
  */
 public final class CdcToFilesJob {
 
@@ -45,6 +46,10 @@ public final class CdcToFilesJob {
                         .tableList(arguments.required("tables").split(","))
                         .serverId(arguments.longValue("server-id", 5400))
                         .startupOptions(startupOptions(arguments.required("start")))
+                        .chunkSize(
+                                (int)
+                                        arguments.longValue(
+                                                "chunk-size", SnapshotOptions.DEFAULT_CHUNK_SIZE))
                         .deserializer(new VersionedRowLines())
                         .build();
         FileSink<String> sink =

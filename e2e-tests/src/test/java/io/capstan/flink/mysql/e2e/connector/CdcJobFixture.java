@@ -70,6 +70,17 @@ final class CdcJobFixture {
 
     /** Submits the job with parallelism 2 and returns its id. */
     String submit(String name, String tableRegex, String start, long serverId, Path output) {
+        return submit(name, tableRegex, start, serverId, output, List.of());
+    }
+
+    /** {@link #submit} with more job arguments (e.g. {@code --chunk-size}). */
+    String submit(
+            String name,
+            String tableRegex,
+            String start,
+            long serverId,
+            Path output,
+            List<String> moreArguments) {
         MySqlAccount account = db.connectorAccount();
         Path passwordFile =
                 writePasswordFile(
@@ -77,27 +88,30 @@ final class CdcJobFixture {
         return cluster.submitJar(
                 E2eBuild.jobsJar(),
                 CdcToFilesJob.class.getName(),
-                List.of(
-                        "--hostname",
-                        account.hostname(),
-                        "--port",
-                        Integer.toString(account.port()),
-                        "--username",
-                        account.username(),
-                        "--password-file",
-                        passwordFile.toString(),
-                        "--database",
-                        db.name(),
-                        "--tables",
-                        db.name() + "\\." + tableRegex,
-                        "--start",
-                        start,
-                        "--server-id",
-                        Long.toString(serverId),
-                        "--output",
-                        output.toString(),
-                        "--checkpoint-interval",
-                        "500"),
+                Stream.concat(
+                                Stream.of(
+                                        "--hostname",
+                                        account.hostname(),
+                                        "--port",
+                                        Integer.toString(account.port()),
+                                        "--username",
+                                        account.username(),
+                                        "--password-file",
+                                        passwordFile.toString(),
+                                        "--database",
+                                        db.name(),
+                                        "--tables",
+                                        db.name() + "\\." + tableRegex,
+                                        "--start",
+                                        start,
+                                        "--server-id",
+                                        Long.toString(serverId),
+                                        "--output",
+                                        output.toString(),
+                                        "--checkpoint-interval",
+                                        "500"),
+                                moreArguments.stream())
+                        .toList(),
                 2);
     }
 

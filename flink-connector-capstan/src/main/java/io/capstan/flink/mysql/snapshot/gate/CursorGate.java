@@ -45,6 +45,12 @@ public final class CursorGate {
     private final Map<TableId, TableGate> tables;
     private final Map<TableId, KeyExtractor> extractors;
 
+    /**
+     * The checkpoint form, kept once written or read: the reader checkpoints the gate unchanged
+     * until it retires a table, and at 10^6 chunks encoding takes seconds (docs/adr/0007).
+     */
+    private volatile byte[] stateBytes;
+
     CursorGate(Map<TableId, TableGate> tables) {
         this.tables = Collections.unmodifiableMap(new LinkedHashMap<>(tables));
         Map<TableId, KeyExtractor> ex = new HashMap<>();
@@ -176,6 +182,15 @@ public final class CursorGate {
 
     Map<TableId, TableGate> tableGates() {
         return tables;
+    }
+
+    /** The bytes this gate was encoded to or read from in the current format, if any. */
+    byte[] stateBytes() {
+        return stateBytes;
+    }
+
+    void rememberStateBytes(byte[] bytes) {
+        this.stateBytes = bytes;
     }
 
     @Override

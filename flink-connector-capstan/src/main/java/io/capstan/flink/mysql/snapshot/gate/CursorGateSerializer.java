@@ -18,26 +18,60 @@ import java.io.DataOutputStream;
 import java.io.IOException;
 import java.nio.charset.StandardCharsets;
 import java.util.ArrayList;
+import java.util.Comparator;
+import java.util.IdentityHashMap;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.zip.Deflater;
+import java.util.zip.DeflaterOutputStream;
+import java.util.zip.InflaterInputStream;
 
 /**
- * Versioned, compact binary form of a {@link CursorGate} for the binlog split's state. Per table:
- * the key's structure, a dictionary of its distinct G (chunks read while nothing committed share
- * one), then per chunk its lower bound and a dictionary index. A chunk's upper bound is the next
- * chunk's lower bound and is not stored.
+ * Versioned, compact binary form of a {@link CursorGate} for the binlog split (which travels from
+ * the JobManager to a TaskManager in one RPC message, see docs/adr/0007) and its state.
+ *
+ * <p>Version 2 (written now): the version byte, then a deflated stream of, per table: the key's
+ * structure, the chunk count, the table's distinct G sorted by size, each written by {@link
+ * GtidSetDeltas} as its difference from the one before (the G of a snapshot are snapshots of one
+ * growing {@code gtid_executed}: each adds the few transactions committed in between), then per
+ * chunk the zigzag varint difference of its G's rank from the previous chunk's (chunks are read
+ * roughly in key order, so about one byte), then the lower bounds of chunks 1..n-1 by {@link
+ * ChunkBoundDeltas}. A chunk's upper bound is the next chunk's lower bound and is not stored.
+ *
+ * <p>Version 1 (read only): per table the key's structure, a dictionary of its distinct G in text,
+ * then per chunk its lower bound and a dictionary index.
  */
 @Internal
 public final class CursorGateSerializer {
-    public static final int VERSION = 1;
+    public static final int VERSION = 2;
+    private static final int VERSION_TEXT_DICTIONARY = 1;
 
     private CursorGateSerializer() {}
 
+    /**
+     * The gate's bytes, encoded once per gate and then reused (the gate is immutable): the same
+     * array on every call, which callers must not modify.
+     */
     public static byte[] toBytes(CursorGate gate) {
+        byte[] known = gate.stateBytes();
+        if (known != null) {
+            return known;
+        }
+        byte[] result = encode(gate);
+        gate.rememberStateBytes(result);
+        return result;
+    }
+
+    /** Encodes the gate afresh. */
+    static byte[] encode(CursorGate gate) {
         ByteArrayOutputStream bytes = new ByteArrayOutputStream();
         try {
-            write(gate, new DataOutputStream(bytes));
+            DataOutputStream out = new DataOutputStream(bytes);
+            out.writeByte(VERSION);
+            byte[] packed = pack(gate);
+            Varints.writeInt(out, packed.length);
+            out.write(packed);
         } catch (IOException e) {
             throw new IllegalStateException(e); // in memory
         }
@@ -45,40 +79,161 @@ public final class CursorGateSerializer {
     }
 
     public static CursorGate fromBytes(byte[] bytes) throws IOException {
-        return read(new DataInputStream(new ByteArrayInputStream(bytes)));
+        DataInputStream in = new DataInputStream(new ByteArrayInputStream(bytes));
+        CursorGate gate = read(in);
+        if (in.available() == 0 && bytes.length > 0 && bytes[0] == VERSION) {
+            gate.rememberStateBytes(bytes.clone());
+        }
+        return gate;
     }
 
     public static void write(CursorGate gate, DataOutput out) throws IOException {
-        out.writeByte(VERSION);
-        Map<?, TableGate> tables = gate.tableGates();
-        KeyTupleCodec.writeVarInt(out, tables.size());
-        for (TableGate t : tables.values()) {
-            ChunkKeySerializer.write(t.key(), out);
-            Map<GtidSet, Integer> dictionary = new LinkedHashMap<>();
-            for (int i = 0; i < t.chunkCount(); i++) {
-                dictionary.putIfAbsent(t.gtidSet(i), dictionary.size());
-            }
-            KeyTupleCodec.writeVarInt(out, dictionary.size());
-            for (GtidSet g : dictionary.keySet()) {
-                byte[] text = g.toString().getBytes(StandardCharsets.US_ASCII);
-                KeyTupleCodec.writeVarInt(out, text.length);
-                out.write(text);
-            }
-            KeyTupleCodec.writeVarInt(out, t.chunkCount());
-            for (int i = 0; i < t.chunkCount(); i++) {
-                if (i > 0) {
-                    KeyTupleCodec.write(t.low(i), out);
-                }
-                KeyTupleCodec.writeVarInt(out, dictionary.get(t.gtidSet(i)));
-            }
-        }
+        out.write(toBytes(gate));
     }
 
     public static CursorGate read(DataInput in) throws IOException {
         int version = in.readUnsignedByte();
+        if (version == VERSION_TEXT_DICTIONARY) {
+            return readVersion1(in);
+        }
         if (version != VERSION) {
             throw new IOException("unknown cursor gate format version " + version);
         }
+        byte[] packed = new byte[Varints.readInt(in)];
+        in.readFully(packed);
+        if (packed.length == 0) {
+            return CursorGate.empty(); // every table retired: two bytes in all
+        }
+        try (DataInputStream body =
+                new DataInputStream(new InflaterInputStream(new ByteArrayInputStream(packed)))) {
+            CursorGate gate = readTables(body);
+            if (body.read() >= 0) {
+                throw new IOException("corrupt cursor gate state: trailing bytes");
+            }
+            return gate;
+        }
+    }
+
+    private static byte[] pack(CursorGate gate) throws IOException {
+        if (gate.tableGates().isEmpty()) {
+            return new byte[0];
+        }
+        ByteArrayOutputStream packed = new ByteArrayOutputStream();
+        Deflater deflater = new Deflater(Deflater.BEST_SPEED);
+        try (DataOutputStream body =
+                new DataOutputStream(new DeflaterOutputStream(packed, deflater, 1 << 16))) {
+            writeTables(gate.tableGates(), body);
+        } finally {
+            deflater.end();
+        }
+        return packed.toByteArray();
+    }
+
+    private static void writeTables(Map<?, TableGate> tables, DataOutput out) throws IOException {
+        Varints.writeInt(out, tables.size());
+        GtidSetDeltas.Writer sets = new GtidSetDeltas.Writer();
+        for (TableGate t : tables.values()) {
+            ChunkKeySerializer.write(t.key(), out);
+            int n = t.chunkCount();
+            Varints.writeInt(out, n);
+            List<GtidSet> chain = chainOrder(t);
+            Map<GtidSet, Integer> rank = new IdentityHashMap<>();
+            Varints.writeInt(out, chain.size());
+            GtidSet previous = GtidSet.empty();
+            for (GtidSet g : chain) {
+                rank.put(g, rank.size());
+                sets.write(previous, g, out);
+                previous = g;
+            }
+            int previousRank = 0;
+            for (int i = 0; i < n; i++) {
+                int r = rank.get(t.gtidSet(i));
+                Varints.writeSignedLong(out, (long) r - previousRank);
+                previousRank = r;
+            }
+            ChunkBoundDeltas bounds = new ChunkBoundDeltas();
+            for (int i = 1; i < n; i++) {
+                bounds.write(t.low(i), out);
+            }
+        }
+    }
+
+    /**
+     * The table's distinct G, smallest first (ties in chunk order): each a step from the last. By
+     * identity: {@link TableGate} shares one instance between equal G, and hashing 10^6 sets deeply
+     * would cost more than the rest of the encoding.
+     */
+    private static List<GtidSet> chainOrder(TableGate t) {
+        Map<GtidSet, Long> counts = new IdentityHashMap<>();
+        List<GtidSet> chain = new ArrayList<>();
+        for (int i = 0; i < t.chunkCount(); i++) {
+            GtidSet g = t.gtidSet(i);
+            if (!counts.containsKey(g)) {
+                counts.put(g, g.transactionCount());
+                chain.add(g);
+            }
+        }
+        chain.sort(Comparator.comparingLong(counts::get)); // stable: ties keep chunk order
+        return chain;
+    }
+
+    private static CursorGate readTables(DataInput in) throws IOException {
+        int tableCount = Varints.readInt(in);
+        GtidSetDeltas.Reader sets = new GtidSetDeltas.Reader();
+        Map<ChunkKey, List<FinishedChunk>> finished = new LinkedHashMap<>();
+        for (int t = 0; t < tableCount; t++) {
+            ChunkKey key = ChunkKeySerializer.read(in);
+            int n = Varints.readInt(in);
+            int distinct = Varints.readInt(in);
+            if (distinct > n) {
+                throw new IOException("corrupt cursor gate state: more G than chunks");
+            }
+            GtidSet[] chain = new GtidSet[distinct];
+            GtidSet previous = GtidSet.empty();
+            for (int i = 0; i < distinct; i++) {
+                chain[i] = sets.read(previous, in);
+                previous = chain[i];
+            }
+            GtidSet[] gs = new GtidSet[n];
+            long rank = 0;
+            for (int i = 0; i < n; i++) {
+                rank += Varints.readSignedLong(in);
+                if (rank < 0 || rank >= distinct) {
+                    throw new IOException("corrupt cursor gate state: G index out of range");
+                }
+                gs[i] = chain[(int) rank];
+            }
+            ChunkBoundDeltas bounds = new ChunkBoundDeltas();
+            KeyTuple[] lows = new KeyTuple[n];
+            for (int i = 1; i < n; i++) {
+                lows[i] = bounds.read(in);
+            }
+            finished.put(key, tiles(lows, gs));
+        }
+        return build(finished);
+    }
+
+    private static List<FinishedChunk> tiles(KeyTuple[] lows, GtidSet[] gs) {
+        int n = lows.length;
+        List<FinishedChunk> list = new ArrayList<>(n);
+        for (int i = 0; i < n; i++) {
+            list.add(
+                    new FinishedChunk(
+                            ChunkRange.of(lows[i], i + 1 < n ? lows[i + 1] : null), gs[i]));
+        }
+        return list;
+    }
+
+    private static CursorGate build(Map<ChunkKey, List<FinishedChunk>> finished)
+            throws IOException {
+        try {
+            return CursorGate.of(finished);
+        } catch (IllegalArgumentException e) {
+            throw new IOException("corrupt cursor gate state: " + e.getMessage(), e);
+        }
+    }
+
+    private static CursorGate readVersion1(DataInput in) throws IOException {
         int tableCount = KeyTupleCodec.readVarInt(in);
         Map<ChunkKey, List<FinishedChunk>> finished = new LinkedHashMap<>();
         for (int t = 0; t < tableCount; t++) {
@@ -101,15 +256,8 @@ public final class CursorGateSerializer {
                 }
                 gs[i] = dictionary[index];
             }
-            List<FinishedChunk> list = new ArrayList<>(chunks);
-            for (int i = 0; i < chunks; i++) {
-                list.add(
-                        new FinishedChunk(
-                                ChunkRange.of(lows[i], i + 1 < chunks ? lows[i + 1] : null),
-                                gs[i]));
-            }
-            finished.put(key, list);
+            finished.put(key, tiles(lows, gs));
         }
-        return CursorGate.of(finished);
+        return build(finished);
     }
 }

@@ -1,12 +1,16 @@
 package io.capstan.flink.mysql.source.enumerator;
 
 import io.capstan.flink.mysql.StartupMode;
+import io.capstan.flink.mysql.error.CapstanHaltException;
+import io.capstan.flink.mysql.gtid.GtidSet;
+import io.capstan.flink.mysql.schema.TableId;
 import io.capstan.flink.mysql.source.event.ChunksAcknowledgedEvent;
 import io.capstan.flink.mysql.source.event.ChunksCompletedEvent;
 import io.capstan.flink.mysql.source.event.ChunksReopenedEvent;
 import io.capstan.flink.mysql.source.event.ReaderCheckpointingEvent;
 import io.capstan.flink.mysql.source.split.BinlogSplit;
 import io.capstan.flink.mysql.source.split.CapstanSplit;
+import io.capstan.flink.mysql.source.split.CapstanSplitSerializer;
 import io.capstan.flink.mysql.source.split.SnapshotChunkSplit;
 
 import org.apache.flink.annotation.Internal;
@@ -20,6 +24,8 @@ import org.slf4j.LoggerFactory;
 
 import javax.annotation.Nullable;
 
+import java.io.IOException;
+import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Optional;
@@ -50,6 +56,13 @@ public final class CapstanEnumerator implements SplitEnumerator<CapstanSplit, En
     private final BinlogSplitPlanner binlogPlanner;
     private final SplitAssignmentTracker tracker;
     private final CapstanEnumeratorMetrics metrics;
+    private final Duration handoffStartWatchPeriod;
+
+    /**
+     * Whether the worker still asks for gtid_purged: set for an {@code initial} job, cleared on the
+     * coordinator thread once the snapshot is over, read by the worker.
+     */
+    private volatile boolean watchingHandoffStart;
 
     /**
      * @param mode the configured start mode: how a new job starts, and whether a snapshot ends the
@@ -64,18 +77,49 @@ public final class CapstanEnumerator implements SplitEnumerator<CapstanSplit, En
             SnapshotPlanning planning,
             BinlogSplitPlanner binlogPlanner,
             EnumState state) {
+        this(context, mode, planning, binlogPlanner, state, HandoffStartWatch.DEFAULT_PERIOD);
+    }
+
+    /**
+     * @param handoffStartWatchPeriod how often an {@code initial} snapshot checks that the binlog
+     *     its handoff starts from is still on the server ({@link HandoffStartWatch})
+     */
+    public CapstanEnumerator(
+            SplitEnumeratorContext<CapstanSplit> context,
+            StartupMode mode,
+            SnapshotPlanning planning,
+            BinlogSplitPlanner binlogPlanner,
+            EnumState state,
+            Duration handoffStartWatchPeriod) {
         this.context = context;
         this.planning = planning;
         this.binlogPlanner = binlogPlanner;
         this.tracker = SplitAssignmentTracker.restore(mode, state);
         this.metrics =
                 new CapstanEnumeratorMetrics(context.metricGroup(), System::currentTimeMillis);
+        this.handoffStartWatchPeriod = handoffStartWatchPeriod;
+        this.watchingHandoffStart = !mode.isBounded() && mode.readsSnapshot();
     }
 
     @Override
     public void start() {
         LOG.info("Enumerator starts in phase {}", tracker.phase());
         refreshMetrics();
+        // Queued first: the worker runs one call at a time, so this check precedes the restored
+        // phase's own calls, and a changed table list halts before another chunk is planned.
+        tracker.restoredTables()
+                .ifPresent(
+                        tables ->
+                                context.callAsync(
+                                        () -> {
+                                            planning.checkRestoredTables(tables);
+                                            return tables;
+                                        },
+                                        this::onRestoredTablesChecked));
+        if (watchingHandoffStart) {
+            long period = handoffStartWatchPeriod.toMillis();
+            context.callAsync(this::purgedWhileSnapshotting, this::onPurgedChecked, period, period);
+        }
         switch (tracker.phase()) {
             case RESOLVING_TABLES:
                 context.callAsync(planning::resolveTables, this::onTablesResolved);
@@ -97,6 +141,49 @@ public final class CapstanEnumerator implements SplitEnumerator<CapstanSplit, En
             default:
                 // A restored snapshot plans on; a held binlog split is resumed by its reader.
                 planMore();
+        }
+    }
+
+    /** gtid_purged while the snapshot runs; null (no query) once it is over. */
+    @Nullable
+    private GtidSet purgedWhileSnapshotting() throws Exception {
+        return watchingHandoffStart ? planning.gtidPurged() : null;
+    }
+
+    private void onPurgedChecked(@Nullable GtidSet purged, @Nullable Throwable error) {
+        if (error instanceof CapstanHaltException) {
+            throw fail("cannot finish the snapshot", error); // never swallowed as a failed look
+        }
+        if (error != null) {
+            // A failed look is not a gap: the next period asks again (planning reconnects).
+            LOG.warn(
+                    "Could not read gtid_purged to watch the handoff's start: {}",
+                    error.toString());
+            return;
+        }
+        if (tracker.phase() == EnumeratorPhase.STREAMING
+                || tracker.phase() == EnumeratorPhase.FINISHED) {
+            watchingHandoffStart = false; // the handoff happened (or a restore is past it)
+            return;
+        }
+        Optional<GtidSet> start = tracker.handoffStartSoFar();
+        if (purged != null && start.isPresent()) {
+            try {
+                HandoffStartWatch.requireAvailable(start.get(), purged, planning.serverAddress());
+            } catch (RuntimeException e) {
+                throw fail("cannot finish the snapshot", e);
+            }
+        }
+    }
+
+    private void onRestoredTablesChecked(
+            @Nullable List<TableId> tables, @Nullable Throwable error) {
+        if (error != null) {
+            throw fail("cannot resume the restored job", error);
+        }
+        LOG.info("The configured table list still selects the {} restored table(s)", tables.size());
+        if (tracker.phase() == EnumeratorPhase.STREAMING) {
+            planning.close(); // nothing more to ask in this phase
         }
     }
 
@@ -155,8 +242,12 @@ public final class CapstanEnumerator implements SplitEnumerator<CapstanSplit, En
                         context.registeredReaders()::containsKey, context.currentParallelism());
         for (SplitReply reply : replies) {
             if (reply instanceof SplitReply.Assign assign) {
-                if (assign.split() instanceof BinlogSplit) {
-                    LOG.info("Assigning {} to subtask {}", assign.split(), assign.subtask());
+                if (assign.split() instanceof BinlogSplit binlog) {
+                    LOG.info(
+                            "Assigning {} ({} bytes) to subtask {}",
+                            binlog,
+                            serializedSize(binlog),
+                            assign.subtask());
                 }
                 context.assignSplit(assign.split(), assign.subtask());
             } else {
@@ -235,6 +326,15 @@ public final class CapstanEnumerator implements SplitEnumerator<CapstanSplit, En
     /** For tests: the rules and bookkeeping behind this enumerator. */
     SplitAssignmentTracker tracker() {
         return tracker;
+    }
+
+    /** The size of the split's RPC message body: it must fit pekko.framesize (docs/adr/0007). */
+    private static long serializedSize(BinlogSplit split) {
+        try {
+            return CapstanSplitSerializer.INSTANCE.serialize(split).length;
+        } catch (IOException e) {
+            return -1; // only for the log line; the assignment serializes it again and fails
+        }
     }
 
     private static RuntimeException fail(String what, Throwable error) {

@@ -1,10 +1,13 @@
 package io.capstan.flink.mysql.source.enumerator;
 
+import io.capstan.flink.mysql.schema.TableId;
 import io.capstan.flink.mysql.source.split.BinlogSplit;
 
 import org.apache.flink.annotation.Internal;
 
 import javax.annotation.Nullable;
+
+import java.util.List;
 
 /**
  * The enumerator's checkpointed state: the planned binlog split waiting for a reader, or whether a
@@ -17,12 +20,16 @@ import javax.annotation.Nullable;
  * @param binlogSplitAssigned whether a reader holds the binlog split
  * @param snapshot the snapshot's progress, or null before its tables are resolved, in the
  *     stream-only modes, and once the binlog split is in its reader's checkpoint
+ * @param capturedTables the tables the job captures, for the check that a restore keeps the
+ *     configured table list ({@link RestoredTableList}); empty before they are known, and in states
+ *     of versions before 3
  */
 @Internal
 public record EnumState(
         @Nullable BinlogSplit unassignedBinlogSplit,
         boolean binlogSplitAssigned,
-        @Nullable SnapshotProgress snapshot) {
+        @Nullable SnapshotProgress snapshot,
+        List<TableId> capturedTables) {
 
     private static final EnumState INITIAL = new EnumState(null, false);
 
@@ -30,15 +37,38 @@ public record EnumState(
         if (unassignedBinlogSplit != null && binlogSplitAssigned) {
             throw new IllegalArgumentException("the binlog split is either assigned or pending");
         }
+        capturedTables = List.copyOf(capturedTables);
+    }
+
+    /** Without the captured tables (not known, or a state of a version before 3). */
+    public EnumState(
+            @Nullable BinlogSplit unassignedBinlogSplit,
+            boolean binlogSplitAssigned,
+            @Nullable SnapshotProgress snapshot) {
+        this(unassignedBinlogSplit, binlogSplitAssigned, snapshot, List.of());
     }
 
     /** The state of the stream-only modes (no snapshot progress). */
     public EnumState(@Nullable BinlogSplit unassignedBinlogSplit, boolean binlogSplitAssigned) {
-        this(unassignedBinlogSplit, binlogSplitAssigned, null);
+        this(unassignedBinlogSplit, binlogSplitAssigned, null, List.of());
     }
 
     /** A new job: nothing planned, nothing assigned. */
     public static EnumState initial() {
         return INITIAL;
+    }
+
+    /**
+     * The captured tables; for a state of a version before 3, what its progress or pending split
+     * names (empty for a held binlog split: only its reader knows them).
+     */
+    public List<TableId> knownTables() {
+        if (!capturedTables.isEmpty()) {
+            return capturedTables;
+        }
+        if (snapshot != null) {
+            return snapshot.tables().stream().map(t -> t.key().table()).toList();
+        }
+        return unassignedBinlogSplit != null ? unassignedBinlogSplit.tables() : List.of();
     }
 }

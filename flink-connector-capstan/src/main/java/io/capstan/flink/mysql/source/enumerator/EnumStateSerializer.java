@@ -2,6 +2,9 @@ package io.capstan.flink.mysql.source.enumerator;
 
 import io.capstan.flink.mysql.gtid.GtidSet;
 import io.capstan.flink.mysql.schema.TableId;
+import io.capstan.flink.mysql.snapshot.gate.ChunkBoundDeltas;
+import io.capstan.flink.mysql.snapshot.gate.GtidSetDeltas;
+import io.capstan.flink.mysql.snapshot.gate.Varints;
 import io.capstan.flink.mysql.snapshot.key.ChunkKey;
 import io.capstan.flink.mysql.snapshot.key.ChunkKeySerializer;
 import io.capstan.flink.mysql.snapshot.key.KeyTupleCodec;
@@ -24,11 +27,20 @@ import org.apache.flink.core.memory.DataInputView;
 import org.apache.flink.core.memory.DataOutputSerializer;
 import org.apache.flink.core.memory.DataOutputView;
 
+import java.io.ByteArrayInputStream;
+import java.io.ByteArrayOutputStream;
+import java.io.DataInputStream;
+import java.io.DataOutputStream;
 import java.io.IOException;
 import java.util.ArrayList;
+import java.util.Comparator;
+import java.util.HashMap;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.zip.Deflater;
+import java.util.zip.DeflaterOutputStream;
+import java.util.zip.InflaterInputStream;
 
 /**
  * Versioned bytes of {@link EnumState}.
@@ -36,20 +48,28 @@ import java.util.Map;
  * <p>Version 1: a flag whether the binlog split is assigned, a flag whether an unassigned binlog
  * split follows, then that split in {@link CapstanSplitSerializer}'s version-1 layout.
  *
- * <p>Version 2 (written now): the same two flags and the split in the version-2 split layout, then
- * a flag whether snapshot progress follows: the chunk keys (each followed by the table's schema
- * fingerprint), the planner state of each table, the planned chunks not handed out (as version-2
- * splits), the finished chunks per table (a dictionary of the table's distinct G, then per chunk
- * its index, range, G index and row count: chunks read while nothing committed share one G), the
- * last checkpoint id the enumerator took and the checkpoint id after which the latest completion
- * arrived ({@code -1} for none).
+ * <p>Version 2: the same two flags and the split in the version-2 split layout, then a flag whether
+ * snapshot progress follows: the chunk keys (each followed by the table's schema fingerprint), the
+ * planner state of each table, the planned chunks not handed out (as version-2 splits), the
+ * finished chunks per table (a dictionary of the table's distinct G, then per chunk its index,
+ * range, G index and row count: chunks read while nothing committed share one G), the last
+ * checkpoint id the enumerator took and the checkpoint id after which the latest completion arrived
+ * ({@code -1} for none).
+ *
+ * <p>Version 3 (written now): as version 2 with splits in the version-3 split layout (the gate of a
+ * pending binlog split compact), and the finished chunks as one deflated block: per table its
+ * distinct G smallest first, each as its binary difference from the one before ({@link
+ * GtidSetDeltas}), then per chunk the differences of its index and its G's rank from the previous
+ * chunk's, its row count, and its bounds each relative to the bound before ({@link
+ * ChunkBoundDeltas}: a low equal to the previous chunk's high is one byte). See docs/adr/0007.
+ * Last, after the snapshot flag and progress, the captured tables: a count, then each table.
  */
 @Internal
 public final class EnumStateSerializer implements SimpleVersionedSerializer<EnumState> {
 
     public static final EnumStateSerializer INSTANCE = new EnumStateSerializer();
 
-    private static final int VERSION = 2;
+    private static final int VERSION = 3;
 
     @Override
     public int getVersion() {
@@ -70,14 +90,18 @@ public final class EnumStateSerializer implements SimpleVersionedSerializer<Enum
         if (snapshot != null) {
             writeSnapshot(snapshot, out);
         }
+        Varints.writeInt(out, state.capturedTables().size());
+        for (TableId t : state.capturedTables()) {
+            ChunkPlannerStateSerializer.writeTable(t, out);
+        }
         return out.getCopyOfBuffer();
     }
 
     @Override
     public EnumState deserialize(int version, byte[] serialized) throws IOException {
-        if (version != 1 && version != 2) {
+        if (version < 1 || version > VERSION) {
             throw new IOException(
-                    "unknown enumerator state version " + version + " (this build reads 1 and 2)");
+                    "unknown enumerator state version " + version + " (this build reads 1 to 3)");
         }
         DataInputDeserializer in = new DataInputDeserializer(serialized);
         boolean assigned = in.readBoolean();
@@ -97,13 +121,20 @@ public final class EnumStateSerializer implements SimpleVersionedSerializer<Enum
         }
         SnapshotProgress snapshot = null;
         if (version >= 2 && in.readBoolean()) {
-            snapshot = readSnapshot(in);
+            snapshot = readSnapshot(in, version);
+        }
+        List<TableId> captured = new ArrayList<>();
+        if (version >= 3) {
+            int n = Varints.readInt(in);
+            for (int i = 0; i < n; i++) {
+                captured.add(ChunkPlannerStateSerializer.readTable(in));
+            }
         }
         if (in.available() > 0) {
             throw new IOException(
                     "corrupt enumerator state: " + in.available() + " trailing bytes");
         }
-        return new EnumState(pending, assigned, snapshot);
+        return new EnumState(pending, assigned, snapshot, captured);
     }
 
     private static void writeSnapshot(SnapshotProgress s, DataOutputView out) throws IOException {
@@ -120,30 +151,12 @@ public final class EnumStateSerializer implements SimpleVersionedSerializer<Enum
         for (SnapshotChunkSplit p : s.pending()) {
             CapstanSplitSerializer.write(p, out);
         }
-        KeyTupleCodec.writeVarInt(out, s.finished().size());
-        for (Map.Entry<TableId, List<SnapshotBook.Finished>> e : s.finished().entrySet()) {
-            ChunkPlannerStateSerializer.writeTable(e.getKey(), out);
-            Map<GtidSet, Integer> dictionary = new LinkedHashMap<>();
-            for (SnapshotBook.Finished f : e.getValue()) {
-                dictionary.putIfAbsent(f.completion().gtidSet(), dictionary.size());
-            }
-            KeyTupleCodec.writeVarInt(out, dictionary.size());
-            for (GtidSet g : dictionary.keySet()) {
-                SerdeText.write(out, g.toString());
-            }
-            KeyTupleCodec.writeVarInt(out, e.getValue().size());
-            for (SnapshotBook.Finished f : e.getValue()) {
-                KeyTupleCodec.writeVarInt(out, f.chunk().index());
-                ChunkPlannerStateSerializer.writeRange(f.chunk().range(), out);
-                KeyTupleCodec.writeVarInt(out, dictionary.get(f.completion().gtidSet()));
-                writeVarLong(out, f.completion().rowCount());
-            }
-        }
+        writeFinished(s.finished(), out);
         out.writeLong(SnapshotProgress.toStored(s.lastCheckpointTaken()));
         out.writeLong(SnapshotProgress.toStored(s.latestCompletionAfter()));
     }
 
-    private static SnapshotProgress readSnapshot(DataInputView in) throws IOException {
+    private static SnapshotProgress readSnapshot(DataInputView in, int version) throws IOException {
         try {
             int nKeys = KeyTupleCodec.readVarInt(in);
             List<SnapshotTable> keys = new ArrayList<>(nKeys);
@@ -159,40 +172,142 @@ public final class EnumStateSerializer implements SimpleVersionedSerializer<Enum
             int nPending = KeyTupleCodec.readVarInt(in);
             List<SnapshotChunkSplit> pending = new ArrayList<>(nPending);
             for (int i = 0; i < nPending; i++) {
-                pending.add(CapstanSplitSerializer.read(in, 2).asSnapshotChunkSplit());
+                pending.add(CapstanSplitSerializer.read(in, version).asSnapshotChunkSplit());
             }
-            int nTables = KeyTupleCodec.readVarInt(in);
-            Map<TableId, List<SnapshotBook.Finished>> finished = new LinkedHashMap<>();
-            for (int t = 0; t < nTables; t++) {
-                TableId table = ChunkPlannerStateSerializer.readTable(in);
-                int distinct = KeyTupleCodec.readVarInt(in);
-                GtidSet[] dictionary = new GtidSet[distinct];
-                for (int i = 0; i < distinct; i++) {
-                    dictionary[i] = GtidSet.parse(SerdeText.read(in));
-                }
-                int n = KeyTupleCodec.readVarInt(in);
-                List<SnapshotBook.Finished> list = new ArrayList<>(n);
-                for (int i = 0; i < n; i++) {
-                    int index = KeyTupleCodec.readVarInt(in);
-                    ChunkRange range = ChunkPlannerStateSerializer.readRange(in);
-                    int g = KeyTupleCodec.readVarInt(in);
-                    if (g >= distinct) {
-                        throw new IOException("corrupt enumerator state: G index out of range");
-                    }
-                    long rows = readVarLong(in);
-                    list.add(
-                            new SnapshotBook.Finished(
-                                    new SnapshotChunk(table, index, range),
-                                    new ChunkCompletion(dictionary[g], rows)));
-                }
-                finished.put(table, list);
-            }
+            Map<TableId, List<SnapshotBook.Finished>> finished =
+                    version == 2 ? readFinishedVersion2(in) : readFinished(in);
             long last = in.readLong();
             long after = in.readLong();
             return new SnapshotProgress(keys, states, pending, finished, last, after);
         } catch (RuntimeException e) {
             throw new IOException("corrupt enumerator state: " + e.getMessage(), e);
         }
+    }
+
+    private static void writeFinished(
+            Map<TableId, List<SnapshotBook.Finished>> finished, DataOutputView out)
+            throws IOException {
+        ByteArrayOutputStream packed = new ByteArrayOutputStream();
+        Deflater deflater = new Deflater(Deflater.BEST_SPEED);
+        try (DataOutputStream body =
+                new DataOutputStream(new DeflaterOutputStream(packed, deflater, 1 << 16))) {
+            GtidSetDeltas.Writer sets = new GtidSetDeltas.Writer();
+            Varints.writeInt(body, finished.size());
+            for (Map.Entry<TableId, List<SnapshotBook.Finished>> e : finished.entrySet()) {
+                ChunkPlannerStateSerializer.writeTable(e.getKey(), body);
+                List<SnapshotBook.Finished> list = e.getValue();
+                Map<GtidSet, Long> counts = new LinkedHashMap<>();
+                for (SnapshotBook.Finished f : list) {
+                    counts.computeIfAbsent(f.completion().gtidSet(), GtidSet::transactionCount);
+                }
+                List<GtidSet> chain = new ArrayList<>(counts.keySet());
+                chain.sort(Comparator.comparingLong(counts::get)); // each a step from the last
+                Map<GtidSet, Integer> rank = new HashMap<>();
+                Varints.writeInt(body, chain.size());
+                GtidSet previous = GtidSet.empty();
+                for (GtidSet g : chain) {
+                    rank.put(g, rank.size());
+                    sets.write(previous, g, body);
+                    previous = g;
+                }
+                Varints.writeInt(body, list.size());
+                ChunkBoundDeltas bounds = new ChunkBoundDeltas();
+                long previousIndex = 0;
+                long previousRank = 0;
+                for (SnapshotBook.Finished f : list) {
+                    int index = f.chunk().index();
+                    int r = rank.get(f.completion().gtidSet());
+                    Varints.writeSignedLong(body, index - previousIndex);
+                    Varints.writeSignedLong(body, r - previousRank);
+                    Varints.writeLong(body, f.completion().rowCount());
+                    bounds.write(f.chunk().range().low(), body);
+                    bounds.write(f.chunk().range().high(), body);
+                    previousIndex = index;
+                    previousRank = r;
+                }
+            }
+        } finally {
+            deflater.end();
+        }
+        Varints.writeInt(out, packed.size());
+        out.write(packed.toByteArray());
+    }
+
+    private static Map<TableId, List<SnapshotBook.Finished>> readFinished(DataInputView in)
+            throws IOException {
+        byte[] packed = new byte[Varints.readInt(in)];
+        in.readFully(packed);
+        Map<TableId, List<SnapshotBook.Finished>> finished = new LinkedHashMap<>();
+        try (DataInputStream body =
+                new DataInputStream(new InflaterInputStream(new ByteArrayInputStream(packed)))) {
+            GtidSetDeltas.Reader sets = new GtidSetDeltas.Reader();
+            int nTables = Varints.readInt(body);
+            for (int t = 0; t < nTables; t++) {
+                TableId table = ChunkPlannerStateSerializer.readTable(body);
+                int distinct = Varints.readInt(body);
+                GtidSet[] chain = new GtidSet[distinct];
+                GtidSet previous = GtidSet.empty();
+                for (int i = 0; i < distinct; i++) {
+                    chain[i] = sets.read(previous, body);
+                    previous = chain[i];
+                }
+                int n = Varints.readInt(body);
+                List<SnapshotBook.Finished> list = new ArrayList<>(n);
+                ChunkBoundDeltas bounds = new ChunkBoundDeltas();
+                long index = 0;
+                long rank = 0;
+                for (int i = 0; i < n; i++) {
+                    index += Varints.readSignedLong(body);
+                    rank += Varints.readSignedLong(body);
+                    if (rank < 0 || rank >= distinct || index < 0 || index > Integer.MAX_VALUE) {
+                        throw new IOException("corrupt enumerator state: chunk out of range");
+                    }
+                    long rows = Varints.readLong(body);
+                    ChunkRange range = ChunkRange.of(bounds.read(body), bounds.read(body));
+                    list.add(
+                            new SnapshotBook.Finished(
+                                    new SnapshotChunk(table, (int) index, range),
+                                    new ChunkCompletion(chain[(int) rank], rows)));
+                }
+                finished.put(table, list);
+            }
+            if (body.read() >= 0) {
+                throw new IOException("corrupt enumerator state: trailing finished bytes");
+            }
+        }
+        return finished;
+    }
+
+    /** Version 2: per table a dictionary of distinct G as text, then each chunk in full. */
+    private static Map<TableId, List<SnapshotBook.Finished>> readFinishedVersion2(DataInputView in)
+            throws IOException {
+        int nTables = KeyTupleCodec.readVarInt(in);
+        Map<TableId, List<SnapshotBook.Finished>> finished = new LinkedHashMap<>();
+        for (int t = 0; t < nTables; t++) {
+            TableId table = ChunkPlannerStateSerializer.readTable(in);
+            int distinct = KeyTupleCodec.readVarInt(in);
+            GtidSet[] dictionary = new GtidSet[distinct];
+            for (int i = 0; i < distinct; i++) {
+                dictionary[i] = GtidSet.parse(SerdeText.read(in));
+            }
+            int n = KeyTupleCodec.readVarInt(in);
+            List<SnapshotBook.Finished> list = new ArrayList<>(n);
+            for (int i = 0; i < n; i++) {
+                int index = KeyTupleCodec.readVarInt(in);
+                ChunkRange range = ChunkPlannerStateSerializer.readRange(in);
+                int g = KeyTupleCodec.readVarInt(in);
+                if (g >= distinct) {
+                    throw new IOException("corrupt enumerator state: G index out of range");
+                }
+                long rows = readVarLong(in);
+                list.add(
+                        new SnapshotBook.Finished(
+                                new SnapshotChunk(table, index, range),
+                                new ChunkCompletion(dictionary[g], rows)));
+            }
+            finished.put(table, list);
+        }
+        return finished;
     }
 
     private static void writeVarLong(DataOutputView out, long v) throws IOException {

@@ -1,5 +1,6 @@
 package io.capstan.flink.mysql.source.enumerator;
 
+import io.capstan.flink.mysql.gtid.GtidSet;
 import io.capstan.flink.mysql.preflight.CaptureScope;
 import io.capstan.flink.mysql.preflight.Preflight;
 import io.capstan.flink.mysql.proxy.JdbcProxy;
@@ -67,6 +68,25 @@ public final class JdbcSnapshotPlanning implements SnapshotPlanning {
             out.add(new SnapshotTable(key, TableFingerprints.of(schema, keys, key)));
         }
         return out;
+    }
+
+    @Override
+    public void checkRestoredTables(List<TableId> inState) throws Exception {
+        List<TableId> onServer = mysql.baseTables();
+        RestoredTableList.check(
+                inState,
+                TableDiscovery.select(onServer, config.tables(), mysql.serverAddress()),
+                onServer);
+    }
+
+    @Override
+    public GtidSet gtidPurged() throws Exception {
+        return mysql.gtidState().earliest().processed();
+    }
+
+    @Override
+    public String serverAddress() {
+        return mysql.serverAddress();
     }
 
     @Override

@@ -235,6 +235,13 @@ public final class SnapshotBook {
         return CursorGate.startPosition(all).orElseThrow();
     }
 
+    /** The intersection of the G of the chunks finished so far; empty before the first. */
+    public Optional<GtidSet> startSoFar() {
+        List<GtidSet> all = new ArrayList<>();
+        finished.values().forEach(m -> m.values().forEach(f -> all.add(f.completion.gtidSet())));
+        return CursorGate.startPosition(new java.util.LinkedHashSet<>(all));
+    }
+
     /** Rows emitted by all finished chunks. */
     public long rowCount() {
         long n = 0;

@@ -1,5 +1,7 @@
 package io.capstan.flink.mysql.source.enumerator;
 
+import io.capstan.flink.mysql.gtid.GtidSet;
+import io.capstan.flink.mysql.schema.TableId;
 import io.capstan.flink.mysql.snapshot.key.ChunkKey;
 import io.capstan.flink.mysql.snapshot.plan.ChunkPlannerState;
 import io.capstan.flink.mysql.snapshot.plan.SnapshotChunk;
@@ -9,9 +11,10 @@ import org.apache.flink.annotation.Internal;
 import java.util.List;
 
 /**
- * The snapshot's questions to the server, asked off the coordinator thread. Implementations own
- * their connections; the enumerator passes immutable inputs in and installs the results on its own
- * thread.
+ * The snapshot's questions to the server (and, for a restored job of any mode, whether the
+ * configured table list still selects its tables), asked off the coordinator thread.
+ * Implementations own their connections; the enumerator passes immutable inputs in and installs the
+ * results on its own thread.
  */
 @Internal
 public interface SnapshotPlanning extends AutoCloseable {
@@ -24,6 +27,21 @@ public interface SnapshotPlanning extends AutoCloseable {
      *     it (no key, unsupported key, no table matched, preflight refusal)
      */
     List<SnapshotTable> resolveTables() throws Exception;
+
+    /**
+     * Checks that the configured table list selects exactly {@code inState}, the tables of a
+     * restored job, on the server now ({@link RestoredTableList}).
+     *
+     * @throws Exception a {@code CapstanHaltException} {@code table_list_changed} naming the tables
+     *     added and removed, or {@code no_tables_matched}
+     */
+    void checkRestoredTables(List<TableId> inState) throws Exception;
+
+    /** The server's {@code gtid_purged} now ({@link HandoffStartWatch}). */
+    GtidSet gtidPurged() throws Exception;
+
+    /** The server's address, for messages. */
+    String serverAddress();
 
     /** Plans up to {@code max} next chunks from the given progress. */
     Planned planMore(List<ChunkKey> keys, List<ChunkPlannerState> states, int max) throws Exception;

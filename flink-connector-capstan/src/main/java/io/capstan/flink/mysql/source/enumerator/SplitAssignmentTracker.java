@@ -2,6 +2,7 @@ package io.capstan.flink.mysql.source.enumerator;
 
 import io.capstan.flink.mysql.StartupMode;
 import io.capstan.flink.mysql.binlog.BinlogStartPosition;
+import io.capstan.flink.mysql.gtid.GtidSet;
 import io.capstan.flink.mysql.schema.TableId;
 import io.capstan.flink.mysql.snapshot.key.ChunkKey;
 import io.capstan.flink.mysql.snapshot.plan.ChunkPlannerState;
@@ -34,6 +35,10 @@ import java.util.function.IntPredicate;
  * <p>The {@link SnapshotBook} is held from the resolved tables until a checkpoint that follows the
  * binlog split's assignment completes: until then a restore may bring the binlog split back, and it
  * must then be rebuilt from the book.
+ *
+ * <p>Longer than 400 lines because every reply reads the phase, the book, the handoff checkpoints
+ * and the captured tables together: split across classes, one state machine's transitions would no
+ * longer be readable in one place.
  */
 final class SplitAssignmentTracker {
 
@@ -68,6 +73,12 @@ final class SplitAssignmentTracker {
     private OptionalLong binlogAssignedAfter = OptionalLong.empty();
 
     private boolean planningInFlight;
+
+    /** The tables the job captures, once known; checkpointed for the restore check. */
+    private List<TableId> capturedTables = List.of();
+
+    /** Restored with captured tables: they are checked against the configured list at start. */
+    private boolean restored;
 
     /** Readers that asked and have no answer yet, in order of asking. */
     private final Set<Integer> waiting = new LinkedHashSet<>();
@@ -108,7 +119,31 @@ final class SplitAssignmentTracker {
         } else {
             t = new SplitAssignmentTracker(after, EnumeratorPhase.PREPARING_BINLOG_SPLIT);
         }
+        t.capturedTables = state.knownTables();
+        t.restored = !t.capturedTables.isEmpty();
         return t;
+    }
+
+    /**
+     * While the snapshot of an {@code initial} job runs: the intersection of the G of the chunks
+     * finished so far, which holds where the handoff will start ({@link HandoffStartWatch}).
+     */
+    Optional<GtidSet> handoffStartSoFar() {
+        if (book == null
+                || afterSnapshot != AfterSnapshot.STREAM
+                || (phase != EnumeratorPhase.SNAPSHOTTING
+                        && phase != EnumeratorPhase.AWAITING_HANDOFF_CHECKPOINT)) {
+            return Optional.empty();
+        }
+        return book.startSoFar();
+    }
+
+    /**
+     * The tables of the restored state, to check against the configured list before anything is
+     * read; empty for a new job, or when the state does not name them.
+     */
+    Optional<List<TableId>> restoredTables() {
+        return restored ? Optional.of(capturedTables) : Optional.empty();
     }
 
     EnumeratorPhase phase() {
@@ -125,6 +160,9 @@ final class SplitAssignmentTracker {
     void tablesResolved(List<SnapshotTable> tables) {
         requirePhase(EnumeratorPhase.RESOLVING_TABLES);
         book = new SnapshotBook(tables);
+        List<TableId> ids = new ArrayList<>();
+        tables.forEach(t -> ids.add(t.key().table()));
+        capturedTables = List.copyOf(ids);
         phase = EnumeratorPhase.SNAPSHOTTING;
         settleSnapshotPhase();
     }
@@ -133,6 +171,7 @@ final class SplitAssignmentTracker {
     void binlogSplitPrepared(BinlogSplit split) {
         requirePhase(EnumeratorPhase.PREPARING_BINLOG_SPLIT);
         binlogSplit = split;
+        capturedTables = split.tables();
         phase = EnumeratorPhase.BINLOG_SPLIT_READY;
     }
 
@@ -356,7 +395,8 @@ final class SplitAssignmentTracker {
                         : SnapshotProgress.of(
                                 book, checkpoints.lastTaken(), checkpoints.latestChangeAfter());
         // binlogSplit is set only in PREPARING_BINLOG_SPLIT and BINLOG_SPLIT_READY: the pending one
-        return new EnumState(binlogSplit, phase == EnumeratorPhase.STREAMING, progress);
+        return new EnumState(
+                binlogSplit, phase == EnumeratorPhase.STREAMING, progress, capturedTables);
     }
 
     /**

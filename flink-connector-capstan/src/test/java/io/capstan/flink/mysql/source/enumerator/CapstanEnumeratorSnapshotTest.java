@@ -4,6 +4,7 @@ import io.capstan.flink.mysql.StartupMode;
 import io.capstan.flink.mysql.error.CapstanHaltException;
 import io.capstan.flink.mysql.error.HaltReason;
 import io.capstan.flink.mysql.gtid.GtidSet;
+import io.capstan.flink.mysql.schema.TableId;
 import io.capstan.flink.mysql.snapshot.key.ChunkKey;
 import io.capstan.flink.mysql.snapshot.key.KeyTuple;
 import io.capstan.flink.mysql.snapshot.key.TestKeys;
@@ -57,6 +58,27 @@ class CapstanEnumeratorSnapshotTest {
                 throw resolveFailure;
             }
             return List.of(new SnapshotTable(KEY, 42L));
+        }
+
+        /** What gtid_purged says; how often it was asked. */
+        volatile GtidSet purged = GtidSet.empty();
+
+        final AtomicInteger purgedChecks = new AtomicInteger();
+
+        @Override
+        public GtidSet gtidPurged() {
+            purgedChecks.incrementAndGet();
+            return purged;
+        }
+
+        @Override
+        public String serverAddress() {
+            return "localhost:3306";
+        }
+
+        @Override
+        public void checkRestoredTables(List<TableId> inState) {
+            RestoredTableList.check(inState, List.of(KEY.table()), List.of(KEY.table()));
         }
 
         @Override
@@ -381,7 +403,9 @@ class CapstanEnumeratorSnapshotTest {
         drain(e, 0, 10);
         EnumState state = e.snapshotState(12);
         byte[] bytes = EnumStateSerializer.INSTANCE.serialize(state);
-        EnumState restoredState = EnumStateSerializer.INSTANCE.deserialize(2, bytes);
+        EnumState restoredState =
+                EnumStateSerializer.INSTANCE.deserialize(
+                        EnumStateSerializer.INSTANCE.getVersion(), bytes);
         assertThat(restoredState).isEqualTo(state);
 
         CapstanEnumerator restored = start(2, 2, true, restoredState);
@@ -474,5 +498,46 @@ class CapstanEnumeratorSnapshotTest {
                 .hasStackTraceContaining("binlog_format_not_row");
         assertThat(e.tracker().phase()).isEqualTo(EnumeratorPhase.RESOLVING_TABLES);
         assertThat(assigned(0)).isEmpty();
+    }
+
+    @Test
+    void aPurgeOfTheHandoffsStartHaltsTheSnapshotEarlyWithDataGap() {
+        context = new TestingSplitEnumeratorContext<>(1);
+        context.registerReader(0, "localhost");
+        FakePlanning planning = new FakePlanning(10);
+        CapstanEnumerator e =
+                new CapstanEnumerator(
+                        context,
+                        StartupMode.INITIAL,
+                        planning,
+                        new UnusedBinlogPlanner(),
+                        EnumState.initial(),
+                        java.time.Duration.ofMillis(10));
+        e.start();
+        context.triggerAllActions();
+        e.handleSplitRequest(0, "localhost");
+        context.triggerAllActions();
+        complete(e, 0, lastChunk(0), 50); // the handoff will start at or before UUID:1-50
+        e.handleSplitRequest(0, "localhost");
+        context.triggerAllActions();
+        complete(e, 0, lastChunk(0), 80);
+
+        // The test context runs the periodic call and its handler together: a halt the handler
+        // throws ends the periodic task's future (in Flink it fails the job).
+        java.util.concurrent.ScheduledFuture<?> watch =
+                context.getExecutorService().getAllPeriodicScheduledTask().get(0);
+        planning.purged = g(50); // purged up to the start: still there
+        context.getExecutorService().triggerPeriodicScheduledTasks();
+        assertThat(planning.purgedChecks.get()).isPositive();
+        assertThat(watch.isDone()).isFalse();
+
+        planning.purged = g(60); // 51-60 are gone, the handoff needs them
+        context.getExecutorService().triggerPeriodicScheduledTasks();
+        assertThat(watch.isDone()).isTrue();
+        assertThatThrownBy(watch::get)
+                .hasStackTraceContaining("data_gap")
+                .hasStackTraceContaining("10 transaction(s)")
+                .hasStackTraceContaining("binlog_expire_logs_seconds")
+                .hasStackTraceContaining("parallelism");
     }
 }

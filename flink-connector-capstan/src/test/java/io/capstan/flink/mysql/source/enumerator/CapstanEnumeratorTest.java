@@ -5,6 +5,7 @@ import io.capstan.flink.mysql.binlog.BinlogStartPosition;
 import io.capstan.flink.mysql.error.CapstanHaltException;
 import io.capstan.flink.mysql.error.HaltReason;
 import io.capstan.flink.mysql.gtid.GtidSet;
+import io.capstan.flink.mysql.schema.TableId;
 import io.capstan.flink.mysql.snapshot.key.ChunkKey;
 import io.capstan.flink.mysql.snapshot.plan.ChunkPlannerState;
 import io.capstan.flink.mysql.source.TestChanges;
@@ -53,8 +54,30 @@ class CapstanEnumeratorTest {
         }
     }
 
-    /** The stream-only modes have no table to snapshot. */
+    /** The stream-only modes have no table to snapshot; a restore checks the table list. */
     static final class NoSnapshotPlanning implements SnapshotPlanning {
+        /** What the configured list selects now, and which tables exist on the server. */
+        List<TableId> selected = List.of(TABLE);
+
+        List<TableId> onServer = List.of(TABLE);
+        final AtomicInteger checks = new AtomicInteger();
+
+        @Override
+        public GtidSet gtidPurged() {
+            throw new AssertionError("no snapshot whose handoff start to watch");
+        }
+
+        @Override
+        public String serverAddress() {
+            return "localhost:3306";
+        }
+
+        @Override
+        public void checkRestoredTables(List<TableId> inState) {
+            checks.incrementAndGet();
+            RestoredTableList.check(inState, selected, onServer);
+        }
+
         @Override
         public List<SnapshotTable> resolveTables() {
             throw new AssertionError("no snapshot in a stream-only mode");
@@ -93,7 +116,7 @@ class CapstanEnumeratorTest {
         context.triggerAllActions();
         assertThat(planner.plans).hasValue(1);
         assertThat(context.getSplitAssignments().get(2).getAssignedSplits()).containsExactly(SPLIT);
-        assertThat(e.snapshotState(1)).isEqualTo(new EnumState(null, true));
+        assertThat(e.snapshotState(1)).isEqualTo(new EnumState(null, true, null, List.of(TABLE)));
 
         e.handleSplitRequest(0, "localhost");
         assertThat(context.getSplitAssignments().get(0).getAssignedSplits()).isEmpty();
@@ -106,7 +129,7 @@ class CapstanEnumeratorTest {
         CapstanEnumerator e = started(EnumState.initial());
         context.triggerAllActions();
         EnumState checkpoint = e.snapshotState(1);
-        assertThat(checkpoint).isEqualTo(new EnumState(SPLIT, false));
+        assertThat(checkpoint).isEqualTo(new EnumState(SPLIT, false, null, List.of(TABLE)));
 
         TestingSplitEnumeratorContext<CapstanSplit> context2 =
                 new TestingSplitEnumeratorContext<>(1);
@@ -136,7 +159,8 @@ class CapstanEnumeratorTest {
         BinlogSplit progressed =
                 SPLIT.withStart(BinlogStartPosition.of(GtidSet.parse(TestChanges.UUID + ":1-20")));
         e.addSplitsBack(List.of(progressed), 1);
-        assertThat(e.snapshotState(2)).isEqualTo(new EnumState(progressed, false));
+        assertThat(e.snapshotState(2))
+                .isEqualTo(new EnumState(progressed, false, null, List.of(TABLE)));
         e.handleSplitRequest(1, "localhost");
         assertThat(context.getSplitAssignments().get(1).getAssignedSplits())
                 .containsExactly(SPLIT, progressed);
@@ -183,5 +207,57 @@ class CapstanEnumeratorTest {
         assertThat(planner.plans).hasValue(0);
         assertThat(context.getSplitAssignments().get(1).getAssignedSplits()).containsExactly(SPLIT);
         assertThat(e.tracker().phase()).isEqualTo(EnumeratorPhase.STREAMING);
+    }
+
+    @Test
+    void aRestoredJobWhoseTableListStillMatchesStreamsOn() {
+        NoSnapshotPlanning planning = new NoSnapshotPlanning();
+        context.registerReader(0, "localhost");
+        CapstanEnumerator e =
+                new CapstanEnumerator(
+                        context,
+                        StartupMode.LATEST,
+                        planning,
+                        planner,
+                        new EnumState(null, true, null, List.of(TABLE)));
+        e.start();
+        context.triggerAllActions();
+        assertThat(planning.checks).hasValue(1);
+        e.handleSplitRequest(0, "localhost");
+        assertThat(context.getSplitAssignments().get(0).hasReceivedNoMoreSplitsSignal()).isTrue();
+        assertThat(e.snapshotState(3).capturedTables()).containsExactly(TABLE);
+    }
+
+    @Test
+    void aRestoredJobWhoseTableListChangedHaltsNamingTheTables() {
+        TableId added = TableId.of(TABLE.database(), "added_later");
+        TableId removed = TableId.of(TABLE.database(), "left_out");
+        NoSnapshotPlanning planning = new NoSnapshotPlanning();
+        planning.selected = List.of(TABLE, added);
+        planning.onServer = List.of(TABLE, added, removed);
+        CapstanEnumerator e =
+                new CapstanEnumerator(
+                        context,
+                        StartupMode.LATEST,
+                        planning,
+                        planner,
+                        new EnumState(null, true, null, List.of(TABLE, removed)));
+        e.start();
+        assertThatThrownBy(context::triggerAllActions)
+                .hasStackTraceContaining("table_list_changed")
+                .hasStackTraceContaining("added " + added)
+                .hasStackTraceContaining("removed " + removed)
+                .hasStackTraceContaining("not supported yet");
+    }
+
+    @Test
+    void aNewJobAndAStateWithoutTablesAreNotChecked() {
+        NoSnapshotPlanning planning = new NoSnapshotPlanning();
+        planning.selected = List.of();
+        for (EnumState state : List.of(EnumState.initial(), new EnumState(null, true))) {
+            new CapstanEnumerator(context, StartupMode.LATEST, planning, planner, state).start();
+            context.triggerAllActions();
+        }
+        assertThat(planning.checks).hasValue(0);
     }
 }

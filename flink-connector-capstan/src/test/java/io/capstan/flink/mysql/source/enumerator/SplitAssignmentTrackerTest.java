@@ -134,12 +134,13 @@ class SplitAssignmentTrackerTest {
 
         t.binlogSplitPrepared(PLANNED);
         assertThat(t.phase()).isEqualTo(BINLOG_SPLIT_READY);
-        assertThat(t.checkpoint(2)).isEqualTo(new EnumState(PLANNED, false));
+        assertThat(t.checkpoint(2))
+                .isEqualTo(new EnumState(PLANNED, false, null, PLANNED.tables()));
         List<SplitReply> replies = t.serveWaiting(ALL_REGISTERED, 2);
         assertThat(replies)
                 .containsExactly(new SplitReply.Assign(2, PLANNED), new SplitReply.NoMoreSplits(0));
         assertThat(t.phase()).isEqualTo(STREAMING);
-        assertThat(t.checkpoint(3)).isEqualTo(new EnumState(null, true));
+        assertThat(t.checkpoint(3)).isEqualTo(new EnumState(null, true, null, PLANNED.tables()));
         assertNoMoreSplits(ask(t, 1), 1);
     }
 
@@ -392,7 +393,8 @@ class SplitAssignmentTrackerTest {
         t.checkpoint(8);
         assertThat(t.checkpointCompleted(8)).as("nothing to serve").isFalse();
         assertThat(t.book()).isEmpty();
-        assertThat(t.checkpoint(9)).isEqualTo(new EnumState(null, true));
+        assertThat(t.checkpoint(9))
+                .isEqualTo(new EnumState(null, true, null, List.of(KEY.table())));
         assertThat(t.chunksCompleted(List.of(done(read.get(0), 1))))
                 .as("only acknowledged")
                 .isFalse();
@@ -438,7 +440,8 @@ class SplitAssignmentTrackerTest {
         BinlogSplit progressed = binlog.withStart(BinlogStartPosition.of(g(900)));
         t.splitsAddedBack(List.of(progressed), 0);
         assertThat(t.phase()).isEqualTo(BINLOG_SPLIT_READY);
-        assertThat(t.checkpoint(2)).isEqualTo(new EnumState(progressed, false));
+        assertThat(t.checkpoint(2))
+                .isEqualTo(new EnumState(progressed, false, null, progressed.tables()));
         assertThat(assigned(ask(t, 0))).isEqualTo(progressed);
     }
 
@@ -524,7 +527,7 @@ class SplitAssignmentTrackerTest {
             assertThat(ask(t, 0)).isEmpty();
             assertThat(t.checkpoint(1))
                     .as("kept while verified")
-                    .isEqualTo(new EnumState(PLANNED, false));
+                    .isEqualTo(new EnumState(PLANNED, false, null, PLANNED.tables()));
             t.binlogSplitPrepared(PLANNED);
             assertThat(assigned(t.serveWaiting(ALL_REGISTERED, 2))).isEqualTo(PLANNED);
         }

@@ -123,6 +123,23 @@ public final class SerializerFixtures {
         return m;
     }
 
+    // ---- version 3: the same objects, the gate compact (docs/adr/0007) ----
+
+    static Map<String, CapstanSplit> splitsV3() {
+        Map<String, CapstanSplit> m = new LinkedHashMap<>();
+        m.put("binlog-split-gate.v3.bin", BINLOG_WITH_GATE);
+        m.put("chunk-split-completed.v3.bin", CHUNK_COMPLETED);
+        return m;
+    }
+
+    static Map<String, EnumState> enumStatesV3() {
+        Map<String, EnumState> m = new LinkedHashMap<>();
+        m.put("enum-state-pending.v3.bin", new EnumState(BINLOG_WITH_GATE, false));
+        m.put("enum-state-snapshotting.v3.bin", ENUM_SNAPSHOTTING);
+        m.put("enum-state-assigned.v3.bin", new EnumState(null, true, null, TABLES));
+        return m;
+    }
+
     static Map<String, BinlogSplit> splits() {
         Map<String, BinlogSplit> m = new LinkedHashMap<>();
         m.put("binlog-split-boundary.v1.bin", BINLOG_AT_BOUNDARY);
