@@ -72,6 +72,14 @@ final class CapturedTableStatements {
     }
 
     /**
+     * The halt for a LOAD DATA logged as a statement (an EXECUTE_LOAD_QUERY event): the binlog
+     * library does not decode its text, so its table cannot be told.
+     */
+    CapstanHaltException statementLoggedLoad(Gtid gtid) {
+        return statementBased("a table this connector cannot identify (a LOAD DATA)", gtid);
+    }
+
+    /**
      * Checks a DDL statement (after the {@link DdlObserver} let it pass) for a TRUNCATE, DROP or
      * RENAME of a captured table.
      *

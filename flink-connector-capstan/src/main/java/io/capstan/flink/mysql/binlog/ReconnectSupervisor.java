@@ -35,6 +35,9 @@ final class ReconnectSupervisor {
 
     private static final Logger LOG = LoggerFactory.getLogger(ReconnectSupervisor.class);
 
+    /** Tells an event that never decodes from a connection lost while reading one. */
+    private final RepeatedDecodeFailure undecodableEvent = new RepeatedDecodeFailure();
+
     /** What the supervisor keeps connected. */
     interface Stream {
         /** Where the next connection must start. */
@@ -206,6 +209,10 @@ final class ReconnectSupervisor {
                         cause, position, config.serverId(), config.connection().address());
         if (halt != null) {
             return new Halt(halt);
+        }
+        CapstanHaltException undecodable = undecodableEvent.afterFailure(cause, position);
+        if (undecodable != null) {
+            return new Halt(undecodable);
         }
         long delay = backoff.nextDelayMillis(clockMillis.getAsLong());
         if (delay < 0) {

@@ -187,6 +187,12 @@ final class TransactionAssembler {
             case PARTIAL_UPDATE_ROWS_EVENT:
                 onPartialUpdate(data);
                 break;
+            case EXECUTE_LOAD_QUERY:
+                // A LOAD DATA logged as a statement; the library does not decode its text.
+                if (gtid != null && !droppedByTimestamp) {
+                    throw statements.statementLoggedLoad(gtid);
+                }
+                break;
             case XA_PREPARE:
                 throw xaUnsupported();
             case FORMAT_DESCRIPTION:

@@ -7,6 +7,9 @@ import io.capstan.flink.mysql.error.RetryBudgetExhaustedException;
 import io.capstan.flink.mysql.gtid.GtidSet;
 
 import com.github.shyiko.mysql.binlog.BinaryLogClient;
+import com.github.shyiko.mysql.binlog.event.EventHeaderV4;
+import com.github.shyiko.mysql.binlog.event.EventType;
+import com.github.shyiko.mysql.binlog.event.deserialization.EventDataDeserializationException;
 import com.github.shyiko.mysql.binlog.network.AuthenticationException;
 import org.junit.jupiter.api.Test;
 
@@ -129,6 +132,44 @@ class ReconnectSupervisorTest {
                                         .isEqualTo(HaltReason.INVALID_CONFIGURATION));
         assertThat(s.afterConnectionEnded(new EOFException(), P))
                 .isInstanceOf(ReconnectSupervisor.Reconnect.class);
+    }
+
+    /**
+     * The library reports an event read past its end as a lost connection (an EOF inside the
+     * event): once is the network, the same event three times in a row from the same position is
+     * the event, and halts by name instead of spending the reconnect budget.
+     */
+    @Test
+    void theSameEventFailingToDecodeThreeTimesInARowHaltsUndecodable() {
+        ReconnectSupervisor s =
+                supervisor(
+                        config(100, Duration.ofMillis(100)),
+                        new BinlogStreamerMetrics(),
+                        new AtomicLong());
+        assertThat(s.afterConnectionEnded(decodeFailure(1123), P))
+                .isInstanceOf(ReconnectSupervisor.Reconnect.class);
+        // another event in between (or any other failure) starts the count again
+        assertThat(s.afterConnectionEnded(decodeFailure(2000), P))
+                .isInstanceOf(ReconnectSupervisor.Reconnect.class);
+        assertThat(s.afterConnectionEnded(decodeFailure(1123), P))
+                .isInstanceOf(ReconnectSupervisor.Reconnect.class);
+        assertThat(s.afterConnectionEnded(decodeFailure(1123), P))
+                .isInstanceOf(ReconnectSupervisor.Reconnect.class);
+        assertThat(s.afterConnectionEnded(decodeFailure(1123), P))
+                .isInstanceOfSatisfying(
+                        ReconnectSupervisor.Halt.class,
+                        h -> {
+                            assertThat(h.halt().reason()).isEqualTo(HaltReason.UNDECODABLE_COLUMN);
+                            assertThat(h.halt().getMessage())
+                                    .contains("TABLE_MAP ending at 1123", "3 times in a row");
+                        });
+    }
+
+    private static EventDataDeserializationException decodeFailure(long nextPosition) {
+        EventHeaderV4 header = new EventHeaderV4();
+        header.setEventType(EventType.TABLE_MAP);
+        header.setNextPosition(nextPosition);
+        return new EventDataDeserializationException(header, new EOFException());
     }
 
     /** A client whose connections end at once: up and closed by the server, or refused. */

@@ -108,6 +108,25 @@ class TransactionAssemblerFailClosedTest {
         assertThat(statementTransaction("db", "SELECT `db`.`f`(1)")).isEqualTo(sbc);
     }
 
+    /** A statement-logged LOAD DATA arrives as EXECUTE_LOAD_QUERY, whose text is not decoded. */
+    @Test
+    void aStatementLoggedLoadDataHaltsWhateverItsTable() {
+        assertThatThrownBy(
+                        () ->
+                                feed(
+                                        assembler(),
+                                        gtid(UUID_A, 2, COMMIT),
+                                        query("BEGIN"),
+                                        Events.event(EventType.EXECUTE_LOAD_QUERY, null),
+                                        xid()))
+                .isInstanceOfSatisfying(
+                        CapstanHaltException.class,
+                        e -> {
+                            assertThat(e.reason()).isEqualTo(HaltReason.STATEMENT_BASED_CHANGE);
+                            assertThat(e.getMessage()).contains("LOAD DATA", UUID_A + ":2");
+                        });
+    }
+
     @Test
     void statementLoggedChangesOfUncapturedTablesPass() throws Exception {
         assertThat(statementTransaction("shop", "INSERT INTO audit VALUES (1, 2)")).isNull();
