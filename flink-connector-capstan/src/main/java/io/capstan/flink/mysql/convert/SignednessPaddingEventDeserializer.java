@@ -1,5 +1,7 @@
 package io.capstan.flink.mysql.convert;
 
+import io.capstan.flink.mysql.schema.BinlogSchemaReader;
+
 import org.apache.flink.annotation.Internal;
 
 import com.github.shyiko.mysql.binlog.event.EventData;
@@ -7,7 +9,6 @@ import com.github.shyiko.mysql.binlog.event.EventHeader;
 import com.github.shyiko.mysql.binlog.event.EventType;
 import com.github.shyiko.mysql.binlog.event.TableMapEventData;
 import com.github.shyiko.mysql.binlog.event.deserialization.ChecksumType;
-import com.github.shyiko.mysql.binlog.event.deserialization.ColumnType;
 import com.github.shyiko.mysql.binlog.event.deserialization.EventDataDeserializationException;
 import com.github.shyiko.mysql.binlog.event.deserialization.EventDataDeserializer;
 import com.github.shyiko.mysql.binlog.event.deserialization.EventDeserializer;
@@ -111,24 +112,8 @@ final class SignednessPaddingEventDeserializer extends EventDeserializer {
     private static int libraryNumericColumns(byte[] types) {
         int n = 0;
         for (byte t : types) {
-            ColumnType type = ColumnType.byCode(t & 0xFF);
-            if (type == null) {
-                continue;
-            }
-            switch (type) {
-                case TINY:
-                case SHORT:
-                case INT24:
-                case LONG:
-                case LONGLONG:
-                case NEWDECIMAL:
-                case FLOAT:
-                case DOUBLE:
-                case YEAR:
-                    n++;
-                    break;
-                default:
-                    break;
+            if (BinlogSchemaReader.hasLibrarySignedness(t & 0xFF)) {
+                n++;
             }
         }
         return n;

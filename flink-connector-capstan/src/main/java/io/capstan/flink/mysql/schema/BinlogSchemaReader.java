@@ -32,6 +32,31 @@ public final class BinlogSchemaReader {
     }
 
     /**
+     * Whether the binlog library reads a SIGNEDNESS bit for a column of this type code: MySQL's
+     * numeric types and YEAR (see {@link #yearHasSignednessBit}).
+     */
+    public static boolean hasLibrarySignedness(int code) {
+        ColumnType t = ColumnType.byCode(code);
+        if (t == null) {
+            return false;
+        }
+        switch (t) {
+            case TINY:
+            case SHORT:
+            case INT24:
+            case LONG:
+            case LONGLONG:
+            case NEWDECIMAL:
+            case FLOAT:
+            case DOUBLE:
+            case YEAR:
+                return true;
+            default:
+                return false;
+        }
+    }
+
+    /**
      * Whether a server writes a SIGNEDNESS bit for YEAR columns. MySQL 8.0.15 does not (checked on
      * that server); newer servers do ({@code has_signedess_information_type}, added in 2020: taken
      * here as 8.0.20, an assumption not checked against 8.0.16..8.0.28 servers).

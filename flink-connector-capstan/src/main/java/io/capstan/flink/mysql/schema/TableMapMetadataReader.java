@@ -46,7 +46,7 @@ final class TableMapMetadataReader {
         BitSet raw = new BitSet();
         int n = 0;
         for (int i = 0; i < types.length; i++) {
-            if (hasLibrarySignedness(types[i] & 0xFF)) {
+            if (BinlogSchemaReader.hasLibrarySignedness(types[i] & 0xFF)) {
                 raw.set(n++, library.get(i));
             }
         }
@@ -54,32 +54,12 @@ final class TableMapMetadataReader {
         int j = 0;
         for (int i = 0; i < types.length; i++) {
             int code = types[i] & 0xFF;
-            if (hasLibrarySignedness(code) && code != ColumnType.YEAR.getCode()) {
+            if (BinlogSchemaReader.hasLibrarySignedness(code)
+                    && code != ColumnType.YEAR.getCode()) {
                 out.set(i, raw.get(j++));
             }
         }
         return out;
-    }
-
-    private static boolean hasLibrarySignedness(int code) {
-        ColumnType t = ColumnType.byCode(code);
-        if (t == null) {
-            return false;
-        }
-        switch (t) {
-            case TINY:
-            case SHORT:
-            case INT24:
-            case LONG:
-            case LONGLONG:
-            case NEWDECIMAL:
-            case FLOAT:
-            case DOUBLE:
-            case YEAR:
-                return true;
-            default:
-                return false;
-        }
     }
 
     /** The library maps the SIGNEDNESS bits onto column indexes; a set bit means UNSIGNED. */

@@ -299,7 +299,7 @@ public final class EnumStateSerializer implements SimpleVersionedSerializer<Enum
                 if (g >= distinct) {
                     throw new IOException("corrupt enumerator state: G index out of range");
                 }
-                long rows = readVarLong(in);
+                long rows = Varints.readLong(in);
                 list.add(
                         new SnapshotBook.Finished(
                                 new SnapshotChunk(table, index, range),
@@ -308,25 +308,5 @@ public final class EnumStateSerializer implements SimpleVersionedSerializer<Enum
             finished.put(table, list);
         }
         return finished;
-    }
-
-    private static void writeVarLong(DataOutputView out, long v) throws IOException {
-        while ((v & ~0x7FL) != 0) {
-            out.writeByte((int) ((v & 0x7F) | 0x80));
-            v >>>= 7;
-        }
-        out.writeByte((int) v);
-    }
-
-    private static long readVarLong(DataInputView in) throws IOException {
-        long v = 0;
-        for (int shift = 0; shift < 64; shift += 7) {
-            int b = in.readUnsignedByte();
-            v |= (long) (b & 0x7F) << shift;
-            if ((b & 0x80) == 0) {
-                return v;
-            }
-        }
-        throw new IOException("corrupt enumerator state: varlong too long");
     }
 }
