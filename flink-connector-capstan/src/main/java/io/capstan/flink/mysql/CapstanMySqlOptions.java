@@ -127,6 +127,16 @@ public final class CapstanMySqlOptions {
                                     + " before the job halts (lock_wait_budget_exhausted); at least"
                                     + " scan.snapshot.lock-wait.timeout.");
 
+    public static final ConfigOption<Duration> SCAN_SNAPSHOT_BINLOG_RETENTION_CHECK_INTERVAL =
+            ConfigOptions.key("scan.snapshot.binlog-retention-check.interval")
+                    .durationType()
+                    .defaultValue(Duration.ofMinutes(3))
+                    .withDescription(
+                            "How often an 'initial' snapshot asks the server's gtid_purged whether"
+                                    + " the binlog its handoff starts from is still there (positive);"
+                                    + " once purged, the job halts at once (data_gap) instead of"
+                                    + " at the end of the snapshot.");
+
     public static final ConfigOption<Duration> CONNECT_TIMEOUT =
             ConfigOptions.key("connect.timeout")
                     .durationType()

@@ -108,7 +108,8 @@ public final class CapstanMySqlSource<T>
                 config.startupOptions().mode(),
                 new JdbcSnapshotPlanning(config, proxies.jdbc()),
                 new JdbcBinlogSplitPlanner(config, proxies.jdbc()),
-                state);
+                state,
+                config.binlogRetentionCheckInterval());
     }
 
     @Override

@@ -180,6 +180,15 @@ public final class CapstanMySqlSourceBuilder<T> {
         return this;
     }
 
+    /**
+     * Option {@code scan.snapshot.binlog-retention-check.interval}: how often an {@code initial}
+     * snapshot checks that the binlog its handoff starts from is still on the server (default 3
+     * min); once purged, the job halts ({@code data_gap}) without reading the rest.
+     */
+    public CapstanMySqlSourceBuilder<T> binlogRetentionCheckInterval(Duration interval) {
+        return set(SCAN_SNAPSHOT_BINLOG_RETENTION_CHECK_INTERVAL, interval);
+    }
+
     /** Option {@code connect.timeout}: timeout of one connection attempt (default 30 s). */
     public CapstanMySqlSourceBuilder<T> connectTimeout(Duration connectTimeout) {
         return set(CONNECT_TIMEOUT, connectTimeout);

@@ -42,6 +42,7 @@ public final class CapstanSourceConfig implements Serializable {
     private final Duration reconnectBudget;
     private final SnapshotOptions snapshot;
     private final TruncateHandling truncateHandling;
+    private final Duration binlogRetentionCheckInterval;
 
     public CapstanSourceConfig(
             MySqlConnectionConfig connection,
@@ -74,6 +75,38 @@ public final class CapstanSourceConfig implements Serializable {
             Duration reconnectBudget,
             SnapshotOptions snapshot,
             TruncateHandling truncateHandling) {
+        this(
+                connection,
+                tables,
+                serverId,
+                startupOptions,
+                binlogQueueCapacity,
+                reconnectBackoff,
+                reconnectBudget,
+                snapshot,
+                truncateHandling,
+                SCAN_SNAPSHOT_BINLOG_RETENTION_CHECK_INTERVAL.defaultValue());
+    }
+
+    /**
+     * @param binlogRetentionCheckInterval how often an {@code initial} snapshot checks that the
+     *     binlog its handoff starts from is still on the server
+     */
+    public CapstanSourceConfig(
+            MySqlConnectionConfig connection,
+            TableSelection tables,
+            long serverId,
+            StartupOptions startupOptions,
+            int binlogQueueCapacity,
+            Duration reconnectBackoff,
+            Duration reconnectBudget,
+            SnapshotOptions snapshot,
+            TruncateHandling truncateHandling,
+            Duration binlogRetentionCheckInterval) {
+        this.binlogRetentionCheckInterval =
+                OptionRules.positive(
+                        SCAN_SNAPSHOT_BINLOG_RETENTION_CHECK_INTERVAL,
+                        Objects.requireNonNull(binlogRetentionCheckInterval));
         this.truncateHandling = Objects.requireNonNull(truncateHandling);
         this.snapshot = Objects.requireNonNull(snapshot);
         this.connection = Objects.requireNonNull(connection);
@@ -166,7 +199,8 @@ public final class CapstanSourceConfig implements Serializable {
                 reconnectBackoff,
                 reconnectBudget,
                 snapshot,
-                OptionRules.truncateHandling(options.get(BINLOG_TRUNCATE_HANDLING)));
+                OptionRules.truncateHandling(options.get(BINLOG_TRUNCATE_HANDLING)),
+                options.get(SCAN_SNAPSHOT_BINLOG_RETENTION_CHECK_INTERVAL));
     }
 
     /** This configuration reading only {@code columns} in the snapshot (chunk keys are added). */
@@ -180,7 +214,8 @@ public final class CapstanSourceConfig implements Serializable {
                 reconnectBackoff,
                 reconnectBudget,
                 snapshot.withReadColumns(columns),
-                truncateHandling);
+                truncateHandling,
+                binlogRetentionCheckInterval);
     }
 
     public MySqlConnectionConfig connection() {
@@ -216,6 +251,14 @@ public final class CapstanSourceConfig implements Serializable {
         return truncateHandling;
     }
 
+    /**
+     * How often an {@code initial} snapshot checks that the binlog its handoff starts from is still
+     * on the server.
+     */
+    public Duration binlogRetentionCheckInterval() {
+        return binlogRetentionCheckInterval;
+    }
+
     /** Chunk size, read options and chunk key columns of the snapshot. */
     public SnapshotOptions snapshot() {
         return snapshot;
@@ -239,7 +282,8 @@ public final class CapstanSourceConfig implements Serializable {
                 && reconnectBackoff.equals(that.reconnectBackoff)
                 && reconnectBudget.equals(that.reconnectBudget)
                 && snapshot.equals(that.snapshot)
-                && truncateHandling == that.truncateHandling;
+                && truncateHandling == that.truncateHandling
+                && binlogRetentionCheckInterval.equals(that.binlogRetentionCheckInterval);
     }
 
     @Override
@@ -253,7 +297,8 @@ public final class CapstanSourceConfig implements Serializable {
                 reconnectBackoff,
                 reconnectBudget,
                 snapshot,
-                truncateHandling);
+                truncateHandling,
+                binlogRetentionCheckInterval);
     }
 
     @Override
@@ -275,6 +320,8 @@ public final class CapstanSourceConfig implements Serializable {
                 + reconnectBudget
                 + ", truncateHandling="
                 + truncateHandling
+                + ", binlogRetentionCheckInterval="
+                + binlogRetentionCheckInterval
                 + ", "
                 + snapshot
                 + "}";

@@ -65,6 +65,9 @@ class CapstanSourceConfigValidateTest {
                                                 "code"),
                                         Map.entry("scan.snapshot.lock-wait.timeout", "2 s"),
                                         Map.entry("scan.snapshot.lock-wait.budget", "5 min"),
+                                        Map.entry(
+                                                "scan.snapshot.binlog-retention-check.interval",
+                                                "20 s"),
                                         Map.entry("connect.timeout", "10 s"),
                                         Map.entry("connect.max-retries", "0"),
                                         Map.entry("heartbeat.interval", "5 s"),
@@ -88,6 +91,7 @@ class CapstanSourceConfigValidateTest {
                         .chunkKeyColumn("code")
                         .lockWaitTimeout(Duration.ofSeconds(2))
                         .lockWaitBudget(Duration.ofMinutes(5))
+                        .binlogRetentionCheckInterval(Duration.ofSeconds(20))
                         .connectTimeout(Duration.ofSeconds(10))
                         .connectMaxRetries(0)
                         .heartbeatInterval(Duration.ofSeconds(5))
@@ -101,6 +105,7 @@ class CapstanSourceConfigValidateTest {
         assertSame(fromText, fromBuilder);
         assertThat(fromText.snapshot().chunkSize()).as("one row per chunk is allowed").isEqualTo(1);
         assertThat(fromText.connection().sslMode()).isEqualTo(SslMode.VERIFY_CA);
+        assertThat(fromText.binlogRetentionCheckInterval()).isEqualTo(Duration.ofSeconds(20));
     }
 
     @Test
@@ -129,6 +134,7 @@ class CapstanSourceConfigValidateTest {
         assertThat(fromText.binlogQueueCapacity()).isEqualTo(8192);
         assertThat(fromText.reconnectBackoff()).isEqualTo(Duration.ofMillis(500));
         assertThat(fromText.reconnectBudget()).isEqualTo(Duration.ofMinutes(10));
+        assertThat(fromText.binlogRetentionCheckInterval()).isEqualTo(Duration.ofMinutes(3));
         assertThat(fromText.snapshot().chunkSize()).isEqualTo(8096);
         assertThat(fromText.snapshot().readOptions().fetchSize()).isZero();
         assertThat(fromText.snapshot().readOptions().lockWaitTimeout())
@@ -149,6 +155,7 @@ class CapstanSourceConfigValidateTest {
         assertThat(a.reconnectBackoff()).isEqualTo(b.reconnectBackoff());
         assertThat(a.reconnectBudget()).isEqualTo(b.reconnectBudget());
         assertThat(a.snapshot()).isEqualTo(b.snapshot());
+        assertThat(a.binlogRetentionCheckInterval()).isEqualTo(b.binlogRetentionCheckInterval());
         assertThat(a).isEqualTo(b).hasSameHashCodeAs(b);
     }
 
@@ -223,6 +230,7 @@ class CapstanSourceConfigValidateTest {
                 "scan.incremental.snapshot.chunk.key-column; ' '; 'scan.incremental.snapshot.chunk.key-column': it must name a column",
                 "scan.snapshot.lock-wait.timeout; 500 ms; 'scan.snapshot.lock-wait.timeout': it must be at least 1 s",
                 "scan.snapshot.lock-wait.budget; 0 s; 'scan.snapshot.lock-wait.budget': it must be a positive duration",
+                "scan.snapshot.binlog-retention-check.interval; 0 s; 'scan.snapshot.binlog-retention-check.interval': it must be a positive duration",
                 "connect.timeout; 0 s; 'connect.timeout': it must be a positive duration",
                 "connect.max-retries; -1; 'connect.max-retries': it must be >= 0",
                 "heartbeat.interval; 0 s; 'heartbeat.interval'",

@@ -17,6 +17,7 @@ import java.util.stream.Collectors;
 
 import static io.capstan.flink.mysql.CapstanMySqlOptions.SCAN_INCREMENTAL_SNAPSHOT_CHUNK_KEY_COLUMN;
 import static io.capstan.flink.mysql.CapstanMySqlOptions.SCAN_INCREMENTAL_SNAPSHOT_CHUNK_SIZE;
+import static io.capstan.flink.mysql.CapstanMySqlOptions.SCAN_SNAPSHOT_BINLOG_RETENTION_CHECK_INTERVAL;
 import static io.capstan.flink.mysql.CapstanMySqlOptions.SCAN_SNAPSHOT_FETCH_SIZE;
 import static io.capstan.flink.mysql.CapstanMySqlOptions.SCAN_SNAPSHOT_LOCK_WAIT_BUDGET;
 import static io.capstan.flink.mysql.CapstanMySqlOptions.SCAN_SNAPSHOT_LOCK_WAIT_TIMEOUT;
@@ -37,7 +38,8 @@ final class ModeScopedOptions {
                     SCAN_SNAPSHOT_FETCH_SIZE,
                     SCAN_INCREMENTAL_SNAPSHOT_CHUNK_KEY_COLUMN,
                     SCAN_SNAPSHOT_LOCK_WAIT_TIMEOUT,
-                    SCAN_SNAPSHOT_LOCK_WAIT_BUDGET);
+                    SCAN_SNAPSHOT_LOCK_WAIT_BUDGET,
+                    SCAN_SNAPSHOT_BINLOG_RETENTION_CHECK_INTERVAL);
 
     /** mysql-cdc's file/position offset, which only 'specific-offset' reads. */
     static final List<ConfigOption<?>> FILE_POSITION =

@@ -1,5 +1,6 @@
 package io.capstan.flink.mysql.source.enumerator;
 
+import io.capstan.flink.mysql.CapstanMySqlOptions;
 import io.capstan.flink.mysql.error.CapstanHaltException;
 import io.capstan.flink.mysql.error.HaltReason;
 import io.capstan.flink.mysql.gtid.GtidSet;
@@ -19,7 +20,8 @@ import java.time.Duration;
 public final class HandoffStartWatch {
 
     /** How often the enumerator asks for {@code gtid_purged} while the snapshot runs. */
-    public static final Duration DEFAULT_PERIOD = Duration.ofMinutes(3);
+    public static final Duration DEFAULT_PERIOD =
+            CapstanMySqlOptions.SCAN_SNAPSHOT_BINLOG_RETENTION_CHECK_INTERVAL.defaultValue();
 
     private HandoffStartWatch() {}
 
