@@ -91,7 +91,8 @@ class CapstanSourceTestSuiteIT extends SourceTestSuiteBase<String> {
      */
     @TestTemplate
     @DisplayName("Test source metrics (idle readers finish)")
-    @Disabled("BUG: numRecordsIn read over REST shows 140 of 440 since the mysql-cdc per-table reader metrics (issue 12) were added; investigate the metric-name collision, then re-enable")
+    @Disabled(
+            "BUG: numRecordsIn read over REST shows 140 of 440 since the mysql-cdc per-table reader metrics (issue 12) were added; investigate the metric-name collision, then re-enable")
     public void testSourceMetricsWithOneBinlogSplit(
             TestEnvironment testEnv,
             DataStreamSourceExternalContext<String> externalContext,
