@@ -1,6 +1,7 @@
 package io.capstan.flink.mysql;
 
 import io.capstan.flink.mysql.connect.SslMode;
+import io.capstan.flink.mysql.deserializer.RowDataDeserializer;
 import io.capstan.flink.mysql.source.CapstanSourceConfig;
 import io.capstan.flink.mysql.source.SourceDefinition;
 
@@ -292,7 +293,17 @@ public final class CapstanMySqlSourceBuilder<T> {
                         chunkKeyColumnByTable,
                         snapshotColumns,
                         jdbcProperties);
-        return new CapstanMySqlSource<>(
-                CapstanSourceConfig.validate(options, definition, startupOptions), deserializer);
+        CapstanSourceConfig config =
+                CapstanSourceConfig.validate(options, definition, startupOptions);
+        if (config.truncateHandling() == TruncateHandling.EMIT
+                && deserializer instanceof RowDataDeserializer) {
+            throw OptionRules.invalid(
+                    BINLOG_TRUNCATE_HANDLING,
+                    "'emit' needs a deserializer that can express a TRUNCATE"
+                            + " (JsonDebeziumDeserializer, or your own handling"
+                            + " Operation.TRUNCATE); RowDataDeserializer cannot. Use 'halt' or"
+                            + " 'skip'.");
+        }
+        return new CapstanMySqlSource<>(config, deserializer);
     }
 }

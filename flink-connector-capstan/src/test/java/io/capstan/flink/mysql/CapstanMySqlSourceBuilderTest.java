@@ -1,9 +1,12 @@
 package io.capstan.flink.mysql;
 
 import io.capstan.flink.mysql.deserializer.JsonDebeziumDeserializer;
+import io.capstan.flink.mysql.deserializer.RowDataDeserializer;
 import io.capstan.flink.mysql.schema.TableId;
 
 import org.apache.flink.api.connector.source.Boundedness;
+import org.apache.flink.api.java.typeutils.GenericTypeInfo;
+import org.apache.flink.table.data.RowData;
 
 import org.junit.jupiter.api.Test;
 
@@ -111,6 +114,35 @@ class CapstanMySqlSourceBuilderTest {
                 .contains("order_no");
         assertThat(s.config().snapshot().chunkKeyColumn(TableId.of("shop", "x"))).contains("code");
         assertThat(s.getBoundedness()).isEqualTo(Boundedness.CONTINUOUS_UNBOUNDED);
+    }
+
+    /** RowData cannot express a TRUNCATE: 'emit' with it is refused at build, not hours later. */
+    @Test
+    void emitWithRowDataDeserializerIsRefusedAtBuild() {
+        assertThatThrownBy(
+                        () ->
+                                CapstanMySqlSource.<RowData>builder()
+                                        .hostname("h")
+                                        .username("u")
+                                        .databaseList("shop")
+                                        .deserializer(
+                                                new RowDataDeserializer(
+                                                        new GenericTypeInfo<>(RowData.class)))
+                                        .truncateHandling(TruncateHandling.EMIT)
+                                        .build())
+                .hasMessageContaining("'binlog.truncate.handling'")
+                .hasMessageContaining("JsonDebeziumDeserializer");
+        assertThat(
+                        CapstanMySqlSource.<String>builder()
+                                .hostname("h")
+                                .username("u")
+                                .databaseList("shop")
+                                .deserializer(new JsonDebeziumDeserializer())
+                                .truncateHandling(TruncateHandling.EMIT)
+                                .build()
+                                .config()
+                                .truncateHandling())
+                .isEqualTo(TruncateHandling.EMIT);
     }
 
     @Test

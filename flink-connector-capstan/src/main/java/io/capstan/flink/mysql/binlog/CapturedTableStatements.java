@@ -7,13 +7,13 @@ import io.capstan.flink.mysql.gtid.Gtid;
 import io.capstan.flink.mysql.schema.TableId;
 import io.capstan.flink.mysql.snapshot.ddl.SnapshotDdlGuard;
 import io.capstan.flink.mysql.snapshot.ddl.TableRemovals;
+import io.capstan.flink.mysql.snapshot.ddl.TokenCursor;
 
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 import java.util.ArrayList;
 import java.util.List;
-import java.util.Locale;
 import java.util.Optional;
 import java.util.Set;
 import java.util.TreeSet;
@@ -102,6 +102,23 @@ final class CapturedTableStatements {
         for (String db : removals.get().databases()) {
             droppedDatabase(db, gtid);
         }
+        for (String[] name : removals.get().rowsReplaced()) {
+            Optional<TableId> t = captured(database, name[0], name[1]);
+            if (t.isEmpty() || snapshot.snapshotHolds(t.get(), gtid)) {
+                continue;
+            }
+            // Some rows gone or replaced: no TRUNCATE event could say which, so never 'emit'.
+            if (truncate == TruncateHandling.SKIP) {
+                LOG.warn(
+                        "Captured table {} lost or had replaced some rows (partition, tablespace or"
+                                + " engine) in transaction {}; option binlog.truncate.handling=skip:"
+                                + " downstream keeps its rows",
+                        t.get(),
+                        gtid);
+            } else {
+                throw partlyReplaced(t.get(), gtid);
+            }
+        }
         List<TableId> emitted = new ArrayList<>();
         for (String[] name : removals.get().truncated()) {
             Optional<TableId> t = captured(database, name[0], name[1]);
@@ -110,6 +127,12 @@ final class CapturedTableStatements {
             }
             switch (truncate) {
                 case EMIT:
+                    // Names compare ignoring case so that a doubt halts; an emitted TRUNCATE must
+                    // be of exactly the captured table (a server with lower_case_table_names=0
+                    // may hold both `orders` and `Orders`).
+                    if (!sameName(t.get(), name, database)) {
+                        throw truncated(t.get(), gtid);
+                    }
                     emitted.add(t.get());
                     break;
                 case SKIP:
@@ -128,12 +151,7 @@ final class CapturedTableStatements {
 
     /** A TRUNCATE, DROP, RENAME or ALTER the parser could not read: halt if it names a table. */
     private void unreadable(String database, String sql, Gtid gtid) {
-        String head = sql.stripLeading();
-        int n = 0;
-        while (n < head.length() && Character.isLetter(head.charAt(n))) {
-            n++;
-        }
-        if (!TABLE_CHANGING_HEADS.contains(head.substring(0, n).toUpperCase(Locale.ROOT))) {
+        if (!TABLE_CHANGING_HEADS.contains(TokenCursor.leadingWord(sql))) {
             return;
         }
         Optional<Set<TableId>> listed = filter.listed();
@@ -195,6 +213,12 @@ final class CapturedTableStatements {
                         .orElse(named));
     }
 
+    /** Whether {@code name}, as written (database or the session's), spells {@code t} exactly. */
+    private static boolean sameName(TableId t, String[] name, String sessionDb) {
+        String db = name[0] != null ? name[0] : sessionDb;
+        return t.table().equals(name[1]) && t.database().equals(db);
+    }
+
     private static String quoted(String name) {
         return name == null || name.isEmpty() ? "(none)" : "`" + name + "`";
     }
@@ -225,6 +249,20 @@ final class CapturedTableStatements {
                         + " job without state to snapshot it again, or choose option"
                         + " binlog.truncate.handling (DataStream: truncateHandling) 'emit' (a TRUNCATE"
                         + " change event) or 'skip' (keep the rows downstream).");
+    }
+
+    private static CapstanHaltException partlyReplaced(TableId table, Gtid gtid) {
+        return new CapstanHaltException(
+                HaltReason.CAPTURED_TABLE_TRUNCATED,
+                "captured table "
+                        + table
+                        + " lost or had replaced some of its rows in transaction "
+                        + gtid
+                        + " after its snapshot, by an ALTER TABLE that logs no row events"
+                        + " (TRUNCATE/DROP/EXCHANGE PARTITION, DISCARD/IMPORT TABLESPACE or ENGINE ="
+                        + " BLACKHOLE); downstream still holds the old rows. Remedy: restart the job"
+                        + " without state to snapshot it again, or set binlog.truncate.handling"
+                        + " (DataStream: truncateHandling) to 'skip' to keep the rows downstream.");
     }
 
     private static CapstanHaltException removed(String what, Gtid gtid) {

@@ -3,6 +3,8 @@ package io.capstan.flink.mysql.binlog;
 import io.capstan.flink.mysql.connect.JdbcConnections;
 import io.capstan.flink.mysql.connect.MySqlConnectionConfig;
 import io.capstan.flink.mysql.connect.SqlErrors;
+import io.capstan.flink.mysql.error.CapstanHaltException;
+import io.capstan.flink.mysql.error.HaltReason;
 
 import java.io.IOException;
 import java.sql.Connection;
@@ -34,6 +36,7 @@ record ServerIdentity(String serverUuid, long serverId, ServerGtidState gtids) {
      *
      * @throws IOException when the server cannot be reached or read (scrubbed by {@link
      *     SqlErrors#scrub}): the caller treats it as a failed connection attempt
+     * @throws CapstanHaltException {@code invalid_configuration} when the login is refused
      */
     static ServerIdentity read(MySqlConnectionConfig config) throws IOException {
         try (Connection c = JdbcConnections.open(config);
@@ -50,6 +53,20 @@ record ServerIdentity(String serverUuid, long serverId, ServerGtidState gtids) {
                             ServerGtidState.parse(rs.getString(3)),
                             ServerGtidState.parse(rs.getString(4))));
         } catch (SQLException e) {
+            if (JdbcConnections.isAccessDenied(e)) {
+                // A refused login does not pass by waiting: halt as the binlog client's refusal
+                // does, instead of spending the reconnect budget.
+                throw new CapstanHaltException(
+                        HaltReason.INVALID_CONFIGURATION,
+                        "the connector user was refused at "
+                                + config.address()
+                                + " before reconnecting the binlog (error "
+                                + e.getErrorCode()
+                                + "). Remedy: check the username and password (changed since the"
+                                + " job started?) and the user's grants, then restart from the"
+                                + " last checkpoint.",
+                        null);
+            }
             throw SqlErrors.scrub(
                     "could not read server_uuid, gtid_executed and gtid_purged from "
                             + config.address(),

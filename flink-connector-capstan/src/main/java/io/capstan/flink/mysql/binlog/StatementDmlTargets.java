@@ -2,10 +2,10 @@ package io.capstan.flink.mysql.binlog;
 
 import io.capstan.flink.mysql.snapshot.ddl.SqlTokenizer;
 import io.capstan.flink.mysql.snapshot.ddl.SqlTokenizer.Token;
+import io.capstan.flink.mysql.snapshot.ddl.TokenCursor;
 
 import java.util.ArrayList;
 import java.util.List;
-import java.util.Locale;
 import java.util.Optional;
 import java.util.Set;
 
@@ -16,7 +16,7 @@ import java.util.Set;
  * statement that is more than it writes, never less). A stored function that writes is logged as
  * the SELECT or DO that called it: its tables cannot be told. Pure; names as written, unresolved.
  */
-final class StatementDmlTargets {
+final class StatementDmlTargets extends TokenCursor {
 
     /** A table as the statement names it; {@code database} null when unqualified. */
     record Name(String database, String table) {}
@@ -37,11 +37,8 @@ final class StatementDmlTargets {
             Set.of("JOIN", "INNER", "CROSS", "LEFT", "RIGHT", "NATURAL", "STRAIGHT_JOIN", "OUTER");
     private static final Set<String> SUBQUERY_HEADS = Set.of("SELECT", "WITH", "VALUES", "TABLE");
 
-    private final List<Token> tokens;
-    private int pos;
-
     private StatementDmlTargets(List<Token> tokens) {
-        this.tokens = tokens;
+        super(tokens);
     }
 
     /** The tables {@code sql} may write, or empty when it is not a data-changing statement. */
@@ -234,96 +231,5 @@ final class StatementDmlTargets {
                 depth--;
             }
         }
-    }
-
-    private String identifier() {
-        Token t = next();
-        if (!t.isIdentifier()) {
-            throw new IndexOutOfBoundsException("identifier expected");
-        }
-        return t.text;
-    }
-
-    private Token next() {
-        return tokens.get(pos++);
-    }
-
-    private boolean peekWord(String w) {
-        return peekWordAt(pos, w);
-    }
-
-    private boolean peekWordAt(int i, String w) {
-        return i < tokens.size() && tokens.get(i).isWord(w);
-    }
-
-    private boolean peekSymbol(char c) {
-        return peekSymbolAt(pos, c);
-    }
-
-    private boolean peekSymbolAt(int i, char c) {
-        return i < tokens.size() && tokens.get(i).isSymbol(c);
-    }
-
-    private boolean skipWord(String w) {
-        if (peekWord(w)) {
-            pos++;
-            return true;
-        }
-        return false;
-    }
-
-    private void skipWords(String... ws) {
-        boolean skipped = true;
-        while (skipped) {
-            skipped = false;
-            for (String w : ws) {
-                skipped |= skipWord(w);
-            }
-        }
-    }
-
-    private void expectWord(String w) {
-        if (!skipWord(w)) {
-            throw new IndexOutOfBoundsException("keyword expected");
-        }
-    }
-
-    private boolean skipSymbol(char c) {
-        if (peekSymbol(c)) {
-            pos++;
-            return true;
-        }
-        return false;
-    }
-
-    private void expectSymbol(char c) {
-        if (!skipSymbol(c)) {
-            throw new IndexOutOfBoundsException("symbol expected");
-        }
-    }
-
-    private static String upperWord(Token t) {
-        return t.type == SqlTokenizer.Type.WORD ? upper(t.text) : "";
-    }
-
-    private static String upper(String s) {
-        return s.toUpperCase(Locale.ROOT);
-    }
-
-    /** The first word after leading whitespace and comments, upper case ("" if none). */
-    private static String leadingWord(String sql) {
-        String s = sql.stripLeading();
-        while (s.startsWith("/*") && !s.startsWith("/*!")) {
-            int end = s.indexOf("*/");
-            if (end < 0) {
-                return "";
-            }
-            s = s.substring(end + 2).stripLeading();
-        }
-        int n = 0;
-        while (n < s.length() && Character.isLetter(s.charAt(n))) {
-            n++;
-        }
-        return upper(s.substring(0, n));
     }
 }

@@ -45,7 +45,8 @@ public final class JdbcConnections {
         p.setProperty("allowPublicKeyRetrieval", "true");
         p.setProperty("connectTimeout", Long.toString(config.connectTimeout().toMillis()));
         // Without it a reply lost to a dead network (no reset) is awaited until the OS's
-        // keepalive gives up, hours later. A user's jdbc.properties.socketTimeout still wins.
+        // keepalive gives up, hours later. A user's jdbc.properties.socketTimeout arrives here as
+        // connect.socket-timeout (CapstanSourceConfig), so the locking connection's minimum holds.
         p.setProperty("socketTimeout", Long.toString(config.socketTimeout().toMillis()));
         p.setProperty("connectionTimeZone", "UTC");
         p.setProperty("forceConnectionTimeZoneToSession", "true");
@@ -125,7 +126,8 @@ public final class JdbcConnections {
         }
     }
 
-    private static boolean isAccessDenied(SQLException e) {
+    /** Whether the server refused the login (wrong credentials), which retrying cannot mend. */
+    public static boolean isAccessDenied(SQLException e) {
         // 1045 ER_ACCESS_DENIED_ERROR, 1044 ER_DBACCESS_DENIED_ERROR
         return e.getErrorCode() == 1045
                 || e.getErrorCode() == 1044

@@ -4,21 +4,25 @@ import io.capstan.flink.mysql.CapstanDeserializer;
 import io.capstan.flink.mysql.ChangeEvent;
 import io.capstan.flink.mysql.error.CapstanHaltException;
 import io.capstan.flink.mysql.error.HaltReason;
+import io.capstan.flink.mysql.schema.TableId;
 import io.capstan.flink.mysql.schema.TableSchema;
 
 import org.apache.flink.annotation.PublicEvolving;
 import org.apache.flink.api.common.typeinfo.TypeInformation;
 import org.apache.flink.table.data.RowData;
+import org.apache.flink.table.types.logical.DecimalType;
+import org.apache.flink.table.types.logical.LogicalType;
 import org.apache.flink.table.types.logical.RowType;
+import org.apache.flink.table.types.logical.utils.LogicalTypeUtils;
 import org.apache.flink.types.RowKind;
 import org.apache.flink.util.Collector;
 
 import java.lang.reflect.InvocationTargetException;
 import java.lang.reflect.Method;
-import java.util.HashSet;
+import java.util.HashMap;
 import java.util.List;
+import java.util.Map;
 import java.util.Objects;
-import java.util.Set;
 
 /**
  * Emits each change as Flink {@link RowData} with its {@link RowKind}: INSERT and snapshot READ as
@@ -29,9 +33,10 @@ import java.util.Set;
  * capture tables of different shapes with one source per shape or with a custom deserializer.
  *
  * <p>When the type information is Flink's {@code InternalTypeInfo} of a {@link RowType}, each table
- * schema met is checked once against it by column name and position: after an ALTER that adds,
- * drops, renames or moves a column the rows would no longer fit their declared fields, so the job
- * halts ({@code invalid_configuration}) naming the table and the column instead of emitting shifted
+ * schema met is checked once against it by column name and position, and by each column's internal
+ * data class (and a DECIMAL's precision and scale): after an ALTER that adds, drops, renames, moves
+ * or retypes a column the rows would no longer fit their declared fields, so the job halts ({@code
+ * invalid_configuration}) naming the table and the column instead of emitting shifted or misread
  * values. A TRUNCATE (option {@code binlog.truncate.handling} = {@code emit}) cannot be expressed
  * as a row and halts as well.
  */
@@ -40,26 +45,28 @@ public final class RowDataDeserializer implements CapstanDeserializer<RowData> {
     private static final long serialVersionUID = 1L;
 
     private final TypeInformation<RowData> producedType;
-    private final List<String> declaredNames; // null: the type information names no fields
+    private final RowType declared; // null: the type information names no fields
 
     private transient TableSchema lastChecked;
-    private transient Set<TableSchema> checked;
+
+    /** The last schema that passed, per table: a changed schema object is compared once. */
+    private transient Map<TableId, TableSchema> checked;
 
     public RowDataDeserializer(TypeInformation<RowData> producedType) {
         this.producedType = Objects.requireNonNull(producedType, "producedType");
-        this.declaredNames = declaredNames(producedType);
+        this.declared = declaredRowType(producedType);
     }
 
     /**
-     * The field names of Flink's {@code InternalTypeInfo} of a row type, found through its {@code
-     * toLogicalType()}: the table runtime it lives in is not a dependency of this connector.
+     * The row type of Flink's {@code InternalTypeInfo}, found through its {@code toLogicalType()}:
+     * the table runtime it lives in is not a dependency of this connector.
      */
-    private static List<String> declaredNames(TypeInformation<RowData> type) {
+    private static RowType declaredRowType(TypeInformation<RowData> type) {
         try {
             Method m = type.getClass().getMethod("toLogicalType");
             Object logical = m.invoke(type);
             if (logical instanceof RowType) {
-                return List.copyOf(((RowType) logical).getFieldNames());
+                return (RowType) logical;
             }
         } catch (NoSuchMethodException | IllegalAccessException e) {
             // another kind of type information: no field names to check against
@@ -109,17 +116,21 @@ public final class RowDataDeserializer implements CapstanDeserializer<RowData> {
         }
     }
 
-    /** Checks each table schema once (per schema object: one identity test per row). */
+    /** Checks each table schema once (one identity test per row while the schema stays). */
     private void check(ChangeEvent event) {
         TableSchema schema = event.schema();
-        if (schema == lastChecked || declaredNames == null) {
+        if (schema == lastChecked || declared == null) {
             return;
         }
         if (checked == null) {
-            checked = new HashSet<>();
+            checked = new HashMap<>();
         }
-        if (!checked.contains(schema)) {
-            String problem = mismatch(declaredNames, schema.rowType().getFieldNames());
+        TableSchema passed = checked.get(event.tableId());
+        if (passed != schema && !schema.equals(passed)) {
+            String problem = mismatch(declared.getFieldNames(), schema.rowType().getFieldNames());
+            if (problem == null) {
+                problem = typeMismatch(declared, schema.rowType());
+            }
             if (problem != null) {
                 throw new CapstanHaltException(
                         HaltReason.INVALID_CONFIGURATION,
@@ -128,11 +139,42 @@ public final class RowDataDeserializer implements CapstanDeserializer<RowData> {
                                 + " no longer fits the row type declared to RowDataDeserializer: "
                                 + problem
                                 + " (an ALTER TABLE changed its columns). Remedy: declare the"
-                                + " table's columns, in its order, and restart the job.");
+                                + " table's columns, in its order and with its types, and restart"
+                                + " the job.");
             }
-            checked.add(schema);
         }
+        checked.put(event.tableId(), schema);
         lastChecked = schema;
+    }
+
+    /**
+     * The first column whose values the declared field would misread, or null: the internal data
+     * class must be the same (an INT read as BIGINT fails, a VARCHAR(10) read as STRING does not),
+     * and a DECIMAL's precision and scale (its storage depends on them).
+     */
+    static String typeMismatch(RowType declared, RowType table) {
+        for (int i = 0; i < table.getFieldCount(); i++) {
+            LogicalType d = declared.getTypeAt(i);
+            LogicalType t = table.getTypeAt(i);
+            boolean fits =
+                    LogicalTypeUtils.toInternalConversionClass(d)
+                                    == LogicalTypeUtils.toInternalConversionClass(t)
+                            && (!(t instanceof DecimalType)
+                                    || (d instanceof DecimalType
+                                            && ((DecimalType) d).getPrecision()
+                                                    == ((DecimalType) t).getPrecision()
+                                            && ((DecimalType) d).getScale()
+                                                    == ((DecimalType) t).getScale()));
+            if (!fits) {
+                return "column '"
+                        + table.getFieldNames().get(i)
+                        + "' is read as "
+                        + t.asSummaryString()
+                        + ", declared "
+                        + d.asSummaryString();
+            }
+        }
+        return null;
     }
 
     /** The first difference between the declared and the table's columns, or null. */

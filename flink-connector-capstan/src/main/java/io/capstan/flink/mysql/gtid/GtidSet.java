@@ -41,6 +41,7 @@ public final class GtidSet implements Serializable {
     private final String[] uuids;
     private final String[] tags;
     private final long[][] bounds;
+    private transient int hash;
 
     private GtidSet(String[] uuids, String[] tags, long[][] bounds) {
         this.uuids = uuids;
@@ -181,8 +182,16 @@ public final class GtidSet implements Serializable {
 
     @Override
     public int hashCode() {
-        return (Arrays.hashCode(uuids) * 31 + Arrays.hashCode(tags)) * 31
-                + Arrays.deepHashCode(bounds);
+        // Cached: sets are immutable, and the gate's encoders hash up to 10^6 of them per
+        // checkpoint.
+        int h = hash;
+        if (h == 0) {
+            h =
+                    (Arrays.hashCode(uuids) * 31 + Arrays.hashCode(tags)) * 31
+                            + Arrays.deepHashCode(bounds);
+            hash = h;
+        }
+        return h;
     }
 
     /**

@@ -68,4 +68,12 @@ public interface JdbcProxy extends BoundaryQueries, AutoCloseable {
 
     @Override
     void close();
+
+    /**
+     * From another thread: fails a call in flight at once and every later call, without waiting for
+     * anything (a closing task must not wait behind a reconnect or a dead socket).
+     */
+    default void abort() {
+        close();
+    }
 }

@@ -134,6 +134,8 @@ public final class CapstanSourceConfig implements Serializable {
             ReadableConfig options, SourceDefinition definition, StartupOptions startup) {
         Objects.requireNonNull(startup, "startup");
         OptionRules.jdbcProperties(definition.jdbcProperties());
+        Map<String, String> jdbcProperties = new TreeMap<>(definition.jdbcProperties());
+        Duration socketTimeout = socketTimeout(options, jdbcProperties);
         MySqlConnectionConfig connection =
                 MySqlConnectionConfig.builder()
                         .hostname(options.getOptional(HOSTNAME).orElse(null))
@@ -141,11 +143,11 @@ public final class CapstanSourceConfig implements Serializable {
                         .username(options.getOptional(USERNAME).orElse(null))
                         .password(options.getOptional(PASSWORD).orElse(""))
                         .connectTimeout(options.get(CONNECT_TIMEOUT))
-                        .socketTimeout(options.get(CONNECT_SOCKET_TIMEOUT))
+                        .socketTimeout(socketTimeout)
                         .maxRetries(options.get(CONNECT_MAX_RETRIES))
                         .sslMode(OptionRules.sslMode(options.get(SSL_MODE)))
                         .heartbeatInterval(options.get(HEARTBEAT_INTERVAL))
-                        .jdbcProperties(definition.jdbcProperties())
+                        .jdbcProperties(jdbcProperties)
                         .build();
         long serverId =
                 options.getOptional(SERVER_ID)
@@ -325,5 +327,46 @@ public final class CapstanSourceConfig implements Serializable {
                 + ", "
                 + snapshot
                 + "}";
+    }
+
+    /**
+     * {@code connect.socket-timeout}, or a {@code socketTimeout} driver property (milliseconds, how
+     * mysql-cdc users set it), taken out of {@code jdbcProperties} so that the locking connection's
+     * minimum still applies.
+     */
+    private static Duration socketTimeout(
+            ReadableConfig options, Map<String, String> jdbcProperties) {
+        String key =
+                jdbcProperties.keySet().stream()
+                        .filter(k -> k.equalsIgnoreCase("socketTimeout"))
+                        .findFirst()
+                        .orElse(null);
+        if (key == null) {
+            return options.get(CONNECT_SOCKET_TIMEOUT);
+        }
+        String millis = jdbcProperties.remove(key).trim();
+        String property = "jdbc.properties." + key;
+        if (options.getOptional(CONNECT_SOCKET_TIMEOUT).isPresent()) {
+            throw OptionRules.invalid(
+                    property,
+                    "it sets the same as '"
+                            + CONNECT_SOCKET_TIMEOUT.key()
+                            + "' (DataStream socketTimeout()): set only that option.");
+        }
+        long value;
+        try {
+            value = Long.parseLong(millis);
+        } catch (NumberFormatException e) {
+            value = -1;
+        }
+        if (value <= 0) {
+            throw OptionRules.invalid(
+                    property,
+                    "it must be a positive number of milliseconds (0 would wait forever on a"
+                            + " network that drops packets); or set '"
+                            + CONNECT_SOCKET_TIMEOUT.key()
+                            + "'.");
+        }
+        return Duration.ofMillis(value);
     }
 }

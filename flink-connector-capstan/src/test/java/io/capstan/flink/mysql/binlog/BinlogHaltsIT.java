@@ -132,4 +132,26 @@ class BinlogHaltsIT {
             }
         }
     }
+
+    /**
+     * Every reconnect reads the server's identity first; a login refused there (the password was
+     * changed while the job ran) halts by name instead of reconnecting until the budget is spent.
+     */
+    @Test
+    void aRefusedLoginWhenReadingTheServerIdentityHalts() {
+        assertThatThrownBy(
+                        () ->
+                                ServerIdentity.read(
+                                        connectorConfig(DB).toBuilder()
+                                                .password("not-the-password")
+                                                .build()))
+                .isInstanceOfSatisfying(
+                        CapstanHaltException.class,
+                        e -> {
+                            assertThat(e.reason()).isEqualTo(HaltReason.INVALID_CONFIGURATION);
+                            assertThat(e.getMessage())
+                                    .contains("refused")
+                                    .doesNotContain("not-the-password");
+                        });
+    }
 }

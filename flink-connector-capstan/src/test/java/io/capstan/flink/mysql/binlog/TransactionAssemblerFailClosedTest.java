@@ -234,6 +234,58 @@ class TransactionAssemblerFailClosedTest {
                 .isEqualTo(HaltReason.CAPTURED_TABLE_REMOVED);
     }
 
+    /** ALTERs that remove or replace some rows without row events: never passed, never emitted. */
+    @Test
+    void partitionTablespaceAndEngineChangesThatDropRowsHaltOrAreSkipped() throws Exception {
+        HaltReason truncated = HaltReason.CAPTURED_TABLE_TRUNCATED;
+        TruncateHandling halt = TruncateHandling.HALT;
+        assertThat(ddl(halt, "shop", "ALTER TABLE orders TRUNCATE PARTITION p0"))
+                .isEqualTo(truncated);
+        assertThat(ddl(halt, "shop", "ALTER TABLE orders DROP PARTITION p0, p1"))
+                .isEqualTo(truncated);
+        assertThat(ddl(halt, "shop", "ALTER TABLE orders EXCHANGE PARTITION p0 WITH TABLE audit"))
+                .isEqualTo(truncated);
+        assertThat(ddl(halt, "shop", "ALTER TABLE audit EXCHANGE PARTITION p0 WITH TABLE orders"))
+                .isEqualTo(truncated);
+        assertThat(ddl(halt, "shop", "ALTER TABLE orders DISCARD TABLESPACE")).isEqualTo(truncated);
+        assertThat(ddl(halt, "shop", "ALTER TABLE orders ENGINE = BLACKHOLE")).isEqualTo(truncated);
+        assertThat(ddl(TruncateHandling.EMIT, "shop", "ALTER TABLE orders TRUNCATE PARTITION p0"))
+                .isEqualTo(truncated);
+        assertThat(ddl(TruncateHandling.SKIP, "shop", "ALTER TABLE orders DROP PARTITION p0"))
+                .isNull();
+        // keeping every row: pass
+        assertThat(
+                        ddl(
+                                halt,
+                                "shop",
+                                "ALTER TABLE orders ADD PARTITION (PARTITION p9 VALUES LESS"
+                                        + " THAN (900))"))
+                .isNull();
+        assertThat(ddl(halt, "shop", "ALTER TABLE orders DROP COLUMN note")).isNull();
+        assertThat(ddl(halt, "shop", "ALTER TABLE audit TRUNCATE PARTITION p0")).isNull();
+    }
+
+    /** An emitted TRUNCATE names exactly the captured table; a doubt over case halts. */
+    @Test
+    void aTruncateWhoseNameDiffersInCaseIsNotEmitted() throws Exception {
+        assertThat(ddl(TruncateHandling.EMIT, "shop", "TRUNCATE Orders"))
+                .isEqualTo(HaltReason.CAPTURED_TABLE_TRUNCATED);
+        assertThat(ddl(TruncateHandling.EMIT, "SHOP", "TRUNCATE orders"))
+                .isEqualTo(HaltReason.CAPTURED_TABLE_TRUNCATED);
+    }
+
+    /** A statement the parser cannot read is still told by its first word after comments. */
+    @Test
+    void anUnreadableDropAfterALeadingCommentHalts() throws Exception {
+        HaltReason removed = HaltReason.CAPTURED_TABLE_REMOVED;
+        assertThat(ddl(TruncateHandling.HALT, "shop", "/* app */ DROP TABLE orders 'unterminated"))
+                .isEqualTo(removed);
+        assertThat(ddl(TruncateHandling.HALT, "shop", "# app\nDROP TABLE orders 'unterminated"))
+                .isEqualTo(removed);
+        assertThat(ddl(TruncateHandling.HALT, "shop", "-- app\nDROP TABLE orders 'unterminated"))
+                .isEqualTo(removed);
+    }
+
     @Test
     void anEmittedTruncateIsSkippedWhenResumedAfterIt() throws Exception {
         TransactionAssembler a =

@@ -13,6 +13,7 @@ import org.apache.flink.table.data.GenericRowData;
 import org.apache.flink.table.data.RowData;
 import org.apache.flink.table.data.StringData;
 import org.apache.flink.table.types.logical.BigIntType;
+import org.apache.flink.table.types.logical.DecimalType;
 import org.apache.flink.table.types.logical.LogicalType;
 import org.apache.flink.table.types.logical.RowType;
 import org.apache.flink.table.types.logical.VarCharType;
@@ -60,11 +61,18 @@ public class RowDataDeserializerColumnsTest {
         return new ChangeEvent(Operation.INSERT, null, row, schema, TABLE, "u:1", 1L, 0);
     }
 
+    /** The first column BIGINT, the others VARCHAR(255), as {@link #declared} declares them. */
     private static TableSchema schema(String... names) {
-        List<ColumnSchema> columns =
-                java.util.Arrays.stream(names)
-                        .map(n -> ColumnSchema.builder(n, MySqlType.BIGINT).build(TABLE))
-                        .toList();
+        List<ColumnSchema> columns = new java.util.ArrayList<>();
+        for (int i = 0; i < names.length; i++) {
+            columns.add(
+                    i == 0
+                            ? ColumnSchema.builder(names[i], MySqlType.BIGINT).build(TABLE)
+                            : ColumnSchema.builder(names[i], MySqlType.VARCHAR)
+                                    .length(255)
+                                    .charset("utf8mb4")
+                                    .build(TABLE));
+        }
         return new TableSchema(TABLE, columns, new int[] {0});
     }
 
@@ -100,6 +108,44 @@ public class RowDataDeserializerColumnsTest {
         assertThat(haltOf(d, schema("id", "label"))).isEqualTo(invalid); // RENAME
         assertThat(haltOf(d, schema("name", "id"))).isEqualTo(invalid); // moved
         assertThat(haltOf(d, schema("id", "name"))).isNull();
+    }
+
+    /** A MODIFY that changes a column's data class (or a DECIMAL's storage) halts too. */
+    @Test
+    void aRetypedColumnHaltsWhileALongerStringPasses() {
+        RowDataDeserializer d = declared("id", "name");
+        TableSchema retyped =
+                new TableSchema(
+                        TABLE,
+                        List.of(
+                                ColumnSchema.builder("id", MySqlType.INT).build(TABLE),
+                                ColumnSchema.builder("name", MySqlType.VARCHAR)
+                                        .length(255)
+                                        .charset("utf8mb4")
+                                        .build(TABLE)),
+                        new int[] {0});
+        assertThat(haltOf(d, retyped)).isEqualTo(HaltReason.INVALID_CONFIGURATION);
+        assertThat(
+                        RowDataDeserializer.typeMismatch(
+                                RowType.of(new BigIntType(), new VarCharType(255)),
+                                retyped.rowType()))
+                .isEqualTo("column 'id' is read as INT, declared BIGINT");
+        TableSchema longer =
+                new TableSchema(
+                        TABLE,
+                        List.of(
+                                ColumnSchema.builder("id", MySqlType.BIGINT).build(TABLE),
+                                ColumnSchema.builder("name", MySqlType.VARCHAR)
+                                        .length(1000)
+                                        .charset("utf8mb4")
+                                        .build(TABLE)),
+                        new int[] {0});
+        assertThat(haltOf(declared("id", "name"), longer)).isNull();
+        assertThat(
+                        RowDataDeserializer.typeMismatch(
+                                RowType.of(new DecimalType(10, 2)),
+                                RowType.of(new DecimalType(20, 2))))
+                .isEqualTo("column 'f0' is read as DECIMAL(20, 2), declared DECIMAL(10, 2)");
     }
 
     @Test

@@ -69,6 +69,7 @@ class CapstanSourceConfigValidateTest {
                                                 "scan.snapshot.binlog-retention-check.interval",
                                                 "20 s"),
                                         Map.entry("connect.timeout", "10 s"),
+                                        Map.entry("connect.socket-timeout", "2 min"),
                                         Map.entry("connect.max-retries", "0"),
                                         Map.entry("heartbeat.interval", "5 s"),
                                         Map.entry("binlog.reconnect.backoff", "1 s"),
@@ -93,6 +94,7 @@ class CapstanSourceConfigValidateTest {
                         .lockWaitBudget(Duration.ofMinutes(5))
                         .binlogRetentionCheckInterval(Duration.ofSeconds(20))
                         .connectTimeout(Duration.ofSeconds(10))
+                        .socketTimeout(Duration.ofMinutes(2))
                         .connectMaxRetries(0)
                         .heartbeatInterval(Duration.ofSeconds(5))
                         .reconnectBackoff(Duration.ofSeconds(1))
@@ -106,6 +108,7 @@ class CapstanSourceConfigValidateTest {
         assertThat(fromText.snapshot().chunkSize()).as("one row per chunk is allowed").isEqualTo(1);
         assertThat(fromText.connection().sslMode()).isEqualTo(SslMode.VERIFY_CA);
         assertThat(fromText.binlogRetentionCheckInterval()).isEqualTo(Duration.ofSeconds(20));
+        assertThat(fromText.connection().socketTimeout()).isEqualTo(Duration.ofMinutes(2));
     }
 
     @Test
@@ -232,6 +235,7 @@ class CapstanSourceConfigValidateTest {
                 "scan.snapshot.lock-wait.budget; 0 s; 'scan.snapshot.lock-wait.budget': it must be a positive duration",
                 "scan.snapshot.binlog-retention-check.interval; 0 s; 'scan.snapshot.binlog-retention-check.interval': it must be a positive duration",
                 "connect.timeout; 0 s; 'connect.timeout': it must be a positive duration",
+                "connect.socket-timeout; 0 s; 'connect.socket-timeout': it must be a positive duration",
                 "connect.max-retries; -1; 'connect.max-retries': it must be >= 0",
                 "heartbeat.interval; 0 s; 'heartbeat.interval'",
                 "binlog.reconnect.backoff; 0 s; 'binlog.reconnect.backoff'",
@@ -319,6 +323,39 @@ class CapstanSourceConfigValidateTest {
                                 null,
                                 Map.of()));
         assertThat(c.snapshot().chunkKeyColumn(TableId.of("shop", "orders"))).contains("order_no");
+    }
+
+    private static SourceDefinition withDriverProperty(String key, String value) {
+        return new SourceDefinition(List.of("shop"), List.of(), Map.of(), null, Map.of(key, value));
+    }
+
+    /**
+     * mysql-cdc users bound a silent socket with the driver's {@code socketTimeout} (ms): it
+     * becomes {@code connect.socket-timeout}, so that the locking connection's longer minimum still
+     * applies.
+     */
+    @Test
+    void aDriverSocketTimeoutBecomesTheSocketTimeoutOption() {
+        CapstanSourceConfig c =
+                validate(text(Map.of()), withDriverProperty("socketTimeout", "90000"));
+        assertThat(c.connection().socketTimeout()).isEqualTo(Duration.ofSeconds(90));
+        assertThat(c.connection().jdbcProperties()).doesNotContainKey("socketTimeout");
+        assertThatThrownBy(
+                        () ->
+                                validate(
+                                        text(Map.of("connect.socket-timeout", "2 min")),
+                                        withDriverProperty("socketTimeout", "90000")))
+                .hasMessageContaining("'jdbc.properties.socketTimeout'")
+                .hasMessageContaining("set only that option");
+        for (String bad : List.of("0", "-5", "1 min")) {
+            assertThatThrownBy(
+                            () ->
+                                    validate(
+                                            text(Map.of()),
+                                            withDriverProperty("socketTimeout", bad)))
+                    .as(bad)
+                    .hasMessageContaining("positive number of milliseconds");
+        }
     }
 
     @Test

@@ -55,11 +55,6 @@ public final class CapstanMySqlTableSource
     private DataType producedDataType;
 
     CapstanMySqlTableSource(
-            MySqlTableDefinition config, DataType physicalDataType, String tableName) {
-        this(config, physicalDataType, tableName, DeclaredValueSettings.AS_MAPPED);
-    }
-
-    CapstanMySqlTableSource(
             MySqlTableDefinition config,
             DataType physicalDataType,
             String tableName,

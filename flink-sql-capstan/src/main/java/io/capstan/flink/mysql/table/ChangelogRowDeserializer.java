@@ -6,12 +6,14 @@ import io.capstan.flink.mysql.error.CapstanHaltException;
 import io.capstan.flink.mysql.error.HaltReason;
 import io.capstan.flink.mysql.event.Operation;
 import io.capstan.flink.mysql.schema.ColumnSchema;
+import io.capstan.flink.mysql.schema.MySqlType;
 import io.capstan.flink.mysql.schema.TableSchema;
 
 import org.apache.flink.api.common.typeinfo.TypeInformation;
 import org.apache.flink.table.data.GenericRowData;
 import org.apache.flink.table.data.RowData;
 import org.apache.flink.table.types.logical.LogicalType;
+import org.apache.flink.table.types.logical.LogicalTypeRoot;
 import org.apache.flink.table.types.logical.RowType;
 import org.apache.flink.types.RowKind;
 import org.apache.flink.util.Collector;
@@ -76,15 +78,9 @@ final class ChangelogRowDeserializer implements CapstanDeserializer<RowData> {
     @Override
     public void deserialize(ChangeEvent event, Collector<RowData> out) {
         if (event.operation() == Operation.TRUNCATE) {
-            throw new CapstanHaltException(
-                    HaltReason.CAPTURED_TABLE_TRUNCATED,
-                    "table "
-                            + event.tableId().quoted()
-                            + " was truncated in transaction "
-                            + event.gtid()
-                            + ", and a Flink SQL changelog cannot express a TRUNCATE (option"
-                            + " 'binlog.truncate.handling' is 'emit'). Remedy: set it to 'halt' or"
-                            + " 'skip'; restart the job without state to snapshot the table again.");
+            // Planning refuses binlog.truncate.handling = 'emit' for SQL tables.
+            throw new IllegalStateException(
+                    "a TRUNCATE event reached a Flink SQL table of " + event.tableId().quoted());
         }
         Projection projection = projectionFor(event);
         switch (event.operation()) {
@@ -158,6 +154,19 @@ final class ChangelogRowDeserializer implements CapstanDeserializer<RowData> {
                                     + ", which the declared "
                                     + fieldTypes[i].asSummaryString()
                                     + " cannot hold");
+                }
+                if (column.type() == MySqlType.TIMESTAMP
+                        && fieldTypes[i].getTypeRoot()
+                                == LogicalTypeRoot.TIMESTAMP_WITHOUT_TIME_ZONE
+                        && settings.wallClockZone() == null) {
+                    // A column ALTERed to TIMESTAMP: its wall clock needs the zone that is only
+                    // asked at planning, when the table had a wall-clock TIMESTAMP.
+                    throw drifted(
+                            event,
+                            "column '"
+                                    + fieldNames[i]
+                                    + "' is now a MySQL TIMESTAMP, whose wall clock needs the time"
+                                    + " zone asked when the query is planned");
                 }
                 sourceIndex[i] = index;
                 getters[i] = RowData.createFieldGetter(mapped, index);

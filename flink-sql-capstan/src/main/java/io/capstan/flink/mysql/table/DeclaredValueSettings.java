@@ -5,6 +5,7 @@ import io.capstan.flink.mysql.schema.MySqlType;
 
 import org.apache.flink.annotation.Internal;
 import org.apache.flink.configuration.ReadableConfig;
+import org.apache.flink.table.api.ValidationException;
 import org.apache.flink.table.catalog.Column;
 import org.apache.flink.table.catalog.ResolvedSchema;
 import org.apache.flink.table.types.logical.LogicalTypeRoot;
@@ -13,6 +14,8 @@ import javax.annotation.Nullable;
 
 import java.io.Serializable;
 import java.time.ZoneId;
+import java.util.ArrayList;
+import java.util.List;
 import java.util.function.Supplier;
 
 /**
@@ -51,11 +54,13 @@ public record DeclaredValueSettings(
             ReadableConfig options,
             Supplier<ZoneId> serverZone) {
         ZoneId zone = null;
-        if (declaresWallClockTimestamp(declared, table)) {
+        List<String> wallClocks = wallClockTimestamps(declared, table);
+        if (!wallClocks.isEmpty()) {
             zone =
                     options.getOptional(CapstanMySqlTableOptions.SERVER_TIME_ZONE)
                             .map(z -> ZoneId.of(z.trim()))
                             .orElseGet(serverZone);
+            refuseAmbiguousKey(declared, wallClocks, zone);
         }
         boolean opTsNotNull =
                 declared.getColumns().stream()
@@ -63,14 +68,18 @@ public record DeclaredValueSettings(
                         .map(c -> (Column.MetadataColumn) c)
                         .anyMatch(
                                 c ->
-                                        c.getMetadataKey().orElse(c.getName()).equals("op_ts")
+                                        c.getMetadataKey()
+                                                        .orElse(c.getName())
+                                                        .equals(MetadataColumn.OP_TS.key())
                                                 && !c.getDataType().getLogicalType().isNullable());
         return new DeclaredValueSettings(
                 zone, options.get(MySqlCdcCompatibleOptions.USE_LEGACY_JSON_FORMAT), opTsNotNull);
     }
 
-    private static boolean declaresWallClockTimestamp(
+    /** The declared columns that show a MySQL TIMESTAMP as a wall clock. */
+    private static List<String> wallClockTimestamps(
             ResolvedSchema declared, MySqlTableShape table) {
+        List<String> names = new ArrayList<>();
         for (Column c : declared.getColumns()) {
             if (c.isPhysical()
                     && c.getDataType().getLogicalType().getTypeRoot()
@@ -80,10 +89,35 @@ public record DeclaredValueSettings(
                                 .map(MySqlTableShape.Column::mysqlColumn)
                                 .orElse(null);
                 if (mysql != null && mysql.type() == MySqlType.TIMESTAMP) {
-                    return true;
+                    names.add(c.getName());
                 }
             }
         }
-        return false;
+        return names;
+    }
+
+    /**
+     * In a zone with daylight saving, two instants of the hour the clocks go back show the same
+     * wall clock: as a key, they would merge two MySQL rows into one Flink row.
+     */
+    private static void refuseAmbiguousKey(
+            ResolvedSchema declared, List<String> wallClocks, ZoneId zone) {
+        if (zone.getRules().isFixedOffset()) {
+            return;
+        }
+        List<String> key = declared.getPrimaryKey().map(k -> k.getColumns()).orElse(List.of());
+        for (String column : wallClocks) {
+            if (key.contains(column)) {
+                throw new ValidationException(
+                        "Column '"
+                                + column
+                                + "' is part of the declared PRIMARY KEY and shows a MySQL TIMESTAMP"
+                                + " as a wall clock in zone "
+                                + zone
+                                + ", which repeats an hour when the clocks go back: two rows could"
+                                + " get the same key. Declare it TIMESTAMP_LTZ(p) (the instant), or set 'server-time-zone' to a fixed offset"
+                                + " such as '+01:00'.");
+            }
+        }
     }
 }

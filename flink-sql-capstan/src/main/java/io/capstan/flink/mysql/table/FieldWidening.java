@@ -73,7 +73,11 @@ interface FieldWidening extends Serializable {
 
     /** MySQL's JSON text without the space after {@code ,} and {@code :} (mysql-cdc's legacy). */
     FieldWidening LEGACY_JSON =
-            value -> StringData.fromString(LegacyJsonText.compact(value.toString()));
+            value -> {
+                byte[] text = ((StringData) value).toBytes();
+                byte[] compact = LegacyJsonText.compact(text);
+                return compact == text ? value : StringData.fromBytes(compact);
+            };
 
     /**
      * Standard WKB as the JSON text mysql-cdc emits for a spatial column. The connector drops

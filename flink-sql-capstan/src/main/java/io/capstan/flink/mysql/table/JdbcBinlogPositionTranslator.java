@@ -25,6 +25,10 @@ final class JdbcBinlogPositionTranslator implements BinlogPositionTranslator {
 
     private static final Pattern FILE_NAME = Pattern.compile("[A-Za-z0-9._-]+");
     private static final Pattern GTID_NEXT = Pattern.compile("'([0-9a-fA-F-]+):(\\d+)'");
+
+    /** Events read per statement. */
+    private static final int PAGE = 1_000;
+
     private static final String USE_GTID_SET =
             " Use 'scan.startup.specific-offset.gtid-set' instead.";
 
@@ -73,25 +77,40 @@ final class JdbcBinlogPositionTranslator implements BinlogPositionTranslator {
         GtidSet.Builder inFile = GtidSet.builder();
         boolean atBoundary = pos == size;
         boolean transactionSeen = false;
-        // The name is checked against FILE_NAME: SHOW BINLOG EVENTS takes no parameters.
-        try (ResultSet rs = s.executeQuery("SHOW BINLOG EVENTS IN '" + file + "'")) {
-            while (rs.next()) {
-                long at = rs.getLong("Pos");
-                String type = rs.getString("Event_type");
-                String info = rs.getString("Info");
-                if (type.equals("Previous_gtids")) {
-                    previous = GtidSet.parse(info.replaceAll("\\s", ""));
-                } else if (type.equals("Gtid")) {
-                    if (at == pos) {
-                        atBoundary = true;
-                    }
+        // Read in pages, from the file's start to the position only: one statement without a
+        // LIMIT would bring the whole file (often a gigabyte) into memory at planning. The name is
+        // checked against FILE_NAME: SHOW BINLOG EVENTS takes no parameters.
+        long from = 4;
+        boolean more = true;
+        while (more) {
+            more = false;
+            try (ResultSet rs =
+                    s.executeQuery(
+                            "SHOW BINLOG EVENTS IN '"
+                                    + file
+                                    + "' FROM "
+                                    + from
+                                    + " LIMIT "
+                                    + PAGE)) {
+                while (rs.next()) {
+                    long at = rs.getLong("Pos");
                     if (at >= pos) {
+                        atBoundary |= at == pos && rs.getString("Event_type").equals("Gtid");
                         break;
                     }
-                    transactionSeen = true;
-                    inFile.add(gtid(info));
-                } else if (type.equals("Anonymous_Gtid") && at < pos) {
-                    throw refused("a transaction before the position was written without a GTID.");
+                    String type = rs.getString("Event_type");
+                    String info = rs.getString("Info");
+                    if (type.equals("Previous_gtids")) {
+                        previous = GtidSet.parse(info.replaceAll("\\s", ""));
+                    } else if (type.equals("Gtid")) {
+                        transactionSeen = true;
+                        inFile.add(gtid(info));
+                    } else if (type.equals("Anonymous_Gtid")) {
+                        throw refused(
+                                "a transaction before the position was written without a GTID.");
+                    }
+                    from = rs.getLong("End_log_pos");
+                    more = rs.isLast();
                 }
             }
         }

@@ -87,10 +87,6 @@ enum MetadataColumn {
         return m;
     }
 
-    static Map<String, DataType> readable() {
-        return readable(false);
-    }
-
     static Optional<MetadataColumn> ofKey(String key, boolean opTsNotNull) {
         MetadataColumn skipped = opTsNotNull ? OP_TS : OP_TS_NOT_NULL;
         return Arrays.stream(values()).filter(c -> c != skipped && c.key.equals(key)).findFirst();

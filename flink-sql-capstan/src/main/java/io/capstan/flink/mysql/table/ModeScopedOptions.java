@@ -38,8 +38,11 @@ final class ModeScopedOptions {
                     SCAN_SNAPSHOT_FETCH_SIZE,
                     SCAN_INCREMENTAL_SNAPSHOT_CHUNK_KEY_COLUMN,
                     SCAN_SNAPSHOT_LOCK_WAIT_TIMEOUT,
-                    SCAN_SNAPSHOT_LOCK_WAIT_BUDGET,
-                    SCAN_SNAPSHOT_BINLOG_RETENTION_CHECK_INTERVAL);
+                    SCAN_SNAPSHOT_LOCK_WAIT_BUDGET);
+
+    /** Options that only 'initial' uses: the snapshot's handoff to the binlog. */
+    static final List<ConfigOption<?>> INITIAL_ONLY =
+            List.of(SCAN_SNAPSHOT_BINLOG_RETENTION_CHECK_INTERVAL);
 
     /** mysql-cdc's file/position offset, which only 'specific-offset' reads. */
     static final List<ConfigOption<?>> FILE_POSITION =
@@ -64,6 +67,9 @@ final class ModeScopedOptions {
         List<ConfigOption<?>> ignored = new ArrayList<>();
         if (!mode.readsSnapshot()) {
             SNAPSHOT_ONLY.stream().filter(o -> present.contains(o.key())).forEach(ignored::add);
+        }
+        if (mode != StartupMode.INITIAL) {
+            INITIAL_ONLY.stream().filter(o -> present.contains(o.key())).forEach(ignored::add);
         }
         if (mode != StartupMode.GTID_SET
                 && present.contains(SCAN_STARTUP_SPECIFIC_OFFSET_GTID_SET.key())) {
@@ -97,6 +103,9 @@ final class ModeScopedOptions {
         }
         if (option.equals(SCAN_STARTUP_TIMESTAMP_MILLIS)) {
             return "'timestamp'";
+        }
+        if (INITIAL_ONLY.contains(option)) {
+            return "'" + StartupOptions.optionValue(StartupMode.INITIAL) + "'";
         }
         return Arrays.stream(StartupMode.values())
                 .filter(StartupMode::readsSnapshot)

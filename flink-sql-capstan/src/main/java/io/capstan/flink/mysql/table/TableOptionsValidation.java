@@ -1,5 +1,6 @@
 package io.capstan.flink.mysql.table;
 
+import io.capstan.flink.mysql.CapstanMySqlOptions;
 import io.capstan.flink.mysql.StartupMode;
 import io.capstan.flink.mysql.StartupOptions;
 import io.capstan.flink.mysql.source.CapstanSourceConfig;
@@ -55,6 +56,7 @@ final class TableOptionsValidation {
         String tablePattern = pattern(options.get(TABLE_NAME), TABLE_NAME);
         options.getOptional(SERVER_TIME_ZONE).ifPresent(TableOptionsValidation::checkZone);
         MySqlCdcCompatibleOptions.check(options);
+        checkTruncateHandling(options);
 
         // An unknown mode is left to StartupOptions, whose message lists the valid ones.
         Optional<StartupMode> mode = ModeScopedOptions.mode(options.get(SCAN_STARTUP_MODE));
@@ -122,6 +124,21 @@ final class TableOptionsValidation {
                             + ").");
         }
         return regex;
+    }
+
+    /** A Flink SQL changelog has no row kind for "every row is gone": refuse 'emit' here. */
+    private static void checkTruncateHandling(ReadableConfig options) {
+        String value = options.get(CapstanMySqlOptions.BINLOG_TRUNCATE_HANDLING);
+        if (value.trim().equalsIgnoreCase("emit")) {
+            throw new ValidationException(
+                    "Invalid value for option '"
+                            + CapstanMySqlOptions.BINLOG_TRUNCATE_HANDLING.key()
+                            + "': 'emit' cannot be expressed by a Flink SQL changelog (it has no"
+                            + " row kind for a TRUNCATE). Use 'halt' (the default: restart without"
+                            + " state to snapshot the table again) or 'skip' (one WARN; the rows stay"
+                            + " in the Flink table); 'emit' is for the DataStream source with"
+                            + " JsonDebeziumDeserializer.");
+        }
     }
 
     private static void checkZone(String zone) {

@@ -2,6 +2,7 @@ package io.capstan.flink.mysql.table;
 
 import io.capstan.flink.mysql.ChangeEvent;
 import io.capstan.flink.mysql.error.CapstanHaltException;
+import io.capstan.flink.mysql.error.HaltReason;
 import io.capstan.flink.mysql.event.Operation;
 import io.capstan.flink.mysql.schema.ColumnSchema;
 import io.capstan.flink.mysql.schema.MySqlType;
@@ -280,5 +281,54 @@ class ChangelogRowDeserializerTest {
                 .hasMessageContaining("`shop`.`orders_1`")
                 .hasMessageContaining("column 'AMOUNT' no longer exists")
                 .hasMessageNotContaining("SECRET-VALUE");
+    }
+
+    /**
+     * A DATETIME declared TIMESTAMP(3) needs no zone, so none is asked at planning; an ALTER to a
+     * MySQL TIMESTAMP makes the column a wall clock, which without the zone cannot be shown: a halt
+     * by name, not an unnamed failure that restarts forever.
+     */
+    @Test
+    void aColumnAlteredToTimestampWithoutAPlannedZoneHaltsByName() {
+        TableSchema altered =
+                new TableSchema(
+                        ORDERS_1,
+                        List.of(
+                                ColumnSchema.builder("id", MySqlType.INT)
+                                        .nullable(false)
+                                        .build(ORDERS_1),
+                                ColumnSchema.builder("ts", MySqlType.TIMESTAMP)
+                                        .precision(3)
+                                        .build(ORDERS_1)),
+                        new int[] {0});
+        RowType declared =
+                (RowType)
+                        DataTypes.ROW(
+                                        DataTypes.FIELD("id", DataTypes.INT().notNull()),
+                                        DataTypes.FIELD("ts", DataTypes.TIMESTAMP(3)))
+                                .getLogicalType();
+        ChangeEvent insert =
+                new ChangeEvent(
+                        Operation.INSERT,
+                        null,
+                        GenericRowData.of(1, TimestampData.fromEpochMillis(0)),
+                        altered,
+                        ORDERS_1,
+                        "3e11fa47-71ca-11e1-9e33-c80aa9429562:1",
+                        0,
+                        0);
+        assertThatThrownBy(
+                        () ->
+                                run(
+                                        new ChangelogRowDeserializer(
+                                                TypeInformation.of(RowData.class),
+                                                declared,
+                                                List.of()),
+                                        insert))
+                .isInstanceOfSatisfying(
+                        CapstanHaltException.class,
+                        e -> assertThat(e.reason()).isEqualTo(HaltReason.INVALID_CONFIGURATION))
+                .hasMessageContaining("`shop`.`orders_1`")
+                .hasMessageContaining("'ts' is now a MySQL TIMESTAMP");
     }
 }

@@ -47,6 +47,27 @@ class ModeScopedOptionsTest {
     }
 
     @Test
+    void theRetentionCheckIntervalIsReadByInitialOnly() {
+        Validated initial =
+                validate(
+                        o -> {
+                            o.put("scan.startup.mode", "initial");
+                            o.put("scan.snapshot.binlog-retention-check.interval", "1 min");
+                        });
+        assertThat(initial.warnings()).isEmpty();
+        Validated snapshot =
+                validate(
+                        o -> {
+                            o.put("scan.startup.mode", "snapshot");
+                            o.put("scan.snapshot.binlog-retention-check.interval", "1 min");
+                        });
+        assertThat(snapshot.warnings())
+                .containsExactly(
+                        "Option 'scan.snapshot.binlog-retention-check.interval' is ignored in mode"
+                                + " snapshot: it applies only to scan.startup.mode 'initial'.");
+    }
+
+    @Test
     void snapshotOptionsInABinlogOnlyModeAreIgnoredWithOneWarningEach() {
         Validated plain = validate(o -> o.put("scan.startup.mode", "latest-offset"));
         Validated withSnapshotOptions =

@@ -9,8 +9,11 @@ import io.capstan.flink.mysql.schema.TableId;
 import io.capstan.flink.mysql.schema.TableSchema;
 
 import org.apache.flink.api.common.typeinfo.TypeInformation;
+import org.apache.flink.configuration.Configuration;
 import org.apache.flink.table.api.DataTypes;
 import org.apache.flink.table.api.ValidationException;
+import org.apache.flink.table.catalog.ResolvedSchema;
+import org.apache.flink.table.catalog.UniqueConstraint;
 import org.apache.flink.table.data.ArrayData;
 import org.apache.flink.table.data.DecimalData;
 import org.apache.flink.table.data.GenericRowData;
@@ -18,6 +21,8 @@ import org.apache.flink.table.data.RowData;
 import org.apache.flink.table.data.StringData;
 import org.apache.flink.table.data.TimestampData;
 import org.apache.flink.table.types.DataType;
+import org.apache.flink.table.types.logical.IntType;
+import org.apache.flink.table.types.logical.LocalZonedTimestampType;
 import org.apache.flink.table.types.logical.LogicalType;
 import org.apache.flink.table.types.logical.RowType;
 import org.apache.flink.util.Collector;
@@ -105,6 +110,49 @@ class MySqlCdcDeclaredTypesTest {
                                 .toLocalDateTime())
                 .as("summer time")
                 .isEqualTo(LocalDateTime.of(2024, 7, 1, 12, 0));
+    }
+
+    /** Two instants of the hour Berlin's clocks go back show one wall clock: not as a key. */
+    @Test
+    void aWallClockTimestampKeyNeedsAFixedOffsetZone() {
+        ResolvedSchema declared =
+                new ResolvedSchema(
+                        List.of(
+                                org.apache.flink.table.catalog.Column.physical(
+                                        "ts", DataTypes.TIMESTAMP(3).notNull()),
+                                org.apache.flink.table.catalog.Column.physical(
+                                        "v", DataTypes.INT())),
+                        List.of(),
+                        UniqueConstraint.primaryKey("pk", List.of("ts")));
+        MySqlTableShape table =
+                new MySqlTableShape(
+                        T,
+                        List.of(
+                                new MySqlTableShape.Column(
+                                        "ts",
+                                        "TIMESTAMP(3)",
+                                        new LocalZonedTimestampType(false, 3),
+                                        timestamp(3)),
+                                new MySqlTableShape.Column("v", "INT", new IntType(true))),
+                        List.of("ts"));
+        assertThatThrownBy(
+                        () ->
+                                DeclaredValueSettings.of(
+                                        declared,
+                                        table,
+                                        new Configuration(),
+                                        () -> ZoneId.of("Europe/Berlin")))
+                .isInstanceOf(ValidationException.class)
+                .hasMessageContaining("'ts' is part of the declared PRIMARY KEY")
+                .hasMessageContaining("TIMESTAMP_LTZ");
+        assertThat(
+                        DeclaredValueSettings.of(
+                                        declared,
+                                        table,
+                                        new Configuration(),
+                                        () -> ZoneId.of("+01:00"))
+                                .wallClockZone())
+                .isEqualTo(ZoneId.of("+01:00"));
     }
 
     @Test
@@ -201,6 +249,11 @@ class MySqlCdcDeclaredTypesTest {
                 .isEqualTo("{\"a\":[1,2.5],\"b, c\":\"x: \\\" y\"}");
         assertThat(LegacyJsonText.compact("\"a \\\\\"")).isEqualTo("\"a \\\\\"");
         assertThat(LegacyJsonText.compact("[]")).isEqualTo("[]");
+        // multi-byte characters in keys and strings pass byte for byte
+        assertThat(LegacyJsonText.compact("{\"ä€\": \"ö 😀\", \"b\": [\"\\\\\", 1]}"))
+                .isEqualTo("{\"ä€\":\"ö 😀\",\"b\":[\"\\\\\",1]}");
+        byte[] alreadyCompact = "{\"a\":[1,2]}".getBytes(java.nio.charset.StandardCharsets.UTF_8);
+        assertThat(LegacyJsonText.compact(alreadyCompact)).isSameAs(alreadyCompact);
         ColumnSchema json = ColumnSchema.builder("c", MySqlType.JSON).build(T);
         StringData text = StringData.fromString("{\"k\": [1, 2]}");
         assertThat(

@@ -161,7 +161,8 @@ class ShadedJarIT {
     }
 
     private static Path log(String name) {
-        return Paths.get(System.getProperty("java.io.tmpdir"), "shaded-jar-it-" + name + ".log");
+        // Under target/: two builds on one machine must not write each other's logs.
+        return Paths.get("target", "shaded-jar-it-" + name + ".log").toAbsolutePath();
     }
 
     /** Starts {@link ShadedJarSqlMain} on {@code classpath}; its output goes to {@link #log}. */

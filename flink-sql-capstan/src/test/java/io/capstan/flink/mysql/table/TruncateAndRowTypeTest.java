@@ -4,14 +4,12 @@ import io.capstan.flink.mysql.ChangeEvent;
 import io.capstan.flink.mysql.TruncateHandling;
 import io.capstan.flink.mysql.deserializer.RowDataDeserializer;
 import io.capstan.flink.mysql.error.CapstanHaltException;
-import io.capstan.flink.mysql.error.HaltReason;
 import io.capstan.flink.mysql.event.Operation;
 import io.capstan.flink.mysql.schema.ColumnSchema;
 import io.capstan.flink.mysql.schema.MySqlType;
 import io.capstan.flink.mysql.schema.TableId;
 import io.capstan.flink.mysql.schema.TableSchema;
 
-import org.apache.flink.api.common.typeinfo.TypeInformation;
 import org.apache.flink.table.api.DataTypes;
 import org.apache.flink.table.data.GenericRowData;
 import org.apache.flink.table.data.RowData;
@@ -81,23 +79,14 @@ class TruncateAndRowTypeTest {
     }
 
     @Test
-    void theSqlChangelogCannotExpressATruncateAndHalts() {
-        RowType physical =
-                (RowType) DataTypes.ROW(DataTypes.FIELD("id", DataTypes.INT())).getLogicalType();
-        ChangelogRowDeserializer d =
-                new ChangelogRowDeserializer(
-                        TypeInformation.of(RowData.class), physical, List.of());
-        ChangeEvent truncate =
-                new ChangeEvent(Operation.TRUNCATE, null, null, null, T, "u:1", 1L, 0);
-        assertThatThrownBy(() -> d.deserialize(truncate, new ListCollector()))
-                .isInstanceOfSatisfying(
-                        CapstanHaltException.class,
-                        e -> {
-                            assertThat(e.reason()).isEqualTo(HaltReason.CAPTURED_TABLE_TRUNCATED);
-                            assertThat(e.getMessage())
-                                    .contains("`shop`.`orders`")
-                                    .contains("cannot express a TRUNCATE");
-                        });
+    void emitIsRefusedAtPlanningBecauseTheSqlChangelogCannotExpressATruncate() {
+        Throwable emit =
+                catchThrowable(() -> sourceWith(Map.of("binlog.truncate.handling", "emit")));
+        assertThat(TableFixtures.allMessages(emit))
+                .contains("binlog.truncate.handling")
+                .contains("cannot be expressed by a Flink SQL changelog")
+                .contains("'halt'")
+                .contains("'skip'");
     }
 
     @Test

@@ -57,6 +57,9 @@ public final class ServerJdbcProxy implements JdbcProxy {
     /** Calls running on the connection, so that {@link #close} knows whether to abort it. */
     private final AtomicInteger callsInFlight = new AtomicInteger();
 
+    /** Set by {@link #abort}: no call retries or reconnects any more. */
+    private volatile boolean aborted;
+
     public ServerJdbcProxy(MySqlConnectionConfig config) {
         this.config = config;
     }
@@ -161,7 +164,7 @@ public final class ServerJdbcProxy implements JdbcProxy {
         try {
             return use(kept, call);
         } catch (SQLException | IOException e) {
-            if (!isConnectionFailure(e)) {
+            if (aborted || !isConnectionFailure(e)) {
                 throw failure(what, e);
             }
         }
@@ -207,6 +210,9 @@ public final class ServerJdbcProxy implements JdbcProxy {
 
     /** The kept connection, or a new one; a connection idle for long is pinged first. */
     private synchronized Session session(String what) throws IOException {
+        if (aborted) {
+            throw new IOException(what + " on " + config.address() + ": the reader is closing");
+        }
         try {
             if (session != null
                     && System.nanoTime() - lastUsedNanos > IDLE_BEFORE_PING_NANOS
@@ -217,6 +223,11 @@ public final class ServerJdbcProxy implements JdbcProxy {
                 Connection c = JdbcConnections.open(config);
                 session = new Session(c, new JdbcBoundaryQueries(c));
                 lastUsedNanos = System.nanoTime();
+                if (aborted) { // abort() came while the connection was being opened
+                    JdbcConnections.abortQuietly(c);
+                    throw new IOException(
+                            what + " on " + config.address() + ": the reader is closing");
+                }
             }
             return session;
         } catch (SQLException e) {
@@ -245,6 +256,19 @@ public final class ServerJdbcProxy implements JdbcProxy {
             JdbcConnections.abortQuietly(current.connection());
         }
         drop(current);
+    }
+
+    /**
+     * Aborts the kept connection without taking the lock {@link #session} may hold while it
+     * reconnects, and refuses every later call: the call in flight fails at once, with no retry.
+     */
+    @Override
+    public void abort() {
+        aborted = true;
+        Session current = session;
+        if (current != null) {
+            JdbcConnections.abortQuietly(current.connection());
+        }
     }
 
     @FunctionalInterface

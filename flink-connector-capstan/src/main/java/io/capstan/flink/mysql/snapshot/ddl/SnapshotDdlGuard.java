@@ -10,7 +10,6 @@ import org.apache.flink.annotation.Internal;
 import java.util.ArrayList;
 import java.util.Collection;
 import java.util.List;
-import java.util.Locale;
 import java.util.Optional;
 import java.util.Set;
 import java.util.TreeSet;
@@ -147,6 +146,9 @@ public final class SnapshotDdlGuard {
         final List<String> databases = new ArrayList<>();
         final List<String[]> truncated = new ArrayList<>(); // emptied: TRUNCATE
         final List<String[]> removed = new ArrayList<>(); // gone under this name: DROP, RENAME
+        // rows removed or replaced without row events: ALTER TABLE ... TRUNCATE/DROP/EXCHANGE
+        // PARTITION, DISCARD/IMPORT TABLESPACE, ENGINE = BLACKHOLE
+        final List<String[]> rowsReplaced = new ArrayList<>();
 
         boolean touches(String defaultDb, TableId t) {
             for (String d : databases) {
@@ -169,12 +171,10 @@ public final class SnapshotDdlGuard {
     }
 
     /** A tiny recursive-descent reader of the statement heads that matter. */
-    static final class Parser {
-        private final List<Token> tokens;
-        private int pos;
+    static final class Parser extends TokenCursor {
 
         private Parser(List<Token> tokens) {
-            this.tokens = tokens;
+            super(tokens);
         }
 
         /** The targets, or empty when the statement is not understood. */
@@ -189,7 +189,7 @@ public final class SnapshotDdlGuard {
         private Optional<Targets> statement() {
             Targets out = new Targets();
             Token head = next();
-            String h = head.type == SqlTokenizer.Type.WORD ? upper(head.text) : "";
+            String h = upperWord(head);
             if (HARMLESS_LEADING.contains(h)) {
                 return Optional.of(out);
             }
@@ -237,11 +237,19 @@ public final class SnapshotDdlGuard {
                 out.tables.add(altered);
                 // ALTER TABLE t ... RENAME [TO|AS] u: u is touched too, t is gone
                 while (pos < tokens.size()) {
-                    if (next().isWord("RENAME")
+                    Token t = next();
+                    if (t.isWord("RENAME")
                             && !(peekWord("COLUMN") || peekWord("INDEX") || peekWord("KEY"))) {
                         skipWord("TO", "AS");
                         out.removed.add(altered);
                         out.tables.add(name());
+                    } else if (replacesRows(t)) {
+                        out.rowsReplaced.add(altered);
+                    } else if (t.isWord("WITH") && skipWord("TABLE")) {
+                        // EXCHANGE PARTITION p WITH TABLE u: u's rows are replaced too
+                        String[] other = name();
+                        out.tables.add(other);
+                        out.rowsReplaced.add(other);
                     }
                 }
                 return Optional.of(out);
@@ -250,6 +258,21 @@ public final class SnapshotDdlGuard {
                 return Optional.of(out); // defaults for new tables only
             }
             return otherObjectOrUnknown(out);
+        }
+
+        /** At {@code t}: a clause that removes or replaces rows without logging them as rows. */
+        private boolean replacesRows(Token t) {
+            if (t.isWord("TRUNCATE") || t.isWord("DROP") || t.isWord("EXCHANGE")) {
+                return peekWord("PARTITION");
+            }
+            if (t.isWord("DISCARD") || t.isWord("IMPORT")) {
+                return peekWord("PARTITION") || peekWord("TABLESPACE");
+            }
+            if (t.isWord("ENGINE")) {
+                skipSymbol('=');
+                return peekWord("BLACKHOLE");
+            }
+            return false;
         }
 
         private Optional<Targets> drop(Targets out) {
@@ -349,50 +372,6 @@ public final class SnapshotDdlGuard {
                 return new String[] {first, identifier()};
             }
             return new String[] {null, first};
-        }
-
-        private String identifier() {
-            Token t = next();
-            if (!t.isIdentifier()) {
-                throw new IndexOutOfBoundsException("identifier expected");
-            }
-            return t.text;
-        }
-
-        private Token next() {
-            return tokens.get(pos++);
-        }
-
-        private boolean peekWord(String w) {
-            return pos < tokens.size() && tokens.get(pos).isWord(w);
-        }
-
-        private boolean skipWord(String... ws) {
-            for (String w : ws) {
-                if (peekWord(w)) {
-                    pos++;
-                    return true;
-                }
-            }
-            return false;
-        }
-
-        private void expectWord(String... ws) {
-            if (!skipWord(ws)) {
-                throw new IndexOutOfBoundsException("keyword expected");
-            }
-        }
-
-        private boolean skipSymbol(char c) {
-            if (pos < tokens.size() && tokens.get(pos).isSymbol(c)) {
-                pos++;
-                return true;
-            }
-            return false;
-        }
-
-        private static String upper(String s) {
-            return s.toUpperCase(Locale.ROOT);
         }
     }
 }

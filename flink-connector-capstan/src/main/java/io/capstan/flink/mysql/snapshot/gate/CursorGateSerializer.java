@@ -18,14 +18,9 @@ import java.io.DataOutputStream;
 import java.io.IOException;
 import java.nio.charset.StandardCharsets;
 import java.util.ArrayList;
-import java.util.Comparator;
-import java.util.IdentityHashMap;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
-import java.util.zip.Deflater;
-import java.util.zip.DeflaterOutputStream;
-import java.util.zip.InflaterInputStream;
 
 /**
  * Versioned, compact binary form of a {@link CursorGate} for the binlog split (which travels from
@@ -104,8 +99,7 @@ public final class CursorGateSerializer {
         if (packed.length == 0) {
             return CursorGate.empty(); // every table retired: two bytes in all
         }
-        try (DataInputStream body =
-                new DataInputStream(new InflaterInputStream(new ByteArrayInputStream(packed)))) {
+        try (DataInputStream body = Deflated.unpack(packed)) {
             CursorGate gate = readTables(body);
             if (body.read() >= 0) {
                 throw new IOException("corrupt cursor gate state: trailing bytes");
@@ -118,15 +112,7 @@ public final class CursorGateSerializer {
         if (gate.tableGates().isEmpty()) {
             return new byte[0];
         }
-        ByteArrayOutputStream packed = new ByteArrayOutputStream();
-        Deflater deflater = new Deflater(Deflater.BEST_SPEED);
-        try (DataOutputStream body =
-                new DataOutputStream(new DeflaterOutputStream(packed, deflater, 1 << 16))) {
-            writeTables(gate.tableGates(), body);
-        } finally {
-            deflater.end();
-        }
-        return packed.toByteArray();
+        return Deflated.pack(body -> writeTables(gate.tableGates(), body));
     }
 
     private static void writeTables(Map<?, TableGate> tables, DataOutput out) throws IOException {
@@ -136,18 +122,12 @@ public final class CursorGateSerializer {
             ChunkKeySerializer.write(t.key(), out);
             int n = t.chunkCount();
             Varints.writeInt(out, n);
-            List<GtidSet> chain = chainOrder(t);
-            Map<GtidSet, Integer> rank = new IdentityHashMap<>();
-            Varints.writeInt(out, chain.size());
-            GtidSet previous = GtidSet.empty();
-            for (GtidSet g : chain) {
-                rank.put(g, rank.size());
-                sets.write(previous, g, out);
-                previous = g;
+            List<GtidSet> perChunk = new ArrayList<>(n);
+            for (int i = 0; i < n; i++) {
+                perChunk.add(t.gtidSet(i));
             }
             int previousRank = 0;
-            for (int i = 0; i < n; i++) {
-                int r = rank.get(t.gtidSet(i));
+            for (int r : GtidChain.write(perChunk, sets, out)) {
                 Varints.writeSignedLong(out, (long) r - previousRank);
                 previousRank = r;
             }
@@ -158,25 +138,6 @@ public final class CursorGateSerializer {
         }
     }
 
-    /**
-     * The table's distinct G, smallest first (ties in chunk order): each a step from the last. By
-     * identity: {@link TableGate} shares one instance between equal G, and hashing 10^6 sets deeply
-     * would cost more than the rest of the encoding.
-     */
-    private static List<GtidSet> chainOrder(TableGate t) {
-        Map<GtidSet, Long> counts = new IdentityHashMap<>();
-        List<GtidSet> chain = new ArrayList<>();
-        for (int i = 0; i < t.chunkCount(); i++) {
-            GtidSet g = t.gtidSet(i);
-            if (!counts.containsKey(g)) {
-                counts.put(g, g.transactionCount());
-                chain.add(g);
-            }
-        }
-        chain.sort(Comparator.comparingLong(counts::get)); // stable: ties keep chunk order
-        return chain;
-    }
-
     private static CursorGate readTables(DataInput in) throws IOException {
         int tableCount = Varints.readInt(in);
         GtidSetDeltas.Reader sets = new GtidSetDeltas.Reader();
@@ -184,16 +145,8 @@ public final class CursorGateSerializer {
         for (int t = 0; t < tableCount; t++) {
             ChunkKey key = ChunkKeySerializer.read(in);
             int n = Varints.readInt(in);
-            int distinct = Varints.readInt(in);
-            if (distinct > n) {
-                throw new IOException("corrupt cursor gate state: more G than chunks");
-            }
-            GtidSet[] chain = new GtidSet[distinct];
-            GtidSet previous = GtidSet.empty();
-            for (int i = 0; i < distinct; i++) {
-                chain[i] = sets.read(previous, in);
-                previous = chain[i];
-            }
+            GtidSet[] chain = GtidChain.read(sets, in, n);
+            int distinct = chain.length;
             GtidSet[] gs = new GtidSet[n];
             long rank = 0;
             for (int i = 0; i < n; i++) {

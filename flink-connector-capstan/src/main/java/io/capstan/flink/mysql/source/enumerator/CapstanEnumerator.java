@@ -98,7 +98,11 @@ public final class CapstanEnumerator implements SplitEnumerator<CapstanSplit, En
         this.metrics =
                 new CapstanEnumeratorMetrics(context.metricGroup(), System::currentTimeMillis);
         this.handoffStartWatchPeriod = handoffStartWatchPeriod;
-        this.watchingHandoffStart = !mode.isBounded() && mode.readsSnapshot();
+        this.watchingHandoffStart =
+                !mode.isBounded()
+                        && mode.readsSnapshot()
+                        && tracker.phase() != EnumeratorPhase.STREAMING
+                        && tracker.phase() != EnumeratorPhase.FINISHED;
     }
 
     @Override
@@ -164,6 +168,7 @@ public final class CapstanEnumerator implements SplitEnumerator<CapstanSplit, En
         if (tracker.phase() == EnumeratorPhase.STREAMING
                 || tracker.phase() == EnumeratorPhase.FINISHED) {
             watchingHandoffStart = false; // the handoff happened (or a restore is past it)
+            planning.close(); // the look just taken reopened the connection: nothing more to ask
             return;
         }
         Optional<GtidSet> start = tracker.handoffStartSoFar();

@@ -3,6 +3,8 @@ package io.capstan.flink.mysql.source.enumerator;
 import io.capstan.flink.mysql.gtid.GtidSet;
 import io.capstan.flink.mysql.schema.TableId;
 import io.capstan.flink.mysql.snapshot.gate.ChunkBoundDeltas;
+import io.capstan.flink.mysql.snapshot.gate.Deflated;
+import io.capstan.flink.mysql.snapshot.gate.GtidChain;
 import io.capstan.flink.mysql.snapshot.gate.GtidSetDeltas;
 import io.capstan.flink.mysql.snapshot.gate.Varints;
 import io.capstan.flink.mysql.snapshot.key.ChunkKey;
@@ -27,20 +29,13 @@ import org.apache.flink.core.memory.DataInputView;
 import org.apache.flink.core.memory.DataOutputSerializer;
 import org.apache.flink.core.memory.DataOutputView;
 
-import java.io.ByteArrayInputStream;
-import java.io.ByteArrayOutputStream;
 import java.io.DataInputStream;
-import java.io.DataOutputStream;
+import java.io.DataOutput;
 import java.io.IOException;
 import java.util.ArrayList;
-import java.util.Comparator;
-import java.util.HashMap;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
-import java.util.zip.Deflater;
-import java.util.zip.DeflaterOutputStream;
-import java.util.zip.InflaterInputStream;
 
 /**
  * Versioned bytes of {@link EnumState}.
@@ -187,50 +182,44 @@ public final class EnumStateSerializer implements SimpleVersionedSerializer<Enum
     private static void writeFinished(
             Map<TableId, List<SnapshotBook.Finished>> finished, DataOutputView out)
             throws IOException {
-        ByteArrayOutputStream packed = new ByteArrayOutputStream();
-        Deflater deflater = new Deflater(Deflater.BEST_SPEED);
-        try (DataOutputStream body =
-                new DataOutputStream(new DeflaterOutputStream(packed, deflater, 1 << 16))) {
-            GtidSetDeltas.Writer sets = new GtidSetDeltas.Writer();
-            Varints.writeInt(body, finished.size());
-            for (Map.Entry<TableId, List<SnapshotBook.Finished>> e : finished.entrySet()) {
-                ChunkPlannerStateSerializer.writeTable(e.getKey(), body);
-                List<SnapshotBook.Finished> list = e.getValue();
-                Map<GtidSet, Long> counts = new LinkedHashMap<>();
-                for (SnapshotBook.Finished f : list) {
-                    counts.computeIfAbsent(f.completion().gtidSet(), GtidSet::transactionCount);
-                }
-                List<GtidSet> chain = new ArrayList<>(counts.keySet());
-                chain.sort(Comparator.comparingLong(counts::get)); // each a step from the last
-                Map<GtidSet, Integer> rank = new HashMap<>();
-                Varints.writeInt(body, chain.size());
-                GtidSet previous = GtidSet.empty();
-                for (GtidSet g : chain) {
-                    rank.put(g, rank.size());
-                    sets.write(previous, g, body);
-                    previous = g;
-                }
-                Varints.writeInt(body, list.size());
-                ChunkBoundDeltas bounds = new ChunkBoundDeltas();
-                long previousIndex = 0;
-                long previousRank = 0;
-                for (SnapshotBook.Finished f : list) {
-                    int index = f.chunk().index();
-                    int r = rank.get(f.completion().gtidSet());
-                    Varints.writeSignedLong(body, index - previousIndex);
-                    Varints.writeSignedLong(body, r - previousRank);
-                    Varints.writeLong(body, f.completion().rowCount());
-                    bounds.write(f.chunk().range().low(), body);
-                    bounds.write(f.chunk().range().high(), body);
-                    previousIndex = index;
-                    previousRank = r;
-                }
-            }
-        } finally {
-            deflater.end();
+        byte[] packed =
+                Deflated.pack(
+                        body -> {
+                            GtidSetDeltas.Writer sets = new GtidSetDeltas.Writer();
+                            Varints.writeInt(body, finished.size());
+                            for (Map.Entry<TableId, List<SnapshotBook.Finished>> e :
+                                    finished.entrySet()) {
+                                ChunkPlannerStateSerializer.writeTable(e.getKey(), body);
+                                writeFinishedChunks(e.getValue(), sets, body);
+                            }
+                        });
+        Varints.writeInt(out, packed.length);
+        out.write(packed);
+    }
+
+    private static void writeFinishedChunks(
+            List<SnapshotBook.Finished> list, GtidSetDeltas.Writer sets, DataOutput body)
+            throws IOException {
+        List<GtidSet> perChunk = new ArrayList<>(list.size());
+        for (SnapshotBook.Finished f : list) {
+            perChunk.add(f.completion().gtidSet());
         }
-        Varints.writeInt(out, packed.size());
-        out.write(packed.toByteArray());
+        int[] ranks = GtidChain.write(perChunk, sets, body);
+        Varints.writeInt(body, list.size());
+        ChunkBoundDeltas bounds = new ChunkBoundDeltas();
+        long previousIndex = 0;
+        long previousRank = 0;
+        for (int i = 0; i < list.size(); i++) {
+            SnapshotBook.Finished f = list.get(i);
+            int index = f.chunk().index();
+            Varints.writeSignedLong(body, index - previousIndex);
+            Varints.writeSignedLong(body, ranks[i] - previousRank);
+            Varints.writeLong(body, f.completion().rowCount());
+            bounds.write(f.chunk().range().low(), body);
+            bounds.write(f.chunk().range().high(), body);
+            previousIndex = index;
+            previousRank = ranks[i];
+        }
     }
 
     private static Map<TableId, List<SnapshotBook.Finished>> readFinished(DataInputView in)
@@ -238,19 +227,13 @@ public final class EnumStateSerializer implements SimpleVersionedSerializer<Enum
         byte[] packed = new byte[Varints.readInt(in)];
         in.readFully(packed);
         Map<TableId, List<SnapshotBook.Finished>> finished = new LinkedHashMap<>();
-        try (DataInputStream body =
-                new DataInputStream(new InflaterInputStream(new ByteArrayInputStream(packed)))) {
+        try (DataInputStream body = Deflated.unpack(packed)) {
             GtidSetDeltas.Reader sets = new GtidSetDeltas.Reader();
             int nTables = Varints.readInt(body);
             for (int t = 0; t < nTables; t++) {
                 TableId table = ChunkPlannerStateSerializer.readTable(body);
-                int distinct = Varints.readInt(body);
-                GtidSet[] chain = new GtidSet[distinct];
-                GtidSet previous = GtidSet.empty();
-                for (int i = 0; i < distinct; i++) {
-                    chain[i] = sets.read(previous, body);
-                    previous = chain[i];
-                }
+                GtidSet[] chain = GtidChain.read(sets, body, Integer.MAX_VALUE);
+                int distinct = chain.length;
                 int n = Varints.readInt(body);
                 List<SnapshotBook.Finished> list = new ArrayList<>(n);
                 ChunkBoundDeltas bounds = new ChunkBoundDeltas();

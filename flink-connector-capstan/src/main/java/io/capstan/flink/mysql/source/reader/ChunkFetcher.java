@@ -114,7 +114,7 @@ final class ChunkFetcher implements AutoCloseable {
         if (current != null) {
             current.close(); // the server's session fails its read in flight
         }
-        mysql.close(); // and the proxy its schema read in flight
+        mysql.abort(); // and the proxy its schema read in flight, with no retry or reconnect
     }
 
     /** Releases the connections; a later chunk would open new ones. */

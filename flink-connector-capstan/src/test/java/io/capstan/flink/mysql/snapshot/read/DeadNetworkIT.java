@@ -82,6 +82,49 @@ class DeadNetworkIT {
         }
     }
 
+    /**
+     * A closing reader aborts the proxy: the call waiting on the silent network fails at once,
+     * without the retry on a new connection (whose handshake would wait a whole socket timeout),
+     * and later calls are refused.
+     */
+    @Test
+    void anAbortedProxyFailsItsCallInFlightAtOnceWithoutRetrying() throws Exception {
+        DB.execute("CREATE TABLE aborted (id BIGINT PRIMARY KEY)");
+        TableId table = TableId.of(DB.name(), "aborted");
+        try (BlackHoleForwarder network =
+                        new BlackHoleForwarder(DB.server().host(), DB.server().port());
+                ServerJdbcProxy proxy =
+                        new ServerJdbcProxy(
+                                through(network).toBuilder()
+                                        .socketTimeout(Duration.ofMinutes(2))
+                                        .build())) {
+            assertThat(proxy.tableSchema(table).columnCount()).isEqualTo(1);
+            network.blackHole();
+            java.util.concurrent.CompletableFuture<Throwable> call =
+                    java.util.concurrent.CompletableFuture.supplyAsync(
+                            () -> {
+                                try {
+                                    proxy.tableSchema(table);
+                                    return null;
+                                } catch (Throwable t) {
+                                    return t;
+                                }
+                            });
+            Thread.sleep(1_000); // the call is waiting on the silent socket
+            long start = System.nanoTime();
+            proxy.abort();
+            Throwable failed =
+                    call.get(PATIENCE.toSeconds(), java.util.concurrent.TimeUnit.SECONDS);
+            Duration took = Duration.ofNanos(System.nanoTime() - start);
+            System.out.println("Aborted call failed after " + took);
+            assertThat(failed).isInstanceOf(IOException.class);
+            assertThat(took).isLessThan(Duration.ofSeconds(5));
+            assertThatThrownBy(() -> proxy.tableSchema(table))
+                    .isInstanceOf(IOException.class)
+                    .hasMessageContaining("closing");
+        }
+    }
+
     @Test
     void aChunkReadOnASilentNetworkFailsAndTheSameReaderReadsTheChunkAgainExactly()
             throws Exception {

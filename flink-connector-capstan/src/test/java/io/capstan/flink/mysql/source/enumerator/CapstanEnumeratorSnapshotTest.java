@@ -540,4 +540,35 @@ class CapstanEnumeratorSnapshotTest {
                 .hasStackTraceContaining("binlog_expire_logs_seconds")
                 .hasStackTraceContaining("parallelism");
     }
+
+    /** The purge watch ends with the handoff and lets go of the connection its last look opened. */
+    @Test
+    void thePurgeWatchStopsAndClosesItsConnectionOnceTheHandoffHappened() {
+        context = new TestingSplitEnumeratorContext<>(1);
+        context.registerReader(0, "localhost");
+        FakePlanning planning = new FakePlanning(1);
+        CapstanEnumerator e =
+                new CapstanEnumerator(
+                        context,
+                        StartupMode.INITIAL,
+                        planning,
+                        new UnusedBinlogPlanner(),
+                        EnumState.initial(),
+                        java.time.Duration.ofMillis(10));
+        e.start();
+        context.triggerAllActions();
+        assertThat(drain(e, 0, 40)).isEqualTo(1);
+        e.snapshotState(3);
+        e.notifyCheckpointComplete(3);
+        e.handleSplitRequest(0, "localhost");
+        context.triggerAllActions();
+        assertThat(e.tracker().phase()).isEqualTo(EnumeratorPhase.STREAMING);
+        int closedBefore = planning.closes.get();
+
+        context.getExecutorService().triggerPeriodicScheduledTasks();
+        int looks = planning.purgedChecks.get();
+        assertThat(planning.closes.get()).isGreaterThan(closedBefore);
+        context.getExecutorService().triggerPeriodicScheduledTasks();
+        assertThat(planning.purgedChecks.get()).as("no look after the handoff").isEqualTo(looks);
+    }
 }
