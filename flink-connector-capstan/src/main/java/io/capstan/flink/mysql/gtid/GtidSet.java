@@ -195,6 +195,27 @@ public final class GtidSet implements Serializable {
     }
 
     /**
+     * Receives one interval of a set: transactions {@code first} to {@code end - 1} of a source.
+     */
+    @FunctionalInterface
+    public interface IntervalConsumer {
+        void accept(String uuid, String tag, long first, long end);
+    }
+
+    /**
+     * Each interval in canonical order (by uuid, then tag, then number), without building the text:
+     * for binary encoders that walk many sets.
+     */
+    public void forEachInterval(IntervalConsumer consumer) {
+        for (int i = 0; i < uuids.length; i++) {
+            long[] b = bounds[i];
+            for (int k = 0; k < b.length; k += 2) {
+                consumer.accept(uuids[i], tags[i], b[k], b[k + 1]);
+            }
+        }
+    }
+
+    /**
      * The canonical MySQL text: {@code uuid:1-5:7,uuid2:1-3:tag1:1-2:tag2:9} (a uuid's untagged
      * ranges first, then each tag in order); {@code ""} for the empty set.
      */

@@ -8,6 +8,8 @@ import java.io.ByteArrayInputStream;
 import java.io.ByteArrayOutputStream;
 import java.io.ObjectInputStream;
 import java.io.ObjectOutputStream;
+import java.util.ArrayList;
+import java.util.List;
 
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
@@ -17,6 +19,22 @@ class GtidSetTest {
     private static final String A = "2174b383-5441-11e8-b90a-c80aa9429562";
     private static final String B = "3e11fa47-71ca-11e1-9e33-c80aa9429562";
     private static final String C = "8a94f357-aab4-11df-86ab-c80aa9429563";
+
+    @Test
+    void intervalsAreVisitedInCanonicalOrderAndRebuildTheSet() {
+        String u1 = "3e11fa47-71ca-11e1-9e33-c80aa9429562";
+        String u2 = "4e11fa47-71ca-11e1-9e33-c80aa9429562";
+        GtidSet set = GtidSet.parse(u2 + ":4," + u1 + ":1-5:7:t2:9:t1:3-4");
+        List<String> seen = new ArrayList<>();
+        GtidSet.Builder rebuilt = GtidSet.builder();
+        set.forEachInterval(
+                (uuid, tag, first, end) -> {
+                    seen.add(uuid.substring(0, 1) + "/" + tag + "/" + first + "-" + end);
+                    rebuilt.addRange(uuid, tag, first, end - 1);
+                });
+        assertThat(seen).containsExactly("3//1-6", "3//7-8", "3/t1/3-5", "3/t2/9-10", "4//4-5");
+        assertThat(rebuilt.build()).isEqualTo(set);
+    }
 
     @Test
     void parsesMySqlOutputWithNewlinesAndUpperCase() {

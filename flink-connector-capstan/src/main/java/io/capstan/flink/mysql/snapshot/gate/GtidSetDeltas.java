@@ -112,38 +112,18 @@ public final class GtidSetDeltas {
         }
     }
 
-    /**
-     * The sources and ranges of a set, from its canonical text ({@code
-     * uuid:1-5:7:tag:1-2,uuid2:3}): GtidSet keeps its arrays private, and its text is the stable
-     * public form.
-     */
+    /** The sources of a set with their half-open ranges, in the set's canonical order. */
     private static List<SourceRanges> decompose(GtidSet set) {
         List<SourceRanges> out = new ArrayList<>();
-        if (set.isEmpty()) {
-            return out;
-        }
-        for (String entry : set.toString().split(",")) {
-            String[] items = entry.split(":");
-            String uuid = items[0];
-            SourceRanges current = new SourceRanges(uuid, "", new ArrayList<>());
-            for (int i = 1; i < items.length; i++) {
-                String item = items[i];
-                if (Character.isDigit(item.charAt(0))) {
-                    int dash = item.indexOf('-');
-                    long first = Long.parseLong(dash < 0 ? item : item.substring(0, dash));
-                    long last = dash < 0 ? first : Long.parseLong(item.substring(dash + 1));
-                    current.ranges().add(new long[] {first, last + 1});
-                } else {
-                    if (!current.ranges().isEmpty()) {
-                        out.add(current);
+        set.forEachInterval(
+                (uuid, tag, first, end) -> {
+                    SourceRanges last = out.isEmpty() ? null : out.get(out.size() - 1);
+                    if (last == null || !last.uuid().equals(uuid) || !last.tag().equals(tag)) {
+                        last = new SourceRanges(uuid, tag, new ArrayList<>());
+                        out.add(last);
                     }
-                    current = new SourceRanges(uuid, item, new ArrayList<>());
-                }
-            }
-            if (!current.ranges().isEmpty()) {
-                out.add(current);
-            }
-        }
+                    last.ranges().add(new long[] {first, end});
+                });
         return out;
     }
 }
