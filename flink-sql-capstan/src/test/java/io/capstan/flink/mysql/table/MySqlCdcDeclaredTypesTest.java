@@ -237,10 +237,10 @@ class MySqlCdcDeclaredTypesTest {
         assertThat(decimalOf(w, 123457f)).isEqualTo("123457.000");
         // 1.0005f is stored as 1.000499963...: down, though MySQL prints it as 1.0005.
         assertThat(decimalOf(w, 1.0005f)).isEqualTo("1.000");
-        // 16777217 stored into a FLOAT is 16777216 (MySQL prints 1.67772e7).
-        assertThat(decimalOf(w, 16777216f)).isEqualTo("16777216.000");
         FieldWidening ten =
                 FieldWidening.between(flt, flt.logicalType(), t(DataTypes.DECIMAL(20, 10)));
+        // 16777217 stored into a FLOAT is 16777216 (MySQL prints 1.67772e7).
+        assertThat(decimalOf(ten, 16777216f)).isEqualTo("16777216.0000000000");
         // The float after 0.1f, 0.100000008940696716...; MySQL prints 0.1.
         assertThat(decimalOf(ten, Math.nextUp(0.1f))).isEqualTo("0.1000000089");
         assertThatThrownBy(() -> w.widen(16777216f * 1024))
