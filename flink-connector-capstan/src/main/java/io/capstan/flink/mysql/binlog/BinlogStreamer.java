@@ -68,7 +68,7 @@ public final class BinlogStreamer implements AutoCloseable {
                 new SilenceWatchdog(config.connection().heartbeatInterval(), System::nanoTime);
         this.handOver =
                 new BatchHandOver<>(config.queueCapacity(), this::stopped, watchdog::activity);
-        this.tables = new TableSchemaCache(config.tableFilter(), metrics);
+        this.tables = new TableSchemaCache(config.tableFilter(), metrics, config.spatialForm());
         this.assembler =
                 new TransactionAssembler(
                         tables,

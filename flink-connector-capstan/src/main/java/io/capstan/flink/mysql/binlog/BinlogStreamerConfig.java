@@ -3,6 +3,7 @@ package io.capstan.flink.mysql.binlog;
 import io.capstan.flink.mysql.OptionRules;
 import io.capstan.flink.mysql.TruncateHandling;
 import io.capstan.flink.mysql.connect.MySqlConnectionConfig;
+import io.capstan.flink.mysql.convert.SpatialValueForm;
 
 import org.apache.flink.annotation.Internal;
 
@@ -33,6 +34,7 @@ public final class BinlogStreamerConfig implements Serializable {
     private final Duration reconnectMaxDuration;
     private final Long startTimestampMillis;
     private final TruncateHandling truncateHandling;
+    private final SpatialValueForm spatialForm;
 
     private BinlogStreamerConfig(Builder b) {
         this.connection = Objects.requireNonNull(b.connection, "connection");
@@ -61,6 +63,7 @@ public final class BinlogStreamerConfig implements Serializable {
         }
         this.startTimestampMillis = b.startTimestampMillis;
         this.truncateHandling = Objects.requireNonNull(b.truncateHandling, "truncateHandling");
+        this.spatialForm = Objects.requireNonNull(b.spatialForm, "spatialForm");
     }
 
     public static Builder builder() {
@@ -114,6 +117,11 @@ public final class BinlogStreamerConfig implements Serializable {
         return truncateHandling;
     }
 
+    /** The form rows deliver spatial values in, as the snapshot does. */
+    public SpatialValueForm spatialForm() {
+        return spatialForm;
+    }
+
     public Builder toBuilder() {
         Builder b = new Builder();
         b.connection = connection;
@@ -126,6 +134,7 @@ public final class BinlogStreamerConfig implements Serializable {
         b.reconnectMaxDuration = reconnectMaxDuration;
         b.startTimestampMillis = startTimestampMillis;
         b.truncateHandling = truncateHandling;
+        b.spatialForm = spatialForm;
         return b;
     }
 
@@ -149,6 +158,8 @@ public final class BinlogStreamerConfig implements Serializable {
                 + startTimestampMillis
                 + ", truncateHandling="
                 + truncateHandling
+                + ", spatialForm="
+                + spatialForm
                 + "}";
     }
 
@@ -171,6 +182,7 @@ public final class BinlogStreamerConfig implements Serializable {
         private Duration reconnectMaxDuration = Duration.ofMinutes(10);
         private Long startTimestampMillis;
         private TruncateHandling truncateHandling = TruncateHandling.HALT;
+        private SpatialValueForm spatialForm = SpatialValueForm.WKB;
 
         private Builder() {}
 
@@ -228,6 +240,12 @@ public final class BinlogStreamerConfig implements Serializable {
         /** Default {@link TruncateHandling#HALT}. */
         public Builder truncateHandling(TruncateHandling truncateHandling) {
             this.truncateHandling = truncateHandling;
+            return this;
+        }
+
+        /** Spatial values as standard WKB (default) or with MySQL's SRID prefix. */
+        public Builder spatialForm(SpatialValueForm spatialForm) {
+            this.spatialForm = spatialForm;
             return this;
         }
 

@@ -1,6 +1,7 @@
 package io.capstan.flink.mysql.binlog;
 
 import io.capstan.flink.mysql.convert.RowConverter;
+import io.capstan.flink.mysql.convert.SpatialValueForm;
 import io.capstan.flink.mysql.schema.BinlogSchemaReader;
 import io.capstan.flink.mysql.schema.TableId;
 import io.capstan.flink.mysql.schema.TableSchema;
@@ -60,6 +61,7 @@ final class TableSchemaCache {
 
     private final TableFilter filter;
     private final BinlogStreamerMetrics metrics;
+    private final SpatialValueForm spatialForm;
     private final Map<Long, Entry> byNumericId = new HashMap<>();
     private final Map<TableId, Entry> byTable = new HashMap<>();
     // The library's layout until a FORMAT_DESCRIPTION says otherwise (a dump always starts with
@@ -67,8 +69,14 @@ final class TableSchemaCache {
     private boolean yearHasSignednessBit = true;
 
     TableSchemaCache(TableFilter filter, BinlogStreamerMetrics metrics) {
+        this(filter, metrics, SpatialValueForm.WKB);
+    }
+
+    TableSchemaCache(
+            TableFilter filter, BinlogStreamerMetrics metrics, SpatialValueForm spatialForm) {
         this.filter = filter;
         this.metrics = metrics;
+        this.spatialForm = spatialForm;
     }
 
     /** The captured tables. */
@@ -118,7 +126,7 @@ final class TableSchemaCache {
         }
         TableSchema schema =
                 BinlogSchemaReader.fromTableMap(tableId, tableMap, yearHasSignednessBit);
-        RowConverter converter = RowConverter.of(schema);
+        RowConverter converter = RowConverter.of(schema, spatialForm);
         metrics.schemaBuilt();
         return new Entry(tableId, true, tableMap, yearHasSignednessBit, schema, converter);
     }

@@ -14,6 +14,19 @@ abstract class ColumnConverter implements Serializable {
     /** Converts a non-null binlog cell as {@link BinlogEventDeserializers} produces it. */
     abstract Object fromBinlog(Object raw);
 
-    /** Reads column {@code index} (1-based) of the current row; null for SQL NULL. */
+    /**
+     * Reads column {@code index} (1-based) of the current row, selected as {@link
+     * #selectExpression}; null for SQL NULL.
+     */
     abstract Object fromJdbc(ResultSet rs, int index) throws SQLException;
+
+    /**
+     * What a SELECT reads for this column so that {@link #fromJdbc} sees the stored value: the
+     * column itself unless the server would print it with fewer digits than it stores.
+     *
+     * @param quotedColumn the column's name, back-quoted
+     */
+    String selectExpression(String quotedColumn) {
+        return quotedColumn;
+    }
 }

@@ -15,9 +15,9 @@ final class ColumnConverters {
 
     private ColumnConverters() {}
 
-    static ColumnConverter forColumn(TableId table, ColumnSchema c) {
+    static ColumnConverter forColumn(TableId table, ColumnSchema c, SpatialValueForm spatial) {
         if (c.type().isSpatial()) {
-            return new TextConverters.Spatial();
+            return new TextConverters.Spatial(spatial);
         }
         switch (c.type()) {
             case TINYINT:

@@ -4,7 +4,6 @@ import org.apache.flink.table.data.DecimalData;
 import org.apache.flink.table.data.StringData;
 
 import java.math.BigDecimal;
-import java.math.MathContext;
 import java.math.RoundingMode;
 import java.nio.charset.StandardCharsets;
 import java.sql.ResultSet;
@@ -162,29 +161,28 @@ final class NumericConverters {
     }
 
     /**
-     * FLOAT → Float, rounded to the 6 significant digits MySQL prints for FLOAT (FLT_DIG). A JDBC
-     * read over the text protocol can only deliver those digits, so both paths round the stored
-     * value the same way and agree; the rounding is idempotent.
+     * FLOAT → Float, the stored float exactly. The binlog carries its 4 bytes; a SELECT of the
+     * column itself over the text protocol would carry only the 6 digits MySQL prints for a FLOAT,
+     * so the snapshot selects {@code col * 1e0}: a DOUBLE converted exactly from the stored float
+     * (multiplying by 1 keeps {@code -0}, which adding 0 would not) and printed, like any DOUBLE,
+     * with round-trip precision; over the binary protocol it is 8 exact bytes. Narrowing that
+     * double back to a float is then exact too.
      */
     static final class Float extends ColumnConverter {
-        private static final MathContext FLT_DIG = new MathContext(6, RoundingMode.HALF_EVEN);
-
         @Override
         Object fromBinlog(Object raw) {
-            return roundToFltDig(((Number) raw).floatValue());
+            return ((Number) raw).floatValue();
         }
 
         @Override
         Object fromJdbc(ResultSet rs, int i) throws SQLException {
-            float v = rs.getFloat(i);
-            return rs.wasNull() ? null : roundToFltDig(v);
+            double v = rs.getDouble(i);
+            return rs.wasNull() ? null : (float) v;
         }
 
-        static float roundToFltDig(float v) {
-            if (v == 0 || java.lang.Float.isNaN(v) || java.lang.Float.isInfinite(v)) {
-                return v;
-            }
-            return new BigDecimal((double) v).round(FLT_DIG).floatValue();
+        @Override
+        String selectExpression(String quotedColumn) {
+            return quotedColumn + " * 1e0";
         }
     }
 

@@ -11,6 +11,7 @@ import org.apache.flink.table.data.GenericRowData;
 import java.io.Serializable;
 import java.sql.ResultSet;
 import java.sql.SQLException;
+import java.util.Objects;
 
 /**
  * Converts rows of one table to {@link GenericRowData} (row kind INSERT; callers set the kind) from
@@ -27,23 +28,38 @@ public final class RowConverter implements Serializable {
     /** 0..n-1: a full read, where result-set column i + 1 is schema column i. */
     private final int[] allColumns;
 
-    private RowConverter(TableSchema schema) {
+    private RowConverter(TableSchema schema, SpatialValueForm spatial) {
         this.schema = schema;
         this.converters = new ColumnConverter[schema.columnCount()];
         this.allColumns = new int[converters.length];
         for (int i = 0; i < converters.length; i++) {
-            converters[i] = ColumnConverters.forColumn(schema.tableId(), schema.column(i));
+            converters[i] = ColumnConverters.forColumn(schema.tableId(), schema.column(i), spatial);
             allColumns[i] = i;
         }
     }
 
-    /** Builds the converters of every column of the schema. */
+    /** Builds the converters of every column of the schema; spatial values as standard WKB. */
     public static RowConverter of(TableSchema schema) {
-        return new RowConverter(schema);
+        return new RowConverter(schema, SpatialValueForm.WKB);
+    }
+
+    /** Builds the converters of every column of the schema, spatial values in {@code spatial}. */
+    public static RowConverter of(TableSchema schema, SpatialValueForm spatial) {
+        return new RowConverter(schema, Objects.requireNonNull(spatial, "spatial"));
     }
 
     public TableSchema schema() {
         return schema;
+    }
+
+    /**
+     * The SELECT list item that reads schema column {@code column} for {@link #fromJdbc}: its
+     * back-quoted name, or an expression over it where the name alone would read fewer digits than
+     * are stored (FLOAT).
+     */
+    public String selectExpression(int column) {
+        String quoted = '`' + schema.column(column).name().replace("`", "``") + '`';
+        return converters[column].selectExpression(quoted);
     }
 
     /**
@@ -81,7 +97,7 @@ public final class RowConverter implements Serializable {
 
     /**
      * Converts the current row of {@code rs}, whose column {@code i + 1} is schema column {@code
-     * i}.
+     * i}, selected as {@link #selectExpression}.
      *
      * @throws SQLException if the driver fails; its message is replaced (it may quote a value)
      */

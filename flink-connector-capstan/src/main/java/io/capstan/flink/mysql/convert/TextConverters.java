@@ -209,24 +209,33 @@ final class TextConverters {
         }
     }
 
-    /** GEOMETRY and the spatial types → standard WKB: MySQL's 4-byte SRID prefix is dropped. */
+    /**
+     * GEOMETRY and the spatial types → standard WKB (MySQL's 4-byte SRID prefix dropped), or
+     * MySQL's value as stored (with the prefix) for {@link SpatialValueForm#MYSQL_INTERNAL}.
+     */
     static final class Spatial extends ColumnConverter {
+        private final boolean keepSrid;
+
+        Spatial(SpatialValueForm form) {
+            this.keepSrid = form == SpatialValueForm.MYSQL_INTERNAL;
+        }
+
         @Override
         Object fromBinlog(Object raw) {
-            return stripSrid((byte[]) raw);
+            return deliver((byte[]) raw);
         }
 
         @Override
         Object fromJdbc(ResultSet rs, int i) throws SQLException {
             byte[] b = rs.getBytes(i);
-            return b == null ? null : stripSrid(b);
+            return b == null ? null : deliver(b);
         }
 
-        private static byte[] stripSrid(byte[] b) {
+        private byte[] deliver(byte[] b) {
             if (b.length < 4) {
                 throw new IllegalStateException("spatial value shorter than its SRID prefix");
             }
-            return Arrays.copyOfRange(b, 4, b.length);
+            return keepSrid ? b : Arrays.copyOfRange(b, 4, b.length);
         }
     }
 }

@@ -99,6 +99,9 @@ public final class MySqlCharsets {
         JAVA_NAMES.put("cp850", "IBM850");
         JAVA_NAMES.put("cp852", "IBM852");
         JAVA_NAMES.put("cp866", "IBM866");
+        // jdk.charsets' x-MacRoman and x-MacCentralEurope.
+        JAVA_NAMES.put("macroman", "MacRoman");
+        JAVA_NAMES.put("macce", "MacCentralEurope");
     }
 
     private MySqlCharsets() {}

@@ -5,6 +5,7 @@ import io.capstan.flink.mysql.OptionRules;
 import io.capstan.flink.mysql.StartupOptions;
 import io.capstan.flink.mysql.TruncateHandling;
 import io.capstan.flink.mysql.connect.MySqlConnectionConfig;
+import io.capstan.flink.mysql.convert.SpatialValueForm;
 import io.capstan.flink.mysql.snapshot.read.SnapshotReadOptions;
 
 import org.apache.flink.annotation.Internal;
@@ -218,6 +219,29 @@ public final class CapstanSourceConfig implements Serializable {
                 snapshot.withReadColumns(columns),
                 truncateHandling,
                 binlogRetentionCheckInterval);
+    }
+
+    /**
+     * This configuration delivering spatial values in {@code form}, in the snapshot and the binlog
+     * alike (the SQL connector's {@link SpatialValueForm#MYSQL_INTERNAL} keeps the SRID).
+     */
+    public CapstanSourceConfig withSpatialForm(SpatialValueForm form) {
+        return new CapstanSourceConfig(
+                connection,
+                tables,
+                serverId,
+                startupOptions,
+                binlogQueueCapacity,
+                reconnectBackoff,
+                reconnectBudget,
+                snapshot.withSpatialForm(form),
+                truncateHandling,
+                binlogRetentionCheckInterval);
+    }
+
+    /** The form rows deliver spatial values in, snapshot and binlog. */
+    public SpatialValueForm spatialForm() {
+        return snapshot.readOptions().spatialForm();
     }
 
     public MySqlConnectionConfig connection() {

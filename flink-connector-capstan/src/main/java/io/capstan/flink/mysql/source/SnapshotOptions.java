@@ -2,6 +2,7 @@ package io.capstan.flink.mysql.source;
 
 import io.capstan.flink.mysql.CapstanMySqlOptions;
 import io.capstan.flink.mysql.OptionRules;
+import io.capstan.flink.mysql.convert.SpatialValueForm;
 import io.capstan.flink.mysql.schema.TableId;
 import io.capstan.flink.mysql.snapshot.read.SnapshotReadOptions;
 
@@ -70,6 +71,17 @@ public final class SnapshotOptions implements Serializable {
         return new SnapshotOptions(
                 chunkSize,
                 readOptions.withColumns(columns),
+                chunkKeyColumnForAllTables,
+                chunkKeyColumnByTable);
+    }
+
+    /**
+     * These options delivering spatial values in {@code form} (see {@link SnapshotReadOptions}).
+     */
+    public SnapshotOptions withSpatialForm(SpatialValueForm form) {
+        return new SnapshotOptions(
+                chunkSize,
+                readOptions.withSpatialForm(form),
                 chunkKeyColumnForAllTables,
                 chunkKeyColumnByTable);
     }

@@ -67,11 +67,31 @@ class RowConverterTest {
     }
 
     @Test
-    void floatIsRoundedToTheSixDigitsMySqlPrints() {
+    void floatIsTheStoredFloatExactly() {
         ColumnSchema f = col("f", MySqlType.FLOAT).build(T);
-        assertThat(convert(f, 3.1415927f).getField(0)).isEqualTo(3.14159f);
-        assertThat(convert(f, 16777217f).getField(0)).isEqualTo(1.67772e7f);
+        // Not the 6 digits MySQL prints (3.14159, 1.67772E7, 0.1).
+        assertThat(convert(f, 3.1415927f).getField(0)).isEqualTo(3.1415927f);
+        assertThat(convert(f, 16777216f).getField(0)).isEqualTo(16777216f);
+        assertThat(convert(f, Math.nextUp(0.1f)).getField(0)).isEqualTo(Math.nextUp(0.1f));
+        assertThat(convert(f, -0.0f).getField(0)).isEqualTo(-0.0f);
         assertThat(convert(f, 0.5f).getField(0)).isEqualTo(0.5f);
+    }
+
+    @Test
+    void onlyAFloatIsSelectedThroughAnExactDoubleExpression() {
+        TableSchema schema =
+                new TableSchema(
+                        T,
+                        List.of(
+                                col("f", MySqlType.FLOAT).build(T),
+                                col("d`q", MySqlType.DOUBLE).build(T),
+                                col("i", MySqlType.INT).build(T)),
+                        new int[0]);
+        RowConverter converter = RowConverter.of(schema);
+        // col * 1e0 is the stored float as a DOUBLE, printed in full (and -0 stays -0).
+        assertThat(converter.selectExpression(0)).isEqualTo("`f` * 1e0");
+        assertThat(converter.selectExpression(1)).isEqualTo("`d``q`");
+        assertThat(converter.selectExpression(2)).isEqualTo("`i`");
     }
 
     @Test
@@ -127,6 +147,18 @@ class RowConverterTest {
         byte[] stored = {(byte) 0xE6, 0x10, 0, 0, 1, 2, 3};
         assertThat((byte[]) convert(col("g", MySqlType.POINT).build(T), stored).getField(0))
                 .containsExactly(1, 2, 3);
+    }
+
+    @Test
+    void spatialKeepsTheSridInMySqlsOwnForm() {
+        byte[] stored = {(byte) 0xE6, 0x10, 0, 0, 1, 2, 3};
+        TableSchema schema =
+                new TableSchema(T, List.of(col("g", MySqlType.GEOMETRY).build(T)), new int[0]);
+        RowConverter internal = RowConverter.of(schema, SpatialValueForm.MYSQL_INTERNAL);
+        assertThat((byte[]) internal.fromBinlog(new Serializable[] {stored}).getField(0))
+                .containsExactly(0xE6, 0x10, 0, 0, 1, 2, 3);
+        assertThatThrownBy(() -> internal.fromBinlog(new Serializable[] {new byte[] {1, 2}}))
+                .isInstanceOf(CapstanHaltException.class);
     }
 
     /** Every type's converter can be built, and a NULL cell stays NULL (the row loop skips it). */

@@ -48,9 +48,9 @@ class TransactionPayloadsTest {
         RowConverter converter = RowConverter.of(schema);
         GenericRowData first = converter.fromBinlog(rows.getRows().get(0));
         assertThat(first.getInt(0)).isEqualTo(1);
-        assertThat(first.getFloat(1)).isEqualTo(3.14159f);
+        assertThat(first.getFloat(1)).isEqualTo(3.1415927f);
         assertThat(first.getDouble(2)).isEqualTo(0.30000000000000004);
-        assertThat(first.getFloat(3)).isEqualTo(1234.57f); // FLOAT(10,3): 6 significant digits too
+        assertThat(first.getFloat(3)).isEqualTo(1234.568f); // FLOAT(10,3): the stored float
         assertThat(first.getInt(4)).isEqualTo(2020);
         assertThat(first.getLong(5)).isEqualTo(-3_020_399_000_000L); // -838:59:59
         assertThat(first.getBinary(6)).containsExactly(0x02, 0x01);
@@ -60,7 +60,7 @@ class TransactionPayloadsTest {
         GenericRowData second = converter.fromBinlog(rows.getRows().get(1));
         assertThat(second.getInt(4)).isZero(); // YEAR 0000
         assertThat(second.getLong(5)).isEqualTo(-500_000L); // '-00:00:00.5'
-        assertThat(second.getFloat(1)).isEqualTo(1.67772e7f);
+        assertThat(second.getFloat(1)).isEqualTo(16777216f);
     }
 
     @Test

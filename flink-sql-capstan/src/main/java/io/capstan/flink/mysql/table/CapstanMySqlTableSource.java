@@ -2,6 +2,7 @@ package io.capstan.flink.mysql.table;
 
 import io.capstan.flink.mysql.CapstanMySqlSource;
 import io.capstan.flink.mysql.StartupMode;
+import io.capstan.flink.mysql.convert.SpatialValueForm;
 
 import org.apache.flink.annotation.Internal;
 import org.apache.flink.api.common.eventtime.WatermarkStrategy;
@@ -103,14 +104,18 @@ public final class CapstanMySqlTableSource
 
     /**
      * The DataStream source of the projected columns: they are all the snapshot SELECT reads
-     * (besides the chunk key), and all the deserializer converts.
+     * (besides the chunk key), and all the deserializer converts. Spatial values come with MySQL's
+     * SRID prefix, which the deserializer prints ({@code STRING}) or drops ({@code BYTES}).
      */
     CapstanMySqlSource<RowData> createSource(TypeInformation<RowData> producedType) {
         RowType physical = (RowType) physicalDataType.getLogicalType();
         ChangelogRowDeserializer deserializer =
                 new ChangelogRowDeserializer(producedType, physical, metadata, settings);
         return CapstanMySqlSource.of(
-                config.source().withSnapshotColumns(physical.getFieldNames()), deserializer);
+                config.source()
+                        .withSnapshotColumns(physical.getFieldNames())
+                        .withSpatialForm(SpatialValueForm.MYSQL_INTERNAL),
+                deserializer);
     }
 
     @Override

@@ -1,5 +1,6 @@
 package io.capstan.flink.mysql.table;
 
+import io.capstan.flink.mysql.convert.SpatialValueForm;
 import io.capstan.flink.mysql.schema.ColumnSchema;
 import io.capstan.flink.mysql.schema.MySqlType;
 
@@ -15,11 +16,10 @@ import javax.annotation.Nullable;
 
 import java.io.Serializable;
 import java.math.BigDecimal;
-import java.math.MathContext;
 import java.math.RoundingMode;
-import java.nio.ByteBuffer;
 import java.time.LocalDateTime;
 import java.time.ZoneId;
+import java.util.Arrays;
 
 /**
  * Converts one internal value (Flink's {@code RowData} representation) of a MySQL column's mapped
@@ -80,18 +80,32 @@ interface FieldWidening extends Serializable {
             };
 
     /**
-     * Standard WKB as the JSON text mysql-cdc emits for a spatial column. The connector drops
-     * MySQL's SRID prefix before this point, so {@code "srid"} is 0 (docs/types.md).
+     * A spatial value as the table source reads it (MySQL's own form: 4-byte little-endian SRID,
+     * then standard WKB, {@link SpatialValueForm#MYSQL_INTERNAL}) as the JSON text mysql-cdc emits,
+     * with the stored SRID.
      */
     FieldWidening SPATIAL_AS_MYSQL_CDC_TEXT =
             value -> {
                 try {
-                    return StringData.fromString(
-                            MySqlCdcGeometryText.of(ByteBuffer.wrap((byte[]) value), 0));
+                    return StringData.fromString(MySqlCdcGeometryText.ofMySqlValue((byte[]) value));
                 } catch (IllegalArgumentException e) {
                     throw new DoesNotFit(
                             "is no well-formed WKB geometry", "declare the column BYTES");
                 }
+            };
+
+    /**
+     * A spatial value as the table source reads it (with MySQL's SRID prefix) as standard WKB, the
+     * {@code BYTES} every other reader of the connector delivers (docs/types.md).
+     */
+    FieldWidening SPATIAL_AS_WKB =
+            value -> {
+                byte[] internal = (byte[]) value;
+                if (internal.length < 4) {
+                    throw new DoesNotFit(
+                            "is shorter than MySQL's SRID prefix", "declare the column STRING");
+                }
+                return Arrays.copyOfRange(internal, 4, internal.length);
             };
 
     /** The wall clock of a MySQL TIMESTAMP (an instant) in {@code zone}. */
@@ -102,30 +116,27 @@ interface FieldWidening extends Serializable {
     }
 
     /**
-     * A FLOAT or DOUBLE as {@code DECIMAL(precision, scale)}: the value's exact decimal expansion
-     * rounded half-up to {@code scale}. A FLOAT arrives as the 6 significant digits MySQL prints
-     * (docs/types.md), the same on both paths; those digits are what is rounded.
+     * A FLOAT or DOUBLE as {@code DECIMAL(precision, scale)}: the stored value's exact decimal
+     * expansion rounded half-up to {@code scale}. A FLOAT arrives as the stored float on both paths
+     * (docs/types.md); widening it to a double is exact.
      */
-    static FieldWidening approximateAsDecimal(boolean isFloat, int precision, int scale) {
+    static FieldWidening approximateAsDecimal(int precision, int scale) {
         return value -> {
             double d = ((Number) value).doubleValue();
             if (Double.isNaN(d) || Double.isInfinite(d)) {
                 throw new DoesNotFit(DECIMAL_LIMIT, DECIMAL_REMEDY);
             }
-            // A FLOAT holds the float nearest to its 6 printed digits: rounding its exact
-            // expansion to 6 digits gives those digits back.
-            BigDecimal exact = isFloat ? new BigDecimal(d).round(FLT_DIG) : new BigDecimal(d);
             DecimalData out =
                     DecimalData.fromBigDecimal(
-                            exact.setScale(scale, RoundingMode.HALF_UP), precision, scale);
+                            new BigDecimal(d).setScale(scale, RoundingMode.HALF_UP),
+                            precision,
+                            scale);
             if (out == null) {
                 throw new DoesNotFit(DECIMAL_LIMIT, DECIMAL_REMEDY);
             }
             return out;
         };
     }
-
-    MathContext FLT_DIG = new MathContext(6, RoundingMode.HALF_EVEN);
 
     String DECIMAL_LIMIT = "has more integer digits than the declared precision allows";
     String DECIMAL_REMEDY = "declare a DECIMAL with more integer digits, or DOUBLE";
@@ -177,7 +188,10 @@ interface FieldWidening extends Serializable {
         return between(column, mapped, declared, DeclaredValueSettings.AS_MAPPED);
     }
 
-    /** The conversion for an accepted pair; fails for a pair the rule refuses. */
+    /**
+     * The conversion for an accepted pair; fails for a pair the rule refuses. Spatial values come
+     * in {@link SpatialValueForm#MYSQL_INTERNAL}, as the table source asks the connector for them.
+     */
     static FieldWidening between(
             @Nullable ColumnSchema column,
             LogicalType mapped,
@@ -185,6 +199,16 @@ interface FieldWidening extends Serializable {
             DeclaredValueSettings settings) {
         if (DeclaredTypeRule.isMySqlMeaning(column, declared)) {
             return mySqlMeaning(column, declared, settings);
+        }
+        if (column != null && column.type().isSpatial()) {
+            if (!DeclaredTypeRule.isLosslessWideningIgnoringLength(mapped, declared)) {
+                throw new IllegalArgumentException(
+                        "not a lossless widening: "
+                                + mapped.asSummaryString()
+                                + " to "
+                                + declared.asSummaryString());
+            }
+            return SPATIAL_AS_WKB;
         }
         if (column != null
                 && column.type() == MySqlType.JSON
@@ -257,8 +281,7 @@ interface FieldWidening extends Serializable {
             case FLOAT:
             case DOUBLE:
                 DecimalType d = (DecimalType) declared;
-                return approximateAsDecimal(
-                        column.type() == MySqlType.FLOAT, d.getPrecision(), d.getScale());
+                return approximateAsDecimal(d.getPrecision(), d.getScale());
             default:
                 throw new IllegalArgumentException("no MySQL meaning for " + column.type());
         }

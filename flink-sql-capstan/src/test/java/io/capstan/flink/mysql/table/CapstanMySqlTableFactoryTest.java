@@ -3,6 +3,7 @@ package io.capstan.flink.mysql.table;
 import io.capstan.flink.mysql.StartupMode;
 import io.capstan.flink.mysql.StartupOptions;
 import io.capstan.flink.mysql.connect.SslMode;
+import io.capstan.flink.mysql.convert.SpatialValueForm;
 import io.capstan.flink.mysql.schema.TableId;
 import io.capstan.flink.mysql.source.CapstanSourceConfig;
 import io.capstan.flink.mysql.source.SnapshotOptions;
@@ -183,6 +184,10 @@ class CapstanMySqlTableFactoryTest {
         assertThat(initialSource.createSource(ROWS).config().startupOptions())
                 .isEqualTo(StartupOptions.initial());
         assertThat(initialSource.getChangelogMode()).isEqualTo(ChangelogMode.all());
+        // spatial values with their SRID, so that STRING prints it; BYTES drops it again
+        assertThat(initialSource.createSource(ROWS).config().spatialForm())
+                .isEqualTo(SpatialValueForm.MYSQL_INTERNAL);
+        assertThat(initial.source().spatialForm()).isEqualTo(SpatialValueForm.WKB);
 
         CapstanMySqlTableSource snapshot =
                 (CapstanMySqlTableSource)
@@ -250,7 +255,12 @@ class CapstanMySqlTableFactoryTest {
                 .isEqualTo(Duration.ofSeconds(60));
         assertThat(sql.chunkKeyColumnForAllTables()).isEmpty();
         assertThat(sql.chunkKeyColumn(TableId.of("shop", "orders"))).isEmpty();
-        assertThat(sql).isEqualTo(dataStream.withReadColumns(sql.readOptions().columns().get()));
+        // besides the projected columns, only the spatial form differs (SQL prints the SRID)
+        assertThat(sql)
+                .isEqualTo(
+                        dataStream
+                                .withReadColumns(sql.readOptions().columns().get())
+                                .withSpatialForm(SpatialValueForm.MYSQL_INTERNAL));
     }
 
     @Test

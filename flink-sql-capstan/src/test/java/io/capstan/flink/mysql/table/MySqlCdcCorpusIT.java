@@ -605,8 +605,7 @@ class MySqlCdcCorpusIT {
                                 "+I[-1, 1, " + wideTail + "]",
                                 "-D[0, 1024, " + wideTail + "]")));
         // MysqlConnectorCharsetITCase#testCharset: one definition per column character set
-        // (ddl/charset_test.sql; macroman and macce are left out: capstan has no decoder mapped for
-        // them and refuses such columns, naming them)
+        // (ddl/charset_test.sql)
         String[][] charsets = {
             {"ucs2", "测试数据", "另一个测试数据"},
             {"utf8", "测试数据", "另一个测试数据"},
@@ -626,6 +625,8 @@ class MySqlCdcCorpusIT {
             {"cp1250", "ÓÔŐÖ", "ŠŞŤŹ"},
             {"cp1251", "твой", "любой"},
             {"cp1257", "piedzimst brīvi", "apveltīti ar saprātu"},
+            {"macroman", "ÀÆÉ", "Üæû"},
+            {"macce", "ÓÔŐÖ", "ŮÚŰÜ"},
             {"big5", "大五", "丹店"}
         };
         for (int i = 0; i < charsets.length; i++) {

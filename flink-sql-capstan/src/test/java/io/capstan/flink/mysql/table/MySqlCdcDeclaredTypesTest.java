@@ -227,16 +227,36 @@ class MySqlCdcDeclaredTypesTest {
     }
 
     @Test
-    void aFloatIsDeclarableAsDecimalOfItsSixPrintedDigits() {
+    void aFloatIsDeclarableAsDecimalOfItsExactStoredValue() {
         ColumnSchema flt = ColumnSchema.builder("c", MySqlType.FLOAT).build(T);
         FieldWidening w =
                 FieldWidening.between(flt, flt.logicalType(), t(DataTypes.DECIMAL(10, 3)));
-        // The FLOAT arrives as MySQL's 6 digits; 2.0625f's exact value is a tie at scale 3.
+        // 2.0625f's exact value is a tie at scale 3: half-up.
         assertThat(decimalOf(w, 2.0625f)).isEqualTo("2.063");
-        assertThat(decimalOf(w, 1.10000f)).as("not 1.10000002384...").isEqualTo("1.100");
+        assertThat(decimalOf(w, 1.1f)).as("1.10000002384...").isEqualTo("1.100");
         assertThat(decimalOf(w, 123457f)).isEqualTo("123457.000");
-        // 1.0005f is stored as 1.000499963...; MySQL prints 1.0005, which rounds up.
-        assertThat(decimalOf(w, 1.0005f)).isEqualTo("1.001");
+        // 1.0005f is stored as 1.000499963...: down, though MySQL prints it as 1.0005.
+        assertThat(decimalOf(w, 1.0005f)).isEqualTo("1.000");
+        FieldWidening ten =
+                FieldWidening.between(flt, flt.logicalType(), t(DataTypes.DECIMAL(20, 10)));
+        // 16777217 stored into a FLOAT is 16777216 (MySQL prints 1.67772e7).
+        assertThat(decimalOf(ten, 16777216f)).isEqualTo("16777216.0000000000");
+        // The float after 0.1f, 0.100000008940696716...; MySQL prints 0.1.
+        assertThat(decimalOf(ten, Math.nextUp(0.1f))).isEqualTo("0.1000000089");
+        assertThatThrownBy(() -> w.widen(16777216f * 1024))
+                .isInstanceOf(FieldWidening.DoesNotFit.class);
+    }
+
+    /** A point as MySQL stores it: the SRID (4 bytes, little-endian), then standard WKB. */
+    private static byte[] mysqlPoint(int srid, double x, double y) {
+        return java.nio.ByteBuffer.allocate(25)
+                .order(java.nio.ByteOrder.LITTLE_ENDIAN)
+                .putInt(srid)
+                .put((byte) 1)
+                .putInt(1)
+                .putDouble(x)
+                .putDouble(y)
+                .array();
     }
 
     private static String decimalOf(FieldWidening w, Object value) {
@@ -292,32 +312,31 @@ class MySqlCdcDeclaredTypesTest {
                                 point, point.logicalType(), t(DataTypes.VARCHAR(1000))))
                 .hasValueSatisfying(
                         r -> assertThat(r).contains("declare BYTES").contains("or STRING"));
-        // POINT(1 1) as standard WKB; the text as in mysql-cdc's type mapping table
+        // POINT(1 1) as MySQL stores it (SRID 0, then standard WKB); the text as in mysql-cdc's
+        // type mapping table
+        FieldWidening asText =
+                FieldWidening.between(
+                        point,
+                        point.logicalType(),
+                        t(DataTypes.STRING()),
+                        DeclaredValueSettings.AS_MAPPED);
+        assertThat(asText.widen(mysqlPoint(0, 1, 1)).toString())
+                .isEqualTo("{\"coordinates\":[1,1],\"type\":\"Point\",\"srid\":0}");
+        // the stored SRID, as mysql-cdc prints it
+        assertThat(asText.widen(mysqlPoint(4326, 1, 2)).toString())
+                .isEqualTo("{\"coordinates\":[1,2],\"type\":\"Point\",\"srid\":4326}");
+        // BYTES is standard WKB: the SRID prefix dropped
         byte[] wkb =
-                java.nio.ByteBuffer.allocate(21)
-                        .order(java.nio.ByteOrder.LITTLE_ENDIAN)
-                        .put((byte) 1)
-                        .putInt(1)
-                        .putDouble(1)
-                        .putDouble(1)
-                        .array();
-        assertThat(
+                (byte[])
                         FieldWidening.between(
                                         point,
                                         point.logicalType(),
-                                        t(DataTypes.STRING()),
+                                        t(DataTypes.BYTES()),
                                         DeclaredValueSettings.AS_MAPPED)
-                                .widen(wkb)
-                                .toString())
-                .isEqualTo("{\"coordinates\":[1,1],\"type\":\"Point\",\"srid\":0}");
-        assertThatThrownBy(
-                        () ->
-                                FieldWidening.between(
-                                                point,
-                                                point.logicalType(),
-                                                t(DataTypes.STRING()),
-                                                DeclaredValueSettings.AS_MAPPED)
-                                        .widen(new byte[] {1, 1}))
+                                .widen(mysqlPoint(4326, 1, 2));
+        assertThat(wkb)
+                .containsExactly(java.util.Arrays.copyOfRange(mysqlPoint(4326, 1, 2), 4, 25));
+        assertThatThrownBy(() -> asText.widen(new byte[] {0, 0, 0, 0, 1, 1}))
                 .isInstanceOf(FieldWidening.DoesNotFit.class);
     }
 

@@ -56,6 +56,7 @@ public final class ServerProxies implements MySqlProxies {
                         // transactions; they still join the processed set, also after a restore.
                         .startTimestampMillis(config.startupOptions().timestampMillis())
                         .truncateHandling(config.truncateHandling())
+                        .spatialForm(config.spatialForm())
                         .build();
         return new StreamerBinlogStream(new BinlogStreamer(streamerConfig, start, ddlObserver));
     }

@@ -1,6 +1,7 @@
 package io.capstan.flink.mysql.snapshot.read;
 
 import io.capstan.flink.mysql.OptionRules;
+import io.capstan.flink.mysql.convert.SpatialValueForm;
 
 import org.apache.flink.annotation.Internal;
 
@@ -28,6 +29,9 @@ import static io.capstan.flink.mysql.CapstanMySqlOptions.SCAN_SNAPSHOT_LOCK_WAIT
  *   <li>columns to read (default all): the snapshot SELECT reads only these and each table's chunk
  *       key columns; the other columns are null in snapshot rows. The SQL connector sets them to
  *       the columns a query uses (projection push-down).
+ *   <li>the form of spatial values (default standard WKB): the SQL connector asks for MySQL's own
+ *       value with its SRID; the binlog reader converts in the same form ({@link
+ *       io.capstan.flink.mysql.source.CapstanSourceConfig#spatialForm()}).
  * </ul>
  */
 @Internal
@@ -44,6 +48,7 @@ public final class SnapshotReadOptions implements Serializable {
     private final Duration lockWaitTimeout;
     private final Duration lockWaitBudget;
     private final TreeSet<String> columns; // null: every column; names compare case-insensitively
+    private final SpatialValueForm spatialForm;
 
     public SnapshotReadOptions(int fetchSize, Duration lockWaitTimeout, Duration lockWaitBudget) {
         this(fetchSize, lockWaitTimeout, lockWaitBudget, null);
@@ -57,6 +62,15 @@ public final class SnapshotReadOptions implements Serializable {
             Duration lockWaitTimeout,
             Duration lockWaitBudget,
             Collection<String> columns) {
+        this(fetchSize, lockWaitTimeout, lockWaitBudget, columns, SpatialValueForm.WKB);
+    }
+
+    private SnapshotReadOptions(
+            int fetchSize,
+            Duration lockWaitTimeout,
+            Duration lockWaitBudget,
+            Collection<String> columns,
+            SpatialValueForm spatialForm) {
         OptionRules.fetchSize(fetchSize);
         OptionRules.lockWaitTimeout(lockWaitTimeout);
         OptionRules.lockWaitBudget(lockWaitBudget, lockWaitTimeout);
@@ -66,6 +80,7 @@ public final class SnapshotReadOptions implements Serializable {
         this.fetchSize = fetchSize;
         this.lockWaitTimeout = lockWaitTimeout;
         this.lockWaitBudget = lockWaitBudget;
+        this.spatialForm = Objects.requireNonNull(spatialForm, "spatialForm");
         if (columns == null) {
             this.columns = null;
         } else {
@@ -81,7 +96,18 @@ public final class SnapshotReadOptions implements Serializable {
 
     /** These options reading only {@code columns} (chunk key columns are added), or all if null. */
     public SnapshotReadOptions withColumns(Collection<String> columns) {
-        return new SnapshotReadOptions(fetchSize, lockWaitTimeout, lockWaitBudget, columns);
+        return new SnapshotReadOptions(
+                fetchSize, lockWaitTimeout, lockWaitBudget, columns, spatialForm);
+    }
+
+    /** These options delivering spatial values in {@code form}. */
+    public SnapshotReadOptions withSpatialForm(SpatialValueForm form) {
+        return new SnapshotReadOptions(fetchSize, lockWaitTimeout, lockWaitBudget, columns, form);
+    }
+
+    /** The form spatial values are delivered in. */
+    public SpatialValueForm spatialForm() {
+        return spatialForm;
     }
 
     public int fetchSize() {
@@ -123,14 +149,19 @@ public final class SnapshotReadOptions implements Serializable {
                 && lockWaitTimeout.equals(that.lockWaitTimeout)
                 && lockWaitBudget.equals(that.lockWaitBudget)
                 // both sets compare names case-insensitively, so equals does too
-                && Objects.equals(columns, that.columns);
+                && Objects.equals(columns, that.columns)
+                && spatialForm == that.spatialForm;
     }
 
     @Override
     public int hashCode() {
         // The set's own hash code hashes names case-sensitively; its size agrees with equals.
         return Objects.hash(
-                fetchSize, lockWaitTimeout, lockWaitBudget, columns == null ? -1 : columns.size());
+                fetchSize,
+                lockWaitTimeout,
+                lockWaitBudget,
+                columns == null ? -1 : columns.size(),
+                spatialForm);
     }
 
     @Override
@@ -142,6 +173,8 @@ public final class SnapshotReadOptions implements Serializable {
                 + ", lockWaitBudget="
                 + lockWaitBudget
                 + (columns == null ? "" : ", columns=" + columns)
+                + ", spatialForm="
+                + spatialForm
                 + "}";
     }
 }

@@ -1,7 +1,7 @@
 package io.capstan.flink.mysql.snapshot.read;
 
 import io.capstan.flink.mysql.convert.RowConverter;
-import io.capstan.flink.mysql.schema.ColumnSchema;
+import io.capstan.flink.mysql.convert.SpatialValueForm;
 import io.capstan.flink.mysql.schema.TableSchema;
 import io.capstan.flink.mysql.snapshot.key.ChunkKey;
 import io.capstan.flink.mysql.snapshot.key.KeyColumn;
@@ -25,6 +25,7 @@ public final class TableReadSpec {
     private final ChunkKey key;
     private final List<String> columns;
     private final JdbcRowDecoder decoder;
+    private final List<String> selectItems;
     private final String selectPrefix;
     private final TableSchema schema;
     private final OptionalLong fingerprint;
@@ -32,6 +33,7 @@ public final class TableReadSpec {
     private TableReadSpec(
             ChunkKey key,
             List<String> columns,
+            List<String> selectItems,
             JdbcRowDecoder decoder,
             TableSchema schema,
             OptionalLong fingerprint) {
@@ -43,14 +45,9 @@ public final class TableReadSpec {
         }
         this.columns = List.copyOf(columns);
         this.decoder = Objects.requireNonNull(decoder, "decoder");
-        StringBuilder sb = new StringBuilder("SELECT ");
-        for (int i = 0; i < columns.size(); i++) {
-            if (i > 0) {
-                sb.append(", ");
-            }
-            sb.append('`').append(columns.get(i).replace("`", "``")).append('`');
-        }
-        this.selectPrefix = sb.append(" FROM ").append(key.table().quoted()).toString();
+        this.selectItems = List.copyOf(selectItems);
+        this.selectPrefix =
+                "SELECT " + String.join(", ", selectItems) + " FROM " + key.table().quoted();
     }
 
     /**
@@ -69,6 +66,18 @@ public final class TableReadSpec {
      */
     public static TableReadSpec forSchema(
             ChunkKey key, TableSchema schema, Optional<Set<String>> onlyColumns) {
+        return forSchema(key, schema, onlyColumns, SpatialValueForm.WKB);
+    }
+
+    /**
+     * Like {@link #forSchema(ChunkKey, TableSchema, Optional)}, with spatial values in {@code
+     * spatialForm}.
+     */
+    public static TableReadSpec forSchema(
+            ChunkKey key,
+            TableSchema schema,
+            Optional<Set<String>> onlyColumns,
+            SpatialValueForm spatialForm) {
         if (!schema.tableId().equals(key.table())) {
             throw new IllegalArgumentException(
                     "schema of " + schema.tableId() + " given for table " + key.table());
@@ -86,28 +95,38 @@ public final class TableReadSpec {
                                 + " of the schema; the table changed, restart");
             }
         }
-        RowConverter converter = RowConverter.of(schema);
+        RowConverter converter = RowConverter.of(schema, spatialForm);
         if (onlyColumns.isEmpty()) {
             List<String> names = new ArrayList<>();
-            for (ColumnSchema c : schema.columns()) {
-                names.add(c.name());
+            List<String> items = new ArrayList<>();
+            for (int i = 0; i < schema.columnCount(); i++) {
+                names.add(schema.column(i).name());
+                items.add(converter.selectExpression(i));
             }
-            return new TableReadSpec(key, names, converter::fromJdbc, schema, OptionalLong.empty());
+            return new TableReadSpec(
+                    key, names, items, converter::fromJdbc, schema, OptionalLong.empty());
         }
         Set<String> wanted = new TreeSet<>(String.CASE_INSENSITIVE_ORDER);
         wanted.addAll(onlyColumns.get());
         List<String> names = new ArrayList<>();
+        List<String> items = new ArrayList<>();
         List<Integer> positions = new ArrayList<>();
         for (int i = 0; i < schema.columnCount(); i++) {
             String name = schema.column(i).name();
             if (wanted.contains(name) || isKeyColumn(key, i)) {
                 names.add(name);
+                items.add(converter.selectExpression(i));
                 positions.add(i);
             }
         }
         int[] read = positions.stream().mapToInt(Integer::intValue).toArray();
         return new TableReadSpec(
-                key, names, rs -> converter.fromJdbc(rs, read), schema, OptionalLong.empty());
+                key,
+                names,
+                items,
+                rs -> converter.fromJdbc(rs, read),
+                schema,
+                OptionalLong.empty());
     }
 
     private static boolean isKeyColumn(ChunkKey key, int rowIndex) {
@@ -145,7 +164,8 @@ public final class TableReadSpec {
      * from the table as the spec was built.
      */
     public TableReadSpec fingerprinted(long fingerprint) {
-        return new TableReadSpec(key, columns, decoder, schema, OptionalLong.of(fingerprint));
+        return new TableReadSpec(
+                key, columns, selectItems, decoder, schema, OptionalLong.of(fingerprint));
     }
 
     /**
@@ -156,7 +176,10 @@ public final class TableReadSpec {
         return fingerprint;
     }
 
-    /** {@code SELECT `a`, `b` FROM `db`.`t`}. */
+    /**
+     * {@code SELECT `a`, `b` FROM `db`.`t`}, each item as {@link RowConverter#selectExpression}
+     * reads its column.
+     */
     String selectPrefix() {
         return selectPrefix;
     }

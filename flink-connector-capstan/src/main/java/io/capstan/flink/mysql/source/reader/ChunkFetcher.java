@@ -87,7 +87,8 @@ final class ChunkFetcher implements AutoCloseable {
                         table, "detected before reading chunk " + split.splitId());
             }
             spec =
-                    TableReadSpec.forSchema(split.key(), schema, options.columns())
+                    TableReadSpec.forSchema(
+                                    split.key(), schema, options.columns(), options.spatialForm())
                             .fingerprinted(TableFingerprints.of(schema, keys, split.key()));
             specs.put(table, spec);
         }

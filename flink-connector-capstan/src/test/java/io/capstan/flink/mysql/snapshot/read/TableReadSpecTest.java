@@ -58,4 +58,30 @@ class TableReadSpecTest {
         assertThat(TableReadSpec.forSchema(KEY, SCHEMA, Optional.of(Set.of())).columns())
                 .containsExactly("id");
     }
+
+    @Test
+    void aFloatColumnIsSelectedAsItsExactDouble() {
+        TableSchema withFloat =
+                new TableSchema(
+                        TestKeys.TABLE,
+                        List.of(
+                                ColumnSchema.builder("id", MySqlType.BIGINT)
+                                        .nullable(false)
+                                        .build(TestKeys.TABLE),
+                                ColumnSchema.builder("w", MySqlType.FLOAT).build(TestKeys.TABLE)),
+                        new int[] {0});
+        ChunkKey key =
+                new ChunkKey(
+                        TestKeys.TABLE,
+                        List.of(new KeyColumn("id", 0, KeyKind.INTEGER, false, 0, 0, "bigint")),
+                        ChunkKey.Source.PRIMARY_KEY);
+        TableReadSpec spec = TableReadSpec.forSchema(key, withFloat, Optional.empty());
+        assertThat(spec.columns()).containsExactly("id", "w");
+        assertThat(spec.selectPrefix()).isEqualTo("SELECT `id`, `w` * 1e0 FROM `db`.`t`");
+        assertThat(
+                        TableReadSpec.forSchema(key, withFloat, Optional.of(Set.of("w")))
+                                .fingerprinted(7)
+                                .selectPrefix())
+                .isEqualTo("SELECT `id`, `w` * 1e0 FROM `db`.`t`");
+    }
 }
