@@ -77,7 +77,8 @@ public final class BinlogStreamer implements AutoCloseable {
                         metrics,
                         handOver::add,
                         Objects.requireNonNull(ddlObserver, "ddlObserver"),
-                        config.truncateHandling());
+                        config.truncateHandling(),
+                        config.xaMaxPendingRows());
         this.supervisor =
                 new ReconnectSupervisor(
                         config,

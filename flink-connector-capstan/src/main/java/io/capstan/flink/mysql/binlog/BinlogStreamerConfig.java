@@ -1,5 +1,6 @@
 package io.capstan.flink.mysql.binlog;
 
+import io.capstan.flink.mysql.CapstanMySqlOptions;
 import io.capstan.flink.mysql.OptionRules;
 import io.capstan.flink.mysql.TruncateHandling;
 import io.capstan.flink.mysql.connect.MySqlConnectionConfig;
@@ -33,6 +34,7 @@ public final class BinlogStreamerConfig implements Serializable {
     private final Duration reconnectMaxDuration;
     private final Long startTimestampMillis;
     private final TruncateHandling truncateHandling;
+    private final int xaMaxPendingRows;
 
     private BinlogStreamerConfig(Builder b) {
         this.connection = Objects.requireNonNull(b.connection, "connection");
@@ -61,6 +63,11 @@ public final class BinlogStreamerConfig implements Serializable {
         }
         this.startTimestampMillis = b.startTimestampMillis;
         this.truncateHandling = Objects.requireNonNull(b.truncateHandling, "truncateHandling");
+        if (b.xaMaxPendingRows < 1) {
+            throw new IllegalArgumentException(
+                    "XA max pending rows must be >= 1, was " + b.xaMaxPendingRows);
+        }
+        this.xaMaxPendingRows = b.xaMaxPendingRows;
     }
 
     public static Builder builder() {
@@ -114,6 +121,14 @@ public final class BinlogStreamerConfig implements Serializable {
         return truncateHandling;
     }
 
+    /**
+     * How many captured row changes of prepared XA transactions may wait in memory for their
+     * outcome.
+     */
+    public int xaMaxPendingRows() {
+        return xaMaxPendingRows;
+    }
+
     public Builder toBuilder() {
         Builder b = new Builder();
         b.connection = connection;
@@ -126,6 +141,7 @@ public final class BinlogStreamerConfig implements Serializable {
         b.reconnectMaxDuration = reconnectMaxDuration;
         b.startTimestampMillis = startTimestampMillis;
         b.truncateHandling = truncateHandling;
+        b.xaMaxPendingRows = xaMaxPendingRows;
         return b;
     }
 
@@ -149,6 +165,8 @@ public final class BinlogStreamerConfig implements Serializable {
                 + startTimestampMillis
                 + ", truncateHandling="
                 + truncateHandling
+                + ", xaMaxPendingRows="
+                + xaMaxPendingRows
                 + "}";
     }
 
@@ -171,6 +189,8 @@ public final class BinlogStreamerConfig implements Serializable {
         private Duration reconnectMaxDuration = Duration.ofMinutes(10);
         private Long startTimestampMillis;
         private TruncateHandling truncateHandling = TruncateHandling.HALT;
+        private int xaMaxPendingRows =
+                CapstanMySqlOptions.BINLOG_XA_MAX_PENDING_ROWS.defaultValue();
 
         private Builder() {}
 
@@ -228,6 +248,12 @@ public final class BinlogStreamerConfig implements Serializable {
         /** Default {@link TruncateHandling#HALT}. */
         public Builder truncateHandling(TruncateHandling truncateHandling) {
             this.truncateHandling = truncateHandling;
+            return this;
+        }
+
+        /** Default: the default of {@code binlog.xa.max-pending-rows}. */
+        public Builder xaMaxPendingRows(int xaMaxPendingRows) {
+            this.xaMaxPendingRows = xaMaxPendingRows;
             return this;
         }
 

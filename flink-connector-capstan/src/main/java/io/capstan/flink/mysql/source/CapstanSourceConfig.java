@@ -43,6 +43,7 @@ public final class CapstanSourceConfig implements Serializable {
     private final SnapshotOptions snapshot;
     private final TruncateHandling truncateHandling;
     private final Duration binlogRetentionCheckInterval;
+    private final int xaMaxPendingRows;
 
     public CapstanSourceConfig(
             MySqlConnectionConfig connection,
@@ -103,6 +104,37 @@ public final class CapstanSourceConfig implements Serializable {
             SnapshotOptions snapshot,
             TruncateHandling truncateHandling,
             Duration binlogRetentionCheckInterval) {
+        this(
+                connection,
+                tables,
+                serverId,
+                startupOptions,
+                binlogQueueCapacity,
+                reconnectBackoff,
+                reconnectBudget,
+                snapshot,
+                truncateHandling,
+                binlogRetentionCheckInterval,
+                BINLOG_XA_MAX_PENDING_ROWS.defaultValue());
+    }
+
+    /**
+     * @param xaMaxPendingRows captured row changes of prepared XA transactions the binlog reader
+     *     may hold until their outcome
+     */
+    public CapstanSourceConfig(
+            MySqlConnectionConfig connection,
+            TableSelection tables,
+            long serverId,
+            StartupOptions startupOptions,
+            int binlogQueueCapacity,
+            Duration reconnectBackoff,
+            Duration reconnectBudget,
+            SnapshotOptions snapshot,
+            TruncateHandling truncateHandling,
+            Duration binlogRetentionCheckInterval,
+            int xaMaxPendingRows) {
+        this.xaMaxPendingRows = OptionRules.xaMaxPendingRows(xaMaxPendingRows);
         this.binlogRetentionCheckInterval =
                 OptionRules.positive(
                         SCAN_SNAPSHOT_BINLOG_RETENTION_CHECK_INTERVAL,
@@ -202,7 +234,8 @@ public final class CapstanSourceConfig implements Serializable {
                 reconnectBudget,
                 snapshot,
                 OptionRules.truncateHandling(options.get(BINLOG_TRUNCATE_HANDLING)),
-                options.get(SCAN_SNAPSHOT_BINLOG_RETENTION_CHECK_INTERVAL));
+                options.get(SCAN_SNAPSHOT_BINLOG_RETENTION_CHECK_INTERVAL),
+                options.get(BINLOG_XA_MAX_PENDING_ROWS));
     }
 
     /** This configuration reading only {@code columns} in the snapshot (chunk keys are added). */
@@ -217,7 +250,8 @@ public final class CapstanSourceConfig implements Serializable {
                 reconnectBudget,
                 snapshot.withReadColumns(columns),
                 truncateHandling,
-                binlogRetentionCheckInterval);
+                binlogRetentionCheckInterval,
+                xaMaxPendingRows);
     }
 
     public MySqlConnectionConfig connection() {
@@ -261,6 +295,11 @@ public final class CapstanSourceConfig implements Serializable {
         return binlogRetentionCheckInterval;
     }
 
+    /** Captured row changes of prepared XA transactions held until their outcome, at most. */
+    public int xaMaxPendingRows() {
+        return xaMaxPendingRows;
+    }
+
     /** Chunk size, read options and chunk key columns of the snapshot. */
     public SnapshotOptions snapshot() {
         return snapshot;
@@ -285,7 +324,8 @@ public final class CapstanSourceConfig implements Serializable {
                 && reconnectBudget.equals(that.reconnectBudget)
                 && snapshot.equals(that.snapshot)
                 && truncateHandling == that.truncateHandling
-                && binlogRetentionCheckInterval.equals(that.binlogRetentionCheckInterval);
+                && binlogRetentionCheckInterval.equals(that.binlogRetentionCheckInterval)
+                && xaMaxPendingRows == that.xaMaxPendingRows;
     }
 
     @Override
@@ -300,7 +340,8 @@ public final class CapstanSourceConfig implements Serializable {
                 reconnectBudget,
                 snapshot,
                 truncateHandling,
-                binlogRetentionCheckInterval);
+                binlogRetentionCheckInterval,
+                xaMaxPendingRows);
     }
 
     @Override
@@ -324,6 +365,8 @@ public final class CapstanSourceConfig implements Serializable {
                 + truncateHandling
                 + ", binlogRetentionCheckInterval="
                 + binlogRetentionCheckInterval
+                + ", xaMaxPendingRows="
+                + xaMaxPendingRows
                 + ", "
                 + snapshot
                 + "}";

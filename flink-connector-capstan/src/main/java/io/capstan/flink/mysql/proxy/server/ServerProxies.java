@@ -56,6 +56,7 @@ public final class ServerProxies implements MySqlProxies {
                         // transactions; they still join the processed set, also after a restore.
                         .startTimestampMillis(config.startupOptions().timestampMillis())
                         .truncateHandling(config.truncateHandling())
+                        .xaMaxPendingRows(config.xaMaxPendingRows())
                         .build();
         return new StreamerBinlogStream(new BinlogStreamer(streamerConfig, start, ddlObserver));
     }
