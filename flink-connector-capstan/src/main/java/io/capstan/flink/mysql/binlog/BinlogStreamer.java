@@ -78,7 +78,8 @@ public final class BinlogStreamer implements AutoCloseable {
                         handOver::add,
                         Objects.requireNonNull(ddlObserver, "ddlObserver"),
                         config.truncateHandling(),
-                        config.xaMaxPendingRows());
+                        config.xaMaxPendingRows(),
+                        config.startsAfterSnapshot());
         this.supervisor =
                 new ReconnectSupervisor(
                         config,

@@ -35,6 +35,7 @@ public final class BinlogStreamerConfig implements Serializable {
     private final Long startTimestampMillis;
     private final TruncateHandling truncateHandling;
     private final int xaMaxPendingRows;
+    private final boolean startsAfterSnapshot;
 
     private BinlogStreamerConfig(Builder b) {
         this.connection = Objects.requireNonNull(b.connection, "connection");
@@ -68,6 +69,7 @@ public final class BinlogStreamerConfig implements Serializable {
                     "XA max pending rows must be >= 1, was " + b.xaMaxPendingRows);
         }
         this.xaMaxPendingRows = b.xaMaxPendingRows;
+        this.startsAfterSnapshot = b.startsAfterSnapshot;
     }
 
     public static Builder builder() {
@@ -129,6 +131,14 @@ public final class BinlogStreamerConfig implements Serializable {
         return xaMaxPendingRows;
     }
 
+    /**
+     * Whether the start position is a snapshot's handoff (the intersection of its chunks' G), whose
+     * chunks hold the changes of an XA transaction prepared before it (docs/adr/0008).
+     */
+    public boolean startsAfterSnapshot() {
+        return startsAfterSnapshot;
+    }
+
     public Builder toBuilder() {
         Builder b = new Builder();
         b.connection = connection;
@@ -142,6 +152,7 @@ public final class BinlogStreamerConfig implements Serializable {
         b.startTimestampMillis = startTimestampMillis;
         b.truncateHandling = truncateHandling;
         b.xaMaxPendingRows = xaMaxPendingRows;
+        b.startsAfterSnapshot = startsAfterSnapshot;
         return b;
     }
 
@@ -167,6 +178,8 @@ public final class BinlogStreamerConfig implements Serializable {
                 + truncateHandling
                 + ", xaMaxPendingRows="
                 + xaMaxPendingRows
+                + ", startsAfterSnapshot="
+                + startsAfterSnapshot
                 + "}";
     }
 
@@ -191,6 +204,7 @@ public final class BinlogStreamerConfig implements Serializable {
         private TruncateHandling truncateHandling = TruncateHandling.HALT;
         private int xaMaxPendingRows =
                 CapstanMySqlOptions.BINLOG_XA_MAX_PENDING_ROWS.defaultValue();
+        private boolean startsAfterSnapshot;
 
         private Builder() {}
 
@@ -254,6 +268,15 @@ public final class BinlogStreamerConfig implements Serializable {
         /** Default: the default of {@code binlog.xa.max-pending-rows}. */
         public Builder xaMaxPendingRows(int xaMaxPendingRows) {
             this.xaMaxPendingRows = xaMaxPendingRows;
+            return this;
+        }
+
+        /**
+         * Default false: the start position was given, not a snapshot's handoff, so the commit of
+         * an XA transaction prepared before it halts ({@code xa_prepared_before_start}).
+         */
+        public Builder startsAfterSnapshot(boolean startsAfterSnapshot) {
+            this.startsAfterSnapshot = startsAfterSnapshot;
             return this;
         }
 

@@ -88,6 +88,7 @@ final class TransactionAssembler {
     private final DdlObserver ddlObserver;
     private final CapturedTableStatements statements;
     private final PendingXaBook xa;
+    private final boolean startsAfterSnapshot;
 
     private GtidSet processed;
     private Gtid resumedGtid; // the start position's partial transaction until it has been ended
@@ -135,7 +136,8 @@ final class TransactionAssembler {
                 sink,
                 ddlObserver,
                 truncateHandling,
-                CapstanMySqlOptions.BINLOG_XA_MAX_PENDING_ROWS.defaultValue());
+                CapstanMySqlOptions.BINLOG_XA_MAX_PENDING_ROWS.defaultValue(),
+                false);
     }
 
     TransactionAssembler(
@@ -146,7 +148,9 @@ final class TransactionAssembler {
             RecordSink sink,
             DdlObserver ddlObserver,
             TruncateHandling truncateHandling,
-            int xaMaxPendingRows) {
+            int xaMaxPendingRows,
+            boolean startsAfterSnapshot) {
+        this.startsAfterSnapshot = startsAfterSnapshot;
         this.tables = tables;
         this.xa = new PendingXaBook(xaMaxPendingRows);
         this.ddlObserver = ddlObserver;
@@ -631,10 +635,20 @@ final class TransactionAssembler {
     private void onXaOutcome(XaId id, boolean commit) throws InterruptedException {
         PendingXaBook.Prepared prepared = xa.take(id);
         if (prepared == null) {
-            if (commit && !droppedByTimestamp) {
+            // Prepared before the start position (a later one would be in the book). A rollback,
+            // or a commit dropped by time, has nothing to deliver; so has a commit after a
+            // snapshot: the prepared part held its tables' metadata locks until this commit, so
+            // every chunk of them was read after it, and its G holds it (docs/adr/0008).
+            if (commit && !droppedByTimestamp && !startsAfterSnapshot) {
                 throw preparedBeforeStart();
             }
-            end(); // a rollback, or dropped by time: nothing of the prepared part to deliver
+            if (commit && startsAfterSnapshot) {
+                LOG.info(
+                        "XA COMMIT {} ends a transaction prepared before the snapshot's handoff"
+                                + " position; its changes are in the snapshot's chunks",
+                        gtid);
+            }
+            end();
             return;
         }
         if (commit) {
@@ -674,10 +688,10 @@ final class TransactionAssembler {
                         + gtid
                         + " commits an XA transaction prepared before the stream's start position "
                         + processed
-                        + ": its rows were prepared before the position this job started from, are"
-                        + " not in the binlog it reads and were not visible to a snapshot taken"
-                        + " while it was prepared. Remedy: restart the job without state (a new"
-                        + " snapshot, or a start position after this commit) once the server lists"
+                        + ": its rows are in the binlog before the position this job was told to start"
+                        + " from, so they cannot be delivered. Remedy: start the job without state"
+                        + " from a position that does not hold the prepared part (earlier), or"
+                        + " with a snapshot (scan.startup.mode 'initial'), or when the server lists"
                         + " no prepared XA transaction (XA RECOVER) at the start.");
     }
 

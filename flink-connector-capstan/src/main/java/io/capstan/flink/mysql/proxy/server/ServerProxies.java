@@ -57,6 +57,7 @@ public final class ServerProxies implements MySqlProxies {
                         .startTimestampMillis(config.startupOptions().timestampMillis())
                         .truncateHandling(config.truncateHandling())
                         .xaMaxPendingRows(config.xaMaxPendingRows())
+                        .startsAfterSnapshot(config.startupOptions().mode().readsSnapshot())
                         .build();
         return new StreamerBinlogStream(new BinlogStreamer(streamerConfig, start, ddlObserver));
     }
