@@ -36,7 +36,8 @@ import java.util.Map;
 
 /**
  * Turns the binlog's event sequence into {@link BinlogRecord}s, one row change at a time (a
- * transaction is never buffered), and knows the exact position to resume from.
+ * transaction is never buffered, except an XA transaction's prepared part, below), and knows the
+ * exact position to resume from.
  *
  * <p>GTID opens a transaction (its GTID and original commit time); TABLE_MAP updates the {@link
  * TableSchemaCache}; each row of a captured table's WRITE/UPDATE/DELETE event becomes a {@link
@@ -57,7 +58,8 @@ import java.util.Map;
  * as its own rows (its GTID, index, commit time), and its {@link TransactionEnd} names the prepared
  * part too, so both join the processed set at once; a rollback drops them. A one-phase commit (an
  * XA_PREPARE event flagged one-phase) emits the rows at once, as an ordinary transaction. A commit
- * of a part prepared before the start position halts ({@code xa_prepared_before_start}).
+ * of a part prepared before the start position halts ({@code xa_prepared_before_start}), except
+ * after a snapshot, whose chunks hold its rows.
  *
  * <p>What cannot be delivered exactly halts rather than passing silently: a data change logged as a
  * statement, and a TRUNCATE, DROP or RENAME of a captured table ({@link CapturedTableStatements},
