@@ -30,6 +30,7 @@ class XaIdTest {
         assertThat(XaId.parse("X'7833',X'',1 ONE PHASE")).isEqualTo(XaId.of(prepare("x3", "", 1)));
         assertThat(XaId.parse("X'7831',X'',1")).isNotEqualTo(XaId.of(prepare("x1", "", 2)));
         assertThat(XaId.parse("X'7831',X'',1")).isNotEqualTo(XaId.of(prepare("x", "1", 1)));
+        assertThat(XaId.parse("X'7832',X'6271',7")).isNotEqualTo(XaId.of(prepare("x2", "bx", 7)));
         assertThat(XaId.parse("X'7831',X'',1").hashCode())
                 .isEqualTo(XaId.of(prepare("x1", "", 1)).hashCode());
     }
