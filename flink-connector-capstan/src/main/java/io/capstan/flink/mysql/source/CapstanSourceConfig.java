@@ -86,39 +86,13 @@ public final class CapstanSourceConfig implements Serializable {
                 reconnectBudget,
                 snapshot,
                 truncateHandling,
-                SCAN_SNAPSHOT_BINLOG_RETENTION_CHECK_INTERVAL.defaultValue());
+                SCAN_SNAPSHOT_BINLOG_RETENTION_CHECK_INTERVAL.defaultValue(),
+                BINLOG_XA_MAX_PENDING_ROWS.defaultValue());
     }
 
     /**
      * @param binlogRetentionCheckInterval how often an {@code initial} snapshot checks that the
      *     binlog its handoff starts from is still on the server
-     */
-    public CapstanSourceConfig(
-            MySqlConnectionConfig connection,
-            TableSelection tables,
-            long serverId,
-            StartupOptions startupOptions,
-            int binlogQueueCapacity,
-            Duration reconnectBackoff,
-            Duration reconnectBudget,
-            SnapshotOptions snapshot,
-            TruncateHandling truncateHandling,
-            Duration binlogRetentionCheckInterval) {
-        this(
-                connection,
-                tables,
-                serverId,
-                startupOptions,
-                binlogQueueCapacity,
-                reconnectBackoff,
-                reconnectBudget,
-                snapshot,
-                truncateHandling,
-                binlogRetentionCheckInterval,
-                BINLOG_XA_MAX_PENDING_ROWS.defaultValue());
-    }
-
-    /**
      * @param xaMaxPendingRows captured row changes of prepared XA transactions the binlog reader
      *     may hold until their outcome
      */
