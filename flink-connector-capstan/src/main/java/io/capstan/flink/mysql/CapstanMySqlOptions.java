@@ -193,6 +193,15 @@ public final class CapstanMySqlOptions {
                                     + " TRUNCATE, op \"t\" in the JSON envelope; RowData and SQL halt)"
                                     + " or skip (one WARN; downstream keeps the rows).");
 
+    public static final ConfigOption<Integer> BINLOG_XA_MAX_PENDING_ROWS =
+            ConfigOptions.key("binlog.xa.max-pending-rows")
+                    .intType()
+                    .defaultValue(100_000)
+                    .withDescription(
+                            "Captured row changes of prepared XA transactions the binlog reader"
+                                    + " holds in memory until their XA COMMIT or XA ROLLBACK (>= 1);"
+                                    + " more halts with xa_pending_rows_exceeded.");
+
     /** DataStream only: the SQL connector keeps the default. */
     public static final ConfigOption<Integer> BINLOG_QUEUE_CAPACITY =
             ConfigOptions.key("binlog.queue.capacity")

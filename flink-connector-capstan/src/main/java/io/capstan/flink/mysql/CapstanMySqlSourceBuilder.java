@@ -234,6 +234,15 @@ public final class CapstanMySqlSourceBuilder<T> {
     }
 
     /**
+     * Option {@code binlog.xa.max-pending-rows}: captured row changes of prepared XA transactions
+     * held in memory until their XA COMMIT or XA ROLLBACK (default 100000, at least 1); more halts
+     * with {@code xa_pending_rows_exceeded}.
+     */
+    public CapstanMySqlSourceBuilder<T> xaMaxPendingRows(int rows) {
+        return set(BINLOG_XA_MAX_PENDING_ROWS, rows);
+    }
+
+    /**
      * Option {@code binlog.queue.capacity} (DataStream only): decoded binlog records buffered ahead
      * of the emitter (default 8192, at least 16).
      */

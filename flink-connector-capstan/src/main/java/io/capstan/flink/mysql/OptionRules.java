@@ -273,6 +273,13 @@ public final class OptionRules {
         throw invalid(BINLOG_TRUNCATE_HANDLING, "it must be halt, emit or skip.");
     }
 
+    public static int xaMaxPendingRows(int value) {
+        if (value < 1) {
+            throw invalid(BINLOG_XA_MAX_PENDING_ROWS, "it must be >= 1, was " + value + ".");
+        }
+        return value;
+    }
+
     public static int binlogQueueCapacity(int value) {
         if (value < MIN_BINLOG_QUEUE_CAPACITY) {
             throw invalid(

@@ -77,7 +77,9 @@ public final class BinlogStreamer implements AutoCloseable {
                         metrics,
                         handOver::add,
                         Objects.requireNonNull(ddlObserver, "ddlObserver"),
-                        config.truncateHandling());
+                        config.truncateHandling(),
+                        config.xaMaxPendingRows(),
+                        config.startsAfterSnapshot());
         this.supervisor =
                 new ReconnectSupervisor(
                         config,

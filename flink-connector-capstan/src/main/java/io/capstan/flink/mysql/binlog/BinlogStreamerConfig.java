@@ -1,5 +1,6 @@
 package io.capstan.flink.mysql.binlog;
 
+import io.capstan.flink.mysql.CapstanMySqlOptions;
 import io.capstan.flink.mysql.OptionRules;
 import io.capstan.flink.mysql.TruncateHandling;
 import io.capstan.flink.mysql.connect.MySqlConnectionConfig;
@@ -35,6 +36,8 @@ public final class BinlogStreamerConfig implements Serializable {
     private final Long startTimestampMillis;
     private final TruncateHandling truncateHandling;
     private final SpatialValueForm spatialForm;
+    private final int xaMaxPendingRows;
+    private final boolean startsAfterSnapshot;
 
     private BinlogStreamerConfig(Builder b) {
         this.connection = Objects.requireNonNull(b.connection, "connection");
@@ -64,6 +67,12 @@ public final class BinlogStreamerConfig implements Serializable {
         this.startTimestampMillis = b.startTimestampMillis;
         this.truncateHandling = Objects.requireNonNull(b.truncateHandling, "truncateHandling");
         this.spatialForm = Objects.requireNonNull(b.spatialForm, "spatialForm");
+        if (b.xaMaxPendingRows < 1) {
+            throw new IllegalArgumentException(
+                    "XA max pending rows must be >= 1, was " + b.xaMaxPendingRows);
+        }
+        this.xaMaxPendingRows = b.xaMaxPendingRows;
+        this.startsAfterSnapshot = b.startsAfterSnapshot;
     }
 
     public static Builder builder() {
@@ -122,6 +131,22 @@ public final class BinlogStreamerConfig implements Serializable {
         return spatialForm;
     }
 
+    /**
+     * How many captured row changes of prepared XA transactions may wait in memory for their
+     * outcome.
+     */
+    public int xaMaxPendingRows() {
+        return xaMaxPendingRows;
+    }
+
+    /**
+     * Whether the start position is a snapshot's handoff (the intersection of its chunks' G), whose
+     * chunks hold the changes of an XA transaction prepared before it (docs/adr/0008).
+     */
+    public boolean startsAfterSnapshot() {
+        return startsAfterSnapshot;
+    }
+
     public Builder toBuilder() {
         Builder b = new Builder();
         b.connection = connection;
@@ -135,6 +160,8 @@ public final class BinlogStreamerConfig implements Serializable {
         b.startTimestampMillis = startTimestampMillis;
         b.truncateHandling = truncateHandling;
         b.spatialForm = spatialForm;
+        b.xaMaxPendingRows = xaMaxPendingRows;
+        b.startsAfterSnapshot = startsAfterSnapshot;
         return b;
     }
 
@@ -160,6 +187,10 @@ public final class BinlogStreamerConfig implements Serializable {
                 + truncateHandling
                 + ", spatialForm="
                 + spatialForm
+                + ", xaMaxPendingRows="
+                + xaMaxPendingRows
+                + ", startsAfterSnapshot="
+                + startsAfterSnapshot
                 + "}";
     }
 
@@ -183,6 +214,9 @@ public final class BinlogStreamerConfig implements Serializable {
         private Long startTimestampMillis;
         private TruncateHandling truncateHandling = TruncateHandling.HALT;
         private SpatialValueForm spatialForm = SpatialValueForm.WKB;
+        private int xaMaxPendingRows =
+                CapstanMySqlOptions.BINLOG_XA_MAX_PENDING_ROWS.defaultValue();
+        private boolean startsAfterSnapshot;
 
         private Builder() {}
 
@@ -246,6 +280,21 @@ public final class BinlogStreamerConfig implements Serializable {
         /** Spatial values as standard WKB (default) or with MySQL's SRID prefix. */
         public Builder spatialForm(SpatialValueForm spatialForm) {
             this.spatialForm = spatialForm;
+            return this;
+        }
+
+        /** Default: the default of {@code binlog.xa.max-pending-rows}. */
+        public Builder xaMaxPendingRows(int xaMaxPendingRows) {
+            this.xaMaxPendingRows = xaMaxPendingRows;
+            return this;
+        }
+
+        /**
+         * Default false: the start position was given, not a snapshot's handoff, so the commit of
+         * an XA transaction prepared before it halts ({@code xa_prepared_before_start}).
+         */
+        public Builder startsAfterSnapshot(boolean startsAfterSnapshot) {
+            this.startsAfterSnapshot = startsAfterSnapshot;
             return this;
         }
 

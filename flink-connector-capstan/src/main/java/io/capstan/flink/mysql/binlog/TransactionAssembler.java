@@ -1,5 +1,6 @@
 package io.capstan.flink.mysql.binlog;
 
+import io.capstan.flink.mysql.CapstanMySqlOptions;
 import io.capstan.flink.mysql.TruncateHandling;
 import io.capstan.flink.mysql.error.CapstanHaltException;
 import io.capstan.flink.mysql.error.HaltReason;
@@ -7,6 +8,7 @@ import io.capstan.flink.mysql.event.Operation;
 import io.capstan.flink.mysql.gtid.Gtid;
 import io.capstan.flink.mysql.gtid.GtidSet;
 import io.capstan.flink.mysql.schema.TableId;
+import io.capstan.flink.mysql.schema.TableSchema;
 
 import org.apache.flink.table.data.RowData;
 
@@ -22,6 +24,7 @@ import com.github.shyiko.mysql.binlog.event.QueryEventData;
 import com.github.shyiko.mysql.binlog.event.TableMapEventData;
 import com.github.shyiko.mysql.binlog.event.UpdateRowsEventData;
 import com.github.shyiko.mysql.binlog.event.WriteRowsEventData;
+import com.github.shyiko.mysql.binlog.event.XAPrepareEventData;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -33,7 +36,8 @@ import java.util.Map;
 
 /**
  * Turns the binlog's event sequence into {@link BinlogRecord}s, one row change at a time (a
- * transaction is never buffered), and knows the exact position to resume from.
+ * transaction is never buffered, except an XA transaction's prepared part, below), and knows the
+ * exact position to resume from.
  *
  * <p>GTID opens a transaction (its GTID and original commit time); TABLE_MAP updates the {@link
  * TableSchemaCache}; each row of a captured table's WRITE/UPDATE/DELETE event becomes a {@link
@@ -46,6 +50,16 @@ import java.util.Map;
  * by one. When resuming inside a transaction, its first {@code rowsAlreadyEmitted} captured rows
  * are skipped. Transactions committed before the start timestamp are ended without rows.
  * FORMAT_DESCRIPTION tells the {@link TableSchemaCache} the binlog's server version.
+ *
+ * <p>An XA transaction is two binlog transactions (docs/adr/0008): the prepared part ({@code XA
+ * START}, rows, {@code XA END}, XA_PREPARE event) and, possibly much later, the outcome ({@code XA
+ * COMMIT} or {@code XA ROLLBACK} query). The prepared part's rows are held in the {@link
+ * PendingXaBook}, not emitted, and its GTID stays outside the processed set; the commit emits them
+ * as its own rows (its GTID, index, commit time), and its {@link TransactionEnd} names the prepared
+ * part too, so both join the processed set at once; a rollback drops them. A one-phase commit (an
+ * XA_PREPARE event flagged one-phase) emits the rows at once, as an ordinary transaction. A commit
+ * of a part prepared before the start position halts ({@code xa_prepared_before_start}), except
+ * after a snapshot, whose chunks hold its rows.
  *
  * <p>What cannot be delivered exactly halts rather than passing silently: a data change logged as a
  * statement, and a TRUNCATE, DROP or RENAME of a captured table ({@link CapturedTableStatements},
@@ -75,6 +89,8 @@ final class TransactionAssembler {
     private final RecordSink sink;
     private final DdlObserver ddlObserver;
     private final CapturedTableStatements statements;
+    private final PendingXaBook xa;
+    private final boolean startsAfterSnapshot;
 
     private GtidSet processed;
     private Gtid resumedGtid; // the start position's partial transaction until it has been ended
@@ -84,6 +100,7 @@ final class TransactionAssembler {
     private Gtid gtid;
     private long commitMicros;
     private boolean afterBegin;
+    private boolean xaPart; // the open transaction is an XA transaction's prepared part
     private boolean droppedByTimestamp;
     private int capturedRows;
     private int rowsToSkip;
@@ -113,7 +130,31 @@ final class TransactionAssembler {
             RecordSink sink,
             DdlObserver ddlObserver,
             TruncateHandling truncateHandling) {
+        this(
+                tables,
+                start,
+                startTimestampMillis,
+                metrics,
+                sink,
+                ddlObserver,
+                truncateHandling,
+                CapstanMySqlOptions.BINLOG_XA_MAX_PENDING_ROWS.defaultValue(),
+                false);
+    }
+
+    TransactionAssembler(
+            TableSchemaCache tables,
+            BinlogStartPosition start,
+            Long startTimestampMillis,
+            BinlogStreamerMetrics metrics,
+            RecordSink sink,
+            DdlObserver ddlObserver,
+            TruncateHandling truncateHandling,
+            int xaMaxPendingRows,
+            boolean startsAfterSnapshot) {
+        this.startsAfterSnapshot = startsAfterSnapshot;
         this.tables = tables;
+        this.xa = new PendingXaBook(xaMaxPendingRows);
         this.ddlObserver = ddlObserver;
         this.statements =
                 new CapturedTableStatements(tables.filter(), truncateHandling, ddlObserver);
@@ -153,6 +194,9 @@ final class TransactionAssembler {
         resumedSkip = position.rowsAlreadyEmitted();
         gtid = null;
         afterBegin = false;
+        xaPart = false;
+        // The prepared parts held are outside the processed set: the server sends them again.
+        xa.clear();
         tables.forgetTableIds();
     }
 
@@ -194,7 +238,8 @@ final class TransactionAssembler {
                 }
                 break;
             case XA_PREPARE:
-                throw xaUnsupported();
+                onXaPrepare(data);
+                break;
             case FORMAT_DESCRIPTION:
                 tables.onServerVersion(((FormatDescriptionEventData) data).getServerVersion());
                 break;
@@ -228,6 +273,7 @@ final class TransactionAssembler {
         long original = data.getOriginalCommitTimestamp();
         commitMicros = original > 0 ? original : header.getTimestamp() * 1000L;
         afterBegin = false;
+        xaPart = false;
         capturedRows = 0;
         rowsToSkip = gtid.equals(resumedGtid) ? resumedSkip : 0;
         droppedByTimestamp =
@@ -236,10 +282,11 @@ final class TransactionAssembler {
 
     private void onQuery(QueryEventData data) throws InterruptedException {
         String sql = data.getSql().trim();
-        if (sql.regionMatches(true, 0, "XA ", 0, 3)) {
-            throw xaUnsupported();
-        }
         if (gtid == null) {
+            return;
+        }
+        if (sql.regionMatches(true, 0, "XA ", 0, 3)) {
+            onXaStatement(sql.substring(3).trim());
             return;
         }
         if (sql.equalsIgnoreCase("BEGIN")) {
@@ -303,6 +350,7 @@ final class TransactionAssembler {
      * drops the open transaction first ({@link #restartFrom}), so it never gets here.
      */
     private void unended() {
+        xa.dropOpen(); // an XA part without XA PREPARE: its held rows were never emitted
         if (capturedRows > 0 && !droppedByTimestamp) {
             throw new CapstanHaltException(
                     HaltReason.TRANSACTION_WITHOUT_END,
@@ -405,27 +453,21 @@ final class TransactionAssembler {
             WriteRowsEventData write = (WriteRowsEventData) data;
             requireFullImage(table, write.getIncludedColumns());
             for (Serializable[] row : write.getRows()) {
-                if (passRow()) {
-                    emit(table, Operation.INSERT, null, row);
-                }
+                onRow(table, Operation.INSERT, null, row);
             }
         } else if (data instanceof UpdateRowsEventData) {
             UpdateRowsEventData update = (UpdateRowsEventData) data;
             requireFullImage(table, update.getIncludedColumnsBeforeUpdate());
             requireFullImage(table, update.getIncludedColumns());
             for (Map.Entry<Serializable[], Serializable[]> row : update.getRows()) {
-                if (passRow()) {
-                    emit(table, Operation.UPDATE, row.getKey(), row.getValue());
-                }
+                onRow(table, Operation.UPDATE, row.getKey(), row.getValue());
             }
         } else {
             DeleteRowsEventData delete = (DeleteRowsEventData) data;
             requireFullImage(table, delete.getIncludedColumns());
             List<Serializable[]> rows = delete.getRows();
             for (Serializable[] row : rows) {
-                if (passRow()) {
-                    emit(table, Operation.DELETE, row, null);
-                }
+                onRow(table, Operation.DELETE, row, null);
             }
         }
     }
@@ -444,19 +486,35 @@ final class TransactionAssembler {
         return true;
     }
 
-    private void emit(
+    /** A captured row: emitted, or held when the open transaction is an XA prepared part. */
+    private void onRow(
             TableSchemaCache.Entry table, Operation op, Serializable[] before, Serializable[] after)
+            throws InterruptedException {
+        if (xaPart) {
+            xa.hold(
+                    gtid,
+                    new PendingXaBook.HeldRow(
+                            table.tableId,
+                            table.schema,
+                            op,
+                            before == null ? null : convert(table, before),
+                            after == null ? null : convert(table, after)));
+        } else if (passRow()) {
+            emit(
+                    table.tableId,
+                    table.schema,
+                    op,
+                    before == null ? null : convert(table, before),
+                    after == null ? null : convert(table, after));
+        }
+    }
+
+    private void emit(
+            TableId table, TableSchema schema, Operation op, RowData before, RowData after)
             throws InterruptedException {
         RowChange change =
                 new RowChange(
-                        table.tableId,
-                        table.schema,
-                        op,
-                        before == null ? null : convert(table, before),
-                        after == null ? null : convert(table, after),
-                        gtid,
-                        capturedRows - 1,
-                        commitMicros);
+                        table, schema, op, before, after, gtid, capturedRows - 1, commitMicros);
         try {
             sink.accept(change);
         } catch (InterruptedException e) {
@@ -467,23 +525,7 @@ final class TransactionAssembler {
     }
 
     private void emitTruncate(TableId table) throws InterruptedException {
-        RowChange change =
-                new RowChange(
-                        table,
-                        null,
-                        Operation.TRUNCATE,
-                        null,
-                        null,
-                        gtid,
-                        capturedRows - 1,
-                        commitMicros);
-        try {
-            sink.accept(change);
-        } catch (InterruptedException e) {
-            capturedRows--;
-            throw e;
-        }
-        metrics.rowChangeEmitted();
+        emit(table, null, Operation.TRUNCATE, null, null);
     }
 
     private static RowData convert(TableSchemaCache.Entry table, Serializable[] row) {
@@ -505,11 +547,22 @@ final class TransactionAssembler {
     }
 
     private void end() throws InterruptedException {
+        end(null);
+    }
+
+    /**
+     * Ends the open transaction; {@code prepared}, the prepared part of the XA transaction this one
+     * commits or rolls back (else null), joins the processed set with it.
+     */
+    private void end(Gtid prepared) throws InterruptedException {
         if (gtid == null) {
             return;
         }
-        sink.accept(new TransactionEnd(gtid, commitMicros));
+        sink.accept(new TransactionEnd(gtid, commitMicros, prepared));
         processed = processed.add(gtid);
+        if (prepared != null) {
+            processed = processed.add(prepared);
+        }
         if (gtid.equals(resumedGtid)) {
             resumedGtid = null;
             resumedSkip = 0;
@@ -521,6 +574,127 @@ final class TransactionAssembler {
         metrics.commitSeen(commitMicros);
         gtid = null;
         afterBegin = false;
+        xaPart = false;
+    }
+
+    // ---- XA transactions ------------------------------------------------------------------------
+
+    /** An {@code XA ...} statement of the open transaction; {@code rest} follows "XA ". */
+    private void onXaStatement(String rest) throws InterruptedException {
+        if (startsWithWord(rest, "START") || startsWithWord(rest, "BEGIN")) {
+            xaPart = true; // its rows wait for the outcome
+            afterBegin = true;
+        } else if (startsWithWord(rest, "END")) {
+            // the rows are complete; XA_PREPARE follows
+        } else if (startsWithWord(rest, "COMMIT")) {
+            if (xaPart) {
+                onePhaseCommit(); // logged as a statement by servers that do so
+            } else {
+                onXaOutcome(xaId(rest.substring(6)), true);
+            }
+        } else if (startsWithWord(rest, "ROLLBACK") && !xaPart) {
+            onXaOutcome(xaId(rest.substring(8)), false);
+        } else {
+            throw xaUnreadable();
+        }
+    }
+
+    private void onXaPrepare(EventData data) throws InterruptedException {
+        if (gtid == null) {
+            return;
+        }
+        if (!xaPart || !(data instanceof XAPrepareEventData)) {
+            throw xaUnreadable();
+        }
+        XAPrepareEventData prepare = (XAPrepareEventData) data;
+        if (prepare.isOnePhase()) {
+            onePhaseCommit();
+            return;
+        }
+        XaId id;
+        try {
+            id = XaId.of(prepare);
+        } catch (IllegalArgumentException e) {
+            throw xaUnreadable();
+        }
+        // Nothing is emitted and the GTID stays outside the processed set until the outcome.
+        xa.prepared(id, gtid);
+        metrics.transactionSeen();
+        gtid = null;
+        afterBegin = false;
+        xaPart = false;
+    }
+
+    /** XA COMMIT ... ONE PHASE: the held rows of the open part are its rows, as usual. */
+    private void onePhaseCommit() throws InterruptedException {
+        for (PendingXaBook.HeldRow row : xa.takeOpen()) {
+            deliver(row);
+        }
+        end();
+    }
+
+    /** The open transaction is the XA COMMIT or XA ROLLBACK of {@code id}. */
+    private void onXaOutcome(XaId id, boolean commit) throws InterruptedException {
+        PendingXaBook.Prepared prepared = xa.take(id);
+        if (prepared == null) {
+            // Prepared before the start position (a later one would be in the book). A rollback,
+            // or a commit dropped by time, has nothing to deliver; so has a commit after a
+            // snapshot: the prepared part held its tables' metadata locks until this commit, so
+            // every chunk of them was read after it, and its G holds it (docs/adr/0008).
+            if (commit && !droppedByTimestamp && !startsAfterSnapshot) {
+                throw preparedBeforeStart();
+            }
+            if (commit && startsAfterSnapshot) {
+                LOG.info(
+                        "XA COMMIT {} ends a transaction prepared before the snapshot's handoff"
+                                + " position; its changes are in the snapshot's chunks",
+                        gtid);
+            }
+            end();
+            return;
+        }
+        if (commit) {
+            for (PendingXaBook.HeldRow row : prepared.rows()) {
+                deliver(row);
+            }
+        }
+        end(prepared.prepareGtid());
+    }
+
+    /**
+     * A held row, emitted as a row of the open transaction (skipped if emitted before a resume).
+     */
+    private void deliver(PendingXaBook.HeldRow row) throws InterruptedException {
+        if (passRow()) {
+            emit(row.table(), row.schema(), row.operation(), row.before(), row.after());
+        }
+    }
+
+    private static boolean startsWithWord(String s, String word) {
+        return s.regionMatches(true, 0, word, 0, word.length())
+                && (s.length() == word.length() || Character.isWhitespace(s.charAt(word.length())));
+    }
+
+    private XaId xaId(String text) {
+        try {
+            return XaId.parse(text);
+        } catch (IllegalArgumentException e) {
+            throw xaUnreadable();
+        }
+    }
+
+    private CapstanHaltException preparedBeforeStart() {
+        return new CapstanHaltException(
+                HaltReason.XA_PREPARED_BEFORE_START,
+                "XA COMMIT "
+                        + gtid
+                        + " commits an XA transaction prepared before the stream's start position "
+                        + processed
+                        + ": its rows are in the binlog before the position this job was told to start"
+                        + " from, so they cannot be delivered. Remedy: start the job without state"
+                        + " from a position that does not hold the prepared part (earlier), or"
+                        + " with a snapshot (scan.startup.mode 'initial'), or when the server lists"
+                        + " no prepared XA transaction (XA RECOVER) at the start.");
     }
 
     private static void requireFullImage(TableSchemaCache.Entry table, BitSet included) {
@@ -538,16 +712,15 @@ final class TransactionAssembler {
         }
     }
 
-    private CapstanHaltException xaUnsupported() {
+    private CapstanHaltException xaUnreadable() {
         return new CapstanHaltException(
                 HaltReason.XA_UNSUPPORTED,
-                "the binlog holds an XA transaction"
+                "the binlog holds an XA statement or event"
                         + (gtid == null ? "" : " (" + gtid + ")")
                         + " after position "
                         + processed
-                        + "; XA transactions are not tracked yet, so their changes could be lost or"
-                        + " duplicated. Remedy: avoid XA transactions on the captured server, or restart the"
-                        + " job from a position after them (a GTID set that includes them) accepting that"
-                        + " their changes are not captured.");
+                        + " in a form this connector cannot read, so its transaction's changes could"
+                        + " be lost or duplicated. Remedy: report it with the server version; restart"
+                        + " from the last checkpoint after a fix.");
     }
 }

@@ -44,6 +44,7 @@ public final class CapstanSourceConfig implements Serializable {
     private final SnapshotOptions snapshot;
     private final TruncateHandling truncateHandling;
     private final Duration binlogRetentionCheckInterval;
+    private final int xaMaxPendingRows;
 
     public CapstanSourceConfig(
             MySqlConnectionConfig connection,
@@ -63,35 +64,16 @@ public final class CapstanSourceConfig implements Serializable {
                 reconnectBackoff,
                 reconnectBudget,
                 snapshot,
-                TruncateHandling.HALT);
-    }
-
-    public CapstanSourceConfig(
-            MySqlConnectionConfig connection,
-            TableSelection tables,
-            long serverId,
-            StartupOptions startupOptions,
-            int binlogQueueCapacity,
-            Duration reconnectBackoff,
-            Duration reconnectBudget,
-            SnapshotOptions snapshot,
-            TruncateHandling truncateHandling) {
-        this(
-                connection,
-                tables,
-                serverId,
-                startupOptions,
-                binlogQueueCapacity,
-                reconnectBackoff,
-                reconnectBudget,
-                snapshot,
-                truncateHandling,
-                SCAN_SNAPSHOT_BINLOG_RETENTION_CHECK_INTERVAL.defaultValue());
+                TruncateHandling.HALT,
+                SCAN_SNAPSHOT_BINLOG_RETENTION_CHECK_INTERVAL.defaultValue(),
+                BINLOG_XA_MAX_PENDING_ROWS.defaultValue());
     }
 
     /**
      * @param binlogRetentionCheckInterval how often an {@code initial} snapshot checks that the
      *     binlog its handoff starts from is still on the server
+     * @param xaMaxPendingRows captured row changes of prepared XA transactions the binlog reader
+     *     may hold until their outcome
      */
     public CapstanSourceConfig(
             MySqlConnectionConfig connection,
@@ -103,7 +85,9 @@ public final class CapstanSourceConfig implements Serializable {
             Duration reconnectBudget,
             SnapshotOptions snapshot,
             TruncateHandling truncateHandling,
-            Duration binlogRetentionCheckInterval) {
+            Duration binlogRetentionCheckInterval,
+            int xaMaxPendingRows) {
+        this.xaMaxPendingRows = OptionRules.xaMaxPendingRows(xaMaxPendingRows);
         this.binlogRetentionCheckInterval =
                 OptionRules.positive(
                         SCAN_SNAPSHOT_BINLOG_RETENTION_CHECK_INTERVAL,
@@ -203,22 +187,13 @@ public final class CapstanSourceConfig implements Serializable {
                 reconnectBudget,
                 snapshot,
                 OptionRules.truncateHandling(options.get(BINLOG_TRUNCATE_HANDLING)),
-                options.get(SCAN_SNAPSHOT_BINLOG_RETENTION_CHECK_INTERVAL));
+                options.get(SCAN_SNAPSHOT_BINLOG_RETENTION_CHECK_INTERVAL),
+                options.get(BINLOG_XA_MAX_PENDING_ROWS));
     }
 
     /** This configuration reading only {@code columns} in the snapshot (chunk keys are added). */
     public CapstanSourceConfig withSnapshotColumns(Collection<String> columns) {
-        return new CapstanSourceConfig(
-                connection,
-                tables,
-                serverId,
-                startupOptions,
-                binlogQueueCapacity,
-                reconnectBackoff,
-                reconnectBudget,
-                snapshot.withReadColumns(columns),
-                truncateHandling,
-                binlogRetentionCheckInterval);
+        return withSnapshot(snapshot.withReadColumns(columns));
     }
 
     /**
@@ -226,6 +201,10 @@ public final class CapstanSourceConfig implements Serializable {
      * alike (the SQL connector's {@link SpatialValueForm#MYSQL_INTERNAL} keeps the SRID).
      */
     public CapstanSourceConfig withSpatialForm(SpatialValueForm form) {
+        return withSnapshot(snapshot.withSpatialForm(form));
+    }
+
+    private CapstanSourceConfig withSnapshot(SnapshotOptions changed) {
         return new CapstanSourceConfig(
                 connection,
                 tables,
@@ -234,9 +213,10 @@ public final class CapstanSourceConfig implements Serializable {
                 binlogQueueCapacity,
                 reconnectBackoff,
                 reconnectBudget,
-                snapshot.withSpatialForm(form),
+                changed,
                 truncateHandling,
-                binlogRetentionCheckInterval);
+                binlogRetentionCheckInterval,
+                xaMaxPendingRows);
     }
 
     /** The form rows deliver spatial values in, snapshot and binlog. */
@@ -285,6 +265,11 @@ public final class CapstanSourceConfig implements Serializable {
         return binlogRetentionCheckInterval;
     }
 
+    /** Captured row changes of prepared XA transactions held until their outcome, at most. */
+    public int xaMaxPendingRows() {
+        return xaMaxPendingRows;
+    }
+
     /** Chunk size, read options and chunk key columns of the snapshot. */
     public SnapshotOptions snapshot() {
         return snapshot;
@@ -309,7 +294,8 @@ public final class CapstanSourceConfig implements Serializable {
                 && reconnectBudget.equals(that.reconnectBudget)
                 && snapshot.equals(that.snapshot)
                 && truncateHandling == that.truncateHandling
-                && binlogRetentionCheckInterval.equals(that.binlogRetentionCheckInterval);
+                && binlogRetentionCheckInterval.equals(that.binlogRetentionCheckInterval)
+                && xaMaxPendingRows == that.xaMaxPendingRows;
     }
 
     @Override
@@ -324,7 +310,8 @@ public final class CapstanSourceConfig implements Serializable {
                 reconnectBudget,
                 snapshot,
                 truncateHandling,
-                binlogRetentionCheckInterval);
+                binlogRetentionCheckInterval,
+                xaMaxPendingRows);
     }
 
     @Override
@@ -348,6 +335,8 @@ public final class CapstanSourceConfig implements Serializable {
                 + truncateHandling
                 + ", binlogRetentionCheckInterval="
                 + binlogRetentionCheckInterval
+                + ", xaMaxPendingRows="
+                + xaMaxPendingRows
                 + ", "
                 + snapshot
                 + "}";

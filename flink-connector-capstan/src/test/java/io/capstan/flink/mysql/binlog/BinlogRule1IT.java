@@ -94,7 +94,10 @@ class BinlogRule1IT {
             ConcurrentLinkedQueue<String> ddl = new ConcurrentLinkedQueue<>();
             DdlObserver observer = (db, sql, gtid) -> ddl.add(sql);
             try (BinlogStreamer s =
-                    new BinlogStreamer(config(connectorConfig(DB), t).build(), start, observer)) {
+                    new BinlogStreamer(
+                            config(connectorConfig(DB), t).xaMaxPendingRows(1).build(),
+                            start,
+                            observer)) {
                 s.start();
                 DB.execute(
                         "INSERT INTO t VALUES (1, '" + MARKER + "-a'), (2, '" + MARKER + "-b')",
@@ -114,7 +117,13 @@ class BinlogRule1IT {
                 try (Statement st = root.createStatement()) {
                     st.execute("USE " + DB.name());
                     st.execute("XA START 'rule1'");
-                    st.execute("INSERT INTO t VALUES (4, '" + MARKER + "-xa')");
+                    // Two rows held where one is allowed: the XA cap halts.
+                    st.execute(
+                            "INSERT INTO t VALUES (4, '"
+                                    + MARKER
+                                    + "-xa'), (5, '"
+                                    + MARKER
+                                    + "-xb')");
                     st.execute("XA END 'rule1'");
                     st.execute("XA PREPARE 'rule1'");
                     st.execute("XA COMMIT 'rule1'");
@@ -129,7 +138,7 @@ class BinlogRule1IT {
                     }
                 }
                 assertThat(halt).isNotNull();
-                assertThat(halt.reason()).isEqualTo(HaltReason.XA_UNSUPPORTED);
+                assertThat(halt.reason()).isEqualTo(HaltReason.XA_PENDING_ROWS_EXCEEDED);
                 captured.add(stackTrace(halt));
                 records.forEach(r -> captured.add(r.toString()));
                 captured.add(s.metrics().toString());

@@ -409,14 +409,14 @@ class TransactionAssemblerTest {
     }
 
     @Test
-    void xaTransactionsHalt() throws Exception {
+    void xaStatementsInAnUnreadableFormHalt() throws Exception {
         TransactionAssembler a = assembler(at(""));
-        assertThatThrownBy(() -> feed(a, gtid(UUID_A, 1, COMMIT), query("XA START X'01',X'',1")))
+        assertThatThrownBy(() -> feed(a, gtid(UUID_A, 1, COMMIT), query("XA COMMIT 'x'")))
                 .isInstanceOfSatisfying(
                         CapstanHaltException.class,
                         e -> assertThat(e.reason()).isEqualTo(HaltReason.XA_UNSUPPORTED));
         TransactionAssembler b = assembler(at(""));
-        assertThatThrownBy(() -> feed(b, Events.xaPrepare()))
+        assertThatThrownBy(() -> feed(b, gtid(UUID_A, 1, COMMIT), Events.xaPrepare()))
                 .isInstanceOfSatisfying(
                         CapstanHaltException.class,
                         e -> assertThat(e.reason()).isEqualTo(HaltReason.XA_UNSUPPORTED));

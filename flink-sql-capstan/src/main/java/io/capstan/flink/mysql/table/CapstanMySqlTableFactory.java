@@ -94,6 +94,7 @@ public final class CapstanMySqlTableFactory implements DynamicTableSourceFactory
         options.add(BINLOG_RECONNECT_BACKOFF);
         options.add(BINLOG_RECONNECT_BUDGET);
         options.add(BINLOG_TRUNCATE_HANDLING);
+        options.add(BINLOG_XA_MAX_PENDING_ROWS);
         options.add(SSL_MODE);
         options.add(SERVER_TIME_ZONE);
         options.add(SCAN_STARTUP_SPECIFIC_OFFSET_FILE);

@@ -57,6 +57,8 @@ public final class ServerProxies implements MySqlProxies {
                         .startTimestampMillis(config.startupOptions().timestampMillis())
                         .truncateHandling(config.truncateHandling())
                         .spatialForm(config.spatialForm())
+                        .xaMaxPendingRows(config.xaMaxPendingRows())
+                        .startsAfterSnapshot(config.startupOptions().mode().readsSnapshot())
                         .build();
         return new StreamerBinlogStream(new BinlogStreamer(streamerConfig, start, ddlObserver));
     }

@@ -60,7 +60,7 @@ public final class BinlogRecordEmitter<T> {
             emitRowChange((RowChange) record, keys, output, state);
         } else {
             TransactionEnd end = (TransactionEnd) record;
-            state.transactionEnded(end.gtid());
+            state.transactionEnded(end.gtid(), end.preparedGtid());
             metrics.transactionProcessed(state.processed());
         }
     }

@@ -114,6 +114,9 @@ final class GateKeyWeigher implements AutoCloseable {
     private void transactionEnded(TransactionEnd end) {
         if (!processed.contains(end.gtid())) {
             processed = processed.add(end.gtid());
+            if (end.preparedGtid() != null) {
+                processed = processed.add(end.preparedGtid());
+            }
             CursorGate retired = gate.retire(processed);
             if (retired != gate) {
                 gate = retired;

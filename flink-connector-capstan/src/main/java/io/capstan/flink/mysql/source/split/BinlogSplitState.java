@@ -79,6 +79,15 @@ public final class BinlogSplitState extends CapstanSplitState {
      * of a transaction already processed changes nothing (defence in depth against a replay).
      */
     public void transactionEnded(Gtid gtid) {
+        transactionEnded(gtid, null);
+    }
+
+    /**
+     * Records that {@code gtid} ended; when it is an XA transaction's {@code XA COMMIT} or {@code
+     * XA ROLLBACK}, its prepared part {@code prepared} joins the processed set with it, at once: a
+     * checkpoint never holds one without the other (docs/adr/0008).
+     */
+    public void transactionEnded(Gtid gtid, @Nullable Gtid prepared) {
         if (processed.contains(gtid)) {
             return;
         }
@@ -87,6 +96,9 @@ public final class BinlogSplitState extends CapstanSplitState {
                     "transaction " + gtid + " ended while " + partialTransaction + " was open");
         }
         processed = processed.add(gtid);
+        if (prepared != null) {
+            processed = processed.add(prepared);
+        }
         partialTransaction = null;
         rowsEmitted = 0;
         if (gate.chunkCount() > 0) {

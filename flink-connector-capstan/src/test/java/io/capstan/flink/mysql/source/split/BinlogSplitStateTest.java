@@ -68,4 +68,19 @@ class BinlogSplitStateTest {
         assertThat(split.kind()).isEqualTo(SplitKind.BINLOG);
         assertThat(split.asBinlogSplit()).isSameAs(split);
     }
+
+    @Test
+    void anXaOutcomeAddsItsPreparedPartWithItAtOnce() {
+        // 12 was prepared, 13 is its XA COMMIT, delivered as 13's rows; 12 stayed out until then.
+        BinlogSplitState s = state(BinlogStartPosition.of(START));
+        s.transactionEnded(gtid(11));
+        s.rowEmitted(gtid(13), 0);
+        assertThat(s.position())
+                .isEqualTo(
+                        BinlogStartPosition.of(
+                                GtidSet.parse(TestChanges.UUID + ":1-11"), gtid(13), 1));
+        s.transactionEnded(gtid(13), gtid(12));
+        assertThat(s.processed()).isEqualTo(GtidSet.parse(TestChanges.UUID + ":1-13"));
+        assertThat(s.partialTransaction()).isNull();
+    }
 }
