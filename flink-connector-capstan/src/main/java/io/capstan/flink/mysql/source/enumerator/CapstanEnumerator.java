@@ -4,6 +4,7 @@ import io.capstan.flink.mysql.StartupMode;
 import io.capstan.flink.mysql.error.CapstanHaltException;
 import io.capstan.flink.mysql.gtid.GtidSet;
 import io.capstan.flink.mysql.schema.TableId;
+import io.capstan.flink.mysql.snapshot.key.ChunkKey;
 import io.capstan.flink.mysql.source.event.ChunksAcknowledgedEvent;
 import io.capstan.flink.mysql.source.event.ChunksCompletedEvent;
 import io.capstan.flink.mysql.source.event.ChunksReopenedEvent;
@@ -31,6 +32,7 @@ import java.util.List;
 import java.util.Optional;
 import java.util.concurrent.CompletionException;
 import java.util.concurrent.ExecutionException;
+import java.util.function.LongSupplier;
 
 /**
  * The enumerator of every start mode. The {@code initial} and {@code snapshot} modes resolve the
@@ -57,6 +59,7 @@ public final class CapstanEnumerator implements SplitEnumerator<CapstanSplit, En
     private final SplitAssignmentTracker tracker;
     private final CapstanEnumeratorMetrics metrics;
     private final Duration handoffStartWatchPeriod;
+    private final SnapshotRetentionMonitor retentionMonitor;
 
     /**
      * Whether the worker still asks for gtid_purged: set for an {@code initial} job, cleared on the
@@ -91,6 +94,27 @@ public final class CapstanEnumerator implements SplitEnumerator<CapstanSplit, En
             BinlogSplitPlanner binlogPlanner,
             EnumState state,
             Duration handoffStartWatchPeriod) {
+        this(
+                context,
+                mode,
+                planning,
+                binlogPlanner,
+                state,
+                handoffStartWatchPeriod,
+                () -> System.nanoTime() / 1_000_000);
+    }
+
+    /**
+     * @param clockMillis monotonic milliseconds, for the snapshot's duration estimate
+     */
+    CapstanEnumerator(
+            SplitEnumeratorContext<CapstanSplit> context,
+            StartupMode mode,
+            SnapshotPlanning planning,
+            BinlogSplitPlanner binlogPlanner,
+            EnumState state,
+            Duration handoffStartWatchPeriod,
+            LongSupplier clockMillis) {
         this.context = context;
         this.planning = planning;
         this.binlogPlanner = binlogPlanner;
@@ -98,6 +122,7 @@ public final class CapstanEnumerator implements SplitEnumerator<CapstanSplit, En
         this.metrics =
                 new CapstanEnumeratorMetrics(context.metricGroup(), System::currentTimeMillis);
         this.handoffStartWatchPeriod = handoffStartWatchPeriod;
+        this.retentionMonitor = new SnapshotRetentionMonitor(clockMillis, metrics);
         this.watchingHandoffStart =
                 !mode.isBounded()
                         && mode.readsSnapshot()
@@ -122,7 +147,8 @@ public final class CapstanEnumerator implements SplitEnumerator<CapstanSplit, En
                                         this::onRestoredTablesChecked));
         if (watchingHandoffStart) {
             long period = handoffStartWatchPeriod.toMillis();
-            context.callAsync(this::purgedWhileSnapshotting, this::onPurgedChecked, period, period);
+            context.callAsync(this::lookWhileSnapshotting, this::onLooked, period, period);
+            tracker.book().ifPresent(this::estimateSnapshot); // a restored snapshot
         }
         switch (tracker.phase()) {
             case RESOLVING_TABLES:
@@ -148,10 +174,52 @@ public final class CapstanEnumerator implements SplitEnumerator<CapstanSplit, En
         }
     }
 
-    /** gtid_purged while the snapshot runs; null (no query) once it is over. */
+    /** What the purge watch reads at each look. */
+    private record WatchLook(GtidSet purged, @Nullable SnapshotPlanning.RetentionFacts facts) {}
+
+    /**
+     * gtid_purged and the binlog retention while the snapshot runs; null (no query) once it is
+     * over. The retention is a gauge's input: failing to read it must not hide the purge.
+     */
     @Nullable
-    private GtidSet purgedWhileSnapshotting() throws Exception {
-        return watchingHandoffStart ? planning.gtidPurged() : null;
+    private WatchLook lookWhileSnapshotting() throws Exception {
+        if (!watchingHandoffStart) {
+            return null;
+        }
+        GtidSet purged = planning.gtidPurged();
+        SnapshotPlanning.RetentionFacts facts = null;
+        try {
+            facts = planning.retentionFacts(List.of());
+        } catch (Exception e) {
+            LOG.warn("Could not read the binlog retention: {}", e.toString());
+        }
+        return new WatchLook(purged, facts);
+    }
+
+    /** Starts the snapshot's duration estimate and asks for its row estimate and retention. */
+    private void estimateSnapshot(SnapshotBook book) {
+        retentionMonitor.snapshotRuns(book);
+        List<ChunkKey> keys = book.keys();
+        context.callAsync(() -> planning.retentionFacts(keys), this::onRetentionFactsRead);
+    }
+
+    private void onRetentionFactsRead(
+            @Nullable SnapshotPlanning.RetentionFacts facts, @Nullable Throwable error) {
+        if (error != null) {
+            // Only the estimate's gauges and warning go without: the purge watch still halts.
+            LOG.warn(
+                    "Could not read the tables' row estimates and the binlog retention: {}",
+                    error.toString());
+            return;
+        }
+        retentionMonitor.factsRead(facts);
+    }
+
+    private void onLooked(@Nullable WatchLook look, @Nullable Throwable error) {
+        if (look != null && look.facts() != null && error == null) {
+            retentionMonitor.factsRead(look.facts());
+        }
+        onPurgedChecked(look == null ? null : look.purged(), error);
     }
 
     private void onPurgedChecked(@Nullable GtidSet purged, @Nullable Throwable error) {
@@ -198,6 +266,9 @@ public final class CapstanEnumerator implements SplitEnumerator<CapstanSplit, En
         }
         tracker.tablesResolved(tables);
         LOG.info("Snapshot of {} table(s) starts", tables.size());
+        if (watchingHandoffStart) {
+            tracker.book().ifPresent(this::estimateSnapshot);
+        }
         planMore();
         serveWaiting();
     }
@@ -264,6 +335,7 @@ public final class CapstanEnumerator implements SplitEnumerator<CapstanSplit, En
 
     private void refreshMetrics() {
         metrics.refresh(tracker.phase(), tracker.book());
+        retentionMonitor.refresh(tracker.phase(), tracker.book().orElse(null));
     }
 
     @Override
