@@ -53,6 +53,8 @@ public final class CapstanEnumerator implements SplitEnumerator<CapstanSplit, En
 
     private static final Logger LOG = LoggerFactory.getLogger(CapstanEnumerator.class);
 
+    private static final LongSupplier MONOTONIC = () -> System.nanoTime() / 1_000_000;
+
     private final SplitEnumeratorContext<CapstanSplit> context;
     private final SnapshotPlanning planning;
     private final BinlogSplitPlanner binlogPlanner;
@@ -94,14 +96,7 @@ public final class CapstanEnumerator implements SplitEnumerator<CapstanSplit, En
             BinlogSplitPlanner binlogPlanner,
             EnumState state,
             Duration handoffStartWatchPeriod) {
-        this(
-                context,
-                mode,
-                planning,
-                binlogPlanner,
-                state,
-                handoffStartWatchPeriod,
-                () -> System.nanoTime() / 1_000_000);
+        this(context, mode, planning, binlogPlanner, state, handoffStartWatchPeriod, MONOTONIC);
     }
 
     /**
@@ -174,50 +169,22 @@ public final class CapstanEnumerator implements SplitEnumerator<CapstanSplit, En
         }
     }
 
-    /** What the purge watch reads at each look. */
-    private record WatchLook(GtidSet purged, @Nullable SnapshotPlanning.RetentionFacts facts) {}
-
-    /**
-     * gtid_purged and the binlog retention while the snapshot runs; null (no query) once it is
-     * over. The retention is a gauge's input: failing to read it must not hide the purge.
-     */
+    /** gtid_purged and the binlog retention while the snapshot runs; null (no query) after. */
     @Nullable
-    private WatchLook lookWhileSnapshotting() throws Exception {
-        if (!watchingHandoffStart) {
-            return null;
-        }
-        GtidSet purged = planning.gtidPurged();
-        SnapshotPlanning.RetentionFacts facts = null;
-        try {
-            facts = planning.retentionFacts(List.of());
-        } catch (Exception e) {
-            LOG.warn("Could not read the binlog retention: {}", e.toString());
-        }
-        return new WatchLook(purged, facts);
+    private HandoffStartLook lookWhileSnapshotting() throws Exception {
+        return watchingHandoffStart ? HandoffStartLook.take(planning) : null;
     }
 
     /** Starts the snapshot's duration estimate and asks for its row estimate and retention. */
     private void estimateSnapshot(SnapshotBook book) {
         retentionMonitor.snapshotRuns(book);
         List<ChunkKey> keys = book.keys();
-        context.callAsync(() -> planning.retentionFacts(keys), this::onRetentionFactsRead);
+        context.callAsync(() -> planning.retentionFacts(keys), retentionMonitor::factsRead);
     }
 
-    private void onRetentionFactsRead(
-            @Nullable SnapshotPlanning.RetentionFacts facts, @Nullable Throwable error) {
-        if (error != null) {
-            // Only the estimate's gauges and warning go without: the purge watch still halts.
-            LOG.warn(
-                    "Could not read the tables' row estimates and the binlog retention: {}",
-                    error.toString());
-            return;
-        }
-        retentionMonitor.factsRead(facts);
-    }
-
-    private void onLooked(@Nullable WatchLook look, @Nullable Throwable error) {
-        if (look != null && look.facts() != null && error == null) {
-            retentionMonitor.factsRead(look.facts());
+    private void onLooked(@Nullable HandoffStartLook look, @Nullable Throwable error) {
+        if (look != null && look.facts() != null) {
+            retentionMonitor.factsRead(look.facts(), null);
         }
         onPurgedChecked(look == null ? null : look.purged(), error);
     }
@@ -266,11 +233,11 @@ public final class CapstanEnumerator implements SplitEnumerator<CapstanSplit, En
         }
         tracker.tablesResolved(tables);
         LOG.info("Snapshot of {} table(s) starts", tables.size());
-        if (watchingHandoffStart) {
-            tracker.book().ifPresent(this::estimateSnapshot);
-        }
         planMore();
         serveWaiting();
+        if (watchingHandoffStart) { // after the first chunks' planning: it may take a while
+            tracker.book().ifPresent(this::estimateSnapshot);
+        }
     }
 
     private void onBinlogSplitPrepared(@Nullable BinlogSplit split, @Nullable Throwable error) {

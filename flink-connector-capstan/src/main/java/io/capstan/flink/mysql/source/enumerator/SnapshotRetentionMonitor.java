@@ -50,8 +50,17 @@ final class SnapshotRetentionMonitor {
         }
     }
 
-    /** The server's figures, from {@link SnapshotPlanning#retentionFacts}. */
-    void factsRead(SnapshotPlanning.RetentionFacts facts) {
+    /**
+     * The server's figures, from {@link SnapshotPlanning#retentionFacts}. A failed read leaves the
+     * gauges as they were; the purge watch still halts on a purge.
+     */
+    void factsRead(@Nullable SnapshotPlanning.RetentionFacts facts, @Nullable Throwable error) {
+        if (error != null) {
+            LOG.warn(
+                    "Could not read the tables' row estimates and the binlog retention: {}",
+                    error.toString());
+            return;
+        }
         facts.retention().ifPresent(r -> retention = r);
         if (estimate != null) {
             facts.estimatedRows().ifPresent(estimate::estimatedRows);
