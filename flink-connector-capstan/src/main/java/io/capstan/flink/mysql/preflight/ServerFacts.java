@@ -35,7 +35,11 @@ public final class ServerFacts {
                     // a replica's binary log carries the replicated transactions only with it ON
                     "log_slave_updates",
                     "log_replica_updates",
-                    "gtid_executed");
+                    "gtid_executed",
+                    // the binlog retention the snapshot's duration is weighed against
+                    "binlog_expire_logs_seconds",
+                    "expire_logs_days",
+                    "binlog_expire_logs_auto_purge");
 
     private final ServerVersion version;
     private final Map<String, String> variables;

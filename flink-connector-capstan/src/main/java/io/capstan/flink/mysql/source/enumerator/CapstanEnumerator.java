@@ -4,6 +4,7 @@ import io.capstan.flink.mysql.StartupMode;
 import io.capstan.flink.mysql.error.CapstanHaltException;
 import io.capstan.flink.mysql.gtid.GtidSet;
 import io.capstan.flink.mysql.schema.TableId;
+import io.capstan.flink.mysql.snapshot.key.ChunkKey;
 import io.capstan.flink.mysql.source.event.ChunksAcknowledgedEvent;
 import io.capstan.flink.mysql.source.event.ChunksCompletedEvent;
 import io.capstan.flink.mysql.source.event.ChunksReopenedEvent;
@@ -31,6 +32,7 @@ import java.util.List;
 import java.util.Optional;
 import java.util.concurrent.CompletionException;
 import java.util.concurrent.ExecutionException;
+import java.util.function.LongSupplier;
 
 /**
  * The enumerator of every start mode. The {@code initial} and {@code snapshot} modes resolve the
@@ -51,12 +53,15 @@ public final class CapstanEnumerator implements SplitEnumerator<CapstanSplit, En
 
     private static final Logger LOG = LoggerFactory.getLogger(CapstanEnumerator.class);
 
+    private static final LongSupplier MONOTONIC = () -> System.nanoTime() / 1_000_000;
+
     private final SplitEnumeratorContext<CapstanSplit> context;
     private final SnapshotPlanning planning;
     private final BinlogSplitPlanner binlogPlanner;
     private final SplitAssignmentTracker tracker;
     private final CapstanEnumeratorMetrics metrics;
     private final Duration handoffStartWatchPeriod;
+    private final SnapshotRetentionMonitor retentionMonitor;
 
     /**
      * Whether the worker still asks for gtid_purged: set for an {@code initial} job, cleared on the
@@ -91,6 +96,20 @@ public final class CapstanEnumerator implements SplitEnumerator<CapstanSplit, En
             BinlogSplitPlanner binlogPlanner,
             EnumState state,
             Duration handoffStartWatchPeriod) {
+        this(context, mode, planning, binlogPlanner, state, handoffStartWatchPeriod, MONOTONIC);
+    }
+
+    /**
+     * @param clockMillis monotonic milliseconds, for the snapshot's duration estimate
+     */
+    CapstanEnumerator(
+            SplitEnumeratorContext<CapstanSplit> context,
+            StartupMode mode,
+            SnapshotPlanning planning,
+            BinlogSplitPlanner binlogPlanner,
+            EnumState state,
+            Duration handoffStartWatchPeriod,
+            LongSupplier clockMillis) {
         this.context = context;
         this.planning = planning;
         this.binlogPlanner = binlogPlanner;
@@ -98,6 +117,7 @@ public final class CapstanEnumerator implements SplitEnumerator<CapstanSplit, En
         this.metrics =
                 new CapstanEnumeratorMetrics(context.metricGroup(), System::currentTimeMillis);
         this.handoffStartWatchPeriod = handoffStartWatchPeriod;
+        this.retentionMonitor = new SnapshotRetentionMonitor(clockMillis, metrics);
         this.watchingHandoffStart =
                 !mode.isBounded()
                         && mode.readsSnapshot()
@@ -122,7 +142,8 @@ public final class CapstanEnumerator implements SplitEnumerator<CapstanSplit, En
                                         this::onRestoredTablesChecked));
         if (watchingHandoffStart) {
             long period = handoffStartWatchPeriod.toMillis();
-            context.callAsync(this::purgedWhileSnapshotting, this::onPurgedChecked, period, period);
+            context.callAsync(this::lookWhileSnapshotting, this::onLooked, period, period);
+            tracker.book().ifPresent(this::estimateSnapshot); // a restored snapshot
         }
         switch (tracker.phase()) {
             case RESOLVING_TABLES:
@@ -148,10 +169,24 @@ public final class CapstanEnumerator implements SplitEnumerator<CapstanSplit, En
         }
     }
 
-    /** gtid_purged while the snapshot runs; null (no query) once it is over. */
+    /** gtid_purged and the binlog retention while the snapshot runs; null (no query) after. */
     @Nullable
-    private GtidSet purgedWhileSnapshotting() throws Exception {
-        return watchingHandoffStart ? planning.gtidPurged() : null;
+    private HandoffStartLook lookWhileSnapshotting() throws Exception {
+        return watchingHandoffStart ? HandoffStartLook.take(planning) : null;
+    }
+
+    /** Starts the snapshot's duration estimate and asks for its row estimate and retention. */
+    private void estimateSnapshot(SnapshotBook book) {
+        retentionMonitor.snapshotRuns(book);
+        List<ChunkKey> keys = book.keys();
+        context.callAsync(() -> planning.retentionFacts(keys), retentionMonitor::factsRead);
+    }
+
+    private void onLooked(@Nullable HandoffStartLook look, @Nullable Throwable error) {
+        if (look != null && look.facts() != null) {
+            retentionMonitor.factsRead(look.facts(), null);
+        }
+        onPurgedChecked(look == null ? null : look.purged(), error);
     }
 
     private void onPurgedChecked(@Nullable GtidSet purged, @Nullable Throwable error) {
@@ -200,6 +235,9 @@ public final class CapstanEnumerator implements SplitEnumerator<CapstanSplit, En
         LOG.info("Snapshot of {} table(s) starts", tables.size());
         planMore();
         serveWaiting();
+        if (watchingHandoffStart) { // after the first chunks' planning: it may take a while
+            tracker.book().ifPresent(this::estimateSnapshot);
+        }
     }
 
     private void onBinlogSplitPrepared(@Nullable BinlogSplit split, @Nullable Throwable error) {
@@ -264,6 +302,7 @@ public final class CapstanEnumerator implements SplitEnumerator<CapstanSplit, En
 
     private void refreshMetrics() {
         metrics.refresh(tracker.phase(), tracker.book());
+        retentionMonitor.refresh(tracker.phase(), tracker.book().orElse(null));
     }
 
     @Override

@@ -15,7 +15,9 @@ import java.util.function.LongSupplier;
  * The enumerator's snapshot metrics under the names Flink CDC's {@code mysql-cdc} source registers
  * on its enumerator, so that dashboards built for it keep working: whether the source is
  * snapshotting or streaming, tables and snapshot splits (chunks) processed, remaining and finished,
- * in total and per table in the group {@code namespace.<database>.schema.<empty>.table.<table>}.
+ * in total and per table in the group {@code namespace.<database>.schema.<empty>.table.<table>};
+ * and, for an {@code initial} snapshot, its estimated remaining and total duration beside the
+ * server's binlog retention ({@link SnapshotRetentionMonitor}).
  *
  * <p>{@link #refresh} runs on the coordinator thread after each change of the enumerator's state
  * and publishes plain values; the reporter thread reads only those. Chunks are planned a few ahead
@@ -34,6 +36,18 @@ public final class CapstanEnumeratorMetrics {
     public static final String NUM_SNAPSHOT_SPLITS_FINISHED = "numSnapshotSplitsFinished";
     public static final String SNAPSHOT_START_TIME = "snapshotStartTime";
     public static final String SNAPSHOT_END_TIME = "snapshotEndTime";
+
+    /** Seconds to the snapshot's estimated end; -1 while unknown, 0 once every chunk is read. */
+    public static final String SNAPSHOT_ESTIMATED_REMAINING_SECONDS =
+            "snapshotEstimatedRemainingSeconds";
+
+    /** Seconds from the snapshot's start to its estimated end; -1 while unknown. */
+    public static final String SNAPSHOT_ESTIMATED_DURATION_SECONDS =
+            "snapshotEstimatedDurationSeconds";
+
+    /** The server's binlog retention; 0: no automatic purge, -1 while unknown. */
+    public static final String BINLOG_RETENTION_SECONDS = "binlogRetentionSeconds";
+
     public static final String NAMESPACE_GROUP = "namespace";
     public static final String SCHEMA_GROUP = "schema";
     public static final String TABLE_GROUP = "table";
@@ -51,6 +65,9 @@ public final class CapstanEnumeratorMetrics {
     private volatile int splitsProcessed;
     private volatile int splitsRemaining;
     private volatile int splitsFinished;
+    private volatile long estimatedRemainingSeconds = -1;
+    private volatile long estimatedDurationSeconds = -1;
+    private volatile long retentionSeconds = -1;
 
     /**
      * @param group the enumerator's metric group
@@ -66,6 +83,16 @@ public final class CapstanEnumeratorMetrics {
         group.gauge(NUM_SNAPSHOT_SPLITS_PROCESSED, () -> splitsProcessed);
         group.gauge(NUM_SNAPSHOT_SPLITS_REMAINING, () -> splitsRemaining);
         group.gauge(NUM_SNAPSHOT_SPLITS_FINISHED, () -> splitsFinished);
+        group.gauge(SNAPSHOT_ESTIMATED_REMAINING_SECONDS, () -> estimatedRemainingSeconds);
+        group.gauge(SNAPSHOT_ESTIMATED_DURATION_SECONDS, () -> estimatedDurationSeconds);
+        group.gauge(BINLOG_RETENTION_SECONDS, () -> retentionSeconds);
+    }
+
+    /** Publishes the snapshot's duration estimate and the retention ({@code -1}: unknown). */
+    void retention(long remainingSeconds, long durationSeconds, long retentionSeconds) {
+        this.estimatedRemainingSeconds = remainingSeconds;
+        this.estimatedDurationSeconds = durationSeconds;
+        this.retentionSeconds = retentionSeconds;
     }
 
     /**

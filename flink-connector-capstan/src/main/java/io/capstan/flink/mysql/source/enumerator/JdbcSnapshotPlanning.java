@@ -27,6 +27,7 @@ import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
+import java.util.OptionalLong;
 
 /**
  * {@link SnapshotPlanning} through the server's {@link JdbcProxy}. The proxy's one connection is
@@ -82,6 +83,22 @@ public final class JdbcSnapshotPlanning implements SnapshotPlanning {
     @Override
     public GtidSet gtidPurged() throws Exception {
         return mysql.gtidState().earliest().processed();
+    }
+
+    @Override
+    public RetentionFacts retentionFacts(List<ChunkKey> estimateRowsOf) throws Exception {
+        // The retention variables come with the preflight's facts: a few small statements, at
+        // most once per watch period.
+        Optional<BinlogRetention> retention =
+                BinlogRetention.fromVariables(mysql.serverFacts()::variable);
+        if (estimateRowsOf.isEmpty()) {
+            return new RetentionFacts(retention, OptionalLong.empty());
+        }
+        long rows = 0;
+        for (ChunkKey key : estimateRowsOf) {
+            rows += Math.max(0, mysql.estimatedRowCount(key));
+        }
+        return new RetentionFacts(retention, OptionalLong.of(rows));
     }
 
     @Override

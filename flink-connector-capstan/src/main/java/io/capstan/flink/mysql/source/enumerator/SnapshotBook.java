@@ -43,6 +43,9 @@ public final class SnapshotBook {
     private final Map<TableId, TreeMap<Integer, Finished>> finished = new LinkedHashMap<>();
     private int finishedCount;
 
+    /** The rows of every finished chunk, kept as completions come and go (read per completion). */
+    private long finishedRows;
+
     /** A finished chunk: its range and completion. */
     public record Finished(SnapshotChunk chunk, ChunkCompletion completion) {}
 
@@ -132,6 +135,7 @@ public final class SnapshotBook {
                     "completion of a table not snapshotted: " + split.splitId());
         }
         Finished previous = t.put(split.chunk().index(), new Finished(split.chunk(), c));
+        finishedRows += c.rowCount() - (previous == null ? 0 : previous.completion.rowCount());
         if (previous == null) {
             finishedCount++;
             return true;
@@ -155,8 +159,10 @@ public final class SnapshotBook {
         } catch (NumberFormatException e) {
             return false;
         }
-        if (finished.get(table).remove(index) != null) {
+        Finished removed = finished.get(table).remove(index);
+        if (removed != null) {
             finishedCount--;
+            finishedRows -= removed.completion.rowCount();
             return true;
         }
         return false;
@@ -244,13 +250,7 @@ public final class SnapshotBook {
 
     /** Rows emitted by all finished chunks. */
     public long rowCount() {
-        long n = 0;
-        for (TreeMap<Integer, Finished> m : finished.values()) {
-            for (Finished f : m.values()) {
-                n += f.completion.rowCount();
-            }
-        }
-        return n;
+        return finishedRows;
     }
 
     private void requireAllFinished() {

@@ -9,6 +9,9 @@ import io.capstan.flink.mysql.snapshot.plan.SnapshotChunk;
 import org.apache.flink.annotation.Internal;
 
 import java.util.List;
+import java.util.Objects;
+import java.util.Optional;
+import java.util.OptionalLong;
 
 /**
  * The snapshot's questions to the server (and, for a restored job of any mode, whether the
@@ -39,6 +42,25 @@ public interface SnapshotPlanning extends AutoCloseable {
 
     /** The server's {@code gtid_purged} now ({@link HandoffStartWatch}). */
     GtidSet gtidPurged() throws Exception;
+
+    /**
+     * The server's binlog retention now and, unless {@code estimateRowsOf} is empty, the sum of
+     * those tables' row estimates: what the snapshot's estimated duration is weighed against
+     * ({@link SnapshotDurationEstimate}). Asked with the tables once when the snapshot starts, then
+     * without them at every look of the purge watch, on the same connection.
+     */
+    RetentionFacts retentionFacts(List<ChunkKey> estimateRowsOf) throws Exception;
+
+    /**
+     * @param retention empty when the server shows no retention variable
+     * @param estimatedRows empty when not asked for
+     */
+    record RetentionFacts(Optional<BinlogRetention> retention, OptionalLong estimatedRows) {
+        public RetentionFacts {
+            Objects.requireNonNull(retention, "retention");
+            Objects.requireNonNull(estimatedRows, "estimatedRows");
+        }
+    }
 
     /** The server's address, for messages. */
     String serverAddress();

@@ -71,6 +71,23 @@ class CapstanEnumeratorSnapshotTest {
             return purged;
         }
 
+        /** What the retention facts say; the keys of each ask. */
+        volatile SnapshotPlanning.RetentionFacts retention =
+                new SnapshotPlanning.RetentionFacts(
+                        java.util.Optional.empty(), java.util.OptionalLong.empty());
+
+        final List<List<ChunkKey>> retentionAsks =
+                new java.util.concurrent.CopyOnWriteArrayList<>();
+
+        @Override
+        public SnapshotPlanning.RetentionFacts retentionFacts(List<ChunkKey> estimateRowsOf) {
+            retentionAsks.add(estimateRowsOf);
+            return estimateRowsOf.isEmpty()
+                    ? new SnapshotPlanning.RetentionFacts(
+                            retention.retention(), java.util.OptionalLong.empty())
+                    : retention;
+        }
+
         @Override
         public String serverAddress() {
             return "localhost:3306";

@@ -68,6 +68,11 @@ class CapstanEnumeratorTest {
         }
 
         @Override
+        public RetentionFacts retentionFacts(List<ChunkKey> estimateRowsOf) {
+            throw new AssertionError("no snapshot whose duration to estimate");
+        }
+
+        @Override
         public String serverAddress() {
             return "localhost:3306";
         }

@@ -140,4 +140,28 @@ class JdbcSnapshotPlanningTest {
         planning.close();
         assertThat(mysql.openConnections()).isZero();
     }
+
+    @Test
+    void readsTheRetentionAndTheRowEstimateOfTheTablesAskedFor() throws Exception {
+        io.capstan.flink.mysql.preflight.ServerFacts safe = FakeMySql.facts("ON");
+        java.util.Map<String, String> v = new java.util.HashMap<>(safe.variables());
+        v.put("binlog_expire_logs_seconds", "86400");
+        v.put("expire_logs_days", "0");
+        mysql.facts(
+                new io.capstan.flink.mysql.preflight.ServerFacts(
+                        safe.version(), v, safe.privileges()));
+        JdbcSnapshotPlanning planning = planning(4, "shop\\..*");
+        List<ChunkKey> keys = new ArrayList<>();
+        planning.resolveTables().forEach(t -> keys.add(t.key()));
+
+        SnapshotPlanning.RetentionFacts facts = planning.retentionFacts(keys);
+        assertThat(facts.retention())
+                .contains(new BinlogRetention(86_400, "binlog_expire_logs_seconds"));
+        assertThat(facts.estimatedRows()).hasValue(10 + 3);
+
+        assertThat(planning.retentionFacts(List.of()).estimatedRows())
+                .as("a look of the purge watch asks no row estimate")
+                .isEmpty();
+        assertThat(mysql.connects()).as("the planning connection").isEqualTo(1);
+    }
 }
