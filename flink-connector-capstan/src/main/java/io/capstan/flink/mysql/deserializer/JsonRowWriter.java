@@ -52,7 +52,8 @@ final class JsonRowWriter {
         for (int i = 0; i < n; i++) {
             LogicalType type = fields.get(i).getType();
             names[i] = fields.get(i).getName();
-            getters[i] = RowData.createFieldGetter(type, i);
+            // nullable: Flink 1.20's getter of a NOT NULL type skips the null check (2.x does not)
+            getters[i] = RowData.createFieldGetter(type.copy(true), i);
             values[i] = valueWriter(type);
         }
         return new JsonRowWriter(names, getters, values);

@@ -169,7 +169,9 @@ final class ChangelogRowDeserializer implements CapstanDeserializer<RowData> {
                                     + " zone asked when the query is planned");
                 }
                 sourceIndex[i] = index;
-                getters[i] = RowData.createFieldGetter(mapped, index);
+                // nullable: Flink 1.20's getter of a NOT NULL type skips the null check (2.x
+                // does not), and a NULL in a NOT NULL column is told apart below
+                getters[i] = RowData.createFieldGetter(mapped.copy(true), index);
                 widenings[i] = FieldWidening.between(column, mapped, fieldTypes[i], settings);
             }
         }

@@ -58,7 +58,8 @@ public final class KeyExtractor implements Serializable {
         RowData.FieldGetter[] g = new RowData.FieldGetter[idx.length];
         for (int i = 0; i < idx.length; i++) {
             LogicalType t = rowType.getTypeAt(idx[i]);
-            g[i] = RowData.createFieldGetter(t, idx[i]);
+            // nullable: Flink 1.20's getter of a NOT NULL type skips the null check (2.x does not)
+            g[i] = RowData.createFieldGetter(t.copy(true), idx[i]);
         }
         return new KeyExtractor(idx, g, collated(key));
     }

@@ -1,6 +1,7 @@
 package io.capstan.flink.mysql.source.reader;
 
 import io.capstan.flink.mysql.CapstanDeserializer;
+import io.capstan.flink.mysql.compat.JobCheckpointing;
 import io.capstan.flink.mysql.proxy.MySqlProxies;
 import io.capstan.flink.mysql.source.CapstanSourceConfig;
 import io.capstan.flink.mysql.source.event.ChunksAcknowledgedEvent;
@@ -12,18 +13,13 @@ import io.capstan.flink.mysql.source.split.CapstanSplitState;
 import io.capstan.flink.mysql.source.split.SnapshotChunkSplit;
 
 import org.apache.flink.annotation.Internal;
-import org.apache.flink.api.connector.source.RichSourceReaderContext;
 import org.apache.flink.api.connector.source.SourceEvent;
 import org.apache.flink.api.connector.source.SourceReaderContext;
-import org.apache.flink.configuration.CheckpointingOptions;
 import org.apache.flink.configuration.Configuration;
 import org.apache.flink.connector.base.source.reader.SingleThreadMultiplexSourceReaderBase;
-import org.apache.flink.streaming.api.operators.StreamingRuntimeContext;
 
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
-
-import javax.annotation.Nullable;
 
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
@@ -223,29 +219,19 @@ public final class CapstanSourceReader<T>
 
     /** Whether the job's checkpoints may be unaligned; false when the reader cannot tell. */
     static boolean unalignedCheckpoints(SourceReaderContext context) {
-        Configuration job = jobConfiguration(context);
-        return job != null && CheckpointingOptions.isUnalignedCheckpointEnabled(job);
+        JobCheckpointing job = JobCheckpointing.of(context);
+        return job != null && job.unaligned();
     }
 
     /** Whether the job checkpoints, from its configuration (only readers can see it). */
     static boolean checkpointingEnabled(SourceReaderContext context) {
-        Configuration job = jobConfiguration(context);
+        JobCheckpointing job = JobCheckpointing.of(context);
         if (job != null) {
-            return CheckpointingOptions.isCheckpointingEnabled(job);
+            return job.enabled();
         }
         LOG.warn(
                 "Cannot tell whether the job checkpoints; assuming it does (the snapshot hands over"
                         + " to the binlog after a checkpoint)");
         return true;
-    }
-
-    /** The job's configuration, or null when the context does not show it. */
-    @Nullable
-    private static Configuration jobConfiguration(SourceReaderContext context) {
-        if (context instanceof RichSourceReaderContext rich
-                && rich.getRuntimeContext() instanceof StreamingRuntimeContext runtime) {
-            return runtime.getJobConfiguration();
-        }
-        return null;
     }
 }

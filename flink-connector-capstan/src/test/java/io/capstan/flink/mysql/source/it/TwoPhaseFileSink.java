@@ -3,10 +3,8 @@ package io.capstan.flink.mysql.source.it;
 import org.apache.flink.api.connector.sink2.Committer;
 import org.apache.flink.api.connector.sink2.CommitterInitContext;
 import org.apache.flink.api.connector.sink2.CommittingSinkWriter;
-import org.apache.flink.api.connector.sink2.Sink;
 import org.apache.flink.api.connector.sink2.SinkWriter;
 import org.apache.flink.api.connector.sink2.SupportsCommitter;
-import org.apache.flink.api.connector.sink2.WriterInitContext;
 import org.apache.flink.core.io.SimpleVersionedSerializer;
 
 import java.io.BufferedWriter;
@@ -39,7 +37,8 @@ import java.util.stream.Stream;
  * counts as committed). File names carry a JVM-wide sequence so reading them in name order gives
  * output order.
  */
-public final class TwoPhaseFileSink implements Sink<String>, SupportsCommitter<String> {
+public final class TwoPhaseFileSink extends ContextFreeSink<String>
+        implements SupportsCommitter<String> {
     private static final long serialVersionUID = 1L;
 
     private static final AtomicLong FILE_SEQUENCE = new AtomicLong();
@@ -68,7 +67,7 @@ public final class TwoPhaseFileSink implements Sink<String>, SupportsCommitter<S
     }
 
     @Override
-    public SinkWriter<String> createWriter(WriterInitContext context) throws IOException {
+    protected SinkWriter<String> createWriter() throws IOException {
         return new Writer(Paths.get(directory));
     }
 
