@@ -15,6 +15,10 @@ import org.apache.flink.configuration.CheckpointingOptions;
 import org.apache.flink.configuration.Configuration;
 import org.apache.flink.configuration.RestartStrategyOptions;
 import org.apache.flink.core.execution.JobClient;
+import org.apache.flink.metrics.Counter;
+import org.apache.flink.metrics.Gauge;
+import org.apache.flink.metrics.Metric;
+import org.apache.flink.metrics.MetricGroup;
 import org.apache.flink.metrics.groups.OperatorMetricGroup;
 import org.apache.flink.runtime.testutils.InMemoryReporter;
 import org.apache.flink.streaming.api.environment.StreamExecutionEnvironment;
@@ -33,6 +37,7 @@ import java.sql.SQLException;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Map;
 import java.util.Optional;
 import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.concurrent.TimeUnit;
@@ -323,6 +328,22 @@ class SnapshotTablesIT {
                     "numRecordsIn of the source",
                     Duration.ofSeconds(30),
                     () -> sourceRecordsIn(job) == 20_001);
+            // mysql-cdc's dashboards read these names (issue 12): the enumerator's phase and chunk
+            // counts, in total and per table, and the reader's rows by kind per table.
+            SourceJobs.await(
+                    "mysql-cdc's metrics to show the stream",
+                    Duration.ofSeconds(30),
+                    () ->
+                            metric(job, "isStreamReading", null).contains(1L)
+                                    && metricSum(job, "numInsertDMLRecords", "calm") == 1);
+            assertThat(metric(job, "isSnapshotting", null)).containsExactly(0L);
+            assertThat(metric(job, "numTablesSnapshotted", null)).containsExactly(1L);
+            assertThat(metric(job, "numSnapshotSplitsRemaining", null)).containsOnly(0L);
+            assertThat(metric(job, "numSnapshotSplitsFinished", "calm"))
+                    .singleElement()
+                    .isEqualTo(metric(job, "numSnapshotSplitsFinished", null).get(0))
+                    .matches(n -> n > 1, "more than one chunk");
+            assertThat(metricSum(job, "numSnapshotRecords", "calm")).isEqualTo(20_000L);
             // Streaming, the source holds two connections: the binlog dump and the gtid_executed
             // poll. The snapshot's (chunk reading, schemas, planning) are released.
             SourceJobs.await(
@@ -333,6 +354,32 @@ class SnapshotTablesIT {
             it.close();
             reader.join(10_000);
         }
+    }
+
+    /**
+     * The values of the job's metrics called {@code name} (gauges as numbers, counters' counts),
+     * one per group: of the groups of {@code table}, or of the groups of no table when it is null.
+     */
+    private static List<Long> metric(JobClient job, String name, String table) {
+        List<Long> values = new ArrayList<>();
+        for (Map.Entry<MetricGroup, Map<String, Metric>> g :
+                REPORTER.getMetricsByGroup().entrySet()) {
+            Map<String, String> vars = g.getKey().getAllVariables();
+            Metric m = g.getValue().get(name);
+            if (m != null
+                    && job.getJobID().toString().equals(vars.get("<job_id>"))
+                    && java.util.Objects.equals(table, vars.get("<table>"))) {
+                values.add(
+                        m instanceof Counter
+                                ? ((Counter) m).getCount()
+                                : ((Number) ((Gauge<?>) m).getValue()).longValue());
+            }
+        }
+        return values;
+    }
+
+    private static long metricSum(JobClient job, String name, String table) {
+        return metric(job, name, table).stream().mapToLong(Long::longValue).sum();
     }
 
     /** The source operator's numRecordsIn, summed over its subtasks. */
