@@ -107,7 +107,12 @@ class MySqlMeaningDeclarationTest {
         assertThat(DeclaredTypeRule.incompatibility(time3, micros, micros)).isEmpty();
         assertThat(DeclaredTypeRule.incompatibility(time3, micros, t(DataTypes.TIME(0))))
                 .hasValueSatisfying(
-                        r -> assertThat(r).contains("precision is below").contains("TIME(3)"));
+                        r ->
+                                assertThat(r)
+                                        .contains("precision is below")
+                                        .contains("TIME(3)")
+                                        .contains("on Flink 1.20")
+                                        .contains("BIGINT"));
         assertThat(DeclaredTypeRule.incompatibility(time6, micros, t(DataTypes.TIME(6))))
                 .hasValueSatisfying(
                         r ->
