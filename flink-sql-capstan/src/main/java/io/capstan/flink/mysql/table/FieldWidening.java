@@ -200,28 +200,18 @@ interface FieldWidening extends Serializable {
         if (DeclaredTypeRule.isMySqlMeaning(column, declared)) {
             return mySqlMeaning(column, declared, settings);
         }
-        if (column != null && column.type().isSpatial()) {
-            if (!DeclaredTypeRule.isLosslessWideningIgnoringLength(mapped, declared)) {
-                throw new IllegalArgumentException(
-                        "not a lossless widening: "
-                                + mapped.asSummaryString()
-                                + " to "
-                                + declared.asSummaryString());
-            }
-            return SPATIAL_AS_WKB;
-        }
-        if (column != null
-                && column.type() == MySqlType.JSON
-                && settings.legacyJson()
-                && DeclaredTypeRule.isLosslessWideningIgnoringLength(mapped, declared)) {
-            return LEGACY_JSON;
-        }
         if (!DeclaredTypeRule.isLosslessWideningIgnoringLength(mapped, declared)) {
             throw new IllegalArgumentException(
                     "not a lossless widening: "
                             + mapped.asSummaryString()
                             + " to "
                             + declared.asSummaryString());
+        }
+        if (column != null && column.type().isSpatial()) {
+            return SPATIAL_AS_WKB;
+        }
+        if (column != null && column.type() == MySqlType.JSON && settings.legacyJson()) {
+            return LEGACY_JSON;
         }
         LogicalTypeRoot from = mapped.getTypeRoot();
         LogicalTypeRoot to = declared.getTypeRoot();
