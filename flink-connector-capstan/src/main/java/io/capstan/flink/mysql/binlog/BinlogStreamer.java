@@ -80,6 +80,10 @@ public final class BinlogStreamer implements AutoCloseable {
                         config.truncateHandling(),
                         config.xaMaxPendingRows(),
                         config.startsAfterSnapshot());
+        if (config.createdTables() != null) {
+            assembler.captureCreatedTables(
+                    new CreatedTableCapture(config.createdTables(), config.startsAfterSnapshot()));
+        }
         this.supervisor =
                 new ReconnectSupervisor(
                         config,

@@ -38,6 +38,7 @@ public final class BinlogStreamerConfig implements Serializable {
     private final SpatialValueForm spatialForm;
     private final int xaMaxPendingRows;
     private final boolean startsAfterSnapshot;
+    private final CreatedTablesConfig createdTables;
 
     private BinlogStreamerConfig(Builder b) {
         this.connection = Objects.requireNonNull(b.connection, "connection");
@@ -73,6 +74,12 @@ public final class BinlogStreamerConfig implements Serializable {
         }
         this.xaMaxPendingRows = b.xaMaxPendingRows;
         this.startsAfterSnapshot = b.startsAfterSnapshot;
+        this.createdTables = b.createdTables;
+    }
+
+    /** How tables created while the stream runs are captured; null: they are not. */
+    public CreatedTablesConfig createdTables() {
+        return createdTables;
     }
 
     public static Builder builder() {
@@ -217,8 +224,19 @@ public final class BinlogStreamerConfig implements Serializable {
         private int xaMaxPendingRows =
                 CapstanMySqlOptions.BINLOG_XA_MAX_PENDING_ROWS.defaultValue();
         private boolean startsAfterSnapshot;
+        private CreatedTablesConfig createdTables;
 
         private Builder() {}
+
+        /**
+         * Default none: only the {@link #tableFilter} tables are captured. With it, a table {@code
+         * createdTables} selects is captured from its CREATE on (the table filter must list
+         * tables).
+         */
+        public Builder createdTables(CreatedTablesConfig createdTables) {
+            this.createdTables = createdTables;
+            return this;
+        }
 
         public Builder connection(MySqlConnectionConfig connection) {
             this.connection = connection;

@@ -74,14 +74,35 @@ final class TableSchemaCache {
 
     TableSchemaCache(
             TableFilter filter, BinlogStreamerMetrics metrics, SpatialValueForm spatialForm) {
-        this.filter = filter;
+        // A listed filter grows with the tables created while the stream runs.
+        this.filter = filter.listed().<TableFilter>map(LiveTableFilter::new).orElse(filter);
         this.metrics = metrics;
         this.spatialForm = spatialForm;
     }
 
-    /** The captured tables. */
+    /** The captured tables, as they stand (they grow with {@link #capture}). */
     TableFilter filter() {
         return filter;
+    }
+
+    /**
+     * Captures {@code table} from now on: its next table map builds a schema. A table map seen
+     * before under its name (a table of that name dropped earlier) is forgotten.
+     *
+     * @return false when it was captured already
+     * @throws IllegalStateException when the filter is a predicate, not a list (it cannot grow)
+     */
+    boolean capture(TableId table) {
+        if (filter.test(table)) {
+            return false;
+        }
+        if (!(filter instanceof LiveTableFilter)) {
+            throw new IllegalStateException("the captured tables are not a list; cannot add one");
+        }
+        ((LiveTableFilter) filter).add(table);
+        byTable.remove(table);
+        byNumericId.values().removeIf(e -> e.tableId.equals(table));
+        return true;
     }
 
     /**

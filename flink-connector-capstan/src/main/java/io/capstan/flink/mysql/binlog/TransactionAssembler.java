@@ -91,6 +91,7 @@ final class TransactionAssembler {
     private final CapturedTableStatements statements;
     private final PendingXaBook xa;
     private final boolean startsAfterSnapshot;
+    private CreatedTableCapture createdTables; // null: tables created later are not captured
 
     private GtidSet processed;
     private Gtid resumedGtid; // the start position's partial transaction until it has been ended
@@ -164,6 +165,14 @@ final class TransactionAssembler {
         this.processed = start.processed();
         this.resumedGtid = start.partialGtid();
         this.resumedSkip = start.rowsAlreadyEmitted();
+    }
+
+    /**
+     * Captures from now on the tables {@code capture} selects that are created in the stream; each
+     * is announced by a {@link TableCaptured} before its CREATE's rows and end.
+     */
+    void captureCreatedTables(CreatedTableCapture capture) {
+        this.createdTables = capture;
     }
 
     /**
@@ -334,12 +343,17 @@ final class TransactionAssembler {
         } catch (RuntimeException e) {
             throw new DdlObserverFailure(e);
         }
-        if (droppedByTimestamp) {
-            return;
+        if (!droppedByTimestamp) {
+            for (TableId truncated : statements.onDdl(db, sql, gtid)) {
+                if (passRow()) {
+                    emitTruncate(truncated);
+                }
+            }
         }
-        for (TableId truncated : statements.onDdl(db, sql, gtid)) {
-            if (passRow()) {
-                emitTruncate(truncated);
+        // Also before the start timestamp: the table's later rows are to be captured.
+        if (createdTables != null) {
+            for (TableId created : createdTables.onDdl(db, sql, gtid, tables)) {
+                sink.accept(new TableCaptured(gtid, commitMicros, created));
             }
         }
     }
@@ -575,6 +589,9 @@ final class TransactionAssembler {
         gtid = null;
         afterBegin = false;
         xaPart = false;
+        if (createdTables != null) {
+            createdTables.transactionEnded(processed);
+        }
     }
 
     // ---- XA transactions ------------------------------------------------------------------------

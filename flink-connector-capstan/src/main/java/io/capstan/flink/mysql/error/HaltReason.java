@@ -48,6 +48,7 @@ public enum HaltReason {
     STATEMENT_BASED_CHANGE("statement_based_change"),
     CAPTURED_TABLE_TRUNCATED("captured_table_truncated"),
     CAPTURED_TABLE_REMOVED("captured_table_removed"),
+    TABLE_ENTERED_SELECTION("table_entered_selection"),
     TRANSACTION_WITHOUT_END("transaction_without_end"),
     PARTIAL_ROW_UPDATE("partial_row_update"),
     TABLE_LIST_CHANGED("table_list_changed");

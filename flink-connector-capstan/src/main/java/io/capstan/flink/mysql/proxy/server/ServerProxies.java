@@ -3,19 +3,27 @@ package io.capstan.flink.mysql.proxy.server;
 import io.capstan.flink.mysql.binlog.BinlogStartPosition;
 import io.capstan.flink.mysql.binlog.BinlogStreamer;
 import io.capstan.flink.mysql.binlog.BinlogStreamerConfig;
+import io.capstan.flink.mysql.binlog.CreatedTablesConfig;
 import io.capstan.flink.mysql.binlog.DdlObserver;
 import io.capstan.flink.mysql.binlog.TableFilter;
+import io.capstan.flink.mysql.gtid.GtidSet;
 import io.capstan.flink.mysql.proxy.BinlogStream;
 import io.capstan.flink.mysql.proxy.JdbcProxy;
 import io.capstan.flink.mysql.proxy.MySqlProxies;
 import io.capstan.flink.mysql.schema.TableId;
 import io.capstan.flink.mysql.source.CapstanSourceConfig;
+import io.capstan.flink.mysql.source.TableSelection;
 
 import org.apache.flink.annotation.Internal;
 
+import java.io.IOException;
+import java.io.UncheckedIOException;
 import java.time.Duration;
 import java.util.Collection;
 import java.util.HashSet;
+import java.util.List;
+import java.util.Set;
+import java.util.TreeSet;
 
 /** The source's connections to its server, from its configuration. */
 @Internal
@@ -59,7 +67,33 @@ public final class ServerProxies implements MySqlProxies {
                         .spatialForm(config.spatialForm())
                         .xaMaxPendingRows(config.xaMaxPendingRows())
                         .startsAfterSnapshot(config.startupOptions().mode().readsSnapshot())
+                        .createdTables(createdTables(tables))
                         .build();
         return new StreamerBinlogStream(new BinlogStreamer(streamerConfig, start, ddlObserver));
+    }
+
+    /**
+     * Tables created while the stream runs are captured by the configured selection. Matching
+     * tables that exist now but are not in {@code captured} were created after the tables were
+     * listed; the stream must see their CREATE before the position the server had reached after
+     * this listing, else they were created before its start and no one read their rows.
+     */
+    private CreatedTablesConfig createdTables(Collection<TableId> captured) {
+        TableSelection selection = config.tables();
+        try (JdbcProxy mysql = jdbc()) {
+            List<TableId> onServer = mysql.baseTables();
+            // read after the listing: every table listed was created before this position
+            GtidSet listedBy = mysql.gtidState().latest().processed();
+            Set<TableId> awaited = new TreeSet<>();
+            for (TableId t : onServer) {
+                if (selection.matches(t) && !captured.contains(t)) {
+                    awaited.add(t);
+                }
+            }
+            return new CreatedTablesConfig(selection::matches, awaited, listedBy);
+        } catch (IOException e) {
+            throw new UncheckedIOException(
+                    "could not list the tables on " + config.connection().address(), e);
+        }
     }
 }

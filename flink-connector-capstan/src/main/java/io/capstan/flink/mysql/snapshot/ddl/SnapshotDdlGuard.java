@@ -149,6 +149,9 @@ public final class SnapshotDdlGuard {
         // rows removed or replaced without row events: ALTER TABLE ... TRUNCATE/DROP/EXCHANGE
         // PARTITION, DISCARD/IMPORT TABLESPACE, ENGINE = BLACKHOLE
         final List<String[]> rowsReplaced = new ArrayList<>();
+        // new under this name: CREATE TABLE, and the new names of RENAME TABLE and ALTER ... RENAME
+        final List<TableArrivals.Creation> created = new ArrayList<>();
+        final List<String[]> renamedInto = new ArrayList<>();
 
         boolean touches(String defaultDb, TableId t) {
             for (String d : databases) {
@@ -210,7 +213,9 @@ public final class SnapshotDdlGuard {
                         out.tables.add(from);
                         out.removed.add(from);
                         expectWord("TO", "AS");
-                        out.tables.add(name());
+                        String[] to = name();
+                        out.tables.add(to);
+                        out.renamedInto.add(to);
                     } while (skipSymbol(','));
                     return Optional.of(out);
                 case "TRUNCATE":
@@ -242,7 +247,9 @@ public final class SnapshotDdlGuard {
                             && !(peekWord("COLUMN") || peekWord("INDEX") || peekWord("KEY"))) {
                         skipWord("TO", "AS");
                         out.removed.add(altered);
-                        out.tables.add(name());
+                        String[] to = name();
+                        out.tables.add(to);
+                        out.renamedInto.add(to);
                     } else if (replacesRows(t)) {
                         out.rowsReplaced.add(altered);
                     } else if (t.isWord("WITH") && skipWord("TABLE")) {
@@ -301,7 +308,7 @@ public final class SnapshotDdlGuard {
         private Optional<Targets> create(Targets out) {
             skipWord("OR");
             skipWord("REPLACE");
-            skipWord("TEMPORARY");
+            boolean temporary = skipWord("TEMPORARY");
             skipWord("UNIQUE", "FULLTEXT");
             if (peekWord("SPATIAL")) {
                 next();
@@ -310,11 +317,15 @@ public final class SnapshotDdlGuard {
                 }
             }
             if (skipWord("TABLE")) {
-                if (skipWord("IF")) {
+                boolean ifNotExists = skipWord("IF");
+                if (ifNotExists) {
                     expectWord("NOT");
                     expectWord("EXISTS");
                 }
-                out.tables.add(name());
+                String[] name = name();
+                out.tables.add(name);
+                out.created.add(
+                        new TableArrivals.Creation(name[0], name[1], ifNotExists, temporary));
                 return Optional.of(out);
             }
             if (skipWord("INDEX")) {

@@ -4,6 +4,7 @@ import io.capstan.flink.mysql.CapstanDeserializer;
 import io.capstan.flink.mysql.ChangeEvent;
 import io.capstan.flink.mysql.binlog.BinlogRecord;
 import io.capstan.flink.mysql.binlog.RowChange;
+import io.capstan.flink.mysql.binlog.TableCaptured;
 import io.capstan.flink.mysql.binlog.TransactionEnd;
 import io.capstan.flink.mysql.event.Operation;
 import io.capstan.flink.mysql.gtid.Gtid;
@@ -27,7 +28,8 @@ import javax.annotation.Nullable;
  * commit time as the record timestamp. Either way the state counts the row as handled: the
  * streamer's resume skips the first N captured rows of the partial transaction, suppressed ones
  * included. A transaction end adds the transaction to the processed set (and may retire gated
- * tables), also when all its rows were suppressed.
+ * tables), also when all its rows were suppressed. A table captured from its CREATE on joins the
+ * split's tables.
  */
 @Internal
 public final class BinlogRecordEmitter<T> {
@@ -58,6 +60,9 @@ public final class BinlogRecordEmitter<T> {
             throws Exception {
         if (record instanceof RowChange) {
             emitRowChange((RowChange) record, keys, output, state);
+        } else if (record instanceof TableCaptured) {
+            // A table created while streaming: captured from here on, also after a restore.
+            state.tableCaptured(((TableCaptured) record).table());
         } else {
             TransactionEnd end = (TransactionEnd) record;
             state.transactionEnded(end.gtid(), end.preparedGtid());

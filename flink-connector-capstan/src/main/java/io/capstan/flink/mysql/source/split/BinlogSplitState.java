@@ -3,11 +3,15 @@ package io.capstan.flink.mysql.source.split;
 import io.capstan.flink.mysql.binlog.BinlogStartPosition;
 import io.capstan.flink.mysql.gtid.Gtid;
 import io.capstan.flink.mysql.gtid.GtidSet;
+import io.capstan.flink.mysql.schema.TableId;
 import io.capstan.flink.mysql.snapshot.gate.CursorGate;
 
 import org.apache.flink.annotation.Internal;
 
 import javax.annotation.Nullable;
+
+import java.util.ArrayList;
+import java.util.List;
 
 /**
  * Progress on the binlog split: the set of transactions fully processed, for the transaction in
@@ -19,6 +23,7 @@ import javax.annotation.Nullable;
 public final class BinlogSplitState extends CapstanSplitState {
 
     private final BinlogSplit split;
+    private final List<TableId> tables;
     private GtidSet processed;
     @Nullable private Gtid partialTransaction;
     private int rowsEmitted;
@@ -26,6 +31,7 @@ public final class BinlogSplitState extends CapstanSplitState {
 
     public BinlogSplitState(BinlogSplit split) {
         this.split = split;
+        this.tables = new ArrayList<>(split.tables());
         this.gate = split.gate().retire(split.start().processed());
         BinlogStartPosition start = split.start();
         this.processed = start.processed();
@@ -106,6 +112,21 @@ public final class BinlogSplitState extends CapstanSplitState {
         }
     }
 
+    /**
+     * Records that {@code table}, created while streaming, is captured from here on: it joins the
+     * split's tables, checkpointed with the position. A table already listed changes nothing.
+     */
+    public void tableCaptured(TableId table) {
+        if (!tables.contains(table)) {
+            tables.add(table);
+        }
+    }
+
+    /** The captured tables as they stand: the split's, then those created while streaming. */
+    public List<TableId> tables() {
+        return List.copyOf(tables);
+    }
+
     /** The gate as it stands: tables retire once the processed set holds all their chunks' G. */
     public CursorGate gate() {
         return gate;
@@ -136,7 +157,7 @@ public final class BinlogSplitState extends CapstanSplitState {
 
     @Override
     public BinlogSplit toSplit() {
-        return split.withStart(position(), gate);
+        return new BinlogSplit(tables, position(), gate);
     }
 
     @Override
