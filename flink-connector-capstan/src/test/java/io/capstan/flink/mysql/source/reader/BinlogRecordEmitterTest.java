@@ -4,7 +4,9 @@ import io.capstan.flink.mysql.CapstanDeserializer;
 import io.capstan.flink.mysql.ChangeEvent;
 import io.capstan.flink.mysql.binlog.BinlogRecord;
 import io.capstan.flink.mysql.binlog.BinlogStartPosition;
+import io.capstan.flink.mysql.binlog.TableCaptured;
 import io.capstan.flink.mysql.gtid.GtidSet;
+import io.capstan.flink.mysql.schema.TableId;
 import io.capstan.flink.mysql.source.split.BinlogSplit;
 import io.capstan.flink.mysql.source.split.BinlogSplitState;
 
@@ -127,6 +129,21 @@ class BinlogRecordEmitterTest {
         assertThat(out.records).containsExactly("11#2");
         assertThat(state.position())
                 .isEqualTo(BinlogStartPosition.of(GtidSet.parse(UUID + ":1-11")));
+    }
+
+    @Test
+    void aTableCapturedWhileStreamingJoinsTheCheckpointedSplit() throws Exception {
+        BinlogSplitState state = state(BinlogStartPosition.of(GtidSet.parse(UUID + ":1-10")));
+        TableId created = TableId.of("db", "t_2");
+        emitAll(state, new TableCaptured(gtid(11), 0, created), end(11));
+        BinlogSplit checkpointed = state.toSplit();
+        assertThat(checkpointed.tables()).containsExactly(TABLE, created);
+        assertThat(checkpointed.start())
+                .isEqualTo(BinlogStartPosition.of(GtidSet.parse(UUID + ":1-11")));
+        // a replayed capture changes nothing
+        emitAll(state, new TableCaptured(gtid(11), 0, created));
+        assertThat(state.toSplit().tables()).containsExactly(TABLE, created);
+        assertThat(out.records).isEmpty();
     }
 
     @Test

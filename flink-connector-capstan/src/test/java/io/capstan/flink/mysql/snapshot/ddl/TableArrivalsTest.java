@@ -1,0 +1,77 @@
+package io.capstan.flink.mysql.snapshot.ddl;
+
+import org.junit.jupiter.api.Test;
+
+import java.util.List;
+import java.util.Optional;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+class TableArrivalsTest {
+
+    private static TableArrivals of(String sql) {
+        Optional<TableArrivals> a = TableArrivals.of(sql);
+        assertThat(a).as(sql).isPresent();
+        return a.get();
+    }
+
+    private static List<String> renamed(String sql) {
+        return of(sql).renamedInto().stream().map(n -> n[0] + "." + n[1]).toList();
+    }
+
+    @Test
+    void createTableNamesTheNewTableAsWritten() {
+        assertThat(of("CREATE TABLE shop.orders_2 (id INT PRIMARY KEY)").created())
+                .containsExactly(new TableArrivals.Creation("shop", "orders_2", false, false));
+        assertThat(of("create table `orders_2` like orders_1").created())
+                .containsExactly(new TableArrivals.Creation(null, "orders_2", false, false));
+    }
+
+    @Test
+    void createTableFlagsIfNotExistsAndTemporary() {
+        assertThat(of("CREATE TABLE IF NOT EXISTS shop.o (id INT)").created())
+                .containsExactly(new TableArrivals.Creation("shop", "o", true, false));
+        assertThat(of("CREATE TEMPORARY TABLE shop.o (id INT)").created())
+                .containsExactly(new TableArrivals.Creation("shop", "o", false, true));
+    }
+
+    @Test
+    void atomicCreateSelectAsTheBinlogCarriesItIsACreation() {
+        assertThat(of("CREATE TABLE `shop`.`o3` (`id` int NOT NULL) START TRANSACTION").created())
+                .containsExactly(new TableArrivals.Creation("shop", "o3", false, false));
+    }
+
+    @Test
+    void renamesBringInTheirNewNames() {
+        assertThat(renamed("RENAME TABLE shop.a TO shop.b, shop.c TO d"))
+                .containsExactly("shop.b", "null.d");
+        assertThat(renamed("ALTER TABLE shop.a ADD COLUMN x INT, RENAME TO shop.b"))
+                .containsExactly("shop.b");
+        assertThat(of("ALTER TABLE shop.a RENAME COLUMN x TO y").renamedInto()).isEmpty();
+        assertThat(of("RENAME TABLE shop.a TO shop.b").created()).isEmpty();
+    }
+
+    @Test
+    void otherStatementsBringNothing() {
+        for (String sql :
+                List.of(
+                        "CREATE VIEW shop.v AS SELECT 1",
+                        "CREATE INDEX i ON shop.o (x)",
+                        "DROP TABLE shop.o",
+                        "TRUNCATE shop.o",
+                        "GRANT SELECT ON shop.* TO u",
+                        "CREATE DATABASE shop2",
+                        "ALTER TABLE shop.o ADD COLUMN x INT")) {
+            assertThat(of(sql)).as(sql).isEqualTo(TableArrivals.NONE);
+        }
+    }
+
+    @Test
+    void anUnreadableCreateRenameOrAlterIsNotUnderstood() {
+        assertThat(TableArrivals.of("CREATE TABLE `shop.o (id INT)")).isEmpty();
+        assertThat(TableArrivals.of("RENAME TABLE shop.a")).isEmpty();
+        assertThat(TableArrivals.of("CREATE FANCY THING")).isEmpty();
+        // other statements the parser cannot read bring no table in
+        assertThat(TableArrivals.of("OPTIMIZE `unterminated")).contains(TableArrivals.NONE);
+    }
+}
