@@ -37,8 +37,9 @@ import java.util.Objects;
  * data class (and a DECIMAL's precision and scale): after an ALTER that adds, drops, renames, moves
  * or retypes a column the rows would no longer fit their declared fields, so the job halts ({@code
  * invalid_configuration}) naming the table and the column instead of emitting shifted or misread
- * values. A TRUNCATE (option {@code binlog.truncate.handling} = {@code emit}) cannot be expressed
- * as a row and halts as well.
+ * values. A table created while the job runs (captured from its CREATE on) is checked the same way
+ * when its first row arrives. A TRUNCATE (option {@code binlog.truncate.handling} = {@code emit})
+ * cannot be expressed as a row and halts as well.
  */
 @PublicEvolving
 public final class RowDataDeserializer implements CapstanDeserializer<RowData> {
@@ -138,7 +139,8 @@ public final class RowDataDeserializer implements CapstanDeserializer<RowData> {
                                 + event.tableId().quoted()
                                 + " no longer fits the row type declared to RowDataDeserializer: "
                                 + problem
-                                + " (an ALTER TABLE changed its columns). Remedy: declare the"
+                                + " (an ALTER TABLE changed its columns, or the table was created"
+                                + " while the job ran with other columns). Remedy: declare the"
                                 + " table's columns, in its order and with its types, and restart"
                                 + " the job.");
             }

@@ -247,7 +247,7 @@ final class ChangelogRowDeserializer implements CapstanDeserializer<RowData> {
     private static CapstanHaltException drifted(ChangeEvent event, String what) {
         return doesNotFit(
                 event,
-                " changed after the Flink table was planned: " + what,
+                " changed, or was created, after the Flink table was planned: " + what,
                 "update the CREATE TABLE statement to fit the MySQL table");
     }
 
