@@ -277,6 +277,8 @@ public final class FakeMySql implements MySqlProxies {
 
     // ---- failures and counts ----
 
+    private final Map<String, Runnable> beforeNext = new java.util.concurrent.ConcurrentHashMap<>();
+
     /** The next {@code times} calls of {@code operation} fail with an IOException. */
     public void failNext(String operation, int times) {
         synchronized (failures) {
@@ -284,9 +286,18 @@ public final class FakeMySql implements MySqlProxies {
         }
     }
 
+    /** Runs {@code action} at the next call of {@code operation}, before it answers. */
+    public void beforeNext(String operation, Runnable action) {
+        beforeNext.put(operation, action);
+    }
+
     /** Counts the call; throws if it was made to fail. */
     void call(String operation) throws IOException {
         calls.computeIfAbsent(operation, k -> new AtomicInteger()).incrementAndGet();
+        Runnable before = beforeNext.remove(operation);
+        if (before != null) {
+            before.run();
+        }
         synchronized (failures) {
             Integer left = failures.get(operation);
             if (left != null && left > 0) {

@@ -140,7 +140,7 @@ final class ChangelogRowDeserializer implements CapstanDeserializer<RowData> {
             for (int i = 0; i < n; i++) {
                 int index = indexOf(columns, fieldNames[i]);
                 if (index < 0) {
-                    throw drifted(event, "column '" + fieldNames[i] + "' no longer exists");
+                    throw drifted(event, "column '" + fieldNames[i] + "' is not among its columns");
                 }
                 LogicalType mapped = tableRow.getTypeAt(index);
                 ColumnSchema column = event.schema().column(index);

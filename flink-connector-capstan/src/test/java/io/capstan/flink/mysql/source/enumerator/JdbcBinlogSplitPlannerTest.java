@@ -46,6 +46,20 @@ class JdbcBinlogSplitPlannerTest {
     }
 
     @Test
+    void aTableCreatedWhileTheStartIsReadIsCaptured() throws Exception {
+        TableId created = TableId.of("shop", "orders_2");
+        // created just before the start position is read: its CREATE is in that position
+        mysql.beforeNext(FakeMySql.GTID_STATE, () -> mysql.table(created, 1));
+        BinlogSplit split =
+                new JdbcBinlogSplitPlanner(
+                                FakeMySql.sourceConfig(StartupOptions.latest(), 10, "shop\\..*"),
+                                mysql.jdbc())
+                        .planNewSplit();
+        assertThat(split.tables()).containsExactly(ORDERS, created);
+        assertThat(split.start().processed()).isEqualTo(EXECUTED);
+    }
+
+    @Test
     void aStreamOnlySourceNeedsNoLockTables() throws Exception {
         mysql.facts(
                 FakeMySql.facts(
