@@ -173,6 +173,7 @@ final class TransactionAssembler {
      */
     void captureCreatedTables(CreatedTableCapture capture) {
         this.createdTables = capture;
+        capture.transactionEnded(processed); // the start may already hold the awaited position
     }
 
     /**

@@ -237,6 +237,17 @@ class CreatedTableCaptureTest {
     }
 
     @Test
+    void anAwaitedTableWhosePositionTheStartHoldsHaltsAtOnce() {
+        CreatedTablesConfig awaiting =
+                new CreatedTablesConfig(
+                        SELECTION::matches, Set.of(ORDERS_2), GtidSet.parse(UUID_A + ":1"));
+        assertThatThrownBy(() -> assembler(true, awaiting))
+                .isInstanceOfSatisfying(
+                        CapstanHaltException.class,
+                        e -> assertThat(e.getMessage()).contains("shop.orders_2"));
+    }
+
+    @Test
     void aDroppedCreatedTableHaltsAsAnyCapturedTable() throws Exception {
         TransactionAssembler a = assembler(true);
         feed(a, gtid(UUID_A, 2, COMMIT), ddl(2, "shop", "CREATE TABLE orders_2 (x INT)"));
