@@ -31,7 +31,9 @@ class MySqlJsonTextDocumentTest {
 
     private final MySqlJsonText printer = new MySqlJsonText();
 
-    @Property(tries = 3_000)
+    // 1,000 documents (3,000 took 12 s of CI): every value type and both container sizes still
+    // come up many times in each run.
+    @Property(tries = 1_000)
     void sameTextAsTheLibraryWalk(@ForAll("documents") Object doc, @ForAll long seed)
             throws IOException {
         byte[] binary = new TestBinaryJson(seed).document(doc);

@@ -27,9 +27,10 @@ import static org.assertj.core.api.Assertions.assertThat;
 /**
  * The shaded SQL jar (this module's packaged artifact) on its own: its contents, and a CREATE TABLE
  * plus SELECT in a separate JVM whose classpath holds only Flink's jars (from
- * target/flink-classpath.txt, written by the build), the shaded jar and, as users put it into lib/
- * beside it, MySQL Connector/J's jar; not this module's classes or the connector's other
- * dependencies.
+ * target/flink-classpath.txt, written by the build), MySQL Connector/J's jar as users put it into
+ * lib/, and the shaded jar added to the session; not this module's classes or the connector's other
+ * dependencies. The shaded jar itself in lib/ is run on a standalone cluster of each Flink line by
+ * {@code SqlGatewayConnectorClusterIT} (e2e-tests, flink-1.20/e2e-tests).
  */
 class ShadedJarIT {
 
@@ -87,11 +88,6 @@ class ShadedJarIT {
         }
     }
 
-    @Test
-    void createTableAndSelectWithTheJarAndTheDriverInLib() throws Exception {
-        runSelect("lib", "shaded_lib");
-    }
-
     /** The SQL jar added to the session ({@code ADD JAR}), the driver in lib/. */
     @Test
     void createTableAndSelectWithTheJarAddedToTheSession() throws Exception {
@@ -137,10 +133,7 @@ class ShadedJarIT {
                         options(DB, table, gtidExecuted(DB)));
 
         List<String> classpath = new ArrayList<>(flinkClasspath());
-        if (mode.equals("lib")) {
-            classpath.add(jar.toString());
-        }
-        classpath.add(driverJar.toString()); // lib/ in both modes, as users install it
+        classpath.add(driverJar.toString()); // lib/, as users install it
         Process p = start(mode, classpath, mode, ddl, "SELECT id, v, tbl FROM " + table);
         try {
             DB.execute(

@@ -22,7 +22,7 @@ import static org.assertj.core.api.Assertions.assertThat;
  * cluster of separate JVMs (1 JobManager, 2 TaskManagers of one slot), four concurrent writers
  * running multi-row transactions (inserts, updates, key moves, deletes) against the real MySQL, a
  * TaskManager SIGKILLed and replaced while they write: once while streaming, once while the {@code
- * initial} mode's snapshot of 300,000 rows is read. After the load stops, the committed output must
+ * initial} mode's snapshot of 100,000 rows is read. After the load stops, the committed output must
  * catch up with the table and pass {@link ChangelogCheck} (no duplicate, no gap, final contents
  * equal).
  */
@@ -91,7 +91,7 @@ class ConnectorExactlyOnceClusterIT {
     @Test
     void taskManagerKilledDuringSnapshot() throws Exception {
         String table = "accounts_snapshot";
-        int rows = Integer.getInteger("capstan.e2e.snapshot-rows", 300_000);
+        int rows = Integer.getInteger("capstan.e2e.snapshot-rows", 100_000);
         fixture.createTable(table);
         long filling = System.nanoTime();
         fixture.fill(table, rows);

@@ -40,7 +40,7 @@ class SqlGatewayConnectorClusterIT {
                 Path.of(
                                 System.getProperty(
                                         "capstan.e2e.sql.jar",
-                                        "../flink-sql-capstan/target/flink-sql-capstan-0.1.0-SNAPSHOT.jar"))
+                                        "../flink-sql-capstan/target/flink-sql-capstan-0.1.0-2.3-SNAPSHOT.jar"))
                         .toAbsolutePath();
         assertThat(sqlJar)
                 .as("the shaded SQL jar, built by flink-sql-capstan's package phase")
