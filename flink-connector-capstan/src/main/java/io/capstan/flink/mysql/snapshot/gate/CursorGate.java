@@ -167,6 +167,16 @@ public final class CursorGate {
         return kept.size() == tables.size() ? this : new CursorGate(kept);
     }
 
+    /**
+     * The gate without {@code dropped}'s entries (tables no longer captured); returns {@code this}
+     * when none of them is gated.
+     */
+    public CursorGate without(Collection<TableId> dropped) {
+        Map<TableId, TableGate> kept = new LinkedHashMap<>(tables);
+        kept.keySet().removeAll(dropped);
+        return kept.size() == tables.size() ? this : new CursorGate(kept);
+    }
+
     public Set<TableId> gatedTables() {
         return Collections.unmodifiableSet(new TreeSet<>(tables.keySet()));
     }

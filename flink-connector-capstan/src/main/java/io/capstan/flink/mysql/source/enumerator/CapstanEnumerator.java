@@ -5,6 +5,8 @@ import io.capstan.flink.mysql.error.CapstanHaltException;
 import io.capstan.flink.mysql.gtid.GtidSet;
 import io.capstan.flink.mysql.schema.TableId;
 import io.capstan.flink.mysql.snapshot.key.ChunkKey;
+import io.capstan.flink.mysql.source.event.BinlogSplitRestoredEvent;
+import io.capstan.flink.mysql.source.event.BinlogSplitResumeEvent;
 import io.capstan.flink.mysql.source.event.ChunksAcknowledgedEvent;
 import io.capstan.flink.mysql.source.event.ChunksCompletedEvent;
 import io.capstan.flink.mysql.source.event.ChunksReopenedEvent;
@@ -30,6 +32,7 @@ import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Optional;
+import java.util.Set;
 import java.util.concurrent.CompletionException;
 import java.util.concurrent.ExecutionException;
 import java.util.function.LongSupplier;
@@ -227,6 +230,32 @@ public final class CapstanEnumerator implements SplitEnumerator<CapstanSplit, En
         }
     }
 
+    /**
+     * The restore handshake's answer: the reader holding the restored binlog split streams on,
+     * without the tables the configured list no longer selects. Every handshake is answered (or
+     * fails the job), so a reader never waits for ever; one that failed meanwhile asks again.
+     */
+    private void onRestoredSplitChecked(
+            int subtask, @Nullable Set<TableId> removed, @Nullable Throwable error) {
+        if (error != null) {
+            throw fail("cannot resume the restored binlog split", error);
+        }
+        for (TableId table : removed) {
+            LOG.info(
+                    "Table {} is no longer selected by the configured table list: it leaves the"
+                            + " binlog split",
+                    table);
+        }
+        tracker.tablesRemoved(removed);
+        if (context.registeredReaders().containsKey(subtask)) {
+            context.sendEventToSourceReader(
+                    subtask, new BinlogSplitResumeEvent(new ArrayList<>(removed)));
+        } // else it failed: its restart restores the split and asks again
+        if (tracker.phase() == EnumeratorPhase.STREAMING && tracker.book().isEmpty()) {
+            planning.close(); // nothing more to ask until another restore
+        }
+    }
+
     private void onTablesResolved(@Nullable List<SnapshotTable> tables, @Nullable Throwable error) {
         if (error != null) {
             throw fail("cannot start the snapshot", error);
@@ -312,6 +341,11 @@ public final class CapstanEnumerator implements SplitEnumerator<CapstanSplit, En
         } else if (sourceEvent instanceof ChunksReopenedEvent reopened) {
             tracker.chunksReopened(reopened.splitIds());
             refreshMetrics();
+        } else if (sourceEvent instanceof BinlogSplitRestoredEvent restored) {
+            List<TableId> tables = restored.tables();
+            context.callAsync(
+                    () -> planning.tablesRemovedFromSplit(tables),
+                    (removed, error) -> onRestoredSplitChecked(subtaskId, removed, error));
         } else if (sourceEvent instanceof ReaderCheckpointingEvent checkpointing) {
             tracker.readersCheckpointing(
                     checkpointing.checkpointingEnabled(),

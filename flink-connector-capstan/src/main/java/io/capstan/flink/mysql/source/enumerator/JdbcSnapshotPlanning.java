@@ -28,6 +28,7 @@ import java.util.List;
 import java.util.Map;
 import java.util.Optional;
 import java.util.OptionalLong;
+import java.util.Set;
 
 /**
  * {@link SnapshotPlanning} through the server's {@link JdbcProxy}. The proxy's one connection is
@@ -76,6 +77,15 @@ public final class JdbcSnapshotPlanning implements SnapshotPlanning {
         List<TableId> onServer = mysql.baseTables();
         RestoredTableList.check(
                 inState,
+                TableDiscovery.select(onServer, config.tables(), mysql.serverAddress()),
+                onServer);
+    }
+
+    @Override
+    public Set<TableId> tablesRemovedFromSplit(List<TableId> inSplit) throws Exception {
+        List<TableId> onServer = mysql.baseTables();
+        return RestoredTableList.removedFromSplit(
+                inSplit,
                 TableDiscovery.select(onServer, config.tables(), mysql.serverAddress()),
                 onServer);
     }

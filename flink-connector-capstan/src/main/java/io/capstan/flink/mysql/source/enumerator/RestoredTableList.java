@@ -14,9 +14,11 @@ import java.util.TreeSet;
 /**
  * Whether a restored job's configured table list still selects the tables its state captures. A
  * table added to the list (or newly created and matching a pattern) would never be snapshotted, and
- * a table left out would go on being gated and streamed: neither may pass silently while adding
- * tables is not supported. Tables of the state that no longer exist on the server are not a change
- * of the list (a dropped table) and are not reported. Pure.
+ * a table left out would go on being gated and streamed: neither may pass silently. Tables of the
+ * state that no longer exist on the server are not a change of the list (a dropped table) and are
+ * not reported. A streaming job's binlog split is checked by its reader's handshake ({@link
+ * #removedFromSplit}): tables removed from the list are dropped from the split; before the handoff
+ * any change halts ({@link #check}). Pure.
  */
 @Internal
 public final class RestoredTableList {
@@ -33,11 +35,8 @@ public final class RestoredTableList {
             Collection<TableId> inState,
             Collection<TableId> selectedNow,
             Collection<TableId> onServer) {
-        Set<TableId> added = new TreeSet<>(selectedNow);
-        added.removeAll(inState);
-        Set<TableId> removed = new TreeSet<>(inState);
-        removed.removeAll(selectedNow);
-        removed.retainAll(Set.copyOf(onServer));
+        Set<TableId> added = added(inState, selectedNow);
+        Set<TableId> removed = removed(inState, selectedNow, onServer);
         if (added.isEmpty() && removed.isEmpty()) {
             return;
         }
@@ -50,10 +49,58 @@ public final class RestoredTableList {
                         + describe("added", added)
                         + (added.isEmpty() || removed.isEmpty() ? "" : "; ")
                         + describe("removed", removed)
-                        + ". Adding or removing tables of a restored job is not supported yet"
-                        + " (scan.newly-added-table.enabled is not available). Remedy: restore"
-                        + " with the table list the job was started with, or start the job without"
-                        + " state (a new snapshot) to capture the new list.");
+                        + ". Before its snapshot has handed over to the binlog, a restored job"
+                        + " cannot change its tables. Remedy: restore with the table list the job"
+                        + " was started with, or start the job without state (a new snapshot) to"
+                        + " capture the new list.");
+    }
+
+    /**
+     * The answer to a streaming job's binlog split restored with {@code inSplit}: the tables to
+     * drop from it, those the configured list no longer selects but the server still has (a table
+     * dropped from the server is not a change of the list and stays, harmlessly). Tables the list
+     * selects now and the split does not capture would need a snapshot, which a streaming job
+     * cannot take.
+     *
+     * @throws CapstanHaltException {@code table_list_changed} naming the tables added
+     */
+    public static Set<TableId> removedFromSplit(
+            Collection<TableId> inSplit,
+            Collection<TableId> selectedNow,
+            Collection<TableId> onServer) {
+        Set<TableId> added = added(inSplit, selectedNow);
+        if (!added.isEmpty()) {
+            throw new CapstanHaltException(
+                    HaltReason.TABLE_LIST_CHANGED,
+                    "the configured table list selects tables the restored streaming job does not"
+                            + " capture ("
+                            + inSplit.size()
+                            + " table(s) captured): "
+                            + describe("added", added)
+                            + ". Their rows before now are in no snapshot, and snapshotting tables"
+                            + " added to a streaming job is not available in this build. Remedy:"
+                            + " restore with a table list that leaves them out, or start the job"
+                            + " without state (a new snapshot) to capture the new list. (Removing"
+                            + " tables from the list on restore is supported.)");
+        }
+        return removed(inSplit, selectedNow, onServer);
+    }
+
+    private static Set<TableId> added(
+            Collection<TableId> captured, Collection<TableId> selectedNow) {
+        Set<TableId> added = new TreeSet<>(selectedNow);
+        added.removeAll(captured);
+        return added;
+    }
+
+    private static Set<TableId> removed(
+            Collection<TableId> captured,
+            Collection<TableId> selectedNow,
+            Collection<TableId> onServer) {
+        Set<TableId> removed = new TreeSet<>(captured);
+        removed.removeAll(selectedNow);
+        removed.retainAll(Set.copyOf(onServer));
+        return removed;
     }
 
     private static String describe(String what, Set<TableId> tables) {

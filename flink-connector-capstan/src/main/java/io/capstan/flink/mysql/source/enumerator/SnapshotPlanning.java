@@ -12,6 +12,7 @@ import java.util.List;
 import java.util.Objects;
 import java.util.Optional;
 import java.util.OptionalLong;
+import java.util.Set;
 
 /**
  * The snapshot's questions to the server (and, for a restored job of any mode, whether the
@@ -39,6 +40,16 @@ public interface SnapshotPlanning extends AutoCloseable {
      *     added and removed, or {@code no_tables_matched}
      */
     void checkRestoredTables(List<TableId> inState) throws Exception;
+
+    /**
+     * For a restored binlog split capturing {@code inSplit}: the tables the configured list no
+     * longer selects on the server now, to drop from the split ({@link
+     * RestoredTableList#removedFromSplit}).
+     *
+     * @throws Exception a {@code CapstanHaltException} {@code table_list_changed} naming the tables
+     *     added, or {@code no_tables_matched}
+     */
+    Set<TableId> tablesRemovedFromSplit(List<TableId> inSplit) throws Exception;
 
     /** The server's {@code gtid_purged} now ({@link HandoffStartWatch}). */
     GtidSet gtidPurged() throws Exception;

@@ -140,10 +140,27 @@ final class SplitAssignmentTracker {
 
     /**
      * The tables of the restored state, to check against the configured list before anything is
-     * read; empty for a new job, or when the state does not name them.
+     * read; empty for a new job, or when the state does not name them, and while STREAMING: the
+     * binlog split's own table list is then the truth (tables may join it as they are created), and
+     * its reader's restore handshake checks that list instead ({@link #tablesRemoved}).
      */
     Optional<List<TableId>> restoredTables() {
-        return restored ? Optional.of(capturedTables) : Optional.empty();
+        return restored && phase != EnumeratorPhase.STREAMING
+                ? Optional.of(capturedTables)
+                : Optional.empty();
+    }
+
+    /**
+     * The restored binlog split's reader drops these tables, which the configured list no longer
+     * selects: they leave the tables this state names too.
+     */
+    void tablesRemoved(Set<TableId> removed) {
+        if (removed.isEmpty()) {
+            return;
+        }
+        List<TableId> kept = new ArrayList<>(capturedTables);
+        kept.removeAll(removed);
+        capturedTables = List.copyOf(kept);
     }
 
     EnumeratorPhase phase() {

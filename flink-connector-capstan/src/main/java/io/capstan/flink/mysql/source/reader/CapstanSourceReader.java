@@ -3,14 +3,19 @@ package io.capstan.flink.mysql.source.reader;
 import io.capstan.flink.mysql.CapstanDeserializer;
 import io.capstan.flink.mysql.compat.JobCheckpointing;
 import io.capstan.flink.mysql.proxy.MySqlProxies;
+import io.capstan.flink.mysql.schema.TableId;
 import io.capstan.flink.mysql.source.CapstanSourceConfig;
+import io.capstan.flink.mysql.source.event.BinlogSplitRestoredEvent;
+import io.capstan.flink.mysql.source.event.BinlogSplitResumeEvent;
 import io.capstan.flink.mysql.source.event.ChunksAcknowledgedEvent;
 import io.capstan.flink.mysql.source.event.ChunksCompletedEvent;
 import io.capstan.flink.mysql.source.event.ChunksReopenedEvent;
 import io.capstan.flink.mysql.source.event.ReaderCheckpointingEvent;
+import io.capstan.flink.mysql.source.split.BinlogSplit;
 import io.capstan.flink.mysql.source.split.CapstanSplit;
 import io.capstan.flink.mysql.source.split.CapstanSplitState;
 import io.capstan.flink.mysql.source.split.SnapshotChunkSplit;
+import io.capstan.flink.mysql.source.split.SplitKind;
 
 import org.apache.flink.annotation.Internal;
 import org.apache.flink.api.connector.source.SourceEvent;
@@ -21,10 +26,14 @@ import org.apache.flink.connector.base.source.reader.SingleThreadMultiplexSource
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
+import javax.annotation.Nullable;
+
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.Set;
+import java.util.TreeSet;
 
 /**
  * The source reader: one fetcher thread reads chunk splits (a whole chunk per element) and then
@@ -36,6 +45,11 @@ import java.util.Map;
  * the enumerator acknowledges them, and are sent again after a restore; chunks a restore brings
  * back unread are reported so that the enumerator forgets completions of reads that were rolled
  * back.
+ *
+ * <p>A restored binlog split streams only once the enumerator answered the restore handshake
+ * ({@link BinlogSplitRestoredEvent}, one round trip): the configured table list may have changed,
+ * and the split's table list is what the job captures. Tables the list no longer selects leave the
+ * split at a transaction boundary ({@link BinlogBoundaryStop}).
  */
 @Internal
 public final class CapstanSourceReader<T>
@@ -56,10 +70,20 @@ public final class CapstanSourceReader<T>
     /** Outlives the split readers: connections and read specs stay open across chunks. */
     private final ChunkFetcher chunks;
 
+    /** Shared with the binlog fetcher: end the binlog split at the next transaction boundary. */
+    private final BinlogBoundaryStop binlogStop;
+
+    /** The restored binlog split until the enumerator answers the handshake (checkpointed). */
+    @Nullable private BinlogSplit awaitingResume;
+
+    /** Tables that leave the binlog split once it stops at the transaction boundary. */
+    private Set<TableId> leavingAtBoundary = Set.of();
+
     private CapstanSourceReader(
             MySqlProxies mysql,
             CapstanReaderMetrics metrics,
             ChunkFetcher chunks,
+            BinlogBoundaryStop binlogStop,
             CapstanDeserializer<T> deserializer,
             Configuration flinkConfig,
             SourceReaderContext context) {
@@ -67,11 +91,13 @@ public final class CapstanSourceReader<T>
                 () ->
                         new CapstanSplitReader(
                                 chunks,
-                                new BinlogFetcher(mysql, ServerGtidPoller.INTERVAL, metrics)),
+                                new BinlogFetcher(
+                                        mysql, ServerGtidPoller.INTERVAL, metrics, binlogStop)),
                 new CapstanRecordEmitter<>(deserializer, metrics),
                 flinkConfig,
                 context);
         this.chunks = chunks;
+        this.binlogStop = binlogStop;
     }
 
     /**
@@ -87,7 +113,13 @@ public final class CapstanSourceReader<T>
         ChunkFetcher chunks =
                 new ChunkFetcher(mysql.jdbc(), config.snapshot().readOptions(), metrics);
         return new CapstanSourceReader<>(
-                mysql, metrics, chunks, deserializer, context.getConfiguration(), context);
+                mysql,
+                metrics,
+                chunks,
+                new BinlogBoundaryStop(),
+                deserializer,
+                context.getConfiguration(),
+                context);
     }
 
     @Override
@@ -115,6 +147,11 @@ public final class CapstanSourceReader<T>
         if (!unacknowledged.isEmpty()) {
             context.sendSourceEventToCoordinator(
                     new ChunksCompletedEvent(new ArrayList<>(unacknowledged.values())));
+        }
+        if (awaitingResume != null) {
+            // Answered by the enumerator, or the job fails by name: see CapstanEnumerator.
+            context.sendSourceEventToCoordinator(
+                    new BinlogSplitRestoredEvent(awaitingResume.tables()));
         }
         requestSplitIfRoom();
     }
@@ -151,6 +188,10 @@ public final class CapstanSourceReader<T>
                     break;
                 default:
                     requests.noMoreRequests(); // the binlog split: the last this reader gets
+                    if (!started) {
+                        awaitingResume = split.asBinlogSplit(); // restored: the handshake first
+                        continue;
+                    }
                     toRead.add(split);
             }
         }
@@ -176,6 +217,10 @@ public final class CapstanSourceReader<T>
     protected void onSplitFinished(Map<String, CapstanSplitState> finishedSplitIds) {
         List<SnapshotChunkSplit> completed = new ArrayList<>();
         for (CapstanSplitState state : finishedSplitIds.values()) {
+            if (state.kind() == SplitKind.BINLOG) {
+                restartAtBoundary(state.asBinlogSplitState().toSplit());
+                continue;
+            }
             SnapshotChunkSplit split = state.asSnapshotChunkSplitState().toSplit();
             if (!split.isCompleted()) {
                 throw new IllegalStateException(
@@ -184,9 +229,55 @@ public final class CapstanSourceReader<T>
             unacknowledged.put(split.splitId(), split);
             completed.add(split);
         }
+        if (completed.isEmpty()) {
+            return;
+        }
         context.sendSourceEventToCoordinator(new ChunksCompletedEvent(completed));
         requests.chunksFinished(completed.size());
         requestSplitIfRoom();
+    }
+
+    /**
+     * The enumerator's answer to the handshake: the restored binlog split streams, without the
+     * tables the configured list no longer selects. At a transaction boundary they leave at once;
+     * inside a partial transaction the split first finishes that transaction with its tables as
+     * they were (its count of rows already emitted counts theirs), then stops and restarts there.
+     */
+    private void resumeRestoredBinlog(List<TableId> removed) {
+        BinlogSplit split = awaitingResume;
+        if (split == null) {
+            LOG.warn("Ignoring a binlog resume answer: this reader holds no restored binlog split");
+            return;
+        }
+        awaitingResume = null;
+        Set<TableId> leaving = new TreeSet<>(removed);
+        leaving.retainAll(split.tables());
+        for (TableId table : leaving) {
+            LOG.info(
+                    "Table {} leaves the binlog split: the configured table list no longer selects"
+                            + " it; its changes are not emitted from the split's position on",
+                    table);
+        }
+        if (leaving.isEmpty()) {
+            super.addSplits(List.of(split));
+        } else if (split.start().partialGtid() == null) {
+            super.addSplits(List.of(split.withoutTables(leaving)));
+        } else {
+            leavingAtBoundary = leaving;
+            binlogStop.request();
+            super.addSplits(List.of(split));
+        }
+    }
+
+    /** The binlog split stopped at a transaction boundary: it goes on from there without them. */
+    private void restartAtBoundary(BinlogSplit stopped) {
+        binlogStop.clear();
+        BinlogSplit restarted = stopped.withoutTables(leavingAtBoundary);
+        LOG.info(
+                "Binlog split restarts at a transaction boundary without {} table(s)",
+                leavingAtBoundary.size());
+        leavingAtBoundary = Set.of();
+        super.addSplits(List.of(restarted));
     }
 
     @Override
@@ -195,6 +286,8 @@ public final class CapstanSourceReader<T>
             for (String id : ((ChunksAcknowledgedEvent) sourceEvent).splitIds()) {
                 unacknowledged.remove(id);
             }
+        } else if (sourceEvent instanceof BinlogSplitResumeEvent resume) {
+            resumeRestoredBinlog(resume.removedTables());
         } else {
             super.handleSourceEvents(sourceEvent);
         }
@@ -203,6 +296,9 @@ public final class CapstanSourceReader<T>
     @Override
     public List<CapstanSplit> snapshotState(long checkpointId) {
         List<CapstanSplit> splits = super.snapshotState(checkpointId);
+        if (awaitingResume != null) {
+            splits.add(awaitingResume); // not streaming yet: unchanged
+        }
         splits.addAll(unacknowledged.values());
         return splits;
     }

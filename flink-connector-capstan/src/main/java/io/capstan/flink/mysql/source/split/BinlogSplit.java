@@ -7,7 +7,9 @@ import io.capstan.flink.mysql.snapshot.gate.CursorGateSerializer;
 
 import org.apache.flink.annotation.Internal;
 
+import java.util.ArrayList;
 import java.util.Arrays;
+import java.util.Collection;
 import java.util.List;
 import java.util.Objects;
 
@@ -45,6 +47,21 @@ public record BinlogSplit(List<TableId> tables, BinlogStartPosition start, Curso
     /** The same split resumed from another position. */
     public BinlogSplit withStart(BinlogStartPosition newStart) {
         return new BinlogSplit(tables, newStart, gate);
+    }
+
+    /**
+     * The same split without {@code dropped}: neither streamed nor gated any more. Only at a
+     * transaction boundary: a partial transaction's count of rows already emitted counts rows of
+     * the tables captured when it was taken.
+     */
+    public BinlogSplit withoutTables(Collection<TableId> dropped) {
+        if (start.partialGtid() != null) {
+            throw new IllegalStateException(
+                    "tables leave a binlog split only at a transaction boundary");
+        }
+        List<TableId> kept = new ArrayList<>(tables);
+        kept.removeAll(dropped);
+        return new BinlogSplit(kept, start, gate.without(dropped));
     }
 
     @Override

@@ -27,6 +27,7 @@ import org.junit.jupiter.api.Test;
 
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Set;
 import java.util.concurrent.atomic.AtomicInteger;
 
 import static org.assertj.core.api.Assertions.assertThat;
@@ -96,6 +97,12 @@ class CapstanEnumeratorSnapshotTest {
         @Override
         public void checkRestoredTables(List<TableId> inState) {
             RestoredTableList.check(inState, List.of(KEY.table()), List.of(KEY.table()));
+        }
+
+        @Override
+        public Set<TableId> tablesRemovedFromSplit(List<TableId> inSplit) {
+            return RestoredTableList.removedFromSplit(
+                    inSplit, List.of(KEY.table()), List.of(KEY.table()));
         }
 
         @Override

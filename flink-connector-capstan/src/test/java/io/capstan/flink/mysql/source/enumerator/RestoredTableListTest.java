@@ -8,6 +8,7 @@ import org.junit.jupiter.api.Test;
 
 import java.util.List;
 
+import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatCode;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
@@ -44,7 +45,7 @@ class RestoredTableListTest {
                                         .isEqualTo(HaltReason.TABLE_LIST_CHANGED))
                 .hasMessageContaining("added shop.orders_2027")
                 .hasMessageNotContaining("removed shop")
-                .hasMessageContaining("not supported yet")
+                .hasMessageContaining("cannot change its tables")
                 .hasMessageContaining("restore with the table list the job was started with")
                 .hasMessageContaining("without state");
     }
@@ -65,5 +66,34 @@ class RestoredTableListTest {
                                 RestoredTableList.check(
                                         List.of(ORDERS, LINES), List.of(ORDERS), List.of(ORDERS)))
                 .doesNotThrowAnyException();
+    }
+
+    @Test
+    void aRestoredSplitDropsTablesLeftOutButNotTablesDroppedOnTheServer() {
+        assertThat(
+                        RestoredTableList.removedFromSplit(
+                                List.of(ORDERS, LINES, NEW),
+                                List.of(ORDERS),
+                                List.of(ORDERS, LINES)))
+                .containsExactly(LINES); // orders_2027 is gone from the server: it stays
+        assertThat(
+                        RestoredTableList.removedFromSplit(
+                                List.of(LINES, ORDERS), List.of(ORDERS, LINES), List.of(ORDERS)))
+                .isEmpty();
+    }
+
+    @Test
+    void aTableNewlySelectedForARestoredSplitHaltsNamingOnlyIt() {
+        assertThatThrownBy(
+                        () ->
+                                RestoredTableList.removedFromSplit(
+                                        List.of(ORDERS, LINES),
+                                        List.of(ORDERS, NEW),
+                                        List.of(ORDERS, LINES, NEW)))
+                .isInstanceOf(CapstanHaltException.class)
+                .hasMessageContaining("table_list_changed")
+                .hasMessageContaining("added shop.orders_2027")
+                .hasMessageNotContaining("order_line")
+                .hasMessageContaining("Removing tables from the list on restore is supported");
     }
 }
