@@ -28,7 +28,6 @@ import java.util.List;
 import java.util.Map;
 import java.util.Optional;
 import java.util.OptionalLong;
-import java.util.Set;
 
 /**
  * {@link SnapshotPlanning} through the server's {@link JdbcProxy}. The proxy's one connection is
@@ -54,6 +53,11 @@ public final class JdbcSnapshotPlanning implements SnapshotPlanning {
         List<TableId> tables = TableDiscovery.resolve(mysql, config.tables());
         LOG.info(
                 "Snapshotting {} table(s) on {}: {}", tables.size(), mysql.serverAddress(), tables);
+        return resolve(tables);
+    }
+
+    /** The preflight for {@code tables}, then each one's chunk key and schema fingerprint. */
+    private List<SnapshotTable> resolve(List<TableId> tables) throws Exception {
         Preflight.check(
                 mysql.serverFacts(),
                 mysql.serverAddress(),
@@ -82,12 +86,24 @@ public final class JdbcSnapshotPlanning implements SnapshotPlanning {
     }
 
     @Override
-    public Set<TableId> tablesRemovedFromSplit(List<TableId> inSplit) throws Exception {
+    public RestoredSplitCheck checkRestoredSplit(List<TableId> inSplit) throws Exception {
         List<TableId> onServer = mysql.baseTables();
-        return RestoredTableList.removedFromSplit(
-                inSplit,
-                TableDiscovery.select(onServer, config.tables(), mysql.serverAddress()),
-                onServer);
+        RestoredTableList.SplitTableChange change =
+                RestoredTableList.splitChange(
+                        inSplit,
+                        TableDiscovery.select(onServer, config.tables(), mysql.serverAddress()),
+                        onServer,
+                        config.newlyAddedTables());
+        if (change.added().isEmpty()) {
+            return new RestoredSplitCheck(change.removed(), List.of());
+        }
+        List<TableId> added = new ArrayList<>(change.added());
+        LOG.info(
+                "Snapshotting {} table(s) added to the table list on {}: {}",
+                added.size(),
+                mysql.serverAddress(),
+                added);
+        return new RestoredSplitCheck(change.removed(), resolve(added));
     }
 
     @Override

@@ -7,6 +7,7 @@ import io.capstan.flink.mysql.schema.TableId;
 import org.apache.flink.annotation.Internal;
 
 import java.util.Collection;
+import java.util.Collections;
 import java.util.List;
 import java.util.Set;
 import java.util.TreeSet;
@@ -56,20 +57,23 @@ public final class RestoredTableList {
     }
 
     /**
-     * The answer to a streaming job's binlog split restored with {@code inSplit}: the tables to
-     * drop from it, those the configured list no longer selects but the server still has (a table
-     * dropped from the server is not a change of the list and stays, harmlessly). Tables the list
-     * selects now and the split does not capture would need a snapshot, which a streaming job
-     * cannot take.
+     * How a streaming job's binlog split restored with {@code inSplit} differs from what the list
+     * selects now: the tables to add (selected, not captured) and to drop (captured, no longer
+     * selected, still on the server: a table dropped from the server is not a change of the list
+     * and stays, harmlessly).
      *
-     * @throws CapstanHaltException {@code table_list_changed} naming the tables added
+     * @param addingEnabled {@code scan.newly-added-table.enabled}: added tables are snapshotted;
+     *     else they halt
+     * @throws CapstanHaltException {@code table_list_changed} naming the tables added, when adding
+     *     is not enabled
      */
-    public static Set<TableId> removedFromSplit(
+    public static SplitTableChange splitChange(
             Collection<TableId> inSplit,
             Collection<TableId> selectedNow,
-            Collection<TableId> onServer) {
+            Collection<TableId> onServer,
+            boolean addingEnabled) {
         Set<TableId> added = added(inSplit, selectedNow);
-        if (!added.isEmpty()) {
+        if (!added.isEmpty() && !addingEnabled) {
             throw new CapstanHaltException(
                     HaltReason.TABLE_LIST_CHANGED,
                     "the configured table list selects tables the restored streaming job does not"
@@ -77,13 +81,24 @@ public final class RestoredTableList {
                             + inSplit.size()
                             + " table(s) captured): "
                             + describe("added", added)
-                            + ". Their rows before now are in no snapshot, and snapshotting tables"
-                            + " added to a streaming job is not available in this build. Remedy:"
-                            + " restore with a table list that leaves them out, or start the job"
-                            + " without state (a new snapshot) to capture the new list. (Removing"
-                            + " tables from the list on restore is supported.)");
+                            + ". Their rows before now are in no snapshot. Remedy: set"
+                            + " scan.newly-added-table.enabled = true to snapshot them (then they"
+                            + " stream like the others), or restore with a table list that leaves"
+                            + " them out. (Removing tables from the list on restore needs no"
+                            + " option.)");
         }
-        return removed(inSplit, selectedNow, onServer);
+        return new SplitTableChange(added, removed(inSplit, selectedNow, onServer));
+    }
+
+    /**
+     * @param added tables to snapshot and add to the binlog split
+     * @param removed tables to drop from the binlog split
+     */
+    public record SplitTableChange(Set<TableId> added, Set<TableId> removed) {
+        public SplitTableChange {
+            added = Collections.unmodifiableSet(new TreeSet<>(added));
+            removed = Collections.unmodifiableSet(new TreeSet<>(removed));
+        }
     }
 
     private static Set<TableId> added(

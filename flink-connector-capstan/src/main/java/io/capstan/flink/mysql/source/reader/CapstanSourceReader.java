@@ -3,8 +3,9 @@ package io.capstan.flink.mysql.source.reader;
 import io.capstan.flink.mysql.CapstanDeserializer;
 import io.capstan.flink.mysql.compat.JobCheckpointing;
 import io.capstan.flink.mysql.proxy.MySqlProxies;
-import io.capstan.flink.mysql.schema.TableId;
 import io.capstan.flink.mysql.source.CapstanSourceConfig;
+import io.capstan.flink.mysql.source.event.BinlogPausedEvent;
+import io.capstan.flink.mysql.source.event.BinlogSplitPauseEvent;
 import io.capstan.flink.mysql.source.event.BinlogSplitRestoredEvent;
 import io.capstan.flink.mysql.source.event.BinlogSplitResumeEvent;
 import io.capstan.flink.mysql.source.event.ChunksAcknowledgedEvent;
@@ -26,14 +27,10 @@ import org.apache.flink.connector.base.source.reader.SingleThreadMultiplexSource
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
-import javax.annotation.Nullable;
-
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
-import java.util.Set;
-import java.util.TreeSet;
 
 /**
  * The source reader: one fetcher thread reads chunk splits (a whole chunk per element) and then
@@ -49,7 +46,9 @@ import java.util.TreeSet;
  * <p>A restored binlog split streams only once the enumerator answered the restore handshake
  * ({@link BinlogSplitRestoredEvent}, one round trip): the configured table list may have changed,
  * and the split's table list is what the job captures. Tables the list no longer selects leave the
- * split at a transaction boundary ({@link BinlogBoundaryStop}).
+ * split at a transaction boundary ({@link BinlogBoundaryStop}). When tables are added, the split is
+ * held at a transaction boundary P (reported with a {@link BinlogPausedEvent}) while this reader
+ * reads chunks like any other, until the enumerator resumes it with the added tables.
  */
 @Internal
 public final class CapstanSourceReader<T>
@@ -70,14 +69,8 @@ public final class CapstanSourceReader<T>
     /** Outlives the split readers: connections and read specs stay open across chunks. */
     private final ChunkFetcher chunks;
 
-    /** Shared with the binlog fetcher: end the binlog split at the next transaction boundary. */
-    private final BinlogBoundaryStop binlogStop;
-
-    /** The restored binlog split until the enumerator answers the handshake (checkpointed). */
-    @Nullable private BinlogSplit awaitingResume;
-
-    /** Tables that leave the binlog split once it stops at the transaction boundary. */
-    private Set<TableId> leavingAtBoundary = Set.of();
+    /** The restored binlog split until the enumerator lets it stream (checkpointed). */
+    private final HeldBinlogSplit heldBinlog;
 
     private CapstanSourceReader(
             MySqlProxies mysql,
@@ -97,7 +90,15 @@ public final class CapstanSourceReader<T>
                 flinkConfig,
                 context);
         this.chunks = chunks;
-        this.binlogStop = binlogStop;
+        this.heldBinlog =
+                new HeldBinlogSplit(
+                        binlogStop,
+                        split -> super.addSplits(List.of(split)),
+                        context::sendSourceEventToCoordinator,
+                        () -> {
+                            requests.reopen();
+                            requestSplitIfRoom();
+                        });
     }
 
     /**
@@ -148,11 +149,7 @@ public final class CapstanSourceReader<T>
             context.sendSourceEventToCoordinator(
                     new ChunksCompletedEvent(new ArrayList<>(unacknowledged.values())));
         }
-        if (awaitingResume != null) {
-            // Answered by the enumerator, or the job fails by name: see CapstanEnumerator.
-            context.sendSourceEventToCoordinator(
-                    new BinlogSplitRestoredEvent(awaitingResume.tables()));
-        }
+        heldBinlog.readerStarted();
         requestSplitIfRoom();
     }
 
@@ -189,7 +186,7 @@ public final class CapstanSourceReader<T>
                 default:
                     requests.noMoreRequests(); // the binlog split: the last this reader gets
                     if (!started) {
-                        awaitingResume = split.asBinlogSplit(); // restored: the handshake first
+                        heldBinlog.restored(split.asBinlogSplit()); // the handshake first
                         continue;
                     }
                     toRead.add(split);
@@ -218,7 +215,7 @@ public final class CapstanSourceReader<T>
         List<SnapshotChunkSplit> completed = new ArrayList<>();
         for (CapstanSplitState state : finishedSplitIds.values()) {
             if (state.kind() == SplitKind.BINLOG) {
-                restartAtBoundary(state.asBinlogSplitState().toSplit());
+                heldBinlog.stoppedAtBoundary(state.asBinlogSplitState().toSplit());
                 continue;
             }
             SnapshotChunkSplit split = state.asSnapshotChunkSplitState().toSplit();
@@ -237,49 +234,6 @@ public final class CapstanSourceReader<T>
         requestSplitIfRoom();
     }
 
-    /**
-     * The enumerator's answer to the handshake: the restored binlog split streams, without the
-     * tables the configured list no longer selects. At a transaction boundary they leave at once;
-     * inside a partial transaction the split first finishes that transaction with its tables as
-     * they were (its count of rows already emitted counts theirs), then stops and restarts there.
-     */
-    private void resumeRestoredBinlog(List<TableId> removed) {
-        BinlogSplit split = awaitingResume;
-        if (split == null) {
-            LOG.warn("Ignoring a binlog resume answer: this reader holds no restored binlog split");
-            return;
-        }
-        awaitingResume = null;
-        Set<TableId> leaving = new TreeSet<>(removed);
-        leaving.retainAll(split.tables());
-        for (TableId table : leaving) {
-            LOG.info(
-                    "Table {} leaves the binlog split: the configured table list no longer selects"
-                            + " it; its changes are not emitted from the split's position on",
-                    table);
-        }
-        if (leaving.isEmpty()) {
-            super.addSplits(List.of(split));
-        } else if (split.start().partialGtid() == null) {
-            super.addSplits(List.of(split.withoutTables(leaving)));
-        } else {
-            leavingAtBoundary = leaving;
-            binlogStop.request();
-            super.addSplits(List.of(split));
-        }
-    }
-
-    /** The binlog split stopped at a transaction boundary: it goes on from there without them. */
-    private void restartAtBoundary(BinlogSplit stopped) {
-        binlogStop.clear();
-        BinlogSplit restarted = stopped.withoutTables(leavingAtBoundary);
-        LOG.info(
-                "Binlog split restarts at a transaction boundary without {} table(s)",
-                leavingAtBoundary.size());
-        leavingAtBoundary = Set.of();
-        super.addSplits(List.of(restarted));
-    }
-
     @Override
     public void handleSourceEvents(SourceEvent sourceEvent) {
         if (sourceEvent instanceof ChunksAcknowledgedEvent) {
@@ -287,7 +241,15 @@ public final class CapstanSourceReader<T>
                 unacknowledged.remove(id);
             }
         } else if (sourceEvent instanceof BinlogSplitResumeEvent resume) {
-            resumeRestoredBinlog(resume.removedTables());
+            BinlogSplit added = resume.added();
+            if (added == null) {
+                heldBinlog.resume(resume.removedTables());
+            } else {
+                requests.noMoreRequests();
+                heldBinlog.resumeWithAddedTables(added);
+            }
+        } else if (sourceEvent instanceof BinlogSplitPauseEvent pause) {
+            heldBinlog.pause(pause.removedTables());
         } else {
             super.handleSourceEvents(sourceEvent);
         }
@@ -296,9 +258,7 @@ public final class CapstanSourceReader<T>
     @Override
     public List<CapstanSplit> snapshotState(long checkpointId) {
         List<CapstanSplit> splits = super.snapshotState(checkpointId);
-        if (awaitingResume != null) {
-            splits.add(awaitingResume); // not streaming yet: unchanged
-        }
+        heldBinlog.held().ifPresent(splits::add); // not streaming: as restored, or at P
         splits.addAll(unacknowledged.values());
         return splits;
     }

@@ -64,6 +64,25 @@ public record BinlogSplit(List<TableId> tables, BinlogStartPosition start, Curso
         return new BinlogSplit(kept, start, gate.without(dropped));
     }
 
+    /**
+     * The same split with {@code added}'s tables and gate entries joining its own: tables
+     * snapshotted while the split was paused at a transaction boundary, whose chunks were read at
+     * positions holding it. {@code added} starts where this split stands.
+     */
+    public BinlogSplit withAddedTables(BinlogSplit added) {
+        if (start.partialGtid() != null || !added.start().equals(start)) {
+            throw new IllegalStateException(
+                    "tables join a binlog split only at the transaction boundary it paused at");
+        }
+        List<TableId> all = new ArrayList<>(tables);
+        for (TableId t : added.tables()) {
+            if (!all.contains(t)) {
+                all.add(t);
+            }
+        }
+        return new BinlogSplit(all, start, gate.with(added.gate()));
+    }
+
     @Override
     public String splitId() {
         return SPLIT_ID;

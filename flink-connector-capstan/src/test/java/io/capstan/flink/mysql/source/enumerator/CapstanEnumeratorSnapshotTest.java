@@ -27,7 +27,6 @@ import org.junit.jupiter.api.Test;
 
 import java.util.ArrayList;
 import java.util.List;
-import java.util.Set;
 import java.util.concurrent.atomic.AtomicInteger;
 
 import static org.assertj.core.api.Assertions.assertThat;
@@ -100,9 +99,11 @@ class CapstanEnumeratorSnapshotTest {
         }
 
         @Override
-        public Set<TableId> tablesRemovedFromSplit(List<TableId> inSplit) {
-            return RestoredTableList.removedFromSplit(
-                    inSplit, List.of(KEY.table()), List.of(KEY.table()));
+        public RestoredSplitCheck checkRestoredSplit(List<TableId> inSplit) {
+            RestoredTableList.SplitTableChange change =
+                    RestoredTableList.splitChange(
+                            inSplit, List.of(KEY.table()), List.of(KEY.table()), false);
+            return new RestoredSplitCheck(change.removed(), List.of());
         }
 
         @Override

@@ -7,6 +7,7 @@ import io.capstan.flink.mysql.schema.TableId;
 import org.junit.jupiter.api.Test;
 
 import java.util.List;
+import java.util.Set;
 
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatCode;
@@ -71,29 +72,47 @@ class RestoredTableListTest {
     @Test
     void aRestoredSplitDropsTablesLeftOutButNotTablesDroppedOnTheServer() {
         assertThat(
-                        RestoredTableList.removedFromSplit(
+                        RestoredTableList.splitChange(
                                 List.of(ORDERS, LINES, NEW),
                                 List.of(ORDERS),
-                                List.of(ORDERS, LINES)))
-                .containsExactly(LINES); // orders_2027 is gone from the server: it stays
+                                List.of(ORDERS, LINES),
+                                false))
+                .isEqualTo(
+                        new RestoredTableList.SplitTableChange(
+                                Set.of(), Set.of(LINES))); // orders_2027 is gone: it stays
         assertThat(
-                        RestoredTableList.removedFromSplit(
-                                List.of(LINES, ORDERS), List.of(ORDERS, LINES), List.of(ORDERS)))
-                .isEmpty();
+                        RestoredTableList.splitChange(
+                                List.of(LINES, ORDERS),
+                                List.of(ORDERS, LINES),
+                                List.of(ORDERS),
+                                false))
+                .isEqualTo(new RestoredTableList.SplitTableChange(Set.of(), Set.of()));
     }
 
     @Test
-    void aTableNewlySelectedForARestoredSplitHaltsNamingOnlyIt() {
+    void aTableNewlySelectedForARestoredSplitHaltsNamingItAndTheOption() {
         assertThatThrownBy(
                         () ->
-                                RestoredTableList.removedFromSplit(
+                                RestoredTableList.splitChange(
                                         List.of(ORDERS, LINES),
                                         List.of(ORDERS, NEW),
-                                        List.of(ORDERS, LINES, NEW)))
+                                        List.of(ORDERS, LINES, NEW),
+                                        false))
                 .isInstanceOf(CapstanHaltException.class)
                 .hasMessageContaining("table_list_changed")
                 .hasMessageContaining("added shop.orders_2027")
                 .hasMessageNotContaining("order_line")
-                .hasMessageContaining("Removing tables from the list on restore is supported");
+                .hasMessageContaining("set scan.newly-added-table.enabled = true");
+    }
+
+    @Test
+    void withAddingEnabledATableNewlySelectedIsToBeAdded() {
+        assertThat(
+                        RestoredTableList.splitChange(
+                                List.of(ORDERS, LINES),
+                                List.of(ORDERS, NEW),
+                                List.of(ORDERS, LINES, NEW),
+                                true))
+                .isEqualTo(new RestoredTableList.SplitTableChange(Set.of(NEW), Set.of(LINES)));
     }
 }

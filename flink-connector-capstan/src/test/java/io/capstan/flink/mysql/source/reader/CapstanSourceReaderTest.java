@@ -11,6 +11,8 @@ import io.capstan.flink.mysql.proxy.FakeMySql;
 import io.capstan.flink.mysql.schema.TableId;
 import io.capstan.flink.mysql.snapshot.gate.CursorGate;
 import io.capstan.flink.mysql.source.TestChanges;
+import io.capstan.flink.mysql.source.event.BinlogPausedEvent;
+import io.capstan.flink.mysql.source.event.BinlogSplitPauseEvent;
 import io.capstan.flink.mysql.source.event.BinlogSplitRestoredEvent;
 import io.capstan.flink.mysql.source.event.BinlogSplitResumeEvent;
 import io.capstan.flink.mysql.source.event.ChunksAcknowledgedEvent;
@@ -209,7 +211,7 @@ class CapstanSourceReaderTest {
         assertThat(mysql.streams).as("no stream before the answer").isEmpty();
         assertThat(reader.snapshotState(1)).containsExactly(restored);
 
-        reader.handleSourceEvents(new BinlogSplitResumeEvent(List.of()));
+        reader.handleSourceEvents(new BinlogSplitResumeEvent(List.of(), null));
         pollUntil("the stream", () -> !mysql.streams.isEmpty());
         assertThat(mysql.streams.get(0).tables).containsExactly(TABLE);
         assertThat(reader.snapshotState(2)).containsExactly(restored);
@@ -221,7 +223,7 @@ class CapstanSourceReaderTest {
         reader.addSplits(
                 List.of(new BinlogSplit(List.of(TABLE, OTHER), BinlogStartPosition.of(G), gate)));
         reader.start();
-        reader.handleSourceEvents(new BinlogSplitResumeEvent(List.of(OTHER)));
+        reader.handleSourceEvents(new BinlogSplitResumeEvent(List.of(OTHER), null));
         pollUntil("the stream", () -> !mysql.streams.isEmpty());
         assertThat(mysql.streams.get(0).tables).containsExactly(TABLE);
         BinlogSplit checkpointed = reader.snapshotState(1).get(0).asBinlogSplit();
@@ -244,7 +246,7 @@ class CapstanSourceReaderTest {
                         new BinlogSplit(
                                 List.of(TABLE, OTHER), BinlogStartPosition.of(G, partial, 1))));
         reader.start();
-        reader.handleSourceEvents(new BinlogSplitResumeEvent(List.of(OTHER)));
+        reader.handleSourceEvents(new BinlogSplitResumeEvent(List.of(OTHER), null));
         pollUntil("the next transaction", () -> output.getEmittedRecords().size() == 2);
         assertThat(output.getEmittedRecords())
                 .as("the partial transaction ends with its tables; no row twice")
@@ -256,6 +258,45 @@ class CapstanSourceReaderTest {
         assertThat(mysql.streams.get(1).start)
                 .isEqualTo(BinlogStartPosition.of(G.union(GtidSet.of(partial))));
         assertThat(reader.snapshotState(5).get(0).asBinlogSplit().tables()).containsExactly(TABLE);
+    }
+
+    @Test
+    void aPausedSplitStopsAtTheBoundaryReadsChunksAndResumesWithTheAddedTables() throws Exception {
+        Gtid partial = Gtid.of(UUID, 21);
+        Gtid next = Gtid.of(UUID, 22);
+        GtidSet atPause = G.union(GtidSet.of(partial));
+        mysql.binlogBacklog(
+                insertInto(TABLE, partial, 0, 40), // emitted before the checkpoint
+                insertInto(TABLE, partial, 1, 41),
+                new TransactionEnd(partial, 1L),
+                insertInto(TABLE, next, 0, 42),
+                new TransactionEnd(next, 1L));
+        reader.addSplits(
+                List.of(new BinlogSplit(List.of(TABLE), BinlogStartPosition.of(G, partial, 1))));
+        reader.start();
+        assertThat(context.getNumSplitRequests()).isZero();
+        reader.handleSourceEvents(new BinlogSplitPauseEvent(List.of()));
+        pollUntil("the pause", () -> !sent(BinlogPausedEvent.class).isEmpty());
+        assertThat(sent(BinlogPausedEvent.class).get(0).processed()).isEqualTo(atPause);
+        assertThat(output.getEmittedRecords())
+                .as("the partial transaction ends, nothing past it")
+                .containsExactly("c:->41");
+        assertThat(mysql.streams.get(0).closed()).isTrue();
+        assertThat(context.getNumSplitRequests()).as("asks for the added chunks").isEqualTo(1);
+        assertThat(reader.snapshotState(2))
+                .containsExactly(new BinlogSplit(List.of(TABLE), BinlogStartPosition.of(atPause)));
+
+        reader.handleSourceEvents(
+                new BinlogSplitResumeEvent(
+                        List.of(),
+                        new BinlogSplit(
+                                List.of(OTHER),
+                                BinlogStartPosition.of(atPause),
+                                CursorGate.empty())));
+        pollUntil("the resumed stream's row", () -> output.getEmittedRecords().size() == 2);
+        assertThat(output.getEmittedRecords()).containsExactly("c:->41", "c:->42");
+        assertThat(mysql.streams.get(1).tables).containsExactlyInAnyOrder(TABLE, OTHER);
+        assertThat(mysql.streams.get(1).start).isEqualTo(BinlogStartPosition.of(atPause));
     }
 
     @Test
