@@ -44,6 +44,12 @@ class AddTablesOnRestoreIT {
     private static final int ROWS = 8_000;
     private static final int CHUNK = 500;
 
+    /**
+     * Between a writer's transactions: slow enough that its fresh ids (about 1.1 x ROWS, never
+     * reused) last for the whole test, fast enough for hundreds of changes per run.
+     */
+    private static final long WRITER_PAUSE_MILLIS = 20;
+
     @RegisterExtension static final MySqlTestDatabase DB = new MySqlTestDatabase();
 
     @RegisterExtension static final MiniClusterExtension FLINK = SourceJobs.miniCluster(2);
@@ -101,10 +107,26 @@ class AddTablesOnRestoreIT {
         for (String t : List.of(a, b, c)) {
             DB.execute(VersionedWriters.createTable(t));
             VersionedWriters.fill(DB, t, ROWS);
-            VersionedWriters w = new VersionedWriters(DB, t, 1, ROWS, 5);
+            VersionedWriters w = new VersionedWriters(DB, t, 1, ROWS, WRITER_PAUSE_MILLIS);
             w.start(System.nanoTime());
             writers.add(w);
         }
+        try {
+            addTable(parallelism, readFails, changeFails, a, b, c, writers);
+        } finally {
+            stopQuietly(writers);
+        }
+    }
+
+    private void addTable(
+            int parallelism,
+            List<Long> readFails,
+            List<Long> changeFails,
+            String a,
+            String b,
+            String c,
+            List<VersionedWriters> writers)
+            throws Exception {
         String savepoint = firstRun(parallelism, List.of(a, b));
 
         FailInPhases.arm(readFails, changeFails, 1_000);
@@ -164,10 +186,18 @@ class AddTablesOnRestoreIT {
         for (String t : List.of(a, b)) {
             DB.execute(VersionedWriters.createTable(t));
             VersionedWriters.fill(DB, t, ROWS);
-            VersionedWriters w = new VersionedWriters(DB, t, 1, ROWS, 5);
+            VersionedWriters w = new VersionedWriters(DB, t, 1, ROWS, WRITER_PAUSE_MILLIS);
             w.start(System.nanoTime());
             writers.add(w);
         }
+        try {
+            removeTable(a, b, writers);
+        } finally {
+            stopQuietly(writers);
+        }
+    }
+
+    private void removeTable(String a, String b, List<VersionedWriters> writers) throws Exception {
         String savepoint = firstRun(2, List.of(a, b));
         long bLinesAtSavepoint = linesOf(b);
 
@@ -201,7 +231,7 @@ class AddTablesOnRestoreIT {
             DB.execute(VersionedWriters.createTable(t));
             VersionedWriters.fill(DB, t, 1_000);
         }
-        VersionedWriters w = new VersionedWriters(DB, a, 1, 1_000, 5);
+        VersionedWriters w = new VersionedWriters(DB, a, 1, 1_000, WRITER_PAUSE_MILLIS);
         w.start(System.nanoTime());
         String savepoint = firstRun(1, List.of(a));
         w.stop();
@@ -262,6 +292,16 @@ class AddTablesOnRestoreIT {
                 .setParallelism(1)
                 .uid("two-phase-sink");
         return env.executeAsync(name);
+    }
+
+    private static void stopQuietly(List<VersionedWriters> writers) {
+        for (VersionedWriters w : writers) {
+            try {
+                w.stop();
+            } catch (Exception | AssertionError e) {
+                LOG.warn("writer stopped with {}", e.toString());
+            }
+        }
     }
 
     private long linesOf(String table) {
