@@ -258,9 +258,21 @@ class AddTablesOnRestoreIT {
                 "the first run to stream",
                 Duration.ofMinutes(2),
                 () -> FailInPhases.distinctChanges() > 100);
-        return first.stopWithSavepoint(
-                        false, savepoints.toUri().toString(), SavepointFormatType.CANONICAL)
-                .get();
+        // A source subtask told "no more splits" at the handoff may be closing right now, and
+        // declines the savepoint: try again.
+        for (int attempt = 1; ; attempt++) {
+            try {
+                return first.stopWithSavepoint(
+                                false, savepoints.toUri().toString(), SavepointFormatType.CANONICAL)
+                        .get();
+            } catch (java.util.concurrent.ExecutionException e) {
+                if (attempt == 5) {
+                    throw e;
+                }
+                LOG.info("Savepoint declined ({}), trying again", e.getCause().toString());
+                Thread.sleep(500);
+            }
+        }
     }
 
     private JobClient start(
