@@ -92,6 +92,18 @@ public final class CapstanMySqlOptions {
                             "Rows per snapshot chunk when it is planned (>= 1); a chunk is read,"
                                     + " emitted and checkpointed whole.");
 
+    public static final ConfigOption<Boolean> SCAN_NEWLY_ADDED_TABLE_ENABLED =
+            ConfigOptions.key("scan.newly-added-table.enabled")
+                    .booleanType()
+                    .defaultValue(false)
+                    .withDescription(
+                            "Scan mode 'initial' only: when a job restored from a checkpoint or"
+                                    + " savepoint finds tables its table list selects now but its"
+                                    + " state does not capture, snapshot exactly those tables while"
+                                    + " the binlog split pauses at a transaction boundary, then"
+                                    + " stream them too. When false such a restore halts"
+                                    + " (table_list_changed).");
+
     public static final ConfigOption<Integer> SCAN_SNAPSHOT_FETCH_SIZE =
             ConfigOptions.key("scan.snapshot.fetch.size")
                     .intType()

@@ -234,6 +234,17 @@ public final class CapstanMySqlSourceBuilder<T> {
     }
 
     /**
+     * Option {@code scan.newly-added-table.enabled} ({@code initial} mode only): a job restored
+     * from a checkpoint or savepoint whose table list now selects tables its state does not capture
+     * snapshots exactly those tables, then streams them, while the tables it captured keep their
+     * place in the binlog (docs/operations.md). Off, such a restore halts {@code
+     * table_list_changed}. Tables left out of the list on restore stop being captured either way.
+     */
+    public CapstanMySqlSourceBuilder<T> scanNewlyAddedTableEnabled(boolean enabled) {
+        return set(SCAN_NEWLY_ADDED_TABLE_ENABLED, enabled);
+    }
+
+    /**
      * Option {@code binlog.xa.max-pending-rows}: captured row changes of prepared XA transactions
      * held in memory until their XA COMMIT or XA ROLLBACK (default 100000, at least 1); more halts
      * with {@code xa_pending_rows_exceeded}.

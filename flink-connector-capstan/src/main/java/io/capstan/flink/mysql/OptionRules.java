@@ -273,6 +273,22 @@ public final class OptionRules {
         throw invalid(BINLOG_TRUNCATE_HANDLING, "it must be halt, emit or skip.");
     }
 
+    /**
+     * Adding tables on restore snapshots them, so it needs a mode that snapshots and then streams:
+     * {@code initial}.
+     */
+    public static boolean newlyAddedTables(boolean enabled, StartupMode mode) {
+        if (enabled && (!mode.readsSnapshot() || mode.isBounded())) {
+            throw invalid(
+                    SCAN_NEWLY_ADDED_TABLE_ENABLED,
+                    "'true' needs scan.startup.mode 'initial' (tables added on restore are"
+                            + " snapshotted, then streamed), but the mode is '"
+                            + StartupOptions.optionValue(mode)
+                            + "'. Remove the option or set it to 'false'.");
+        }
+        return enabled;
+    }
+
     public static int xaMaxPendingRows(int value) {
         if (value < 1) {
             throw invalid(BINLOG_XA_MAX_PENDING_ROWS, "it must be >= 1, was " + value + ".");

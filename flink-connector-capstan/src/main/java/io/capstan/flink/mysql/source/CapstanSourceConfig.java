@@ -24,6 +24,10 @@ import static io.capstan.flink.mysql.CapstanMySqlOptions.*;
 /**
  * The validated, immutable settings of one source, shared by enumerator and readers. Both entry
  * points make it through {@link #validate}: the DataStream builder and the SQL connector.
+ *
+ * <p>Longer than 400 lines because each setting needs its field, its place in the one validation,
+ * its getter and its part in equality (the SQL table source compares configurations); settings
+ * split into groups would spread that single validation.
  */
 @Internal
 public final class CapstanSourceConfig implements Serializable {
@@ -45,6 +49,7 @@ public final class CapstanSourceConfig implements Serializable {
     private final TruncateHandling truncateHandling;
     private final Duration binlogRetentionCheckInterval;
     private final int xaMaxPendingRows;
+    private final boolean newlyAddedTables;
 
     public CapstanSourceConfig(
             MySqlConnectionConfig connection,
@@ -87,6 +92,41 @@ public final class CapstanSourceConfig implements Serializable {
             TruncateHandling truncateHandling,
             Duration binlogRetentionCheckInterval,
             int xaMaxPendingRows) {
+        this(
+                connection,
+                tables,
+                serverId,
+                startupOptions,
+                binlogQueueCapacity,
+                reconnectBackoff,
+                reconnectBudget,
+                snapshot,
+                truncateHandling,
+                binlogRetentionCheckInterval,
+                xaMaxPendingRows,
+                false);
+    }
+
+    /**
+     * @param newlyAddedTables whether a restored {@code initial} job snapshots tables its list
+     *     selects now but its state does not capture ({@code scan.newly-added-table.enabled})
+     */
+    public CapstanSourceConfig(
+            MySqlConnectionConfig connection,
+            TableSelection tables,
+            long serverId,
+            StartupOptions startupOptions,
+            int binlogQueueCapacity,
+            Duration reconnectBackoff,
+            Duration reconnectBudget,
+            SnapshotOptions snapshot,
+            TruncateHandling truncateHandling,
+            Duration binlogRetentionCheckInterval,
+            int xaMaxPendingRows,
+            boolean newlyAddedTables) {
+        this.newlyAddedTables =
+                OptionRules.newlyAddedTables(
+                        newlyAddedTables, Objects.requireNonNull(startupOptions).mode());
         this.xaMaxPendingRows = OptionRules.xaMaxPendingRows(xaMaxPendingRows);
         this.binlogRetentionCheckInterval =
                 OptionRules.positive(
@@ -188,7 +228,8 @@ public final class CapstanSourceConfig implements Serializable {
                 snapshot,
                 OptionRules.truncateHandling(options.get(BINLOG_TRUNCATE_HANDLING)),
                 options.get(SCAN_SNAPSHOT_BINLOG_RETENTION_CHECK_INTERVAL),
-                options.get(BINLOG_XA_MAX_PENDING_ROWS));
+                options.get(BINLOG_XA_MAX_PENDING_ROWS),
+                options.get(SCAN_NEWLY_ADDED_TABLE_ENABLED));
     }
 
     /** This configuration reading only {@code columns} in the snapshot (chunk keys are added). */
@@ -216,7 +257,8 @@ public final class CapstanSourceConfig implements Serializable {
                 changed,
                 truncateHandling,
                 binlogRetentionCheckInterval,
-                xaMaxPendingRows);
+                xaMaxPendingRows,
+                newlyAddedTables);
     }
 
     /** The form rows deliver spatial values in, snapshot and binlog. */
@@ -270,6 +312,14 @@ public final class CapstanSourceConfig implements Serializable {
         return xaMaxPendingRows;
     }
 
+    /**
+     * Whether a restored {@code initial} job snapshots the tables its list selects now but its
+     * state does not capture, instead of halting ({@code scan.newly-added-table.enabled}).
+     */
+    public boolean newlyAddedTables() {
+        return newlyAddedTables;
+    }
+
     /** Chunk size, read options and chunk key columns of the snapshot. */
     public SnapshotOptions snapshot() {
         return snapshot;
@@ -295,7 +345,8 @@ public final class CapstanSourceConfig implements Serializable {
                 && snapshot.equals(that.snapshot)
                 && truncateHandling == that.truncateHandling
                 && binlogRetentionCheckInterval.equals(that.binlogRetentionCheckInterval)
-                && xaMaxPendingRows == that.xaMaxPendingRows;
+                && xaMaxPendingRows == that.xaMaxPendingRows
+                && newlyAddedTables == that.newlyAddedTables;
     }
 
     @Override
@@ -311,7 +362,8 @@ public final class CapstanSourceConfig implements Serializable {
                 snapshot,
                 truncateHandling,
                 binlogRetentionCheckInterval,
-                xaMaxPendingRows);
+                xaMaxPendingRows,
+                newlyAddedTables);
     }
 
     @Override
@@ -337,6 +389,8 @@ public final class CapstanSourceConfig implements Serializable {
                 + binlogRetentionCheckInterval
                 + ", xaMaxPendingRows="
                 + xaMaxPendingRows
+                + ", newlyAddedTables="
+                + newlyAddedTables
                 + ", "
                 + snapshot
                 + "}";

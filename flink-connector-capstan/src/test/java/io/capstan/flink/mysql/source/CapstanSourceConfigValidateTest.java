@@ -163,6 +163,43 @@ class CapstanSourceConfigValidateTest {
     }
 
     @Test
+    void newlyAddedTablesNeedScanModeInitialOnBothPaths() {
+        CapstanSourceConfig on =
+                validate(
+                        text(
+                                Map.of(
+                                        "server-id", "5401",
+                                        "scan.newly-added-table.enabled", "true")),
+                        SHOP);
+        assertThat(on.newlyAddedTables()).isTrue();
+        assertThat(validate(text(Map.of("server-id", "5401")), SHOP).newlyAddedTables()).isFalse();
+        assertThatThrownBy(
+                        () ->
+                                validate(
+                                        text(
+                                                Map.of(
+                                                        "scan.startup.mode", "latest-offset",
+                                                        "scan.newly-added-table.enabled", "true")),
+                                        SHOP))
+                .isInstanceOf(IllegalArgumentException.class)
+                .hasMessageContaining("scan.newly-added-table.enabled")
+                .hasMessageContaining("'latest-offset'");
+        assertThatThrownBy(
+                        () ->
+                                CapstanMySqlSource.<String>builder()
+                                        .hostname("db.example.com")
+                                        .username("capstan")
+                                        .password(PASSWORD)
+                                        .databaseList("shop")
+                                        .startupOptions(StartupOptions.snapshot())
+                                        .scanNewlyAddedTableEnabled(true)
+                                        .deserializer(new JsonDebeziumDeserializer())
+                                        .build())
+                .isInstanceOf(IllegalArgumentException.class)
+                .hasMessageContaining("'snapshot'");
+    }
+
+    @Test
     void configurationsCompareByValue() {
         Map<String, String> base = Map.of("server-id", "5401");
         CapstanSourceConfig one = validate(text(base), SHOP);
@@ -185,7 +222,8 @@ class CapstanSourceConfigValidateTest {
                         Map.entry("ssl.mode", "required"),
                         Map.entry("binlog.reconnect.backoff", "1 s"),
                         Map.entry("binlog.reconnect.budget", "30 min"),
-                        Map.entry("binlog.queue.capacity", "16"));
+                        Map.entry("binlog.queue.capacity", "16"),
+                        Map.entry("scan.newly-added-table.enabled", "true"));
         changes.forEach(
                 (key, value) -> {
                     Configuration changed = text(base);

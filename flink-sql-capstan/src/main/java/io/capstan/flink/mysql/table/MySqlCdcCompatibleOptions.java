@@ -29,15 +29,6 @@ public final class MySqlCdcCompatibleOptions {
                             "Accepted for compatibility with mysql-cdc: 'true' is what capstan"
                                     + " always does; 'false' is refused.");
 
-    /** Adding tables to a restored job is not supported yet: {@code false} only. */
-    public static final ConfigOption<Boolean> SCAN_NEWLY_ADDED_TABLE_ENABLED =
-            ConfigOptions.key("scan.newly-added-table.enabled")
-                    .booleanType()
-                    .defaultValue(false)
-                    .withDescription(
-                            "Accepted for compatibility with mysql-cdc: 'false' only; capturing"
-                                    + " tables added to a restored job is not supported yet.");
-
     public static final ConfigOption<Boolean> SCAN_INCREMENTAL_SNAPSHOT_BACKFILL_SKIP =
             ConfigOptions.key("scan.incremental.snapshot.backfill.skip")
                     .booleanType()
@@ -106,7 +97,6 @@ public final class MySqlCdcCompatibleOptions {
     static final List<ConfigOption<?>> ALL =
             List.of(
                     SCAN_INCREMENTAL_SNAPSHOT_ENABLED,
-                    SCAN_NEWLY_ADDED_TABLE_ENABLED,
                     SCAN_INCREMENTAL_SNAPSHOT_BACKFILL_SKIP,
                     SCAN_INCREMENTAL_CLOSE_IDLE_READER_ENABLED,
                     CHUNK_META_GROUP_SIZE,
@@ -127,14 +117,6 @@ public final class MySqlCdcCompatibleOptions {
                             + "' = 'false' is not supported: capstan always reads the snapshot in"
                             + " chunks at exact positions, without a global read lock; remove the"
                             + " option or set it to 'true'.");
-        }
-        if (options.get(SCAN_NEWLY_ADDED_TABLE_ENABLED)) {
-            throw new ValidationException(
-                    "Option '"
-                            + SCAN_NEWLY_ADDED_TABLE_ENABLED.key()
-                            + "' = 'true' is not supported yet: a restored job captures the tables"
-                            + " it started with; to add tables, start a new job (without its"
-                            + " savepoint) or remove the option.");
         }
     }
 }

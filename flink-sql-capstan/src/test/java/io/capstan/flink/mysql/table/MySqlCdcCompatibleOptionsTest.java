@@ -42,8 +42,7 @@ class MySqlCdcCompatibleOptionsTest {
         "split-key.even-distribution.factor.upper-bound, 10.5",
         "split-key.even-distribution.factor.lower-bound, 0.5",
         "scan.incremental.snapshot.unbounded-chunk-first.enabled, true",
-        "scan.incremental.snapshot.enabled, true",
-        "scan.newly-added-table.enabled, false"
+        "scan.incremental.snapshot.enabled, true"
     })
     void acceptedAndWithoutEffect(String key, String value) {
         for (String mode : new String[] {"initial", "latest-offset"}) {
@@ -77,9 +76,32 @@ class MySqlCdcCompatibleOptionsTest {
     }
 
     @Test
-    void newlyAddedTablesAreRefusedWithARemedy() {
-        assertThat(failure(o -> o.put("scan.newly-added-table.enabled", "true")))
-                .contains("'scan.newly-added-table.enabled' = 'true' is not supported yet")
-                .contains("start a new job");
+    void newlyAddedTablesAreTakenInInitialModeAndRefusedByNameInStreamOnlyModes() {
+        Object plain = create(options(o -> o.put("scan.startup.mode", "initial")));
+        Object off =
+                create(
+                        options(
+                                o -> {
+                                    o.put("scan.startup.mode", "initial");
+                                    o.put("scan.newly-added-table.enabled", "false");
+                                }));
+        Object on =
+                create(
+                        options(
+                                o -> {
+                                    o.put("scan.startup.mode", "initial");
+                                    o.put("scan.newly-added-table.enabled", "true");
+                                }));
+        assertThat(off).isEqualTo(plain);
+        assertThat(on).as("the switch reaches the source configuration").isNotEqualTo(plain);
+        assertThat(
+                        failure(
+                                o -> {
+                                    o.put("scan.startup.mode", "latest-offset");
+                                    o.put("scan.newly-added-table.enabled", "true");
+                                }))
+                .contains("scan.newly-added-table.enabled")
+                .contains("'latest-offset'")
+                .contains("'initial'");
     }
 }

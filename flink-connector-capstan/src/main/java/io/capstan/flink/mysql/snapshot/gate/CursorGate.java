@@ -167,6 +167,33 @@ public final class CursorGate {
         return kept.size() == tables.size() ? this : new CursorGate(kept);
     }
 
+    /**
+     * The gate without {@code dropped}'s entries (tables no longer captured); returns {@code this}
+     * when none of them is gated.
+     */
+    public CursorGate without(Collection<TableId> dropped) {
+        Map<TableId, TableGate> kept = new LinkedHashMap<>(tables);
+        kept.keySet().removeAll(dropped);
+        return kept.size() == tables.size() ? this : new CursorGate(kept);
+    }
+
+    /**
+     * This gate and {@code added}'s entries (tables joining a streaming split with their finished
+     * chunks); a table may be gated by one of them only.
+     */
+    public CursorGate with(CursorGate added) {
+        if (added.tables.isEmpty()) {
+            return this;
+        }
+        Map<TableId, TableGate> all = new LinkedHashMap<>(tables);
+        for (Map.Entry<TableId, TableGate> e : added.tables.entrySet()) {
+            if (all.putIfAbsent(e.getKey(), e.getValue()) != null) {
+                throw new IllegalArgumentException("table " + e.getKey() + " is gated already");
+            }
+        }
+        return new CursorGate(all);
+    }
+
     public Set<TableId> gatedTables() {
         return Collections.unmodifiableSet(new TreeSet<>(tables.keySet()));
     }

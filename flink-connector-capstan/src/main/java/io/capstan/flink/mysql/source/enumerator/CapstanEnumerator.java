@@ -5,6 +5,10 @@ import io.capstan.flink.mysql.error.CapstanHaltException;
 import io.capstan.flink.mysql.gtid.GtidSet;
 import io.capstan.flink.mysql.schema.TableId;
 import io.capstan.flink.mysql.snapshot.key.ChunkKey;
+import io.capstan.flink.mysql.source.event.BinlogPausedEvent;
+import io.capstan.flink.mysql.source.event.BinlogSplitPauseEvent;
+import io.capstan.flink.mysql.source.event.BinlogSplitRestoredEvent;
+import io.capstan.flink.mysql.source.event.BinlogSplitResumeEvent;
 import io.capstan.flink.mysql.source.event.ChunksAcknowledgedEvent;
 import io.capstan.flink.mysql.source.event.ChunksCompletedEvent;
 import io.capstan.flink.mysql.source.event.ChunksReopenedEvent;
@@ -47,6 +51,13 @@ import java.util.function.LongSupplier;
  * <p>The rules live in {@link SplitAssignmentTracker}; this class runs the I/O and carries out its
  * replies. All state is touched only on the coordinator thread: JDBC runs in {@code callAsync} with
  * immutable inputs, and only its result handler changes state.
+ *
+ * <p>A restored streaming job first answers its binlog reader's restore handshake, which may drop
+ * tables from the split or add tables (ADDING_TABLES: pause, snapshot, resume; docs/adr/0009).
+ *
+ * <p>Longer than 400 lines because every Flink callback and every asynchronous answer lands here
+ * and is carried out in the same few steps (tracker, events, assignments, metrics); split across
+ * classes, the order of those steps, which the handoff's exactness rests on, would be spread out.
  */
 @Internal
 public final class CapstanEnumerator implements SplitEnumerator<CapstanSplit, EnumState> {
@@ -227,6 +238,85 @@ public final class CapstanEnumerator implements SplitEnumerator<CapstanSplit, En
         }
     }
 
+    /**
+     * The restore handshake's answer: the reader holding the restored binlog split streams on
+     * without the tables the configured list no longer selects, or pauses while added tables are
+     * snapshotted. Every handshake is answered or fails the job by name, so a reader never waits
+     * for ever (Flink delivers the events or fails the tasks); one that failed meanwhile asks again
+     * after its restart.
+     */
+    private void onRestoredSplitChecked(
+            int subtask,
+            List<TableId> inSplit,
+            @Nullable SnapshotPlanning.RestoredSplitCheck check,
+            @Nullable Throwable error) {
+        if (error != null) {
+            throw fail("cannot resume the restored binlog split", error);
+        }
+        for (TableId table : check.removed()) {
+            LOG.info(
+                    "Table {} is no longer selected by the configured table list: it leaves the"
+                            + " binlog split",
+                    table);
+        }
+        SplitAssignmentTracker.HandshakeAnswer answer;
+        try {
+            answer =
+                    tracker.restoredSplitChecked(
+                            subtask,
+                            inSplit,
+                            check.removed(),
+                            check.added(),
+                            context.currentParallelism());
+        } catch (RuntimeException e) {
+            throw fail("cannot resume the restored binlog split", e);
+        }
+        List<TableId> removed = new ArrayList<>(answer.removed());
+        if (context.registeredReaders().containsKey(subtask)) {
+            context.sendEventToSourceReader(
+                    subtask,
+                    answer instanceof SplitAssignmentTracker.Pause
+                            ? new BinlogSplitPauseEvent(removed)
+                            : new BinlogSplitResumeEvent(removed, null));
+        } // else it failed: its restart restores the split and asks again
+        if (tracker.phase() == EnumeratorPhase.ADDING_TABLES) {
+            watchPauseStart();
+            planMore();
+        } else if (tracker.book().isEmpty()) {
+            planning.close(); // nothing more to ask until another restore
+        }
+        serveWaiting();
+    }
+
+    /** While adding tables: the binlog from the pause on must stay on the server. */
+    private void watchPauseStart() {
+        if (watchingHandoffStart) {
+            return;
+        }
+        watchingHandoffStart = true;
+        long period = handoffStartWatchPeriod.toMillis();
+        context.callAsync(this::lookWhileSnapshotting, this::onLooked, period, period);
+    }
+
+    /** Sends the held binlog split its added tables once the addition may end. */
+    private void resumeBinlogIfReady() {
+        tracker.resumeIfReady(
+                        context.registeredReaders()::containsKey, context.currentParallelism())
+                .ifPresent(
+                        resume -> {
+                            LOG.info(
+                                    "Resuming the binlog split of subtask {} with {} added"
+                                            + " table(s) ({})",
+                                    resume.holder(),
+                                    resume.added().tables().size(),
+                                    resume.added());
+                            context.sendEventToSourceReader(
+                                    resume.holder(),
+                                    new BinlogSplitResumeEvent(List.of(), resume.added()));
+                            serveWaiting(); // readers waiting for chunks: no more splits
+                        });
+    }
+
     private void onTablesResolved(@Nullable List<SnapshotTable> tables, @Nullable Throwable error) {
         if (error != null) {
             throw fail("cannot start the snapshot", error);
@@ -312,6 +402,14 @@ public final class CapstanEnumerator implements SplitEnumerator<CapstanSplit, En
         } else if (sourceEvent instanceof ChunksReopenedEvent reopened) {
             tracker.chunksReopened(reopened.splitIds());
             refreshMetrics();
+        } else if (sourceEvent instanceof BinlogSplitRestoredEvent restored) {
+            List<TableId> tables = restored.tables();
+            context.callAsync(
+                    () -> planning.checkRestoredSplit(tables),
+                    (check, error) -> onRestoredSplitChecked(subtaskId, tables, check, error));
+        } else if (sourceEvent instanceof BinlogPausedEvent paused) {
+            tracker.binlogPaused(subtaskId, paused.processed());
+            resumeBinlogIfReady();
         } else if (sourceEvent instanceof ReaderCheckpointingEvent checkpointing) {
             tracker.readersCheckpointing(
                     checkpointing.checkpointingEnabled(),
@@ -333,6 +431,7 @@ public final class CapstanEnumerator implements SplitEnumerator<CapstanSplit, En
         } // else it failed: it resends the completions it restores, and is acknowledged then
         if (changed) {
             serveWaiting();
+            resumeBinlogIfReady();
         } else {
             refreshMetrics();
         }
@@ -359,6 +458,7 @@ public final class CapstanEnumerator implements SplitEnumerator<CapstanSplit, En
     public void notifyCheckpointComplete(long checkpointId) {
         if (tracker.checkpointCompleted(checkpointId)) {
             serveWaiting(); // the handoff is confirmed
+            resumeBinlogIfReady();
         }
     }
 

@@ -100,7 +100,7 @@ public final class CapstanEnumeratorMetrics {
      * values keep their last state.
      */
     void refresh(EnumeratorPhase phase, Optional<SnapshotBook> book) {
-        snapshotting = phase.precedesHandoff() ? 1 : 0;
+        snapshotting = phase.precedesHandoff() || phase == EnumeratorPhase.ADDING_TABLES ? 1 : 0;
         streamReading = phase == EnumeratorPhase.STREAMING ? 1 : 0;
         if (book.isEmpty()) {
             return;

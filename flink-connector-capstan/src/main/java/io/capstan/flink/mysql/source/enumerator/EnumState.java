@@ -22,14 +22,19 @@ import java.util.List;
  *     stream-only modes, and once the binlog split is in its reader's checkpoint
  * @param capturedTables the tables the job captures, for the check that a restore keeps the
  *     configured table list ({@link RestoredTableList}); empty before they are known, and in states
- *     of versions before 3
+ *     of versions before 3. While STREAMING only the binlog split's own list is the truth: tables
+ *     created at runtime join it, not this list.
+ * @param addingTables the phase is {@link EnumeratorPhase#ADDING_TABLES}: {@code snapshot} is the
+ *     snapshot of the tables being added to the held binlog split (false in states of versions
+ *     before 4)
  */
 @Internal
 public record EnumState(
         @Nullable BinlogSplit unassignedBinlogSplit,
         boolean binlogSplitAssigned,
         @Nullable SnapshotProgress snapshot,
-        List<TableId> capturedTables) {
+        List<TableId> capturedTables,
+        boolean addingTables) {
 
     private static final EnumState INITIAL = new EnumState(null, false);
 
@@ -37,7 +42,20 @@ public record EnumState(
         if (unassignedBinlogSplit != null && binlogSplitAssigned) {
             throw new IllegalArgumentException("the binlog split is either assigned or pending");
         }
+        if (addingTables && (!binlogSplitAssigned || snapshot == null)) {
+            throw new IllegalArgumentException(
+                    "tables are added to an assigned binlog split, with their snapshot progress");
+        }
         capturedTables = List.copyOf(capturedTables);
+    }
+
+    /** Not adding tables. */
+    public EnumState(
+            @Nullable BinlogSplit unassignedBinlogSplit,
+            boolean binlogSplitAssigned,
+            @Nullable SnapshotProgress snapshot,
+            List<TableId> capturedTables) {
+        this(unassignedBinlogSplit, binlogSplitAssigned, snapshot, capturedTables, false);
     }
 
     /** Without the captured tables (not known, or a state of a version before 3). */
@@ -45,12 +63,12 @@ public record EnumState(
             @Nullable BinlogSplit unassignedBinlogSplit,
             boolean binlogSplitAssigned,
             @Nullable SnapshotProgress snapshot) {
-        this(unassignedBinlogSplit, binlogSplitAssigned, snapshot, List.of());
+        this(unassignedBinlogSplit, binlogSplitAssigned, snapshot, List.of(), false);
     }
 
     /** The state of the stream-only modes (no snapshot progress). */
     public EnumState(@Nullable BinlogSplit unassignedBinlogSplit, boolean binlogSplitAssigned) {
-        this(unassignedBinlogSplit, binlogSplitAssigned, null, List.of());
+        this(unassignedBinlogSplit, binlogSplitAssigned, null, List.of(), false);
     }
 
     /** A new job: nothing planned, nothing assigned. */

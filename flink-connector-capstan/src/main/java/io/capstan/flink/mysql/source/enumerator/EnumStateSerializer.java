@@ -51,20 +51,23 @@ import java.util.Map;
  * checkpoint id the enumerator took and the checkpoint id after which the latest completion arrived
  * ({@code -1} for none).
  *
- * <p>Version 3 (written now): as version 2 with splits in the version-3 split layout (the gate of a
- * pending binlog split compact), and the finished chunks as one deflated block: per table its
- * distinct G smallest first, each as its binary difference from the one before ({@link
- * GtidSetDeltas}), then per chunk the differences of its index and its G's rank from the previous
- * chunk's, its row count, and its bounds each relative to the bound before ({@link
- * ChunkBoundDeltas}: a low equal to the previous chunk's high is one byte). See docs/adr/0007.
- * Last, after the snapshot flag and progress, the captured tables: a count, then each table.
+ * <p>Version 3: as version 2 with splits in the version-3 split layout (the gate of a pending
+ * binlog split compact), and the finished chunks as one deflated block: per table its distinct G
+ * smallest first, each as its binary difference from the one before ({@link GtidSetDeltas}), then
+ * per chunk the differences of its index and its G's rank from the previous chunk's, its row count,
+ * and its bounds each relative to the bound before ({@link ChunkBoundDeltas}: a low equal to the
+ * previous chunk's high is one byte). See docs/adr/0007. Last, after the snapshot flag and
+ * progress, the captured tables: a count, then each table.
+ *
+ * <p>Version 4 (written now): as version 3, then a flag whether the progress is that of tables
+ * being added to the held binlog split ({@link EnumeratorPhase#ADDING_TABLES}).
  */
 @Internal
 public final class EnumStateSerializer implements SimpleVersionedSerializer<EnumState> {
 
     public static final EnumStateSerializer INSTANCE = new EnumStateSerializer();
 
-    private static final int VERSION = 3;
+    private static final int VERSION = 4;
 
     @Override
     public int getVersion() {
@@ -89,6 +92,7 @@ public final class EnumStateSerializer implements SimpleVersionedSerializer<Enum
         for (TableId t : state.capturedTables()) {
             ChunkPlannerStateSerializer.writeTable(t, out);
         }
+        out.writeBoolean(state.addingTables());
         return out.getCopyOfBuffer();
     }
 
@@ -96,13 +100,17 @@ public final class EnumStateSerializer implements SimpleVersionedSerializer<Enum
     public EnumState deserialize(int version, byte[] serialized) throws IOException {
         if (version < 1 || version > VERSION) {
             throw new IOException(
-                    "unknown enumerator state version " + version + " (this build reads 1 to 3)");
+                    "unknown enumerator state version "
+                            + version
+                            + " (this build reads 1 to "
+                            + VERSION
+                            + ")");
         }
         DataInputDeserializer in = new DataInputDeserializer(serialized);
         boolean assigned = in.readBoolean();
         BinlogSplit pending = null;
         if (in.readBoolean()) {
-            CapstanSplit split = CapstanSplitSerializer.read(in, version);
+            CapstanSplit split = CapstanSplitSerializer.read(in, splitLayout(version));
             if (split.kind() != SplitKind.BINLOG) {
                 throw new IOException(
                         "corrupt enumerator state: pending split of kind " + split.kind());
@@ -125,11 +133,17 @@ public final class EnumStateSerializer implements SimpleVersionedSerializer<Enum
                 captured.add(ChunkPlannerStateSerializer.readTable(in));
             }
         }
+        boolean adding = version >= 4 && in.readBoolean();
         if (in.available() > 0) {
             throw new IOException(
                     "corrupt enumerator state: " + in.available() + " trailing bytes");
         }
-        return new EnumState(pending, assigned, snapshot, captured);
+        if (adding && (!assigned || snapshot == null)) {
+            throw new IOException(
+                    "corrupt enumerator state: tables being added without an assigned binlog split"
+                            + " or their snapshot");
+        }
+        return new EnumState(pending, assigned, snapshot, captured, adding);
     }
 
     private static void writeSnapshot(SnapshotProgress s, DataOutputView out) throws IOException {
@@ -151,6 +165,11 @@ public final class EnumStateSerializer implements SimpleVersionedSerializer<Enum
         out.writeLong(SnapshotProgress.toStored(s.latestCompletionAfter()));
     }
 
+    /** The split layout a state version holds: version 4 changed only the state's own layout. */
+    private static int splitLayout(int version) {
+        return Math.min(version, 3);
+    }
+
     private static SnapshotProgress readSnapshot(DataInputView in, int version) throws IOException {
         try {
             int nKeys = KeyTupleCodec.readVarInt(in);
@@ -167,7 +186,9 @@ public final class EnumStateSerializer implements SimpleVersionedSerializer<Enum
             int nPending = KeyTupleCodec.readVarInt(in);
             List<SnapshotChunkSplit> pending = new ArrayList<>(nPending);
             for (int i = 0; i < nPending; i++) {
-                pending.add(CapstanSplitSerializer.read(in, version).asSnapshotChunkSplit());
+                pending.add(
+                        CapstanSplitSerializer.read(in, splitLayout(version))
+                                .asSnapshotChunkSplit());
             }
             Map<TableId, List<SnapshotBook.Finished>> finished =
                     version == 2 ? readFinishedVersion2(in) : readFinished(in);

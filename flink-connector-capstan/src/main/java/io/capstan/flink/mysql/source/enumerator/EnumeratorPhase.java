@@ -11,6 +11,7 @@ import org.apache.flink.annotation.Internal;
  * snapshot modes:  RESOLVING_TABLES -> SNAPSHOTTING -> AWAITING_HANDOFF_CHECKPOINT -> STREAMING
  *                                                  \-> FINISHED (bounded {@code snapshot} mode)
  * stream-only:     PREPARING_BINLOG_SPLIT -> BINLOG_SPLIT_READY -> STREAMING
+ * restored:        STREAMING -> ADDING_TABLES -> STREAMING  (tables added to the list)
  * </pre>
  *
  * <p>Reopened or returned chunks lead from AWAITING_HANDOFF_CHECKPOINT or FINISHED back to
@@ -18,8 +19,9 @@ import org.apache.flink.annotation.Internal;
  * AWAITING_HANDOFF_CHECKPOINT (or SNAPSHOTTING) while the enumerator still keeps the finished
  * chunks, else to BINLOG_SPLIT_READY.
  *
- * <p>Room for a later phase: ADDING_TABLES (snapshot tables added to a streaming job while the
- * binlog split keeps running) would sit beside STREAMING. It is not implemented.
+ * <p>A restored STREAMING job answers its binlog reader's restore handshake first; when the
+ * configured list selects tables the split does not capture (and {@code
+ * scan.newly-added-table.enabled}), it goes to ADDING_TABLES and back (docs/adr/0009).
  */
 @Internal
 public enum EnumeratorPhase {
@@ -45,7 +47,15 @@ public enum EnumeratorPhase {
     /** The binlog split is ready and goes to the next reader that asks. */
     BINLOG_SPLIT_READY,
     /** A reader holds the binlog split; every other reader is told no more splits. */
-    STREAMING;
+    STREAMING,
+    /**
+     * A restored job snapshots tables added to its list: the reader holding the binlog split pauses
+     * it at a transaction boundary P, the added tables' chunks go to any reader that asks (each
+     * read at a G that holds P), and once every chunk is finished and a checkpoint that follows the
+     * last completion has completed, the split resumes from P with the added tables and their
+     * finished chunks in its gate.
+     */
+    ADDING_TABLES;
 
     /** A snapshot phase, before the binlog split with its gate is handed out. */
     boolean precedesHandoff() {

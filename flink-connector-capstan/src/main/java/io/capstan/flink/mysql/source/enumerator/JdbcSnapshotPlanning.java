@@ -53,6 +53,11 @@ public final class JdbcSnapshotPlanning implements SnapshotPlanning {
         List<TableId> tables = TableDiscovery.resolve(mysql, config.tables());
         LOG.info(
                 "Snapshotting {} table(s) on {}: {}", tables.size(), mysql.serverAddress(), tables);
+        return resolve(tables);
+    }
+
+    /** The preflight for {@code tables}, then each one's chunk key and schema fingerprint. */
+    private List<SnapshotTable> resolve(List<TableId> tables) throws Exception {
         Preflight.check(
                 mysql.serverFacts(),
                 mysql.serverAddress(),
@@ -78,6 +83,27 @@ public final class JdbcSnapshotPlanning implements SnapshotPlanning {
                 inState,
                 TableDiscovery.select(onServer, config.tables(), mysql.serverAddress()),
                 onServer);
+    }
+
+    @Override
+    public RestoredSplitCheck checkRestoredSplit(List<TableId> inSplit) throws Exception {
+        List<TableId> onServer = mysql.baseTables();
+        RestoredTableList.SplitTableChange change =
+                RestoredTableList.splitChange(
+                        inSplit,
+                        TableDiscovery.select(onServer, config.tables(), mysql.serverAddress()),
+                        onServer,
+                        config.newlyAddedTables());
+        if (change.added().isEmpty()) {
+            return new RestoredSplitCheck(change.removed(), List.of());
+        }
+        List<TableId> added = new ArrayList<>(change.added());
+        LOG.info(
+                "Snapshotting {} table(s) added to the table list on {}: {}",
+                added.size(),
+                mysql.serverAddress(),
+                added);
+        return new RestoredSplitCheck(change.removed(), resolve(added));
     }
 
     @Override

@@ -7,6 +7,7 @@ import io.capstan.flink.mysql.schema.TableId;
 import org.apache.flink.annotation.Internal;
 
 import java.util.Collection;
+import java.util.Collections;
 import java.util.List;
 import java.util.Set;
 import java.util.TreeSet;
@@ -14,9 +15,11 @@ import java.util.TreeSet;
 /**
  * Whether a restored job's configured table list still selects the tables its state captures. A
  * table added to the list (or newly created and matching a pattern) would never be snapshotted, and
- * a table left out would go on being gated and streamed: neither may pass silently while adding
- * tables is not supported. Tables of the state that no longer exist on the server are not a change
- * of the list (a dropped table) and are not reported. Pure.
+ * a table left out would go on being gated and streamed: neither may pass silently. Tables of the
+ * state that no longer exist on the server are not a change of the list (a dropped table) and are
+ * not reported. A streaming job's binlog split is checked by its reader's handshake ({@link
+ * #removedFromSplit}): tables removed from the list are dropped from the split; before the handoff
+ * any change halts ({@link #check}). Pure.
  */
 @Internal
 public final class RestoredTableList {
@@ -33,11 +36,8 @@ public final class RestoredTableList {
             Collection<TableId> inState,
             Collection<TableId> selectedNow,
             Collection<TableId> onServer) {
-        Set<TableId> added = new TreeSet<>(selectedNow);
-        added.removeAll(inState);
-        Set<TableId> removed = new TreeSet<>(inState);
-        removed.removeAll(selectedNow);
-        removed.retainAll(Set.copyOf(onServer));
+        Set<TableId> added = added(inState, selectedNow);
+        Set<TableId> removed = removed(inState, selectedNow, onServer);
         if (added.isEmpty() && removed.isEmpty()) {
             return;
         }
@@ -50,10 +50,72 @@ public final class RestoredTableList {
                         + describe("added", added)
                         + (added.isEmpty() || removed.isEmpty() ? "" : "; ")
                         + describe("removed", removed)
-                        + ". Adding or removing tables of a restored job is not supported yet"
-                        + " (scan.newly-added-table.enabled is not available). Remedy: restore"
-                        + " with the table list the job was started with, or start the job without"
-                        + " state (a new snapshot) to capture the new list.");
+                        + ". Before its snapshot has handed over to the binlog, a restored job"
+                        + " cannot change its tables. Remedy: restore with the table list the job"
+                        + " was started with, or start the job without state (a new snapshot) to"
+                        + " capture the new list.");
+    }
+
+    /**
+     * How a streaming job's binlog split restored with {@code inSplit} differs from what the list
+     * selects now: the tables to add (selected, not captured) and to drop (captured, no longer
+     * selected, still on the server: a table dropped from the server is not a change of the list
+     * and stays, harmlessly).
+     *
+     * @param addingEnabled {@code scan.newly-added-table.enabled}: added tables are snapshotted;
+     *     else they halt
+     * @throws CapstanHaltException {@code table_list_changed} naming the tables added, when adding
+     *     is not enabled
+     */
+    public static SplitTableChange splitChange(
+            Collection<TableId> inSplit,
+            Collection<TableId> selectedNow,
+            Collection<TableId> onServer,
+            boolean addingEnabled) {
+        Set<TableId> added = added(inSplit, selectedNow);
+        if (!added.isEmpty() && !addingEnabled) {
+            throw new CapstanHaltException(
+                    HaltReason.TABLE_LIST_CHANGED,
+                    "the configured table list selects tables the restored streaming job does not"
+                            + " capture ("
+                            + inSplit.size()
+                            + " table(s) captured): "
+                            + describe("added", added)
+                            + ". Their rows before now are in no snapshot. Remedy: set"
+                            + " scan.newly-added-table.enabled = true to snapshot them (then they"
+                            + " stream like the others), or restore with a table list that leaves"
+                            + " them out. (Removing tables from the list on restore needs no"
+                            + " option.)");
+        }
+        return new SplitTableChange(added, removed(inSplit, selectedNow, onServer));
+    }
+
+    /**
+     * @param added tables to snapshot and add to the binlog split
+     * @param removed tables to drop from the binlog split
+     */
+    public record SplitTableChange(Set<TableId> added, Set<TableId> removed) {
+        public SplitTableChange {
+            added = Collections.unmodifiableSet(new TreeSet<>(added));
+            removed = Collections.unmodifiableSet(new TreeSet<>(removed));
+        }
+    }
+
+    private static Set<TableId> added(
+            Collection<TableId> captured, Collection<TableId> selectedNow) {
+        Set<TableId> added = new TreeSet<>(selectedNow);
+        added.removeAll(captured);
+        return added;
+    }
+
+    private static Set<TableId> removed(
+            Collection<TableId> captured,
+            Collection<TableId> selectedNow,
+            Collection<TableId> onServer) {
+        Set<TableId> removed = new TreeSet<>(captured);
+        removed.removeAll(selectedNow);
+        removed.retainAll(Set.copyOf(onServer));
+        return removed;
     }
 
     private static String describe(String what, Set<TableId> tables) {

@@ -12,6 +12,7 @@ import java.util.List;
 import java.util.Objects;
 import java.util.Optional;
 import java.util.OptionalLong;
+import java.util.Set;
 
 /**
  * The snapshot's questions to the server (and, for a restored job of any mode, whether the
@@ -39,6 +40,28 @@ public interface SnapshotPlanning extends AutoCloseable {
      *     added and removed, or {@code no_tables_matched}
      */
     void checkRestoredTables(List<TableId> inState) throws Exception;
+
+    /**
+     * For a restored binlog split capturing {@code inSplit}: the tables the configured list no
+     * longer selects on the server now (to drop from the split), and those it selects newly,
+     * resolved as {@link #resolveTables} does (to snapshot and add; {@link
+     * RestoredTableList#splitChange}).
+     *
+     * @throws Exception a {@code CapstanHaltException} {@code table_list_changed} naming the tables
+     *     added when adding them is not enabled, or a refusal of an added table (no key, ...)
+     */
+    RestoredSplitCheck checkRestoredSplit(List<TableId> inSplit) throws Exception;
+
+    /**
+     * @param removed the tables to drop from the split
+     * @param added the tables to snapshot and add to the split, resolved; empty for none
+     */
+    record RestoredSplitCheck(Set<TableId> removed, List<SnapshotTable> added) {
+        public RestoredSplitCheck {
+            removed = Set.copyOf(removed);
+            added = List.copyOf(added);
+        }
+    }
 
     /** The server's {@code gtid_purged} now ({@link HandoffStartWatch}). */
     GtidSet gtidPurged() throws Exception;

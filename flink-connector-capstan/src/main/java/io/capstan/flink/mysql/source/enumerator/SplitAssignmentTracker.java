@@ -2,6 +2,8 @@ package io.capstan.flink.mysql.source.enumerator;
 
 import io.capstan.flink.mysql.StartupMode;
 import io.capstan.flink.mysql.binlog.BinlogStartPosition;
+import io.capstan.flink.mysql.error.CapstanHaltException;
+import io.capstan.flink.mysql.error.HaltReason;
 import io.capstan.flink.mysql.gtid.GtidSet;
 import io.capstan.flink.mysql.schema.TableId;
 import io.capstan.flink.mysql.snapshot.key.ChunkKey;
@@ -23,6 +25,7 @@ import java.util.List;
 import java.util.Optional;
 import java.util.OptionalLong;
 import java.util.Set;
+import java.util.TreeSet;
 import java.util.function.IntPredicate;
 
 /**
@@ -80,6 +83,20 @@ final class SplitAssignmentTracker {
     /** Restored with captured tables: they are checked against the configured list at start. */
     private boolean restored;
 
+    /**
+     * Restored with the binlog split held by a reader: requests wait for its restore handshake,
+     * which may lead to ADDING_TABLES (whose chunks go to any reader that asks).
+     */
+    private boolean awaitingHandshake;
+
+    /** In ADDING_TABLES once the handshake named the holder; null otherwise. */
+    @Nullable private TableAddition adding;
+
+    /** The readers' last report on checkpointing, for the check when tables are added. */
+    private boolean readersCheckpoint = true;
+
+    private boolean readersUnaligned;
+
     /** Readers that asked and have no answer yet, in order of asking. */
     private final Set<Integer> waiting = new LinkedHashSet<>();
 
@@ -97,9 +114,22 @@ final class SplitAssignmentTracker {
     static SplitAssignmentTracker restore(StartupMode mode, EnumState state) {
         AfterSnapshot after = mode.isBounded() ? AfterSnapshot.END : AfterSnapshot.STREAM;
         SplitAssignmentTracker t;
-        if (state.binlogSplitAssigned()) {
+        if (state.addingTables()) {
+            // Tables were being added: the holder's handshake says whether the resume is in its
+            // split (then STREAMING) or the addition continues from this progress.
+            SnapshotProgress progress = state.snapshot();
+            t = new SplitAssignmentTracker(after, EnumeratorPhase.ADDING_TABLES);
+            t.book = progress.toBook();
+            t.checkpoints =
+                    HandoffCheckpoints.restored(
+                            progress.lastCheckpointTaken(),
+                            progress.latestCompletionAfter(),
+                            t.book.allFinished());
+            t.awaitingHandshake = true;
+        } else if (state.binlogSplitAssigned()) {
             // The binlog split (with its gate) is in a reader's restored state.
             t = new SplitAssignmentTracker(after, EnumeratorPhase.STREAMING);
+            t.awaitingHandshake = true;
         } else if (state.snapshot() != null) {
             SnapshotProgress progress = state.snapshot();
             t = new SplitAssignmentTracker(after, EnumeratorPhase.SNAPSHOTTING);
@@ -129,6 +159,10 @@ final class SplitAssignmentTracker {
      * finished so far, which holds where the handoff will start ({@link HandoffStartWatch}).
      */
     Optional<GtidSet> handoffStartSoFar() {
+        if (phase == EnumeratorPhase.ADDING_TABLES) {
+            // The held split resumes from P: the binlog from P on must stay on the server.
+            return adding == null ? Optional.empty() : adding.pausedAt();
+        }
         if (book == null
                 || afterSnapshot != AfterSnapshot.STREAM
                 || (phase != EnumeratorPhase.SNAPSHOTTING
@@ -140,10 +174,157 @@ final class SplitAssignmentTracker {
 
     /**
      * The tables of the restored state, to check against the configured list before anything is
-     * read; empty for a new job, or when the state does not name them.
+     * read; empty for a new job, or when the state does not name them, and while STREAMING: the
+     * binlog split's own table list is then the truth (tables may join it as they are created), and
+     * its reader's restore handshake checks that list instead ({@link #tablesRemoved}).
      */
     Optional<List<TableId>> restoredTables() {
-        return restored ? Optional.of(capturedTables) : Optional.empty();
+        return restored
+                        && phase != EnumeratorPhase.STREAMING
+                        && phase != EnumeratorPhase.ADDING_TABLES
+                ? Optional.of(capturedTables)
+                : Optional.empty();
+    }
+
+    /** The answer to the restore handshake of the reader holding the binlog split. */
+    sealed interface HandshakeAnswer {
+        /** The tables the reader drops from the split before anything else. */
+        Set<TableId> removed();
+    }
+
+    /** Stream on (without {@code removed}). */
+    record Resume(Set<TableId> removed) implements HandshakeAnswer {}
+
+    /** Stop at the next transaction boundary (without {@code removed}) and report P. */
+    record Pause(Set<TableId> removed) implements HandshakeAnswer {}
+
+    /**
+     * The restore handshake of {@code subtask}, whose binlog split captures {@code inSplit}, after
+     * the server was asked: tables the list no longer selects leave the split (and this state);
+     * tables it newly selects ({@code added}, resolved) are snapshotted in ADDING_TABLES. A restore
+     * in the middle of an addition continues it, unless the split already holds the added tables
+     * (the resume reached the reader's checkpoint).
+     *
+     * @throws CapstanHaltException {@code table_list_changed} when the list changed again while
+     *     tables were being added
+     */
+    HandshakeAnswer restoredSplitChecked(
+            int subtask,
+            List<TableId> inSplit,
+            Set<TableId> removed,
+            List<SnapshotTable> added,
+            int parallelism) {
+        awaitingHandshake = false;
+        List<TableId> kept = new ArrayList<>(capturedTables);
+        kept.removeAll(removed);
+        capturedTables = List.copyOf(kept);
+        Set<TableId> addedIds = new TreeSet<>();
+        added.forEach(t -> addedIds.add(t.key().table()));
+        boolean bookOfAddition =
+                book != null
+                        && (phase == EnumeratorPhase.ADDING_TABLES
+                                || (phase == EnumeratorPhase.STREAMING && !inSplit.isEmpty()));
+        if (bookOfAddition) {
+            Set<TableId> inBook = new TreeSet<>();
+            book.keys().forEach(k -> inBook.add(k.table()));
+            if (Set.copyOf(inSplit).containsAll(inBook)) {
+                if (phase == EnumeratorPhase.ADDING_TABLES) {
+                    LOG.info("The binlog split already holds the added tables: streaming");
+                    book = null;
+                    adding = null;
+                    phase = EnumeratorPhase.STREAMING;
+                } // else STREAMING drops the book after the next checkpoint, as it would
+                capturedTables = union(capturedTables, inBook);
+                return new Resume(removed);
+            }
+            if (!inBook.equals(addedIds)) {
+                throw new CapstanHaltException(
+                        HaltReason.TABLE_LIST_CHANGED,
+                        "the configured table list changed again while "
+                                + inBook.size()
+                                + " table(s) were being added to the restored job (now adds "
+                                + addedIds
+                                + ", was adding "
+                                + inBook
+                                + "). Remedy: restore with the table list of the addition, let it"
+                                + " finish, then change the list.");
+            }
+            startAdding(subtask, List.copyOf(inBook), parallelism);
+            return new Pause(removed);
+        }
+        if (phase != EnumeratorPhase.STREAMING) {
+            throw new IllegalStateException("binlog split handshake in phase " + phase);
+        }
+        if (added.isEmpty()) {
+            return new Resume(removed);
+        }
+        book = new SnapshotBook(added);
+        checkpoints = HandoffCheckpoints.none();
+        startAdding(subtask, List.copyOf(addedIds), parallelism);
+        return new Pause(removed);
+    }
+
+    private void startAdding(int holder, List<TableId> tables, int parallelism) {
+        phase = EnumeratorPhase.ADDING_TABLES;
+        binlogAssignedAfter = OptionalLong.empty();
+        adding = new TableAddition(holder, tables);
+        // The resume is a handoff like the first one: unaligned checkpoints cannot carry it.
+        checkpoints.readersReported(readersCheckpoint, readersUnaligned, true, parallelism);
+        LOG.info(
+                "Adding {} table(s): the binlog split pauses at a transaction boundary while they"
+                        + " are snapshotted",
+                tables.size());
+    }
+
+    /**
+     * The holder's binlog split stopped at P (a transaction boundary): the added tables' chunks
+     * must hold P, and the split resumes from it.
+     */
+    void binlogPaused(int subtask, GtidSet p) {
+        if (phase != EnumeratorPhase.ADDING_TABLES || adding == null) {
+            LOG.warn("Ignoring a binlog pause of subtask {} in phase {}", subtask, phase);
+            return;
+        }
+        adding.paused(p, book.startSoFar());
+        LOG.info(
+                "Binlog split paused at {} while {} table(s) are added", p, adding.tables().size());
+    }
+
+    /**
+     * Once the addition may end: the split the holder's paused split is extended by (the added
+     * tables at P with their gate), and the holder; back to STREAMING. {@code registered} tells
+     * whether a reader is up: a failed holder asks again after its restore, and is answered then.
+     */
+    Optional<AddedToSplit> resumeIfReady(IntPredicate registered, int parallelism) {
+        if (phase != EnumeratorPhase.ADDING_TABLES
+                || adding == null
+                || !registered.test(adding.holder())) {
+            return Optional.empty();
+        }
+        Optional<BinlogSplit> added =
+                adding.resumeWith(book, checkpoints.handoffAllowed(parallelism));
+        if (added.isEmpty()) {
+            return Optional.empty();
+        }
+        AddedToSplit resume = new AddedToSplit(adding.holder(), added.get());
+        capturedTables = union(capturedTables, Set.copyOf(adding.tables()));
+        LOG.info(
+                "Added tables snapshotted: {} chunks, {} rows; the binlog split resumes with them",
+                book.finishedCount(),
+                book.rowCount());
+        phase = EnumeratorPhase.STREAMING;
+        binlogAssignedAfter = checkpoints.lastTaken(); // the book goes after a later checkpoint
+        adding = null;
+        return Optional.of(resume);
+    }
+
+    /** The holder's paused split goes on with {@code added}'s tables and gate. */
+    record AddedToSplit(int holder, BinlogSplit added) {}
+
+    private static List<TableId> union(List<TableId> a, Set<TableId> b) {
+        Set<TableId> all = new java.util.LinkedHashSet<>(a);
+        all.addAll(b);
+        return List.copyOf(all);
     }
 
     EnumeratorPhase phase() {
@@ -244,8 +425,16 @@ final class SplitAssignmentTracker {
                 binlogSplit = null;
                 return Optional.of(assignBinlog(split, subtask));
             case STREAMING:
+                if (awaitingHandshake) {
+                    return Optional.empty(); // tables may be added: chunks may come
+                }
                 // The one binlog split is out: this reader will never get a split.
                 return Optional.of(new SplitReply.NoMoreSplits(subtask));
+            case ADDING_TABLES:
+                if (awaitingHandshake) {
+                    return Optional.empty();
+                }
+                return book.takePending().map(c -> new SplitReply.Assign(subtask, c));
             case FINISHED:
                 // Not before every completion is in (and acknowledged; SNAPSHOTTING waits): a
                 // reader told "no more splits" ends once its chunks are emitted, and an
@@ -302,6 +491,9 @@ final class SplitAssignmentTracker {
         }
         if (changed) {
             completionsChanged();
+            if (adding != null) {
+                book.startSoFar().ifPresent(adding::requireChunksHoldPause);
+            }
         }
         return changed;
     }
@@ -326,7 +518,11 @@ final class SplitAssignmentTracker {
 
     /** What readers see of checkpointing; unaligned may halt ({@link HandoffCheckpoints}). */
     void readersCheckpointing(boolean enabled, boolean unaligned, int parallelism) {
-        boolean handoffAhead = afterSnapshot == AfterSnapshot.STREAM && phase.precedesHandoff();
+        readersCheckpoint = enabled;
+        readersUnaligned = unaligned;
+        boolean handoffAhead =
+                (afterSnapshot == AfterSnapshot.STREAM && phase.precedesHandoff())
+                        || phase == EnumeratorPhase.ADDING_TABLES;
         checkpoints.readersReported(enabled, unaligned, handoffAhead, parallelism);
     }
 
@@ -373,7 +569,9 @@ final class SplitAssignmentTracker {
 
     /** The snapshot phase the book is in; STREAMING keeps its book only for a returned split. */
     private void settleSnapshotPhase() {
-        if (book == null || phase == EnumeratorPhase.STREAMING) {
+        if (book == null
+                || phase == EnumeratorPhase.STREAMING
+                || phase == EnumeratorPhase.ADDING_TABLES) {
             return;
         }
         if (!book.allFinished()) {
@@ -395,8 +593,13 @@ final class SplitAssignmentTracker {
                         : SnapshotProgress.of(
                                 book, checkpoints.lastTaken(), checkpoints.latestChangeAfter());
         // binlogSplit is set only in PREPARING_BINLOG_SPLIT and BINLOG_SPLIT_READY: the pending one
+        boolean adding = phase == EnumeratorPhase.ADDING_TABLES;
         return new EnumState(
-                binlogSplit, phase == EnumeratorPhase.STREAMING, progress, capturedTables);
+                binlogSplit,
+                phase == EnumeratorPhase.STREAMING || adding,
+                progress,
+                capturedTables,
+                adding);
     }
 
     /**

@@ -1,5 +1,6 @@
 package io.capstan.flink.mysql.source.event;
 
+import io.capstan.flink.mysql.source.split.BinlogSplit;
 import io.capstan.flink.mysql.source.split.CapstanSplit;
 import io.capstan.flink.mysql.source.split.CapstanSplitSerializer;
 import io.capstan.flink.mysql.source.split.SnapshotChunkSplit;
@@ -9,7 +10,7 @@ import java.io.UncheckedIOException;
 import java.util.ArrayList;
 import java.util.List;
 
-/** Chunk splits inside events, in the splits' own versioned format. */
+/** Chunk and binlog splits inside events, in the splits' own versioned format. */
 final class SplitBytes {
     private SplitBytes() {}
 
@@ -38,5 +39,23 @@ final class SplitBytes {
             throw new UncheckedIOException(e);
         }
         return out;
+    }
+
+    static byte[] toBytes(BinlogSplit split) {
+        try {
+            return CapstanSplitSerializer.INSTANCE.serialize(split);
+        } catch (IOException e) {
+            throw new UncheckedIOException(e);
+        }
+    }
+
+    static BinlogSplit binlogFromBytes(byte[] bytes) {
+        try {
+            return CapstanSplitSerializer.INSTANCE
+                    .deserialize(CapstanSplitSerializer.VERSION, bytes)
+                    .asBinlogSplit();
+        } catch (IOException e) {
+            throw new UncheckedIOException(e);
+        }
     }
 }

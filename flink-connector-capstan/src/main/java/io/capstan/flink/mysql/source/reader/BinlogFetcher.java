@@ -1,6 +1,7 @@
 package io.capstan.flink.mysql.source.reader;
 
 import io.capstan.flink.mysql.binlog.BinlogRecord;
+import io.capstan.flink.mysql.binlog.TransactionEnd;
 import io.capstan.flink.mysql.proxy.BinlogStream;
 import io.capstan.flink.mysql.proxy.MySqlProxies;
 import io.capstan.flink.mysql.snapshot.gate.SnapshotDdlObserver;
@@ -36,15 +37,32 @@ final class BinlogFetcher implements AutoCloseable {
     private final MySqlProxies mysql;
     private final Duration gtidPollInterval;
     private final CapstanReaderMetrics metrics;
+    private final BinlogBoundaryStop stop;
 
     @Nullable private BinlogStream streamer;
+
+    /** Whether the records handed over so far end at a transaction boundary. */
+    private boolean atBoundary;
+
     @Nullable private ServerGtidPoller poller;
     @Nullable private GateKeyWeigher weigher;
 
     BinlogFetcher(MySqlProxies mysql, Duration gtidPollInterval, CapstanReaderMetrics metrics) {
+        this(mysql, gtidPollInterval, metrics, new BinlogBoundaryStop());
+    }
+
+    /**
+     * @param stop when requested, the split ends at the next transaction boundary
+     */
+    BinlogFetcher(
+            MySqlProxies mysql,
+            Duration gtidPollInterval,
+            CapstanReaderMetrics metrics,
+            BinlogBoundaryStop stop) {
         this.mysql = mysql;
         this.gtidPollInterval = gtidPollInterval;
         this.metrics = metrics;
+        this.stop = stop;
     }
 
     boolean isStreaming() {
@@ -67,6 +85,7 @@ final class BinlogFetcher implements AutoCloseable {
             throw e;
         }
         streamer = s;
+        atBoundary = binlog.start().partialGtid() == null;
         weigher = new GateKeyWeigher(binlog, mysql::jdbc, metrics);
         poller = new ServerGtidPoller(mysql.jdbc(), gtidPollInterval);
         metrics.binlogStarted(binlog.start().processed(), poller::latest);
@@ -76,6 +95,12 @@ final class BinlogFetcher implements AutoCloseable {
         if (streamer == null) {
             return ElementBatch.empty();
         }
+        boolean stopping = stop.requested();
+        if (stopping && atBoundary) {
+            LOG.info("Binlog split stops at a transaction boundary");
+            close();
+            return ElementBatch.finished(BinlogSplit.SPLIT_ID);
+        }
         try {
             BinlogRecord first = streamer.poll(POLL_MILLIS, TimeUnit.MILLISECONDS);
             if (first == null) {
@@ -83,11 +108,14 @@ final class BinlogFetcher implements AutoCloseable {
             }
             List<BinlogRecord> records = new ArrayList<>(64);
             records.add(first);
+            atBoundary = first instanceof TransactionEnd;
             BinlogRecord next;
             while (records.size() < MAX_BATCH
                     && !wokenUp.getAsBoolean()
+                    && !(stopping && atBoundary)
                     && (next = streamer.poll(0, TimeUnit.MILLISECONDS)) != null) {
                 records.add(next);
+                atBoundary = next instanceof TransactionEnd;
             }
             BinlogRecord last = records.get(records.size() - 1);
             metrics.recordFetched(last.commitTimestampMicros(), System.currentTimeMillis());

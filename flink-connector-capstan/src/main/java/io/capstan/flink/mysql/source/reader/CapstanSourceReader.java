@@ -4,13 +4,19 @@ import io.capstan.flink.mysql.CapstanDeserializer;
 import io.capstan.flink.mysql.compat.JobCheckpointing;
 import io.capstan.flink.mysql.proxy.MySqlProxies;
 import io.capstan.flink.mysql.source.CapstanSourceConfig;
+import io.capstan.flink.mysql.source.event.BinlogPausedEvent;
+import io.capstan.flink.mysql.source.event.BinlogSplitPauseEvent;
+import io.capstan.flink.mysql.source.event.BinlogSplitRestoredEvent;
+import io.capstan.flink.mysql.source.event.BinlogSplitResumeEvent;
 import io.capstan.flink.mysql.source.event.ChunksAcknowledgedEvent;
 import io.capstan.flink.mysql.source.event.ChunksCompletedEvent;
 import io.capstan.flink.mysql.source.event.ChunksReopenedEvent;
 import io.capstan.flink.mysql.source.event.ReaderCheckpointingEvent;
+import io.capstan.flink.mysql.source.split.BinlogSplit;
 import io.capstan.flink.mysql.source.split.CapstanSplit;
 import io.capstan.flink.mysql.source.split.CapstanSplitState;
 import io.capstan.flink.mysql.source.split.SnapshotChunkSplit;
+import io.capstan.flink.mysql.source.split.SplitKind;
 
 import org.apache.flink.annotation.Internal;
 import org.apache.flink.api.connector.source.SourceEvent;
@@ -36,6 +42,13 @@ import java.util.Map;
  * the enumerator acknowledges them, and are sent again after a restore; chunks a restore brings
  * back unread are reported so that the enumerator forgets completions of reads that were rolled
  * back.
+ *
+ * <p>A restored binlog split streams only once the enumerator answered the restore handshake
+ * ({@link BinlogSplitRestoredEvent}, one round trip): the configured table list may have changed,
+ * and the split's table list is what the job captures. Tables the list no longer selects leave the
+ * split at a transaction boundary ({@link BinlogBoundaryStop}). When tables are added, the split is
+ * held at a transaction boundary P (reported with a {@link BinlogPausedEvent}) while this reader
+ * reads chunks like any other, until the enumerator resumes it with the added tables.
  */
 @Internal
 public final class CapstanSourceReader<T>
@@ -56,10 +69,14 @@ public final class CapstanSourceReader<T>
     /** Outlives the split readers: connections and read specs stay open across chunks. */
     private final ChunkFetcher chunks;
 
+    /** The restored binlog split until the enumerator lets it stream (checkpointed). */
+    private final HeldBinlogSplit heldBinlog;
+
     private CapstanSourceReader(
             MySqlProxies mysql,
             CapstanReaderMetrics metrics,
             ChunkFetcher chunks,
+            BinlogBoundaryStop binlogStop,
             CapstanDeserializer<T> deserializer,
             Configuration flinkConfig,
             SourceReaderContext context) {
@@ -67,11 +84,21 @@ public final class CapstanSourceReader<T>
                 () ->
                         new CapstanSplitReader(
                                 chunks,
-                                new BinlogFetcher(mysql, ServerGtidPoller.INTERVAL, metrics)),
+                                new BinlogFetcher(
+                                        mysql, ServerGtidPoller.INTERVAL, metrics, binlogStop)),
                 new CapstanRecordEmitter<>(deserializer, metrics),
                 flinkConfig,
                 context);
         this.chunks = chunks;
+        this.heldBinlog =
+                new HeldBinlogSplit(
+                        binlogStop,
+                        split -> super.addSplits(List.of(split)),
+                        context::sendSourceEventToCoordinator,
+                        () -> {
+                            requests.reopen();
+                            requestSplitIfRoom();
+                        });
     }
 
     /**
@@ -87,7 +114,13 @@ public final class CapstanSourceReader<T>
         ChunkFetcher chunks =
                 new ChunkFetcher(mysql.jdbc(), config.snapshot().readOptions(), metrics);
         return new CapstanSourceReader<>(
-                mysql, metrics, chunks, deserializer, context.getConfiguration(), context);
+                mysql,
+                metrics,
+                chunks,
+                new BinlogBoundaryStop(),
+                deserializer,
+                context.getConfiguration(),
+                context);
     }
 
     @Override
@@ -116,6 +149,7 @@ public final class CapstanSourceReader<T>
             context.sendSourceEventToCoordinator(
                     new ChunksCompletedEvent(new ArrayList<>(unacknowledged.values())));
         }
+        heldBinlog.readerStarted();
         requestSplitIfRoom();
     }
 
@@ -151,6 +185,10 @@ public final class CapstanSourceReader<T>
                     break;
                 default:
                     requests.noMoreRequests(); // the binlog split: the last this reader gets
+                    if (!started) {
+                        heldBinlog.restored(split.asBinlogSplit()); // the handshake first
+                        continue;
+                    }
                     toRead.add(split);
             }
         }
@@ -176,6 +214,10 @@ public final class CapstanSourceReader<T>
     protected void onSplitFinished(Map<String, CapstanSplitState> finishedSplitIds) {
         List<SnapshotChunkSplit> completed = new ArrayList<>();
         for (CapstanSplitState state : finishedSplitIds.values()) {
+            if (state.kind() == SplitKind.BINLOG) {
+                heldBinlog.stoppedAtBoundary(state.asBinlogSplitState().toSplit());
+                continue;
+            }
             SnapshotChunkSplit split = state.asSnapshotChunkSplitState().toSplit();
             if (!split.isCompleted()) {
                 throw new IllegalStateException(
@@ -183,6 +225,9 @@ public final class CapstanSourceReader<T>
             }
             unacknowledged.put(split.splitId(), split);
             completed.add(split);
+        }
+        if (completed.isEmpty()) {
+            return;
         }
         context.sendSourceEventToCoordinator(new ChunksCompletedEvent(completed));
         requests.chunksFinished(completed.size());
@@ -195,6 +240,16 @@ public final class CapstanSourceReader<T>
             for (String id : ((ChunksAcknowledgedEvent) sourceEvent).splitIds()) {
                 unacknowledged.remove(id);
             }
+        } else if (sourceEvent instanceof BinlogSplitResumeEvent resume) {
+            BinlogSplit added = resume.added();
+            if (added == null) {
+                heldBinlog.resume(resume.removedTables());
+            } else {
+                requests.noMoreRequests();
+                heldBinlog.resumeWithAddedTables(added);
+            }
+        } else if (sourceEvent instanceof BinlogSplitPauseEvent pause) {
+            heldBinlog.pause(pause.removedTables());
         } else {
             super.handleSourceEvents(sourceEvent);
         }
@@ -203,6 +258,7 @@ public final class CapstanSourceReader<T>
     @Override
     public List<CapstanSplit> snapshotState(long checkpointId) {
         List<CapstanSplit> splits = super.snapshotState(checkpointId);
+        heldBinlog.held().ifPresent(splits::add); // not streaming: as restored, or at P
         splits.addAll(unacknowledged.values());
         return splits;
     }

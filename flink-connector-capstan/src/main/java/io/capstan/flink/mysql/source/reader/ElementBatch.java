@@ -35,6 +35,11 @@ final class ElementBatch implements RecordsWithSplitIds<SourceElement> {
         return new ElementBatch(splitId, elements, Collections.emptySet());
     }
 
+    /** No element: the split ends here (the binlog split stopped at a transaction boundary). */
+    static ElementBatch finished(String splitId) {
+        return new ElementBatch(splitId, Collections.emptyList(), Set.of(splitId));
+    }
+
     /** A whole chunk: one element, and its split finishes with it. */
     static ElementBatch finishedChunk(String splitId, ChunkElement chunk) {
         return new ElementBatch(splitId, List.of(chunk), Set.of(splitId));

@@ -40,6 +40,14 @@ final class SplitRequestPacer {
         done = true;
     }
 
+    /**
+     * The binlog split paused while tables are added: this reader reads their chunks too (at
+     * parallelism 1 it is the only one), so it asks again.
+     */
+    void reopen() {
+        done = false;
+    }
+
     /** Whether to send a split request now; if so, it counts as outstanding from here. */
     boolean shouldRequest() {
         if (done || requestOutstanding || chunksInHand >= CHUNKS_AHEAD) {

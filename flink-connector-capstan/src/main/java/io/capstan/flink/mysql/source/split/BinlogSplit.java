@@ -7,7 +7,9 @@ import io.capstan.flink.mysql.snapshot.gate.CursorGateSerializer;
 
 import org.apache.flink.annotation.Internal;
 
+import java.util.ArrayList;
 import java.util.Arrays;
+import java.util.Collection;
 import java.util.List;
 import java.util.Objects;
 
@@ -45,6 +47,40 @@ public record BinlogSplit(List<TableId> tables, BinlogStartPosition start, Curso
     /** The same split resumed from another position. */
     public BinlogSplit withStart(BinlogStartPosition newStart) {
         return new BinlogSplit(tables, newStart, gate);
+    }
+
+    /**
+     * The same split without {@code dropped}: neither streamed nor gated any more. Only at a
+     * transaction boundary: a partial transaction's count of rows already emitted counts rows of
+     * the tables captured when it was taken.
+     */
+    public BinlogSplit withoutTables(Collection<TableId> dropped) {
+        if (start.partialGtid() != null) {
+            throw new IllegalStateException(
+                    "tables leave a binlog split only at a transaction boundary");
+        }
+        List<TableId> kept = new ArrayList<>(tables);
+        kept.removeAll(dropped);
+        return new BinlogSplit(kept, start, gate.without(dropped));
+    }
+
+    /**
+     * The same split with {@code added}'s tables and gate entries joining its own: tables
+     * snapshotted while the split was paused at a transaction boundary, whose chunks were read at
+     * positions holding it. {@code added} starts where this split stands.
+     */
+    public BinlogSplit withAddedTables(BinlogSplit added) {
+        if (start.partialGtid() != null || !added.start().equals(start)) {
+            throw new IllegalStateException(
+                    "tables join a binlog split only at the transaction boundary it paused at");
+        }
+        List<TableId> all = new ArrayList<>(tables);
+        for (TableId t : added.tables()) {
+            if (!all.contains(t)) {
+                all.add(t);
+            }
+        }
+        return new BinlogSplit(all, start, gate.with(added.gate()));
     }
 
     @Override

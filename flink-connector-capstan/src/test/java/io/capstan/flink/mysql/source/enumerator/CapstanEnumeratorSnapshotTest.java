@@ -99,6 +99,14 @@ class CapstanEnumeratorSnapshotTest {
         }
 
         @Override
+        public RestoredSplitCheck checkRestoredSplit(List<TableId> inSplit) {
+            RestoredTableList.SplitTableChange change =
+                    RestoredTableList.splitChange(
+                            inSplit, List.of(KEY.table()), List.of(KEY.table()), false);
+            return new RestoredSplitCheck(change.removed(), List.of());
+        }
+
+        @Override
         public Planned planMore(List<ChunkKey> keys, List<ChunkPlannerState> states, int max) {
             planCalls.incrementAndGet();
             int next = states.get(0).nextIndex();

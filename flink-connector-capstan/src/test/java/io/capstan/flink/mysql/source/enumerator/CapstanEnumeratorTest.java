@@ -9,6 +9,8 @@ import io.capstan.flink.mysql.schema.TableId;
 import io.capstan.flink.mysql.snapshot.key.ChunkKey;
 import io.capstan.flink.mysql.snapshot.plan.ChunkPlannerState;
 import io.capstan.flink.mysql.source.TestChanges;
+import io.capstan.flink.mysql.source.event.BinlogSplitRestoredEvent;
+import io.capstan.flink.mysql.source.event.BinlogSplitResumeEvent;
 import io.capstan.flink.mysql.source.split.BinlogSplit;
 import io.capstan.flink.mysql.source.split.CapstanSplit;
 
@@ -81,6 +83,14 @@ class CapstanEnumeratorTest {
         public void checkRestoredTables(List<TableId> inState) {
             checks.incrementAndGet();
             RestoredTableList.check(inState, selected, onServer);
+        }
+
+        @Override
+        public RestoredSplitCheck checkRestoredSplit(List<TableId> inSplit) {
+            checks.incrementAndGet();
+            RestoredTableList.SplitTableChange change =
+                    RestoredTableList.splitChange(inSplit, selected, onServer, false);
+            return new RestoredSplitCheck(change.removed(), List.of());
         }
 
         @Override
@@ -172,9 +182,12 @@ class CapstanEnumeratorTest {
     }
 
     @Test
-    void aRestoredEnumeratorWhoseSplitIsOutTellsNewReadersNoMoreSplits() {
+    void aRestoredEnumeratorWhoseSplitIsOutTellsNewReadersNoMoreSplitsAfterTheHandshake() {
         CapstanEnumerator e = started(new EnumState(null, true));
         e.handleSplitRequest(0, "localhost");
+        assertThat(context.getSplitAssignments().get(0)).as("tables may be added").isNull();
+        e.handleSourceEvent(1, new BinlogSplitRestoredEvent(List.of(TABLE)));
+        context.triggerAllActions();
         assertThat(planner.plans).hasValue(0);
         assertThat(context.getSplitAssignments().get(0).hasReceivedNoMoreSplitsSignal()).isTrue();
         assertThat(context.getSplitAssignments().get(0).getAssignedSplits()).isEmpty();
@@ -215,7 +228,7 @@ class CapstanEnumeratorTest {
     }
 
     @Test
-    void aRestoredJobWhoseTableListStillMatchesStreamsOn() {
+    void aRestoredStreamingJobChecksTheSplitsTablesInItsReadersHandshake() {
         NoSnapshotPlanning planning = new NoSnapshotPlanning();
         context.registerReader(0, "localhost");
         CapstanEnumerator e =
@@ -227,19 +240,28 @@ class CapstanEnumeratorTest {
                         new EnumState(null, true, null, List.of(TABLE)));
         e.start();
         context.triggerAllActions();
+        // The enumerator's captured tables may lag the split's (tables created at runtime join
+        // the split): only the handshake checks, with the split's tables.
+        assertThat(planning.checks).hasValue(0);
+        e.handleSourceEvent(0, new BinlogSplitRestoredEvent(List.of(TABLE)));
+        assertThat(context.getSentEvents()).isEmpty(); // JDBC runs off the coordinator thread
+        context.triggerAllActions();
         assertThat(planning.checks).hasValue(1);
+        assertThat(context.getSentEvents().get(0))
+                .singleElement()
+                .isInstanceOfSatisfying(
+                        BinlogSplitResumeEvent.class, r -> assertThat(r.removedTables()).isEmpty());
         e.handleSplitRequest(0, "localhost");
         assertThat(context.getSplitAssignments().get(0).hasReceivedNoMoreSplitsSignal()).isTrue();
         assertThat(e.snapshotState(3).capturedTables()).containsExactly(TABLE);
     }
 
     @Test
-    void aRestoredJobWhoseTableListChangedHaltsNamingTheTables() {
-        TableId added = TableId.of(TABLE.database(), "added_later");
+    void aTableLeftOutOfTheListIsDroppedFromTheRestoredSplitAndTheState() {
         TableId removed = TableId.of(TABLE.database(), "left_out");
         NoSnapshotPlanning planning = new NoSnapshotPlanning();
-        planning.selected = List.of(TABLE, added);
-        planning.onServer = List.of(TABLE, added, removed);
+        planning.onServer = List.of(TABLE, removed);
+        context.registerReader(1, "localhost");
         CapstanEnumerator e =
                 new CapstanEnumerator(
                         context,
@@ -248,11 +270,78 @@ class CapstanEnumeratorTest {
                         planner,
                         new EnumState(null, true, null, List.of(TABLE, removed)));
         e.start();
+        e.handleSourceEvent(1, new BinlogSplitRestoredEvent(List.of(TABLE, removed)));
+        context.triggerAllActions();
+        assertThat(context.getSentEvents().get(1))
+                .singleElement()
+                .isInstanceOfSatisfying(
+                        BinlogSplitResumeEvent.class,
+                        r -> assertThat(r.removedTables()).containsExactly(removed));
+        assertThat(e.snapshotState(4).capturedTables()).containsExactly(TABLE);
+    }
+
+    @Test
+    void aReaderThatFailedBeforeTheAnswerIsNotAnswered() {
+        NoSnapshotPlanning planning = new NoSnapshotPlanning();
+        CapstanEnumerator e =
+                new CapstanEnumerator(
+                        context,
+                        StartupMode.LATEST,
+                        planning,
+                        planner,
+                        new EnumState(null, true, null, List.of(TABLE)));
+        e.start();
+        e.handleSourceEvent(2, new BinlogSplitRestoredEvent(List.of(TABLE))); // 2 not registered
+        context.triggerAllActions();
+        assertThat(planning.checks).hasValue(1);
+        assertThat(context.getSentEvents()).isEmpty(); // its restart asks again
+    }
+
+    @Test
+    void aTableAddedToTheListOfARestoredStreamingJobHaltsNamingIt() {
+        TableId added = TableId.of(TABLE.database(), "added_later");
+        TableId removed = TableId.of(TABLE.database(), "left_out");
+        NoSnapshotPlanning planning = new NoSnapshotPlanning();
+        planning.selected = List.of(TABLE, added);
+        planning.onServer = List.of(TABLE, added, removed);
+        context.registerReader(0, "localhost");
+        CapstanEnumerator e =
+                new CapstanEnumerator(
+                        context,
+                        StartupMode.LATEST,
+                        planning,
+                        planner,
+                        new EnumState(null, true, null, List.of(TABLE, removed)));
+        e.start();
+        e.handleSourceEvent(0, new BinlogSplitRestoredEvent(List.of(TABLE, removed)));
+        assertThatThrownBy(context::triggerAllActions)
+                .hasStackTraceContaining("table_list_changed")
+                .hasStackTraceContaining("added " + added)
+                .hasStackTraceContaining("set scan.newly-added-table.enabled = true");
+        assertThat(context.getSentEvents()).isEmpty();
+    }
+
+    @Test
+    void aRestoredPendingSplitWhoseTableListChangedHaltsNamingTheTables() {
+        TableId added = TableId.of(TABLE.database(), "added_later");
+        TableId removed = TableId.of(TABLE.database(), "left_out");
+        NoSnapshotPlanning planning = new NoSnapshotPlanning();
+        planning.selected = List.of(TABLE, added);
+        planning.onServer = List.of(TABLE, added, removed);
+        BinlogSplit pending = new BinlogSplit(List.of(TABLE, removed), SPLIT.start(), SPLIT.gate());
+        CapstanEnumerator e =
+                new CapstanEnumerator(
+                        context,
+                        StartupMode.LATEST,
+                        planning,
+                        planner,
+                        new EnumState(pending, false, null, List.of(TABLE, removed)));
+        e.start();
         assertThatThrownBy(context::triggerAllActions)
                 .hasStackTraceContaining("table_list_changed")
                 .hasStackTraceContaining("added " + added)
                 .hasStackTraceContaining("removed " + removed)
-                .hasStackTraceContaining("not supported yet");
+                .hasStackTraceContaining("cannot change its tables");
     }
 
     @Test

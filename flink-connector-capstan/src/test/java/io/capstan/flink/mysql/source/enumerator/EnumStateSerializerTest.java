@@ -35,13 +35,13 @@ class EnumStateSerializerTest {
     }
 
     /**
-     * The two checkpoint ids that end the snapshot progress (the last bytes of the state but one:
-     * an empty list of captured tables, one byte, follows).
+     * The two checkpoint ids that end the snapshot progress (the last bytes of the state but two:
+     * an empty list of captured tables, one byte, and the adding flag follow).
      */
     private static long[] storedCheckpointIds(byte[] bytes) throws IOException {
         DataInputDeserializer in =
                 new DataInputDeserializer(
-                        Arrays.copyOfRange(bytes, bytes.length - 17, bytes.length - 1));
+                        Arrays.copyOfRange(bytes, bytes.length - 18, bytes.length - 2));
         return new long[] {in.readLong(), in.readLong()};
     }
 
@@ -72,8 +72,34 @@ class EnumStateSerializerTest {
         out.writeBoolean(true); // and pending
         CapstanSplitSerializer.write(split, out);
         out.writeBoolean(false); // no snapshot progress
+        out.writeByte(0); // no captured tables
+        out.writeBoolean(false); // not adding tables
         byte[] bytes = out.getCopyOfBuffer();
         assertThatThrownBy(() -> serializer.deserialize(serializer.getVersion(), bytes))
+                .isInstanceOf(IOException.class)
+                .hasMessageContaining("corrupt enumerator state");
+    }
+
+    @Test
+    void tablesBeingAddedRoundTripAndNeedAnAssignedSplitAndTheirProgress() throws IOException {
+        SnapshotProgress progress = progress(OptionalLong.of(3), OptionalLong.of(2));
+        EnumState adding =
+                new EnumState(null, true, progress, List.of(TestKeys.bigint().table()), true);
+        byte[] bytes = serializer.serialize(adding);
+        EnumState back = serializer.deserialize(serializer.getVersion(), bytes);
+        assertThat(back).isEqualTo(adding);
+        assertThat(back.addingTables()).isTrue();
+        assertThat(
+                        serializer
+                                .deserialize(
+                                        serializer.getVersion(),
+                                        serializer.serialize(
+                                                new EnumState(null, true, progress, List.of())))
+                                .addingTables())
+                .isFalse();
+        byte[] notAssigned = serializer.serialize(new EnumState(null, false, progress, List.of()));
+        notAssigned[notAssigned.length - 1] = 1; // adding, but no reader holds the split
+        assertThatThrownBy(() -> serializer.deserialize(serializer.getVersion(), notAssigned))
                 .isInstanceOf(IOException.class)
                 .hasMessageContaining("corrupt enumerator state");
     }

@@ -7,7 +7,9 @@ import io.capstan.flink.mysql.schema.TableId;
 import org.junit.jupiter.api.Test;
 
 import java.util.List;
+import java.util.Set;
 
+import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatCode;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
@@ -44,7 +46,7 @@ class RestoredTableListTest {
                                         .isEqualTo(HaltReason.TABLE_LIST_CHANGED))
                 .hasMessageContaining("added shop.orders_2027")
                 .hasMessageNotContaining("removed shop")
-                .hasMessageContaining("not supported yet")
+                .hasMessageContaining("cannot change its tables")
                 .hasMessageContaining("restore with the table list the job was started with")
                 .hasMessageContaining("without state");
     }
@@ -65,5 +67,52 @@ class RestoredTableListTest {
                                 RestoredTableList.check(
                                         List.of(ORDERS, LINES), List.of(ORDERS), List.of(ORDERS)))
                 .doesNotThrowAnyException();
+    }
+
+    @Test
+    void aRestoredSplitDropsTablesLeftOutButNotTablesDroppedOnTheServer() {
+        assertThat(
+                        RestoredTableList.splitChange(
+                                List.of(ORDERS, LINES, NEW),
+                                List.of(ORDERS),
+                                List.of(ORDERS, LINES),
+                                false))
+                .isEqualTo(
+                        new RestoredTableList.SplitTableChange(
+                                Set.of(), Set.of(LINES))); // orders_2027 is gone: it stays
+        assertThat(
+                        RestoredTableList.splitChange(
+                                List.of(LINES, ORDERS),
+                                List.of(ORDERS, LINES),
+                                List.of(ORDERS),
+                                false))
+                .isEqualTo(new RestoredTableList.SplitTableChange(Set.of(), Set.of()));
+    }
+
+    @Test
+    void aTableNewlySelectedForARestoredSplitHaltsNamingItAndTheOption() {
+        assertThatThrownBy(
+                        () ->
+                                RestoredTableList.splitChange(
+                                        List.of(ORDERS, LINES),
+                                        List.of(ORDERS, NEW),
+                                        List.of(ORDERS, LINES, NEW),
+                                        false))
+                .isInstanceOf(CapstanHaltException.class)
+                .hasMessageContaining("table_list_changed")
+                .hasMessageContaining("added shop.orders_2027")
+                .hasMessageNotContaining("order_line")
+                .hasMessageContaining("set scan.newly-added-table.enabled = true");
+    }
+
+    @Test
+    void withAddingEnabledATableNewlySelectedIsToBeAdded() {
+        assertThat(
+                        RestoredTableList.splitChange(
+                                List.of(ORDERS, LINES),
+                                List.of(ORDERS, NEW),
+                                List.of(ORDERS, LINES, NEW),
+                                true))
+                .isEqualTo(new RestoredTableList.SplitTableChange(Set.of(NEW), Set.of(LINES)));
     }
 }

@@ -5,6 +5,7 @@ import io.capstan.flink.mysql.binlog.BinlogStartPosition;
 import io.capstan.flink.mysql.error.CapstanHaltException;
 import io.capstan.flink.mysql.error.HaltReason;
 import io.capstan.flink.mysql.gtid.GtidSet;
+import io.capstan.flink.mysql.schema.TableId;
 import io.capstan.flink.mysql.snapshot.key.ChunkKey;
 import io.capstan.flink.mysql.snapshot.key.TestKeys;
 import io.capstan.flink.mysql.source.enumerator.SplitAssignmentTracker.PlanRequest;
@@ -492,12 +493,16 @@ class SplitAssignmentTrackerTest {
     // ---- restores ----
 
     @Test
-    void restoreOfAStateWhoseBinlogSplitIsOutStreamsInEveryMode() {
+    void restoreOfAStateWhoseBinlogSplitIsOutStreamsInEveryModeOnceItsHolderHandshakes() {
         for (StartupMode mode : StartupMode.values()) {
             SplitAssignmentTracker t =
                     SplitAssignmentTracker.restore(mode, new EnumState(null, true));
             assertThat(t.phase()).as(mode.name()).isEqualTo(STREAMING);
-            assertNoMoreSplits(ask(t, 0), 0);
+            assertThat(ask(t, 0)).as("tables may still be added: chunks may come").isEmpty();
+            TableId table = TableId.of("db", "t");
+            assertThat(t.restoredSplitChecked(1, List.of(table), Set.of(), List.of(), parallelism))
+                    .isEqualTo(new SplitAssignmentTracker.Resume(Set.of()));
+            assertNoMoreSplits(t.serveWaiting(ALL_REGISTERED, parallelism), 0);
         }
     }
 

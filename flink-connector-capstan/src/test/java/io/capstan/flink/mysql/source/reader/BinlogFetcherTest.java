@@ -22,6 +22,7 @@ import java.util.concurrent.atomic.AtomicInteger;
 import static io.capstan.flink.mysql.source.TestChanges.TABLE;
 import static io.capstan.flink.mysql.source.TestChanges.UUID;
 import static io.capstan.flink.mysql.source.TestChanges.end;
+import static io.capstan.flink.mysql.source.TestChanges.gtid;
 import static io.capstan.flink.mysql.source.TestChanges.insert;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
@@ -143,5 +144,49 @@ class BinlogFetcherTest {
         assertThat(mysql.streams.get(0).closed()).isTrue();
         assertThat(mysql.openConnections()).isZero();
         assertThat(fetcher.isStreaming()).isFalse();
+    }
+
+    @Test
+    void aStopRequestEndsTheSplitAfterThePartialTransactionsEnd() throws Exception {
+        BinlogBoundaryStop stop = new BinlogBoundaryStop();
+        BinlogFetcher stopping =
+                new BinlogFetcher(mysql, Duration.ofHours(1), ReaderFixtures.metrics(), stop);
+        stop.request();
+        stopping.start(
+                new BinlogSplit(
+                        List.of(TABLE), BinlogStartPosition.of(START.processed(), gtid(11), 1)));
+        FakeBinlogStream stream = mysql.streams.get(0);
+        BinlogRecord[] partial = {insert(11, 0, 1, "a"), insert(11, 1, 2, "b"), end(11)};
+        stream.deliver(partial);
+        stream.deliver(insert(12, 0, 3, "c"), end(12));
+        ElementBatch batch = stopping.fetch(() -> false);
+        assertThat(records(batch)).as("up to the boundary, not past it").containsExactly(partial);
+        assertThat(batch.finishedSplits()).isEmpty();
+        assertThat(stream.closed()).isFalse();
+
+        ElementBatch last = stopping.fetch(() -> false);
+        assertThat(records(last)).isEmpty();
+        assertThat(last.finishedSplits()).containsExactly(BinlogSplit.SPLIT_ID);
+        assertThat(stream.closed()).as("the stream is closed at the boundary").isTrue();
+        assertThat(stopping.isStreaming()).isFalse();
+        stopping.close();
+    }
+
+    @Test
+    void aStopRequestAtABoundaryEndsTheSplitAtOnce() throws Exception {
+        BinlogBoundaryStop stop = new BinlogBoundaryStop();
+        BinlogFetcher stopping =
+                new BinlogFetcher(mysql, Duration.ofHours(1), ReaderFixtures.metrics(), stop);
+        stopping.start(new BinlogSplit(List.of(TABLE), START));
+        FakeBinlogStream stream = mysql.streams.get(0);
+        stream.deliver(insert(11, 0, 1, "a"));
+        assertThat(records(stopping.fetch(() -> false))).hasSize(1);
+        stop.request(); // inside transaction 11 now
+        stream.deliver(end(11), insert(12, 0, 3, "c"), end(12));
+        assertThat(records(stopping.fetch(() -> false))).containsExactly(end(11));
+        assertThat(stopping.fetch(() -> false).finishedSplits())
+                .containsExactly(BinlogSplit.SPLIT_ID);
+        assertThat(stream.closed()).isTrue();
+        stopping.close();
     }
 }

@@ -8,7 +8,13 @@ import io.capstan.flink.mysql.event.Operation;
 import io.capstan.flink.mysql.gtid.Gtid;
 import io.capstan.flink.mysql.gtid.GtidSet;
 import io.capstan.flink.mysql.proxy.FakeMySql;
+import io.capstan.flink.mysql.schema.TableId;
+import io.capstan.flink.mysql.snapshot.gate.CursorGate;
 import io.capstan.flink.mysql.source.TestChanges;
+import io.capstan.flink.mysql.source.event.BinlogPausedEvent;
+import io.capstan.flink.mysql.source.event.BinlogSplitPauseEvent;
+import io.capstan.flink.mysql.source.event.BinlogSplitRestoredEvent;
+import io.capstan.flink.mysql.source.event.BinlogSplitResumeEvent;
 import io.capstan.flink.mysql.source.event.ChunksAcknowledgedEvent;
 import io.capstan.flink.mysql.source.event.ChunksCompletedEvent;
 import io.capstan.flink.mysql.source.event.ChunksReopenedEvent;
@@ -174,6 +180,123 @@ class CapstanSourceReaderTest {
                                 .start()
                                 .processed()
                                 .equals(G.union(GtidSet.of(txn))));
+    }
+
+    private static final TableId OTHER = TableId.of("db", "other");
+
+    private static RowChange insertInto(TableId table, Gtid txn, int index, long id) {
+        return new RowChange(
+                table,
+                TestChanges.SCHEMA,
+                Operation.INSERT,
+                null,
+                FakeMySql.row(id, "x"),
+                txn,
+                index,
+                1L);
+    }
+
+    @Test
+    void aRestoredBinlogSplitStreamsOnlyOnceTheEnumeratorAnswers() throws Exception {
+        BinlogSplit restored = new BinlogSplit(List.of(TABLE), BinlogStartPosition.of(G));
+        reader.addSplits(List.of(restored)); // before start(): restored from a checkpoint
+        reader.start();
+        assertThat(sent(BinlogSplitRestoredEvent.class))
+                .singleElement()
+                .satisfies(e -> assertThat(e.tables()).containsExactly(TABLE));
+        assertThat(context.getNumSplitRequests()).as("the binlog split is its last").isZero();
+        reader.pollNext(output);
+        Thread.sleep(50);
+        reader.pollNext(output);
+        assertThat(mysql.streams).as("no stream before the answer").isEmpty();
+        assertThat(reader.snapshotState(1)).containsExactly(restored);
+
+        reader.handleSourceEvents(new BinlogSplitResumeEvent(List.of(), null));
+        pollUntil("the stream", () -> !mysql.streams.isEmpty());
+        assertThat(mysql.streams.get(0).tables).containsExactly(TABLE);
+        assertThat(reader.snapshotState(2)).containsExactly(restored);
+    }
+
+    @Test
+    void tablesLeftOutOfTheListLeaveARestoredSplitAtItsBoundary() throws Exception {
+        CursorGate gate = GatedEmitterTest.GATE;
+        reader.addSplits(
+                List.of(new BinlogSplit(List.of(TABLE, OTHER), BinlogStartPosition.of(G), gate)));
+        reader.start();
+        reader.handleSourceEvents(new BinlogSplitResumeEvent(List.of(OTHER), null));
+        pollUntil("the stream", () -> !mysql.streams.isEmpty());
+        assertThat(mysql.streams.get(0).tables).containsExactly(TABLE);
+        BinlogSplit checkpointed = reader.snapshotState(1).get(0).asBinlogSplit();
+        assertThat(checkpointed.tables()).containsExactly(TABLE);
+        assertThat(checkpointed.start()).isEqualTo(BinlogStartPosition.of(G));
+    }
+
+    @Test
+    void insideAPartialTransactionTablesLeaveOnlyAtItsEnd() throws Exception {
+        Gtid partial = Gtid.of(UUID, 21);
+        Gtid next = Gtid.of(UUID, 22);
+        mysql.binlogBacklog(
+                insertInto(TABLE, partial, 0, 40), // emitted before the checkpoint
+                insertInto(OTHER, partial, 1, 41),
+                new TransactionEnd(partial, 1L),
+                insertInto(TABLE, next, 0, 42),
+                new TransactionEnd(next, 1L));
+        reader.addSplits(
+                List.of(
+                        new BinlogSplit(
+                                List.of(TABLE, OTHER), BinlogStartPosition.of(G, partial, 1))));
+        reader.start();
+        reader.handleSourceEvents(new BinlogSplitResumeEvent(List.of(OTHER), null));
+        pollUntil("the next transaction", () -> output.getEmittedRecords().size() == 2);
+        assertThat(output.getEmittedRecords())
+                .as("the partial transaction ends with its tables; no row twice")
+                .containsExactly("c:->41", "c:->42");
+        assertThat(mysql.streams).hasSize(2);
+        assertThat(mysql.streams.get(0).tables).containsExactlyInAnyOrder(TABLE, OTHER);
+        assertThat(mysql.streams.get(0).closed()).isTrue();
+        assertThat(mysql.streams.get(1).tables).containsExactly(TABLE);
+        assertThat(mysql.streams.get(1).start)
+                .isEqualTo(BinlogStartPosition.of(G.union(GtidSet.of(partial))));
+        assertThat(reader.snapshotState(5).get(0).asBinlogSplit().tables()).containsExactly(TABLE);
+    }
+
+    @Test
+    void aPausedSplitStopsAtTheBoundaryReadsChunksAndResumesWithTheAddedTables() throws Exception {
+        Gtid partial = Gtid.of(UUID, 21);
+        Gtid next = Gtid.of(UUID, 22);
+        GtidSet atPause = G.union(GtidSet.of(partial));
+        mysql.binlogBacklog(
+                insertInto(TABLE, partial, 0, 40), // emitted before the checkpoint
+                insertInto(TABLE, partial, 1, 41),
+                new TransactionEnd(partial, 1L),
+                insertInto(TABLE, next, 0, 42),
+                new TransactionEnd(next, 1L));
+        reader.addSplits(
+                List.of(new BinlogSplit(List.of(TABLE), BinlogStartPosition.of(G, partial, 1))));
+        reader.start();
+        assertThat(context.getNumSplitRequests()).isZero();
+        reader.handleSourceEvents(new BinlogSplitPauseEvent(List.of()));
+        pollUntil("the pause", () -> !sent(BinlogPausedEvent.class).isEmpty());
+        assertThat(sent(BinlogPausedEvent.class).get(0).processed()).isEqualTo(atPause);
+        assertThat(output.getEmittedRecords())
+                .as("the partial transaction ends, nothing past it")
+                .containsExactly("c:->41");
+        assertThat(mysql.streams.get(0).closed()).isTrue();
+        assertThat(context.getNumSplitRequests()).as("asks for the added chunks").isEqualTo(1);
+        assertThat(reader.snapshotState(2))
+                .containsExactly(new BinlogSplit(List.of(TABLE), BinlogStartPosition.of(atPause)));
+
+        reader.handleSourceEvents(
+                new BinlogSplitResumeEvent(
+                        List.of(),
+                        new BinlogSplit(
+                                List.of(OTHER),
+                                BinlogStartPosition.of(atPause),
+                                CursorGate.empty())));
+        pollUntil("the resumed stream's row", () -> output.getEmittedRecords().size() == 2);
+        assertThat(output.getEmittedRecords()).containsExactly("c:->41", "c:->42");
+        assertThat(mysql.streams.get(1).tables).containsExactlyInAnyOrder(TABLE, OTHER);
+        assertThat(mysql.streams.get(1).start).isEqualTo(BinlogStartPosition.of(atPause));
     }
 
     @Test

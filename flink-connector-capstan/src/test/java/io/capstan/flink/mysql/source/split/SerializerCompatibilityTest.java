@@ -64,7 +64,7 @@ class SerializerCompatibilityTest {
     }
 
     @Test
-    void version3BytesStillDeserializeAndAreWhatThisBuildWrites() throws IOException {
+    void version3BytesStillDeserializeAndSplitsAreWhatThisBuildWrites() throws IOException {
         for (Map.Entry<String, CapstanSplit> e : SerializerFixtures.splitsV3().entrySet()) {
             byte[] bytes = SerializerFixtures.read(e.getKey());
             assertThat(splits.deserialize(3, bytes)).as(e.getKey()).isEqualTo(e.getValue());
@@ -73,6 +73,14 @@ class SerializerCompatibilityTest {
         for (Map.Entry<String, EnumState> e : SerializerFixtures.enumStatesV3().entrySet()) {
             byte[] bytes = SerializerFixtures.read(e.getKey());
             assertThat(enums.deserialize(3, bytes)).as(e.getKey()).isEqualTo(e.getValue());
+        }
+    }
+
+    @Test
+    void version4BytesOfEnumeratorStateDeserializeAndAreWhatThisBuildWrites() throws IOException {
+        for (Map.Entry<String, EnumState> e : SerializerFixtures.enumStatesV4().entrySet()) {
+            byte[] bytes = SerializerFixtures.read(e.getKey());
+            assertThat(enums.deserialize(4, bytes)).as(e.getKey()).isEqualTo(e.getValue());
             assertThat(enums.serialize(e.getValue())).as(e.getKey()).isEqualTo(bytes);
         }
     }
@@ -111,6 +119,19 @@ class SerializerCompatibilityTest {
     }
 
     /**
+     * Writes the version-4 enumerator state files (run once, like {@link #writeVersion3Bytes}):
+     * {@code -Dcapstan.writeSerializerBytes4=true}.
+     */
+    @Test
+    @EnabledIfSystemProperty(named = "capstan.writeSerializerBytes4", matches = "true")
+    void writeVersion4Bytes() throws IOException {
+        assertThat(enums.getVersion()).isEqualTo(4);
+        for (Map.Entry<String, EnumState> e : SerializerFixtures.enumStatesV4().entrySet()) {
+            Files.write(SerializerFixtures.sourceFile(e.getKey()), enums.serialize(e.getValue()));
+        }
+    }
+
+    /**
      * Writes the version-3 files (the version-1 and version-2 files were written by the builds that
      * wrote those versions). Run once when a version is introduced, never again: {@code mvn test
      * -Dtest=SerializerCompatibilityTest -Dcapstan.writeSerializerBytes=true}.
@@ -122,8 +143,6 @@ class SerializerCompatibilityTest {
         for (Map.Entry<String, CapstanSplit> e : SerializerFixtures.splitsV3().entrySet()) {
             Files.write(SerializerFixtures.sourceFile(e.getKey()), splits.serialize(e.getValue()));
         }
-        for (Map.Entry<String, EnumState> e : SerializerFixtures.enumStatesV3().entrySet()) {
-            Files.write(SerializerFixtures.sourceFile(e.getKey()), enums.serialize(e.getValue()));
-        }
+        // The version-3 enumerator state files were written by the build that wrote version 3.
     }
 }

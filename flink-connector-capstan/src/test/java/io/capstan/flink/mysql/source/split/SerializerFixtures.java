@@ -140,6 +140,18 @@ public final class SerializerFixtures {
         return m;
     }
 
+    /** Version 4 added the flag of tables being added (docs/adr/0009). */
+    static Map<String, EnumState> enumStatesV4() {
+        Map<String, EnumState> m = new LinkedHashMap<>();
+        m.put("enum-state-pending.v4.bin", new EnumState(BINLOG_WITH_GATE, false));
+        m.put("enum-state-snapshotting.v4.bin", ENUM_SNAPSHOTTING);
+        m.put("enum-state-assigned.v4.bin", new EnumState(null, true, null, TABLES));
+        m.put(
+                "enum-state-adding.v4.bin",
+                new EnumState(null, true, ENUM_SNAPSHOTTING.snapshot(), TABLES, true));
+        return m;
+    }
+
     static Map<String, BinlogSplit> splits() {
         Map<String, BinlogSplit> m = new LinkedHashMap<>();
         m.put("binlog-split-boundary.v1.bin", BINLOG_AT_BOUNDARY);
