@@ -126,11 +126,13 @@ final class CreatedTableCapture {
                         + " started, but are not among its captured tables and were not created"
                         + " in the stream before "
                         + awaitedBy
-                        + ": they were created after the tables were listed and before the"
-                        + " stream's start position (e.g. while the snapshot ran), so no snapshot"
-                        + " read their rows. Remedy: stop the job with a savepoint and restore it"
-                        + " with scan.newly-added-table.enabled = true (DataStream"
-                        + " builder: the same switch), which snapshots them; or start the job"
+                        + ": they were added to the table list of a restored job, or created"
+                        + " after the tables were listed and before the stream's start position"
+                        + " (e.g. while the snapshot ran), so no snapshot read their rows."
+                        + " Remedy: stop the job with a savepoint and restore it with"
+                        + " scan.newly-added-table.enabled = true (scan mode initial; DataStream"
+                        + " builder: the same switch), which snapshots them; or restore with a"
+                        + " table list that leaves them out; or start the job"
                         + " without state.");
     }
 

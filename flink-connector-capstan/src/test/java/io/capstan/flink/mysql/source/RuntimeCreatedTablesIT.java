@@ -26,7 +26,6 @@ import org.apache.flink.test.junit5.MiniClusterExtension;
 import org.apache.flink.util.CloseableIterator;
 import org.apache.flink.util.ExceptionUtils;
 
-import org.junit.jupiter.api.Disabled;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.RegisterExtension;
 import org.junit.jupiter.api.io.TempDir;
@@ -140,11 +139,6 @@ class RuntimeCreatedTablesIT {
     }
 
     @Test
-    @Disabled(
-            "Needs issue 16's restore handshake (branch add-tables): until the enumerator checks a"
-                    + " restored job's tables against the binlog split's own list, the restore"
-                    + " halts with table_list_changed naming the shard created at runtime. Enable"
-                    + " at the merge.")
     void aShardCreatedWhileStreamingSurvivesASavepointAndRestore() throws Exception {
         DB.execute(Workload.createTable("sp_1"));
         FailAtCounts.arm(List.of());

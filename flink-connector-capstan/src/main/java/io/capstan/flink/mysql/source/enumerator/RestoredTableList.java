@@ -62,31 +62,21 @@ public final class RestoredTableList {
      * selected, still on the server: a table dropped from the server is not a change of the list
      * and stays, harmlessly).
      *
+     * <p>Without {@code scan.newly-added-table.enabled} a selected table the split lacks is not
+     * refused here: it may have been created after the split's position (a new shard, while the job
+     * was down), and then the stream captures it from its CREATE. The stream awaits every such
+     * table and halts {@code table_entered_selection}, naming it and the option, once it has passed
+     * the server's position of now without its CREATE (a table added to the list).
+     *
      * @param addingEnabled {@code scan.newly-added-table.enabled}: added tables are snapshotted;
-     *     else they halt
-     * @throws CapstanHaltException {@code table_list_changed} naming the tables added, when adding
-     *     is not enabled
+     *     else they are left to the stream
      */
     public static SplitTableChange splitChange(
             Collection<TableId> inSplit,
             Collection<TableId> selectedNow,
             Collection<TableId> onServer,
             boolean addingEnabled) {
-        Set<TableId> added = added(inSplit, selectedNow);
-        if (!added.isEmpty() && !addingEnabled) {
-            throw new CapstanHaltException(
-                    HaltReason.TABLE_LIST_CHANGED,
-                    "the configured table list selects tables the restored streaming job does not"
-                            + " capture ("
-                            + inSplit.size()
-                            + " table(s) captured): "
-                            + describe("added", added)
-                            + ". Their rows before now are in no snapshot. Remedy: set"
-                            + " scan.newly-added-table.enabled = true to snapshot them (then they"
-                            + " stream like the others), or restore with a table list that leaves"
-                            + " them out. (Removing tables from the list on restore needs no"
-                            + " option.)");
-        }
+        Set<TableId> added = addingEnabled ? added(inSplit, selectedNow) : Set.of();
         return new SplitTableChange(added, removed(inSplit, selectedNow, onServer));
     }
 
