@@ -47,4 +47,18 @@ public final class JobArgs {
                     "Job argument --" + name + " must be a whole number");
         }
     }
+
+    public boolean booleanValue(String name, boolean defaultValue) {
+        String value = values.get(name);
+        if (value == null) {
+            return defaultValue;
+        }
+        return switch (value) {
+            case "true" -> true;
+            case "false" -> false;
+            default ->
+                    throw new IllegalArgumentException(
+                            "Job argument --" + name + " must be true or false");
+        };
+    }
 }

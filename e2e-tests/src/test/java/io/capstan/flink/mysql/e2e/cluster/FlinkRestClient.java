@@ -61,7 +61,24 @@ public final class FlinkRestClient {
 
     /** {@code POST /jars/<id>/run}; returns the job id. */
     public String runJar(String jarId, String entryClass, List<String> args, int parallelism) {
+        return runJar(jarId, entryClass, args, parallelism, null);
+    }
+
+    /**
+     * {@code POST /jars/<id>/run} restoring the job from {@code savepointPath} (null: a fresh
+     * start; state the job cannot map back is refused); returns the job id.
+     */
+    public String runJar(
+            String jarId,
+            String entryClass,
+            List<String> args,
+            int parallelism,
+            String savepointPath) {
         ObjectNode body = RestJson.object();
+        if (savepointPath != null) {
+            body.put("savepointPath", savepointPath);
+            body.put("allowNonRestoredState", false);
+        }
         body.put("entryClass", entryClass);
         ArrayNode programArgs = body.putArray("programArgsList");
         args.forEach(programArgs::add);
@@ -88,6 +105,31 @@ public final class FlinkRestClient {
     /** {@code PATCH /jobs/<id>?mode=cancel}. */
     public void cancel(String jobId) {
         rest.patch("/jobs/" + jobId + "?mode=cancel");
+    }
+
+    /**
+     * {@code POST /jobs/<id>/stop} without draining: a savepoint into {@code targetDirectory}, then
+     * the job finishes. Returns the trigger id for {@link #savepointStatus}.
+     */
+    public String stopWithSavepoint(String jobId, String targetDirectory) {
+        ObjectNode body = RestJson.object();
+        body.put("drain", false);
+        body.put("targetDirectory", targetDirectory);
+        JsonNode answer = rest.post("/jobs/" + jobId + "/stop", body);
+        String triggerId = answer.path("request-id").asText();
+        if (triggerId.isEmpty()) {
+            throw new IllegalStateException(
+                    "Stop with savepoint of job " + jobId + " returned no trigger id: " + answer);
+        }
+        return triggerId;
+    }
+
+    /**
+     * {@code GET /jobs/<id>/savepoints/<triggerId>}: {@code status.id} is IN_PROGRESS or COMPLETED;
+     * when completed, {@code operation} holds {@code location} or {@code failure-cause}.
+     */
+    public JsonNode savepointStatus(String jobId, String triggerId) {
+        return rest.get("/jobs/" + jobId + "/savepoints/" + triggerId);
     }
 
     /** The number of completed checkpoints of the job. */

@@ -1,5 +1,7 @@
 package io.capstan.flink.mysql.e2e.cluster;
 
+import org.apache.flink.shaded.jackson2.com.fasterxml.jackson.databind.JsonNode;
+
 import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.nio.file.Files;
@@ -314,6 +316,44 @@ public final class FlinkStandaloneCluster implements AutoCloseable {
     public String submitJar(Path jar, String entryClass, List<String> args, int parallelism) {
         String jarId = uploadedJars.computeIfAbsent(jar.toAbsolutePath(), rest::uploadJar);
         return rest.runJar(jarId, entryClass, args, parallelism);
+    }
+
+    /** {@link #submitJar} restoring the job from the savepoint at {@code savepointPath}. */
+    public String submitJar(
+            Path jar, String entryClass, List<String> args, int parallelism, String savepointPath) {
+        String jarId = uploadedJars.computeIfAbsent(jar.toAbsolutePath(), rest::uploadJar);
+        return rest.runJar(jarId, entryClass, args, parallelism, savepointPath);
+    }
+
+    /**
+     * Stops the job with a savepoint into the cluster's savepoint dir (no drain), waits until the
+     * savepoint is complete and the job FINISHED, and returns the savepoint's location.
+     */
+    public String stopWithSavepoint(String jobId, Duration timeout) {
+        String triggerId =
+                rest.stopWithSavepoint(jobId, workDir.resolve("savepoints").toUri().toString());
+        String[] location = {null};
+        await(
+                "the savepoint of job " + jobId,
+                timeout,
+                () -> {
+                    JsonNode status = rest.savepointStatus(jobId, triggerId);
+                    if (!"COMPLETED".equals(status.path("status").path("id").asText())) {
+                        return false;
+                    }
+                    JsonNode operation = status.path("operation");
+                    if (!operation.hasNonNull("location")) {
+                        throw new IllegalStateException(
+                                "Savepoint of job "
+                                        + jobId
+                                        + " failed: "
+                                        + operation.path("failure-cause"));
+                    }
+                    location[0] = operation.path("location").asText();
+                    return true;
+                });
+        waitForJobState(jobId, timeout, "FINISHED");
+        return location[0];
     }
 
     public String jobState(String jobId) {

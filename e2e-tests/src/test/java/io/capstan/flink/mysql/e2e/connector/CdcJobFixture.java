@@ -81,6 +81,25 @@ final class CdcJobFixture {
             long serverId,
             Path output,
             List<String> moreArguments) {
+        return submit(name, tableRegex, start, serverId, output, moreArguments, null);
+    }
+
+    /**
+     * {@link #submit} restoring from {@code savepointPath} (null: a fresh start). {@code
+     * tableRegex} may list several tables, comma-separated; each is qualified with the database.
+     */
+    String submit(
+            String name,
+            String tableRegex,
+            String start,
+            long serverId,
+            Path output,
+            List<String> moreArguments,
+            String savepointPath) {
+        String qualifiedTables =
+                Stream.of(tableRegex.split(","))
+                        .map(table -> db.name() + "\\." + table)
+                        .collect(java.util.stream.Collectors.joining(","));
         MySqlAccount account = db.connectorAccount();
         Path passwordFile =
                 writePasswordFile(
@@ -101,7 +120,7 @@ final class CdcJobFixture {
                                         "--database",
                                         db.name(),
                                         "--tables",
-                                        db.name() + "\\." + tableRegex,
+                                        qualifiedTables,
                                         "--start",
                                         start,
                                         "--server-id",
@@ -112,7 +131,8 @@ final class CdcJobFixture {
                                         "500"),
                                 moreArguments.stream())
                         .toList(),
-                2);
+                2,
+                savepointPath);
     }
 
     VersionedLoad startLoad(
@@ -154,6 +174,35 @@ final class CdcJobFixture {
             result =
                     ChangelogCheck.check(
                             OutputFiles.committedLines(output), finalTable, withSnapshot);
+            if (result.passed()) {
+                return result;
+            }
+            Thread.sleep(500);
+        } while (System.nanoTime() < deadline);
+        return result;
+    }
+
+    /** The lines of one table (the job's output of several tables holds all of theirs). */
+    static List<String> linesOf(List<String> lines, String table) {
+        return lines.stream().filter(line -> line.split(",", 3)[1].equals(table)).toList();
+    }
+
+    /** {@link #awaitCaughtUp} for one table of an output of several. */
+    ChangelogCheck.Result awaitCaughtUp(
+            Path output,
+            String table,
+            List<ChangelogCheck.Row> finalTable,
+            boolean withSnapshot,
+            Duration timeout)
+            throws InterruptedException {
+        long deadline = System.nanoTime() + timeout.toNanos();
+        ChangelogCheck.Result result;
+        do {
+            result =
+                    ChangelogCheck.check(
+                            linesOf(OutputFiles.committedLines(output), table),
+                            finalTable,
+                            withSnapshot);
             if (result.passed()) {
                 return result;
             }
