@@ -221,7 +221,14 @@ class AddTablesOnRestoreIT {
             second.cancel().get();
         }
         assertThat(ChangelogCheck.apply(committed()).violations()).isEmpty();
-        assertThat(linesOf(b)).as("the removed table's changes stop").isEqualTo(bLinesAtSavepoint);
+        // A savepoint inside a transaction: the split first ends that transaction with its old
+        // tables (ADR 0009), so the removed table may get the rest of it — a writer's transaction
+        // is at most 3 operations of at most 2 row changes (an update may be two lines). Without
+        // the
+        // removal it would get hundreds.
+        assertThat(linesOf(b) - bLinesAtSavepoint)
+                .as("the removed table's changes stop (but for the rest of a partial transaction)")
+                .isBetween(0L, 12L);
     }
 
     @Test
