@@ -46,6 +46,11 @@ public final class BenchServer implements AutoCloseable {
             MySqlConnectionConfig c = parseUrl(options.mysqlUrl).toBuilder().sslMode(ssl).build();
             return new BenchServer(null, c, c);
         }
+        return startEmbedded(ssl);
+    }
+
+    /** An embedded MySQL 8.0 with a buffer pool that holds the table; readers use {@code ssl}. */
+    static BenchServer startEmbedded(SslMode ssl) {
         MySqlServer server =
                 MySqlServer.startEmbedded(
                         ServerOptions.defaults()

@@ -1,0 +1,98 @@
+package io.capstan.flink.mysql.bench.endtoend;
+
+import io.capstan.flink.mysql.bench.coldrun.ColdRunClock;
+import io.capstan.flink.mysql.connect.MySqlConnectionConfig;
+import io.capstan.flink.mysql.connect.SslMode;
+
+import java.time.Duration;
+import java.util.HashMap;
+import java.util.Map;
+
+/**
+ * One measured program of the cold-start benchmark ({@link ColdStartBenchmark}), run in a fresh JVM
+ * as a user's program runs: time zero is the first line of {@code main}; it reads the data {@code
+ * --runs} times in this JVM (the first run cold, the others warm) and prints one {@link
+ * io.capstan.flink.mysql.bench.coldrun.ColdRunLine} per run.
+ *
+ * <p>Variants: {@code floor} (Flink's own floor: a trivial bounded source into the same counting
+ * sink), {@code scan} and {@code binlog-client} (the raw limits: a streaming JDBC scan, a plain
+ * {@code BinaryLogClient}), {@code snapshot}, {@code snapshot-p2} and {@code binlog} (the
+ * capstan-mysql source with {@code RowDataDeserializer} into the counting sink). The password comes
+ * from the environment ({@value #PASSWORD_VARIABLE}), never from the command line.
+ */
+public final class ColdRun {
+
+    static final String PASSWORD_VARIABLE = "CAPSTAN_BENCH_PASSWORD";
+    static final String FAILED = "COLD-RUN-FAILED ";
+
+    private ColdRun() {}
+
+    public static void main(String[] args) {
+        ColdRunClock.mainStarted();
+        int status = 0;
+        try {
+            run(parse(args));
+        } catch (Exception | Error e) {
+            // the class and message only: a driver's message names no value or password here
+            System.out.println(FAILED + e.getClass().getName() + ": " + e.getMessage());
+            e.printStackTrace();
+            status = 1;
+        }
+        System.out.flush();
+        System.exit(status); // Flink's and the drivers' non-daemon threads must not keep the JVM
+    }
+
+    private static void run(Map<String, String> a) throws Exception {
+        String variant = a.get("variant");
+        long expected = Long.parseLong(a.get("expect"));
+        int runs = Integer.parseInt(a.getOrDefault("runs", "1"));
+        int serverId = Integer.parseInt(a.getOrDefault("server-id", "7300"));
+        MySqlConnectionConfig mysql = connection(a);
+        BenchTable table = new BenchTable(a.get("database"), a.get("table"), false);
+        String gtidBefore = a.get("gtid-before");
+        for (int r = 1; r <= runs; r++) {
+            ColdRunClock.startRun(expected);
+            switch (variant) {
+                case "floor" -> ColdRunJobs.floor(expected);
+                case "scan" -> ColdRunRawReaders.scan(mysql, table);
+                case "binlog-client" ->
+                        ColdRunRawReaders.binlogClient(mysql, gtidBefore, serverId + r);
+                case "snapshot" -> ColdRunJobs.snapshot(mysql, table, 1);
+                case "snapshot-p2" -> ColdRunJobs.snapshot(mysql, table, 2);
+                case "binlog" -> ColdRunJobs.binlog(mysql, table, gtidBefore, serverId + r);
+                default -> throw new IllegalArgumentException("unknown variant " + variant);
+            }
+            System.out.println(ColdRunClock.finishRun(r).format());
+            System.out.flush();
+        }
+    }
+
+    private static MySqlConnectionConfig connection(Map<String, String> a) {
+        String password = System.getenv(PASSWORD_VARIABLE);
+        return MySqlConnectionConfig.builder()
+                .hostname(a.get("host"))
+                .port(Integer.parseInt(a.get("port")))
+                .username(a.get("user"))
+                .password(password == null ? "" : password)
+                .sslMode(SslMode.valueOf(a.get("ssl-mode")))
+                .connectTimeout(Duration.ofSeconds(10))
+                .build();
+    }
+
+    /** {@code --name value} pairs. */
+    static Map<String, String> parse(String[] args) {
+        Map<String, String> a = new HashMap<>();
+        for (int i = 0; i + 1 < args.length; i += 2) {
+            if (!args[i].startsWith("--")) {
+                throw new IllegalArgumentException("expected --name value, got " + args[i]);
+            }
+            a.put(args[i].substring(2), args[i + 1]);
+        }
+        for (String required : new String[] {"variant", "expect"}) {
+            if (!a.containsKey(required)) {
+                throw new IllegalArgumentException("--" + required + " is required");
+            }
+        }
+        return a;
+    }
+}
