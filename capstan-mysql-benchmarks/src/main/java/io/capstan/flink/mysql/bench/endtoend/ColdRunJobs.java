@@ -99,6 +99,7 @@ final class ColdRunJobs {
                 .sinkTo(new CountingSink<>())
                 .name("counting-sink");
         JobClient job = env.executeAsync(name);
+        ColdRunClock.jobAccepted();
         long deadline = System.nanoTime() + TimeUnit.MINUTES.toNanos(TIMEOUT_MINUTES);
         while (!ColdRunClock.complete()) {
             JobStatus status = job.getJobStatus().get(30, TimeUnit.SECONDS);

@@ -26,6 +26,7 @@ public final class ColdRunClock {
     private static volatile long cpuAtLastNanos;
     private static volatile long submitNanos;
     private static volatile long cpuAtSubmitNanos;
+    private static volatile long acceptedNanos;
 
     private ColdRunClock() {}
 
@@ -44,7 +45,17 @@ public final class ColdRunClock {
         cpuAtLastNanos = 0;
         submitNanos = System.nanoTime();
         cpuAtSubmitNanos = processCpuNanos();
+        acceptedNanos = 0;
         expected = expectedRecords;
+    }
+
+    /**
+     * Notes that the job was accepted (for a local environment: {@code executeAsync} returned, so
+     * the MiniCluster runs and has the job). What follows until the first record is the job's own
+     * start: deployment and the source's start-up, without the MiniCluster's.
+     */
+    public static void jobAccepted() {
+        acceptedNanos = System.nanoTime();
     }
 
     /** Notes {@code n} records arriving now (the counting sink's and the raw readers' one call). */
@@ -80,6 +91,7 @@ public final class ColdRunClock {
                 run,
                 mainEpochMicros,
                 micros(submitNanos),
+                acceptedNanos == 0 ? 0 : micros(acceptedNanos),
                 micros(firstNanos),
                 micros(lastNanos),
                 expected,

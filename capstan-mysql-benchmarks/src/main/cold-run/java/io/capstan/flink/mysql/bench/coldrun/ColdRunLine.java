@@ -13,6 +13,8 @@ import java.util.Map;
  *     minus the moment the benchmark launched the process)
  * @param submitMicros when the program started this run (for a Flink job: built it and called
  *     {@code executeAsync}, which also starts the local MiniCluster)
+ * @param acceptedMicros when the job was accepted ({@code executeAsync} returned), 0 if the
+ *     program has no such moment (the raw readers)
  * @param firstMicros when the first record arrived
  * @param lastMicros when the last expected record arrived
  * @param records the records counted
@@ -25,6 +27,7 @@ public record ColdRunLine(
         int run,
         long mainEpochMicros,
         long submitMicros,
+        long acceptedMicros,
         long firstMicros,
         long lastMicros,
         long records,
@@ -43,6 +46,8 @@ public record ColdRunLine(
                 + mainEpochMicros
                 + " submitMicros="
                 + submitMicros
+                + " acceptedMicros="
+                + acceptedMicros
                 + " firstMicros="
                 + firstMicros
                 + " lastMicros="
@@ -73,6 +78,7 @@ public record ColdRunLine(
                 Math.toIntExact(v.get("run")),
                 v.get("mainEpochMicros"),
                 v.get("submitMicros"),
+                v.getOrDefault("acceptedMicros", 0L),
                 v.get("firstMicros"),
                 v.get("lastMicros"),
                 v.get("records"),
