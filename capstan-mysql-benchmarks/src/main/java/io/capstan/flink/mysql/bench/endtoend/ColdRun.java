@@ -17,8 +17,10 @@ import java.util.Map;
  * <p>Variants: {@code floor} (Flink's own floor: a trivial bounded source into the same counting
  * sink), {@code scan} and {@code binlog-client} (the raw limits: a streaming JDBC scan, a plain
  * {@code BinaryLogClient}), {@code snapshot}, {@code snapshot-p2} and {@code binlog} (the
- * capstan-mysql source with {@code RowDataDeserializer} into the counting sink). The password comes
- * from the environment ({@value #PASSWORD_VARIABLE}), never from the command line.
+ * capstan-mysql source with {@code RowDataDeserializer} into the counting sink; the {@code
+ * -object-reuse} variants with Flink's {@code pipeline.object-reuse}, which leaves out Flink's copy
+ * of each record between chained operators). The password comes from the environment ({@value
+ * #PASSWORD_VARIABLE}), never from the command line.
  */
 public final class ColdRun {
 
@@ -57,9 +59,12 @@ public final class ColdRun {
                 case "scan" -> ColdRunRawReaders.scan(mysql, table);
                 case "binlog-client" ->
                         ColdRunRawReaders.binlogClient(mysql, gtidBefore, serverId + r);
-                case "snapshot" -> ColdRunJobs.snapshot(mysql, table, 1);
-                case "snapshot-p2" -> ColdRunJobs.snapshot(mysql, table, 2);
-                case "binlog" -> ColdRunJobs.binlog(mysql, table, gtidBefore, serverId + r);
+                case "snapshot" -> ColdRunJobs.snapshot(mysql, table, 1, false);
+                case "snapshot-p2" -> ColdRunJobs.snapshot(mysql, table, 2, false);
+                case "snapshot-object-reuse" -> ColdRunJobs.snapshot(mysql, table, 1, true);
+                case "binlog" -> ColdRunJobs.binlog(mysql, table, gtidBefore, serverId + r, false);
+                case "binlog-object-reuse" ->
+                        ColdRunJobs.binlog(mysql, table, gtidBefore, serverId + r, true);
                 default -> throw new IllegalArgumentException("unknown variant " + variant);
             }
             System.out.println(ColdRunClock.finishRun(r).format());

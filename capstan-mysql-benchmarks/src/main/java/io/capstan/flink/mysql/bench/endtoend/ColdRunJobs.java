@@ -43,9 +43,10 @@ final class ColdRunJobs {
     }
 
     /** The snapshot of {@code table} at {@code parallelism}, bounded. */
-    static void snapshot(MySqlConnectionConfig c, BenchTable table, int parallelism)
+    static void snapshot(
+            MySqlConnectionConfig c, BenchTable table, int parallelism, boolean objectReuse)
             throws Exception {
-        StreamExecutionEnvironment env = StreamExecutionEnvironment.getExecutionEnvironment();
+        StreamExecutionEnvironment env = environment(objectReuse);
         env.setParallelism(parallelism);
         run(env, source(c, table, StartupOptions.snapshot(), 7200), "capstan-snapshot");
     }
@@ -53,12 +54,29 @@ final class ColdRunJobs {
     /**
      * The binary log from {@code gtidBefore} until the expected records arrived, then cancelled.
      */
-    static void binlog(MySqlConnectionConfig c, BenchTable table, String gtidBefore, int serverId)
+    static void binlog(
+            MySqlConnectionConfig c,
+            BenchTable table,
+            String gtidBefore,
+            int serverId,
+            boolean objectReuse)
             throws Exception {
-        StreamExecutionEnvironment env = StreamExecutionEnvironment.getExecutionEnvironment();
+        StreamExecutionEnvironment env = environment(objectReuse);
         env.setParallelism(1);
         env.enableCheckpointing(2000);
         run(env, source(c, table, StartupOptions.gtidSet(gtidBefore), serverId), "capstan-binlog");
+    }
+
+    /**
+     * A local environment; {@code objectReuse}: Flink's {@code pipeline.object-reuse}, safe with
+     * capstan-mysql's deserializers (each record a new object).
+     */
+    private static StreamExecutionEnvironment environment(boolean objectReuse) {
+        StreamExecutionEnvironment env = StreamExecutionEnvironment.getExecutionEnvironment();
+        if (objectReuse) {
+            env.getConfig().enableObjectReuse();
+        }
+        return env;
     }
 
     private static CapstanMySqlSource<RowData> source(

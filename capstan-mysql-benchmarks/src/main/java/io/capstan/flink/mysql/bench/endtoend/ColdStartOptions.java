@@ -25,7 +25,15 @@ record ColdStartOptions(
         int writers) {
 
     static final List<String> PROGRAMS =
-            List.of("floor", "scan", "snapshot", "snapshot-p2", "binlog-client", "binlog");
+            List.of(
+                    "floor",
+                    "scan",
+                    "snapshot",
+                    "snapshot-object-reuse",
+                    "snapshot-p2",
+                    "binlog-client",
+                    "binlog",
+                    "binlog-object-reuse");
 
     /** The Flink 1.20 programs (flink-1.20/capstan-mysql-benchmarks), with a classpath file. */
     static final List<String> FLINK_120_PROGRAMS =
