@@ -1,0 +1,124 @@
+package io.capstan.flink.mysql.bench.flink120;
+
+import org.junit.jupiter.api.Test;
+
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.Arrays;
+import java.util.List;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertNull;
+import static org.junit.jupiter.api.Assertions.assertThrows;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+class ColdRunArgsTest {
+
+    private static final String GTID = "3e11fa47-71ca-11e1-9e33-c80aa9429562:1-23";
+
+    private static List<String> args(String variant) {
+        return new ArrayList<>(
+                Arrays.asList(
+                        "--variant", variant,
+                        "--host", "127.0.0.1",
+                        "--port", "3307",
+                        "--user", "bench",
+                        "--ssl-mode", "REQUIRED",
+                        "--database", "bench",
+                        "--table", "orders",
+                        "--expect", "1500000",
+                        "--gtid-before", GTID,
+                        "--runs", "3",
+                        "--parallelism", "1"));
+    }
+
+    private static ColdRunArgs parse(List<String> args) {
+        return ColdRunArgs.parse(args.toArray(new String[0]));
+    }
+
+    @Test
+    void readsTheBenchmarksArguments() {
+        ColdRunArgs a = parse(args("cdc-binlog"));
+        assertEquals(ColdRunVariant.CDC_BINLOG, a.variant());
+        assertEquals("127.0.0.1", a.host());
+        assertEquals(3307, a.port());
+        assertEquals("bench", a.user());
+        assertEquals(ColdRunArgs.SslMode.REQUIRED, a.sslMode());
+        assertEquals("bench", a.database());
+        assertEquals("orders", a.table());
+        assertEquals(1_500_000L, a.expect());
+        assertEquals(GTID, a.gtidBefore());
+        assertEquals(3, a.runs());
+        assertEquals(1, a.parallelism());
+        assertEquals(Duration.ofSeconds(600), a.timeout());
+    }
+
+    @Test
+    void everyVariantIsNamedAsTheBenchmarkNamesIt() {
+        for (String id :
+                List.of(
+                        "cdc-snapshot",
+                        "cdc-binlog",
+                        "capstan-sql-snapshot",
+                        "capstan-sql-binlog",
+                        "floor-sql")) {
+            assertEquals(id, parse(args(id)).variant().id());
+        }
+        assertThrows(IllegalArgumentException.class, () -> parse(args("cdc-initial")));
+    }
+
+    @Test
+    void theTimeoutMayBeGiven() {
+        List<String> a = args("floor-sql");
+        a.addAll(List.of("--timeout-seconds", "30"));
+        assertEquals(Duration.ofSeconds(30), parse(a).timeout());
+    }
+
+    @Test
+    void snapshotVariantsNeedNoGtidSetAndBinlogVariantsDo() {
+        List<String> snapshot = args("capstan-sql-snapshot");
+        int at = snapshot.indexOf("--gtid-before");
+        snapshot.subList(at, at + 2).clear();
+        assertNull(parse(snapshot).gtidBefore());
+
+        List<String> binlog = args("capstan-sql-binlog");
+        binlog.subList(at, at + 2).clear();
+        IllegalArgumentException e =
+                assertThrows(IllegalArgumentException.class, () -> parse(binlog));
+        assertTrue(e.getMessage().contains("--gtid-before"), e.getMessage());
+    }
+
+    @Test
+    void refusesAMissingUnknownRepeatedOrMalformedOption() {
+        List<String> missing = args("cdc-snapshot");
+        int at = missing.indexOf("--expect");
+        missing.subList(at, at + 2).clear();
+        assertThrows(IllegalArgumentException.class, () -> parse(missing));
+
+        List<String> unknown = args("cdc-snapshot");
+        unknown.addAll(List.of("--password", "secret"));
+        IllegalArgumentException e =
+                assertThrows(IllegalArgumentException.class, () -> parse(unknown));
+        assertTrue(!e.getMessage().contains("secret"), "an option's value is never echoed");
+
+        List<String> repeated = args("cdc-snapshot");
+        repeated.addAll(List.of("--runs", "2"));
+        assertThrows(IllegalArgumentException.class, () -> parse(repeated));
+
+        List<String> noValue = args("cdc-snapshot");
+        noValue.add("--timeout-seconds");
+        assertThrows(IllegalArgumentException.class, () -> parse(noValue));
+
+        List<String> badSsl = args("cdc-snapshot");
+        badSsl.set(badSsl.indexOf("REQUIRED"), "PREFERRED");
+        assertThrows(IllegalArgumentException.class, () -> parse(badSsl));
+
+        List<String> badNumber = args("cdc-snapshot");
+        badNumber.set(badNumber.indexOf("1500000"), "1.5e6");
+        assertThrows(IllegalArgumentException.class, () -> parse(badNumber));
+
+        List<String> noRuns = args("cdc-snapshot");
+        noRuns.set(noRuns.indexOf("3"), "0");
+        assertThrows(IllegalArgumentException.class, () -> parse(noRuns));
+    }
+}
