@@ -171,7 +171,7 @@ public final class ColdStartBenchmark {
                         : System.getProperty("java.class.path"));
         cmd.add(
                 flink120
-                        ? "io.capstan.flink.mysql.bench.flink120.ColdRun120"
+                        ? "io.capstan.flink.mysql.bench.flink120.ColdSqlProgram"
                         : ColdRun.class.getName());
         for (String[] kv :
                 new String[][] {
@@ -188,6 +188,9 @@ public final class ColdStartBenchmark {
                     {"server-id", Integer.toString(serverId)},
                     {"parallelism", "1"}
                 }) {
+            if (flink120 && kv[0].equals("server-id")) {
+                continue; // the 1.20 SQL programs name their server ids in the DDL
+            }
             cmd.add("--" + kv[0]);
             cmd.add(kv[1]);
         }

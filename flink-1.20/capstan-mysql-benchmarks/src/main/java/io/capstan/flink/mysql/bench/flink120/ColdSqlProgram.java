@@ -81,6 +81,7 @@ public final class ColdSqlProgram {
                     .sinkTo(new CountingSink())
                     .name("counting sink");
             job = env.executeAsync("cold-run " + args.variant().id());
+            ColdRunClock.jobAccepted();
         } catch (Exception e) {
             throw new RunFailure("submission failed", e);
         }
