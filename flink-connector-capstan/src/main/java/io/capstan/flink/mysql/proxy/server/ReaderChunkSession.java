@@ -23,6 +23,11 @@ final class ReaderChunkSession implements ChunkSession {
     }
 
     @Override
+    public void connect() throws IOException {
+        reader.connect();
+    }
+
+    @Override
     public void close() {
         reader.close();
     }
