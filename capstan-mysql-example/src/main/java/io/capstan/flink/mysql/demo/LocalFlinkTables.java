@@ -5,6 +5,8 @@ import org.apache.flink.configuration.CoreOptions;
 import org.apache.flink.streaming.api.environment.StreamExecutionEnvironment;
 import org.apache.flink.table.api.bridge.java.StreamTableEnvironment;
 
+import org.slf4j.LoggerFactory;
+
 import java.time.Duration;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.ExecutionException;
@@ -40,6 +42,10 @@ final class LocalFlinkTables {
 
     /** Starts creating the environments on their own thread. */
     static LocalFlinkTables createInBackground() {
+        // Logging initialises here, on the caller's thread, first: SLF4J initialising while
+        // another thread asks it for a logger prints a warning about substitute loggers on the
+        // terminal.
+        LoggerFactory.getILoggerFactory();
         // The thread inherits the caller's context class loader, which Flink takes as the user
         // code class loader, as it would on the caller's thread.
         return new LocalFlinkTables(

@@ -160,9 +160,8 @@ public final class ShopDemo {
         progress.done(
                 String.format(
                         Locale.ROOT,
-                        "job submitted: table planner loaded in %.1f s beside MySQL's start (%.1f s"
-                                + " waited for here), queries planned in %.1f s, MiniCluster"
-                                + " started and job submitted in %.1f s",
+                        "job submitted: table planner %.1f s (beside MySQL's start, %.1f s waited),"
+                                + " planning %.1f s, MiniCluster start and submission %.1f s",
                         seconds(planner),
                         waited,
                         seconds(times.planning()),
