@@ -136,9 +136,8 @@ final class DemoServer implements AutoCloseable {
 
     /**
      * MySQL notices a closed binlog connection only when it next writes to it (a heartbeat), and a
-     * shutdown that still sees such a thread waits about ten seconds for it. The demo's jobs have
-     * ended and closed their connections by now, so the server-side threads are leftovers: end
-     * them.
+     * shutdown that still sees such a thread waits about ten seconds for it. The demo's job has
+     * ended and closed its connections by now, so the server-side threads are leftovers: end them.
      */
     private void endBinlogDumpThreads() {
         try (Connection c = embedded.openRootConnection();

@@ -95,7 +95,7 @@ final class InteractiveRun {
                                 + ".orders, 'connector'='capstan-mysql'",
                         "MySQL: "
                                 + server.description()
-                                + " · Flink: local MiniCluster, 2 SQL jobs",
+                                + " · Flink: local MiniCluster, 1 job, 2 SQL queries",
                         ShopDemo.START_NOTE,
                         Duration.ofMillis(System.currentTimeMillis() - startMillis),
                         loadLine,
@@ -105,7 +105,7 @@ final class InteractiveRun {
                         pipeline.recentChanges(),
                         counts,
                         pipeline.lastLagMillis(),
-                        "Ctrl-C stops the load, the Flink jobs and MySQL.  Logs: "
+                        "Ctrl-C stops the load, the Flink job and MySQL.  Logs: "
                                 + options.workDir.resolve("demo.log"));
         synchronized (outputLock) {
             if (!stopping.getAsBoolean()) {

@@ -2,6 +2,8 @@ package io.capstan.flink.mysql.demo;
 
 import java.io.PrintStream;
 import java.sql.Connection;
+import java.time.Duration;
+import java.util.Locale;
 import java.util.Map;
 import java.util.Random;
 
@@ -57,7 +59,7 @@ public final class ShopDemo {
         DemoLogging.toFile(options.workDir);
         ShopDemo demo = new ShopDemo(options, System.out);
         // Ctrl-C (and the SIGTERM Maven sends its child when it gets Ctrl-C itself) stop the demo
-        // in order while Flink is still up: load, then the jobs (closing their binlog
+        // in order while Flink is still up: load, then the job (closing its binlog
         // connections), then MySQL. A JVM shutdown would tear Flink down concurrently, and MySQL
         // then waits for the abandoned binlog connections before it stops.
         StopSignals.install(demo::requestStop);
@@ -122,6 +124,8 @@ public final class ShopDemo {
                 "(Ctrl-C stops everything; logs go to "
                         + options.workDir.resolve("demo.log")
                         + ")");
+        // Flink's table planner loads while mysqld starts (LocalFlinkTables says why)
+        LocalFlinkTables flink = LocalFlinkTables.createInBackground();
         server = DemoServer.start(options, progress);
         String database = options.database;
         try (Connection c = server.openWriterConnection()) {
@@ -136,15 +140,32 @@ public final class ShopDemo {
         checkNotStopping();
 
         progress.step(
-                "Starting Flink (a local MiniCluster in this JVM) and submitting two SQL queries:");
+                "Starting Flink (a local MiniCluster in this JVM) and submitting two SQL queries"
+                        + " as one job:");
         progress.note("      " + OrdersPipeline.AGGREGATE_SQL);
         progress.note("      " + OrdersPipeline.changelogSql(options.serverId + 1));
+        long waitStart = System.nanoTime();
+        Duration planner = flink.await().took();
+        double waited = (System.nanoTime() - waitStart) / 1e9;
         pipeline = new OrdersPipeline(12);
-        pipeline.start(
-                OrdersPipeline.createTable(
-                        server.connectorConfig(), database, options.serverId, startOptions()),
-                options.serverId + 1);
-        progress.done("jobs submitted");
+        OrdersPipeline.StartTimes times =
+                pipeline.start(
+                        flink,
+                        OrdersPipeline.createTable(
+                                server.connectorConfig(),
+                                database,
+                                options.serverId,
+                                startOptions()),
+                        options.serverId + 1);
+        progress.done(
+                String.format(
+                        Locale.ROOT,
+                        "job submitted: table planner %.1f s (beside MySQL's start, %.1f s waited),"
+                                + " planning %.1f s, MiniCluster start and submission %.1f s",
+                        seconds(planner),
+                        waited,
+                        seconds(times.planning()),
+                        seconds(times.submission())));
 
         truthConnection = server.openWriterConnection();
         AggregateComparison comparison =
@@ -193,7 +214,7 @@ public final class ShopDemo {
     /**
      * Where the Flink table starts: the default 'initial' mode reads the existing orders in chunks,
      * each at an exact GTID position, then hands off to the binlog with no gap and no duplicate, so
-     * Flink's aggregate must equal MySQL's exactly. (The jobs run at parallelism 1, where the
+     * Flink's aggregate must equal MySQL's exactly. (The job runs at parallelism 1, where the
      * handoff needs no checkpoint; see docs/snapshot.md.)
      */
     static Map<String, String> startOptions() {
@@ -203,13 +224,17 @@ public final class ShopDemo {
     static final String START_NOTE =
             "start: 'initial' mode: snapshot of the existing orders, then the binlog (no gap, no duplicate)";
 
+    private static double seconds(Duration d) {
+        return d.toNanos() / 1e9;
+    }
+
     private void checkNotStopping() throws InterruptedException {
         if (stopping) {
             throw new InterruptedException("stopping");
         }
     }
 
-    /** Stops the load, the Flink jobs and the embedded MySQL; safe to call more than once. */
+    /** Stops the load, the Flink job and the embedded MySQL; safe to call more than once. */
     void stop() {
         stopping = true;
         synchronized (this) {
@@ -224,7 +249,7 @@ public final class ShopDemo {
             out.flush();
             long t0 = System.nanoTime();
             closeQuietly(load);
-            out.printf(" (%.1f s), Flink jobs", (System.nanoTime() - t0) / 1e9);
+            out.printf(" (%.1f s), Flink job", (System.nanoTime() - t0) / 1e9);
             out.flush();
             t0 = System.nanoTime();
             closeQuietly(pipeline);

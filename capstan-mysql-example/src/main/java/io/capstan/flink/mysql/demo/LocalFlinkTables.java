@@ -1,0 +1,101 @@
+package io.capstan.flink.mysql.demo;
+
+import org.apache.flink.configuration.Configuration;
+import org.apache.flink.configuration.CoreOptions;
+import org.apache.flink.streaming.api.environment.StreamExecutionEnvironment;
+import org.apache.flink.table.api.bridge.java.StreamTableEnvironment;
+
+import org.slf4j.LoggerFactory;
+
+import java.time.Duration;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.ExecutionException;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
+
+/**
+ * Flink's local stream and table environments, created on a thread of their own while MySQL starts.
+ * Creating the table environment loads Flink's table planner (its jar unpacked and thousands of
+ * classes loaded: seconds in a cold JVM), the slowest part of Flink's start that needs nothing from
+ * MySQL; the demo's own thread meanwhile mostly waits for mysqld.
+ *
+ * <p>All later table work runs on that same thread ({@link #call}): the planner keeps per-thread
+ * state (Calcite's metadata handlers) set up on the thread that created it.
+ */
+final class LocalFlinkTables {
+
+    /** The environments, and how long creating them took. */
+    record Ready(StreamExecutionEnvironment env, StreamTableEnvironment tables, Duration took) {}
+
+    /** Work on the environments. */
+    interface Work<T> {
+        T run(Ready flink) throws Exception;
+    }
+
+    private final ExecutorService thread;
+    private final CompletableFuture<Ready> ready;
+
+    private LocalFlinkTables(ExecutorService thread) {
+        this.thread = thread;
+        this.ready = CompletableFuture.supplyAsync(LocalFlinkTables::create, thread);
+    }
+
+    /** Starts creating the environments on their own thread. */
+    static LocalFlinkTables createInBackground() {
+        // Logging initialises here, on the caller's thread, first: SLF4J initialising while
+        // another thread asks it for a logger prints a warning about substitute loggers on the
+        // terminal.
+        LoggerFactory.getILoggerFactory();
+        // The thread inherits the caller's context class loader, which Flink takes as the user
+        // code class loader, as it would on the caller's thread.
+        return new LocalFlinkTables(
+                Executors.newSingleThreadExecutor(
+                        r -> {
+                            Thread t = new Thread(r, "flink-table-environment");
+                            t.setDaemon(true);
+                            return t;
+                        }));
+    }
+
+    private static Ready create() {
+        long t0 = System.nanoTime();
+        Configuration conf = new Configuration();
+        conf.set(CoreOptions.DEFAULT_PARALLELISM, 1);
+        StreamExecutionEnvironment env = StreamExecutionEnvironment.createLocalEnvironment(conf);
+        StreamTableEnvironment tables = StreamTableEnvironment.create(env);
+        return new Ready(env, tables, Duration.ofNanos(System.nanoTime() - t0));
+    }
+
+    /** Waits until the environments exist; rethrows what creating them threw. */
+    Ready await() throws Exception {
+        return unwrap(ready);
+    }
+
+    /** Runs {@code work} on the environments' thread and waits for its result. */
+    <T> T call(Work<T> work) throws Exception {
+        Ready flink = await();
+        return unwrap(CompletableFuture.supplyAsync(() -> runUnchecked(work, flink), thread));
+    }
+
+    private static <T> T runUnchecked(Work<T> work, Ready flink) {
+        try {
+            return work.run(flink);
+        } catch (RuntimeException e) {
+            throw e;
+        } catch (Exception e) {
+            throw new java.util.concurrent.CompletionException(e);
+        }
+    }
+
+    private static <T> T unwrap(CompletableFuture<T> future) throws Exception {
+        try {
+            return future.get();
+        } catch (ExecutionException e) {
+            Throwable cause = e.getCause();
+            if (cause instanceof Exception) {
+                throw (Exception) cause;
+            }
+            throw e;
+        }
+    }
+}
