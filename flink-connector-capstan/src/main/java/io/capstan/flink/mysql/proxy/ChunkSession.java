@@ -25,12 +25,6 @@ public interface ChunkSession extends AutoCloseable {
      */
     ChunkResult read(SnapshotChunk chunk, TableReadSpec spec) throws IOException;
 
-    /**
-     * Opens the session's connections now if they are not open, so that the first read does not
-     * wait for the handshakes. Reads nothing; after a failure the next read reconnects.
-     */
-    default void connect() throws IOException {}
-
     @Override
     void close();
 }

@@ -36,12 +36,6 @@ public interface JdbcProxy extends BoundaryQueries, AutoCloseable {
     /** {@code host:port}, for messages (never credentials). */
     String serverAddress();
 
-    /**
-     * Opens the connection now if none is open, so that a later call does not wait for the
-     * handshakes. Reads nothing.
-     */
-    default void connect() throws IOException {}
-
     /** Every base table outside the system schemas (never a view), sorted by database and name. */
     List<TableId> baseTables() throws IOException;
 

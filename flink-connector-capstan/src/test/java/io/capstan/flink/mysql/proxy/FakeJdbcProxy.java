@@ -81,11 +81,6 @@ public final class FakeJdbcProxy implements JdbcProxy {
     }
 
     @Override
-    public void connect() throws IOException {
-        call(FakeMySql.CONNECT);
-    }
-
-    @Override
     public List<TableId> baseTables() throws IOException {
         call(FakeMySql.BASE_TABLES);
         return server.tableIds();
@@ -200,26 +195,11 @@ public final class FakeJdbcProxy implements JdbcProxy {
         private boolean sessionConnected;
 
         @Override
-        public void connect() throws IOException {
-            openSession();
-            try {
-                server.call(FakeMySql.CONNECT_CHUNK_SESSION);
-            } catch (IOException e) {
-                close();
-                throw e;
-            }
-        }
-
-        private void openSession() {
+        public ChunkResult read(SnapshotChunk chunk, TableReadSpec spec) throws IOException {
             if (!sessionConnected) {
                 sessionConnected = true;
                 server.connected();
             }
-        }
-
-        @Override
-        public ChunkResult read(SnapshotChunk chunk, TableReadSpec spec) throws IOException {
-            openSession();
             try {
                 server.call(FakeMySql.READ_CHUNK);
             } catch (IOException e) {

@@ -60,8 +60,6 @@ public final class FakeMySql implements MySqlProxies {
     public static final String STORAGE_ENGINE = "storageEngine";
     public static final String BOUNDARY = "boundary";
     public static final String READ_CHUNK = "readChunk";
-    public static final String CONNECT = "connect";
-    public static final String CONNECT_CHUNK_SESSION = "connectChunkSession";
     public static final String KEY_WEIGHTS = "keyWeights";
 
     /** One table: its definition and rows (GenericRowData, as RowConverter builds them). */

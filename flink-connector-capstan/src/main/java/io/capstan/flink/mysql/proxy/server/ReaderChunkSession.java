@@ -23,11 +23,6 @@ final class ReaderChunkSession implements ChunkSession {
     }
 
     @Override
-    public void connect() throws IOException {
-        reader.connect();
-    }
-
-    @Override
     public void close() {
         reader.close();
     }

@@ -70,11 +70,6 @@ public final class ServerJdbcProxy implements JdbcProxy {
     }
 
     @Override
-    public void connect() throws IOException {
-        call("could not connect", s -> null);
-    }
-
-    @Override
     public List<TableId> baseTables() throws IOException {
         return call(
                 "could not list the tables", s -> JdbcTableDiscovery.baseTables(s.connection()));

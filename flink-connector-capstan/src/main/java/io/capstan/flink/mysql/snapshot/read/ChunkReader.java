@@ -95,16 +95,6 @@ public final class ChunkReader implements AutoCloseable {
         }
     }
 
-    /** Opens both sessions now if they are not open; reads nothing. */
-    public void connect() throws IOException {
-        try {
-            sessions.open();
-        } catch (SQLException e) {
-            sessions.close();
-            throw SqlErrors.scrub("could not open the chunk reader's connections", e);
-        }
-    }
-
     /**
      * Ends the reader for good, from any thread, without waiting: a read in flight fails at once
      * (its LOCK TABLES wait, its backoff pause, a socket read) instead of delaying a cancelled

@@ -72,14 +72,10 @@ public final class CapstanSourceReader<T>
     /** The restored binlog split until the enumerator lets it stream (checkpointed). */
     private final HeldBinlogSplit heldBinlog;
 
-    /** Whether the startup mode reads a snapshot: chunks may come, connections open ahead. */
-    private final boolean readsSnapshot;
-
     private CapstanSourceReader(
             MySqlProxies mysql,
             CapstanReaderMetrics metrics,
             ChunkFetcher chunks,
-            boolean readsSnapshot,
             BinlogBoundaryStop binlogStop,
             CapstanDeserializer<T> deserializer,
             Configuration flinkConfig,
@@ -94,7 +90,6 @@ public final class CapstanSourceReader<T>
                 flinkConfig,
                 context);
         this.chunks = chunks;
-        this.readsSnapshot = readsSnapshot;
         this.heldBinlog =
                 new HeldBinlogSplit(
                         binlogStop,
@@ -122,7 +117,6 @@ public final class CapstanSourceReader<T>
                 mysql,
                 metrics,
                 chunks,
-                config.startupOptions().mode().readsSnapshot(),
                 new BinlogBoundaryStop(),
                 deserializer,
                 context.getConfiguration(),
@@ -156,12 +150,7 @@ public final class CapstanSourceReader<T>
                     new ChunksCompletedEvent(new ArrayList<>(unacknowledged.values())));
         }
         heldBinlog.readerStarted();
-        if (requests.shouldRequest()) {
-            if (readsSnapshot) {
-                chunks.openAhead(); // while the request waits for the enumerator's first chunk
-            }
-            context.sendSplitRequest();
-        }
+        requestSplitIfRoom();
     }
 
     private void requestSplitIfRoom() {

@@ -12,15 +12,11 @@ import io.capstan.flink.mysql.snapshot.read.TableFingerprints;
 import io.capstan.flink.mysql.snapshot.read.TableReadSpec;
 import io.capstan.flink.mysql.source.split.SnapshotChunkSplit;
 
-import org.slf4j.Logger;
-import org.slf4j.LoggerFactory;
-
 import java.io.IOException;
 import java.util.ArrayDeque;
 import java.util.Deque;
 import java.util.HashMap;
 import java.util.Map;
-import java.util.concurrent.Executor;
 
 /**
  * Runs on the fetcher thread: reads the assigned chunks one at a time in one {@link ChunkSession}
@@ -38,8 +34,6 @@ import java.util.concurrent.Executor;
  */
 final class ChunkFetcher implements AutoCloseable {
 
-    private static final Logger LOG = LoggerFactory.getLogger(ChunkFetcher.class);
-
     /** Reads each table's schema once, on one connection kept across tables (one TLS handshake). */
     private final JdbcProxy mysql;
 
@@ -54,47 +48,6 @@ final class ChunkFetcher implements AutoCloseable {
         this.mysql = mysql;
         this.options = options;
         this.metrics = metrics;
-    }
-
-    /**
-     * Opens the connections the first chunk needs (the schema connection and the chunk session's
-     * two) on a thread of its own while the reader waits for its first chunk, so that their TCP,
-     * TLS and authentication handshakes, and in a fresh TaskManager the driver's and TLS's class
-     * loading, overlap the enumerator's table discovery and planning instead of following them.
-     * Nothing is read. A failure is left to the first fetch, which opens them again and reports it.
-     */
-    void openAhead() {
-        openAhead(
-                task -> {
-                    Thread opener = new Thread(task, "capstan-chunk-connections");
-                    opener.setDaemon(true);
-                    opener.start();
-                });
-    }
-
-    /** {@link #openAhead()} on {@code executor}. */
-    void openAhead(Executor executor) {
-        executor.execute(this::openConnections);
-    }
-
-    private synchronized void openConnections() {
-        try {
-            failIfAborted();
-            mysql.connect();
-            if (session == null) {
-                session = mysql.openChunkSession(options);
-            }
-            failIfAborted(); // abort() may have missed the new session
-            session.connect();
-        } catch (IOException | RuntimeException e) {
-            if (session != null) {
-                session.close(); // the first fetch starts from a new session
-                session = null;
-            }
-            LOG.debug(
-                    "Opening the chunk connections ahead failed ({}); the first chunk opens them",
-                    e.getClass().getSimpleName());
-        }
     }
 
     synchronized void add(SnapshotChunkSplit split) {

@@ -316,31 +316,4 @@ class CapstanSourceReaderTest {
                 });
         assertThat(output.getEmittedRecords()).hasSize(12);
     }
-
-    @Test
-    void aSnapshottingReaderOpensItsChunkConnectionsWhileItWaitsForTheFirstChunk()
-            throws Exception {
-        reader.start();
-        long deadline = System.nanoTime() + Duration.ofSeconds(20).toNanos();
-        while (mysql.openConnections() < 2 && System.nanoTime() < deadline) {
-            Thread.sleep(5);
-        }
-        assertThat(mysql.openConnections()).as("opened before any split came").isEqualTo(2);
-        assertThat(mysql.calls(FakeMySql.READ_CHUNK)).isZero();
-    }
-
-    @Test
-    void aStreamingReaderOpensNoChunkConnections() throws Exception {
-        FakeMySql streaming = new FakeMySql().table(TABLE, 12);
-        try (CapstanSourceReader<String> r =
-                CapstanSourceReader.create(
-                        FakeMySql.sourceConfig(StartupOptions.gtidSet(UUID + ":1-20"), 5, "db.t"),
-                        streaming,
-                        new GatedEmitterTest.Ops(),
-                        new TestingReaderContext())) {
-            r.start();
-            Thread.sleep(200); // an opener thread would have connected by now
-            assertThat(streaming.connects()).isZero();
-        }
-    }
 }

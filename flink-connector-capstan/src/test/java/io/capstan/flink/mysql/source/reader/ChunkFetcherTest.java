@@ -123,35 +123,4 @@ class ChunkFetcherTest {
         fetcher.close();
         assertThat(mysql.openConnections()).isZero();
     }
-
-    @Test
-    void connectionsOpenedAheadAreTheOnesTheFirstChunkUses() throws Exception {
-        fetcher.openAhead(Runnable::run);
-        assertThat(mysql.openConnections()).as("the schema's and the session's").isEqualTo(2);
-        assertThat(mysql.calls(FakeMySql.READ_CHUNK)).isZero();
-
-        fetcher.add(chunk(TABLE, 0, null, null));
-        assertThat(ids(only(fetcher.fetch(), "db.t#0"))).hasSize(25);
-        assertThat(mysql.connects()).as("no other connection").isEqualTo(2);
-    }
-
-    @Test
-    void aFailureToOpenAheadIsLeftToTheFirstChunkWhichOpensANewSession() throws Exception {
-        mysql.failNext(FakeMySql.CONNECT_CHUNK_SESSION, 1);
-        fetcher.openAhead(Runnable::run);
-        assertThat(mysql.openConnections()).as("the failed session closed").isEqualTo(1);
-
-        fetcher.add(chunk(TABLE, 0, null, null));
-        assertThat(ids(only(fetcher.fetch(), "db.t#0"))).hasSize(25);
-        assertThat(mysql.openConnections()).isEqualTo(2);
-        fetcher.close();
-        assertThat(mysql.openConnections()).isZero();
-    }
-
-    @Test
-    void nothingOpensAheadOnceAborted() {
-        fetcher.abort();
-        fetcher.openAhead(Runnable::run);
-        assertThat(mysql.connects()).isZero();
-    }
 }
