@@ -36,6 +36,13 @@ public final class ColdStartBenchmark {
             System.exit(2);
             return;
         }
+        if (o.reportFrom() != null) {
+            System.out.println(
+                    ColdStartLogs.read(o, o.reportFrom())
+                            .markdown("(read back from " + o.reportFrom() + ")", "this machine"));
+            System.exit(0);
+            return;
+        }
         int status = 0;
         try (BenchServer server = BenchServer.startEmbedded(SslMode.DISABLED)) {
             run(o, server);
@@ -88,7 +95,7 @@ public final class ColdStartBenchmark {
                     launch++;
                     long expected = report.expectedRecords(program);
                     boolean jfr = round == 1 && o.jfrPrograms().contains(program);
-                    Path log = logs.resolve(program + "-" + ssl + "-" + round + ".log");
+                    Path log = logs.resolve(ColdStartLogs.name(program, ssl, round));
                     Launched l =
                             launch(
                                     o,

@@ -22,7 +22,8 @@ record ColdStartOptions(
         List<String> jfrPrograms,
         Path flink120Classpath,
         Path flink120JvmOptions,
-        int writers) {
+        int writers,
+        Path reportFrom) {
 
     static final List<String> PROGRAMS =
             List.of(
@@ -52,7 +53,9 @@ record ColdStartOptions(
                     + " --child-heap 2g --child-jvm \"more JVM options\" --jfr PROGRAM,... (record those programs' first round with JFR)"
                     + " --flink-1.20-classpath FILE --flink-1.20-jvm-options FILE (adds "
                     + String.join(",", FLINK_120_PROGRAMS)
-                    + ") --writers N (4)";
+                    + ") --writers N (4) --report-from DIR (print the report of the programs' kept"
+                    + " output in DIR instead of running, with the same --rounds, --runs-per-jvm,"
+                    + " --ssl-modes and --programs)";
 
     static ColdStartOptions parse(String[] args) {
         long rows = 1_000_000;
@@ -67,6 +70,7 @@ record ColdStartOptions(
         Path cp120 = null;
         Path opts120 = null;
         int writers = 4;
+        Path reportFrom = null;
         for (int i = 0; i < args.length; i++) {
             String name = args[i];
             if (name.equals("--help")) {
@@ -89,6 +93,7 @@ record ColdStartOptions(
                 case "--flink-1.20-classpath" -> cp120 = Path.of(v);
                 case "--flink-1.20-jvm-options" -> opts120 = Path.of(v);
                 case "--writers" -> writers = Integer.parseInt(v);
+                case "--report-from" -> reportFrom = Path.of(v);
                 default ->
                         throw new IllegalArgumentException("unknown option " + name + "; " + USAGE);
             }
@@ -109,7 +114,7 @@ record ColdStartOptions(
             if (!PROGRAMS.contains(p) && !FLINK_120_PROGRAMS.contains(p)) {
                 throw new IllegalArgumentException("unknown program " + p + "; " + USAGE);
             }
-            if (FLINK_120_PROGRAMS.contains(p) && cp120 == null) {
+            if (FLINK_120_PROGRAMS.contains(p) && cp120 == null && reportFrom == null) {
                 throw new IllegalArgumentException(
                         "program " + p + " needs --flink-1.20-classpath; " + USAGE);
             }
@@ -134,7 +139,8 @@ record ColdStartOptions(
                 List.copyOf(jfr),
                 cp120,
                 opts120,
-                writers);
+                writers,
+                reportFrom);
     }
 
     static boolean isFlink120(String program) {

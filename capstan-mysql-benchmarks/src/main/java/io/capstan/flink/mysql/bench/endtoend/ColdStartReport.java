@@ -65,6 +65,9 @@ final class ColdStartReport {
                             "%,.0f",
                             (r, run) -> run.line.heapPeakBytes() / 1048576.0));
 
+    /** The launch moment of a JVM read back from its output, where it is not recorded. */
+    static final long UNKNOWN_LAUNCH = -1;
+
     private final ColdStartOptions options;
     private final long tableRows;
     private final long rowChanges;
@@ -127,7 +130,7 @@ final class ColdStartReport {
     // ---- figures of one run ----
 
     private static double bootMillis(Run run) {
-        return run.line.run() == 1
+        return run.line.run() == 1 && run.jvm.launchEpochMicros != UNKNOWN_LAUNCH
                 ? (run.line.mainEpochMicros() - run.jvm.launchEpochMicros) / 1e3
                 : Double.NaN;
     }
