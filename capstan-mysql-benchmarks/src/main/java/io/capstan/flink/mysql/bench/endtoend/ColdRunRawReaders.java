@@ -15,7 +15,6 @@ import java.sql.Connection;
 import java.sql.ResultSet;
 import java.sql.SQLException;
 import java.sql.Statement;
-import java.time.LocalDateTime;
 import java.util.concurrent.TimeUnit;
 
 /**
@@ -40,16 +39,7 @@ final class ColdRunRawReaders {
             long sink = 0;
             try (ResultSet rs = st.executeQuery(table.selectAll())) {
                 while (rs.next()) {
-                    sink += rs.getLong(1);
-                    sink += rs.getInt(2);
-                    sink += length(rs.getString(3));
-                    sink += rs.getBigDecimal(4).scale();
-                    sink += nano(rs.getObject(5, LocalDateTime.class));
-                    sink += nano(rs.getObject(6, LocalDateTime.class));
-                    sink += rs.getByte(7);
-                    sink += (long) rs.getDouble(8);
-                    sink += length(rs.getString(9));
-                    sink += length(rs.getString(10));
+                    sink += JdbcScans.readRow(rs, false);
                     ColdRunClock.records(1);
                 }
             }
@@ -89,13 +79,5 @@ final class ColdRunRawReaders {
         } finally {
             client.disconnect();
         }
-    }
-
-    private static int length(String s) {
-        return s == null ? 0 : s.length();
-    }
-
-    private static int nano(LocalDateTime t) {
-        return t == null ? 0 : t.getNano();
     }
 }
