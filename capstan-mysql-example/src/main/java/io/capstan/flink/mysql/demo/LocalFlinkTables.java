@@ -12,6 +12,8 @@ import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.ExecutionException;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.TimeoutException;
 
 /**
  * Flink's local stream and table environments, created on a thread of their own while MySQL starts.
@@ -31,6 +33,9 @@ final class LocalFlinkTables {
     interface Work<T> {
         T run(Ready flink) throws Exception;
     }
+
+    /** Creating the environments or planning and submitting the job: never this long. */
+    private static final Duration WAIT = Duration.ofMinutes(10);
 
     private final ExecutorService thread;
     private final CompletableFuture<Ready> ready;
@@ -89,7 +94,10 @@ final class LocalFlinkTables {
 
     private static <T> T unwrap(CompletableFuture<T> future) throws Exception {
         try {
-            return future.get();
+            return future.get(WAIT.toMinutes(), TimeUnit.MINUTES);
+        } catch (TimeoutException e) {
+            throw new IllegalStateException(
+                    "Flink's table environment did not answer within " + WAIT.toMinutes() + " min");
         } catch (ExecutionException e) {
             Throwable cause = e.getCause();
             if (cause instanceof Exception) {

@@ -35,9 +35,13 @@ public final class ColdRun {
         try {
             run(parse(args));
         } catch (Exception | Error e) {
-            // the class and message only: a driver's message names no value or password here
-            System.out.println(FAILED + e.getClass().getName() + ": " + e.getMessage());
-            e.printStackTrace();
+            // the chain of exception classes only: a driver's or Flink's message may carry a
+            // statement or an option's value (Rule 1)
+            StringBuilder chain = new StringBuilder();
+            for (Throwable t = e; t != null; t = t.getCause()) {
+                chain.append(chain.length() == 0 ? "" : " <- ").append(t.getClass().getName());
+            }
+            System.out.println(FAILED + chain);
             status = 1;
         }
         System.out.flush();

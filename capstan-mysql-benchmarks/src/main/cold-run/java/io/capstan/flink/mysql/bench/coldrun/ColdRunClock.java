@@ -60,14 +60,14 @@ public final class ColdRunClock {
 
     /** Notes {@code n} records arriving now (the counting sink's and the raw readers' one call). */
     public static void records(long n) {
-        long now = System.nanoTime();
         long before = RECORDS.getAndAdd(n);
+        // the clock is read at the first and the last record only: nothing else per record
         if (before == 0) {
-            firstNanos = now;
+            firstNanos = System.nanoTime();
             cpuAtFirstNanos = processCpuNanos();
         }
         if (before < expected && before + n >= expected) {
-            lastNanos = now;
+            lastNanos = System.nanoTime();
             cpuAtLastNanos = processCpuNanos();
         }
     }
