@@ -45,6 +45,9 @@ public final class FlinkStandaloneCluster implements AutoCloseable {
     private static final Set<String> TERMINAL_STATES =
             Set.of("FINISHED", "CANCELED", "FAILED", "SUSPENDED");
 
+    /** Flink's text for a checkpoint that a TaskManager refused for a task it no longer runs. */
+    private static final String TASK_GONE = "Task local checkpoint failure";
+
     private final Builder settings;
     private final Path workDir;
     private final Path confDir;
@@ -328,32 +331,42 @@ public final class FlinkStandaloneCluster implements AutoCloseable {
     /**
      * Stops the job with a savepoint into the cluster's savepoint dir (no drain), waits until the
      * savepoint is complete and the job FINISHED, and returns the savepoint's location.
+     *
+     * <p>A savepoint that Flink refuses because a TaskManager no longer knew one of the job's tasks
+     * ({@value #TASK_GONE}: a source subtask told "no more splits" at the handoff finished between
+     * the checkpoint's plan and its trigger) leaves the job running; it is tried again, as an
+     * operator would. Any other failure fails at once.
      */
     public String stopWithSavepoint(String jobId, Duration timeout) {
+        for (int attempt = 1; ; attempt++) {
+            JsonNode operation = savepointOutcome(jobId, timeout);
+            if (operation.hasNonNull("location")) {
+                waitForJobState(jobId, timeout, "FINISHED");
+                return operation.path("location").asText();
+            }
+            String cause = operation.path("failure-cause").toString();
+            if (attempt == 3 || !cause.contains(TASK_GONE)) {
+                throw new IllegalStateException("Savepoint of job " + jobId + " failed: " + cause);
+            }
+            System.out.printf("Savepoint of job %s refused (%s), trying again%n", jobId, TASK_GONE);
+            waitForJobState(jobId, timeout, "RUNNING");
+        }
+    }
+
+    /** Triggers a stop-with-savepoint and returns its finished {@code operation}. */
+    private JsonNode savepointOutcome(String jobId, Duration timeout) {
         String triggerId =
                 rest.stopWithSavepoint(jobId, workDir.resolve("savepoints").toUri().toString());
-        String[] location = {null};
+        JsonNode[] operation = {null};
         await(
                 "the savepoint of job " + jobId,
                 timeout,
                 () -> {
                     JsonNode status = rest.savepointStatus(jobId, triggerId);
-                    if (!"COMPLETED".equals(status.path("status").path("id").asText())) {
-                        return false;
-                    }
-                    JsonNode operation = status.path("operation");
-                    if (!operation.hasNonNull("location")) {
-                        throw new IllegalStateException(
-                                "Savepoint of job "
-                                        + jobId
-                                        + " failed: "
-                                        + operation.path("failure-cause"));
-                    }
-                    location[0] = operation.path("location").asText();
-                    return true;
+                    operation[0] = status.path("operation");
+                    return "COMPLETED".equals(status.path("status").path("id").asText());
                 });
-        waitForJobState(jobId, timeout, "FINISHED");
-        return location[0];
+        return operation[0];
     }
 
     public String jobState(String jobId) {
