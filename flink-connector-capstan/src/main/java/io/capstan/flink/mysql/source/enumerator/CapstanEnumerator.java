@@ -32,7 +32,9 @@ import javax.annotation.Nullable;
 import java.io.IOException;
 import java.time.Duration;
 import java.util.ArrayList;
+import java.util.HashMap;
 import java.util.List;
+import java.util.Map;
 import java.util.Optional;
 import java.util.concurrent.CompletionException;
 import java.util.concurrent.ExecutionException;
@@ -79,6 +81,12 @@ public final class CapstanEnumerator implements SplitEnumerator<CapstanSplit, En
      * coordinator thread once the snapshot is over, read by the worker.
      */
     private volatile boolean watchingHandoffStart;
+
+    /**
+     * Registrations per subtask (coordinator thread): an answer computed for a reader that has
+     * since been replaced by a restarted one is not sent; the new reader asks again.
+     */
+    private final Map<Integer, Integer> registrations = new HashMap<>();
 
     /**
      * @param mode the configured start mode: how a new job starts, and whether a snapshot ends the
@@ -247,11 +255,21 @@ public final class CapstanEnumerator implements SplitEnumerator<CapstanSplit, En
      */
     private void onRestoredSplitChecked(
             int subtask,
+            int asker,
             List<TableId> inSplit,
             @Nullable SnapshotPlanning.RestoredSplitCheck check,
             @Nullable Throwable error) {
         if (error != null) {
             throw fail("cannot resume the restored binlog split", error);
+        }
+        if (!context.registeredReaders().containsKey(subtask)
+                || registrations.getOrDefault(subtask, 0) != asker) {
+            // Its restart restores the split and asks again: that question is answered. This
+            // answer would reach the restarted reader as a second one (or nowhere).
+            LOG.info(
+                    "Subtask {} restarted since it asked about its binlog split: it asks again",
+                    subtask);
+            return;
         }
         for (TableId table : check.removed()) {
             LOG.info(
@@ -272,13 +290,11 @@ public final class CapstanEnumerator implements SplitEnumerator<CapstanSplit, En
             throw fail("cannot resume the restored binlog split", e);
         }
         List<TableId> removed = new ArrayList<>(answer.removed());
-        if (context.registeredReaders().containsKey(subtask)) {
-            context.sendEventToSourceReader(
-                    subtask,
-                    answer instanceof SplitAssignmentTracker.Pause
-                            ? new BinlogSplitPauseEvent(removed)
-                            : new BinlogSplitResumeEvent(removed, null));
-        } // else it failed: its restart restores the split and asks again
+        context.sendEventToSourceReader(
+                subtask,
+                answer instanceof SplitAssignmentTracker.Pause
+                        ? new BinlogSplitPauseEvent(removed)
+                        : new BinlogSplitResumeEvent(removed, null));
         if (tracker.phase() == EnumeratorPhase.ADDING_TABLES) {
             watchPauseStart();
             planMore();
@@ -404,9 +420,11 @@ public final class CapstanEnumerator implements SplitEnumerator<CapstanSplit, En
             refreshMetrics();
         } else if (sourceEvent instanceof BinlogSplitRestoredEvent restored) {
             List<TableId> tables = restored.tables();
+            int asker = registrations.getOrDefault(subtaskId, 0);
             context.callAsync(
                     () -> planning.checkRestoredSplit(tables),
-                    (check, error) -> onRestoredSplitChecked(subtaskId, tables, check, error));
+                    (check, error) ->
+                            onRestoredSplitChecked(subtaskId, asker, tables, check, error));
         } else if (sourceEvent instanceof BinlogPausedEvent paused) {
             tracker.binlogPaused(subtaskId, paused.processed());
             resumeBinlogIfReady();
@@ -417,7 +435,12 @@ public final class CapstanEnumerator implements SplitEnumerator<CapstanSplit, En
                     context.currentParallelism());
             serveWaiting();
         } else {
-            LOG.warn("Ignoring unknown source event {} from subtask {}", sourceEvent, subtaskId);
+            // A reader of another version, or a bug: never dropped silently.
+            throw new IllegalStateException(
+                    "unknown source event "
+                            + sourceEvent.getClass().getName()
+                            + " from subtask "
+                            + subtaskId);
         }
     }
 
@@ -446,7 +469,10 @@ public final class CapstanEnumerator implements SplitEnumerator<CapstanSplit, En
 
     @Override
     public void addReader(int subtaskId) {
-        // Pull model: readers ask with sendSplitRequest() when they start.
+        // Pull model: readers ask with sendSplitRequest() when they start. A registration after
+        // the first is a restarted reader: what its predecessor was told or said is void.
+        registrations.merge(subtaskId, 1, Integer::sum);
+        tracker.readerRegistered(subtaskId);
     }
 
     @Override

@@ -281,13 +281,37 @@ final class SplitAssignmentTracker {
      * must hold P, and the split resumes from it.
      */
     void binlogPaused(int subtask, GtidSet p) {
-        if (phase != EnumeratorPhase.ADDING_TABLES || adding == null) {
-            LOG.warn("Ignoring a binlog pause of subtask {} in phase {}", subtask, phase);
-            return;
+        if (phase != EnumeratorPhase.ADDING_TABLES
+                || adding == null
+                || adding.holder() != subtask) {
+            // Only the holder pauses, once asked; a pause from elsewhere would leave a split
+            // held that nobody resumes.
+            throw new IllegalStateException(
+                    "subtask "
+                            + subtask
+                            + " paused its binlog split, which it was not asked to (phase "
+                            + phase
+                            + (adding == null ? "" : ", split held by subtask " + adding.holder())
+                            + ")");
         }
         adding.paused(p, book.startSoFar());
         LOG.info(
                 "Binlog split paused at {} while {} table(s) are added", p, adding.tables().size());
+    }
+
+    /**
+     * A reader (re)registered. The holder of a paused split restarted: its split is restored from a
+     * checkpoint, not at P, and the handshake it sends starts the addition anew, so the pause heard
+     * from its predecessor is void (a resume sent now would reach a split not at P).
+     */
+    void readerRegistered(int subtask) {
+        if (adding != null && adding.holder() == subtask) {
+            LOG.info(
+                    "Subtask {} holding the paused binlog split restarted: the addition waits for"
+                            + " its handshake",
+                    subtask);
+            adding = null;
+        }
     }
 
     /**

@@ -251,7 +251,9 @@ public final class CapstanSourceReader<T>
         } else if (sourceEvent instanceof BinlogSplitPauseEvent pause) {
             heldBinlog.pause(pause.removedTables());
         } else {
-            super.handleSourceEvents(sourceEvent);
+            // An enumerator of another version, or a bug: never dropped silently.
+            throw new IllegalStateException(
+                    "unknown source event " + sourceEvent.getClass().getName());
         }
     }
 

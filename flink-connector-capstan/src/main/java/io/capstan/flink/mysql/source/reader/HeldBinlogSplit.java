@@ -88,9 +88,6 @@ final class HeldBinlogSplit {
      */
     void resume(List<TableId> removed) {
         BinlogSplit split = take("resume");
-        if (split == null) {
-            return;
-        }
         Set<TableId> leaving = leaving(split, removed);
         if (leaving.isEmpty()) {
             stream.accept(split);
@@ -107,9 +104,6 @@ final class HeldBinlogSplit {
      */
     void pause(List<TableId> removed) {
         BinlogSplit split = take("pause");
-        if (split == null) {
-            return;
-        }
         Set<TableId> leaving = leaving(split, removed);
         if (split.start().partialGtid() == null) {
             holdPaused(split.withoutTables(leaving));
@@ -121,9 +115,6 @@ final class HeldBinlogSplit {
     /** The paused split goes on from P with the added tables and their gate entries. */
     void resumeWithAddedTables(BinlogSplit added) {
         BinlogSplit split = take("resume with added tables");
-        if (split == null) {
-            return;
-        }
         LOG.info(
                 "Binlog split resumes at its pause with {} added table(s): {}",
                 added.tables().size(),
@@ -145,11 +136,17 @@ final class HeldBinlogSplit {
         stream.accept(atBoundary);
     }
 
-    @Nullable
+    /**
+     * The held split, for the enumerator's answer. The enumerator answers only the reader that
+     * asked (a restarted reader asks again), so an answer with no split held means the two sides
+     * are out of step: the task fails and restarts from its checkpoint rather than leave a split
+     * that nobody streams.
+     */
     private BinlogSplit take(String what) {
         BinlogSplit split = held;
         if (split == null) {
-            LOG.warn("Ignoring a binlog {}: this reader holds no binlog split", what);
+            throw new IllegalStateException(
+                    "the enumerator sent a binlog split " + what + " but this reader holds none");
         }
         held = null;
         return split;

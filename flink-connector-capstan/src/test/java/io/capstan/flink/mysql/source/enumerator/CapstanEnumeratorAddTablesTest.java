@@ -277,4 +277,63 @@ class CapstanEnumeratorAddTablesTest {
         assertThat(sent(0, BinlogSplitResumeEvent.class)).hasSize(1);
         assertThat(context.getSplitAssignments().get(1).hasReceivedNoMoreSplitsSignal()).isTrue();
     }
+
+    @Test
+    void aHolderRestartedWhilePausedIsResumedOnlyFromItsOwnNewPause() {
+        CapstanEnumerator e = start(1, new EnumState(null, true, null, List.of(OLD)));
+        e.addReader(0);
+        handshake(e, 0, List.of(OLD));
+        e.handleSourceEvent(0, new BinlogPausedEvent(g(10)));
+
+        e.addReader(0); // the holder restarted: its split is restored, not at 10
+        assertThat(drain(e, 0, 20)).isEqualTo(3);
+        assertThat(sent(0, BinlogSplitResumeEvent.class))
+                .as("no resume from the predecessor's pause")
+                .isEmpty();
+
+        handshake(e, 0, List.of(OLD));
+        assertThat(sent(0, BinlogSplitPauseEvent.class)).hasSize(2);
+        e.handleSourceEvent(0, new BinlogPausedEvent(g(8)));
+        assertThat(sent(0, BinlogSplitResumeEvent.class))
+                .singleElement()
+                .satisfies(r -> assertThat(r.added().start().processed()).isEqualTo(g(8)));
+    }
+
+    @Test
+    void anAnswerForAReaderThatRestartedMeanwhileIsNotSent() {
+        CapstanEnumerator e = start(2, new EnumState(null, true, null, List.of(OLD)));
+        e.addReader(0);
+        e.handleSourceEvent(0, new BinlogSplitRestoredEvent(List.of(OLD))); // checked async
+        e.addReader(0); // restarted before the check came back
+        context.triggerAllActions();
+        assertThat(sent(0, BinlogSplitPauseEvent.class)).isEmpty();
+
+        handshake(e, 0, List.of(OLD)); // the restarted reader asks: it alone is answered
+        assertThat(sent(0, BinlogSplitPauseEvent.class)).hasSize(1);
+        assertThat(e.tracker().phase()).isEqualTo(EnumeratorPhase.ADDING_TABLES);
+    }
+
+    @Test
+    void aPauseNobodyAskedForFailsTheJob() {
+        CapstanEnumerator e = start(2, new EnumState(null, true, null, List.of(OLD, ADDED)));
+        handshake(e, 0, List.of(OLD, ADDED));
+        assertThatThrownBy(() -> e.handleSourceEvent(0, new BinlogPausedEvent(g(10))))
+                .isInstanceOf(IllegalStateException.class)
+                .hasMessageContaining("was not asked to");
+
+        CapstanEnumerator adding = start(2, new EnumState(null, true, null, List.of(OLD)));
+        handshake(adding, 0, List.of(OLD));
+        assertThatThrownBy(() -> adding.handleSourceEvent(1, new BinlogPausedEvent(g(10))))
+                .as("only the holder pauses")
+                .isInstanceOf(IllegalStateException.class)
+                .hasMessageContaining("held by subtask 0");
+    }
+
+    @Test
+    void anUnknownSourceEventFailsTheJob() {
+        CapstanEnumerator e = start(1, new EnumState(null, true, null, List.of(OLD)));
+        assertThatThrownBy(() -> e.handleSourceEvent(0, new SourceEvent() {}))
+                .isInstanceOf(IllegalStateException.class)
+                .hasMessageContaining("unknown source event");
+    }
 }
