@@ -1,12 +1,11 @@
 package io.capstan.flink.mysql.bench.endtoend;
 
+import io.capstan.flink.mysql.bench.coldrun.ColdRunArgs;
 import io.capstan.flink.mysql.bench.coldrun.ColdRunClock;
 import io.capstan.flink.mysql.connect.MySqlConnectionConfig;
 import io.capstan.flink.mysql.connect.SslMode;
 
 import java.time.Duration;
-import java.util.HashMap;
-import java.util.Map;
 
 /**
  * One measured program of the cold-start benchmark ({@link ColdStartBenchmark}), run in a fresh JVM
@@ -48,14 +47,14 @@ public final class ColdRun {
         System.exit(status); // Flink's and the drivers' non-daemon threads must not keep the JVM
     }
 
-    private static void run(Map<String, String> a) throws Exception {
-        String variant = a.get("variant");
-        long expected = Long.parseLong(a.get("expect"));
-        int runs = Integer.parseInt(a.getOrDefault("runs", "1"));
-        int serverId = Integer.parseInt(a.getOrDefault("server-id", "7300"));
+    private static void run(ColdRunArgs<String> a) throws Exception {
+        String variant = a.variant();
+        long expected = a.expect();
+        int runs = a.runs();
+        int serverId = a.serverId();
         MySqlConnectionConfig mysql = connection(a);
-        BenchTable table = new BenchTable(a.get("database"), a.get("table"), false);
-        String gtidBefore = a.get("gtid-before");
+        BenchTable table = new BenchTable(a.database(), a.table(), false);
+        String gtidBefore = a.gtidBefore();
         for (int r = 1; r <= runs; r++) {
             ColdRunClock.startRun(expected);
             switch (variant) {
@@ -76,32 +75,30 @@ public final class ColdRun {
         }
     }
 
-    private static MySqlConnectionConfig connection(Map<String, String> a) {
+    private static MySqlConnectionConfig connection(ColdRunArgs<String> a) {
         String password = System.getenv(PASSWORD_VARIABLE);
         return MySqlConnectionConfig.builder()
-                .hostname(a.get("host"))
-                .port(Integer.parseInt(a.get("port")))
-                .username(a.get("user"))
+                .hostname(a.host())
+                .port(a.port())
+                .username(a.user())
                 .password(password == null ? "" : password)
-                .sslMode(SslMode.valueOf(a.get("ssl-mode")))
+                .sslMode(SslMode.valueOf(a.sslMode().name()))
                 .connectTimeout(Duration.ofSeconds(10))
                 .build();
     }
 
-    /** {@code --name value} pairs. */
-    static Map<String, String> parse(String[] args) {
-        Map<String, String> a = new HashMap<>();
-        for (int i = 0; i + 1 < args.length; i += 2) {
-            if (!args[i].startsWith("--")) {
-                throw new IllegalArgumentException("expected --name value, got " + args[i]);
-            }
-            a.put(args[i].substring(2), args[i + 1]);
-        }
-        for (String required : new String[] {"variant", "expect"}) {
-            if (!a.containsKey(required)) {
-                throw new IllegalArgumentException("--" + required + " is required");
-            }
-        }
-        return a;
+    /** The arguments, with the variants of this program. */
+    static ColdRunArgs<String> parse(String[] args) {
+        return ColdRunArgs.parse(
+                args,
+                id -> {
+                    if (!ColdStartOptions.PROGRAMS.contains(id)) {
+                        throw new IllegalArgumentException(
+                                "--variant must be one of "
+                                        + String.join(", ", ColdStartOptions.PROGRAMS));
+                    }
+                    return id;
+                },
+                id -> id.startsWith("binlog"));
     }
 }

@@ -1,6 +1,7 @@
 package io.capstan.flink.mysql.bench.flink120;
 
-import io.capstan.flink.mysql.bench.flink120.ColdRunArgs.SslMode;
+import io.capstan.flink.mysql.bench.coldrun.ColdRunArgs;
+import io.capstan.flink.mysql.bench.coldrun.ColdRunArgs.SslMode;
 
 import java.util.LinkedHashMap;
 import java.util.Map;
@@ -39,7 +40,7 @@ final class ColdRunTableDdl {
 
     private ColdRunTableDdl() {}
 
-    static String createTable(ColdRunArgs args, String password) {
+    static String createTable(ColdRunArgs<ColdRunVariant> args, String password) {
         return "CREATE TABLE "
                 + TABLE
                 + " (\n"
@@ -58,7 +59,7 @@ final class ColdRunTableDdl {
     }
 
     /** The WITH options of the variant, in the order a user would write them. */
-    static Map<String, String> options(ColdRunArgs args, String password) {
+    static Map<String, String> options(ColdRunArgs<ColdRunVariant> args, String password) {
         Map<String, String> o = new LinkedHashMap<>();
         ColdRunVariant v = args.variant();
         o.put("connector", v.connector());
@@ -115,7 +116,7 @@ final class ColdRunTableDdl {
      * would first fill a queue with every key), short strings so that generating them costs next to
      * nothing, and no rate limit (datagen's default is 10,000 rows/s).
      */
-    private static void floorOptions(ColdRunArgs args, Map<String, String> o) {
+    private static void floorOptions(ColdRunArgs<ColdRunVariant> args, Map<String, String> o) {
         o.put("number-of-rows", Long.toString(args.expect()));
         o.put("rows-per-second", Integer.toString(Integer.MAX_VALUE));
         o.put("fields.customer.length", "8");

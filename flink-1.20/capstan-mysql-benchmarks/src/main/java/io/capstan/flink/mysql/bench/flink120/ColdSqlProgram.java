@@ -1,5 +1,6 @@
 package io.capstan.flink.mysql.bench.flink120;
 
+import io.capstan.flink.mysql.bench.coldrun.ColdRunArgs;
 import io.capstan.flink.mysql.bench.coldrun.ColdRunClock;
 
 import org.apache.flink.api.common.JobExecutionResult;
@@ -36,7 +37,8 @@ public final class ColdSqlProgram {
         ColdRunClock.mainStarted(); // time zero: everything below is what a user's program meets
         int status = 0;
         try {
-            ColdRunArgs args = ColdRunArgs.parse(argv);
+            ColdRunArgs<ColdRunVariant> args =
+                    ColdRunArgs.parse(argv, ColdRunVariant::byId, ColdRunVariant::readsBinlog);
             String password = password(args.variant());
             for (int run = 1; run <= args.runs(); run++) {
                 runOnce(args, password);
@@ -69,7 +71,8 @@ public final class ColdSqlProgram {
     }
 
     /** One measured run: build and submit the job, wait for its records, end it. */
-    private static void runOnce(ColdRunArgs args, String password) throws RunFailure {
+    private static void runOnce(ColdRunArgs<ColdRunVariant> args, String password)
+            throws RunFailure {
         ColdRunClock.startRun(args.expect());
         JobClient job;
         try {
@@ -103,7 +106,9 @@ public final class ColdSqlProgram {
     }
 
     private static void awaitRecords(
-            ColdRunArgs args, CompletableFuture<JobExecutionResult> result, JobClient job)
+            ColdRunArgs<ColdRunVariant> args,
+            CompletableFuture<JobExecutionResult> result,
+            JobClient job)
             throws RunFailure {
         long deadline = System.nanoTime() + args.timeout().toNanos();
         while (!ColdRunClock.complete()) {

@@ -1,5 +1,7 @@
 package io.capstan.flink.mysql.bench.flink120;
 
+import io.capstan.flink.mysql.bench.coldrun.ColdRunArgs;
+
 import org.junit.jupiter.api.Test;
 
 import java.time.Duration;
@@ -14,8 +16,9 @@ class ColdRunTableDdlTest {
 
     private static final String GTID = "3e11fa47-71ca-11e1-9e33-c80aa9429562:1-23";
 
-    private static ColdRunArgs args(ColdRunVariant v, ColdRunArgs.SslMode ssl, int parallelism) {
-        return new ColdRunArgs(
+    private static ColdRunArgs<ColdRunVariant> args(
+            ColdRunVariant v, ColdRunArgs.SslMode ssl, int parallelism) {
+        return new ColdRunArgs<>(
                 v,
                 "127.0.0.1",
                 3307,
@@ -27,6 +30,7 @@ class ColdRunTableDdlTest {
                 GTID,
                 2,
                 parallelism,
+                7300,
                 Duration.ofSeconds(60));
     }
 

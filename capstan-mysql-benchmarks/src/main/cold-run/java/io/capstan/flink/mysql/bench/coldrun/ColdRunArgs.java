@@ -1,24 +1,28 @@
-package io.capstan.flink.mysql.bench.flink120;
+package io.capstan.flink.mysql.bench.coldrun;
 
 import java.time.Duration;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
+import java.util.function.Function;
+import java.util.function.Predicate;
 
 /**
- * The arguments the cold-start benchmark passes to a cold-run program: {@code --variant V --host H
- * --port P --user U --ssl-mode DISABLED|REQUIRED --database D --table T --expect N --gtid-before G
- * --runs K --parallelism 1}, and optionally {@code --timeout-seconds S} (how long one run may take
- * to deliver its records, default 600). The password is not among them: it comes from the
- * environment (never a command line, which {@code ps} shows), so this record has nothing to hide in
- * {@code toString()}.
+ * The arguments the cold-start benchmark passes to every cold-run program, on both Flink lines:
+ * {@code --variant V --host H --port P --user U --ssl-mode DISABLED|REQUIRED --database D --table
+ * T --expect N --runs K --parallelism 1}, and optionally {@code --gtid-before G} (required by the
+ * variants that read the binlog), {@code --server-id S} (the binlog programs' first server id,
+ * default 7300) and {@code --timeout-seconds S} (how long one run may take to deliver its records,
+ * default 600). The password is not among them: it comes from the environment (never a command
+ * line, which {@code ps} shows), so this record has nothing to hide in {@code toString()}.
  *
- * @param gtidBefore the server's {@code gtid_executed} before the change workload; required by the
- *     binlog variants, ignored by the others
+ * @param <V> the program's own variants
+ * @param gtidBefore the server's {@code gtid_executed} before the change workload; null for
+ *     variants that do not read the binlog when not given
  */
-public record ColdRunArgs(
-        ColdRunVariant variant,
+public record ColdRunArgs<V>(
+        V variant,
         String host,
         int port,
         String user,
@@ -29,9 +33,10 @@ public record ColdRunArgs(
         String gtidBefore,
         int runs,
         int parallelism,
+        int serverId,
         Duration timeout) {
 
-    /** TLS of every connection both connectors open, the same for both. */
+    /** TLS of every connection the measured program opens. */
     public enum SslMode {
         DISABLED,
         REQUIRED
@@ -49,7 +54,7 @@ public record ColdRunArgs(
                     "expect",
                     "runs",
                     "parallelism");
-    private static final Set<String> OPTIONAL = Set.of("gtid-before", "timeout-seconds");
+    private static final Set<String> OPTIONAL = Set.of("gtid-before", "server-id", "timeout-seconds");
 
     public ColdRunArgs {
         if (port < 1 || port > 65535) {
@@ -64,13 +69,18 @@ public record ColdRunArgs(
         if (parallelism < 1) {
             throw new IllegalArgumentException("--parallelism must be at least 1");
         }
-        if (variant.readsBinlog() && (gtidBefore == null || gtidBefore.isBlank())) {
-            throw new IllegalArgumentException("--gtid-before is required by " + variant.id());
-        }
     }
 
-    /** Reads {@code --name value} pairs; every name once, no unknown names. */
-    public static ColdRunArgs parse(String[] args) {
+    /**
+     * Reads {@code --name value} pairs; every name once, no unknown names. Messages name the option,
+     * never its value.
+     *
+     * @param variants the program's variant of a {@code --variant} id; throws {@link
+     *     IllegalArgumentException} for an id it does not know
+     * @param readsBinlog the variants that need {@code --gtid-before}
+     */
+    public static <V> ColdRunArgs<V> parse(
+            String[] args, Function<String, V> variants, Predicate<V> readsBinlog) {
         Map<String, String> values = new HashMap<>();
         for (int i = 0; i < args.length; i += 2) {
             String flag = args[i];
@@ -93,22 +103,26 @@ public record ColdRunArgs(
                 throw new IllegalArgumentException("--" + name + " is required");
             }
         }
-        return new ColdRunArgs(
-                ColdRunVariant.byId(values.get("variant")),
+        V variant = variants.apply(values.get("variant"));
+        String gtidBefore = values.get("gtid-before");
+        if (readsBinlog.test(variant) && (gtidBefore == null || gtidBefore.isBlank())) {
+            throw new IllegalArgumentException(
+                    "--gtid-before is required by --variant " + values.get("variant"));
+        }
+        return new ColdRunArgs<>(
+                variant,
                 values.get("host"),
-                number(values, "port"),
+                number(values, "port", null),
                 values.get("user"),
                 sslMode(values.get("ssl-mode")),
                 values.get("database"),
                 values.get("table"),
-                longNumber(values, "expect"),
-                values.get("gtid-before"),
-                number(values, "runs"),
-                number(values, "parallelism"),
-                Duration.ofSeconds(
-                        values.containsKey("timeout-seconds")
-                                ? longNumber(values, "timeout-seconds")
-                                : 600));
+                longNumber(values, "expect", null),
+                gtidBefore,
+                number(values, "runs", null),
+                number(values, "parallelism", null),
+                number(values, "server-id", 7300L),
+                Duration.ofSeconds(longNumber(values, "timeout-seconds", 600L)));
     }
 
     private static SslMode sslMode(String value) {
@@ -119,13 +133,17 @@ public record ColdRunArgs(
         }
     }
 
-    private static int number(Map<String, String> values, String name) {
-        return Math.toIntExact(longNumber(values, name));
+    private static int number(Map<String, String> values, String name, Long absent) {
+        return Math.toIntExact(longNumber(values, name, absent));
     }
 
-    private static long longNumber(Map<String, String> values, String name) {
+    private static long longNumber(Map<String, String> values, String name, Long absent) {
+        String value = values.get(name);
+        if (value == null && absent != null) {
+            return absent;
+        }
         try {
-            return Long.parseLong(values.get(name));
+            return Long.parseLong(value);
         } catch (NumberFormatException e) {
             throw new IllegalArgumentException("--" + name + " must be a whole number");
         }
