@@ -92,6 +92,31 @@ class RuntimeCreatedTablesIT {
                 () -> SourceJobs.committedCount(sinkDir) >= count);
     }
 
+    /** Starts the job on the tables {@code regex} matches ({@code initial}), from a savepoint. */
+    private JobClient startJob(String regex, String savepoint, String name) throws Exception {
+        StreamExecutionEnvironment env = SourceJobs.env(300, savepoint);
+        SourceJobs.pipeline(
+                env,
+                source(regex, StartupOptions.initial(), new ChangeLineDeserializer()),
+                sinkDir);
+        return env.executeAsync(name);
+    }
+
+    private String stopWithSavepoint(JobClient job) throws Exception {
+        return job.stopWithSavepoint(
+                        false, savepoints.toUri().toString(), SavepointFormatType.CANONICAL)
+                .get();
+    }
+
+    /** Waits for every expected change, lets a duplicate show if one would, and checks. */
+    private void cancelOnceAllArrivedAndCheck(Workload w, JobClient job) throws Exception {
+        List<String> expected = w.expected();
+        awaitCommitted(sinkDir, expected.size());
+        Thread.sleep(1_500);
+        job.cancel().get();
+        ExactlyOnceCheck.assertExactlyOnce(expected, SourceJobs.committed(sinkDir));
+    }
+
     @Test
     void aShardCreatedWhileStreamingIsCapturedExactlyOnce() throws Exception {
         DB.execute(Workload.createTable("orders_1"));
@@ -99,12 +124,7 @@ class RuntimeCreatedTablesIT {
         Workload w = new Workload(DB, "p");
         w.insert("orders_1", 1, 100, 50); // read by the snapshot
 
-        StreamExecutionEnvironment env = SourceJobs.env(300, null);
-        SourceJobs.pipeline(
-                env,
-                source("orders_\\d+", StartupOptions.initial(), new ChangeLineDeserializer()),
-                sinkDir);
-        JobClient job = env.executeAsync("runtime-created-tables");
+        JobClient job = startJob("orders_\\d+", null, "runtime-created-tables");
         w.insert("orders_1", 101, 200, 50);
         awaitCommitted(sinkDir, 200); // streaming now
 
@@ -131,11 +151,7 @@ class RuntimeCreatedTablesIT {
         DB.execute("CREATE TABLE IF NOT EXISTS orders_2 (id BIGINT PRIMARY KEY)");
         w.insert("orders_2", 301, 320, 10);
 
-        List<String> expected = w.expected();
-        awaitCommitted(sinkDir, expected.size());
-        Thread.sleep(1_500);
-        job.cancel().get();
-        ExactlyOnceCheck.assertExactlyOnce(expected, SourceJobs.committed(sinkDir));
+        cancelOnceAllArrivedAndCheck(w, job);
     }
 
     @Test
@@ -145,40 +161,23 @@ class RuntimeCreatedTablesIT {
         Workload w = new Workload(DB, "p");
         w.insert("sp_1", 1, 50, 25);
 
-        StreamExecutionEnvironment env = SourceJobs.env(300, null);
-        SourceJobs.pipeline(
-                env,
-                source("sp_\\d+", StartupOptions.initial(), new ChangeLineDeserializer()),
-                sinkDir);
-        JobClient first = env.executeAsync("runtime-created-first");
+        JobClient first = startJob("sp_\\d+", null, "runtime-created-first");
         w.insert("sp_1", 51, 60, 10);
         awaitCommitted(sinkDir, 60);
         DB.execute(Workload.createTable("sp_2"));
         w.insert("sp_2", 1, 2_000, 2_000); // one transaction, likely cut by the savepoint
         awaitCommitted(sinkDir, 61);
-        String savepoint =
-                first.stopWithSavepoint(
-                                false, savepoints.toUri().toString(), SavepointFormatType.CANONICAL)
-                        .get();
+        String savepoint = stopWithSavepoint(first);
 
         // Writes to the new shard while no job runs.
         w.bumpVersion("sp_2", 1, 500, 100);
         w.delete("sp_2", 1_001, 1_500, 100);
 
-        StreamExecutionEnvironment env2 = SourceJobs.env(300, savepoint);
-        SourceJobs.pipeline(
-                env2,
-                source("sp_\\d+", StartupOptions.initial(), new ChangeLineDeserializer()),
-                sinkDir);
-        JobClient second = env2.executeAsync("runtime-created-second");
+        JobClient second = startJob("sp_\\d+", savepoint, "runtime-created-second");
         w.insert("sp_2", 2_001, 2_100, 20);
         insertIntoEach(w, 5_000, "sp_1", "sp_2");
 
-        List<String> expected = w.expected();
-        awaitCommitted(sinkDir, expected.size());
-        Thread.sleep(1_500);
-        second.cancel().get();
-        ExactlyOnceCheck.assertExactlyOnce(expected, SourceJobs.committed(sinkDir));
+        cancelOnceAllArrivedAndCheck(w, second);
     }
 
     /**
@@ -194,18 +193,10 @@ class RuntimeCreatedTablesIT {
         Workload w = new Workload(DB, "d");
         w.insert("dn_1", 1, 50, 25);
 
-        StreamExecutionEnvironment env = SourceJobs.env(300, null);
-        SourceJobs.pipeline(
-                env,
-                source("dn_\\d+", StartupOptions.initial(), new ChangeLineDeserializer()),
-                sinkDir);
-        JobClient first = env.executeAsync("created-while-stopped-first");
+        JobClient first = startJob("dn_\\d+", null, "created-while-stopped-first");
         w.insert("dn_1", 51, 60, 10);
         awaitCommitted(sinkDir, 60);
-        String savepoint =
-                first.stopWithSavepoint(
-                                false, savepoints.toUri().toString(), SavepointFormatType.CANONICAL)
-                        .get();
+        String savepoint = stopWithSavepoint(first);
 
         // While no job runs: a new shard, its rows and changes, and more on the old one.
         DB.execute(Workload.createTable("dn_2"));
@@ -214,19 +205,10 @@ class RuntimeCreatedTablesIT {
         w.delete("dn_2", 901, 1_000, 50);
         w.insert("dn_1", 61, 80, 10);
 
-        StreamExecutionEnvironment env2 = SourceJobs.env(300, savepoint);
-        SourceJobs.pipeline(
-                env2,
-                source("dn_\\d+", StartupOptions.initial(), new ChangeLineDeserializer()),
-                sinkDir);
-        JobClient second = env2.executeAsync("created-while-stopped-second");
+        JobClient second = startJob("dn_\\d+", savepoint, "created-while-stopped-second");
         insertIntoEach(w, 5_000, "dn_1", "dn_2");
 
-        List<String> expected = w.expected();
-        awaitCommitted(sinkDir, expected.size());
-        Thread.sleep(1_500);
-        second.cancel().get();
-        ExactlyOnceCheck.assertExactlyOnce(expected, SourceJobs.committed(sinkDir));
+        cancelOnceAllArrivedAndCheck(w, second);
     }
 
     /** Runs a job until it fails, returning its halt. */
