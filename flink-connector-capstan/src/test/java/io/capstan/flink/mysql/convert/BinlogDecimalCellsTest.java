@@ -113,6 +113,10 @@ class BinlogDecimalCellsTest {
         assertThat(decode(5, 5, "0.12345")).isEqualTo(new UnscaledDecimal(12345, 5));
         assertThat(decode(1, 0, "-7")).isEqualTo(new UnscaledDecimal(-7, 0));
         assertThat(decode(19, 0, "-1")).isEqualTo(new BigDecimal("-1"));
+        assertThat(decode(65, 30, "-0.000000000000000000000000000001"))
+                .isEqualTo(new BigDecimal("-0.000000000000000000000000000001"));
+        assertThat(decode(30, 30, "0.123456789012345678901234567890"))
+                .isEqualTo(new BigDecimal("0.123456789012345678901234567890"));
     }
 
     @Test
