@@ -5,7 +5,6 @@ import com.github.shyiko.mysql.binlog.io.ByteArrayInputStream;
 
 import java.io.IOException;
 import java.io.Serializable;
-import java.math.BigDecimal;
 
 /**
  * Decodes the binlog cells the library gets wrong or hands over in an inconvenient form, exactly as
@@ -21,9 +20,9 @@ import java.math.BigDecimal;
  *       DATE.
  *   <li>TIMESTAMP(fsp): {@code Long} microseconds since the epoch; null for the zero timestamp.
  *   <li>YEAR: {@code Integer}, 0 for the zero year (the library gives 1900).
- *   <li>DECIMAL(p,s) (NEWDECIMAL): {@link UnscaledDecimal} for p ≤ 18, without BigDecimal; wider, a
- *       {@code BigDecimal} parsed once from the digits (the library builds each cell through a
- *       chain of BigDecimal operations).
+ *   <li>DECIMAL(p,s) (NEWDECIMAL): {@link UnscaledDecimal} for p ≤ 18 (decoded here without
+ *       BigDecimal: the library builds each cell with a chain of BigDecimal operations); wider, the
+ *       library's own {@code BigDecimal}.
  * </ul>
  *
  * Exception messages never carry a decoded value (Rule 1).
@@ -149,85 +148,43 @@ final class BinlogCells {
      * the first byte's top bit flipped, and every bit inverted for a negative value.
      *
      * @param meta precision in the low byte, scale in the high byte (the table map's metadata)
-     * @return an {@link UnscaledDecimal} for precision ≤ 18, else a {@link BigDecimal} of the
-     *     column's scale (the value and scale the library gives)
      */
     static Serializable newDecimal(int meta, ByteArrayInputStream in) throws IOException {
         int precision = meta & 0xFF;
         int scale = meta >> 8;
-        if (precision < 1 || scale > precision) {
-            // Not a DECIMAL MySQL writes: whatever the library makes of it, as before.
-            int intDigits = precision - scale;
-            int length =
-                    intDigits / DIGITS_PER_GROUP * 4
-                            + DIGITS_TO_BYTES[intDigits % DIGITS_PER_GROUP]
-                            + scale / DIGITS_PER_GROUP * 4
-                            + DIGITS_TO_BYTES[scale % DIGITS_PER_GROUP];
+        int intDigits = precision - scale;
+        int leadDigits = intDigits % DIGITS_PER_GROUP;
+        int tailDigits = scale % DIGITS_PER_GROUP;
+        int fullGroups = intDigits / DIGITS_PER_GROUP + scale / DIGITS_PER_GROUP;
+        if (precision > DecimalText.MAX_COMPACT_PRECISION || precision < 1) {
+            // Wider than a long: the library's own decoding, unchanged (a DecimalData of p > 18
+            // holds a BigDecimal anyway, and such columns are rare).
+            int length = DIGITS_TO_BYTES[leadDigits] + fullGroups * 4 + DIGITS_TO_BYTES[tailDigits];
             return AbstractRowsEventDataDeserializer.asBigDecimal(
                     precision, scale, in.read(length));
         }
+        // Byte by byte into a long: no array, no BigDecimal.
         int first = in.read();
         int invert = (first & 0x80) != 0 ? 0 : 0xFF; // top bit clear: negative
-        int lead = (precision - scale) % DIGITS_PER_GROUP;
-        int tail = scale % DIGITS_PER_GROUP;
-        int integerGroups = (lead > 0 ? 1 : 0) + (precision - scale) / DIGITS_PER_GROUP;
-        int count = integerGroups + scale / DIGITS_PER_GROUP + (tail > 0 ? 1 : 0);
-        if (precision <= DecimalText.MAX_COMPACT_PRECISION) {
-            // Straight into a long: no array, no BigDecimal.
-            long unscaled = 0;
-            for (int g = 0; g < count; g++) {
-                int digits = groupDigits(g, count, integerGroups, lead, tail);
-                long v = group(in, DIGITS_TO_BYTES[digits], invert, g == 0 ? first ^ 0x80 : -1);
-                unscaled = unscaled * DecimalText.POWERS_OF_TEN[digits] + v;
+        int pending = first ^ 0x80;
+        long unscaled = 0;
+        int groups = (leadDigits > 0 ? 1 : 0) + fullGroups + (tailDigits > 0 ? 1 : 0);
+        for (int g = 0; g < groups; g++) {
+            int digits = DIGITS_PER_GROUP;
+            if (g == 0 && leadDigits > 0) {
+                digits = leadDigits;
+            } else if (g == groups - 1 && tailDigits > 0) {
+                digits = tailDigits;
             }
-            return new UnscaledDecimal(invert == 0 ? unscaled : -unscaled, scale);
-        }
-        // Wider than a long: the digits as text, parsed once (the library builds the value through
-        // a BigDecimal shift and addition per group).
-        char[] text = new char[precision + 2];
-        int end = 0;
-        if (invert != 0) {
-            text[end++] = '-';
-        }
-        for (int g = 0; g < count; g++) {
-            if (g == integerGroups && scale > 0) {
-                text[end++] = '.';
+            long group = 0;
+            for (int k = DIGITS_TO_BYTES[digits]; k > 0; k--) {
+                int b = pending >= 0 ? pending : in.read();
+                pending = -1;
+                group = (group << 8) | ((b ^ invert) & 0xFF);
             }
-            int digits = groupDigits(g, count, integerGroups, lead, tail);
-            long v = group(in, DIGITS_TO_BYTES[digits], invert, g == 0 ? first ^ 0x80 : -1);
-            for (int k = end + digits - 1; k >= end; k--) {
-                text[k] = (char) ('0' + v % 10);
-                v /= 10;
-            }
-            end += digits;
+            unscaled = unscaled * DecimalText.POWERS_OF_TEN[digits] + group;
         }
-        return new BigDecimal(text, 0, end);
-    }
-
-    /** One big-endian group of {@code bytes} bytes; {@code firstByte} already read, else -1. */
-    private static long group(ByteArrayInputStream in, int bytes, int invert, int firstByte)
-            throws IOException {
-        long v = 0;
-        for (int k = 0; k < bytes; k++) {
-            int b = k == 0 && firstByte >= 0 ? firstByte : in.read();
-            v = (v << 8) | ((b ^ invert) & 0xFF);
-        }
-        return v;
-    }
-
-    /**
-     * Digits of group {@code g} of a cell with {@code count} groups, {@code integerGroups} of them
-     * before the point: a partial group ({@code lead}, {@code tail} digits, 0 for none) leads the
-     * integer part and ends the fraction; the others hold 9.
-     */
-    private static int groupDigits(int g, int count, int integerGroups, int lead, int tail) {
-        if (g == 0 && lead > 0) {
-            return lead;
-        }
-        if (g == count - 1 && tail > 0 && g >= integerGroups) {
-            return tail;
-        }
-        return DIGITS_PER_GROUP;
+        return new UnscaledDecimal(invert == 0 ? unscaled : -unscaled, scale);
     }
 
     /** Fractional seconds in microseconds; the storage is (fsp+1)/2 big-endian bytes. */
