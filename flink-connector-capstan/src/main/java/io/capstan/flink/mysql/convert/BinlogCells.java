@@ -157,8 +157,9 @@ final class BinlogCells {
         int tailDigits = scale % DIGITS_PER_GROUP;
         int fullGroups = intDigits / DIGITS_PER_GROUP + scale / DIGITS_PER_GROUP;
         if (precision > DecimalText.MAX_COMPACT_PRECISION || precision < 1) {
-            // Wider than a long: the library's own decoding, unchanged (a DecimalData of p > 18
-            // holds a BigDecimal anyway, and such columns are rare).
+            // Wider than a long: the library's own decoding, unchanged. A DecimalData of p > 18
+            // holds a BigDecimal anyway, and parsing the cell's digit text instead measured
+            // more than twice the library's CPU time for DECIMAL(38,10).
             int length = DIGITS_TO_BYTES[leadDigits] + fullGroups * 4 + DIGITS_TO_BYTES[tailDigits];
             return AbstractRowsEventDataDeserializer.asBigDecimal(
                     precision, scale, in.read(length));

@@ -41,8 +41,8 @@ import java.util.Map;
  * CHAR_AND_BINARY_AS_BYTE_ARRAY}; the converter decodes with the column's charset), ENUM {@code
  * Integer} index, SET {@code Long} bit mask, and BIT/DATE/TIME/DATETIME/TIMESTAMP/YEAR/DECIMAL as
  * {@link BinlogCells} documents (decoded here because the library loses the sign of negative TIME
- * values, treats YEAR 0 as 1900, handles pre-1582 dates in the Julian calendar, and builds every
- * DECIMAL through a chain of BigDecimal operations).
+ * values, treats YEAR 0 as 1900, handles pre-1582 dates in the Julian calendar, and builds each
+ * DECIMAL through a chain of BigDecimal operations, which a compact one does not need).
  *
  * <p>TRANSACTION_PAYLOAD is not registered here: the streamer reads it with {@link
  * TransactionPayloads} and decodes the inner events with this same configuration, one at a time.
