@@ -1,5 +1,6 @@
 package io.capstan.flink.mysql.convert;
 
+import com.github.shyiko.mysql.binlog.event.deserialization.AbstractRowsEventDataDeserializer;
 import com.github.shyiko.mysql.binlog.io.ByteArrayInputStream;
 
 import java.io.IOException;
@@ -19,6 +20,9 @@ import java.io.Serializable;
  *       DATE.
  *   <li>TIMESTAMP(fsp): {@code Long} microseconds since the epoch; null for the zero timestamp.
  *   <li>YEAR: {@code Integer}, 0 for the zero year (the library gives 1900).
+ *   <li>DECIMAL(p,s) (NEWDECIMAL): {@link UnscaledDecimal} for p ≤ 18 (decoded here without
+ *       BigDecimal: the library builds each cell with a chain of BigDecimal operations); wider, the
+ *       library's own {@code BigDecimal}.
  * </ul>
  *
  * Exception messages never carry a decoded value (Rule 1).
@@ -30,6 +34,11 @@ final class BinlogCells {
     private static final long DATETIMEF_INT_OFS = 0x8000000000L;
     private static final long MICROS_PER_SECOND = 1_000_000L;
     private static final long SECONDS_PER_DAY = 86_400L;
+
+    /** DECIMAL storage: digits per full group (4 bytes), and bytes of a group of n digits. */
+    private static final int DIGITS_PER_GROUP = 9;
+
+    private static final int[] DIGITS_TO_BYTES = {0, 1, 1, 2, 2, 3, 3, 4, 4, 4};
 
     private BinlogCells() {}
 
@@ -130,6 +139,53 @@ final class BinlogCells {
     static int year(ByteArrayInputStream in) throws IOException {
         int v = in.read() & 0xFF;
         return v == 0 ? 0 : 1900 + v;
+    }
+
+    /**
+     * A NEWDECIMAL cell (MySQL's strings/decimal.cc {@code decimal2bin}): the integer digits, then
+     * the fraction digits, each part in big-endian groups of 9 digits in 4 bytes, the integer
+     * part's leading and the fraction's trailing partial group in {@link #DIGITS_TO_BYTES} bytes;
+     * the first byte's top bit flipped, and every bit inverted for a negative value.
+     *
+     * @param meta precision in the low byte, scale in the high byte (the table map's metadata)
+     */
+    static Serializable newDecimal(int meta, ByteArrayInputStream in) throws IOException {
+        int precision = meta & 0xFF;
+        int scale = meta >> 8;
+        int intDigits = precision - scale;
+        int leadDigits = intDigits % DIGITS_PER_GROUP;
+        int tailDigits = scale % DIGITS_PER_GROUP;
+        int fullGroups = intDigits / DIGITS_PER_GROUP + scale / DIGITS_PER_GROUP;
+        if (precision > DecimalText.MAX_COMPACT_PRECISION || precision < 1) {
+            // Wider than a long: the library's own decoding, unchanged. A DecimalData of p > 18
+            // holds a BigDecimal anyway, and parsing the cell's digit text instead measured
+            // more than twice the library's CPU time for DECIMAL(38,10).
+            int length = DIGITS_TO_BYTES[leadDigits] + fullGroups * 4 + DIGITS_TO_BYTES[tailDigits];
+            return AbstractRowsEventDataDeserializer.asBigDecimal(
+                    precision, scale, in.read(length));
+        }
+        // Byte by byte into a long: no array, no BigDecimal.
+        int first = in.read();
+        int invert = (first & 0x80) != 0 ? 0 : 0xFF; // top bit clear: negative
+        int pending = first ^ 0x80;
+        long unscaled = 0;
+        int groups = (leadDigits > 0 ? 1 : 0) + fullGroups + (tailDigits > 0 ? 1 : 0);
+        for (int g = 0; g < groups; g++) {
+            int digits = DIGITS_PER_GROUP;
+            if (g == 0 && leadDigits > 0) {
+                digits = leadDigits;
+            } else if (g == groups - 1 && tailDigits > 0) {
+                digits = tailDigits;
+            }
+            long group = 0;
+            for (int k = DIGITS_TO_BYTES[digits]; k > 0; k--) {
+                int b = pending >= 0 ? pending : in.read();
+                pending = -1;
+                group = (group << 8) | ((b ^ invert) & 0xFF);
+            }
+            unscaled = unscaled * DecimalText.POWERS_OF_TEN[digits] + group;
+        }
+        return new UnscaledDecimal(invert == 0 ? unscaled : -unscaled, scale);
     }
 
     /** Fractional seconds in microseconds; the storage is (fsp+1)/2 big-endian bytes. */

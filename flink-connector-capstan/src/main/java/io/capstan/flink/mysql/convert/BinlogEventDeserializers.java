@@ -36,12 +36,13 @@ import java.util.Map;
  * The binlog library's {@link EventDeserializer} configured the way {@link RowConverter} expects.
  *
  * <p>Row cells arrive as: TINYINT..INT {@code Integer} and BIGINT {@code Long} (signed; the
- * converter fixes up UNSIGNED), FLOAT {@code Float}, DOUBLE {@code Double}, DECIMAL {@code
- * BigDecimal}, CHAR/VARCHAR/BINARY/VARBINARY/BLOB/TEXT/JSON/GEOMETRY {@code byte[]} ({@code
+ * converter fixes up UNSIGNED), FLOAT {@code Float}, DOUBLE {@code Double},
+ * CHAR/VARCHAR/BINARY/VARBINARY/BLOB/TEXT/JSON/GEOMETRY {@code byte[]} ({@code
  * CHAR_AND_BINARY_AS_BYTE_ARRAY}; the converter decodes with the column's charset), ENUM {@code
- * Integer} index, SET {@code Long} bit mask, and BIT/DATE/TIME/DATETIME/TIMESTAMP/YEAR as {@link
- * BinlogCells} documents (decoded here because the library loses the sign of negative TIME values,
- * treats YEAR 0 as 1900 and handles pre-1582 dates in the Julian calendar).
+ * Integer} index, SET {@code Long} bit mask, and BIT/DATE/TIME/DATETIME/TIMESTAMP/YEAR/DECIMAL as
+ * {@link BinlogCells} documents (decoded here because the library loses the sign of negative TIME
+ * values, treats YEAR 0 as 1900, handles pre-1582 dates in the Julian calendar, and builds each
+ * DECIMAL through a chain of BigDecimal operations, which a compact one does not need).
  *
  * <p>TRANSACTION_PAYLOAD is not registered here: the streamer reads it with {@link
  * TransactionPayloads} and decodes the inner events with this same configuration, one at a time.
@@ -102,6 +103,8 @@ public final class BinlogEventDeserializers {
                 return BinlogCells.timestamp2(meta, in);
             case YEAR:
                 return BinlogCells.year(in);
+            case NEWDECIMAL:
+                return BinlogCells.newDecimal(meta, in);
             default:
                 return null;
         }
@@ -115,6 +118,7 @@ public final class BinlogEventDeserializers {
             case DATETIME_V2:
             case TIMESTAMP_V2:
             case YEAR:
+            case NEWDECIMAL:
                 return true;
             default:
                 return false;

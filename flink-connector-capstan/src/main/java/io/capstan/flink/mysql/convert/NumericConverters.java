@@ -121,8 +121,24 @@ final class NumericConverters {
             this.asString = asString;
         }
 
+        /**
+         * {@code raw} is an {@link UnscaledDecimal} (precision ≤ 18) or a {@link BigDecimal}
+         * (wider), as {@link BinlogCells#newDecimal} decodes them.
+         */
         @Override
         Object fromBinlog(Object raw) {
+            if (raw instanceof UnscaledDecimal) {
+                UnscaledDecimal cell = (UnscaledDecimal) raw;
+                long unscaled = cell.unscaled();
+                if (cell.scale() == scale
+                        && !asString
+                        && precision <= DecimalText.MAX_COMPACT_PRECISION
+                        && Math.abs(unscaled) < DecimalText.POWERS_OF_TEN[precision]) {
+                    return DecimalData.fromUnscaledLong(unscaled, precision, scale);
+                }
+                // Another scale (the table changed), STRING, or too many digits: the exact path.
+                return convert(cell.toBigDecimal());
+            }
             return convert((BigDecimal) raw);
         }
 
