@@ -1,6 +1,7 @@
 package io.capstan.flink.mysql.bench;
 
 import io.capstan.flink.mysql.convert.BinlogEventDeserializers;
+import io.capstan.flink.mysql.convert.ByteArraySource;
 import io.capstan.flink.mysql.convert.RowConverter;
 import io.capstan.flink.mysql.schema.ColumnSchema;
 import io.capstan.flink.mysql.schema.MySqlType;
@@ -29,7 +30,6 @@ import org.openjdk.jmh.infra.Blackhole;
 
 import java.io.ByteArrayOutputStream;
 import java.io.IOException;
-import java.io.InputStream;
 import java.io.Serializable;
 import java.math.BigDecimal;
 import java.nio.charset.StandardCharsets;
@@ -111,7 +111,7 @@ public class RowsEventDecodingBenchmark {
     @Benchmark
     @OperationsPerInvocation(ROWS)
     public Event decode() throws IOException {
-        return deserializer.nextEvent(new ByteArrayInputStream(new Unsynchronized(writeRows)));
+        return deserializer.nextEvent(new ByteArrayInputStream(new ByteArraySource(writeRows)));
     }
 
     @Benchmark
@@ -119,48 +119,10 @@ public class RowsEventDecodingBenchmark {
     public void decodeAndConvert(Blackhole bh) throws IOException {
         WriteRowsEventData data =
                 deserializer
-                        .nextEvent(new ByteArrayInputStream(new Unsynchronized(writeRows)))
+                        .nextEvent(new ByteArrayInputStream(new ByteArraySource(writeRows)))
                         .getData();
         for (Serializable[] row : data.getRows()) {
             bh.consume(converter.fromBinlog(row));
-        }
-    }
-
-    /**
-     * The event bytes as the source's streamer hands a rows event body to the library (an
-     * unsynchronized stream, CapturedRowsDeserializer): the library reads rows byte by byte, and
-     * java.io.ByteArrayInputStream would take a lock per byte.
-     */
-    private static final class Unsynchronized extends InputStream {
-        private final byte[] bytes;
-        private int pos;
-
-        Unsynchronized(byte[] bytes) {
-            this.bytes = bytes;
-        }
-
-        @Override
-        public int read() {
-            return pos < bytes.length ? bytes[pos++] & 0xFF : -1;
-        }
-
-        @Override
-        public int read(byte[] b, int off, int len) {
-            if (len == 0) {
-                return 0;
-            }
-            int n = Math.min(len, bytes.length - pos);
-            if (n <= 0) {
-                return -1;
-            }
-            System.arraycopy(bytes, pos, b, off, n);
-            pos += n;
-            return n;
-        }
-
-        @Override
-        public int available() {
-            return bytes.length - pos;
         }
     }
 
@@ -173,7 +135,7 @@ public class RowsEventDecodingBenchmark {
     private void checkDecodes(BigDecimal[][] values) throws IOException {
         WriteRowsEventData data =
                 deserializer
-                        .nextEvent(new ByteArrayInputStream(new Unsynchronized(writeRows)))
+                        .nextEvent(new ByteArrayInputStream(new ByteArraySource(writeRows)))
                         .getData();
         for (int i = 0; i < ROWS; i++) {
             GenericRowData row = converter.fromBinlog(data.getRows().get(i));

@@ -1,5 +1,6 @@
 package io.capstan.flink.mysql.binlog;
 
+import io.capstan.flink.mysql.convert.ByteArraySource;
 import io.capstan.flink.mysql.error.CapstanHaltException;
 import io.capstan.flink.mysql.error.HaltReason;
 
@@ -8,7 +9,6 @@ import com.github.shyiko.mysql.binlog.event.deserialization.EventDataDeserialize
 import com.github.shyiko.mysql.binlog.io.ByteArrayInputStream;
 
 import java.io.IOException;
-import java.io.InputStream;
 
 /**
  * Wraps a rows-event deserializer so that rows of uncaptured tables are never decoded.
@@ -47,7 +47,7 @@ final class CapturedRowsDeserializer implements EventDataDeserializer<EventData>
             metrics.uncapturedRowsEventSkipped();
             return new SkippedRowsEventData(tableId);
         }
-        return delegate.deserialize(new ByteArrayInputStream(new EventBody(tableId, in)));
+        return delegate.deserialize(new ByteArrayInputStream(eventBody(tableId, in)));
     }
 
     static CapstanHaltException unmapped(long tableId) {
@@ -66,48 +66,14 @@ final class CapturedRowsDeserializer implements EventDataDeserializer<EventData>
      * an unsynchronized stream: the library decodes rows byte by byte, and each of those reads
      * would otherwise go through the connection's stream (per byte through TLS, when on).
      */
-    private static final class EventBody extends InputStream {
-        private final byte[] bytes;
-        private int pos;
-
-        EventBody(long tableId, ByteArrayInputStream rest) throws IOException {
-            int remaining = rest.available(); // the event's block: what is left of its body
-            bytes = new byte[TABLE_ID_BYTES + remaining];
-            for (int k = 0; k < TABLE_ID_BYTES; k++) {
-                bytes[k] = (byte) (tableId >>> (8 * k));
-            }
-            rest.fill(bytes, TABLE_ID_BYTES, remaining);
+    private static ByteArraySource eventBody(long tableId, ByteArrayInputStream rest)
+            throws IOException {
+        int remaining = rest.available(); // the event's block: what is left of its body
+        byte[] bytes = new byte[TABLE_ID_BYTES + remaining];
+        for (int k = 0; k < TABLE_ID_BYTES; k++) {
+            bytes[k] = (byte) (tableId >>> (8 * k));
         }
-
-        @Override
-        public int read() {
-            return pos < bytes.length ? bytes[pos++] & 0xFF : -1;
-        }
-
-        @Override
-        public int read(byte[] b, int off, int len) {
-            if (len == 0) {
-                return 0;
-            }
-            int n = Math.min(len, bytes.length - pos);
-            if (n <= 0) {
-                return -1;
-            }
-            System.arraycopy(bytes, pos, b, off, n);
-            pos += n;
-            return n;
-        }
-
-        @Override
-        public long skip(long n) {
-            long k = Math.max(0, Math.min(n, bytes.length - pos));
-            pos += (int) k;
-            return k;
-        }
-
-        @Override
-        public int available() {
-            return bytes.length - pos;
-        }
+        rest.fill(bytes, TABLE_ID_BYTES, remaining);
+        return new ByteArraySource(bytes);
     }
 }

@@ -1,5 +1,7 @@
 package io.capstan.flink.mysql.convert;
 
+import org.apache.flink.annotation.Internal;
+
 import java.io.InputStream;
 
 /**
@@ -7,13 +9,14 @@ import java.io.InputStream;
  * library's readers: they read byte by byte, and {@link java.io.ByteArrayInputStream} takes a lock
  * per byte. Single-threaded by design.
  */
-final class ByteArraySource extends InputStream {
+@Internal
+public final class ByteArraySource extends InputStream {
     private final byte[] bytes;
     private final int end;
     private int pos;
     private int mark;
 
-    ByteArraySource(byte[] bytes) {
+    public ByteArraySource(byte[] bytes) {
         this.bytes = bytes;
         this.end = bytes.length;
     }
