@@ -60,7 +60,31 @@ final class TextConverters {
             if (utf8) {
                 return StringData.fromBytes(b, 0, len);
             }
+            if (charsetName.equals("UTF-32BE")) {
+                return StringData.fromString(utf32(b, len));
+            }
             return StringData.fromString(new String(b, 0, len, charset()));
+        }
+
+        /**
+         * MySQL's utf32: big-endian code points. Java's UTF-32 decoders (also "UTF-32BE") take a
+         * leading U+FEFF for a byte-order mark and drop it; a value may begin with that character.
+         */
+        private static String utf32(byte[] b, int len) {
+            StringBuilder sb = new StringBuilder(len / 4);
+            for (int i = 0; i + 3 < len; i += 4) {
+                int cp =
+                        (b[i] & 0xFF) << 24
+                                | (b[i + 1] & 0xFF) << 16
+                                | (b[i + 2] & 0xFF) << 8
+                                | (b[i + 3] & 0xFF);
+                if (Character.isValidCodePoint(cp)) {
+                    sb.appendCodePoint(cp);
+                } else {
+                    sb.append('\uFFFD');
+                }
+            }
+            return sb.toString();
         }
 
         @Override
