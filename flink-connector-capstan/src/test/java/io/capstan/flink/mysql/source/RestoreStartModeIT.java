@@ -17,6 +17,7 @@ import org.apache.flink.streaming.api.environment.StreamExecutionEnvironment;
 import org.apache.flink.test.junit5.MiniClusterExtension;
 import org.apache.flink.util.ExceptionUtils;
 
+import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.RegisterExtension;
@@ -26,6 +27,7 @@ import java.nio.file.Path;
 import java.sql.Connection;
 import java.sql.Statement;
 import java.time.Duration;
+import java.util.ArrayList;
 import java.util.List;
 import java.util.Optional;
 import java.util.concurrent.ThreadLocalRandom;
@@ -49,9 +51,19 @@ class RestoreStartModeIT {
     @TempDir Path sinkDir;
     @TempDir Path savepoints;
 
+    private final List<JobClient> jobs = new ArrayList<>();
+
     @BeforeEach
     void noInjectedFailures() {
         FailAtCounts.arm(List.of());
+    }
+
+    /** A failed case must not leave its job holding the one slot. */
+    @AfterEach
+    void cancelJobsLeftRunning() {
+        for (JobClient job : jobs) {
+            catchThrowable(() -> job.cancel().get(30, TimeUnit.SECONDS));
+        }
     }
 
     private JobClient start(String tableRegex, StartupOptions mode, String savepoint)
@@ -70,7 +82,9 @@ class RestoreStartModeIT {
                         .heartbeatInterval(Duration.ofSeconds(1))
                         .build();
         SourceJobs.pipeline(env, source, sinkDir);
-        return env.executeAsync("restore-start-mode");
+        JobClient job = env.executeAsync("restore-start-mode");
+        jobs.add(job);
+        return job;
     }
 
     private String stopWithSavepoint(JobClient job) throws Exception {
@@ -92,11 +106,15 @@ class RestoreStartModeIT {
                 });
     }
 
+    /** The job's halt; a job still running after 90 s is cancelled (it would hold the slot). */
     private static CapstanHaltException haltOf(JobClient job) {
         Throwable failure =
                 catchThrowable(() -> job.getJobExecutionResult().get(90, TimeUnit.SECONDS));
         Optional<CapstanHaltException> halt =
                 ExceptionUtils.findThrowable(failure, CapstanHaltException.class);
+        if (halt.isEmpty()) {
+            catchThrowable(() -> job.cancel().get(30, TimeUnit.SECONDS));
+        }
         assertThat(halt).as(String.valueOf(failure)).isPresent();
         return halt.get();
     }
@@ -144,15 +162,20 @@ class RestoreStartModeIT {
             st.execute("XA END 'rsm-xa'");
             st.execute("XA PREPARE 'rsm-xa'");
         }
-        JobClient first = start("xa_t", StartupOptions.latest(), null);
-        Workload w = new Workload(DB, "x");
-        awaitWhileInserting(w, "xa_t", 100);
-        String savepoint = stopWithSavepoint(first);
+        try {
+            JobClient first = start("xa_t", StartupOptions.latest(), null);
+            Workload w = new Workload(DB, "x");
+            awaitWhileInserting(w, "xa_t", 100);
+            String savepoint = stopWithSavepoint(first);
 
-        JobClient second = start("xa_t", StartupOptions.initial(), savepoint);
-        DB.execute("XA COMMIT 'rsm-xa'");
-        CapstanHaltException halt = haltOf(second);
-        assertThat(halt.reason()).isEqualTo(HaltReason.XA_PREPARED_BEFORE_START);
+            JobClient second = start("xa_t", StartupOptions.initial(), savepoint);
+            DB.execute("XA COMMIT 'rsm-xa'");
+            CapstanHaltException halt = haltOf(second);
+            assertThat(halt.reason()).isEqualTo(HaltReason.XA_PREPARED_BEFORE_START);
+        } finally {
+            // still prepared if the test failed early: it would block the database's drop
+            catchThrowable(() -> DB.execute("XA ROLLBACK 'rsm-xa'"));
+        }
     }
 
     /**

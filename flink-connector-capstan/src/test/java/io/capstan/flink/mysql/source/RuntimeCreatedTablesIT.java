@@ -238,6 +238,9 @@ class RuntimeCreatedTablesIT {
                 catchThrowable(() -> second.getJobExecutionResult().get(2, TimeUnit.MINUTES));
         Optional<CapstanHaltException> halt =
                 ExceptionUtils.findThrowable(failure, CapstanHaltException.class);
+        if (halt.isEmpty()) {
+            catchThrowable(() -> second.cancel().get(30, TimeUnit.SECONDS)); // frees the slot
+        }
         assertThat(halt).as(String.valueOf(failure)).isPresent();
         assertThat(halt.get().reason()).isEqualTo(HaltReason.TABLE_ENTERED_SELECTION);
         assertThat(halt.get().getMessage())
