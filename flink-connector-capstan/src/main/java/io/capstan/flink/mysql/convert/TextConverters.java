@@ -60,10 +60,7 @@ final class TextConverters {
             if (utf8) {
                 return StringData.fromBytes(b, 0, len);
             }
-            if (charsetName.equals("UTF-32BE")) {
-                return StringData.fromString(utf32(b, len));
-            }
-            return StringData.fromString(new String(b, 0, len, charset()));
+            return StringData.fromString(decode(b, len));
         }
 
         /**
@@ -93,8 +90,24 @@ final class TextConverters {
                 byte[] b = rs.getBytes(i);
                 return b == null ? null : StringData.fromBytes(b);
             }
+            if (bigEndianUnicode()) {
+                // The driver gets these in the column's own character set and decodes them as
+                // "UTF-16"/"UTF-32", dropping a leading U+FEFF: decoded here from the bytes.
+                byte[] b = rs.getBytes(i);
+                return b == null ? null : StringData.fromString(decode(b, b.length));
+            }
             String s = rs.getString(i);
             return s == null ? null : StringData.fromString(s);
+        }
+
+        private boolean bigEndianUnicode() {
+            return charsetName.equals("UTF-16BE") || charsetName.equals("UTF-32BE");
+        }
+
+        private String decode(byte[] b, int len) {
+            return charsetName.equals("UTF-32BE")
+                    ? utf32(b, len)
+                    : new String(b, 0, len, charset());
         }
     }
 
