@@ -27,7 +27,12 @@ final class TransactionRollback {
     /** Whether {@code sql} rolls back the whole transaction (it ends), not to a savepoint. */
     static boolean endsTransaction(String sql) {
         String rest = sql.substring(8).trim();
-        return rest.isEmpty() || rest.equals(";") || rest.regionMatches(true, 0, "WORK", 0, 4);
+        if (rest.regionMatches(true, 0, "WORK", 0, 4)) {
+            rest = rest.substring(4).trim();
+        }
+        // ROLLBACK [WORK] TO [SAVEPOINT] sp keeps the transaction open; every other form ends it
+        return !(rest.regionMatches(true, 0, "TO", 0, 2)
+                && (rest.length() == 2 || !Character.isLetterOrDigit(rest.charAt(2))));
     }
 
     /**

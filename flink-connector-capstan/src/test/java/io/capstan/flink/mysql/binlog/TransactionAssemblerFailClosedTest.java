@@ -319,7 +319,12 @@ class TransactionAssemblerFailClosedTest {
     @Test
     void aRollbackAfterCapturedRowsHaltsByName() throws Exception {
         for (String rollback :
-                List.of("ROLLBACK", "ROLLBACK TO `sp`", "rollback to savepoint sp")) {
+                List.of(
+                        "ROLLBACK",
+                        "ROLLBACK TO `sp`",
+                        "rollback to savepoint sp",
+                        "ROLLBACK WORK TO sp",
+                        "ROLLBACK AND NO CHAIN")) {
             TransactionAssembler a = assembler();
             feed(
                     a,
@@ -347,8 +352,9 @@ class TransactionAssemblerFailClosedTest {
         feed(a, gtid(UUID_A, 2, COMMIT), query("BEGIN"), query("ROLLBACK TO `sp`"));
         feed(a, tableMap(T_ORDERS, "shop", "orders", 2), insert(T_ORDERS, row(1, 1)), xid());
         feed(a, gtid(UUID_A, 3, COMMIT), query("BEGIN"), query("ROLLBACK"));
-        assertThat(a.processed()).isEqualTo(GtidSet.parse(UUID_A + ":1-3"));
-        assertThat(out).hasSize(3); // the row, two ends
+        feed(a, gtid(UUID_A, 4, COMMIT), query("BEGIN"), query("ROLLBACK WORK AND NO CHAIN"));
+        assertThat(a.processed()).isEqualTo(GtidSet.parse(UUID_A + ":1-4"));
+        assertThat(out).hasSize(4); // the row, three ends
     }
 
     @Test
