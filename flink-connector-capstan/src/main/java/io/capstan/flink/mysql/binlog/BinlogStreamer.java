@@ -73,16 +73,17 @@ public final class BinlogStreamer implements AutoCloseable {
                 new TransactionAssembler(
                         tables,
                         start,
-                        config.startTimestampMillis(),
+                        config.origin().dropsCommittedBeforeMillis(),
                         metrics,
                         handOver::add,
                         Objects.requireNonNull(ddlObserver, "ddlObserver"),
                         config.truncateHandling(),
                         config.xaMaxPendingRows(),
-                        config.startsAfterSnapshot());
+                        config.origin().snapshotHoldsPreparedBeforeStart());
         if (config.createdTables() != null) {
             assembler.captureCreatedTables(
-                    new CreatedTableCapture(config.createdTables(), config.startsAfterSnapshot()));
+                    new CreatedTableCapture(
+                            config.createdTables(), config.origin().tableRenamedInHalts()));
         }
         this.supervisor =
                 new ReconnectSupervisor(

@@ -33,11 +33,10 @@ public final class BinlogStreamerConfig implements Serializable {
     private final Duration reconnectMaxBackoff;
     private final int reconnectMaxAttempts;
     private final Duration reconnectMaxDuration;
-    private final Long startTimestampMillis;
     private final TruncateHandling truncateHandling;
     private final SpatialValueForm spatialForm;
     private final int xaMaxPendingRows;
-    private final boolean startsAfterSnapshot;
+    private final StreamOrigin origin;
     private final CreatedTablesConfig createdTables;
 
     private BinlogStreamerConfig(Builder b) {
@@ -62,10 +61,11 @@ public final class BinlogStreamerConfig implements Serializable {
         }
         this.reconnectMaxAttempts = b.reconnectMaxAttempts;
         this.reconnectMaxDuration = positive(b.reconnectMaxDuration, "reconnect max duration");
-        if (b.startTimestampMillis != null && b.startTimestampMillis < 0) {
+        Long startMillis = b.origin.startTimestampMillis();
+        if (startMillis != null && startMillis < 0) {
             throw new IllegalArgumentException("start timestamp must be >= 0 ms since the epoch");
         }
-        this.startTimestampMillis = b.startTimestampMillis;
+        this.origin = b.origin;
         this.truncateHandling = Objects.requireNonNull(b.truncateHandling, "truncateHandling");
         this.spatialForm = Objects.requireNonNull(b.spatialForm, "spatialForm");
         if (b.xaMaxPendingRows < 1) {
@@ -73,7 +73,6 @@ public final class BinlogStreamerConfig implements Serializable {
                     "XA max pending rows must be >= 1, was " + b.xaMaxPendingRows);
         }
         this.xaMaxPendingRows = b.xaMaxPendingRows;
-        this.startsAfterSnapshot = b.startsAfterSnapshot;
         this.createdTables = b.createdTables;
     }
 
@@ -122,10 +121,11 @@ public final class BinlogStreamerConfig implements Serializable {
     }
 
     /**
-     * Transactions committed before this instant are dropped (but still ended); null = keep all.
+     * How the stream began: which transactions it drops by time, how it treats XA transactions
+     * prepared before its start (docs/adr/0008) and tables renamed into the list.
      */
-    public Long startTimestampMillis() {
-        return startTimestampMillis;
+    public StreamOrigin origin() {
+        return origin;
     }
 
     /** What a TRUNCATE of a captured table does (DROP and RENAME always halt). */
@@ -146,14 +146,6 @@ public final class BinlogStreamerConfig implements Serializable {
         return xaMaxPendingRows;
     }
 
-    /**
-     * Whether the start position is a snapshot's handoff (the intersection of its chunks' G), whose
-     * chunks hold the changes of an XA transaction prepared before it (docs/adr/0008).
-     */
-    public boolean startsAfterSnapshot() {
-        return startsAfterSnapshot;
-    }
-
     public Builder toBuilder() {
         Builder b = new Builder();
         b.connection = connection;
@@ -164,11 +156,10 @@ public final class BinlogStreamerConfig implements Serializable {
         b.reconnectMaxBackoff = reconnectMaxBackoff;
         b.reconnectMaxAttempts = reconnectMaxAttempts;
         b.reconnectMaxDuration = reconnectMaxDuration;
-        b.startTimestampMillis = startTimestampMillis;
+        b.origin = origin;
         b.truncateHandling = truncateHandling;
         b.spatialForm = spatialForm;
         b.xaMaxPendingRows = xaMaxPendingRows;
-        b.startsAfterSnapshot = startsAfterSnapshot;
         return b;
     }
 
@@ -188,16 +179,14 @@ public final class BinlogStreamerConfig implements Serializable {
                 + reconnectMaxAttempts
                 + ", reconnectMaxDuration="
                 + reconnectMaxDuration
-                + ", startTimestampMillis="
-                + startTimestampMillis
+                + ", origin="
+                + origin
                 + ", truncateHandling="
                 + truncateHandling
                 + ", spatialForm="
                 + spatialForm
                 + ", xaMaxPendingRows="
                 + xaMaxPendingRows
-                + ", startsAfterSnapshot="
-                + startsAfterSnapshot
                 + "}";
     }
 
@@ -218,12 +207,11 @@ public final class BinlogStreamerConfig implements Serializable {
         private Duration reconnectMaxBackoff = Duration.ofSeconds(30);
         private int reconnectMaxAttempts = Integer.MAX_VALUE;
         private Duration reconnectMaxDuration = Duration.ofMinutes(10);
-        private Long startTimestampMillis;
+        private StreamOrigin origin = StreamOrigin.streamOnly(null);
         private TruncateHandling truncateHandling = TruncateHandling.HALT;
         private SpatialValueForm spatialForm = SpatialValueForm.WKB;
         private int xaMaxPendingRows =
                 CapstanMySqlOptions.BINLOG_XA_MAX_PENDING_ROWS.defaultValue();
-        private boolean startsAfterSnapshot;
         private CreatedTablesConfig createdTables;
 
         private Builder() {}
@@ -283,9 +271,12 @@ public final class BinlogStreamerConfig implements Serializable {
             return this;
         }
 
-        /** Default none. */
-        public Builder startTimestampMillis(Long startTimestampMillis) {
-            this.startTimestampMillis = startTimestampMillis;
+        /**
+         * Default: stream-only, no start timestamp (the commit of an XA transaction prepared before
+         * the start then halts: {@code xa_prepared_before_start}).
+         */
+        public Builder origin(StreamOrigin origin) {
+            this.origin = Objects.requireNonNull(origin, "origin");
             return this;
         }
 
@@ -304,15 +295,6 @@ public final class BinlogStreamerConfig implements Serializable {
         /** Default: the default of {@code binlog.xa.max-pending-rows}. */
         public Builder xaMaxPendingRows(int xaMaxPendingRows) {
             this.xaMaxPendingRows = xaMaxPendingRows;
-            return this;
-        }
-
-        /**
-         * Default false: the start position was given, not a snapshot's handoff, so the commit of
-         * an XA transaction prepared before it halts ({@code xa_prepared_before_start}).
-         */
-        public Builder startsAfterSnapshot(boolean startsAfterSnapshot) {
-            this.startsAfterSnapshot = startsAfterSnapshot;
             return this;
         }
 

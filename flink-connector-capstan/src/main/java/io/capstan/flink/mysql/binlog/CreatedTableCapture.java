@@ -24,12 +24,14 @@ import java.util.TreeSet;
  * does not capture yet makes it captured from that statement on. All its rows come after the CREATE
  * in the binlog, so none is missed and no snapshot is needed.
  *
- * <p>Why an uncaptured matching name at a CREATE is a new, empty table (so that {@code IF NOT
- * EXISTS} may be taken at its word): every matching table that exists where the stream starts is
- * captured (listed when the stream started, or awaited: {@link CreatedTablesConfig#awaited()}), and
- * from there on a matching table only comes into existence by a CREATE, captured here, or by a
- * RENAME, which halts. A {@code CREATE TEMPORARY TABLE} is never captured (its rows are not logged
- * as row events).
+ * <p>Why an uncaptured matching name at a CREATE is a new, empty table: every matching table that
+ * exists where the stream starts is captured (listed when the stream started, or awaited: {@link
+ * CreatedTablesConfig#awaited()}), and from there on a matching table only comes into existence by
+ * a CREATE, captured here, or by a RENAME, which halts. An awaited table exists now, maybe already
+ * at the stream's start: a plain CREATE of it succeeded, so it did not exist then, but the server
+ * logs {@code CREATE TABLE IF NOT EXISTS} also when the table exists, so that one halts with {@code
+ * table_entered_selection} (it cannot tell a new table from one with rows no snapshot read). A
+ * {@code CREATE TEMPORARY TABLE} is never captured (its rows are not logged as row events).
  *
  * <p>A table renamed into the selection ({@code RENAME TABLE x TO db.t}, {@code ALTER TABLE x
  * RENAME TO db.t}) holds rows no snapshot read: after a snapshot it halts with {@code
@@ -79,6 +81,10 @@ final class CreatedTableCapture {
                 continue;
             }
             for (TableId t : spellings(database, c.database(), c.table())) {
+                Optional<TableId> existing = c.ifNotExists() ? awaitedAs(t) : Optional.empty();
+                if (existing.isPresent() && !tables.filter().test(existing.get())) {
+                    throw existedBeforeCreate(existing.get(), gtid);
+                }
                 if (selection.test(t) && tables.capture(t)) {
                     captured.add(t);
                 }
@@ -136,6 +142,11 @@ final class CreatedTableCapture {
                         + " without state.");
     }
 
+    /** The awaited table {@code t} names, as the catalogue spells it. */
+    private Optional<TableId> awaitedAs(TableId t) {
+        return awaited.stream().filter(a -> a.equals(t) || sameIgnoringCase(a, t)).findFirst();
+    }
+
     /** The names a table written as {@code db.table} (db may be null) has in the catalogue. */
     private static Set<TableId> spellings(String sessionDb, String db, String table) {
         String d = db != null ? db : sessionDb;
@@ -163,6 +174,23 @@ final class CreatedTableCapture {
                         + " savepoint and restore it with scan.newly-added-table.enabled = true"
                         + " (DataStream builder: the same switch), which snapshots it; or"
                         + " start the job without state.");
+    }
+
+    private static CapstanHaltException existedBeforeCreate(TableId table, Gtid gtid) {
+        return new CapstanHaltException(
+                HaltReason.TABLE_ENTERED_SELECTION,
+                "table "
+                        + table
+                        + " matches the configured table list and existed when the binlog stream"
+                        + " started without being captured; transaction "
+                        + gtid
+                        + " holds a CREATE TABLE IF NOT EXISTS of it, which the server logs also"
+                        + " when the table already exists, so the stream cannot tell whether it"
+                        + " holds rows that no snapshot read. Remedy: stop the job with a"
+                        + " savepoint and restore it with scan.newly-added-table.enabled = true"
+                        + " (DataStream builder: the same switch), which snapshots it; or restore"
+                        + " with a table list that leaves it out; or start the job without"
+                        + " state.");
     }
 
     private static CapstanHaltException unreadable(String database, Gtid gtid) {

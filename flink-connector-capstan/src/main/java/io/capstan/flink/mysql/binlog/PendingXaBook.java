@@ -102,9 +102,18 @@ final class PendingXaBook {
         return rows;
     }
 
-    /** The part being read had no end (the stream restarts or is cut): its rows are dropped. */
-    void dropOpen() {
-        takeOpen();
+    /**
+     * The part being read had no end (the stream restarts or is cut): its rows are dropped.
+     *
+     * @return how many rows it held
+     */
+    int dropOpen() {
+        return takeOpen().size();
+    }
+
+    /** How many rows the part being read holds so far. */
+    int openRows() {
+        return open.size();
     }
 
     /** The prepared part of {@code xid}, which the book no longer holds; null if it holds none. */

@@ -301,8 +301,14 @@ final class TransactionAssembler {
         }
         if (sql.equalsIgnoreCase("BEGIN")) {
             afterBegin = true;
-        } else if (sql.equalsIgnoreCase("COMMIT") || sql.equalsIgnoreCase("ROLLBACK")) {
+        } else if (sql.equalsIgnoreCase("COMMIT")) {
             end();
+        } else if (TransactionRollback.isRollback(sql)) {
+            TransactionRollback.check(
+                    sql, gtid, (droppedByTimestamp ? 0 : capturedRows) + xa.openRows());
+            if (TransactionRollback.endsTransaction(sql)) {
+                end();
+            }
         } else if (!droppedByTimestamp
                 && statements.isUncapturedDml(data.getDatabase(), data.getSql(), gtid)) {
             // A data change of uncaptured tables logged as a statement: nothing to capture.
@@ -365,14 +371,17 @@ final class TransactionAssembler {
      * drops the open transaction first ({@link #restartFrom}), so it never gets here.
      */
     private void unended() {
-        xa.dropOpen(); // an XA part without XA PREPARE: its held rows were never emitted
-        if (capturedRows > 0 && !droppedByTimestamp) {
+        // An XA part without XA PREPARE: its held rows were never emitted, and may have been
+        // prepared and committed on the server all the same.
+        int held = xa.dropOpen();
+        int passed = (droppedByTimestamp ? 0 : capturedRows) + held;
+        if (passed > 0) {
             throw new CapstanHaltException(
                     HaltReason.TRANSACTION_WITHOUT_END,
                     "transaction "
                             + gtid
                             + " passed "
-                            + capturedRows
+                            + passed
                             + " captured row change(s) but the next transaction began before its"
                             + " end (no XID or COMMIT): its rows may never have been committed on the"
                             + " server. Remedy: check the server's error log for a crash; restart the"

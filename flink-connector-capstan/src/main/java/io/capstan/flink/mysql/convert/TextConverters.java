@@ -60,7 +60,28 @@ final class TextConverters {
             if (utf8) {
                 return StringData.fromBytes(b, 0, len);
             }
-            return StringData.fromString(new String(b, 0, len, charset()));
+            return StringData.fromString(decode(b, len));
+        }
+
+        /**
+         * MySQL's utf32: big-endian code points. Java's UTF-32 decoders (also "UTF-32BE") take a
+         * leading U+FEFF for a byte-order mark and drop it; a value may begin with that character.
+         */
+        private static String utf32(byte[] b, int len) {
+            StringBuilder sb = new StringBuilder(len / 4);
+            for (int i = 0; i + 3 < len; i += 4) {
+                int cp =
+                        (b[i] & 0xFF) << 24
+                                | (b[i + 1] & 0xFF) << 16
+                                | (b[i + 2] & 0xFF) << 8
+                                | (b[i + 3] & 0xFF);
+                if (Character.isValidCodePoint(cp)) {
+                    sb.appendCodePoint(cp);
+                } else {
+                    sb.append('\uFFFD');
+                }
+            }
+            return sb.toString();
         }
 
         @Override
@@ -69,8 +90,24 @@ final class TextConverters {
                 byte[] b = rs.getBytes(i);
                 return b == null ? null : StringData.fromBytes(b);
             }
+            if (bigEndianUnicode()) {
+                // The driver gets these in the column's own character set and decodes them as
+                // "UTF-16"/"UTF-32", dropping a leading U+FEFF: decoded here from the bytes.
+                byte[] b = rs.getBytes(i);
+                return b == null ? null : StringData.fromString(decode(b, b.length));
+            }
             String s = rs.getString(i);
             return s == null ? null : StringData.fromString(s);
+        }
+
+        private boolean bigEndianUnicode() {
+            return charsetName.equals("UTF-16BE") || charsetName.equals("UTF-32BE");
+        }
+
+        private String decode(byte[] b, int len) {
+            return charsetName.equals("UTF-32BE")
+                    ? utf32(b, len)
+                    : new String(b, 0, len, charset());
         }
     }
 

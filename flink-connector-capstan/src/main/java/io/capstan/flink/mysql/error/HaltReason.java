@@ -50,6 +50,7 @@ public enum HaltReason {
     CAPTURED_TABLE_REMOVED("captured_table_removed"),
     TABLE_ENTERED_SELECTION("table_entered_selection"),
     TRANSACTION_WITHOUT_END("transaction_without_end"),
+    TRANSACTION_ROLLED_BACK("transaction_rolled_back"),
     PARTIAL_ROW_UPDATE("partial_row_update"),
     TABLE_LIST_CHANGED("table_list_changed");
 

@@ -2,6 +2,7 @@ package io.capstan.flink.mysql.proxy;
 
 import io.capstan.flink.mysql.binlog.BinlogStartPosition;
 import io.capstan.flink.mysql.binlog.DdlObserver;
+import io.capstan.flink.mysql.binlog.StreamOrigin;
 import io.capstan.flink.mysql.schema.TableId;
 
 import org.apache.flink.annotation.Internal;
@@ -19,9 +20,13 @@ public interface MySqlProxies {
     JdbcProxy jdbc();
 
     /**
-     * A binlog stream, not yet started, of {@code tables} from {@code start}; {@code ddlObserver}
-     * sees each DDL statement in the stream before the rows after it.
+     * A binlog stream, not yet started, of {@code tables} from {@code start}, streaming on as it
+     * began ({@code origin}, kept in the split's state; the configured start mode is not read);
+     * {@code ddlObserver} sees each DDL statement in the stream before the rows after it.
      */
     BinlogStream binlog(
-            BinlogStartPosition start, Collection<TableId> tables, DdlObserver ddlObserver);
+            BinlogStartPosition start,
+            Collection<TableId> tables,
+            StreamOrigin origin,
+            DdlObserver ddlObserver);
 }

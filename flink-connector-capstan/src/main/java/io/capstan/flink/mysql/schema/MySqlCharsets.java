@@ -72,9 +72,12 @@ public final class MySqlCharsets {
         JAVA_NAMES.put("latin1", "windows-1252");
         JAVA_NAMES.put("ascii", "US-ASCII");
         JAVA_NAMES.put("ucs2", "UTF-16BE");
-        JAVA_NAMES.put("utf16", "UTF-16");
+        // Big-endian without a byte-order mark, as MySQL stores them: Java's "UTF-16" would take a
+        // leading U+FEFF of a value for a byte-order mark and drop it. Java's UTF-32 decoders all
+        // do, so TextConverters decodes utf32 values itself.
+        JAVA_NAMES.put("utf16", "UTF-16BE");
         JAVA_NAMES.put("utf16le", "UTF-16LE");
-        JAVA_NAMES.put("utf32", "UTF-32");
+        JAVA_NAMES.put("utf32", "UTF-32BE");
         JAVA_NAMES.put("latin2", "ISO-8859-2");
         JAVA_NAMES.put("latin5", "ISO-8859-9");
         JAVA_NAMES.put("latin7", "ISO-8859-13");
@@ -131,6 +134,26 @@ public final class MySqlCharsets {
                 return false;
             default:
                 return true;
+        }
+    }
+
+    /**
+     * Whether every value MySQL stores in this character set decodes to its exact text in Java: the
+     * Unicode encodings, whose values the server validates (so a U+FFFD in the text is a U+FFFD in
+     * the value, not an undecodable byte). Single-byte sets with unassigned bytes, and the other
+     * multibyte sets, may hold bytes Java decodes as U+FFFD.
+     */
+    public static boolean decodesLosslessly(String canonicalName) {
+        switch (canonicalName) {
+            case "utf8mb4":
+            case "utf8mb3":
+            case "utf16":
+            case "utf16le":
+            case "utf32":
+            case "gb18030":
+                return true;
+            default:
+                return false;
         }
     }
 

@@ -237,6 +237,31 @@ class CreatedTableCaptureTest {
     }
 
     @Test
+    void aCreateIfNotExistsOfAnAwaitedTableHalts() throws Exception {
+        CreatedTablesConfig awaiting =
+                new CreatedTablesConfig(
+                        SELECTION::matches, Set.of(ORDERS_2), GtidSet.parse(UUID_A + ":1-3"));
+        TransactionAssembler a = assembler(true, awaiting);
+        feed(a, gtid(UUID_A, 2, COMMIT));
+        assertThatThrownBy(
+                        () ->
+                                feed(
+                                        a,
+                                        ddl(
+                                                2,
+                                                "SHOP",
+                                                "CREATE TABLE IF NOT EXISTS ORDERS_2 (x INT)")))
+                .isInstanceOfSatisfying(
+                        CapstanHaltException.class,
+                        e -> {
+                            assertThat(e.reason()).isEqualTo(HaltReason.TABLE_ENTERED_SELECTION);
+                            assertThat(e.getMessage())
+                                    .contains("shop.orders_2")
+                                    .doesNotContain("(x INT)");
+                        });
+    }
+
+    @Test
     void anAwaitedTableWhosePositionTheStartHoldsHaltsAtOnce() {
         CreatedTablesConfig awaiting =
                 new CreatedTablesConfig(

@@ -136,6 +136,24 @@ class TransactionAssemblerXaTest {
                 .collect(Collectors.toList());
     }
 
+    /**
+     * A prepared part cut by the next GTID (no XA PREPARE event): its held rows may have been
+     * prepared and committed on the server all the same, so it halts rather than drop them.
+     */
+    @Test
+    void aPreparedPartCutByTheNextGtidHalts() throws Exception {
+        TransactionAssembler a = assembler(UUID_A + ":1");
+        Event[] part = prepared(2, "cut", 1, 2);
+        feed(a, java.util.Arrays.copyOf(part, part.length - 2)); // no XA END, no XA PREPARE
+        assertThatThrownBy(() -> feed(a, gtid(UUID_A, 3, COMMIT_TIME)))
+                .isInstanceOfSatisfying(
+                        CapstanHaltException.class,
+                        e -> {
+                            assertThat(e.reason()).isEqualTo(HaltReason.TRANSACTION_WITHOUT_END);
+                            assertThat(e.getMessage()).contains(UUID_A + ":2").contains("passed 2");
+                        });
+    }
+
     @Test
     void aPreparedPartIsHeldAndDeliveredAtItsCommitUnderTheCommitsGtid() throws Exception {
         TransactionAssembler a = assembler("");

@@ -4,6 +4,7 @@ import io.capstan.flink.mysql.StartupOptions;
 import io.capstan.flink.mysql.binlog.BinlogRecord;
 import io.capstan.flink.mysql.binlog.BinlogStartPosition;
 import io.capstan.flink.mysql.binlog.DdlObserver;
+import io.capstan.flink.mysql.binlog.StreamOrigin;
 import io.capstan.flink.mysql.connect.MySqlConnectionConfig;
 import io.capstan.flink.mysql.gtid.GtidSet;
 import io.capstan.flink.mysql.preflight.AccountPrivileges;
@@ -339,7 +340,10 @@ public final class FakeMySql implements MySqlProxies {
 
     @Override
     public FakeBinlogStream binlog(
-            BinlogStartPosition start, Collection<TableId> tables, DdlObserver ddlObserver) {
+            BinlogStartPosition start,
+            Collection<TableId> tables,
+            StreamOrigin origin,
+            DdlObserver ddlObserver) {
         FakeBinlogStream stream = new FakeBinlogStream(start, tables, ddlObserver, binlogBacklog);
         if (binlogRefusal != null) {
             stream.failOnStart(binlogRefusal);

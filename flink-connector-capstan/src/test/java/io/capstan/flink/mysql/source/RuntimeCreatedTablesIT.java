@@ -211,6 +211,44 @@ class RuntimeCreatedTablesIT {
         cancelOnceAllArrivedAndCheck(w, second);
     }
 
+    /**
+     * A table added to a restored job's list (without {@code scan.newly-added-table.enabled}) that
+     * existed before the job started, then named by a {@code CREATE TABLE IF NOT EXISTS} while the
+     * job was stopped: the server logs the statement although it created nothing, so it must halt
+     * rather than capture the table from there (its existing rows would never arrive).
+     */
+    @Test
+    void aCreateIfNotExistsOfATableThatExistedHaltsByName() throws Exception {
+        DB.execute(Workload.createTable("ine_1"), Workload.createTable("ine_2"));
+        FailAtCounts.arm(List.of());
+        Workload w = new Workload(DB, "i");
+        w.insert("ine_1", 1, 10, 10);
+        w.insert("ine_2", 1, 10, 10); // rows only a snapshot could read
+
+        JobClient first = startJob("ine_1", null, "if-not-exists-first");
+        awaitCommitted(sinkDir, 10);
+        String savepoint = stopWithSavepoint(first);
+        DB.execute(
+                Workload.createTable("ine_2")
+                        .replace("CREATE TABLE", "CREATE TABLE IF NOT EXISTS"));
+
+        JobClient second = startJob("ine_\\d+", savepoint, "if-not-exists-second");
+        insertIntoEach(w, 5_000, "ine_1", "ine_2");
+        Throwable failure =
+                catchThrowable(() -> second.getJobExecutionResult().get(2, TimeUnit.MINUTES));
+        Optional<CapstanHaltException> halt =
+                ExceptionUtils.findThrowable(failure, CapstanHaltException.class);
+        if (halt.isEmpty()) {
+            catchThrowable(() -> second.cancel().get(30, TimeUnit.SECONDS)); // frees the slot
+        }
+        assertThat(halt).as(String.valueOf(failure)).isPresent();
+        assertThat(halt.get().reason()).isEqualTo(HaltReason.TABLE_ENTERED_SELECTION);
+        assertThat(halt.get().getMessage())
+                .contains(DB.name() + ".ine_2")
+                .contains("IF NOT EXISTS")
+                .contains("scan.newly-added-table.enabled");
+    }
+
     /** Runs a job until it fails, returning its halt. */
     private static <T> CapstanHaltException haltOf(
             CapstanMySqlSource<T> source, ThrowingRunnable whileStreaming) throws Exception {

@@ -18,8 +18,8 @@ import java.util.regex.Pattern;
  * Reads the translation from the server: {@code SHOW BINARY LOGS} (is the file still there, how
  * long is it) and {@code SHOW BINLOG EVENTS IN 'file'} (its Previous-GTIDs event and the GTID event
  * of each transaction before the position). The position must be where a transaction starts (a GTID
- * event), before the file's first transaction, or the file's end; a position inside a transaction
- * is refused, since part of it would be skipped.
+ * event), before the file's first transaction (4, the file's start, included), or the file's end; a
+ * position inside a transaction is refused, since part of it would be skipped.
  */
 final class JdbcBinlogPositionTranslator implements BinlogPositionTranslator {
 
@@ -94,11 +94,15 @@ final class JdbcBinlogPositionTranslator implements BinlogPositionTranslator {
                                     + PAGE)) {
                 while (rs.next()) {
                     long at = rs.getLong("Pos");
-                    if (at >= pos) {
-                        atBoundary |= at == pos && rs.getString("Event_type").equals("Gtid");
+                    String type = rs.getString("Event_type");
+                    boolean header = type.equals("Format_desc") || type.equals("Previous_gtids");
+                    if (at >= pos && !(header && previous == null)) {
+                        // A position before the Previous-GTIDs event (4, the file's start, as
+                        // mysql-cdc's examples use) is before the file's first transaction: the
+                        // header is read past it.
+                        atBoundary |= at == pos && type.equals("Gtid");
                         break;
                     }
-                    String type = rs.getString("Event_type");
                     String info = rs.getString("Info");
                     if (type.equals("Previous_gtids")) {
                         previous = GtidSet.parse(info.replaceAll("\\s", ""));

@@ -76,6 +76,16 @@ class BinlogPositionTranslationIT {
         assertThat(translate(second.file(), second.pos())).isEqualTo(second.executed());
     }
 
+    /** Position 4, a file's start (mysql-cdc's examples use it): the file's Previous-GTIDs. */
+    @Test
+    void positionFourIsTheStartOfTheFile() throws Exception {
+        DB.execute("FLUSH BINARY LOGS");
+        Status atStart = masterStatus();
+        DB.execute("CREATE TABLE w (id INT PRIMARY KEY)", "INSERT INTO w VALUES (1)");
+        assertThat(translate(atStart.file(), 4)).isEqualTo(atStart.executed());
+        assertThat(translate(atStart.file(), atStart.pos())).isEqualTo(atStart.executed());
+    }
+
     @Test
     void aPositionInsideATransactionOrAFileTheServerLacksIsRefused() throws Exception {
         DB.execute("CREATE TABLE u (id INT PRIMARY KEY)", "INSERT INTO u VALUES (1)");

@@ -5,6 +5,7 @@ import io.capstan.flink.mysql.binlog.BinlogStreamer;
 import io.capstan.flink.mysql.binlog.BinlogStreamerConfig;
 import io.capstan.flink.mysql.binlog.CreatedTablesConfig;
 import io.capstan.flink.mysql.binlog.DdlObserver;
+import io.capstan.flink.mysql.binlog.StreamOrigin;
 import io.capstan.flink.mysql.binlog.TableFilter;
 import io.capstan.flink.mysql.gtid.GtidSet;
 import io.capstan.flink.mysql.proxy.BinlogStream;
@@ -47,7 +48,10 @@ public final class ServerProxies implements MySqlProxies {
 
     @Override
     public BinlogStream binlog(
-            BinlogStartPosition start, Collection<TableId> tables, DdlObserver ddlObserver) {
+            BinlogStartPosition start,
+            Collection<TableId> tables,
+            StreamOrigin origin,
+            DdlObserver ddlObserver) {
         BinlogStreamerConfig streamerConfig =
                 BinlogStreamerConfig.builder()
                         .connection(config.connection())
@@ -60,13 +64,12 @@ public final class ServerProxies implements MySqlProxies {
                                         ? config.reconnectBackoff()
                                         : MAX_RECONNECT_BACKOFF)
                         .reconnectMaxDuration(config.reconnectBudget())
-                        // Timestamp mode starts at the earliest position and drops older
-                        // transactions; they still join the processed set, also after a restore.
-                        .startTimestampMillis(config.startupOptions().timestampMillis())
+                        // As the split's stream began, not as configured now: a restore under
+                        // another start mode would drop or lose transactions otherwise.
+                        .origin(origin)
                         .truncateHandling(config.truncateHandling())
                         .spatialForm(config.spatialForm())
                         .xaMaxPendingRows(config.xaMaxPendingRows())
-                        .startsAfterSnapshot(config.startupOptions().mode().readsSnapshot())
                         .createdTables(createdTables(tables))
                         .build();
         return new StreamerBinlogStream(new BinlogStreamer(streamerConfig, start, ddlObserver));

@@ -72,6 +72,29 @@ public final class JdbcKeyValues {
         return new CollatedString(text, weight);
     }
 
+    /**
+     * A boundary is bound back as text: a value whose bytes its character set's decoder could not
+     * map (latin1's five unassigned bytes, an invalid multibyte sequence) would come back as {@code
+     * ?}, and the server's chunk ranges would disagree with the weights the stream compares (rows
+     * near the boundary read twice or not at all).
+     */
+    private static CapstanHaltException lossyBoundary(TableId table, KeyColumn c) {
+        return new CapstanHaltException(
+                HaltReason.UNSUPPORTED_CHUNK_KEY,
+                "table "
+                        + table
+                        + ": a chunk boundary of key column "
+                        + c.name()
+                        + " (character set "
+                        + c.collation().charset()
+                        + ") holds bytes that character set cannot decode exactly (e.g. latin1's"
+                        + " unassigned 0x81, 0x8D, 0x8F, 0x90, 0x9D, or an invalid multibyte"
+                        + " sequence), so it cannot bound a chunk exactly. Remedy: choose another"
+                        + " chunk key column with 'scan.incremental.snapshot.chunk.key-column'"
+                        + " (DataStream: chunkKeyColumn), or store the column in utf8mb4 or as"
+                        + " VARBINARY.");
+    }
+
     static Object readValue(TableId table, KeyColumn c, ResultSet rs, int col) throws SQLException {
         try {
             return readKnownValue(table, c, rs, col);
@@ -140,6 +163,9 @@ public final class JdbcKeyValues {
                 // Decoded by the driver from the column's own character set (latin1 is sent as
                 // stored: its bytes are not UTF-8).
                 String s = rs.getString(col);
+                if (s != null && !c.collation().decodesLosslessly() && s.indexOf('\uFFFD') >= 0) {
+                    throw lossyBoundary(table, c);
+                }
                 v = s == null ? null : StringData.fromString(s);
                 break;
             default:

@@ -1,5 +1,7 @@
 package io.capstan.flink.mysql.snapshot.key;
 
+import io.capstan.flink.mysql.schema.MySqlCharsets;
+
 import org.apache.flink.annotation.Internal;
 
 import java.io.Serializable;
@@ -74,7 +76,7 @@ public record KeyCollation(String name, String charset, boolean padSpace, byte[]
 
     /** Whether Java's text of a value in this character set is its exact text (no lossy decode). */
     public boolean decodesLosslessly() {
-        return charset.startsWith("utf8");
+        return MySqlCharsets.decodesLosslessly(MySqlCharsets.canonical(charset));
     }
 
     /** Compares two weights of this collation as the server compares the values. */

@@ -1,5 +1,9 @@
 package io.capstan.flink.mysql.snapshot.key;
 
+import io.capstan.flink.mysql.error.CapstanHaltException;
+import io.capstan.flink.mysql.error.HaltReason;
+import io.capstan.flink.mysql.schema.TableId;
+
 import org.apache.flink.annotation.Internal;
 import org.apache.flink.table.data.GenericRowData;
 import org.apache.flink.table.data.RowData;
@@ -18,12 +22,20 @@ import java.io.Serializable;
 public final class KeyExtractor implements Serializable {
     private static final long serialVersionUID = 1L;
 
+    private final TableId table; // for messages
+    private final String[] names; // the key columns', for messages
     private final int[] indexes;
     private final RowData.FieldGetter[] getters; // null: rows are GenericRowData
     private final boolean[] collated; // STRING_COLLATED columns: their weights come from the server
     private final boolean needsWeights; // some column is collated (checked per row by extract)
 
-    private KeyExtractor(int[] indexes, RowData.FieldGetter[] getters, boolean[] collated) {
+    private KeyExtractor(
+            ChunkKey key, int[] indexes, RowData.FieldGetter[] getters, boolean[] collated) {
+        this.table = key.table();
+        this.names = new String[key.arity()];
+        for (int i = 0; i < names.length; i++) {
+            names[i] = key.column(i).name();
+        }
         this.indexes = indexes;
         this.getters = getters;
         this.collated = collated;
@@ -36,7 +48,7 @@ public final class KeyExtractor implements Serializable {
 
     /** For GenericRowData rows (what RowConverter produces). */
     public static KeyExtractor of(ChunkKey key) {
-        return new KeyExtractor(key.rowIndexes(), null, collated(key));
+        return new KeyExtractor(key, key.rowIndexes(), null, collated(key));
     }
 
     private static boolean[] collated(ChunkKey key) {
@@ -61,13 +73,12 @@ public final class KeyExtractor implements Serializable {
             // nullable: Flink 1.20's getter of a NOT NULL type skips the null check (2.x does not)
             g[i] = RowData.createFieldGetter(t.copy(true), idx[i]);
         }
-        return new KeyExtractor(idx, g, collated(key));
+        return new KeyExtractor(key, idx, g, collated(key));
     }
 
     /**
-     * The key of a row; a NULL key field (impossible for a valid key) is an error. IllegalState for
-     * a key with collated columns: their order needs weights, see {@link #extract(RowData,
-     * byte[][])}.
+     * The key of a row; a NULL key field halts ({@link #value}). IllegalState for a key with
+     * collated columns: their order needs weights, see {@link #extract(RowData, byte[][])}.
      */
     public KeyTuple extract(RowData row) {
         if (needsWeights()) {
@@ -119,9 +130,28 @@ public final class KeyExtractor implements Serializable {
                     "rows other than GenericRowData need KeyExtractor.of(key, rowType)");
         }
         if (v == null) {
-            throw new IllegalStateException(
-                    "key field at position " + indexes[i] + " is NULL; a chunk key is NOT NULL");
+            throw nullKey(i);
         }
         return v;
+    }
+
+    /**
+     * A chunk key is NOT NULL when the snapshot plans it; a NULL in it means the column was made
+     * nullable later, while the table's snapshot or its gate still orders rows by it (a NULL has no
+     * place among the chunks' ranges): a named halt, not an error that restarts for ever.
+     */
+    private CapstanHaltException nullKey(int i) {
+        return new CapstanHaltException(
+                HaltReason.SNAPSHOT_SCHEMA_DRIFTED,
+                "a row of "
+                        + table
+                        + " holds NULL in chunk key column `"
+                        + names[i]
+                        + "`, which was NOT NULL when the snapshot planned its chunks: the column was"
+                        + " made nullable (ALTER TABLE ... MODIFY ... NULL) while the table's"
+                        + " snapshot, or the binlog's filtering of what its chunks hold, was in"
+                        + " progress. Remedy: restart the job without state (a new snapshot) once"
+                        + " the change is done; avoid DDL on chunk keys of tables being"
+                        + " snapshotted.");
     }
 }

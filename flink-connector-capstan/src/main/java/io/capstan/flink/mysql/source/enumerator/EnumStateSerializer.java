@@ -59,15 +59,18 @@ import java.util.Map;
  * previous chunk's high is one byte). See docs/adr/0007. Last, after the snapshot flag and
  * progress, the captured tables: a count, then each table.
  *
- * <p>Version 4 (written now): as version 3, then a flag whether the progress is that of tables
- * being added to the held binlog split ({@link EnumeratorPhase#ADDING_TABLES}).
+ * <p>Version 4: as version 3, then a flag whether the progress is that of tables being added to the
+ * held binlog split ({@link EnumeratorPhase#ADDING_TABLES}).
+ *
+ * <p>Version 5 (written now): as version 4 with splits in the version-4 split layout (a pending
+ * binlog split keeps its stream origin).
  */
 @Internal
 public final class EnumStateSerializer implements SimpleVersionedSerializer<EnumState> {
 
     public static final EnumStateSerializer INSTANCE = new EnumStateSerializer();
 
-    private static final int VERSION = 4;
+    private static final int VERSION = 5;
 
     @Override
     public int getVersion() {
@@ -165,9 +168,12 @@ public final class EnumStateSerializer implements SimpleVersionedSerializer<Enum
         out.writeLong(SnapshotProgress.toStored(s.latestCompletionAfter()));
     }
 
-    /** The split layout a state version holds: version 4 changed only the state's own layout. */
+    /**
+     * The split layout a state version holds: version 4 changed only the state's own layout,
+     * version 5 only the splits' (their stream origin).
+     */
     private static int splitLayout(int version) {
-        return Math.min(version, 3);
+        return version <= 3 ? version : version - 1;
     }
 
     private static SnapshotProgress readSnapshot(DataInputView in, int version) throws IOException {

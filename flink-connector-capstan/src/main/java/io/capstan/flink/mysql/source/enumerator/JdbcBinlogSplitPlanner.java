@@ -1,6 +1,8 @@
 package io.capstan.flink.mysql.source.enumerator;
 
+import io.capstan.flink.mysql.StartupMode;
 import io.capstan.flink.mysql.binlog.BinlogStartPosition;
+import io.capstan.flink.mysql.binlog.StreamOrigin;
 import io.capstan.flink.mysql.preflight.CaptureScope;
 import io.capstan.flink.mysql.preflight.Preflight;
 import io.capstan.flink.mysql.proxy.JdbcProxy;
@@ -58,7 +60,14 @@ public final class JdbcBinlogSplitPlanner implements BinlogSplitPlanner {
                         CaptureScope.BINLOG_ONLY);
                 tables = atStart;
             }
-            BinlogSplit split = new BinlogSplit(tables, start);
+            // The split keeps how it began: a restore streams on so, whatever is configured then.
+            BinlogSplit split =
+                    new BinlogSplit(tables, start)
+                            .withOrigin(
+                                    StreamOrigin.streamOnly(
+                                            config.startupOptions().mode() == StartupMode.TIMESTAMP
+                                                    ? config.startupOptions().timestampMillis()
+                                                    : null));
             LOG.info("Planned {} for start {}", split, config.startupOptions());
             return split;
         } finally {

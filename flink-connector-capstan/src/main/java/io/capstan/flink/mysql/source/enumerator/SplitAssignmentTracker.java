@@ -2,6 +2,7 @@ package io.capstan.flink.mysql.source.enumerator;
 
 import io.capstan.flink.mysql.StartupMode;
 import io.capstan.flink.mysql.binlog.BinlogStartPosition;
+import io.capstan.flink.mysql.binlog.StreamOrigin;
 import io.capstan.flink.mysql.error.CapstanHaltException;
 import io.capstan.flink.mysql.error.HaltReason;
 import io.capstan.flink.mysql.gtid.GtidSet;
@@ -485,7 +486,11 @@ final class SplitAssignmentTracker {
         List<TableId> tables = new ArrayList<>();
         book.keys().forEach(k -> tables.add(k.table()));
         BinlogSplit split =
-                new BinlogSplit(tables, BinlogStartPosition.of(book.binlogStart()), book.gate());
+                new BinlogSplit(
+                        tables,
+                        BinlogStartPosition.of(book.binlogStart()),
+                        book.gate(),
+                        StreamOrigin.AFTER_SNAPSHOT);
         LOG.info(
                 "Snapshot finished: {} chunks, {} rows; handing over to the binlog",
                 book.finishedCount(),

@@ -76,7 +76,10 @@ final class BinlogFetcher implements AutoCloseable {
         LOG.info("Starting to stream {}", binlog);
         BinlogStream s =
                 mysql.binlog(
-                        binlog.start(), binlog.tables(), SnapshotDdlObserver.of(binlog.gate()));
+                        binlog.start(),
+                        binlog.tables(),
+                        binlog.origin(),
+                        SnapshotDdlObserver.of(binlog.gate()));
         metrics.streamerStarted(s.metrics());
         try {
             s.start();

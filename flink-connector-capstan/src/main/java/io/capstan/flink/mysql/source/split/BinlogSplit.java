@@ -1,6 +1,7 @@
 package io.capstan.flink.mysql.source.split;
 
 import io.capstan.flink.mysql.binlog.BinlogStartPosition;
+import io.capstan.flink.mysql.binlog.StreamOrigin;
 import io.capstan.flink.mysql.schema.TableId;
 import io.capstan.flink.mysql.snapshot.gate.CursorGate;
 import io.capstan.flink.mysql.snapshot.gate.CursorGateSerializer;
@@ -21,9 +22,12 @@ import java.util.Objects;
  *
  * @param tables the captured tables; rows of any other table are not decoded
  * @param gate the finished chunks of the tables whose gate has not retired yet
+ * @param origin how the stream began (kept across restores: the configured start mode of a restored
+ *     job is not read again)
  */
 @Internal
-public record BinlogSplit(List<TableId> tables, BinlogStartPosition start, CursorGate gate)
+public record BinlogSplit(
+        List<TableId> tables, BinlogStartPosition start, CursorGate gate, StreamOrigin origin)
         implements CapstanSplit {
 
     /** There is one binlog split per job. */
@@ -33,20 +37,32 @@ public record BinlogSplit(List<TableId> tables, BinlogStartPosition start, Curso
         tables = List.copyOf(tables);
         Objects.requireNonNull(start, "start");
         Objects.requireNonNull(gate, "gate");
+        Objects.requireNonNull(origin, "origin");
     }
 
+    /** A split of {@link StreamOrigin#UNKNOWN} origin (as read from an older checkpoint). */
+    public BinlogSplit(List<TableId> tables, BinlogStartPosition start, CursorGate gate) {
+        this(tables, start, gate, StreamOrigin.UNKNOWN);
+    }
+
+    /** A split of {@link StreamOrigin#UNKNOWN} origin, with no gate. */
     public BinlogSplit(List<TableId> tables, BinlogStartPosition start) {
         this(tables, start, CursorGate.empty());
     }
 
+    /** The same split, its stream begun as {@code newOrigin} says. */
+    public BinlogSplit withOrigin(StreamOrigin newOrigin) {
+        return new BinlogSplit(tables, start, gate, newOrigin);
+    }
+
     /** The same split resumed from another position, with the gate as it stands then. */
     public BinlogSplit withStart(BinlogStartPosition newStart, CursorGate newGate) {
-        return new BinlogSplit(tables, newStart, newGate);
+        return new BinlogSplit(tables, newStart, newGate, origin);
     }
 
     /** The same split resumed from another position. */
     public BinlogSplit withStart(BinlogStartPosition newStart) {
-        return new BinlogSplit(tables, newStart, gate);
+        return new BinlogSplit(tables, newStart, gate, origin);
     }
 
     /**
@@ -61,7 +77,7 @@ public record BinlogSplit(List<TableId> tables, BinlogStartPosition start, Curso
         }
         List<TableId> kept = new ArrayList<>(tables);
         kept.removeAll(dropped);
-        return new BinlogSplit(kept, start, gate.without(dropped));
+        return new BinlogSplit(kept, start, gate.without(dropped), origin);
     }
 
     /**
@@ -80,7 +96,7 @@ public record BinlogSplit(List<TableId> tables, BinlogStartPosition start, Curso
                 all.add(t);
             }
         }
-        return new BinlogSplit(all, start, gate.with(added.gate()));
+        return new BinlogSplit(all, start, gate.with(added.gate()), origin);
     }
 
     @Override
@@ -107,6 +123,7 @@ public record BinlogSplit(List<TableId> tables, BinlogStartPosition start, Curso
         BinlogSplit that = (BinlogSplit) o;
         return tables.equals(that.tables)
                 && start.equals(that.start)
+                && origin.equals(that.origin)
                 && (gate == that.gate
                         || Arrays.equals(
                                 CursorGateSerializer.toBytes(gate),
@@ -132,6 +149,8 @@ public record BinlogSplit(List<TableId> tables, BinlogStartPosition start, Curso
                 + start.rowsAlreadyEmitted()
                 + ", gate="
                 + gate
+                + ", origin="
+                + origin
                 + "}";
     }
 }

@@ -157,7 +157,7 @@ public final class BinlogSplitState extends CapstanSplitState {
 
     @Override
     public BinlogSplit toSplit() {
-        return new BinlogSplit(tables, position(), gate);
+        return new BinlogSplit(tables, position(), gate, split.origin());
     }
 
     @Override

@@ -1,6 +1,7 @@
 package io.capstan.flink.mysql.source.split;
 
 import io.capstan.flink.mysql.binlog.BinlogStartPosition;
+import io.capstan.flink.mysql.binlog.StreamOrigin;
 import io.capstan.flink.mysql.gtid.Gtid;
 import io.capstan.flink.mysql.gtid.GtidSet;
 import io.capstan.flink.mysql.schema.TableId;
@@ -35,9 +36,13 @@ import java.util.List;
  * ChunkPlannerStateSerializer}), the table's schema fingerprint (a long), a completion flag and,
  * when set, its G in canonical text and its row count.
  *
- * <p>Version 3 (written now): as version 2, the cursor gate in {@link CursorGateSerializer}'s
- * version 2 (G as binary differences, bounds as deltas, deflated: docs/adr/0007). The gate's bytes
- * carry their own version, so versions 2 and 3 are read alike.
+ * <p>Version 3: as version 2, the cursor gate in {@link CursorGateSerializer}'s version 2 (G as
+ * binary differences, bounds as deltas, deflated: docs/adr/0007). The gate's bytes carry their own
+ * version, so versions 2 and 3 are read alike.
+ *
+ * <p>Version 4 (written now): as version 3, BINLOG followed by its {@link StreamOrigin}: a byte (1
+ * after a snapshot, 2 stream-only), and for stream-only a flag and the start timestamp in
+ * milliseconds. A binlog split of versions 1 to 3 has the {@link StreamOrigin#UNKNOWN} origin.
  *
  * <p>Bytes of every version are checked in under src/test/resources/serializer/ and must keep
  * deserializing.
@@ -47,7 +52,7 @@ public final class CapstanSplitSerializer implements SimpleVersionedSerializer<C
 
     public static final CapstanSplitSerializer INSTANCE = new CapstanSplitSerializer();
 
-    public static final int VERSION = 3;
+    public static final int VERSION = 4;
 
     @Override
     public int getVersion() {
@@ -78,6 +83,7 @@ public final class CapstanSplitSerializer implements SimpleVersionedSerializer<C
             case BINLOG:
                 writeBinlog(split.asBinlogSplit(), out);
                 writeGate(split.asBinlogSplit().gate(), out);
+                writeOrigin(split.asBinlogSplit().origin(), out);
                 break;
             case SNAPSHOT_CHUNK:
                 writeChunk(split.asSnapshotChunkSplit(), out);
@@ -91,7 +97,11 @@ public final class CapstanSplitSerializer implements SimpleVersionedSerializer<C
     public static CapstanSplit read(DataInputView in, int version) throws IOException {
         if (version < 1 || version > VERSION) {
             throw new IOException(
-                    "unknown split serializer version " + version + " (this build reads 1 to 3)");
+                    "unknown split serializer version "
+                            + version
+                            + " (this build reads 1 to "
+                            + VERSION
+                            + ")");
         }
         SplitKind kind;
         try {
@@ -102,7 +112,11 @@ public final class CapstanSplitSerializer implements SimpleVersionedSerializer<C
         switch (kind) {
             case BINLOG:
                 BinlogSplit binlog = readBinlog(in);
-                return version == 1 ? binlog : binlog.withStart(binlog.start(), readGate(in));
+                if (version == 1) {
+                    return binlog;
+                }
+                binlog = binlog.withStart(binlog.start(), readGate(in));
+                return version < 4 ? binlog : binlog.withOrigin(readOrigin(in));
             case SNAPSHOT_CHUNK:
                 if (version == 1) {
                     throw new IOException("corrupt split state: no chunk splits in version 1");
@@ -145,6 +159,39 @@ public final class CapstanSplitSerializer implements SimpleVersionedSerializer<C
             return new BinlogSplit(tables, BinlogStartPosition.of(processed, partial, rows));
         } catch (IllegalArgumentException e) {
             throw new IOException("corrupt split state: " + e.getMessage(), e);
+        }
+    }
+
+    private static final byte ORIGIN_AFTER_SNAPSHOT = 1;
+    private static final byte ORIGIN_STREAM_ONLY = 2;
+
+    private static void writeOrigin(StreamOrigin origin, DataOutputView out) throws IOException {
+        if (!origin.known()) {
+            // Only a split read from an older checkpoint: written so, it reads back as unknown.
+            out.writeByte(0);
+            return;
+        }
+        out.writeByte(origin.snapshotted() ? ORIGIN_AFTER_SNAPSHOT : ORIGIN_STREAM_ONLY);
+        if (!origin.snapshotted()) {
+            Long ts = origin.startTimestampMillis();
+            out.writeBoolean(ts != null);
+            if (ts != null) {
+                out.writeLong(ts);
+            }
+        }
+    }
+
+    private static StreamOrigin readOrigin(DataInputView in) throws IOException {
+        byte tag = in.readByte();
+        switch (tag) {
+            case 0:
+                return StreamOrigin.UNKNOWN;
+            case ORIGIN_AFTER_SNAPSHOT:
+                return StreamOrigin.AFTER_SNAPSHOT;
+            case ORIGIN_STREAM_ONLY:
+                return StreamOrigin.streamOnly(in.readBoolean() ? in.readLong() : null);
+            default:
+                throw new IOException("corrupt split state: unknown stream origin " + tag);
         }
     }
 

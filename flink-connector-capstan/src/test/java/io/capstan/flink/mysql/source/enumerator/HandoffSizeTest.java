@@ -128,7 +128,8 @@ class HandoffSizeTest {
     /** The version-2 split: this build's binlog header, then the gate in format 1. */
     private static byte[] oldSplitBytes(BinlogSplit split, byte[] oldGate) throws Exception {
         byte[] header = SPLITS.serialize(split.withStart(split.start(), CursorGate.empty()));
-        int headerLength = header.length - 4 - 2; // the empty gate: length int and two bytes
+        // the empty gate (length int and two bytes) and the unknown origin (one byte)
+        int headerLength = header.length - 4 - 2 - 1;
         return ByteBuffer.allocate(headerLength + 4 + oldGate.length)
                 .put(header, 0, headerLength)
                 .putInt(oldGate.length)

@@ -1,5 +1,6 @@
 package io.capstan.flink.mysql.source.split;
 
+import io.capstan.flink.mysql.binlog.StreamOrigin;
 import io.capstan.flink.mysql.source.enumerator.EnumState;
 import io.capstan.flink.mysql.source.enumerator.EnumStateSerializer;
 
@@ -64,11 +65,14 @@ class SerializerCompatibilityTest {
     }
 
     @Test
-    void version3BytesStillDeserializeAndSplitsAreWhatThisBuildWrites() throws IOException {
+    void version3BytesStillDeserialize() throws IOException {
         for (Map.Entry<String, CapstanSplit> e : SerializerFixtures.splitsV3().entrySet()) {
             byte[] bytes = SerializerFixtures.read(e.getKey());
-            assertThat(splits.deserialize(3, bytes)).as(e.getKey()).isEqualTo(e.getValue());
-            assertThat(splits.serialize(e.getValue())).as(e.getKey()).isEqualTo(bytes);
+            CapstanSplit split = splits.deserialize(3, bytes);
+            assertThat(split).as(e.getKey()).isEqualTo(e.getValue());
+            if (split.kind() == SplitKind.BINLOG) {
+                assertThat(split.asBinlogSplit().origin()).isEqualTo(StreamOrigin.UNKNOWN);
+            }
         }
         for (Map.Entry<String, EnumState> e : SerializerFixtures.enumStatesV3().entrySet()) {
             byte[] bytes = SerializerFixtures.read(e.getKey());
@@ -77,18 +81,44 @@ class SerializerCompatibilityTest {
     }
 
     @Test
-    void version4BytesOfEnumeratorStateDeserializeAndAreWhatThisBuildWrites() throws IOException {
+    void version4BytesOfEnumeratorStateStillDeserialize() throws IOException {
         for (Map.Entry<String, EnumState> e : SerializerFixtures.enumStatesV4().entrySet()) {
             byte[] bytes = SerializerFixtures.read(e.getKey());
             assertThat(enums.deserialize(4, bytes)).as(e.getKey()).isEqualTo(e.getValue());
+        }
+    }
+
+    /** Splits keep their stream origin from version 4 (enumerator state version 5) on. */
+    @Test
+    void version4SplitsAndVersion5StateDeserializeAndAreWhatThisBuildWrites() throws IOException {
+        for (Map.Entry<String, CapstanSplit> e : SerializerFixtures.splitsV4().entrySet()) {
+            byte[] bytes = SerializerFixtures.read(e.getKey());
+            assertThat(splits.deserialize(4, bytes)).as(e.getKey()).isEqualTo(e.getValue());
+            assertThat(splits.serialize(e.getValue())).as(e.getKey()).isEqualTo(bytes);
+        }
+        for (Map.Entry<String, EnumState> e : SerializerFixtures.enumStatesV5().entrySet()) {
+            byte[] bytes = SerializerFixtures.read(e.getKey());
+            assertThat(enums.deserialize(5, bytes)).as(e.getKey()).isEqualTo(e.getValue());
             assertThat(enums.serialize(e.getValue())).as(e.getKey()).isEqualTo(bytes);
+        }
+    }
+
+    @Test
+    void aBinlogSplitsOriginRoundTrips() throws IOException {
+        for (CapstanSplit split : SerializerFixtures.splitsV4().values()) {
+            CapstanSplit back = splits.deserialize(splits.getVersion(), splits.serialize(split));
+            assertThat(back).isEqualTo(split);
+            if (back.kind() == SplitKind.BINLOG) {
+                assertThat(back.asBinlogSplit().origin()).isEqualTo(split.asBinlogSplit().origin());
+            }
         }
     }
 
     @Test
     void chunkSplitsRoundTripWithAndWithoutCompletion() throws IOException {
         for (CapstanSplit split : SerializerFixtures.splitsV2().values()) {
-            assertThat(splits.deserialize(3, splits.serialize(split))).isEqualTo(split);
+            assertThat(splits.deserialize(splits.getVersion(), splits.serialize(split)))
+                    .isEqualTo(split);
         }
         assertThat(SerializerFixtures.CHUNK_COMPLETED.toString()).doesNotContain("1000");
     }
@@ -104,7 +134,7 @@ class SerializerCompatibilityTest {
     @Test
     void unknownVersionsAndCorruptBytesAreRefused() throws IOException {
         byte[] bytes = splits.serialize(SerializerFixtures.BINLOG_INSIDE_TRANSACTION);
-        assertThatThrownBy(() -> splits.deserialize(4, bytes)).hasMessageContaining("version 4");
+        assertThatThrownBy(() -> splits.deserialize(5, bytes)).hasMessageContaining("version 5");
         byte[] chunk = splits.serialize(SerializerFixtures.CHUNK_UNREAD);
         assertThatThrownBy(() -> splits.deserialize(1, chunk)).isInstanceOf(IOException.class);
         assertThatThrownBy(() -> splits.deserialize(1, Arrays.copyOf(bytes, bytes.length - 3)))
@@ -116,6 +146,23 @@ class SerializerCompatibilityTest {
         assertThatThrownBy(() -> splits.deserialize(3, badKind)).hasMessageContaining("kind");
         assertThatThrownBy(() -> enums.deserialize(7, new byte[2]))
                 .hasMessageContaining("version 7");
+    }
+
+    /**
+     * Writes the version-4 split and version-5 enumerator state files (run once): {@code
+     * -Dcapstan.writeSerializerBytes5=true}.
+     */
+    @Test
+    @EnabledIfSystemProperty(named = "capstan.writeSerializerBytes5", matches = "true")
+    void writeVersion4SplitAndVersion5StateBytes() throws IOException {
+        assertThat(splits.getVersion()).isEqualTo(4);
+        assertThat(enums.getVersion()).isEqualTo(5);
+        for (Map.Entry<String, CapstanSplit> e : SerializerFixtures.splitsV4().entrySet()) {
+            Files.write(SerializerFixtures.sourceFile(e.getKey()), splits.serialize(e.getValue()));
+        }
+        for (Map.Entry<String, EnumState> e : SerializerFixtures.enumStatesV5().entrySet()) {
+            Files.write(SerializerFixtures.sourceFile(e.getKey()), enums.serialize(e.getValue()));
+        }
     }
 
     /**

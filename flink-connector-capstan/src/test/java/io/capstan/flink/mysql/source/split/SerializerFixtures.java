@@ -1,6 +1,7 @@
 package io.capstan.flink.mysql.source.split;
 
 import io.capstan.flink.mysql.binlog.BinlogStartPosition;
+import io.capstan.flink.mysql.binlog.StreamOrigin;
 import io.capstan.flink.mysql.gtid.Gtid;
 import io.capstan.flink.mysql.gtid.GtidSet;
 import io.capstan.flink.mysql.schema.TableId;
@@ -148,6 +149,37 @@ public final class SerializerFixtures {
         m.put("enum-state-assigned.v4.bin", new EnumState(null, true, null, TABLES));
         m.put(
                 "enum-state-adding.v4.bin",
+                new EnumState(null, true, ENUM_SNAPSHOTTING.snapshot(), TABLES, true));
+        return m;
+    }
+
+    /** Version 4 of splits (enumerator state version 5) keeps a binlog split's stream origin. */
+    static Map<String, CapstanSplit> splitsV4() {
+        Map<String, CapstanSplit> m = new LinkedHashMap<>();
+        m.put(
+                "binlog-split-gate-after-snapshot.v4.bin",
+                BINLOG_WITH_GATE.withOrigin(StreamOrigin.AFTER_SNAPSHOT));
+        m.put(
+                "binlog-split-timestamp.v4.bin",
+                BINLOG_INSIDE_TRANSACTION.withOrigin(StreamOrigin.streamOnly(1_700_000_000_123L)));
+        m.put(
+                "binlog-split-stream-only.v4.bin",
+                BINLOG_AT_BOUNDARY.withOrigin(StreamOrigin.streamOnly(null)));
+        m.put("binlog-split-unknown.v4.bin", BINLOG_AT_BOUNDARY);
+        m.put("chunk-split-completed.v4.bin", CHUNK_COMPLETED);
+        return m;
+    }
+
+    static Map<String, EnumState> enumStatesV5() {
+        Map<String, EnumState> m = new LinkedHashMap<>();
+        m.put(
+                "enum-state-pending.v5.bin",
+                new EnumState(
+                        BINLOG_AT_BOUNDARY.withOrigin(StreamOrigin.streamOnly(1_700_000_000_123L)),
+                        false));
+        m.put("enum-state-snapshotting.v5.bin", ENUM_SNAPSHOTTING);
+        m.put(
+                "enum-state-adding.v5.bin",
                 new EnumState(null, true, ENUM_SNAPSHOTTING.snapshot(), TABLES, true));
         return m;
     }

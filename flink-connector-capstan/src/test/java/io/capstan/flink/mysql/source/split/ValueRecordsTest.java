@@ -75,7 +75,8 @@ class ValueRecordsTest {
                         "BinlogSplit{tables=1, processed="
                                 + G
                                 + ", partial=null, rowsAlreadyEmitted=0,"
-                                + " gate=CursorGate{tables=1, chunks=2}}");
+                                + " gate=CursorGate{tables=1, chunks=2},"
+                                + " origin=unknown (a checkpoint of an older version)}");
         for (Object o : List.of(chunk, split, finished, state, binlog)) {
             assertThat(o.toString()).doesNotContain(Long.toString(SECRET_KEY).substring(0, 6));
         }
