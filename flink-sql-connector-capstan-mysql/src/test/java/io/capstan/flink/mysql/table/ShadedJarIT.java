@@ -205,7 +205,7 @@ class ShadedJarIT {
                 .noneMatch(
                         e ->
                                 e.contains("mysql-connector-j")
-                                        || e.contains("flink-connector-capstan")
+                                        || e.contains("flink-connector-capstan-mysql")
                                         || e.contains("mysql-binlog-connector"));
         return entries;
     }

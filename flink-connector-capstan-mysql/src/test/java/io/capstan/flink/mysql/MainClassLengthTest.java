@@ -81,7 +81,7 @@ class MainClassLengthTest {
     /** The module's tests run with the module as working directory; the modules are beside it. */
     private static Path repositoryRoot() {
         Path parent = Path.of("..").toAbsolutePath().normalize();
-        return Files.exists(parent.resolve("flink-connector-capstan"))
+        return Files.exists(parent.resolve("flink-connector-capstan-mysql"))
                 ? parent
                 : Path.of("").toAbsolutePath();
     }
