@@ -4,6 +4,7 @@ import io.capstan.flink.mysql.binlog.BinlogStreamerMetrics;
 import io.capstan.flink.mysql.event.Operation;
 import io.capstan.flink.mysql.gtid.GtidSet;
 import io.capstan.flink.mysql.schema.TableId;
+import io.capstan.flink.mysql.source.SnapshotOptions;
 
 import org.apache.flink.annotation.Internal;
 import org.apache.flink.metrics.Counter;
@@ -12,6 +13,7 @@ import org.apache.flink.metrics.groups.SourceReaderMetricGroup;
 
 import java.util.HashMap;
 import java.util.Map;
+import java.util.concurrent.atomic.AtomicLong;
 import java.util.function.Supplier;
 
 /**
@@ -35,6 +37,11 @@ public final class CapstanReaderMetrics {
     public static final String ROWS_SUPPRESSED_BY_GATE = "rowsSuppressedByGate";
     public static final String PROCESSED_GTID_LAG = "processedGtidLag";
     public static final String GATE_KEYS_WEIGHED = "gateKeysWeighed";
+
+    /**
+     * FLIP-33's backlog gauge (Flink's MetricNames.PENDING_RECORDS), read by Flink's autoscaler.
+     */
+    public static final String PENDING_RECORDS = "pendingRecords";
 
     // Flink CDC mysql-cdc's reader metrics, same names and meaning: rows emitted by kind, in total
     // and per table in the group database.<db>.table.<table> (which also has numRecordsIn).
@@ -76,7 +83,23 @@ public final class CapstanReaderMetrics {
     /** The server's gtid_executed at the latest poll; null until the binlog split starts. */
     private volatile Supplier<GtidSet> serverExecuted;
 
+    /** Chunk splits assigned to this reader and not read yet (task and fetcher threads). */
+    private final AtomicLong chunksToRead = new AtomicLong();
+
+    /** The rows a chunk is planned to hold: the snapshot's chunk size. */
+    private final long rowsPerChunk;
+
+    /** For tests of single metrics: chunks estimated at the default chunk size. */
     public CapstanReaderMetrics(SourceReaderMetricGroup group) {
+        this(group, SnapshotOptions.DEFAULT_CHUNK_SIZE);
+    }
+
+    /**
+     * @param group the reader's metric group
+     * @param chunkSize the snapshot's chunk size, the rows estimated for a chunk not read yet
+     */
+    public CapstanReaderMetrics(SourceReaderMetricGroup group, int chunkSize) {
+        this.rowsPerChunk = chunkSize;
         this.transactionsProcessed = group.counter(TRANSACTIONS_PROCESSED);
         this.rowsEmitted = group.counter(ROWS_EMITTED);
         this.rowsSkippedOnResume = group.counter(ROWS_SKIPPED_ON_RESUME);
@@ -98,6 +121,7 @@ public final class CapstanReaderMetrics {
         group.gauge(RECONNECTS, () -> streamer == null ? 0L : streamer.reconnects());
         // Transactions the server had executed at its latest poll that are not processed yet.
         group.gauge(PROCESSED_GTID_LAG, this::processedGtidLag);
+        group.setPendingRecordsGauge(this::pendingRecords);
         this.group = group;
         this.changes = new ChangeCounters(group, false);
         group.gauge(CURRENT_READ_TIMESTAMP_MS, () -> readTimestampMillis);
@@ -112,6 +136,25 @@ public final class CapstanReaderMetrics {
             return -1;
         }
         return executed.subtract(done).transactionCount();
+    }
+
+    /**
+     * FLIP-33's {@code pendingRecords}: what this reader has not fetched yet, as far as it can tell
+     * cheaply and without reading a row. Binlog: the transactions the server had executed at its
+     * latest poll that this reader has not processed ({@link #processedGtidLag()}; a transaction
+     * counts once whatever its rows; 0 until the server was read once). Snapshot: the chunks
+     * assigned to this reader and not read yet, each estimated at the chunk size (a chunk is
+     * planned to hold at most that many rows). Chunks the enumerator has not handed out are in no
+     * reader's count: the enumerator's {@code numSnapshotSplitsRemaining} and {@code
+     * snapshotEstimatedRemainingSeconds} describe the whole snapshot.
+     */
+    long pendingRecords() {
+        return chunksToRead.get() * rowsPerChunk + Math.max(0, processedGtidLag());
+    }
+
+    /** A chunk split to read was assigned to (or restored in) this reader. */
+    void chunkAssigned() {
+        chunksToRead.incrementAndGet();
     }
 
     /** The binlog split starts from {@code processed}; {@code serverExecuted} polls the server. */
@@ -134,6 +177,7 @@ public final class CapstanReaderMetrics {
     }
 
     void chunkRead(int rows) {
+        chunksToRead.updateAndGet(n -> Math.max(0, n - 1));
         snapshotChunksRead.inc();
         snapshotRowsRead.inc(rows);
     }

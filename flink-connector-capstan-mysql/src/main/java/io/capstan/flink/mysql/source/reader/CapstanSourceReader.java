@@ -69,6 +69,8 @@ public final class CapstanSourceReader<T>
     /** Outlives the split readers: connections and read specs stay open across chunks. */
     private final ChunkFetcher chunks;
 
+    private final CapstanReaderMetrics metrics;
+
     /** The restored binlog split until the enumerator lets it stream (checkpointed). */
     private final HeldBinlogSplit heldBinlog;
 
@@ -90,6 +92,7 @@ public final class CapstanSourceReader<T>
                 flinkConfig,
                 context);
         this.chunks = chunks;
+        this.metrics = metrics;
         this.heldBinlog =
                 new HeldBinlogSplit(
                         binlogStop,
@@ -110,7 +113,8 @@ public final class CapstanSourceReader<T>
             MySqlProxies mysql,
             CapstanDeserializer<T> deserializer,
             SourceReaderContext context) {
-        CapstanReaderMetrics metrics = new CapstanReaderMetrics(context.metricGroup());
+        CapstanReaderMetrics metrics =
+                new CapstanReaderMetrics(context.metricGroup(), config.snapshot().chunkSize());
         ChunkFetcher chunks =
                 new ChunkFetcher(mysql.jdbc(), config.snapshot().readOptions(), metrics);
         return new CapstanSourceReader<>(
@@ -181,6 +185,7 @@ public final class CapstanSourceReader<T>
                         reopened.add(chunk.splitId());
                     }
                     requests.chunksAdded(1);
+                    metrics.chunkAssigned();
                     toRead.add(split);
                     break;
                 default:

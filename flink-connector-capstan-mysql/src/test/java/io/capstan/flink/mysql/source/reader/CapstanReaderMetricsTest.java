@@ -55,7 +55,9 @@ class CapstanReaderMetricsTest {
         public void setPendingBytesGauge(Gauge<Long> g) {}
 
         @Override
-        public void setPendingRecordsGauge(Gauge<Long> g) {}
+        public void setPendingRecordsGauge(Gauge<Long> g) {
+            metrics.put("pendingRecords", g); // as Flink's InternalSourceReaderMetricGroup names it
+        }
 
         @Override
         public OperatorIOMetricGroup getIOMetricGroup() {
@@ -115,5 +117,33 @@ class CapstanReaderMetricsTest {
 
         metrics.recordFetched(5_000_000L, 7_500L); // committed at 5 s, fetched at 7.5 s
         assertThat(group.gauge("currentFetchEventTimeLag")).isEqualTo(2_500L);
+    }
+
+    @Test
+    void pendingRecordsAreUnreadChunksAtTheChunkSizeAndTransactionsBehindTheServer() {
+        CapturingGroup group = new CapturingGroup();
+        CapstanReaderMetrics metrics = new CapstanReaderMetrics(group, 1_000);
+        assertThat(group.gauge("pendingRecords")).as("nothing assigned").isEqualTo(0L);
+
+        metrics.chunkAssigned();
+        metrics.chunkAssigned();
+        assertThat(group.gauge("pendingRecords")).as("two chunks in hand").isEqualTo(2_000L);
+        metrics.chunkRead(700);
+        assertThat(group.gauge("pendingRecords")).as("one read").isEqualTo(1_000L);
+        metrics.chunkRead(1_000);
+        assertThat(group.gauge("pendingRecords")).isEqualTo(0L);
+
+        AtomicReference<GtidSet> server = new AtomicReference<>();
+        metrics.binlogStarted(GtidSet.parse(UUID + ":1-10"), server::get);
+        assertThat(group.gauge("pendingRecords")).as("server not read yet").isEqualTo(0L);
+        server.set(GtidSet.parse(UUID + ":1-15"));
+        assertThat(group.gauge("pendingRecords")).as("five transactions behind").isEqualTo(5L);
+        metrics.chunkAssigned(); // a table added while the binlog split pauses
+        assertThat(group.gauge("pendingRecords")).isEqualTo(1_005L);
+        metrics.transactionProcessed(GtidSet.parse(UUID + ":1-15"));
+        metrics.chunkRead(3);
+        assertThat(group.gauge("pendingRecords")).as("caught up").isEqualTo(0L);
+        server.set(GtidSet.parse(UUID + ":1-14"));
+        assertThat(group.gauge("pendingRecords")).as("a stale poll: never negative").isEqualTo(0L);
     }
 }
