@@ -2,9 +2,9 @@ package io.capstan.flink.mysql.convert;
 
 import org.apache.flink.annotation.Internal;
 
-import com.github.luben.zstd.Zstd;
 import com.github.shyiko.mysql.binlog.event.TransactionPayloadEventData;
 import com.github.shyiko.mysql.binlog.io.ByteArrayInputStream;
+import io.airlift.compress.zstd.ZstdDecompressor;
 
 import java.io.IOException;
 
@@ -19,6 +19,10 @@ import java.io.IOException;
  * <p>Header fields (MySQL's Transaction_payload_event): a sequence of (type, length, value) with
  * packed integers, ended by type 0; 1 = payload size, 2 = compression type (0 zstd, 255 none), 3 =
  * uncompressed size. The payload follows.
+ *
+ * <p>zstd is decompressed in pure Java (aircompressor), not with the binlog client's zstd-jni: a
+ * JNI library's native symbols name its Java package, so the SQL jar could not relocate it, and an
+ * unrelocated copy clashes with another zstd-jni in Flink's lib/.
  */
 @Internal
 public final class TransactionPayloads {
@@ -69,14 +73,16 @@ public final class TransactionPayloads {
             events = payload;
         } else if (data.getCompressionType() == ZSTD) {
             events = new byte[data.getUncompressedSize()];
-            long n;
+            int n;
             try {
-                n = Zstd.decompressByteArray(events, 0, events.length, payload, 0, payload.length);
-            } catch (RuntimeException e) { // ZstdException: sizes that do not match the frame
+                n =
+                        new ZstdDecompressor()
+                                .decompress(payload, 0, payload.length, events, 0, events.length);
+            } catch (RuntimeException e) { // MalformedInputException: not a frame of this size
                 throw new IOException(
                         "corrupt zstd transaction payload (" + e.getClass().getSimpleName() + ")");
             }
-            if (Zstd.isError(n) || n != events.length) {
+            if (n != events.length) {
                 throw new IOException("corrupt zstd transaction payload");
             }
         } else {

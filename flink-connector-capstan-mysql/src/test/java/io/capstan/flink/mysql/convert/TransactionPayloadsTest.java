@@ -18,10 +18,12 @@ import com.github.shyiko.mysql.binlog.event.deserialization.EventDeserializer;
 import com.github.shyiko.mysql.binlog.io.ByteArrayInputStream;
 import org.junit.jupiter.api.Test;
 
+import java.io.IOException;
 import java.util.ArrayList;
 import java.util.List;
 
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 /**
  * A compressed transaction decodes with the same cell shapes as the plain stream. The inner events
@@ -61,6 +63,27 @@ class TransactionPayloadsTest {
         assertThat(second.getInt(4)).isZero(); // YEAR 0000
         assertThat(second.getLong(5)).isEqualTo(-500_000L); // '-00:00:00.5'
         assertThat(second.getFloat(1)).isEqualTo(16777216f);
+    }
+
+    /** A frame whose declared uncompressed size is not its content's: refused, never cut short. */
+    @Test
+    void aFrameOfAnotherSizeThanDeclaredIsCorrupt() {
+        byte[] events = EventBytes.capturedFloatTableEvents();
+        byte[] compressed = Zstd.compress(events);
+        for (int declared : new int[] {events.length - 1, events.length + 1}) {
+            assertThatThrownBy(
+                            () ->
+                                    TransactionPayloads.readEvents(
+                                            new ByteArrayInputStream(
+                                                    EventBytes.payloadBody(
+                                                            compressed,
+                                                            TransactionPayloads.ZSTD,
+                                                            declared)),
+                                            new TransactionPayloadEventData()))
+                    .as("declared %d of %d", declared, events.length)
+                    .isInstanceOf(IOException.class)
+                    .hasMessageStartingWith("corrupt zstd transaction payload");
+        }
     }
 
     @Test
