@@ -61,6 +61,13 @@ class SqlGatewayConnectorClusterIT {
                         .addJar(sqlJar)
                         .addJar(driverJar)
                         .start();
+        // The Flink release the cluster runs is the one the build resolved its classpath for (the
+        // 1.20 line runs this IT on its oldest release too).
+        String flinkVersion = cluster.rest().overview().path("flink-version").asText();
+        assertThat(flinkVersion)
+                .as("the cluster's Flink version")
+                .isEqualTo(System.getProperty("capstan.e2e.flink.version", flinkVersion));
+        System.out.printf("Flink %s cluster%n", flinkVersion);
         fixture = new CdcJobFixture(cluster, DB);
         long started = System.nanoTime();
         gateway = cluster.startSqlGateway(List.of()); // the cluster's classpath already has the jar
