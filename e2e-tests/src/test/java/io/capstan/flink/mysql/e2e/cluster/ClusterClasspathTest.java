@@ -33,8 +33,8 @@ class ClusterClasspathTest {
                 .anyMatch(jar -> jar.startsWith("slf4j-api-"))
                 .anyMatch(jar -> jar.startsWith("commons-math3-"));
         assertThat(jars)
-                .noneMatch(jar -> jar.startsWith("flink-connector-capstan"))
-                .noneMatch(jar -> jar.startsWith("flink-sql-capstan"))
+                .noneMatch(jar -> jar.startsWith("flink-connector-capstan-mysql"))
+                .noneMatch(jar -> jar.startsWith("flink-sql-connector-capstan-mysql"))
                 .noneMatch(jar -> jar.startsWith("e2e-tests"))
                 .noneMatch(jar -> jar.startsWith("e2e-jobs"))
                 .noneMatch(jar -> jar.startsWith("capstan-mysql-"))

@@ -20,12 +20,13 @@ import java.util.concurrent.atomic.AtomicReference;
 import static org.assertj.core.api.Assertions.assertThat;
 
 /**
- * The SQL path on a real cluster: the shaded {@code flink-sql-capstan} jar (not the module's
- * classes) and MySQL Connector/J's jar on the classpath of the JobManager, the TaskManagers and the
- * SQL Gateway, as when both are dropped into a distribution's lib/, and a streaming query over a
- * {@code 'capstan-mysql'} table run through the SQL Gateway's REST API while four writers change
- * the table. The query's continuously updated aggregate (row count and sums of key, version and
- * balance, which a lost or repeated change would shift) must reach exactly the table's values.
+ * The SQL path on a real cluster: the shaded {@code flink-sql-connector-capstan-mysql} jar (not the
+ * module's classes) and MySQL Connector/J's jar on the classpath of the JobManager, the
+ * TaskManagers and the SQL Gateway, as when both are dropped into a distribution's lib/, and a
+ * streaming query over a {@code 'capstan-mysql'} table run through the SQL Gateway's REST API while
+ * four writers change the table. The query's continuously updated aggregate (row count and sums of
+ * key, version and balance, which a lost or repeated change would shift) must reach exactly the
+ * table's values.
  */
 class SqlGatewayConnectorClusterIT {
     @RegisterExtension static final MySqlTestDatabase DB = new MySqlTestDatabase();
@@ -40,10 +41,11 @@ class SqlGatewayConnectorClusterIT {
                 Path.of(
                                 System.getProperty(
                                         "capstan.e2e.sql.jar",
-                                        "../flink-sql-capstan/target/flink-sql-capstan-0.1.0-2.3-SNAPSHOT.jar"))
+                                        "../flink-sql-connector-capstan-mysql/target/flink-sql-connector-capstan-mysql-0.1.0-2.3-SNAPSHOT.jar"))
                         .toAbsolutePath();
         assertThat(sqlJar)
-                .as("the shaded SQL jar, built by flink-sql-capstan's package phase")
+                .as(
+                        "the shaded SQL jar, built by flink-sql-connector-capstan-mysql's package phase")
                 .isRegularFile();
         // Not bundled in the SQL jar: users put it into lib/ beside it.
         Path driverJar = Path.of(System.getProperty("capstan.e2e.mysql.driver.jar"));
@@ -59,6 +61,13 @@ class SqlGatewayConnectorClusterIT {
                         .addJar(sqlJar)
                         .addJar(driverJar)
                         .start();
+        // The Flink release the cluster runs is the one the build resolved its classpath for (the
+        // 1.20 line runs this IT on its oldest release too).
+        String flinkVersion = cluster.rest().overview().path("flink-version").asText();
+        assertThat(flinkVersion)
+                .as("the cluster's Flink version")
+                .isEqualTo(System.getProperty("capstan.e2e.flink.version", flinkVersion));
+        System.out.printf("Flink %s cluster%n", flinkVersion);
         fixture = new CdcJobFixture(cluster, DB);
         long started = System.nanoTime();
         gateway = cluster.startSqlGateway(List.of()); // the cluster's classpath already has the jar
