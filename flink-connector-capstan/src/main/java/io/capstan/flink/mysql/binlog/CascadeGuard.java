@@ -154,7 +154,7 @@ final class CascadeGuard implements CapturedTableStatements.UncapturedStatementC
             if (k.isPresent()) {
                 check(r, k.get(), "changed rows of " + t + " with a statement", "an", gtid);
             }
-            if (f.tablesWithTriggers().contains(t)) {
+            if (f.tablesWithTriggers().stream().anyMatch(x -> CascadeReach.sameTable(x, t))) {
                 throw CapturedTableStatements.statementBased(
                         "table "
                                 + t

@@ -66,6 +66,10 @@ class CascadeGuardTest {
                             assertThat(e.reason()).isEqualTo(HaltReason.FOREIGN_KEY_CASCADE);
                             assertThat(e.getMessage()).contains("`c_p`", "db", G.toString());
                         });
+        assertThatThrownBy(() -> g.check("DB", names("P"), G)) // names as a statement spells them
+                .isInstanceOf(CapstanHaltException.class);
+        assertThatThrownBy(() -> g.check("db", names("Triggered"), G))
+                .isInstanceOf(CapstanHaltException.class);
         assertThatThrownBy(() -> g.check("db", names("triggered"), G))
                 .isInstanceOfSatisfying(
                         CapstanHaltException.class,

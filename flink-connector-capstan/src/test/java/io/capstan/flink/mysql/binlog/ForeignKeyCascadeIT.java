@@ -9,6 +9,7 @@ import io.capstan.flink.mysql.proxy.server.ServerProxies;
 import io.capstan.flink.mysql.schema.TableId;
 import io.capstan.flink.mysql.testing.MySqlTestDatabase;
 
+import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.BeforeEach;
@@ -72,6 +73,11 @@ class ForeignKeyCascadeIT {
                 "CREATE TABLE w (id INT PRIMARY KEY AUTO_INCREMENT, v INT)",
                 // triggers are visible to the connector's account in this database only
                 "GRANT TRIGGER ON `" + DB.name() + "`.* TO 'capstan_connector'@'%'");
+    }
+
+    @AfterAll
+    static void revoke() {
+        DB.execute("REVOKE TRIGGER ON `" + DB.name() + "`.* FROM 'capstan_connector'@'%'");
     }
 
     @BeforeEach
