@@ -108,7 +108,12 @@ final class CascadeGuard implements CapturedTableStatements.UncapturedStatementC
         if (data instanceof DeleteRowsEventData) {
             Optional<ForeignKey> k = r.onDelete(table.tableId);
             if (k.isPresent()) {
-                check(r, k.get(), "deleted a row of " + table.tableId, "ON DELETE", gtid);
+                check(
+                        r,
+                        k.get(),
+                        "deleted a row of " + table.tableId,
+                        "the ON DELETE action of",
+                        gtid);
             }
         } else if (data instanceof UpdateRowsEventData && r.guards(table.tableId)) {
             UpdateRowsEventData update = (UpdateRowsEventData) data;
@@ -125,7 +130,7 @@ final class CascadeGuard implements CapturedTableStatements.UncapturedStatementC
                             r,
                             k.get(),
                             "changed a referenced column of a row of " + table.tableId,
-                            "ON UPDATE",
+                            "the ON UPDATE action of",
                             gtid);
                 }
             }
@@ -152,7 +157,12 @@ final class CascadeGuard implements CapturedTableStatements.UncapturedStatementC
             TableId t = TableId.of(db, n.table());
             Optional<ForeignKey> k = r.anyPropagation(t);
             if (k.isPresent()) {
-                check(r, k.get(), "changed rows of " + t + " with a statement", "an", gtid);
+                check(
+                        r,
+                        k.get(),
+                        "changed rows of " + t + " with a statement",
+                        "an action of",
+                        gtid);
             }
             if (f.tablesWithTriggers().stream().anyMatch(x -> CascadeReach.sameTable(x, t))) {
                 throw CapturedTableStatements.statementBased(
@@ -187,7 +197,7 @@ final class CascadeGuard implements CapturedTableStatements.UncapturedStatementC
                         + what
                         + ", and "
                         + action
-                        + " action of "
+                        + " "
                         + k.describe()
                         + " may carry that into captured table(s) "
                         + reached

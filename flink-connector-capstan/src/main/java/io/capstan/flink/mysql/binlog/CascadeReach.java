@@ -131,10 +131,19 @@ final class CascadeReach {
     }
 
     /**
-     * Whether {@code parent} is the parent of a constraint that propagates into a captured table.
+     * A constraint through which any change of {@code parent} may propagate into a captured table;
+     * names compare ignoring case (a statement's spelling may differ from the catalogue's).
      */
     Optional<ForeignKey> anyPropagation(TableId parent) {
-        return guardedByParent.getOrDefault(parent, List.of()).stream().findFirst();
+        return new TreeSet<>(guardedByParent.keySet())
+                .stream()
+                        .filter(t -> sameTable(t, parent))
+                        .map(t -> guardedByParent.get(t).get(0))
+                        .findFirst();
+    }
+
+    static boolean sameTable(TableId a, TableId b) {
+        return a.database().equalsIgnoreCase(b.database()) && a.table().equalsIgnoreCase(b.table());
     }
 
     /**

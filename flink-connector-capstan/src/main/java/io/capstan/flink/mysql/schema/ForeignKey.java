@@ -74,8 +74,8 @@ public record ForeignKey(
         return onDelete.propagates() || onUpdate.propagates();
     }
 
-    /** {@code `db`.`child`.`name`}, for messages (names only, never values). */
+    /** The constraint, its child and its parent, for messages (names only, never values). */
     public String describe() {
-        return child + " constraint `" + name + "` (references " + parent + ")";
+        return "constraint `" + name + "` of " + child + " (referencing " + parent + ")";
     }
 }

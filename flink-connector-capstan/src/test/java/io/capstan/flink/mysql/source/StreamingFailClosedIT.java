@@ -9,6 +9,7 @@ import io.capstan.flink.mysql.deserializer.RowDataDeserializer;
 import io.capstan.flink.mysql.deserializer.RowDataDeserializerColumnsTest.RowTypeInfo;
 import io.capstan.flink.mysql.error.CapstanHaltException;
 import io.capstan.flink.mysql.error.HaltReason;
+import io.capstan.flink.mysql.schema.TableId;
 import io.capstan.flink.mysql.source.it.SourceJobs;
 import io.capstan.flink.mysql.testing.MySqlTestDatabase;
 
@@ -184,7 +185,10 @@ class StreamingFailClosedIT {
         assertThat(halt).as(String.valueOf(failure)).isPresent();
         assertThat(halt.get().reason()).isEqualTo(HaltReason.FOREIGN_KEY_CASCADE);
         assertThat(halt.get().getMessage())
-                .contains("`" + DB.name() + "`.`fk_child`", "fk_child_parent", "fk_parent");
+                .contains(
+                        TableId.of(DB.name(), "fk_child").toString(),
+                        "`fk_child_parent`",
+                        TableId.of(DB.name(), "fk_parent").toString());
         assertThat(out).noneMatch(json -> json.contains("\"op\":\"d\""));
     }
 }
