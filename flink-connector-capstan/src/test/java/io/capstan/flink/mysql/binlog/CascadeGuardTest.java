@@ -7,6 +7,9 @@ import io.capstan.flink.mysql.schema.ForeignKey;
 import io.capstan.flink.mysql.schema.ForeignKey.Rule;
 import io.capstan.flink.mysql.schema.TableId;
 
+import com.github.shyiko.mysql.binlog.event.DeleteRowsEventData;
+import com.github.shyiko.mysql.binlog.event.TableMapEventData;
+import com.github.shyiko.mysql.binlog.event.WriteRowsEventData;
 import org.junit.jupiter.api.Test;
 
 import java.io.IOException;
@@ -136,5 +139,46 @@ class CascadeGuardTest {
                             assertThat(e.reason()).isEqualTo(HaltReason.FOREIGN_KEY_CASCADE);
                             assertThat(e.getMessage()).contains("GRANT SELECT", P.toString());
                         });
+    }
+
+    @Test
+    void aParentDeleteHaltsUnlessTheSnapshotOfEveryReachedTableShowsIt() {
+        TableSchemaCache.Entry parent =
+                new TableSchemaCache.Entry(P, false, new TableMapEventData(), false, null, null);
+        DeleteRowsEventData delete = new DeleteRowsEventData();
+        delete.setRows(List.<java.io.Serializable[]>of(new java.io.Serializable[] {1}));
+        ReferentialFacts.Source source =
+                () -> new ReferentialFacts(List.of(CASCADE), Set.of(), Set.of(P, C), t -> true);
+
+        CascadeGuard streaming = guard(source);
+        assertThatThrownBy(() -> streaming.onRows(parent, delete, G))
+                .isInstanceOfSatisfying(
+                        CapstanHaltException.class,
+                        e -> {
+                            assertThat(e.reason()).isEqualTo(HaltReason.FOREIGN_KEY_CASCADE);
+                            assertThat(e.getMessage())
+                                    .contains(
+                                            G.toString(),
+                                            "`c_p`",
+                                            C.toString(),
+                                            P.toString(),
+                                            "Remedy");
+                        });
+        streaming.onRows(parent, new WriteRowsEventData(), G); // an insert cascades nothing
+
+        DdlObserver chunksReadAfter =
+                new DdlObserver() {
+                    @Override
+                    public void onDdl(String database, String sql, Gtid gtid) {}
+
+                    @Override
+                    public boolean snapshotHolds(TableId table, Gtid gtid) {
+                        return table.equals(C);
+                    }
+                };
+        CascadeGuard snapshotting =
+                new CascadeGuard(source, TableFilter.of(Set.of(C)), chunksReadAfter);
+        snapshotting.load();
+        snapshotting.onRows(parent, delete, G);
     }
 }
