@@ -45,6 +45,7 @@ public final class BinlogStreamer implements AutoCloseable {
     private final TransactionAssembler assembler;
     private final ReconnectSupervisor supervisor;
     private final SilenceWatchdog watchdog;
+    private final CascadeGuard cascades; // null: not checked
     private final CountDownLatch firstConnect = new CountDownLatch(1);
 
     private volatile RuntimeException failure; // a halt, or an internal error of the reader thread
@@ -62,6 +63,20 @@ public final class BinlogStreamer implements AutoCloseable {
      */
     public BinlogStreamer(
             BinlogStreamerConfig config, BinlogStartPosition start, DdlObserver ddlObserver) {
+        this(config, start, ddlObserver, null);
+    }
+
+    /**
+     * @param referentialFacts the server's foreign keys and triggers, read at {@link #start} and
+     *     after each DDL that may change them: changes that foreign-key actions or triggers carry
+     *     into captured tables unlogged halt ({@link CascadeGuard}); null only where no table has
+     *     any (the streamer's own tests)
+     */
+    public BinlogStreamer(
+            BinlogStreamerConfig config,
+            BinlogStartPosition start,
+            DdlObserver ddlObserver,
+            ReferentialFacts.Source referentialFacts) {
         this.config = config;
         this.start = start;
         this.watchdog =
@@ -80,6 +95,13 @@ public final class BinlogStreamer implements AutoCloseable {
                         config.truncateHandling(),
                         config.xaMaxPendingRows(),
                         config.origin().snapshotHoldsPreparedBeforeStart());
+        if (referentialFacts != null) {
+            this.cascades = new CascadeGuard(referentialFacts, tables.filter(), ddlObserver);
+            assembler.guardCascades(cascades);
+            tables.decodeAlso(cascades::decodes);
+        } else {
+            this.cascades = null;
+        }
         if (config.createdTables() != null) {
             assembler.captureCreatedTables(
                     new CreatedTableCapture(
@@ -105,6 +127,10 @@ public final class BinlogStreamer implements AutoCloseable {
      */
     public synchronized void start() {
         StartPositions.validate(config.connection(), start);
+        if (cascades != null) {
+            cascades.load(); // before the first event, on this thread: a halt is thrown to the
+            // caller
+        }
         connect();
     }
 
@@ -239,6 +265,9 @@ public final class BinlogStreamer implements AutoCloseable {
             disconnect(supervisor.client()); // closing or halted while waiting for queue space
         } catch (CapstanHaltException e) {
             haltWith(e);
+        } catch (CascadeGuard.FactsUnavailable e) {
+            LOG.error("Binlog stream failed: {}", e.getMessage());
+            failWith(new IllegalStateException(e.getMessage(), e.getCause()));
         } catch (TransactionAssembler.DdlObserverFailure e) {
             // The observer failed: only its exception class travels on (its message, and so the
             // cause that Flink would log whole, may quote the SQL, which may hold values).

@@ -16,8 +16,10 @@ import java.io.IOException;
  * <p>It reads the event's 6-byte table id and looks it up among the table maps already seen (the
  * table map always precedes its rows events). For an uncaptured table it returns a {@link
  * SkippedRowsEventData} and the event deserializer skips the rest of the event's bytes; for a
- * captured table the id is replayed in front of the remaining bytes and the wrapped deserializer
- * decodes the event as usual. An id no table map announced halts with {@code unmapped_table_id}.
+ * captured table, or an uncaptured one whose changes may cascade into captured ones ({@link
+ * TableSchemaCache#decodes}), the id is replayed in front of the remaining bytes and the wrapped
+ * deserializer decodes the event as usual. An id no table map announced halts with {@code
+ * unmapped_table_id}.
  */
 final class CapturedRowsDeserializer implements EventDataDeserializer<EventData> {
 
@@ -43,7 +45,7 @@ final class CapturedRowsDeserializer implements EventDataDeserializer<EventData>
         if (entry == null) {
             throw unmapped(tableId);
         }
-        if (!entry.captured) {
+        if (!tables.decodes(entry)) {
             metrics.uncapturedRowsEventSkipped();
             return new SkippedRowsEventData(tableId);
         }

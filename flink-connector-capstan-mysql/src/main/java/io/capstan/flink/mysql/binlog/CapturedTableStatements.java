@@ -33,14 +33,30 @@ final class CapturedTableStatements {
     private static final Set<String> TABLE_CHANGING_HEADS =
             Set.of("TRUNCATE", "DROP", "RENAME", "ALTER");
 
+    /**
+     * Checks the effects a statement-logged data change of uncaptured tables may have on captured
+     * ones (triggers, foreign-key actions), which statement format does not log.
+     */
+    @FunctionalInterface
+    interface UncapturedStatementCheck {
+        /** Halts when the statement may have changed captured tables. */
+        void check(String sessionDb, List<StatementDmlTargets.Name> names, Gtid gtid);
+    }
+
     private final TableFilter filter;
     private final TruncateHandling truncate;
     private final DdlObserver snapshot;
+    private UncapturedStatementCheck effects = (db, names, gtid) -> {};
 
     CapturedTableStatements(TableFilter filter, TruncateHandling truncate, DdlObserver snapshot) {
         this.filter = filter;
         this.truncate = truncate;
         this.snapshot = snapshot;
+    }
+
+    /** Checks from now on what statement-logged changes of uncaptured tables may do to others. */
+    void checkEffects(UncapturedStatementCheck check) {
+        this.effects = check;
     }
 
     /**
@@ -68,6 +84,7 @@ final class CapturedTableStatements {
                 throw statementBased("captured table " + captured.get(), gtid);
             }
         }
+        effects.check(database, dml.get().names(), gtid);
         return true;
     }
 
@@ -223,7 +240,7 @@ final class CapturedTableStatements {
         return name == null || name.isEmpty() ? "(none)" : "`" + name + "`";
     }
 
-    private static CapstanHaltException statementBased(String what, Gtid gtid) {
+    static CapstanHaltException statementBased(String what, Gtid gtid) {
         return new CapstanHaltException(
                 HaltReason.STATEMENT_BASED_CHANGE,
                 "transaction "

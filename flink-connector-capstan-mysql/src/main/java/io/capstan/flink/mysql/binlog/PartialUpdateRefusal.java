@@ -30,7 +30,12 @@ final class PartialUpdateRefusal implements EventDataDeserializer<EventData> {
     public EventData deserialize(ByteArrayInputStream in) throws IOException {
         long tableId = in.readLong(TABLE_ID_BYTES);
         TableSchemaCache.Entry entry = tables.lookup(tableId);
-        throw halt(entry == null ? "table id " + tableId : "captured table " + entry.tableId);
+        if (entry == null) {
+            throw halt("table id " + tableId);
+        }
+        // an uncaptured table decoded because its changes may cascade into captured ones: its
+        // referenced columns cannot be compared in a diff
+        throw halt((entry.captured ? "captured table " : "table ") + entry.tableId);
     }
 
     static CapstanHaltException halt(String table) {

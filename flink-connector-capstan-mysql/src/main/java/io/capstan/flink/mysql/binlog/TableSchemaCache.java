@@ -112,6 +112,20 @@ final class TableSchemaCache {
         yearHasSignednessBit = BinlogSchemaReader.yearHasSignednessBit(serverVersion);
     }
 
+    private volatile java.util.function.Predicate<TableId> decodedUncaptured = t -> false;
+
+    /**
+     * Uncaptured tables whose rows are decoded too (parents of foreign keys into captured ones).
+     */
+    void decodeAlso(java.util.function.Predicate<TableId> tables) {
+        this.decodedUncaptured = tables;
+    }
+
+    /** Whether the rows of {@code entry}'s table are decoded (else skipped undecoded). */
+    boolean decodes(Entry entry) {
+        return entry.captured || decodedUncaptured.test(entry.tableId);
+    }
+
     /** Records a table-map event; builds a schema and converter only for a new captured shape. */
     Entry onTableMap(TableMapEventData tableMap) {
         Entry known = byNumericId.get(tableMap.getTableId());

@@ -64,7 +64,8 @@ import java.util.Map;
  * <p>What cannot be delivered exactly halts rather than passing silently: a data change logged as a
  * statement, and a TRUNCATE, DROP or RENAME of a captured table ({@link CapturedTableStatements},
  * which may instead have a TRUNCATE emitted as a change), a PARTIAL_UPDATE_ROWS_EVENT of a captured
- * table, and a new GTID while a transaction that passed captured rows has no end.
+ * table, a new GTID while a transaction that passed captured rows has no end, and changes that
+ * foreign-key actions or triggers may carry into captured tables unlogged ({@link CascadeGuard}).
  *
  * <p>No I/O: events come in through {@link #onEvent}, records go out through a {@link RecordSink}
  * (which may block: that is the back-pressure). Single-threaded.
@@ -92,6 +93,7 @@ final class TransactionAssembler {
     private final PendingXaBook xa;
     private final boolean startsAfterSnapshot;
     private CreatedTableCapture createdTables; // null: tables created later are not captured
+    private CascadeGuard cascades; // null: foreign-key actions and triggers are not checked
 
     private GtidSet processed;
     private Gtid resumedGtid; // the start position's partial transaction until it has been ended
@@ -174,6 +176,15 @@ final class TransactionAssembler {
     void captureCreatedTables(CreatedTableCapture capture) {
         this.createdTables = capture;
         capture.transactionEnded(processed); // the start may already hold the awaited position
+    }
+
+    /**
+     * Checks from now on the changes that foreign-key actions or triggers may carry into captured
+     * tables without a trace in the binlog ({@link CascadeGuard}).
+     */
+    void guardCascades(CascadeGuard guard) {
+        this.cascades = guard;
+        statements.checkEffects(guard);
     }
 
     /**
@@ -363,6 +374,9 @@ final class TransactionAssembler {
                 sink.accept(new TableCaptured(gtid, commitMicros, created));
             }
         }
+        if (cascades != null) {
+            cascades.onDdl(sql); // foreign keys, triggers or the captured tables may have changed
+        }
     }
 
     /**
@@ -470,8 +484,11 @@ final class TransactionAssembler {
         if (table == null) {
             throw CapturedRowsDeserializer.unmapped(tableId);
         }
+        if (cascades != null && !droppedByTimestamp) {
+            cascades.onRows(table, data, gtid); // a parent's change may cascade unlogged
+        }
         if (!table.captured) {
-            return; // only when rows were decoded anyway (no skipping deserializer installed)
+            return; // decoded for the guard, or no skipping deserializer installed
         }
         if (data instanceof WriteRowsEventData) {
             WriteRowsEventData write = (WriteRowsEventData) data;

@@ -46,6 +46,7 @@ public enum HaltReason {
     SNAPSHOT_SCHEMA_DRIFTED("snapshot_schema_drifted"),
     RECONNECT_BUDGET_EXHAUSTED("reconnect_budget_exhausted"),
     STATEMENT_BASED_CHANGE("statement_based_change"),
+    FOREIGN_KEY_CASCADE("foreign_key_cascade"),
     CAPTURED_TABLE_TRUNCATED("captured_table_truncated"),
     CAPTURED_TABLE_REMOVED("captured_table_removed"),
     TABLE_ENTERED_SELECTION("table_entered_selection"),

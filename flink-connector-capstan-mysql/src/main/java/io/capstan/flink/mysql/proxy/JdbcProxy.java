@@ -3,6 +3,7 @@ package io.capstan.flink.mysql.proxy;
 import io.capstan.flink.mysql.binlog.ServerGtidState;
 import io.capstan.flink.mysql.gtid.GtidSet;
 import io.capstan.flink.mysql.preflight.ServerFacts;
+import io.capstan.flink.mysql.schema.ForeignKey;
 import io.capstan.flink.mysql.schema.TableId;
 import io.capstan.flink.mysql.schema.TableSchema;
 import io.capstan.flink.mysql.snapshot.key.KeyCollation;
@@ -14,6 +15,7 @@ import org.apache.flink.annotation.Internal;
 
 import java.io.IOException;
 import java.util.List;
+import java.util.Set;
 
 /**
  * Every question the connector asks MySQL over JDBC, behind one interface (as Flink's Kinesis
@@ -47,6 +49,18 @@ public interface JdbcProxy extends BoundaryQueries, AutoCloseable {
 
     /** {@code gtid_executed} alone (the lag gauge's poll). */
     GtidSet gtidExecuted() throws IOException;
+
+    /**
+     * Every foreign key outside the system schemas that the account can see (those of tables it
+     * holds a privilege on), sorted by child table and name.
+     */
+    List<ForeignKey> foreignKeys() throws IOException;
+
+    /**
+     * The tables outside the system schemas with at least one trigger the account can see (those of
+     * tables it holds TRIGGER on).
+     */
+    Set<TableId> tablesWithTriggers() throws IOException;
 
     /** The table's columns in ordinal order and its primary key. */
     TableSchema tableSchema(TableId table) throws IOException;

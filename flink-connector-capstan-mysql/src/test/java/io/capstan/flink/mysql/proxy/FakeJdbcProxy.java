@@ -5,6 +5,7 @@ import io.capstan.flink.mysql.error.CapstanHaltException;
 import io.capstan.flink.mysql.error.HaltReason;
 import io.capstan.flink.mysql.gtid.GtidSet;
 import io.capstan.flink.mysql.preflight.ServerFacts;
+import io.capstan.flink.mysql.schema.ForeignKey;
 import io.capstan.flink.mysql.schema.TableId;
 import io.capstan.flink.mysql.schema.TableSchema;
 import io.capstan.flink.mysql.snapshot.key.ChunkKey;
@@ -27,6 +28,7 @@ import java.util.Iterator;
 import java.util.List;
 import java.util.Locale;
 import java.util.Optional;
+import java.util.Set;
 import java.util.TreeSet;
 
 /**
@@ -102,6 +104,18 @@ public final class FakeJdbcProxy implements JdbcProxy {
     public GtidSet gtidExecuted() throws IOException {
         call(FakeMySql.GTID_EXECUTED);
         return server.executed();
+    }
+
+    @Override
+    public List<ForeignKey> foreignKeys() throws IOException {
+        call(FakeMySql.FOREIGN_KEYS);
+        return server.foreignKeys();
+    }
+
+    @Override
+    public Set<TableId> tablesWithTriggers() throws IOException {
+        call(FakeMySql.FOREIGN_KEYS);
+        return server.tablesWithTriggers();
     }
 
     @Override

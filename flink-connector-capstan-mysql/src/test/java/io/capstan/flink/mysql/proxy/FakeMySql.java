@@ -12,6 +12,7 @@ import io.capstan.flink.mysql.preflight.GrantParser;
 import io.capstan.flink.mysql.preflight.ServerFacts;
 import io.capstan.flink.mysql.preflight.ServerVersion;
 import io.capstan.flink.mysql.schema.ColumnSchema;
+import io.capstan.flink.mysql.schema.ForeignKey;
 import io.capstan.flink.mysql.schema.MySqlType;
 import io.capstan.flink.mysql.schema.TableId;
 import io.capstan.flink.mysql.schema.TableSchema;
@@ -33,6 +34,7 @@ import java.util.Comparator;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.Set;
 import java.util.TreeMap;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.CopyOnWriteArrayList;
@@ -62,6 +64,9 @@ public final class FakeMySql implements MySqlProxies {
     public static final String BOUNDARY = "boundary";
     public static final String READ_CHUNK = "readChunk";
     public static final String KEY_WEIGHTS = "keyWeights";
+
+    /** The foreign keys and the tables with triggers. */
+    public static final String FOREIGN_KEYS = "foreignKeys";
 
     /** One table: its definition and rows (GenericRowData, as RowConverter builds them). */
     static final class Table {
@@ -183,6 +188,23 @@ public final class FakeMySql implements MySqlProxies {
             }
             return t;
         }
+    }
+
+    private volatile List<ForeignKey> foreignKeys = List.of();
+    private volatile Set<TableId> tablesWithTriggers = Set.of();
+
+    /** The server's foreign keys and its tables with triggers from now on. */
+    public void referential(List<ForeignKey> foreignKeys, Set<TableId> tablesWithTriggers) {
+        this.foreignKeys = List.copyOf(foreignKeys);
+        this.tablesWithTriggers = Set.copyOf(tablesWithTriggers);
+    }
+
+    List<ForeignKey> foreignKeys() {
+        return foreignKeys;
+    }
+
+    Set<TableId> tablesWithTriggers() {
+        return tablesWithTriggers;
     }
 
     List<TableId> tableIds() {

@@ -9,6 +9,7 @@ import io.capstan.flink.mysql.deserializer.RowDataDeserializer;
 import io.capstan.flink.mysql.deserializer.RowDataDeserializerColumnsTest.RowTypeInfo;
 import io.capstan.flink.mysql.error.CapstanHaltException;
 import io.capstan.flink.mysql.error.HaltReason;
+import io.capstan.flink.mysql.schema.TableId;
 import io.capstan.flink.mysql.source.it.SourceJobs;
 import io.capstan.flink.mysql.testing.MySqlTestDatabase;
 
@@ -32,14 +33,17 @@ import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.concurrent.ThreadLocalRandom;
 import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicBoolean;
+import java.util.concurrent.locks.LockSupport;
 
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.catchThrowable;
 
 /**
  * Whole jobs (snapshot, then binlog) meeting changes after the snapshot that a deserializer must
- * not pass on silently: a column added FIRST under a declared RowData row type, and a TRUNCATE
- * emitted as the JSON envelope's {@code op: "t"}.
+ * not pass on silently: a column added FIRST under a declared RowData row type, a TRUNCATE emitted
+ * as the JSON envelope's {@code op: "t"}, and a parent's delete that a foreign key cascades into
+ * the captured table below the binary log.
  */
 class StreamingFailClosedIT {
 
@@ -133,5 +137,58 @@ class StreamingFailClosedIT {
                 .startsWith("{\"before\":null,\"after\":null,\"op\":\"t\"")
                 .contains("\"table\":\"jt\"");
         assertThat(out.get(2)).contains("\"op\":\"c\"").contains("\"after\":{\"id\":2}");
+    }
+
+    @Test
+    void aParentDeleteCascadingIntoTheCapturedChildHaltsTheJobWhileWritersRun() throws Exception {
+        DB.execute(
+                "CREATE TABLE fk_parent (id INT PRIMARY KEY)",
+                "CREATE TABLE fk_child (id INT PRIMARY KEY AUTO_INCREMENT, parent_id INT NOT NULL,"
+                        + " CONSTRAINT fk_child_parent FOREIGN KEY (parent_id)"
+                        + " REFERENCES fk_parent (id) ON DELETE CASCADE)",
+                "INSERT INTO fk_parent VALUES (1), (2)",
+                "INSERT INTO fk_child (parent_id) VALUES (1), (1), (2)");
+        CapstanMySqlSource<String> source =
+                source("fk_child", new JsonDebeziumDeserializer(), TruncateHandling.HALT);
+        AtomicBoolean writing = new AtomicBoolean(true);
+        CompletableFuture<Void> writer =
+                CompletableFuture.runAsync(
+                        () -> {
+                            while (writing.get()) {
+                                DB.execute("INSERT INTO fk_child (parent_id) VALUES (2)");
+                                LockSupport.parkNanos(10_000_000L);
+                            }
+                        });
+        List<String> out = new CopyOnWriteArrayList<>();
+        Throwable failure;
+        try (CloseableIterator<String> it =
+                env().fromSource(source, WatermarkStrategy.noWatermarks(), "fk")
+                        .executeAndCollect()) {
+            for (int i = 0; i < 5; i++) {
+                out.add(nextWithin(it)); // snapshot rows, then the writer's
+            }
+            DB.execute("DELETE FROM fk_parent WHERE id = 1"); // deletes two children, unlogged
+            CompletableFuture<Void> drained =
+                    CompletableFuture.runAsync(
+                            () -> {
+                                while (it.hasNext()) {
+                                    out.add(it.next());
+                                }
+                            });
+            failure = catchThrowable(() -> drained.get(60, TimeUnit.SECONDS));
+        } finally {
+            writing.set(false);
+            writer.get(30, TimeUnit.SECONDS);
+        }
+        Optional<CapstanHaltException> halt =
+                ExceptionUtils.findThrowable(failure, CapstanHaltException.class);
+        assertThat(halt).as(String.valueOf(failure)).isPresent();
+        assertThat(halt.get().reason()).isEqualTo(HaltReason.FOREIGN_KEY_CASCADE);
+        assertThat(halt.get().getMessage())
+                .contains(
+                        TableId.of(DB.name(), "fk_child").toString(),
+                        "`fk_child_parent`",
+                        TableId.of(DB.name(), "fk_parent").toString());
+        assertThat(out).noneMatch(json -> json.contains("\"op\":\"d\""));
     }
 }

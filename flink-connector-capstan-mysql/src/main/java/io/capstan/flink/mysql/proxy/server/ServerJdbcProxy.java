@@ -9,6 +9,7 @@ import io.capstan.flink.mysql.preflight.ServerFacts;
 import io.capstan.flink.mysql.preflight.ServerFactsReader;
 import io.capstan.flink.mysql.proxy.ChunkSession;
 import io.capstan.flink.mysql.proxy.JdbcProxy;
+import io.capstan.flink.mysql.schema.ForeignKey;
 import io.capstan.flink.mysql.schema.JdbcSchemaReader;
 import io.capstan.flink.mysql.schema.TableId;
 import io.capstan.flink.mysql.schema.TableSchema;
@@ -31,6 +32,7 @@ import java.sql.Connection;
 import java.sql.SQLException;
 import java.util.List;
 import java.util.Optional;
+import java.util.Set;
 import java.util.concurrent.atomic.AtomicInteger;
 
 /**
@@ -92,6 +94,20 @@ public final class ServerJdbcProxy implements JdbcProxy {
     @Override
     public GtidSet gtidExecuted() throws IOException {
         return call("could not read gtid_executed", s -> ServerGtidState.executed(s.connection()));
+    }
+
+    @Override
+    public List<ForeignKey> foreignKeys() throws IOException {
+        return call(
+                "could not read the foreign keys",
+                s -> JdbcReferentialQueries.foreignKeys(s.connection()));
+    }
+
+    @Override
+    public Set<TableId> tablesWithTriggers() throws IOException {
+        return call(
+                "could not read the triggers",
+                s -> JdbcReferentialQueries.tablesWithTriggers(s.connection()));
     }
 
     @Override

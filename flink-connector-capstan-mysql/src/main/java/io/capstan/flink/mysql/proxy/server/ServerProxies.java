@@ -5,9 +5,11 @@ import io.capstan.flink.mysql.binlog.BinlogStreamer;
 import io.capstan.flink.mysql.binlog.BinlogStreamerConfig;
 import io.capstan.flink.mysql.binlog.CreatedTablesConfig;
 import io.capstan.flink.mysql.binlog.DdlObserver;
+import io.capstan.flink.mysql.binlog.ReferentialFacts;
 import io.capstan.flink.mysql.binlog.StreamOrigin;
 import io.capstan.flink.mysql.binlog.TableFilter;
 import io.capstan.flink.mysql.gtid.GtidSet;
+import io.capstan.flink.mysql.preflight.AccountPrivileges;
 import io.capstan.flink.mysql.proxy.BinlogStream;
 import io.capstan.flink.mysql.proxy.JdbcProxy;
 import io.capstan.flink.mysql.proxy.MySqlProxies;
@@ -72,7 +74,26 @@ public final class ServerProxies implements MySqlProxies {
                         .xaMaxPendingRows(config.xaMaxPendingRows())
                         .createdTables(createdTables(tables))
                         .build();
-        return new StreamerBinlogStream(new BinlogStreamer(streamerConfig, start, ddlObserver));
+        return new StreamerBinlogStream(
+                new BinlogStreamer(
+                        streamerConfig,
+                        start,
+                        ddlObserver,
+                        () -> {
+                            try (JdbcProxy mysql = jdbc()) {
+                                return referentialFacts(mysql);
+                            }
+                        }));
+    }
+
+    /** The foreign keys and triggers the account can see. */
+    public static ReferentialFacts referentialFacts(JdbcProxy mysql) throws IOException {
+        AccountPrivileges privileges = mysql.serverFacts().privileges();
+        return new ReferentialFacts(
+                mysql.foreignKeys(),
+                mysql.tablesWithTriggers(),
+                new HashSet<>(mysql.baseTables()),
+                t -> privileges.hasOnTable("TRIGGER", t));
     }
 
     /**

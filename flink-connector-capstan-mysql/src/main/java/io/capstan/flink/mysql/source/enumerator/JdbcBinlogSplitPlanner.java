@@ -4,6 +4,7 @@ import io.capstan.flink.mysql.StartupMode;
 import io.capstan.flink.mysql.binlog.BinlogStartPosition;
 import io.capstan.flink.mysql.binlog.StreamOrigin;
 import io.capstan.flink.mysql.preflight.CaptureScope;
+import io.capstan.flink.mysql.preflight.ForeignKeyNotice;
 import io.capstan.flink.mysql.preflight.Preflight;
 import io.capstan.flink.mysql.proxy.JdbcProxy;
 import io.capstan.flink.mysql.schema.TableId;
@@ -47,6 +48,7 @@ public final class JdbcBinlogSplitPlanner implements BinlogSplitPlanner {
                     tables);
             Preflight.check(
                     mysql.serverFacts(), mysql.serverAddress(), tables, CaptureScope.BINLOG_ONLY);
+            ForeignKeyNotice.log(mysql.foreignKeys(), tables);
             BinlogStartPosition start =
                     StartPositionResolver.resolve(mysql, config.startupOptions());
             // Listed again after the start is read: a table created in between is in the start's

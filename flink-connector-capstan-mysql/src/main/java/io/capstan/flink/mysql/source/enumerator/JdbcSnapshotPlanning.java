@@ -2,6 +2,7 @@ package io.capstan.flink.mysql.source.enumerator;
 
 import io.capstan.flink.mysql.gtid.GtidSet;
 import io.capstan.flink.mysql.preflight.CaptureScope;
+import io.capstan.flink.mysql.preflight.ForeignKeyNotice;
 import io.capstan.flink.mysql.preflight.Preflight;
 import io.capstan.flink.mysql.proxy.JdbcProxy;
 import io.capstan.flink.mysql.schema.TableId;
@@ -63,6 +64,7 @@ public final class JdbcSnapshotPlanning implements SnapshotPlanning {
                 mysql.serverAddress(),
                 tables,
                 CaptureScope.SNAPSHOT_AND_BINLOG);
+        ForeignKeyNotice.log(mysql.foreignKeys(), tables);
         List<SnapshotTable> out = new ArrayList<>();
         for (TableId t : tables) {
             TransactionalEngines.require(t, mysql.storageEngine(t));
