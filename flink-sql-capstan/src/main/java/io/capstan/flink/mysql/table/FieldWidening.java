@@ -200,6 +200,9 @@ interface FieldWidening extends Serializable {
         if (DeclaredTypeRule.isMySqlMeaning(column, declared)) {
             return mySqlMeaning(column, declared, settings);
         }
+        if (CheckedNarrowing.accepts(column, mapped, declared)) {
+            return CheckedNarrowing.conversion(column, mapped, declared);
+        }
         if (!DeclaredTypeRule.isLosslessWideningIgnoringLength(mapped, declared)) {
             throw new IllegalArgumentException(
                     "not a lossless widening: "

@@ -61,7 +61,7 @@ class DeclaredSchemaCheckTest {
                         null,
                         Column.physical("amount", DataTypes.INT()),
                         Column.physical("updated_at", DataTypes.TIMESTAMP(3)),
-                        Column.physical("status", DataTypes.VARCHAR(8)));
+                        Column.physical("status", DataTypes.DATE()));
         assertThatThrownBy(
                         () ->
                                 DeclaredSchemaCheck.check(
@@ -74,7 +74,17 @@ class DeclaredSchemaCheckTest {
                 .hasMessageContaining(
                         "column 'updated_at': MySQL type TIMESTAMP(3) is read as TIMESTAMP_LTZ(3), declared TIMESTAMP(3)")
                 .hasMessageContaining("column 'status': MySQL type VARCHAR(16)")
-                .hasMessageContaining("declare VARCHAR(16) or STRING");
+                .hasMessageContaining("declare VARCHAR(16)");
+    }
+
+    @Test
+    void narrowerIntegersAndStringsAreAcceptedToBeCheckedPerValue() {
+        ResolvedSchema s =
+                schema(
+                        null,
+                        Column.physical("id", DataTypes.INT()),
+                        Column.physical("status", DataTypes.VARCHAR(8)));
+        DeclaredSchemaCheck.check(s, List.of(ordersShape("orders")), Optional.empty());
     }
 
     @Test
