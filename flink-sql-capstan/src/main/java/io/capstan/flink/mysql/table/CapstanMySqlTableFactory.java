@@ -100,6 +100,7 @@ public final class CapstanMySqlTableFactory implements DynamicTableSourceFactory
         options.add(SERVER_TIME_ZONE);
         options.add(SCAN_STARTUP_SPECIFIC_OFFSET_FILE);
         options.add(SCAN_STARTUP_SPECIFIC_OFFSET_POS);
+        options.add(CapstanMySqlTableOptions.SCAN_READ_CHANGELOG_AS_APPEND_ONLY);
         options.addAll(MySqlCdcCompatibleOptions.ALL);
         options.add(MySqlCdcCompatibleOptions.USE_LEGACY_JSON_FORMAT);
         return options;
@@ -138,7 +139,9 @@ public final class CapstanMySqlTableFactory implements DynamicTableSourceFactory
                 table,
                 context.getPhysicalRowDataType(),
                 context.getObjectIdentifier().asSummaryString(),
-                settings);
+                settings,
+                helper.getOptions()
+                        .get(CapstanMySqlTableOptions.SCAN_READ_CHANGELOG_AS_APPEND_ONLY));
     }
 
     /** At planning, before anything else: the SQL jar does not bundle the MySQL driver. */

@@ -63,4 +63,17 @@ public final class CapstanMySqlTableOptions {
                     .withDescription(
                             "With 'scan.startup.specific-offset.file': the position in that file"
                                     + " where a transaction starts, or the file's end.");
+
+    /**
+     * mysql-cdc's append-only reading: every change as an appended {@code +I} row, the kind it was
+     * in the {@code row_kind} metadata column.
+     */
+    public static final ConfigOption<Boolean> SCAN_READ_CHANGELOG_AS_APPEND_ONLY =
+            ConfigOptions.key("scan.read-changelog-as-append-only.enabled")
+                    .booleanType()
+                    .defaultValue(false)
+                    .withDescription(
+                            "Every change as an appended +I row (an update as two: its before and"
+                                    + " after images), its kind (+I, -U, +U, -D) in the 'row_kind'"
+                                    + " metadata column; the table is then insert-only.");
 }
