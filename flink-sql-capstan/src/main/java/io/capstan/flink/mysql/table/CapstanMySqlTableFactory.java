@@ -130,10 +130,7 @@ public final class CapstanMySqlTableFactory implements DynamicTableSourceFactory
         DeclaredSchemaCheck.check(schema, tables, table.chunkKeyColumn());
         DeclaredValueSettings settings =
                 DeclaredValueSettings.of(
-                        schema,
-                        tables.get(0),
-                        helper.getOptions(),
-                        () -> resolver.serverTimeZone(table));
+                        schema, tables, helper.getOptions(), () -> resolver.serverTimeZone(table));
 
         return new CapstanMySqlTableSource(
                 table,

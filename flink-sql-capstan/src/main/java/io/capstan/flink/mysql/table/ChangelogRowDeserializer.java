@@ -158,6 +158,13 @@ final class ChangelogRowDeserializer implements CapstanDeserializer<RowData> {
             List<String> columns = tableRow.getFieldNames();
             for (int i = 0; i < n; i++) {
                 int index = indexOf(columns, fieldNames[i]);
+                if (index < 0 && settings.lacks(event.tableId(), fieldNames[i])) {
+                    // a shard without this declared nullable column: NULL in its rows
+                    sourceIndex[i] = -1;
+                    getters[i] = row -> null;
+                    widenings[i] = FieldWidening.IDENTITY;
+                    continue;
+                }
                 if (index < 0) {
                     throw drifted(event, "column '" + fieldNames[i] + "' is not among its columns");
                 }

@@ -374,9 +374,10 @@ class MySqlCdcCorpusIT {
                                 "-U[418161258277847979, Germany, Berlin, West Town address 2]",
                                 "+U[418161258277847979, Germany, Hamburg, West Town address 2]",
                                 "-D[18446744073709551615, Germany, Berlin, null]")));
-        // MySqlConnectorITCase#testMetadataColumns, ddl/user_1.sql (user_table_1_1, with the
-        // column 'age' the DDL declares; mysql-cdc fills an absent column with NULL, capstan
-        // refuses it at planning)
+        // MySqlConnectorITCase#testMetadataColumns, ddl/user_1.sql: user_table_1_1 (with the
+        // column 'age' the DDL declares: a declared column no matched table has is refused at
+        // planning, where mysql-cdc fills it with NULL) and user_table_1_2 as there, without
+        // 'email' (a shard of another shape: NULL in its rows)
         all.add(
                 new Definition(
                         "MySqlConnectorITCase#testMetadataColumns",
@@ -388,7 +389,12 @@ class MySqlCdcCorpusIT {
                                         + " VARCHAR(255), age INT)",
                                 "INSERT INTO user_table_1_1 (id, name, address, phone_number,"
                                         + " email) VALUES (111,'user_111','Shanghai',"
-                                        + "'123567891234','user_111@foo.com')"),
+                                        + "'123567891234','user_111@foo.com')",
+                                "CREATE TABLE user_table_1_2 (id INTEGER NOT NULL PRIMARY KEY,"
+                                        + " name VARCHAR(255) NOT NULL DEFAULT 'flink', address"
+                                        + " VARCHAR(1024), phone_number VARCHAR(512))",
+                                "INSERT INTO user_table_1_2 VALUES (121,\"user_121\","
+                                        + "\"Shanghai\",\"123567891234\")"),
                         " db_name STRING METADATA FROM 'database_name' VIRTUAL,"
                                 + " table_name STRING METADATA VIRTUAL,"
                                 + " row_kind STRING METADATA FROM 'row_kind' VIRTUAL,"
@@ -403,13 +409,17 @@ class MySqlCdcCorpusIT {
                                 "scan.incremental.snapshot.chunk.size", "4"),
                         List.of(
                                 "+I[%db, user_table_1_1, +I, 111, user_111, Shanghai,"
-                                        + " 123567891234, user_111@foo.com, null]"),
+                                        + " 123567891234, user_111@foo.com, null]",
+                                "+I[%db, user_table_1_2, +I, 121, user_121, Shanghai,"
+                                        + " 123567891234, null, null]"),
                         List.of(
                                 "INSERT INTO user_table_1_1 (id, name, address, phone_number,"
                                         + " email) VALUES (300,'user_300','Hangzhou',"
                                         + "123567891234, 'user_300@foo.com')",
                                 "UPDATE user_table_1_1 SET address='Beijing' WHERE id=300",
-                                "DELETE FROM user_table_1_1 WHERE id=111"),
+                                "DELETE FROM user_table_1_1 WHERE id=111",
+                                "INSERT INTO user_table_1_2 VALUES (122,'user_122','Hangzhou',"
+                                        + "'123567891234')"),
                         List.of(
                                 "+I[%db, user_table_1_1, +I, 300, user_300, Hangzhou,"
                                         + " 123567891234, user_300@foo.com, null]",
@@ -418,7 +428,9 @@ class MySqlCdcCorpusIT {
                                 "+U[%db, user_table_1_1, +U, 300, user_300, Beijing,"
                                         + " 123567891234, user_300@foo.com, null]",
                                 "-D[%db, user_table_1_1, -D, 111, user_111, Shanghai,"
-                                        + " 123567891234, user_111@foo.com, null]")));
+                                        + " 123567891234, user_111@foo.com, null]",
+                                "+I[%db, user_table_1_2, +I, 122, user_122, Hangzhou,"
+                                        + " 123567891234, null, null]")));
         // MySqlConnectorITCase#testReadingWithDotTableName, ddl/customer3.0.sql
         all.add(
                 new Definition(

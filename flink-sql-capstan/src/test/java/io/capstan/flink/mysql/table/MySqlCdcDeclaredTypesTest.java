@@ -139,7 +139,7 @@ class MySqlCdcDeclaredTypesTest {
                         () ->
                                 DeclaredValueSettings.of(
                                         declared,
-                                        table,
+                                        List.of(table),
                                         new Configuration(),
                                         () -> ZoneId.of("Europe/Berlin")))
                 .isInstanceOf(ValidationException.class)
@@ -148,7 +148,7 @@ class MySqlCdcDeclaredTypesTest {
         assertThat(
                         DeclaredValueSettings.of(
                                         declared,
-                                        table,
+                                        List.of(table),
                                         new Configuration(),
                                         () -> ZoneId.of("+01:00"))
                                 .wallClockZone())
