@@ -101,6 +101,7 @@ public final class CapstanMySqlTableFactory implements DynamicTableSourceFactory
         options.add(SCAN_STARTUP_SPECIFIC_OFFSET_FILE);
         options.add(SCAN_STARTUP_SPECIFIC_OFFSET_POS);
         options.add(CapstanMySqlTableOptions.SCAN_READ_CHANGELOG_AS_APPEND_ONLY);
+        options.add(CapstanMySqlTableOptions.METADATA_OP_TS_SNAPSHOT_ROWS);
         options.addAll(MySqlCdcCompatibleOptions.ALL);
         options.add(MySqlCdcCompatibleOptions.USE_LEGACY_JSON_FORMAT);
         return options;
@@ -127,10 +128,16 @@ public final class CapstanMySqlTableFactory implements DynamicTableSourceFactory
 
         ResolvedSchema schema = context.getCatalogTable().getResolvedSchema();
         List<MySqlTableShape> tables = resolver.resolve(table);
-        DeclaredSchemaCheck.check(schema, tables, table.chunkKeyColumn());
+        BinaryTextEncoding binaryText = DebeziumValueOptions.binaryEncoding(raw);
+        DeclaredSchemaCheck.check(schema, tables, table.chunkKeyColumn(), binaryText);
+        DebeziumValueOptions.check(raw, schema, tables);
         DeclaredValueSettings settings =
                 DeclaredValueSettings.of(
-                        schema, tables, helper.getOptions(), () -> resolver.serverTimeZone(table));
+                        schema,
+                        tables,
+                        helper.getOptions(),
+                        binaryText,
+                        () -> resolver.serverTimeZone(table));
 
         return new CapstanMySqlTableSource(
                 table,

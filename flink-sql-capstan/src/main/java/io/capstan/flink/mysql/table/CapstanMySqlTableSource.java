@@ -135,7 +135,7 @@ public final class CapstanMySqlTableSource
 
     @Override
     public Map<String, DataType> listReadableMetadata() {
-        return MetadataColumn.readable(settings.opTsNotNull());
+        return MetadataColumn.readable(settings.opTsNotNull(), settings.opTsEpoch());
     }
 
     @Override
@@ -143,7 +143,7 @@ public final class CapstanMySqlTableSource
         List<MetadataColumn> columns = new ArrayList<>();
         for (String key : metadataKeys) {
             columns.add(
-                    MetadataColumn.ofKey(key, settings.opTsNotNull())
+                    MetadataColumn.ofKey(key, settings.opTsNotNull(), settings.opTsEpoch())
                             .orElseThrow(
                                     () ->
                                             new ValidationException(

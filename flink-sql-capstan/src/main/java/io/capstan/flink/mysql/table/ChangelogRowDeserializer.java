@@ -170,7 +170,8 @@ final class ChangelogRowDeserializer implements CapstanDeserializer<RowData> {
                 }
                 LogicalType mapped = tableRow.getTypeAt(index);
                 ColumnSchema column = event.schema().column(index);
-                if (!DeclaredTypeRule.fitsAtRuntime(column, mapped, fieldTypes[i])) {
+                if (!settings.readsBinaryAsText(column, fieldTypes[i])
+                        && !DeclaredTypeRule.fitsAtRuntime(column, mapped, fieldTypes[i])) {
                     throw drifted(
                             event,
                             "column '"

@@ -37,6 +37,18 @@ public final class DeclaredSchemaCheck {
             ResolvedSchema declared,
             List<MySqlTableShape> tables,
             Optional<String> chunkKeyColumn) {
+        check(declared, tables, chunkKeyColumn, BinaryTextEncoding.BYTES);
+    }
+
+    /**
+     * As {@link #check(ResolvedSchema, List, Optional)}, binary columns read as {@code binary}
+     * ({@code debezium.binary.handling.mode}): as text, they are declared {@code STRING}.
+     */
+    static void check(
+            ResolvedSchema declared,
+            List<MySqlTableShape> tables,
+            Optional<String> chunkKeyColumn,
+            BinaryTextEncoding binary) {
         if (tables.isEmpty()) {
             throw new IllegalArgumentException("no tables to check against");
         }
@@ -66,7 +78,7 @@ public final class DeclaredSchemaCheck {
         }
         // Each table on its own: shards may differ, each must fit the declaration.
         for (MySqlTableShape table : tables) {
-            List<String> own = tableProblems(declared, table, chunkKeyColumn, unknown);
+            List<String> own = tableProblems(declared, table, chunkKeyColumn, unknown, binary);
             if (!own.isEmpty()) {
                 problems.add(
                         (tables.size() > 1 ? "in " + table.tableId().quoted() + ": " : "")
@@ -108,7 +120,8 @@ public final class DeclaredSchemaCheck {
             ResolvedSchema declared,
             MySqlTableShape table,
             Optional<String> chunkKeyColumn,
-            List<String> unknown) {
+            List<String> unknown,
+            BinaryTextEncoding binary) {
         List<String> problems = new ArrayList<>();
         for (Column column : declared.getColumns()) {
             if (!column.isPhysical() || unknown.contains(column.getName())) {
@@ -130,6 +143,12 @@ public final class DeclaredSchemaCheck {
                 continue;
             }
             MySqlTableShape.Column m = mysql.get();
+            if (binary != BinaryTextEncoding.BYTES
+                    && m.mysqlColumn() != null
+                    && m.mysqlColumn().type().isBinaryString()
+                    && DebeziumValueOptions.isString(declaredType)) {
+                continue; // the text of the bytes (DebeziumValueOptions)
+            }
             DeclaredTypeRule.incompatibility(m.mysqlColumn(), m.flinkType(), declaredType)
                     .or(
                             () ->

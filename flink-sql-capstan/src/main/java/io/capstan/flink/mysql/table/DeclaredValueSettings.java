@@ -9,6 +9,7 @@ import org.apache.flink.configuration.ReadableConfig;
 import org.apache.flink.table.api.ValidationException;
 import org.apache.flink.table.catalog.Column;
 import org.apache.flink.table.catalog.ResolvedSchema;
+import org.apache.flink.table.types.logical.LogicalType;
 import org.apache.flink.table.types.logical.LogicalTypeRoot;
 
 import javax.annotation.Nullable;
@@ -36,13 +37,19 @@ import java.util.function.Supplier;
  *     then 0 (the epoch) for rows read by the snapshot, else NULL
  * @param absentColumns the declared columns each matched table lacks when the table is planned (a
  *     shard of another shape): NULL in its rows. Only tables that lack one are keys.
+ * @param binaryText how binary columns declared {@code STRING} are encoded ({@code
+ *     debezium.binary.handling.mode}); {@link BinaryTextEncoding#BYTES} when they are not
+ * @param opTsEpoch {@code metadata.op-ts.snapshot-rows} = {@code epoch}: a nullable {@code op_ts}
+ *     is 0 (the epoch) for rows read by the snapshot, as in mysql-cdc, instead of NULL
  */
 @Internal
 public record DeclaredValueSettings(
         @Nullable ZoneId wallClockZone,
         boolean legacyJson,
         boolean opTsNotNull,
-        Map<TableId, Set<String>> absentColumns)
+        Map<TableId, Set<String>> absentColumns,
+        BinaryTextEncoding binaryText,
+        boolean opTsEpoch)
         implements Serializable {
 
     /**
@@ -59,7 +66,15 @@ public record DeclaredValueSettings(
     /** Settings for tables that have every declared column. */
     public DeclaredValueSettings(
             @Nullable ZoneId wallClockZone, boolean legacyJson, boolean opTsNotNull) {
-        this(wallClockZone, legacyJson, opTsNotNull, Map.of());
+        this(wallClockZone, legacyJson, opTsNotNull, Map.of(), BinaryTextEncoding.BYTES, false);
+    }
+
+    /** Whether a value of {@code column} declared {@code declared} is the text of its bytes. */
+    boolean readsBinaryAsText(@Nullable ColumnSchema column, LogicalType declared) {
+        return binaryText != BinaryTextEncoding.BYTES
+                && column != null
+                && column.type().isBinaryString()
+                && DebeziumValueOptions.isString(declared);
     }
 
     /** Whether {@code table} lacked the declared column {@code column} when it was planned. */
@@ -86,7 +101,16 @@ public record DeclaredValueSettings(
             ResolvedSchema declared,
             List<MySqlTableShape> tables,
             ReadableConfig options,
+            BinaryTextEncoding binaryText,
             Supplier<ZoneId> serverZone) {
+        String opTs = options.get(CapstanMySqlTableOptions.METADATA_OP_TS_SNAPSHOT_ROWS).trim();
+        if (!opTs.equals(CapstanMySqlTableOptions.OP_TS_NULL)
+                && !opTs.equals(CapstanMySqlTableOptions.OP_TS_EPOCH)) {
+            throw new ValidationException(
+                    "Option '"
+                            + CapstanMySqlTableOptions.METADATA_OP_TS_SNAPSHOT_ROWS.key()
+                            + "' must be 'null' or 'epoch'.");
+        }
         ZoneId zone = null;
         List<String> wallClocks = new ArrayList<>();
         for (MySqlTableShape table : tables) {
@@ -117,7 +141,9 @@ public record DeclaredValueSettings(
                 zone,
                 options.get(MySqlCdcCompatibleOptions.USE_LEGACY_JSON_FORMAT),
                 opTsNotNull,
-                DeclaredSchemaCheck.absentColumns(declared, tables));
+                DeclaredSchemaCheck.absentColumns(declared, tables),
+                binaryText,
+                opTs.equals(CapstanMySqlTableOptions.OP_TS_EPOCH));
     }
 
     /** The declared columns that show a MySQL TIMESTAMP as a wall clock. */

@@ -197,6 +197,9 @@ interface FieldWidening extends Serializable {
             LogicalType mapped,
             LogicalType declared,
             DeclaredValueSettings settings) {
+        if (settings.readsBinaryAsText(column, declared)) {
+            return settings.binaryText().encoder();
+        }
         if (DeclaredTypeRule.isMySqlMeaning(column, declared)) {
             return mySqlMeaning(column, declared, settings);
         }

@@ -304,6 +304,90 @@ class MySqlCdcDeclaredTypesIT {
         return out;
     }
 
+    // ------------------------------------------- debezium.binary.handling.mode, op_ts as epoch
+
+    /**
+     * With {@code debezium.binary.handling.mode}, binary columns declared STRING are the text
+     * Debezium makes of their bytes, compared with MySQL's own TO_BASE64 and HEX; a nullable {@code
+     * op_ts} with {@code metadata.op-ts.snapshot-rows = 'epoch'} is 0 for snapshot rows; {@code
+     * debezium.enable.time.adjuster = 'true'} is accepted (no DATE, DATETIME or YEAR column).
+     */
+    @ParameterizedTest(name = "{0}")
+    @CsvSource({"base64, TO_BASE64(%s)", "hex, LOWER(HEX(%s))"})
+    void binaryColumnsAsDebeziumTextAndOpTsAsEpochInSnapshotAndBinlog(String mode, String function)
+            throws Exception {
+        String table = "bin_" + mode;
+        String rows = "(1, x'0102ff', x'00'), (2, x'', NULL), (3, NULL, REPEAT(x'fe', 100))";
+        DB.execute(
+                "CREATE TABLE "
+                        + table
+                        + " (id INT NOT NULL PRIMARY KEY, b VARBINARY(16),"
+                        + " blob_c BLOB)",
+                "INSERT INTO " + table + " VALUES " + rows);
+        Map<String, String> o = initialOptions(DB, table);
+        o.put("debezium.binary.handling.mode", mode);
+        o.put("debezium.enable.time.adjuster", "true");
+        o.put("metadata.op-ts.snapshot-rows", "epoch");
+        tEnv.executeSql(
+                createTable(
+                        table,
+                        "id INT NOT NULL, b STRING, blob_c STRING,"
+                                + " op_ts TIMESTAMP_LTZ(3) METADATA VIRTUAL,"
+                                + " PRIMARY KEY (id) NOT ENFORCED",
+                        o));
+        Set<Long> before = binlogDumpThreads(DB);
+        try (ChangelogCollector changes =
+                new ChangelogCollector(tEnv.executeSql("SELECT * FROM " + table))) {
+            awaitBinlogReader(DB, before, TIMEOUT);
+            Instant binlogStart = Instant.now().minusSeconds(5);
+            DB.execute(
+                    "INSERT INTO "
+                            + table
+                            + " VALUES (11, x'0102ff', x'00'), (12, x'', NULL),"
+                            + " (13, NULL, REPEAT(x'fe', 100))");
+            List<Row> got = changes.awaitCount(6, TIMEOUT);
+            Map<Integer, List<Object>> mysql = new TreeMap<>();
+            try (Connection c = DB.openRootConnection();
+                    Statement st = c.createStatement();
+                    ResultSet rs =
+                            st.executeQuery(
+                                    "SELECT id, "
+                                            + String.format(function, "b")
+                                            + ", "
+                                            + String.format(function, "blob_c")
+                                            + " FROM "
+                                            + table)) {
+                while (rs.next()) {
+                    // TO_BASE64 breaks lines every 76 characters; Debezium's text does not
+                    mysql.put(
+                            rs.getInt(1),
+                            Arrays.asList(unwrap(rs.getString(2)), unwrap(rs.getString(3))));
+                }
+            }
+            for (Row r : got) {
+                int id = (Integer) r.getField(0);
+                assertThat(Arrays.asList(r.getField(1), r.getField(2)))
+                        .as("row %s", id)
+                        .isEqualTo(mysql.get(id));
+                Instant opTs = (Instant) r.getField(3);
+                if (id < 10) {
+                    assertThat(opTs).as("op_ts of a snapshot row").isEqualTo(Instant.EPOCH);
+                } else {
+                    assertThat(opTs).as("op_ts of a binlog row").isAfter(binlogStart);
+                }
+            }
+            assertThat(mysql.get(1))
+                    .containsExactly(
+                            mode.equals("hex") ? "0102ff" : "AQL/",
+                            mode.equals("hex") ? "00" : "AA==");
+            assertThat(mysql.get(2)).containsExactly("", null);
+        }
+    }
+
+    private static String unwrap(String text) {
+        return text == null ? null : text.replace("\n", "");
+    }
+
     // ------------------------------------------------------- narrower declarations, checked
 
     private static final String NARROW_MYSQL =

@@ -141,6 +141,7 @@ class MySqlCdcDeclaredTypesTest {
                                         declared,
                                         List.of(table),
                                         new Configuration(),
+                                        BinaryTextEncoding.BYTES,
                                         () -> ZoneId.of("Europe/Berlin")))
                 .isInstanceOf(ValidationException.class)
                 .hasMessageContaining("'ts' is part of the declared PRIMARY KEY")
@@ -150,6 +151,7 @@ class MySqlCdcDeclaredTypesTest {
                                         declared,
                                         List.of(table),
                                         new Configuration(),
+                                        BinaryTextEncoding.BYTES,
                                         () -> ZoneId.of("+01:00"))
                                 .wallClockZone())
                 .isEqualTo(ZoneId.of("+01:00"));
