@@ -100,6 +100,8 @@ public final class CapstanMySqlTableFactory implements DynamicTableSourceFactory
         options.add(SERVER_TIME_ZONE);
         options.add(SCAN_STARTUP_SPECIFIC_OFFSET_FILE);
         options.add(SCAN_STARTUP_SPECIFIC_OFFSET_POS);
+        options.add(CapstanMySqlTableOptions.SCAN_READ_CHANGELOG_AS_APPEND_ONLY);
+        options.add(CapstanMySqlTableOptions.METADATA_OP_TS_SNAPSHOT_ROWS);
         options.addAll(MySqlCdcCompatibleOptions.ALL);
         options.add(MySqlCdcCompatibleOptions.USE_LEGACY_JSON_FORMAT);
         return options;
@@ -126,19 +128,24 @@ public final class CapstanMySqlTableFactory implements DynamicTableSourceFactory
 
         ResolvedSchema schema = context.getCatalogTable().getResolvedSchema();
         List<MySqlTableShape> tables = resolver.resolve(table);
-        DeclaredSchemaCheck.check(schema, tables, table.chunkKeyColumn());
+        BinaryTextEncoding binaryText = DebeziumValueOptions.binaryEncoding(raw);
+        DeclaredSchemaCheck.check(schema, tables, table.chunkKeyColumn(), binaryText);
+        DebeziumValueOptions.check(raw, schema, tables);
         DeclaredValueSettings settings =
                 DeclaredValueSettings.of(
                         schema,
-                        tables.get(0),
+                        tables,
                         helper.getOptions(),
+                        binaryText,
                         () -> resolver.serverTimeZone(table));
 
         return new CapstanMySqlTableSource(
                 table,
                 context.getPhysicalRowDataType(),
                 context.getObjectIdentifier().asSummaryString(),
-                settings);
+                settings,
+                helper.getOptions()
+                        .get(CapstanMySqlTableOptions.SCAN_READ_CHANGELOG_AS_APPEND_ONLY));
     }
 
     /** At planning, before anything else: the SQL jar does not bundle the MySQL driver. */

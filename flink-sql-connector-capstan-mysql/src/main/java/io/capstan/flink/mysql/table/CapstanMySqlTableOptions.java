@@ -63,4 +63,34 @@ public final class CapstanMySqlTableOptions {
                     .withDescription(
                             "With 'scan.startup.specific-offset.file': the position in that file"
                                     + " where a transaction starts, or the file's end.");
+
+    /**
+     * mysql-cdc's append-only reading: every change as an appended {@code +I} row, the kind it was
+     * in the {@code row_kind} metadata column.
+     */
+    public static final ConfigOption<Boolean> SCAN_READ_CHANGELOG_AS_APPEND_ONLY =
+            ConfigOptions.key("scan.read-changelog-as-append-only.enabled")
+                    .booleanType()
+                    .defaultValue(false)
+                    .withDescription(
+                            "Every change as an appended +I row (an update as two: its before and"
+                                    + " after images), its kind (+I, -U, +U, -D) in the 'row_kind'"
+                                    + " metadata column; the table is then insert-only.");
+
+    /** {@link #METADATA_OP_TS_SNAPSHOT_ROWS}: NULL, no commit time (the default). */
+    public static final String OP_TS_NULL = "null";
+
+    /** {@link #METADATA_OP_TS_SNAPSHOT_ROWS}: 0, the epoch, as mysql-cdc gives. */
+    public static final String OP_TS_EPOCH = "epoch";
+
+    /** The {@code op_ts} of a snapshot row where the column is declared nullable. */
+    public static final ConfigOption<String> METADATA_OP_TS_SNAPSHOT_ROWS =
+            ConfigOptions.key("metadata.op-ts.snapshot-rows")
+                    .stringType()
+                    .defaultValue(OP_TS_NULL)
+                    .withDescription(
+                            "The 'op_ts' metadata column of rows read by the snapshot, where it is"
+                                    + " declared nullable: 'null' (the default: such a row has no"
+                                    + " commit time) or 'epoch' (0, 1970-01-01 00:00:00Z, as"
+                                    + " mysql-cdc gives). Declared NOT NULL it is always 'epoch'.");
 }

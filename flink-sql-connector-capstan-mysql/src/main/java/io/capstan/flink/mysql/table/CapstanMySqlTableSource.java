@@ -30,7 +30,8 @@ import java.util.Objects;
 
 /**
  * The scan side of a {@code capstan-mysql} table: a changelog (+I, -U, +U, -D; insert-only in
- * {@code snapshot} mode) of the projected columns and the requested metadata columns.
+ * {@code snapshot} mode and with {@code scan.read-changelog-as-append-only.enabled}) of the
+ * projected columns and the requested metadata columns.
  *
  * <p>It hands the planner a {@link DataStreamScanProvider} rather than a {@code SourceProvider} so
  * that the source operator gets a name we choose (the table and patterns, never options) and the
@@ -46,6 +47,9 @@ public final class CapstanMySqlTableSource
     private final String tableName;
     private final DeclaredValueSettings settings;
 
+    /** {@code scan.read-changelog-as-append-only.enabled}: every change an appended +I row. */
+    private final boolean appendOnly;
+
     /** The physical columns produced, after projection push-down. */
     private DataType physicalDataType;
 
@@ -60,6 +64,16 @@ public final class CapstanMySqlTableSource
             DataType physicalDataType,
             String tableName,
             DeclaredValueSettings settings) {
+        this(config, physicalDataType, tableName, settings, false);
+    }
+
+    CapstanMySqlTableSource(
+            MySqlTableDefinition config,
+            DataType physicalDataType,
+            String tableName,
+            DeclaredValueSettings settings,
+            boolean appendOnly) {
+        this.appendOnly = appendOnly;
         this.config = Objects.requireNonNull(config);
         this.settings = Objects.requireNonNull(settings);
         this.physicalDataType = Objects.requireNonNull(physicalDataType);
@@ -69,7 +83,7 @@ public final class CapstanMySqlTableSource
 
     @Override
     public ChangelogMode getChangelogMode() {
-        return config.startupMode() == StartupMode.SNAPSHOT
+        return config.startupMode() == StartupMode.SNAPSHOT || appendOnly
                 ? ChangelogMode.insertOnly()
                 : ChangelogMode.all();
     }
@@ -110,7 +124,8 @@ public final class CapstanMySqlTableSource
     CapstanMySqlSource<RowData> createSource(TypeInformation<RowData> producedType) {
         RowType physical = (RowType) physicalDataType.getLogicalType();
         ChangelogRowDeserializer deserializer =
-                new ChangelogRowDeserializer(producedType, physical, metadata, settings);
+                new ChangelogRowDeserializer(
+                        producedType, physical, metadata, settings, appendOnly);
         return CapstanMySqlSource.of(
                 config.source()
                         .withSnapshotColumns(physical.getFieldNames())
@@ -120,7 +135,7 @@ public final class CapstanMySqlTableSource
 
     @Override
     public Map<String, DataType> listReadableMetadata() {
-        return MetadataColumn.readable(settings.opTsNotNull());
+        return MetadataColumn.readable(settings.opTsNotNull(), settings.opTsEpoch());
     }
 
     @Override
@@ -128,7 +143,7 @@ public final class CapstanMySqlTableSource
         List<MetadataColumn> columns = new ArrayList<>();
         for (String key : metadataKeys) {
             columns.add(
-                    MetadataColumn.ofKey(key, settings.opTsNotNull())
+                    MetadataColumn.ofKey(key, settings.opTsNotNull(), settings.opTsEpoch())
                             .orElseThrow(
                                     () ->
                                             new ValidationException(
@@ -158,7 +173,8 @@ public final class CapstanMySqlTableSource
     @Override
     public DynamicTableSource copy() {
         CapstanMySqlTableSource copy =
-                new CapstanMySqlTableSource(config, physicalDataType, tableName, settings);
+                new CapstanMySqlTableSource(
+                        config, physicalDataType, tableName, settings, appendOnly);
         copy.metadata = metadata;
         copy.producedDataType = producedDataType;
         return copy;
@@ -183,6 +199,7 @@ public final class CapstanMySqlTableSource
         return config.equals(that.config)
                 && tableName.equals(that.tableName)
                 && settings.equals(that.settings)
+                && appendOnly == that.appendOnly
                 && physicalDataType.equals(that.physicalDataType)
                 && metadata.equals(that.metadata)
                 && producedDataType.equals(that.producedDataType);
@@ -190,7 +207,7 @@ public final class CapstanMySqlTableSource
 
     @Override
     public int hashCode() {
-        return Objects.hash(config, tableName, physicalDataType, metadata, settings);
+        return Objects.hash(config, tableName, physicalDataType, metadata, settings, appendOnly);
     }
 
     @Override

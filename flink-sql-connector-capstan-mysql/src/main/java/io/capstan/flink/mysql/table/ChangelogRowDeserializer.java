@@ -40,6 +40,9 @@ final class ChangelogRowDeserializer implements CapstanDeserializer<RowData> {
     private final MetadataColumn[] metadata;
     private final DeclaredValueSettings settings;
 
+    /** Every row +I; {@code row_kind} still tells the change's own kind. */
+    private final boolean appendOnly;
+
     private transient TableSchema lastSchema;
     private transient Projection lastProjection;
     private transient Map<TableSchema, Projection> projections;
@@ -63,6 +66,21 @@ final class ChangelogRowDeserializer implements CapstanDeserializer<RowData> {
             RowType physicalFields,
             List<MetadataColumn> metadata,
             DeclaredValueSettings settings) {
+        this(producedType, physicalFields, metadata, settings, false);
+    }
+
+    /**
+     * @param appendOnly every change as an appended {@code +I} row ({@code
+     *     scan.read-changelog-as-append-only.enabled}); the {@code row_kind} metadata column tells
+     *     what it was
+     */
+    ChangelogRowDeserializer(
+            TypeInformation<RowData> producedType,
+            RowType physicalFields,
+            List<MetadataColumn> metadata,
+            DeclaredValueSettings settings,
+            boolean appendOnly) {
+        this.appendOnly = appendOnly;
         this.producedType = producedType;
         this.fieldNames = physicalFields.getFieldNames().toArray(new String[0]);
         this.fieldTypes = physicalFields.getChildren().toArray(new LogicalType[0]);
@@ -102,7 +120,8 @@ final class ChangelogRowDeserializer implements CapstanDeserializer<RowData> {
 
     private RowData row(Projection projection, RowData image, RowKind kind, ChangeEvent event) {
         int physical = fieldNames.length;
-        GenericRowData row = new GenericRowData(kind, physical + metadata.length);
+        GenericRowData row =
+                new GenericRowData(appendOnly ? RowKind.INSERT : kind, physical + metadata.length);
         projection.copy(image, row, event);
         for (int i = 0; i < metadata.length; i++) {
             row.setField(physical + i, metadata[i].read(event, kind, names));
@@ -139,12 +158,20 @@ final class ChangelogRowDeserializer implements CapstanDeserializer<RowData> {
             List<String> columns = tableRow.getFieldNames();
             for (int i = 0; i < n; i++) {
                 int index = indexOf(columns, fieldNames[i]);
+                if (index < 0 && settings.lacks(event.tableId(), fieldNames[i])) {
+                    // a shard without this declared nullable column: NULL in its rows
+                    sourceIndex[i] = -1;
+                    getters[i] = row -> null;
+                    widenings[i] = FieldWidening.IDENTITY;
+                    continue;
+                }
                 if (index < 0) {
                     throw drifted(event, "column '" + fieldNames[i] + "' is not among its columns");
                 }
                 LogicalType mapped = tableRow.getTypeAt(index);
                 ColumnSchema column = event.schema().column(index);
-                if (!DeclaredTypeRule.fitsAtRuntime(column, mapped, fieldTypes[i])) {
+                if (!settings.readsBinaryAsText(column, fieldTypes[i])
+                        && !DeclaredTypeRule.fitsAtRuntime(column, mapped, fieldTypes[i])) {
                     throw drifted(
                             event,
                             "column '"

@@ -96,12 +96,6 @@ final class DebeziumPassThroughOptions {
                         "capstan keeps the microseconds MySQL stores; declare TIMESTAMP(3) or"
                                 + " TIME(3) for milliseconds, and remove the option."));
         RULES.put(
-                "debezium.binary.handling.mode",
-                Rule.harmlessOnly(
-                        Set.of("bytes"),
-                        "capstan reads binary columns as BYTES; encode them in the query (e.g."
-                                + " TO_BASE64), and remove the option."));
-        RULES.put(
                 "debezium.event.processing.failure.handling.mode",
                 Rule.harmlessOnly(
                         Set.of("fail"),
@@ -202,6 +196,9 @@ final class DebeziumPassThroughOptions {
             String key = e.getKey();
             if (!key.startsWith(PREFIX)) {
                 continue;
+            }
+            if (DebeziumValueOptions.KEYS.contains(key)) {
+                continue; // decided with the declared table: DebeziumValueOptions
             }
             String value = e.getValue() == null ? "" : e.getValue();
             Mapping m = MAPPINGS.get(key);

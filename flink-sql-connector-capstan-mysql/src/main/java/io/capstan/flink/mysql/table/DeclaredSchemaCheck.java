@@ -1,5 +1,7 @@
 package io.capstan.flink.mysql.table;
 
+import io.capstan.flink.mysql.schema.TableId;
+
 import org.apache.flink.annotation.Internal;
 import org.apache.flink.table.api.ValidationException;
 import org.apache.flink.table.catalog.Column;
@@ -10,16 +12,19 @@ import org.apache.flink.table.types.logical.LogicalType;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Locale;
+import java.util.Map;
 import java.util.Optional;
 import java.util.Set;
+import java.util.TreeMap;
 import java.util.TreeSet;
 import java.util.stream.Collectors;
 
 /**
- * Checks at planning time that the table declared in {@code CREATE TABLE} fits the MySQL tables it
- * reads: every declared physical column exists (by name), its declared type can hold the column's
- * values ({@link DeclaredTypeRule}), the declared PRIMARY KEY is the tables' key (or, for tables
- * without one, the chunk key column), and all tables matched by the patterns have the same shape.
+ * Checks at planning time that the table declared in {@code CREATE TABLE} fits each MySQL table it
+ * reads: every declared physical column exists (by name) in some table, its declared type can hold
+ * the column's values in every table that has it ({@link DeclaredTypeRule}), a table that lacks it
+ * (a shard of another shape) only where it is declared nullable (its rows hold NULL there), and the
+ * declared PRIMARY KEY is each table's key (or, for tables without one, the chunk key column).
  * Every problem is reported in one message naming table, column and types, never a value. Pure
  * logic.
  */
@@ -32,27 +37,118 @@ public final class DeclaredSchemaCheck {
             ResolvedSchema declared,
             List<MySqlTableShape> tables,
             Optional<String> chunkKeyColumn) {
+        check(declared, tables, chunkKeyColumn, BinaryTextEncoding.BYTES);
+    }
+
+    /**
+     * As {@link #check(ResolvedSchema, List, Optional)}, binary columns read as {@code binary}
+     * ({@code debezium.binary.handling.mode}): as text, they are declared {@code STRING}.
+     */
+    static void check(
+            ResolvedSchema declared,
+            List<MySqlTableShape> tables,
+            Optional<String> chunkKeyColumn,
+            BinaryTextEncoding binary) {
         if (tables.isEmpty()) {
             throw new IllegalArgumentException("no tables to check against");
         }
         MySqlTableShape first = tables.get(0);
-        for (MySqlTableShape other : tables.subList(1, tables.size())) {
-            sameShape(first, other);
-        }
-
-        List<String> problems = new ArrayList<>();
         List<String> unknown = new ArrayList<>();
         for (Column column : declared.getColumns()) {
-            if (!column.isPhysical()) {
-                continue;
-            }
-            Optional<MySqlTableShape.Column> mysql = first.column(column.getName());
-            if (mysql.isEmpty()) {
+            if (column.isPhysical()
+                    && tables.stream().allMatch(t -> t.column(column.getName()).isEmpty())) {
                 unknown.add(column.getName());
+            }
+        }
+        List<String> problems = new ArrayList<>();
+        if (!unknown.isEmpty()) {
+            problems.add(
+                    "column(s) "
+                            + quoted(unknown)
+                            + (tables.size() > 1
+                                    ? " do not exist in any matched MySQL table; the columns of "
+                                            + first.tableId().quoted()
+                                            + " are "
+                                    : " do not exist in the MySQL table; its columns are ")
+                            + quoted(
+                                    first.columns().stream()
+                                            .map(MySqlTableShape.Column::name)
+                                            .collect(Collectors.toList()))
+                            + ".");
+        }
+        // Each table on its own: shards may differ, each must fit the declaration.
+        for (MySqlTableShape table : tables) {
+            List<String> own = tableProblems(declared, table, chunkKeyColumn, unknown, binary);
+            if (!own.isEmpty()) {
+                problems.add(
+                        (tables.size() > 1 ? "in " + table.tableId().quoted() + ": " : "")
+                                + String.join("\n  ", own));
+            }
+        }
+        if (!problems.isEmpty()) {
+            throw new ValidationException(
+                    "The declared table does not fit MySQL table "
+                            + first.tableId().quoted()
+                            + (tables.size() > 1
+                                    ? " (and the " + (tables.size() - 1) + " other matched tables)"
+                                    : "")
+                            + ":\n  "
+                            + String.join("\n  ", problems));
+        }
+    }
+
+    /**
+     * The declared physical columns each table lacks (by declared name), for the tables that lack
+     * one: a declared nullable column a shard lacks is NULL in its rows.
+     */
+    public static Map<TableId, Set<String>> absentColumns(
+            ResolvedSchema declared, List<MySqlTableShape> tables) {
+        Map<TableId, Set<String>> absent = new TreeMap<>();
+        for (MySqlTableShape table : tables) {
+            for (Column column : declared.getColumns()) {
+                if (column.isPhysical() && table.column(column.getName()).isEmpty()) {
+                    absent.computeIfAbsent(table.tableId(), t -> new TreeSet<>())
+                            .add(column.getName());
+                }
+            }
+        }
+        return absent;
+    }
+
+    /** What keeps one table from fitting the declaration (the unknown columns aside). */
+    private static List<String> tableProblems(
+            ResolvedSchema declared,
+            MySqlTableShape table,
+            Optional<String> chunkKeyColumn,
+            List<String> unknown,
+            BinaryTextEncoding binary) {
+        List<String> problems = new ArrayList<>();
+        for (Column column : declared.getColumns()) {
+            if (!column.isPhysical() || unknown.contains(column.getName())) {
                 continue;
             }
             LogicalType declaredType = column.getDataType().getLogicalType();
+            Optional<MySqlTableShape.Column> mysql = table.column(column.getName());
+            if (mysql.isEmpty()) {
+                if (!declaredType.isNullable()) {
+                    problems.add(
+                            "column '"
+                                    + column.getName()
+                                    + "' is declared NOT NULL, but "
+                                    + table.tableId().quoted()
+                                    + " has no such column (its rows would hold NULL there);"
+                                    + " declare the column without NOT NULL (and outside the"
+                                    + " PRIMARY KEY), or narrow the patterns.");
+                }
+                continue;
+            }
             MySqlTableShape.Column m = mysql.get();
+            if (binary != BinaryTextEncoding.BYTES
+                    && m.mysqlColumn() != null
+                    && m.mysqlColumn().type().isBinaryString()
+                    && DebeziumValueOptions.isString(declaredType)) {
+                continue; // the text of the bytes (DebeziumValueOptions)
+            }
             DeclaredTypeRule.incompatibility(m.mysqlColumn(), m.flinkType(), declaredType)
                     .or(
                             () ->
@@ -73,39 +169,17 @@ public final class DeclaredSchemaCheck {
                                                     + reason
                                                     + "."));
         }
-        if (!unknown.isEmpty()) {
-            problems.add(
-                    0,
-                    "column(s) "
-                            + quoted(unknown)
-                            + " do not exist in the MySQL table; its columns are "
-                            + quoted(
-                                    first.columns().stream()
-                                            .map(MySqlTableShape.Column::name)
-                                            .collect(Collectors.toList()))
-                            + ".");
-        }
         chunkKeyColumn.ifPresent(
                 key -> {
-                    if (first.column(key).isEmpty()) {
+                    if (table.column(key).isEmpty()) {
                         problems.add(
                                 "option 'scan.incremental.snapshot.chunk.key-column' names '"
                                         + key
                                         + "', which is not a column of the MySQL table.");
                     }
                 });
-        primaryKeyProblem(declared, first, chunkKeyColumn).ifPresent(problems::add);
-
-        if (!problems.isEmpty()) {
-            throw new ValidationException(
-                    "The declared table does not fit MySQL table "
-                            + first.tableId().quoted()
-                            + (tables.size() > 1
-                                    ? " (and the " + (tables.size() - 1) + " other matched tables)"
-                                    : "")
-                            + ":\n  "
-                            + String.join("\n  ", problems));
-        }
+        primaryKeyProblem(declared, table, chunkKeyColumn).ifPresent(problems::add);
+        return problems;
     }
 
     private static Optional<String> primaryKeyProblem(
@@ -140,48 +214,6 @@ public final class DeclaredSchemaCheck {
                         + " primary key, or declare the column named by"
                         + " 'scan.incremental.snapshot.chunk.key-column' (a column whose values are"
                         + " unique).");
-    }
-
-    /** Tables read as one must have the same columns (by name), types and key. */
-    private static void sameShape(MySqlTableShape first, MySqlTableShape other) {
-        List<String> differences = new ArrayList<>();
-        for (MySqlTableShape.Column c : first.columns()) {
-            Optional<MySqlTableShape.Column> o = other.column(c.name());
-            if (o.isEmpty()) {
-                differences.add("column '" + c.name() + "' is missing");
-            } else if (!o.get().flinkType().equals(c.flinkType())) {
-                differences.add(
-                        "column '"
-                                + c.name()
-                                + "' is "
-                                + o.get().mysqlType() // the type text says NOT NULL itself
-                                + " instead of "
-                                + c.mysqlType());
-            }
-        }
-        for (MySqlTableShape.Column c : other.columns()) {
-            if (first.column(c.name()).isEmpty()) {
-                differences.add("it has an extra column '" + c.name() + "'");
-            }
-        }
-        if (!lowerSet(first.keyColumns()).equals(lowerSet(other.keyColumns()))) {
-            differences.add(
-                    "its primary key is "
-                            + quoted(other.keyColumns())
-                            + " instead of "
-                            + quoted(first.keyColumns()));
-        }
-        if (!differences.isEmpty()) {
-            throw new ValidationException(
-                    "The tables matched by 'database-name' and 'table-name' must have the same"
-                            + " shape to be read as one table, but "
-                            + other.tableId().quoted()
-                            + " differs from "
-                            + first.tableId().quoted()
-                            + ": "
-                            + String.join("; ", differences)
-                            + ". Narrow the patterns or align the tables.");
-        }
     }
 
     private static Set<String> lowerSet(List<String> names) {

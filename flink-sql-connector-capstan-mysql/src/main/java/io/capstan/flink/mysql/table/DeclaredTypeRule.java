@@ -39,8 +39,9 @@ import java.util.Optional;
  * {@code TIMESTAMP} as {@code TIMESTAMP}, {@code SET} as {@code ARRAY<STRING>}, {@code FLOAT} and
  * {@code DOUBLE} as {@code DECIMAL}, spatial types as {@code STRING}. Nothing else converts across
  * families (no number or date declared as {@code STRING}): declare the mapped type and {@code CAST}
- * in the query, so text formats are Flink's, not invented here. A declared {@code NOT NULL} needs a
- * MySQL {@code NOT NULL} column. Pure logic, no I/O.
+ * in the query, so text formats are Flink's, not invented here. Narrower integers, {@code VARCHAR}s
+ * and {@code VARBINARY}s are accepted and checked per value ({@link CheckedNarrowing}). A declared
+ * {@code NOT NULL} needs a MySQL {@code NOT NULL} column. Pure logic, no I/O.
  */
 @Internal
 public final class DeclaredTypeRule {
@@ -69,7 +70,9 @@ public final class DeclaredTypeRule {
      */
     public static Optional<String> incompatibility(
             @Nullable ColumnSchema column, LogicalType mapped, LogicalType declared) {
-        if (isLosslessWidening(mapped, declared) || isMySqlMeaning(column, declared)) {
+        if (isLosslessWidening(mapped, declared)
+                || isMySqlMeaning(column, declared)
+                || CheckedNarrowing.accepts(column, mapped, declared)) {
             return Optional.empty();
         }
         return Optional.of(hint(column, mapped, declared));
@@ -165,12 +168,13 @@ public final class DeclaredTypeRule {
 
     /**
      * Whether a running job can keep producing {@code declared} from {@code column}: {@link
-     * #isLosslessWideningIgnoringLength} or {@link #isMySqlMeaning}.
+     * #isLosslessWideningIgnoringLength}, {@link #isMySqlMeaning} or a {@link CheckedNarrowing}.
      */
     public static boolean fitsAtRuntime(
             @Nullable ColumnSchema column, LogicalType mapped, LogicalType declared) {
         return isLosslessWideningIgnoringLength(mapped, declared)
-                || isMySqlMeaning(column, declared);
+                || isMySqlMeaning(column, declared)
+                || CheckedNarrowing.accepts(column, mapped, declared);
     }
 
     /** Whether every value of {@code mapped} is representable, exactly, as {@code declared}. */

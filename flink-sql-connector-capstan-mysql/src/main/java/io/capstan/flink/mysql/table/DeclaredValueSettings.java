@@ -2,12 +2,14 @@ package io.capstan.flink.mysql.table;
 
 import io.capstan.flink.mysql.schema.ColumnSchema;
 import io.capstan.flink.mysql.schema.MySqlType;
+import io.capstan.flink.mysql.schema.TableId;
 
 import org.apache.flink.annotation.Internal;
 import org.apache.flink.configuration.ReadableConfig;
 import org.apache.flink.table.api.ValidationException;
 import org.apache.flink.table.catalog.Column;
 import org.apache.flink.table.catalog.ResolvedSchema;
+import org.apache.flink.table.types.logical.LogicalType;
 import org.apache.flink.table.types.logical.LogicalTypeRoot;
 
 import javax.annotation.Nullable;
@@ -15,7 +17,12 @@ import javax.annotation.Nullable;
 import java.io.Serializable;
 import java.time.ZoneId;
 import java.util.ArrayList;
+import java.util.Collections;
 import java.util.List;
+import java.util.Map;
+import java.util.Set;
+import java.util.TreeMap;
+import java.util.TreeSet;
 import java.util.function.Supplier;
 
 /**
@@ -28,10 +35,21 @@ import java.util.function.Supplier;
  *     {@code ,} and {@code :}
  * @param opTsNotNull whether {@code op_ts} is declared {@code NOT NULL}, as mysql-cdc has it: it is
  *     then 0 (the epoch) for rows read by the snapshot, else NULL
+ * @param absentColumns the declared columns each matched table lacks when the table is planned (a
+ *     shard of another shape): NULL in its rows. Only tables that lack one are keys.
+ * @param binaryText how binary columns declared {@code STRING} are encoded ({@code
+ *     debezium.binary.handling.mode}); {@link BinaryTextEncoding#BYTES} when they are not
+ * @param opTsEpoch {@code metadata.op-ts.snapshot-rows} = {@code epoch}: a nullable {@code op_ts}
+ *     is 0 (the epoch) for rows read by the snapshot, as in mysql-cdc, instead of NULL
  */
 @Internal
 public record DeclaredValueSettings(
-        @Nullable ZoneId wallClockZone, boolean legacyJson, boolean opTsNotNull)
+        @Nullable ZoneId wallClockZone,
+        boolean legacyJson,
+        boolean opTsNotNull,
+        Map<TableId, Set<String>> absentColumns,
+        BinaryTextEncoding binaryText,
+        boolean opTsEpoch)
         implements Serializable {
 
     /**
@@ -41,20 +59,67 @@ public record DeclaredValueSettings(
     public static final DeclaredValueSettings AS_MAPPED =
             new DeclaredValueSettings(null, false, false);
 
+    public DeclaredValueSettings {
+        absentColumns = copyOf(absentColumns);
+    }
+
+    /** Settings for tables that have every declared column. */
+    public DeclaredValueSettings(
+            @Nullable ZoneId wallClockZone, boolean legacyJson, boolean opTsNotNull) {
+        this(wallClockZone, legacyJson, opTsNotNull, Map.of(), BinaryTextEncoding.BYTES, false);
+    }
+
+    /** Whether a value of {@code column} declared {@code declared} is the text of its bytes. */
+    boolean readsBinaryAsText(@Nullable ColumnSchema column, LogicalType declared) {
+        return binaryText != BinaryTextEncoding.BYTES
+                && column != null
+                && column.type().isBinaryString()
+                && DebeziumValueOptions.isString(declared);
+    }
+
+    /** Whether {@code table} lacked the declared column {@code column} when it was planned. */
+    public boolean lacks(TableId table, String column) {
+        Set<String> absent = absentColumns.get(table);
+        return absent != null && absent.contains(column);
+    }
+
+    /** A serializable, ordered copy (a {@code Map.of} is not meant for Java serialization). */
+    private static Map<TableId, Set<String>> copyOf(Map<TableId, Set<String>> columns) {
+        TreeMap<TableId, Set<String>> copy = new TreeMap<>();
+        columns.forEach((t, c) -> copy.put(t, new TreeSet<>(c)));
+        return Collections.unmodifiableMap(copy);
+    }
+
     /**
      * The settings of a declared table that {@link DeclaredSchemaCheck} accepted.
      *
-     * @param table the MySQL table (all matched tables have its shape)
+     * @param tables the matched MySQL tables
      * @param serverZone asked only when a MySQL TIMESTAMP is declared a wall clock and {@code
      *     server-time-zone} is not set
      */
     static DeclaredValueSettings of(
             ResolvedSchema declared,
-            MySqlTableShape table,
+            List<MySqlTableShape> tables,
             ReadableConfig options,
+            BinaryTextEncoding binaryText,
             Supplier<ZoneId> serverZone) {
+        String opTs = options.get(CapstanMySqlTableOptions.METADATA_OP_TS_SNAPSHOT_ROWS).trim();
+        if (!opTs.equals(CapstanMySqlTableOptions.OP_TS_NULL)
+                && !opTs.equals(CapstanMySqlTableOptions.OP_TS_EPOCH)) {
+            throw new ValidationException(
+                    "Option '"
+                            + CapstanMySqlTableOptions.METADATA_OP_TS_SNAPSHOT_ROWS.key()
+                            + "' must be 'null' or 'epoch'.");
+        }
         ZoneId zone = null;
-        List<String> wallClocks = wallClockTimestamps(declared, table);
+        List<String> wallClocks = new ArrayList<>();
+        for (MySqlTableShape table : tables) {
+            for (String c : wallClockTimestamps(declared, table)) {
+                if (!wallClocks.contains(c)) {
+                    wallClocks.add(c);
+                }
+            }
+        }
         if (!wallClocks.isEmpty()) {
             zone =
                     options.getOptional(CapstanMySqlTableOptions.SERVER_TIME_ZONE)
@@ -73,7 +138,12 @@ public record DeclaredValueSettings(
                                                         .equals(MetadataColumn.OP_TS.key())
                                                 && !c.getDataType().getLogicalType().isNullable());
         return new DeclaredValueSettings(
-                zone, options.get(MySqlCdcCompatibleOptions.USE_LEGACY_JSON_FORMAT), opTsNotNull);
+                zone,
+                options.get(MySqlCdcCompatibleOptions.USE_LEGACY_JSON_FORMAT),
+                opTsNotNull,
+                DeclaredSchemaCheck.absentColumns(declared, tables),
+                binaryText,
+                opTs.equals(CapstanMySqlTableOptions.OP_TS_EPOCH));
     }
 
     /** The declared columns that show a MySQL TIMESTAMP as a wall clock. */

@@ -197,8 +197,14 @@ interface FieldWidening extends Serializable {
             LogicalType mapped,
             LogicalType declared,
             DeclaredValueSettings settings) {
+        if (settings.readsBinaryAsText(column, declared)) {
+            return settings.binaryText().encoder();
+        }
         if (DeclaredTypeRule.isMySqlMeaning(column, declared)) {
             return mySqlMeaning(column, declared, settings);
+        }
+        if (CheckedNarrowing.accepts(column, mapped, declared)) {
+            return CheckedNarrowing.conversion(column, mapped, declared);
         }
         if (!DeclaredTypeRule.isLosslessWideningIgnoringLength(mapped, declared)) {
             throw new IllegalArgumentException(

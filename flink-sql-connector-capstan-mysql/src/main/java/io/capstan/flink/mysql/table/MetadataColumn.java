@@ -27,6 +27,11 @@ enum MetadataColumn {
      * epoch) for rows read by the snapshot.
      */
     OP_TS_NOT_NULL("op_ts", DataTypes.TIMESTAMP_LTZ(3).notNull()),
+    /**
+     * {@code op_ts} declared nullable with {@code metadata.op-ts.snapshot-rows} = {@code epoch}: 0
+     * (the epoch) for rows read by the snapshot, as mysql-cdc gives.
+     */
+    OP_TS_EPOCH("op_ts", DataTypes.TIMESTAMP_LTZ(3).nullable()),
     /** The transaction's GTID {@code uuid:n}; NULL for rows read by the snapshot. */
     GTID("gtid", DataTypes.STRING().nullable()),
     /** The change kind of this row: {@code +I}, {@code -U}, {@code +U} or {@code -D}. */
@@ -62,6 +67,7 @@ enum MetadataColumn {
                         ? null
                         : TimestampData.fromEpochMillis(event.commitTimestampMillis());
             case OP_TS_NOT_NULL:
+            case OP_TS_EPOCH:
                 return TimestampData.fromEpochMillis(
                         event.operation() == Operation.READ ? 0 : event.commitTimestampMillis());
             case GTID:
@@ -78,9 +84,18 @@ enum MetadataColumn {
      * opTsNotNull}.
      */
     static Map<String, DataType> readable(boolean opTsNotNull) {
+        return readable(opTsNotNull, false);
+    }
+
+    /**
+     * The readable columns by key; {@code op_ts} as {@link #OP_TS_NOT_NULL} when {@code
+     * opTsNotNull}, else as {@link #OP_TS_EPOCH} when {@code opTsEpoch}, else as {@link #OP_TS}.
+     */
+    static Map<String, DataType> readable(boolean opTsNotNull, boolean opTsEpoch) {
+        MetadataColumn opTs = opTs(opTsNotNull, opTsEpoch);
         Map<String, DataType> m = new LinkedHashMap<>();
         for (MetadataColumn c : values()) {
-            if (c != (opTsNotNull ? OP_TS : OP_TS_NOT_NULL)) {
+            if (!c.key.equals(OP_TS.key) || c == opTs) {
                 m.put(c.key, c.dataType);
             }
         }
@@ -88,12 +103,22 @@ enum MetadataColumn {
     }
 
     static Optional<MetadataColumn> ofKey(String key, boolean opTsNotNull) {
-        MetadataColumn skipped = opTsNotNull ? OP_TS : OP_TS_NOT_NULL;
-        return Arrays.stream(values()).filter(c -> c != skipped && c.key.equals(key)).findFirst();
+        return ofKey(key, opTsNotNull, false);
+    }
+
+    static Optional<MetadataColumn> ofKey(String key, boolean opTsNotNull, boolean opTsEpoch) {
+        MetadataColumn opTs = opTs(opTsNotNull, opTsEpoch);
+        return Arrays.stream(values())
+                .filter(c -> c.key.equals(key) && (!c.key.equals(OP_TS.key) || c == opTs))
+                .findFirst();
     }
 
     static Optional<MetadataColumn> ofKey(String key) {
         return ofKey(key, false);
+    }
+
+    private static MetadataColumn opTs(boolean notNull, boolean epoch) {
+        return notNull ? OP_TS_NOT_NULL : epoch ? OP_TS_EPOCH : OP_TS;
     }
 
     private static StringData[] rowKindText() {

@@ -24,11 +24,6 @@ final class UnsupportedOptionHints {
         EXACT.put(
                 "connection.pool.size",
                 "capstan opens its connections per task as needed; remove it.");
-        EXACT.put(
-                "scan.read-changelog-as-append-only.enabled",
-                "capstan emits the changelog (+I, -U, +U, -D) only; remove the option. For every"
-                        + " change as an appended record with its operation, use the DataStream"
-                        + " source with JsonDebeziumDeserializer (docs/datastream.md).");
     }
 
     private UnsupportedOptionHints() {}

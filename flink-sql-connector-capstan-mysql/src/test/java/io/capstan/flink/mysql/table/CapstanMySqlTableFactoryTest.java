@@ -348,8 +348,7 @@ class CapstanMySqlTableFactoryTest {
                                 .startupOptions())
                 .isEqualTo(io.capstan.flink.mysql.StartupOptions.timestamp(5));
         CapstanMySqlTableSource source = (CapstanMySqlTableSource) create(validOptions());
-        assertThat(source.getChangelogMode())
-                .isEqualTo(org.apache.flink.table.connector.ChangelogMode.all());
+        assertThat(source.getChangelogMode()).isEqualTo(ChangelogMode.all());
     }
 
     @Test
@@ -429,9 +428,19 @@ class CapstanMySqlTableFactoryTest {
         assertThat(failure(o -> o.put("debezium.snapshot.mode", "never")))
                 .contains("'debezium.snapshot.mode' = 'never'")
                 .contains("'scan.startup.mode'");
-        assertThat(failure(o -> o.put("scan.read-changelog-as-append-only.enabled", "true")))
-                .contains("'scan.read-changelog-as-append-only.enabled' of mysql-cdc")
-                .contains("JsonDebeziumDeserializer");
+    }
+
+    @Test
+    void appendOnlyReadingMakesTheTableInsertOnly() {
+        Map<String, String> o = TableFixtures.validOptions();
+        assertThat(((CapstanMySqlTableSource) TableFixtures.create(o)).getChangelogMode())
+                .isEqualTo(ChangelogMode.all());
+        o.put("scan.read-changelog-as-append-only.enabled", "true");
+        assertThat(((CapstanMySqlTableSource) TableFixtures.create(o)).getChangelogMode())
+                .isEqualTo(ChangelogMode.insertOnly());
+        o.put("scan.read-changelog-as-append-only.enabled", "yes");
+        assertThat(catchThrowable(() -> TableFixtures.create(o)))
+                .hasStackTraceContaining("scan.read-changelog-as-append-only.enabled");
     }
 
     @Test

@@ -102,6 +102,67 @@ class ChangelogRowDeserializerTest {
     }
 
     @Test
+    void appendOnlyEmitsEveryImageAsAnInsertWithItsOwnKindAsMetadata() throws Exception {
+        TableSchema s = schema(ORDERS_1, false);
+        RowType physical =
+                (RowType)
+                        DataTypes.ROW(DataTypes.FIELD("id", DataTypes.BIGINT().notNull()))
+                                .getLogicalType();
+        ChangelogRowDeserializer d =
+                new ChangelogRowDeserializer(
+                        TypeInformation.of(RowData.class),
+                        physical,
+                        List.of(MetadataColumn.ROW_KIND),
+                        DeclaredValueSettings.AS_MAPPED,
+                        true);
+        String gtid = "3e11fa47-71ca-11e1-9e33-c80aa9429562:7";
+        List<RowData> rows =
+                run(
+                        d,
+                        new ChangeEvent(
+                                Operation.READ,
+                                null,
+                                image(s, 1, "A", "1"),
+                                s,
+                                ORDERS_1,
+                                null,
+                                0,
+                                0),
+                        new ChangeEvent(
+                                Operation.INSERT,
+                                null,
+                                image(s, 2, "A", "1"),
+                                s,
+                                ORDERS_1,
+                                gtid,
+                                1L,
+                                0),
+                        new ChangeEvent(
+                                Operation.UPDATE,
+                                image(s, 2, "A", "1"),
+                                image(s, 3, "B", "1"),
+                                s,
+                                ORDERS_1,
+                                gtid,
+                                1L,
+                                0),
+                        new ChangeEvent(
+                                Operation.DELETE,
+                                image(s, 3, "B", "1"),
+                                null,
+                                s,
+                                ORDERS_1,
+                                gtid,
+                                1L,
+                                0));
+        assertThat(rows).extracting(RowData::getRowKind).containsOnly(RowKind.INSERT);
+        assertThat(rows).extracting(r -> r.getLong(0)).containsExactly(1L, 2L, 2L, 3L, 3L);
+        assertThat(rows)
+                .extracting(r -> r.getString(1).toString())
+                .containsExactly("+I", "+I", "-U", "+U", "-D");
+    }
+
+    @Test
     void projectsByNameWidensAndAppendsMetadata() throws Exception {
         TableSchema s1 = schema(ORDERS_1, false);
         TableSchema s2 = schema(ORDERS_2, true);

@@ -7,6 +7,8 @@ import org.apache.flink.table.api.ValidationException;
 import org.apache.flink.table.catalog.Column;
 import org.apache.flink.table.catalog.ResolvedSchema;
 import org.apache.flink.table.catalog.UniqueConstraint;
+import org.apache.flink.table.types.logical.BigIntType;
+import org.apache.flink.table.types.logical.DecimalType;
 import org.apache.flink.table.types.logical.IntType;
 import org.apache.flink.table.types.logical.VarCharType;
 
@@ -16,11 +18,14 @@ import java.util.ArrayList;
 import java.util.Collections;
 import java.util.List;
 import java.util.Optional;
+import java.util.Set;
 
 import static io.capstan.flink.mysql.table.TableFixtures.ordersSchema;
 import static io.capstan.flink.mysql.table.TableFixtures.ordersShape;
+import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatCode;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
+import static org.assertj.core.api.Assertions.entry;
 
 class DeclaredSchemaCheckTest {
 
@@ -61,7 +66,7 @@ class DeclaredSchemaCheckTest {
                         null,
                         Column.physical("amount", DataTypes.INT()),
                         Column.physical("updated_at", DataTypes.TIMESTAMP(3)),
-                        Column.physical("status", DataTypes.VARCHAR(8)));
+                        Column.physical("status", DataTypes.DATE()));
         assertThatThrownBy(
                         () ->
                                 DeclaredSchemaCheck.check(
@@ -74,7 +79,17 @@ class DeclaredSchemaCheckTest {
                 .hasMessageContaining(
                         "column 'updated_at': MySQL type TIMESTAMP(3) is read as TIMESTAMP_LTZ(3), declared TIMESTAMP(3)")
                 .hasMessageContaining("column 'status': MySQL type VARCHAR(16)")
-                .hasMessageContaining("declare VARCHAR(16) or STRING");
+                .hasMessageContaining("declare VARCHAR(16)");
+    }
+
+    @Test
+    void narrowerIntegersAndStringsAreAcceptedToBeCheckedPerValue() {
+        ResolvedSchema s =
+                schema(
+                        null,
+                        Column.physical("id", DataTypes.INT()),
+                        Column.physical("status", DataTypes.VARCHAR(8)));
+        DeclaredSchemaCheck.check(s, List.of(ordersShape("orders")), Optional.empty());
     }
 
     @Test
@@ -147,25 +162,63 @@ class DeclaredSchemaCheckTest {
     }
 
     @Test
-    void shardsOfDifferentShapeAreRefusedNamingBoth() {
+    void shardsOfDifferentShapesAreCheckedEachOnItsOwn() {
         MySqlTableShape a = ordersShape("orders_1");
         List<MySqlTableShape.Column> cols = new ArrayList<>(ordersShape("orders_2").columns());
         cols.set(
                 1,
-                new MySqlTableShape.Column(
-                        "customer_id",
-                        "BIGINT",
-                        new org.apache.flink.table.types.logical.BigIntType(true)));
+                new MySqlTableShape.Column("customer_id", "VARCHAR(8)", new VarCharType(true, 8)));
         cols.add(new MySqlTableShape.Column("extra", "INT", new IntType(true)));
+        cols.remove(3); // no 'amount'
         MySqlTableShape b =
                 new MySqlTableShape(TableId.of("shop", "orders_2"), cols, List.of("id"));
+        // 'customer_id' INT does not hold orders_2's VARCHAR: named with the table
         assertThatThrownBy(
                         () ->
                                 DeclaredSchemaCheck.check(
                                         ordersSchema(), List.of(a, b), Optional.empty()))
-                .hasMessageContaining("`shop`.`orders_2` differs from `shop`.`orders_1`")
-                .hasMessageContaining("column 'customer_id' is BIGINT instead of INT")
-                .hasMessageContaining("extra column 'extra'");
+                .hasMessageContaining(
+                        "in `shop`.`orders_2`: column 'customer_id': MySQL type VARCHAR(8)")
+                .hasMessageNotContaining("'amount'");
+        // 'amount' (nullable) is NULL in orders_2's rows, 'extra' in orders_1's
+        ResolvedSchema wide =
+                schema(
+                        null,
+                        Column.physical("id", DataTypes.BIGINT().notNull()),
+                        Column.physical("amount", DataTypes.DECIMAL(12, 2)),
+                        Column.physical("extra", DataTypes.INT()));
+        assertThatCode(() -> DeclaredSchemaCheck.check(wide, List.of(a, b), Optional.empty()))
+                .doesNotThrowAnyException();
+        assertThat(DeclaredSchemaCheck.absentColumns(wide, List.of(a, b)))
+                .containsOnly(
+                        entry(TableId.of("shop", "orders_1"), Set.of("extra")),
+                        entry(TableId.of("shop", "orders_2"), Set.of("amount")));
+        // a NOT NULL declared column a shard lacks: refused naming both
+        ResolvedSchema notNull =
+                schema(
+                        null,
+                        Column.physical("id", DataTypes.BIGINT().notNull()),
+                        Column.physical("amount", DataTypes.DECIMAL(12, 2).notNull()));
+        MySqlTableShape c =
+                new MySqlTableShape(
+                        TableId.of("shop", "orders_3"),
+                        List.of(
+                                new MySqlTableShape.Column(
+                                        "id", "BIGINT NOT NULL", new BigIntType(false)),
+                                new MySqlTableShape.Column(
+                                        "amount",
+                                        "DECIMAL(12,2) NOT NULL",
+                                        new DecimalType(false, 12, 2))),
+                        List.of("id"));
+        assertThatThrownBy(
+                        () -> DeclaredSchemaCheck.check(notNull, List.of(c, b), Optional.empty()))
+                .hasMessageContaining(
+                        "column 'amount' is declared NOT NULL, but `shop`.`orders_2` has no such"
+                                + " column");
+        // a column no table has is still unknown
+        ResolvedSchema typo = schema(null, Column.physical("amuont", DataTypes.INT()));
+        assertThatThrownBy(() -> DeclaredSchemaCheck.check(typo, List.of(a, b), Optional.empty()))
+                .hasMessageContaining("'amuont' do not exist in any matched MySQL table");
         assertThatCode(
                         () ->
                                 DeclaredSchemaCheck.check(

@@ -110,10 +110,13 @@ class DeclaredTypeRuleTest {
                 .get()
                 .asString()
                 .contains("declare DECIMAL(12, 2) and CAST in the query");
-        assertThat(DeclaredTypeRule.incompatibility(t(DataTypes.BIGINT()), t(DataTypes.INT())))
+        assertThat(DeclaredTypeRule.incompatibility(t(DataTypes.BIGINT()), t(DataTypes.DOUBLE())))
                 .get()
                 .asString()
                 .contains("declare BIGINT");
+        // narrower integers and strings: accepted, each value checked (CheckedNarrowingTest)
+        assertThat(DeclaredTypeRule.incompatibility(t(DataTypes.BIGINT()), t(DataTypes.INT())))
+                .isEmpty();
         assertThat(DeclaredTypeRule.nullabilityProblem(true, t(DataTypes.INT().notNull())))
                 .isPresent();
         assertThat(DeclaredTypeRule.nullabilityProblem(false, t(DataTypes.INT()))).isEmpty();
@@ -145,7 +148,8 @@ class DeclaredTypeRuleTest {
         StringData s = StringData.fromString("x");
         assertThat(FieldWidening.between(t(DataTypes.VARCHAR(3)), t(DataTypes.STRING())).widen(s))
                 .isSameAs(s);
-        assertThatThrownBy(() -> FieldWidening.between(t(DataTypes.BIGINT()), t(DataTypes.INT())))
+        assertThatThrownBy(
+                        () -> FieldWidening.between(t(DataTypes.BIGINT()), t(DataTypes.DOUBLE())))
                 .isInstanceOf(IllegalArgumentException.class);
     }
 }

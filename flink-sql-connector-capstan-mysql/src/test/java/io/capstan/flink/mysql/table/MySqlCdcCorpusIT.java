@@ -374,9 +374,10 @@ class MySqlCdcCorpusIT {
                                 "-U[418161258277847979, Germany, Berlin, West Town address 2]",
                                 "+U[418161258277847979, Germany, Hamburg, West Town address 2]",
                                 "-D[18446744073709551615, Germany, Berlin, null]")));
-        // MySqlConnectorITCase#testMetadataColumns, ddl/user_1.sql (user_table_1_1, with the
-        // column 'age' the DDL declares; mysql-cdc fills an absent column with NULL, capstan
-        // refuses it at planning)
+        // MySqlConnectorITCase#testMetadataColumns, ddl/user_1.sql: user_table_1_1 (with the
+        // column 'age' the DDL declares: a declared column no matched table has is refused at
+        // planning, where mysql-cdc fills it with NULL) and user_table_1_2 as there, without
+        // 'email' (a shard of another shape: NULL in its rows)
         all.add(
                 new Definition(
                         "MySqlConnectorITCase#testMetadataColumns",
@@ -388,7 +389,12 @@ class MySqlCdcCorpusIT {
                                         + " VARCHAR(255), age INT)",
                                 "INSERT INTO user_table_1_1 (id, name, address, phone_number,"
                                         + " email) VALUES (111,'user_111','Shanghai',"
-                                        + "'123567891234','user_111@foo.com')"),
+                                        + "'123567891234','user_111@foo.com')",
+                                "CREATE TABLE user_table_1_2 (id INTEGER NOT NULL PRIMARY KEY,"
+                                        + " name VARCHAR(255) NOT NULL DEFAULT 'flink', address"
+                                        + " VARCHAR(1024), phone_number VARCHAR(512))",
+                                "INSERT INTO user_table_1_2 VALUES (121,\"user_121\","
+                                        + "\"Shanghai\",\"123567891234\")"),
                         " db_name STRING METADATA FROM 'database_name' VIRTUAL,"
                                 + " table_name STRING METADATA VIRTUAL,"
                                 + " row_kind STRING METADATA FROM 'row_kind' VIRTUAL,"
@@ -403,13 +409,17 @@ class MySqlCdcCorpusIT {
                                 "scan.incremental.snapshot.chunk.size", "4"),
                         List.of(
                                 "+I[%db, user_table_1_1, +I, 111, user_111, Shanghai,"
-                                        + " 123567891234, user_111@foo.com, null]"),
+                                        + " 123567891234, user_111@foo.com, null]",
+                                "+I[%db, user_table_1_2, +I, 121, user_121, Shanghai,"
+                                        + " 123567891234, null, null]"),
                         List.of(
                                 "INSERT INTO user_table_1_1 (id, name, address, phone_number,"
                                         + " email) VALUES (300,'user_300','Hangzhou',"
                                         + "123567891234, 'user_300@foo.com')",
                                 "UPDATE user_table_1_1 SET address='Beijing' WHERE id=300",
-                                "DELETE FROM user_table_1_1 WHERE id=111"),
+                                "DELETE FROM user_table_1_1 WHERE id=111",
+                                "INSERT INTO user_table_1_2 VALUES (122,'user_122','Hangzhou',"
+                                        + "'123567891234')"),
                         List.of(
                                 "+I[%db, user_table_1_1, +I, 300, user_300, Hangzhou,"
                                         + " 123567891234, user_300@foo.com, null]",
@@ -418,7 +428,9 @@ class MySqlCdcCorpusIT {
                                 "+U[%db, user_table_1_1, +U, 300, user_300, Beijing,"
                                         + " 123567891234, user_300@foo.com, null]",
                                 "-D[%db, user_table_1_1, -D, 111, user_111, Shanghai,"
-                                        + " 123567891234, user_111@foo.com, null]")));
+                                        + " 123567891234, user_111@foo.com, null]",
+                                "+I[%db, user_table_1_2, +I, 122, user_122, Hangzhou,"
+                                        + " 123567891234, null, null]")));
         // MySqlConnectorITCase#testReadingWithDotTableName, ddl/customer3.0.sql
         all.add(
                 new Definition(
@@ -521,6 +533,64 @@ class MySqlCdcCorpusIT {
                         List.of(),
                         productChanges("products_ts"),
                         PRODUCT_CHANGE_ROWS));
+        // MySqlTimezoneITCase#testTemporalTypesWithMySqlServerTimezone over
+        // ddl/column_type_test.sql's full_types (the columns the definition reads): `id` INT NOT
+        // NULL over MySQL SERIAL (BIGINT UNSIGNED) was refused at planning; a narrower integer is
+        // now checked per value. 'server-time-zone' is UTC here (the original runs servers in
+        // Berlin and Shanghai with the option naming the server's zone).
+        String fullTypesRow =
+                "1, 127, 255, 32767, 65535, 2147483647, 4294967295, 2147483647,"
+                        + " 9223372036854775807, Hello World, abc, 123.102, 404.4443, 123.4567,"
+                        + " 346, true, 2020-07-17, 18:00:22, 2020-07-17T18:00:22.123,"
+                        + " 2020-07-17T18:00:22.123456, ";
+        String fileUuid =
+                ", [101, 26, -19, 8, 57, 15, 72, -109, -78, -15, 54, -110, 62, 123, 116, 0]]";
+        all.add(
+                new Definition(
+                        "MySqlTimezoneITCase#testTemporalTypesWithMySqlServerTimezone",
+                        "full_types",
+                        List.of(
+                                "CREATE TABLE full_types (id SERIAL, tiny_c TINYINT, tiny_un_c"
+                                        + " TINYINT UNSIGNED, small_c SMALLINT, small_un_c SMALLINT"
+                                        + " UNSIGNED, int_c INTEGER, int_un_c INTEGER UNSIGNED,"
+                                        + " int11_c INT(11), big_c BIGINT, varchar_c VARCHAR(255),"
+                                        + " char_c CHAR(3), float_c FLOAT, double_c DOUBLE,"
+                                        + " decimal_c DECIMAL(8, 4), numeric_c NUMERIC(6, 0),"
+                                        + " boolean_c BOOLEAN, date_c DATE, time_c TIME(0),"
+                                        + " datetime3_c DATETIME(3), datetime6_c DATETIME(6),"
+                                        + " timestamp_c TIMESTAMP, file_uuid BINARY(16),"
+                                        + " PRIMARY KEY (id)) DEFAULT CHARSET=utf8",
+                                "INSERT INTO full_types VALUES (DEFAULT, 127, 255, 32767, 65535,"
+                                        + " 2147483647, 4294967295, 2147483647,"
+                                        + " 9223372036854775807, 'Hello World', 'abc', 123.102,"
+                                        + " 404.4443, 123.4567, 345.6, true, '2020-07-17',"
+                                        + " '18:00:22', '2020-07-17 18:00:22.123',"
+                                        + " '2020-07-17 18:00:22.123456', '2020-07-17 18:00:22',"
+                                        + " unhex(replace('651aed08-390f-4893-b2f1-36923e7b7400',"
+                                        + " '-', '')))"),
+                        "    `id` INT NOT NULL,\n    tiny_c TINYINT,\n    tiny_un_c SMALLINT ,\n"
+                                + "    small_c SMALLINT,\n    small_un_c INT,\n    int_c INT ,\n"
+                                + "    int_un_c BIGINT,\n    int11_c BIGINT,\n    big_c BIGINT,\n"
+                                + "    varchar_c STRING,\n    char_c STRING,\n    float_c FLOAT,\n"
+                                + "    double_c DOUBLE,\n    decimal_c DECIMAL(8, 4),\n"
+                                + "    numeric_c DECIMAL(6, 0),\n    boolean_c BOOLEAN,\n"
+                                + "    date_c DATE,\n    time_c TIME(0),\n"
+                                + "    datetime3_c TIMESTAMP(3),\n    datetime6_c TIMESTAMP(6),\n"
+                                + "    timestamp_c TIMESTAMP(0),\n    file_uuid BYTES,\n"
+                                + "    primary key (`id`) not enforced",
+                        options(
+                                "table-name", "full_types",
+                                "scan.incremental.snapshot.enabled", "true",
+                                "server-id", "5610-5614",
+                                "scan.incremental.snapshot.chunk.size", "4",
+                                "server-time-zone", "UTC"),
+                        List.of("+I[" + fullTypesRow + "2020-07-17T18:00:22" + fileUuid),
+                        List.of(
+                                "UPDATE full_types SET timestamp_c = '2020-07-17 18:33:22'"
+                                        + " WHERE id=1;"),
+                        List.of(
+                                "-U[" + fullTypesRow + "2020-07-17T18:00:22" + fileUuid,
+                                "+U[" + fullTypesRow + "2020-07-17T18:33:22" + fileUuid)));
         // MySqlConnectorITCase#testBigTableWithHugeSplits (two tables read as one)
         List<String> bigSnapshot = new ArrayList<>();
         for (int i = 0; i < 10; i++) {

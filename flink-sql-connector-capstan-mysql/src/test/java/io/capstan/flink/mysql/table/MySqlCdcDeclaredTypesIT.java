@@ -12,6 +12,8 @@ import org.apache.flink.util.CloseableIterator;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.RegisterExtension;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.CsvSource;
 
 import java.math.BigDecimal;
 import java.math.RoundingMode;
@@ -32,7 +34,9 @@ import java.util.TreeMap;
 import static io.capstan.flink.mysql.table.SqlItSupport.awaitBinlogReader;
 import static io.capstan.flink.mysql.table.SqlItSupport.binlogDumpThreads;
 import static io.capstan.flink.mysql.table.SqlItSupport.createTable;
+import static io.capstan.flink.mysql.table.SqlItSupport.gtidExecuted;
 import static io.capstan.flink.mysql.table.SqlItSupport.initialOptions;
+import static io.capstan.flink.mysql.table.SqlItSupport.options;
 import static io.capstan.flink.mysql.table.TableFixtures.allMessages;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.catchThrowable;
@@ -298,6 +302,197 @@ class MySqlCdcDeclaredTypesIT {
             out.add(r.getField(i));
         }
         return out;
+    }
+
+    // ------------------------------------------- debezium.binary.handling.mode, op_ts as epoch
+
+    /**
+     * With {@code debezium.binary.handling.mode}, binary columns declared STRING are the text
+     * Debezium makes of their bytes, compared with MySQL's own TO_BASE64 and HEX; a nullable {@code
+     * op_ts} with {@code metadata.op-ts.snapshot-rows = 'epoch'} is 0 for snapshot rows; {@code
+     * debezium.enable.time.adjuster = 'true'} is accepted (no DATE, DATETIME or YEAR column).
+     */
+    @ParameterizedTest(name = "{0}")
+    @CsvSource({"base64, TO_BASE64(%s)", "hex, LOWER(HEX(%s))"})
+    void binaryColumnsAsDebeziumTextAndOpTsAsEpochInSnapshotAndBinlog(String mode, String function)
+            throws Exception {
+        String table = "bin_" + mode;
+        String rows = "(1, x'0102ff', x'00'), (2, x'', NULL), (3, NULL, REPEAT(x'fe', 100))";
+        DB.execute(
+                "CREATE TABLE "
+                        + table
+                        + " (id INT NOT NULL PRIMARY KEY, b VARBINARY(16),"
+                        + " blob_c BLOB)",
+                "INSERT INTO " + table + " VALUES " + rows);
+        Map<String, String> o = initialOptions(DB, table);
+        o.put("debezium.binary.handling.mode", mode);
+        o.put("debezium.enable.time.adjuster", "true");
+        o.put("metadata.op-ts.snapshot-rows", "epoch");
+        tEnv.executeSql(
+                createTable(
+                        table,
+                        "id INT NOT NULL, b STRING, blob_c STRING,"
+                                + " op_ts TIMESTAMP_LTZ(3) METADATA VIRTUAL,"
+                                + " PRIMARY KEY (id) NOT ENFORCED",
+                        o));
+        Set<Long> before = binlogDumpThreads(DB);
+        try (ChangelogCollector changes =
+                new ChangelogCollector(tEnv.executeSql("SELECT * FROM " + table))) {
+            awaitBinlogReader(DB, before, TIMEOUT);
+            Instant binlogStart = Instant.now().minusSeconds(5);
+            DB.execute(
+                    "INSERT INTO "
+                            + table
+                            + " VALUES (11, x'0102ff', x'00'), (12, x'', NULL),"
+                            + " (13, NULL, REPEAT(x'fe', 100))");
+            List<Row> got = changes.awaitCount(6, TIMEOUT);
+            Map<Integer, List<Object>> mysql = new TreeMap<>();
+            try (Connection c = DB.openRootConnection();
+                    Statement st = c.createStatement();
+                    ResultSet rs =
+                            st.executeQuery(
+                                    "SELECT id, "
+                                            + String.format(function, "b")
+                                            + ", "
+                                            + String.format(function, "blob_c")
+                                            + " FROM "
+                                            + table)) {
+                while (rs.next()) {
+                    // TO_BASE64 breaks lines every 76 characters; Debezium's text does not
+                    mysql.put(
+                            rs.getInt(1),
+                            Arrays.asList(unwrap(rs.getString(2)), unwrap(rs.getString(3))));
+                }
+            }
+            for (Row r : got) {
+                int id = (Integer) r.getField(0);
+                assertThat(Arrays.asList(r.getField(1), r.getField(2)))
+                        .as("row %s", id)
+                        .isEqualTo(mysql.get(id));
+                Instant opTs = (Instant) r.getField(3);
+                if (id < 10) {
+                    assertThat(opTs).as("op_ts of a snapshot row").isEqualTo(Instant.EPOCH);
+                } else {
+                    assertThat(opTs).as("op_ts of a binlog row").isAfter(binlogStart);
+                }
+            }
+            assertThat(mysql.get(1))
+                    .containsExactly(
+                            mode.equals("hex") ? "0102ff" : "AQL/",
+                            mode.equals("hex") ? "00" : "AA==");
+            assertThat(mysql.get(2)).containsExactly("", null);
+        }
+    }
+
+    private static String unwrap(String text) {
+        return text == null ? null : text.replace("\n", "");
+    }
+
+    // ------------------------------------------------------- narrower declarations, checked
+
+    private static final String NARROW_MYSQL =
+            " (id INT NOT NULL PRIMARY KEY, big_u BIGINT UNSIGNED, big_u_as_big BIGINT UNSIGNED,"
+                    + " int_u INT UNSIGNED, name VARCHAR(255))";
+
+    /** As mysql-cdc tables declare them: each narrower than the MySQL column. */
+    private static final String NARROW_DECLARED =
+            "id INT NOT NULL, big_u INT, big_u_as_big BIGINT, int_u INT, name VARCHAR(50),"
+                    + " PRIMARY KEY (id) NOT ENFORCED";
+
+    /** The largest values of the declared types; 50 characters of 3 UTF-8 bytes each. */
+    private static final String NARROW_FITTING =
+            "2147483647, 9223372036854775807, 2147483647, REPEAT('测', 50)";
+
+    @Test
+    void narrowerDeclarationsReadEveryFittingValueAlikeInSnapshotAndBinlog() throws Exception {
+        DB.execute(
+                "CREATE TABLE narrow" + NARROW_MYSQL,
+                "INSERT INTO narrow VALUES (1, "
+                        + NARROW_FITTING
+                        + "), (2, 0, 0, 0, ''),"
+                        + " (3, NULL, NULL, NULL, NULL)");
+        tEnv.executeSql(createTable("narrow", NARROW_DECLARED, initialOptions(DB, "narrow")));
+        Set<Long> before = binlogDumpThreads(DB);
+        try (ChangelogCollector changes =
+                new ChangelogCollector(tEnv.executeSql("SELECT * FROM narrow"))) {
+            awaitBinlogReader(DB, before, TIMEOUT);
+            DB.execute(
+                    "INSERT INTO narrow VALUES (11, "
+                            + NARROW_FITTING
+                            + "), (12, 0, 0, 0, ''),"
+                            + " (13, NULL, NULL, NULL, NULL)");
+            List<Row> rows = changes.awaitCount(6, TIMEOUT);
+            Map<Integer, String> snapshot = new TreeMap<>();
+            Map<Integer, String> binlog = new TreeMap<>();
+            for (Row r : rows) {
+                int id = (Integer) r.getField(0);
+                Row values = Row.project(r, new int[] {1, 2, 3, 4});
+                (id < 10 ? snapshot : binlog).put(id % 10, values.toString());
+            }
+            String fifty = "测".repeat(50);
+            assertThat(snapshot)
+                    .containsEntry(
+                            1, "+I[2147483647, 9223372036854775807, 2147483647, " + fifty + "]")
+                    .containsEntry(2, "+I[0, 0, 0, ]")
+                    .containsEntry(3, "+I[null, null, null, null]");
+            assertThat(binlog).as("binlog").isEqualTo(snapshot);
+            assertThat(rows.get(0).getField(1)).isInstanceOf(Integer.class);
+            assertThat(rows.get(0).getField(2)).isInstanceOf(Long.class);
+        }
+    }
+
+    /**
+     * A value the narrower declared type cannot hold halts with {@code invalid_configuration}
+     * naming table, column and declared type, never the value; never wrapped or cut. Each column,
+     * read by the snapshot and by the binlog.
+     */
+    @ParameterizedTest(name = "{0} via {2}")
+    @CsvSource({
+        "big_u, 2147483648, snapshot, INT",
+        "big_u, 2147483648, binlog, INT",
+        "big_u_as_big, 9223372036854775808, snapshot, BIGINT",
+        "big_u_as_big, 18446744073709551615, binlog, BIGINT",
+        "int_u, 4294967295, snapshot, INT",
+        "int_u, 2147483648, binlog, INT",
+        "name, 51 x, snapshot, VARCHAR(50)",
+        "name, 51 测, binlog, VARCHAR(50)"
+    })
+    void aValueTheNarrowerDeclarationCannotHoldHalts(
+            String column, String value, String path, String declared) throws Exception {
+        String table = "narrow_" + column + "_" + path;
+        // "51 x": a text of 51 characters x, one more than the declared length
+        boolean text = value.startsWith("51 ");
+        String shown = text ? value.substring(3).repeat(51) : value;
+        String literal = text ? "'" + shown + "'" : value;
+        DB.execute(
+                "CREATE TABLE " + table + NARROW_MYSQL,
+                "INSERT INTO " + table + " VALUES (1, " + NARROW_FITTING + ")");
+        String bad = "INSERT INTO " + table + " (id, " + column + ") VALUES (2, " + literal + ")";
+        Map<String, String> o;
+        if (path.equals("snapshot")) {
+            DB.execute(bad);
+            o = initialOptions(DB, table);
+            o.put("scan.startup.mode", "snapshot");
+        } else {
+            o = options(DB, table, gtidExecuted(DB));
+        }
+        tEnv.executeSql(createTable(table, NARROW_DECLARED, o));
+        Throwable failure;
+        try (ChangelogCollector changes =
+                new ChangelogCollector(tEnv.executeSql("SELECT * FROM " + table))) {
+            if (path.equals("binlog")) {
+                DB.execute("INSERT INTO " + table + " VALUES (3, " + NARROW_FITTING + ")");
+                assertThat(changes.awaitCount(1, TIMEOUT).get(0).getField(0)).isEqualTo(3);
+                DB.execute(bad);
+            }
+            failure = catchThrowable(() -> changes.awaitCount(Integer.MAX_VALUE, TIMEOUT));
+        }
+        assertThat(failure).isNotNull();
+        assertThat(allMessages(failure))
+                .contains("[invalid_configuration]")
+                .contains("`" + DB.name() + "`.`" + table + "`")
+                .contains("column '" + column + "' holds a value that the declared " + declared)
+                .doesNotContain(shown);
     }
 
     @Test

@@ -139,8 +139,9 @@ class MySqlCdcDeclaredTypesTest {
                         () ->
                                 DeclaredValueSettings.of(
                                         declared,
-                                        table,
+                                        List.of(table),
                                         new Configuration(),
+                                        BinaryTextEncoding.BYTES,
                                         () -> ZoneId.of("Europe/Berlin")))
                 .isInstanceOf(ValidationException.class)
                 .hasMessageContaining("'ts' is part of the declared PRIMARY KEY")
@@ -148,8 +149,9 @@ class MySqlCdcDeclaredTypesTest {
         assertThat(
                         DeclaredValueSettings.of(
                                         declared,
-                                        table,
+                                        List.of(table),
                                         new Configuration(),
+                                        BinaryTextEncoding.BYTES,
                                         () -> ZoneId.of("+01:00"))
                                 .wallClockZone())
                 .isEqualTo(ZoneId.of("+01:00"));
