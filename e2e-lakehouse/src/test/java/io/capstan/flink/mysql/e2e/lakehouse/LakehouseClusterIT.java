@@ -52,8 +52,8 @@ class LakehouseClusterIT {
     private static final Map<String, String> CHECKSUMS =
             Map.of(
                     ORDERS, "SUM(id + (ver * 3 + amount * 500) * (MOD(id, 97) + 1.0))",
-                    CUSTOMERS,
-                            "SUM(id + (CHAR_LENGTH(name) * 3 + tier * 7) * (MOD(id, 97) + 1.0))");
+                    CUSTOMERS, "SUM(id + (CHAR_LENGTH(name) * 3 + tier * 7) * (MOD(id, 97) + 1.0))",
+                    PARTS, "SUM(id + ver * 3 * (MOD(id, 97) + 1.0))");
 
     private static final Map<String, String> COLUMNS =
             Map.of(
