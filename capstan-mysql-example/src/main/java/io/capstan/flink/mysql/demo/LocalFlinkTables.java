@@ -40,13 +40,21 @@ final class LocalFlinkTables {
     private final ExecutorService thread;
     private final CompletableFuture<Ready> ready;
 
-    private LocalFlinkTables(ExecutorService thread) {
+    private LocalFlinkTables(ExecutorService thread, Configuration conf) {
         this.thread = thread;
-        this.ready = CompletableFuture.supplyAsync(LocalFlinkTables::create, thread);
+        this.ready = CompletableFuture.supplyAsync(() -> create(conf), thread);
     }
 
     /** Starts creating the environments on their own thread. */
     static LocalFlinkTables createInBackground() {
+        return createInBackground(new Configuration());
+    }
+
+    /**
+     * As {@link #createInBackground()}, with {@code conf} added to the local Flink's configuration
+     * (the lakehouse example's checkpoint interval).
+     */
+    static LocalFlinkTables createInBackground(Configuration conf) {
         // Logging initialises here, on the caller's thread, first: SLF4J initialising while
         // another thread asks it for a logger prints a warning about substitute loggers on the
         // terminal.
@@ -59,13 +67,15 @@ final class LocalFlinkTables {
                             Thread t = new Thread(r, "flink-table-environment");
                             t.setDaemon(true);
                             return t;
-                        }));
+                        }),
+                conf);
     }
 
-    private static Ready create() {
+    private static Ready create(Configuration extra) {
         long t0 = System.nanoTime();
         Configuration conf = new Configuration();
         conf.set(CoreOptions.DEFAULT_PARALLELISM, 1);
+        conf.addAll(extra);
         StreamExecutionEnvironment env = StreamExecutionEnvironment.createLocalEnvironment(conf);
         StreamTableEnvironment tables = StreamTableEnvironment.create(env);
         return new Ready(env, tables, Duration.ofNanos(System.nanoTime() - t0));

@@ -78,18 +78,7 @@ final class OrdersPipeline implements AutoCloseable {
             String database,
             int serverId,
             Map<String, String> startOptions) {
-        Map<String, String> o = new LinkedHashMap<>();
-        o.put("connector", "capstan-mysql");
-        o.put("hostname", c.hostname());
-        o.put("port", Integer.toString(c.port()));
-        o.put("username", c.username());
-        o.put("password", c.password());
-        o.put("database-name", database);
-        o.put("table-name", ShopSchema.ORDERS);
-        o.put("server-id", Integer.toString(serverId));
-        // a quiet binlog connection still hears from the server every second, and the server
-        // notices a closed connection within a second (MySQL only sees it when it writes)
-        o.put("heartbeat.interval", "1 s");
+        Map<String, String> o = capstanOptions(c, database, ShopSchema.ORDERS, serverId);
         o.putAll(startOptions);
         return "CREATE TEMPORARY TABLE orders (\n"
                 + "  id BIGINT,\n"
@@ -99,8 +88,32 @@ final class OrdersPipeline implements AutoCloseable {
                 + "  updated_at TIMESTAMP_LTZ(3),\n"
                 + "  op_ts TIMESTAMP_LTZ(3) METADATA FROM 'op_ts' VIRTUAL,\n"
                 + "  PRIMARY KEY (id) NOT ENFORCED\n"
-                + ") WITH (\n"
-                + o.entrySet().stream()
+                + ") "
+                + withClause(o);
+    }
+
+    /** The capstan-mysql options for one table read with {@code c}'s account. */
+    static Map<String, String> capstanOptions(
+            MySqlConnectionConfig c, String database, String table, int serverId) {
+        Map<String, String> o = new LinkedHashMap<>();
+        o.put("connector", "capstan-mysql");
+        o.put("hostname", c.hostname());
+        o.put("port", Integer.toString(c.port()));
+        o.put("username", c.username());
+        o.put("password", c.password());
+        o.put("database-name", database);
+        o.put("table-name", table);
+        o.put("server-id", Integer.toString(serverId));
+        // a quiet binlog connection still hears from the server every second, and the server
+        // notices a closed connection within a second (MySQL only sees it when it writes)
+        o.put("heartbeat.interval", "1 s");
+        return o;
+    }
+
+    /** {@code WITH ('k' = 'v', ...)}, one option a line, quotes in values doubled. */
+    static String withClause(Map<String, String> options) {
+        return "WITH (\n"
+                + options.entrySet().stream()
                         .map(
                                 e ->
                                         "  '"

@@ -33,6 +33,14 @@ final class ShopLoad implements AutoCloseable {
 
     private volatile boolean running = true;
 
+    /** Changes to further tables of the shop, one in five transactions; none in the shop demo. */
+    interface MoreTables {
+        /** One autocommitted change; returns the rows it changed. */
+        int change(Connection c, Random random) throws SQLException;
+    }
+
+    private final MoreTables moreTables;
+
     final AtomicLong inserts = new AtomicLong();
     final AtomicLong updates = new AtomicLong();
     final AtomicLong deletes = new AtomicLong();
@@ -46,6 +54,17 @@ final class ShopLoad implements AutoCloseable {
             int writers,
             int rowChangesPerSecond,
             long seededMaxId) {
+        this(server, database, writers, rowChangesPerSecond, seededMaxId, null);
+    }
+
+    ShopLoad(
+            DemoServer server,
+            String database,
+            int writers,
+            int rowChangesPerSecond,
+            long seededMaxId,
+            MoreTables moreTables) {
+        this.moreTables = moreTables;
         this.server = server;
         this.orders = database + "." + ShopSchema.ORDERS;
         this.writers = writers;
@@ -142,6 +161,11 @@ final class ShopLoad implements AutoCloseable {
 
     /** One autocommitted statement; returns the rows it changed. */
     private int oneChange(Connection c, Random random) throws SQLException {
+        if (moreTables != null && random.nextInt(5) == 0) {
+            int n = moreTables.change(c, random);
+            updates.addAndGet(n);
+            return n;
+        }
         int dice = random.nextInt(100);
         if (dice < 35) {
             return insert(c, random);
