@@ -80,6 +80,9 @@ public final class BinlogStreamer implements AutoCloseable {
                         config.truncateHandling(),
                         config.xaMaxPendingRows(),
                         config.startsAfterSnapshot());
+        if (config.onlineSchemaChanges()) {
+            assembler.followOnlineSchemaChanges();
+        }
         if (config.createdTables() != null) {
             assembler.captureCreatedTables(
                     new CreatedTableCapture(config.createdTables(), config.startsAfterSnapshot()));

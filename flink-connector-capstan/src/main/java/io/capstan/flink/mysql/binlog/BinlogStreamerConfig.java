@@ -39,6 +39,7 @@ public final class BinlogStreamerConfig implements Serializable {
     private final int xaMaxPendingRows;
     private final boolean startsAfterSnapshot;
     private final CreatedTablesConfig createdTables;
+    private final boolean onlineSchemaChanges;
 
     private BinlogStreamerConfig(Builder b) {
         this.connection = Objects.requireNonNull(b.connection, "connection");
@@ -75,6 +76,12 @@ public final class BinlogStreamerConfig implements Serializable {
         this.xaMaxPendingRows = b.xaMaxPendingRows;
         this.startsAfterSnapshot = b.startsAfterSnapshot;
         this.createdTables = b.createdTables;
+        this.onlineSchemaChanges = b.onlineSchemaChanges;
+    }
+
+    /** Whether a gh-ost or pt-osc table swap of a captured table is followed as a schema change. */
+    public boolean onlineSchemaChanges() {
+        return onlineSchemaChanges;
     }
 
     /** How tables created while the stream runs are captured; null: they are not. */
@@ -169,6 +176,7 @@ public final class BinlogStreamerConfig implements Serializable {
         b.spatialForm = spatialForm;
         b.xaMaxPendingRows = xaMaxPendingRows;
         b.startsAfterSnapshot = startsAfterSnapshot;
+        b.onlineSchemaChanges = onlineSchemaChanges;
         return b;
     }
 
@@ -198,6 +206,8 @@ public final class BinlogStreamerConfig implements Serializable {
                 + xaMaxPendingRows
                 + ", startsAfterSnapshot="
                 + startsAfterSnapshot
+                + ", onlineSchemaChanges="
+                + onlineSchemaChanges
                 + "}";
     }
 
@@ -225,8 +235,18 @@ public final class BinlogStreamerConfig implements Serializable {
                 CapstanMySqlOptions.BINLOG_XA_MAX_PENDING_ROWS.defaultValue();
         private boolean startsAfterSnapshot;
         private CreatedTablesConfig createdTables;
+        private boolean onlineSchemaChanges;
 
         private Builder() {}
+
+        /**
+         * Default false: a swap of a captured table by gh-ost or pt-osc halts ({@code
+         * captured_table_removed}); true follows it ({@link OnlineSchemaChangeCutOver}).
+         */
+        public Builder onlineSchemaChanges(boolean onlineSchemaChanges) {
+            this.onlineSchemaChanges = onlineSchemaChanges;
+            return this;
+        }
 
         /**
          * Default none: only the {@link #tableFilter} tables are captured. With it, a table {@code

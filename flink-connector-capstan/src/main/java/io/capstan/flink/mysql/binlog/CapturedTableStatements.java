@@ -36,11 +36,17 @@ final class CapturedTableStatements {
     private final TableFilter filter;
     private final TruncateHandling truncate;
     private final DdlObserver snapshot;
+    private final OnlineSchemaChangeCutOver cutOvers = new OnlineSchemaChangeCutOver();
 
     CapturedTableStatements(TableFilter filter, TruncateHandling truncate, DdlObserver snapshot) {
         this.filter = filter;
         this.truncate = truncate;
         this.snapshot = snapshot;
+    }
+
+    /** Follows the table swap of gh-ost and pt-osc as a schema change of the captured table. */
+    void followCutOvers() {
+        cutOvers.follow();
     }
 
     /**
@@ -95,7 +101,9 @@ final class CapturedTableStatements {
         }
         for (String[] name : removals.get().removed()) {
             Optional<TableId> t = captured(database, name[0], name[1]);
-            if (t.isPresent() && !snapshot.snapshotHolds(t.get(), gtid)) {
+            if (t.isPresent()
+                    && !snapshot.snapshotHolds(t.get(), gtid)
+                    && !cutOvers.isCutOverOf(t.get(), database, sql, gtid)) {
                 throw removed("captured table " + t.get(), gtid);
             }
         }

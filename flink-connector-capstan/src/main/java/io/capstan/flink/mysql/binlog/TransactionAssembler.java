@@ -176,6 +176,11 @@ final class TransactionAssembler {
         capture.transactionEnded(processed); // the start may already hold the awaited position
     }
 
+    /** Follows the table swaps of gh-ost and pt-osc: {@link OnlineSchemaChangeCutOver}. */
+    void followOnlineSchemaChanges() {
+        statements.followCutOvers();
+    }
+
     /**
      * The position after every record handed to the sink: the processed set plus, inside a
      * transaction, the captured rows already passed (emitted, or skipped as emitted before).

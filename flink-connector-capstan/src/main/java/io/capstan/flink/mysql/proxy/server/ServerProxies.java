@@ -64,6 +64,7 @@ public final class ServerProxies implements MySqlProxies {
                         // transactions; they still join the processed set, also after a restore.
                         .startTimestampMillis(config.startupOptions().timestampMillis())
                         .truncateHandling(config.truncateHandling())
+                        .onlineSchemaChanges(config.onlineSchemaChanges())
                         .spatialForm(config.spatialForm())
                         .xaMaxPendingRows(config.xaMaxPendingRows())
                         .startsAfterSnapshot(config.startupOptions().mode().readsSnapshot())
