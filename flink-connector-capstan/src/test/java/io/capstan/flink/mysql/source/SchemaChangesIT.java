@@ -5,6 +5,7 @@ import io.capstan.flink.mysql.StartupOptions;
 import io.capstan.flink.mysql.deserializer.JsonDebeziumDeserializer;
 import io.capstan.flink.mysql.deserializer.RowDataDeserializer;
 import io.capstan.flink.mysql.deserializer.RowDataDeserializerColumnsTest.RowTypeInfo;
+import io.capstan.flink.mysql.error.CapstanHaltException;
 import io.capstan.flink.mysql.source.it.SourceJobs;
 import io.capstan.flink.mysql.testing.ChangelogView;
 import io.capstan.flink.mysql.testing.MySqlTestDatabase;
@@ -23,6 +24,7 @@ import org.apache.flink.table.types.logical.RowType;
 import org.apache.flink.table.types.logical.VarCharType;
 import org.apache.flink.test.junit5.MiniClusterExtension;
 import org.apache.flink.types.RowKind;
+import org.apache.flink.util.ExceptionUtils;
 
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.RegisterExtension;
@@ -129,7 +131,18 @@ class SchemaChangesIT {
                             throw new AssertionError(
                                     "the job ended: "
                                             + job.getJobExecutionResult()
-                                                    .handle((r, e) -> String.valueOf(e))
+                                                    .handle(
+                                                            (r, e) ->
+                                                                    ExceptionUtils.findThrowable(
+                                                                                    e,
+                                                                                    CapstanHaltException
+                                                                                            .class)
+                                                                            .map(
+                                                                                    Throwable
+                                                                                            ::getMessage)
+                                                                            .orElse(
+                                                                                    String.valueOf(
+                                                                                            e)))
                                                     .join());
                         }
                         return equalsMySql(workload, rows) && equalsMySql(workload, json);

@@ -1,5 +1,6 @@
 package io.capstan.flink.mysql.table;
 
+import io.capstan.flink.mysql.error.CapstanHaltException;
 import io.capstan.flink.mysql.testing.ChangelogView;
 import io.capstan.flink.mysql.testing.MySqlTestDatabase;
 import io.capstan.flink.mysql.testing.SchemaChangeWorkload;
@@ -10,6 +11,7 @@ import org.apache.flink.table.api.bridge.java.StreamTableEnvironment;
 import org.apache.flink.test.junit5.MiniClusterExtension;
 import org.apache.flink.types.Row;
 import org.apache.flink.util.CloseableIterator;
+import org.apache.flink.util.ExceptionUtils;
 
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.RegisterExtension;
@@ -20,6 +22,7 @@ import java.util.Map;
 import java.util.Set;
 import java.util.concurrent.ConcurrentLinkedQueue;
 import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicReference;
 
 import static io.capstan.flink.mysql.table.SqlItSupport.awaitBinlogReader;
 import static io.capstan.flink.mysql.table.SqlItSupport.binlogDumpThreads;
@@ -66,7 +69,17 @@ class SchemaChangesSqlIT {
         ConcurrentLinkedQueue<Row> rows = new ConcurrentLinkedQueue<>();
         ChangelogView view = new ChangelogView();
         try (CloseableIterator<Row> it = result.collect()) {
-            Thread reader = new Thread(() -> it.forEachRemaining(rows::add), "collect");
+            AtomicReference<Throwable> failure = new AtomicReference<>();
+            Thread reader =
+                    new Thread(
+                            () -> {
+                                try {
+                                    it.forEachRemaining(rows::add);
+                                } catch (Throwable t) {
+                                    failure.set(t);
+                                }
+                            },
+                            "collect");
             reader.setDaemon(true);
             reader.start();
             awaitBinlogReader(DB, before, Duration.ofMinutes(2)); // the snapshot is done
@@ -79,12 +92,11 @@ class SchemaChangesSqlIT {
                     throw new AssertionError(
                             "the changelog did not reach MySQL's contents; errors "
                                     + view.errors()
-                                    + ", job "
-                                    + result.getJobClient()
-                                            .orElseThrow()
-                                            .getJobExecutionResult()
-                                            .handle((r, e) -> String.valueOf(e))
-                                            .getNow("running"));
+                                    + ", job failure "
+                                    + ExceptionUtils.findThrowable(
+                                                    failure.get(), CapstanHaltException.class)
+                                            .map(Throwable::getMessage)
+                                            .orElse(String.valueOf(failure.get())));
                 }
                 Thread.sleep(100);
             }
