@@ -27,6 +27,8 @@ final class TableWriter implements Runnable {
     final Random random;
     volatile boolean stop;
     volatile boolean recordForGhost;
+    volatile boolean paused; // asked to write nothing
+    volatile boolean idle; // writing nothing, having seen paused
     volatile Throwable failure;
     volatile long connectionId;
     long nextKey;
@@ -49,11 +51,29 @@ final class TableWriter implements Runnable {
         }
     }
 
+    /** Stops writing after the statement in flight, until {@link #resume}. */
+    void pause() throws InterruptedException {
+        paused = true;
+        while (!idle && !stop && thread.isAlive()) {
+            Thread.sleep(5);
+        }
+    }
+
+    void resume() {
+        paused = false;
+    }
+
     @Override
     public void run() {
         try (Connection c = db.openRootConnection()) {
             connectionId = OnlineSchemaChangeTools.connectionId(c);
             while (!stop) {
+                if (paused) {
+                    idle = true;
+                    Thread.sleep(5);
+                    continue;
+                }
+                idle = false;
                 int op = random.nextInt(10);
                 if (op < 5 || keys.size() < 5) {
                     insert(c);

@@ -90,7 +90,11 @@ class SchemaChangesSqlIT {
             while (!equalsMySql(workload, drain(rows, view))) {
                 if (System.nanoTime() > deadline || !reader.isAlive()) {
                     throw new AssertionError(
-                            "the changelog did not reach MySQL's contents; errors "
+                            "the changelog did not reach MySQL's contents ("
+                                    + differences(workload, view)
+                                    + " after "
+                                    + view.changes()
+                                    + " records); errors "
                                     + view.errors()
                                     + ", job failure "
                                     + ExceptionUtils.findThrowable(
@@ -121,6 +125,36 @@ class SchemaChangesSqlIT {
                     r.getField(2) + "|" + r.getField(3));
         }
         return view;
+    }
+
+    /** Per differing table: the keys held only downstream, only in MySQL, or with other values. */
+    private static String differences(SchemaChangeWorkload workload, ChangelogView view)
+            throws SQLException {
+        StringBuilder sb = new StringBuilder();
+        for (String t : SchemaChangeWorkload.TABLES) {
+            Map<Long, String> mysql = workload.contents(t);
+            Map<Long, String> down = view.rows(t);
+            if (mysql.equals(down)) {
+                continue;
+            }
+            Set<Long> onlyDown = new java.util.TreeSet<>(down.keySet());
+            onlyDown.removeAll(mysql.keySet());
+            Set<Long> onlyMySql = new java.util.TreeSet<>(mysql.keySet());
+            onlyMySql.removeAll(down.keySet());
+            long other =
+                    mysql.keySet().stream()
+                            .filter(k -> down.containsKey(k) && !down.get(k).equals(mysql.get(k)))
+                            .count();
+            sb.append(t)
+                    .append(": only downstream ")
+                    .append(onlyDown)
+                    .append(", only in MySQL ")
+                    .append(onlyMySql)
+                    .append(", other values ")
+                    .append(other)
+                    .append("; ");
+        }
+        return sb.toString();
     }
 
     private static boolean equalsMySql(SchemaChangeWorkload workload, ChangelogView view)
