@@ -104,6 +104,18 @@ public final class CapstanMySqlOptions {
                                     + " stream them too. When false such a restore halts"
                                     + " (table_list_changed).");
 
+    public static final ConfigOption<Boolean> SCAN_PARSE_ONLINE_SCHEMA_CHANGES_ENABLED =
+            ConfigOptions.key("scan.parse.online.schema.changes.enabled")
+                    .booleanType()
+                    .defaultValue(false)
+                    .withDescription(
+                            "Follow the table swap that ends a gh-ost or pt-online-schema-change"
+                                    + " run (RENAME TABLE t TO _t_del, _t_gho TO t; RENAME TABLE t"
+                                    + " TO _t_old, _t_new TO t) as a schema change of the captured"
+                                    + " table: the stream continues with the new table's rows under"
+                                    + " the same name, with no snapshot. When false such a swap"
+                                    + " halts (captured_table_removed).");
+
     public static final ConfigOption<Integer> SCAN_SNAPSHOT_FETCH_SIZE =
             ConfigOptions.key("scan.snapshot.fetch.size")
                     .intType()

@@ -288,6 +288,16 @@ public final class CapstanMySqlSourceBuilder<T> {
     }
 
     /**
+     * Option {@code scan.parse.online.schema.changes.enabled} (default false): follow the table
+     * swap that ends a gh-ost or pt-online-schema-change run on a captured table as a schema change
+     * (the stream continues under the same name, with the new columns), instead of halting with
+     * {@code captured_table_removed}. mysql-cdc's builder method of the same name.
+     */
+    public CapstanMySqlSourceBuilder<T> parseOnLineSchemaChanges(boolean enabled) {
+        return set(SCAN_PARSE_ONLINE_SCHEMA_CHANGES_ENABLED, enabled);
+    }
+
+    /**
      * Validates the options and builds the source.
      *
      * @throws IllegalArgumentException naming the first invalid option and how to fix it

@@ -102,6 +102,9 @@ public final class BinlogStreamer implements AutoCloseable {
         } else {
             this.cascades = null;
         }
+        if (config.onlineSchemaChanges()) {
+            assembler.followOnlineSchemaChanges();
+        }
         if (config.createdTables() != null) {
             assembler.captureCreatedTables(
                     new CreatedTableCapture(

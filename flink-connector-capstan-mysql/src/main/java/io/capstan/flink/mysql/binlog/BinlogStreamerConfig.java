@@ -38,6 +38,7 @@ public final class BinlogStreamerConfig implements Serializable {
     private final int xaMaxPendingRows;
     private final StreamOrigin origin;
     private final CreatedTablesConfig createdTables;
+    private final boolean onlineSchemaChanges;
 
     private BinlogStreamerConfig(Builder b) {
         this.connection = Objects.requireNonNull(b.connection, "connection");
@@ -74,6 +75,12 @@ public final class BinlogStreamerConfig implements Serializable {
         }
         this.xaMaxPendingRows = b.xaMaxPendingRows;
         this.createdTables = b.createdTables;
+        this.onlineSchemaChanges = b.onlineSchemaChanges;
+    }
+
+    /** Whether a gh-ost or pt-osc table swap of a captured table is followed as a schema change. */
+    public boolean onlineSchemaChanges() {
+        return onlineSchemaChanges;
     }
 
     /** How tables created while the stream runs are captured; null: they are not. */
@@ -160,6 +167,7 @@ public final class BinlogStreamerConfig implements Serializable {
         b.truncateHandling = truncateHandling;
         b.spatialForm = spatialForm;
         b.xaMaxPendingRows = xaMaxPendingRows;
+        b.onlineSchemaChanges = onlineSchemaChanges;
         return b;
     }
 
@@ -187,6 +195,8 @@ public final class BinlogStreamerConfig implements Serializable {
                 + spatialForm
                 + ", xaMaxPendingRows="
                 + xaMaxPendingRows
+                + ", onlineSchemaChanges="
+                + onlineSchemaChanges
                 + "}";
     }
 
@@ -213,8 +223,18 @@ public final class BinlogStreamerConfig implements Serializable {
         private int xaMaxPendingRows =
                 CapstanMySqlOptions.BINLOG_XA_MAX_PENDING_ROWS.defaultValue();
         private CreatedTablesConfig createdTables;
+        private boolean onlineSchemaChanges;
 
         private Builder() {}
+
+        /**
+         * Default false: a swap of a captured table by gh-ost or pt-osc halts ({@code
+         * captured_table_removed}); true follows it ({@link OnlineSchemaChangeCutOver}).
+         */
+        public Builder onlineSchemaChanges(boolean onlineSchemaChanges) {
+            this.onlineSchemaChanges = onlineSchemaChanges;
+            return this;
+        }
 
         /**
          * Default none: only the {@link #tableFilter} tables are captured. With it, a table {@code

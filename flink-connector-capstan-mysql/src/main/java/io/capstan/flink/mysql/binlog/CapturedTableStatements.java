@@ -47,6 +47,7 @@ final class CapturedTableStatements {
     private final TruncateHandling truncate;
     private final DdlObserver snapshot;
     private UncapturedStatementCheck effects = (db, names, gtid) -> {};
+    private final OnlineSchemaChangeCutOver cutOvers = new OnlineSchemaChangeCutOver();
 
     CapturedTableStatements(TableFilter filter, TruncateHandling truncate, DdlObserver snapshot) {
         this.filter = filter;
@@ -57,6 +58,11 @@ final class CapturedTableStatements {
     /** Checks from now on what statement-logged changes of uncaptured tables may do to others. */
     void checkEffects(UncapturedStatementCheck check) {
         this.effects = check;
+    }
+
+    /** Follows the table swap of gh-ost and pt-osc as a schema change of the captured table. */
+    void followCutOvers() {
+        cutOvers.follow();
     }
 
     /**
@@ -112,7 +118,9 @@ final class CapturedTableStatements {
         }
         for (String[] name : removals.get().removed()) {
             Optional<TableId> t = captured(database, name[0], name[1]);
-            if (t.isPresent() && !snapshot.snapshotHolds(t.get(), gtid)) {
+            if (t.isPresent()
+                    && !snapshot.snapshotHolds(t.get(), gtid)
+                    && !cutOvers.isCutOverOf(t.get(), database, sql, gtid)) {
                 throw removed("captured table " + t.get(), gtid);
             }
         }

@@ -178,6 +178,11 @@ final class TransactionAssembler {
         capture.transactionEnded(processed); // the start may already hold the awaited position
     }
 
+    /** Follows the table swaps of gh-ost and pt-osc: {@link OnlineSchemaChangeCutOver}. */
+    void followOnlineSchemaChanges() {
+        statements.followCutOvers();
+    }
+
     /**
      * Checks from now on the changes that foreign-key actions or triggers may carry into captured
      * tables without a trace in the binlog ({@link CascadeGuard}).

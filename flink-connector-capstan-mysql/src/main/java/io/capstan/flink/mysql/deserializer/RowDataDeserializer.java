@@ -9,6 +9,7 @@ import io.capstan.flink.mysql.schema.TableSchema;
 
 import org.apache.flink.annotation.PublicEvolving;
 import org.apache.flink.api.common.typeinfo.TypeInformation;
+import org.apache.flink.table.data.GenericRowData;
 import org.apache.flink.table.data.RowData;
 import org.apache.flink.table.types.logical.DecimalType;
 import org.apache.flink.table.types.logical.LogicalType;
@@ -28,18 +29,19 @@ import java.util.Objects;
  * Emits each change as Flink {@link RowData} with its {@link RowKind}: INSERT and snapshot READ as
  * {@code +I}, UPDATE as {@code -U} (before) then {@code +U} (after), DELETE as {@code -D}.
  *
- * <p>The rows keep the table's column order. All captured tables must share the row type the given
- * type information describes (for Flink's table runtime: {@code InternalTypeInfo.of(rowType)});
- * capture tables of different shapes with one source per shape or with a custom deserializer.
+ * <p>When the type information is Flink's {@code InternalTypeInfo} of a {@link RowType}, each
+ * declared field is found by name (ignoring case, as MySQL does) among the table's columns, once
+ * per table schema met, as the Flink SQL connector does: a column added, dropped, renamed or moved
+ * that is not declared changes nothing downstream. A declared column that is gone, or whose values
+ * its field would misread (another internal data class, or a DECIMAL of another precision or
+ * scale), halts ({@code invalid_configuration}) naming the table and the column instead of emitting
+ * shifted or misread values. A VARCHAR made longer still fits a STRING. A table created while the
+ * job runs (captured from its CREATE on) is checked the same way when its first row arrives. When
+ * the table's columns are the declared ones in their order, rows pass without a copy. A TRUNCATE
+ * (option {@code binlog.truncate.handling} = {@code emit}) cannot be expressed as a row and halts.
  *
- * <p>When the type information is Flink's {@code InternalTypeInfo} of a {@link RowType}, each table
- * schema met is checked once against it by column name and position, and by each column's internal
- * data class (and a DECIMAL's precision and scale): after an ALTER that adds, drops, renames, moves
- * or retypes a column the rows would no longer fit their declared fields, so the job halts ({@code
- * invalid_configuration}) naming the table and the column instead of emitting shifted or misread
- * values. A table created while the job runs (captured from its CREATE on) is checked the same way
- * when its first row arrives. A TRUNCATE (option {@code binlog.truncate.handling} = {@code emit})
- * cannot be expressed as a row and halts as well.
+ * <p>Without a row type (other type information), rows keep the table's column order and all
+ * captured tables must share one shape.
  */
 @PublicEvolving
 public final class RowDataDeserializer implements CapstanDeserializer<RowData> {
@@ -48,10 +50,11 @@ public final class RowDataDeserializer implements CapstanDeserializer<RowData> {
     private final TypeInformation<RowData> producedType;
     private final RowType declared; // null: the type information names no fields
 
-    private transient TableSchema lastChecked;
+    private transient TableSchema lastSchema;
+    private transient Projection lastProjection;
 
-    /** The last schema that passed, per table: a changed schema object is compared once. */
-    private transient Map<TableId, TableSchema> checked;
+    /** Per table schema met: where each declared field comes from (a few entries per table). */
+    private transient Map<TableSchema, Projection> projections;
 
     public RowDataDeserializer(TypeInformation<RowData> producedType) {
         this.producedType = Objects.requireNonNull(producedType, "producedType");
@@ -88,17 +91,14 @@ public final class RowDataDeserializer implements CapstanDeserializer<RowData> {
         switch (event.operation()) {
             case READ:
             case INSERT:
-                check(event);
-                out.collect(withKind(event.after(), RowKind.INSERT));
+                out.collect(projected(event, event.after(), RowKind.INSERT));
                 break;
             case UPDATE:
-                check(event);
-                out.collect(withKind(event.before(), RowKind.UPDATE_BEFORE));
-                out.collect(withKind(event.after(), RowKind.UPDATE_AFTER));
+                out.collect(projected(event, event.before(), RowKind.UPDATE_BEFORE));
+                out.collect(projected(event, event.after(), RowKind.UPDATE_AFTER));
                 break;
             case DELETE:
-                check(event);
-                out.collect(withKind(event.before(), RowKind.DELETE));
+                out.collect(projected(event, event.before(), RowKind.DELETE));
                 break;
             case TRUNCATE:
                 throw new CapstanHaltException(
@@ -117,47 +117,95 @@ public final class RowDataDeserializer implements CapstanDeserializer<RowData> {
         }
     }
 
-    /** Checks each table schema once (one identity test per row while the schema stays). */
-    private void check(ChangeEvent event) {
+    private RowData projected(ChangeEvent event, RowData image, RowKind kind) {
+        if (declared == null) {
+            return withKind(image, kind);
+        }
         TableSchema schema = event.schema();
-        if (schema == lastChecked || declared == null) {
-            return;
-        }
-        if (checked == null) {
-            checked = new HashMap<>();
-        }
-        TableSchema passed = checked.get(event.tableId());
-        if (passed != schema && !schema.equals(passed)) {
-            String problem = mismatch(declared.getFieldNames(), schema.rowType().getFieldNames());
-            if (problem == null) {
-                problem = typeMismatch(declared, schema.rowType());
+        if (schema != lastSchema) {
+            if (projections == null) {
+                projections = new HashMap<>();
             }
-            if (problem != null) {
-                throw new CapstanHaltException(
-                        HaltReason.INVALID_CONFIGURATION,
-                        "table "
-                                + event.tableId().quoted()
-                                + " no longer fits the row type declared to RowDataDeserializer: "
-                                + problem
-                                + " (an ALTER TABLE changed its columns, or the table was created"
-                                + " while the job ran with other columns). Remedy: declare the"
-                                + " table's columns, in its order and with its types, and restart"
-                                + " the job.");
+            Projection p = projections.get(schema);
+            if (p == null) {
+                p = projection(event.tableId(), declared, schema.rowType());
+                projections.put(schema, p);
             }
+            lastSchema = schema;
+            lastProjection = p;
         }
-        checked.put(event.tableId(), schema);
-        lastChecked = schema;
+        if (lastProjection.identity) {
+            return withKind(image, kind);
+        }
+        return lastProjection.copy(image, kind);
+    }
+
+    /** Where each declared field is in a table's row, or the halt naming the first misfit. */
+    static Projection projection(TableId table, RowType declared, RowType tableRow) {
+        String problem = mismatch(declared.getFieldNames(), tableRow.getFieldNames());
+        if (problem == null) {
+            problem = typeMismatch(declared, tableRow);
+        }
+        if (problem != null) {
+            throw new CapstanHaltException(
+                    HaltReason.INVALID_CONFIGURATION,
+                    "table "
+                            + table.quoted()
+                            + " no longer fits the row type declared to RowDataDeserializer: "
+                            + problem
+                            + " (an ALTER TABLE dropped, renamed or retyped a declared column, or"
+                            + " the table was created while the job ran with other columns)."
+                            + " Remedy: declare only columns the table has, with types that read"
+                            + " them (see docs/types.md), and restart the job.");
+        }
+        List<String> columns = tableRow.getFieldNames();
+        int n = declared.getFieldCount();
+        int[] source = new int[n];
+        RowData.FieldGetter[] getters = new RowData.FieldGetter[n];
+        boolean identity = n == columns.size();
+        for (int i = 0; i < n; i++) {
+            source[i] = indexOf(columns, declared.getFieldNames().get(i));
+            identity &= source[i] == i;
+            // nullable: Flink 1.20's getter of a NOT NULL type skips the null check
+            getters[i] =
+                    RowData.createFieldGetter(tableRow.getTypeAt(source[i]).copy(true), source[i]);
+        }
+        return new Projection(identity, getters);
+    }
+
+    /** The declared fields' places in one table schema. */
+    static final class Projection {
+        final boolean identity; // the table's columns are the declared ones, in order
+        private final RowData.FieldGetter[] getters;
+
+        Projection(boolean identity, RowData.FieldGetter[] getters) {
+            this.identity = identity;
+            this.getters = getters;
+        }
+
+        RowData copy(RowData image, RowKind kind) {
+            GenericRowData row = new GenericRowData(kind, getters.length);
+            for (int i = 0; i < getters.length; i++) {
+                row.setField(i, getters[i].getFieldOrNull(image));
+            }
+            return row;
+        }
     }
 
     /**
-     * The first column whose values the declared field would misread, or null: the internal data
+     * The first declared column whose values its field would misread, or null: the internal data
      * class must be the same (an INT read as BIGINT fails, a VARCHAR(10) read as STRING does not),
-     * and a DECIMAL's precision and scale (its storage depends on them).
+     * and a DECIMAL's precision and scale (its storage depends on them). Columns are found by name.
      */
     static String typeMismatch(RowType declared, RowType table) {
-        for (int i = 0; i < table.getFieldCount(); i++) {
+        for (int i = 0; i < declared.getFieldCount(); i++) {
+            String name = declared.getFieldNames().get(i);
+            int at = indexOf(table.getFieldNames(), name);
+            if (at < 0) {
+                continue; // told by mismatch()
+            }
             LogicalType d = declared.getTypeAt(i);
-            LogicalType t = table.getTypeAt(i);
+            LogicalType t = table.getTypeAt(at);
             boolean fits =
                     LogicalTypeUtils.toInternalConversionClass(d)
                                     == LogicalTypeUtils.toInternalConversionClass(t)
@@ -169,7 +217,7 @@ public final class RowDataDeserializer implements CapstanDeserializer<RowData> {
                                                     == ((DecimalType) t).getScale()));
             if (!fits) {
                 return "column '"
-                        + table.getFieldNames().get(i)
+                        + table.getFieldNames().get(at)
                         + "' is read as "
                         + t.asSummaryString()
                         + ", declared "
@@ -179,39 +227,21 @@ public final class RowDataDeserializer implements CapstanDeserializer<RowData> {
         return null;
     }
 
-    /** The first difference between the declared and the table's columns, or null. */
+    /** The first declared column the table does not have, or null (other columns are ignored). */
     static String mismatch(List<String> declared, List<String> table) {
-        int n = Math.min(declared.size(), table.size());
-        for (int i = 0; i < n; i++) {
-            String d = declared.get(i);
-            String t = table.get(i);
-            if (d.equalsIgnoreCase(t)) {
-                continue;
-            }
+        for (String d : declared) {
             if (indexOf(table, d) < 0) {
                 return "declared column '" + d + "' is not a column of the table";
             }
-            if (indexOf(declared, t) < 0) {
-                return "column '" + t + "' of the table is not declared";
-            }
-            return "column '"
-                    + t
-                    + "' is column "
-                    + (i + 1)
-                    + " of the table but field "
-                    + (indexOf(declared, t) + 1)
-                    + " of the declared row type";
-        }
-        if (table.size() > n) {
-            return "column '" + table.get(n) + "' of the table is not declared";
-        }
-        if (declared.size() > n) {
-            return "declared column '" + declared.get(n) + "' is not a column of the table";
         }
         return null;
     }
 
     private static int indexOf(List<String> names, String name) {
+        int exact = names.indexOf(name);
+        if (exact >= 0) {
+            return exact;
+        }
         for (int i = 0; i < names.size(); i++) {
             if (names.get(i).equalsIgnoreCase(name)) {
                 return i;

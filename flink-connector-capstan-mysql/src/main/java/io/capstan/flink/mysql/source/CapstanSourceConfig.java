@@ -50,6 +50,7 @@ public final class CapstanSourceConfig implements Serializable {
     private final Duration binlogRetentionCheckInterval;
     private final int xaMaxPendingRows;
     private final boolean newlyAddedTables;
+    private final boolean onlineSchemaChanges;
 
     public CapstanSourceConfig(
             MySqlConnectionConfig connection,
@@ -124,6 +125,41 @@ public final class CapstanSourceConfig implements Serializable {
             Duration binlogRetentionCheckInterval,
             int xaMaxPendingRows,
             boolean newlyAddedTables) {
+        this(
+                connection,
+                tables,
+                serverId,
+                startupOptions,
+                binlogQueueCapacity,
+                reconnectBackoff,
+                reconnectBudget,
+                snapshot,
+                truncateHandling,
+                binlogRetentionCheckInterval,
+                xaMaxPendingRows,
+                newlyAddedTables,
+                false);
+    }
+
+    /**
+     * @param onlineSchemaChanges whether the table swap of a gh-ost or pt-online-schema-change run
+     *     is followed as a schema change ({@code scan.parse.online.schema.changes.enabled})
+     */
+    public CapstanSourceConfig(
+            MySqlConnectionConfig connection,
+            TableSelection tables,
+            long serverId,
+            StartupOptions startupOptions,
+            int binlogQueueCapacity,
+            Duration reconnectBackoff,
+            Duration reconnectBudget,
+            SnapshotOptions snapshot,
+            TruncateHandling truncateHandling,
+            Duration binlogRetentionCheckInterval,
+            int xaMaxPendingRows,
+            boolean newlyAddedTables,
+            boolean onlineSchemaChanges) {
+        this.onlineSchemaChanges = onlineSchemaChanges;
         this.newlyAddedTables =
                 OptionRules.newlyAddedTables(
                         newlyAddedTables, Objects.requireNonNull(startupOptions).mode());
@@ -229,7 +265,8 @@ public final class CapstanSourceConfig implements Serializable {
                 OptionRules.truncateHandling(options.get(BINLOG_TRUNCATE_HANDLING)),
                 options.get(SCAN_SNAPSHOT_BINLOG_RETENTION_CHECK_INTERVAL),
                 options.get(BINLOG_XA_MAX_PENDING_ROWS),
-                options.get(SCAN_NEWLY_ADDED_TABLE_ENABLED));
+                options.get(SCAN_NEWLY_ADDED_TABLE_ENABLED),
+                options.get(SCAN_PARSE_ONLINE_SCHEMA_CHANGES_ENABLED));
     }
 
     /** This configuration reading only {@code columns} in the snapshot (chunk keys are added). */
@@ -258,7 +295,8 @@ public final class CapstanSourceConfig implements Serializable {
                 truncateHandling,
                 binlogRetentionCheckInterval,
                 xaMaxPendingRows,
-                newlyAddedTables);
+                newlyAddedTables,
+                onlineSchemaChanges);
     }
 
     /** The form rows deliver spatial values in, snapshot and binlog. */
@@ -292,6 +330,11 @@ public final class CapstanSourceConfig implements Serializable {
 
     public Duration reconnectBudget() {
         return reconnectBudget;
+    }
+
+    /** Whether a gh-ost or pt-osc table swap is followed as a schema change of the table. */
+    public boolean onlineSchemaChanges() {
+        return onlineSchemaChanges;
     }
 
     /** What a TRUNCATE of a captured table after its snapshot does. */
@@ -346,7 +389,8 @@ public final class CapstanSourceConfig implements Serializable {
                 && truncateHandling == that.truncateHandling
                 && binlogRetentionCheckInterval.equals(that.binlogRetentionCheckInterval)
                 && xaMaxPendingRows == that.xaMaxPendingRows
-                && newlyAddedTables == that.newlyAddedTables;
+                && newlyAddedTables == that.newlyAddedTables
+                && onlineSchemaChanges == that.onlineSchemaChanges;
     }
 
     @Override
@@ -363,7 +407,8 @@ public final class CapstanSourceConfig implements Serializable {
                 truncateHandling,
                 binlogRetentionCheckInterval,
                 xaMaxPendingRows,
-                newlyAddedTables);
+                newlyAddedTables,
+                onlineSchemaChanges);
     }
 
     @Override
@@ -391,6 +436,8 @@ public final class CapstanSourceConfig implements Serializable {
                 + xaMaxPendingRows
                 + ", newlyAddedTables="
                 + newlyAddedTables
+                + ", onlineSchemaChanges="
+                + onlineSchemaChanges
                 + ", "
                 + snapshot
                 + "}";

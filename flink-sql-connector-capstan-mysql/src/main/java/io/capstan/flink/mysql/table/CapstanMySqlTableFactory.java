@@ -88,6 +88,7 @@ public final class CapstanMySqlTableFactory implements DynamicTableSourceFactory
         options.add(SCAN_SNAPSHOT_LOCK_WAIT_BUDGET);
         options.add(SCAN_SNAPSHOT_BINLOG_RETENTION_CHECK_INTERVAL);
         options.add(SCAN_NEWLY_ADDED_TABLE_ENABLED);
+        options.add(SCAN_PARSE_ONLINE_SCHEMA_CHANGES_ENABLED);
         options.add(CONNECT_TIMEOUT);
         options.add(CONNECT_SOCKET_TIMEOUT);
         options.add(CONNECT_MAX_RETRIES);

@@ -111,7 +111,7 @@ class TruncateAndRowTypeTest {
                         0),
                 out);
         assertThat(out.rows).hasSize(1);
-        ChangeEvent shifted =
+        d.deserialize(
                 new ChangeEvent(
                         Operation.INSERT,
                         null,
@@ -120,10 +120,24 @@ class TruncateAndRowTypeTest {
                         T,
                         "u:2",
                         1L,
+                        0),
+                out);
+        assertThat(out.rows).hasSize(2);
+        assertThat(out.rows.get(1).getInt(0)).isEqualTo(1);
+        assertThat(out.rows.get(1).getInt(1)).isEqualTo(2);
+        ChangeEvent dropped =
+                new ChangeEvent(
+                        Operation.INSERT,
+                        null,
+                        GenericRowData.of(1),
+                        schema("id"),
+                        T,
+                        "u:3",
+                        1L,
                         0);
-        assertThatThrownBy(() -> d.deserialize(shifted, out))
+        assertThatThrownBy(() -> d.deserialize(dropped, out))
                 .isInstanceOfSatisfying(
                         CapstanHaltException.class,
-                        e -> assertThat(e.getMessage()).contains("column 'c'"));
+                        e -> assertThat(e.getMessage()).contains("column 'v'"));
     }
 }

@@ -70,6 +70,7 @@ public final class ServerProxies implements MySqlProxies {
                         // another start mode would drop or lose transactions otherwise.
                         .origin(origin)
                         .truncateHandling(config.truncateHandling())
+                        .onlineSchemaChanges(config.onlineSchemaChanges())
                         .spatialForm(config.spatialForm())
                         .xaMaxPendingRows(config.xaMaxPendingRows())
                         .createdTables(createdTables(tables))
