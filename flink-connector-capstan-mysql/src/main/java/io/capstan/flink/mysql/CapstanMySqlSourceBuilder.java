@@ -2,9 +2,12 @@ package io.capstan.flink.mysql;
 
 import io.capstan.flink.mysql.connect.SslMode;
 import io.capstan.flink.mysql.deserializer.RowDataDeserializer;
+import io.capstan.flink.mysql.route.RoutedRowDeserializer;
+import io.capstan.flink.mysql.route.TableRoutes;
 import io.capstan.flink.mysql.source.CapstanSourceConfig;
 import io.capstan.flink.mysql.source.SourceDefinition;
 
+import org.apache.flink.annotation.Internal;
 import org.apache.flink.annotation.PublicEvolving;
 import org.apache.flink.configuration.ConfigOption;
 import org.apache.flink.configuration.Configuration;
@@ -303,15 +306,37 @@ public final class CapstanMySqlSourceBuilder<T> {
      * @throws IllegalArgumentException naming the first invalid option and how to fix it
      */
     public CapstanMySqlSource<T> build() {
-        if (!nulls.isEmpty()) {
-            throw OptionRules.invalid(nulls.iterator().next(), "it must not be null.");
-        }
         if (deserializer == null) {
             throw new IllegalArgumentException(
                     "deserializer is required, e.g. new JsonDebeziumDeserializer()");
         }
         if (deserializer.getProducedType() == null) {
             throw new IllegalArgumentException("deserializer must return a produced type");
+        }
+        CapstanSourceConfig config = validatedConfig();
+        if (config.truncateHandling() == TruncateHandling.EMIT
+                && (deserializer instanceof RowDataDeserializer
+                        || deserializer instanceof RoutedRowDeserializer)) {
+            throw OptionRules.invalid(
+                    BINLOG_TRUNCATE_HANDLING,
+                    "'emit' needs a deserializer that can express a TRUNCATE"
+                            + " (JsonDebeziumDeserializer, or your own handling"
+                            + " Operation.TRUNCATE); RowDataDeserializer and TableRoutes cannot. Use 'halt' or"
+                            + " 'skip'.");
+        }
+        return new CapstanMySqlSource<>(config, deserializer);
+    }
+
+    /**
+     * Validates the options as {@link #build()} does, without a deserializer: what {@link
+     * TableRoutes#discover} connects with before the deserializer exists.
+     *
+     * @throws IllegalArgumentException naming the first invalid option and how to fix it
+     */
+    @Internal
+    public CapstanSourceConfig validatedConfig() {
+        if (!nulls.isEmpty()) {
+            throw OptionRules.invalid(nulls.iterator().next(), "it must not be null.");
         }
         if (startupOptions == null) {
             throw OptionRules.invalid(SCAN_STARTUP_MODE, "startupOptions must not be null.");
@@ -323,17 +348,6 @@ public final class CapstanMySqlSourceBuilder<T> {
                         chunkKeyColumnByTable,
                         snapshotColumns,
                         jdbcProperties);
-        CapstanSourceConfig config =
-                CapstanSourceConfig.validate(options, definition, startupOptions);
-        if (config.truncateHandling() == TruncateHandling.EMIT
-                && deserializer instanceof RowDataDeserializer) {
-            throw OptionRules.invalid(
-                    BINLOG_TRUNCATE_HANDLING,
-                    "'emit' needs a deserializer that can express a TRUNCATE"
-                            + " (JsonDebeziumDeserializer, or your own handling"
-                            + " Operation.TRUNCATE); RowDataDeserializer cannot. Use 'halt' or"
-                            + " 'skip'.");
-        }
-        return new CapstanMySqlSource<>(config, deserializer);
+        return CapstanSourceConfig.validate(options, definition, startupOptions);
     }
 }

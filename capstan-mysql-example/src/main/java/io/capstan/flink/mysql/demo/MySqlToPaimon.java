@@ -1,5 +1,7 @@
 package io.capstan.flink.mysql.demo;
 
+import io.capstan.flink.mysql.route.RoutedTable;
+
 import org.apache.flink.configuration.Configuration;
 
 import java.io.IOException;
@@ -9,6 +11,7 @@ import java.nio.file.Path;
 import java.sql.Connection;
 import java.time.Duration;
 import java.util.Comparator;
+import java.util.List;
 import java.util.Map;
 import java.util.Random;
 import java.util.stream.Stream;
@@ -115,23 +118,35 @@ public final class MySqlToPaimon {
         deleteRecursively(warehouse);
         Files.createDirectories(warehouse);
 
-        progress.step("Starting Flink (a local MiniCluster in this JVM) and submitting one job:");
-        for (LakehouseTables.ShopTable t : LakehouseTables.ALL) {
-            progress.note("      " + PaimonPipeline.insert(t));
+        progress.step(
+                "Starting Flink (a local MiniCluster in this JVM) and submitting one job: one"
+                        + " capstan-mysql source over "
+                        + PaimonPipeline.tableList(database)
+                        + " (one binlog reader for all tables)");
+        pipeline = new PaimonPipeline();
+        List<RoutedTable> tables =
+                flink.call(
+                        f ->
+                                pipeline.start(
+                                        f,
+                                        warehouse,
+                                        server.connectorConfig(),
+                                        database,
+                                        options.serverId));
+        for (RoutedTable t : tables) {
+            progress.note(
+                    "      "
+                            + t.id()
+                            + " -> "
+                            + PaimonPipeline.paimonTable(t)
+                            + " ("
+                            + t.rowType().getFieldCount()
+                            + " columns as discovered, key "
+                            + t.primaryKey()
+                            + ")");
         }
         progress.note(
                 "      into the Paimon catalog '" + PaimonPipeline.CATALOG + "' on " + warehouse);
-        pipeline = new PaimonPipeline();
-        flink.call(
-                f -> {
-                    pipeline.start(
-                            f.tables(),
-                            warehouse,
-                            server.connectorConfig(),
-                            database,
-                            options.serverId);
-                    return null;
-                });
         progress.done(
                 "job submitted; Paimon commits at every checkpoint ("
                         + CHECKPOINT_INTERVAL.toSeconds()

@@ -1,23 +1,38 @@
 package io.capstan.flink.mysql.demo;
 
+import io.capstan.flink.mysql.CapstanMySqlSource;
+import io.capstan.flink.mysql.CapstanMySqlSourceBuilder;
+import io.capstan.flink.mysql.StartupOptions;
 import io.capstan.flink.mysql.connect.MySqlConnectionConfig;
+import io.capstan.flink.mysql.route.RoutedTable;
+import io.capstan.flink.mysql.route.TableRoutes;
+import io.capstan.flink.mysql.schema.TableId;
 
+import org.apache.flink.api.common.eventtime.WatermarkStrategy;
 import org.apache.flink.core.execution.JobClient;
-import org.apache.flink.table.api.StatementSet;
-import org.apache.flink.table.api.TableEnvironment;
-import org.apache.flink.table.api.TableResult;
+import org.apache.flink.streaming.api.datastream.DataStream;
+import org.apache.flink.table.api.Schema;
+import org.apache.flink.table.api.bridge.java.StreamStatementSet;
+import org.apache.flink.table.api.bridge.java.StreamTableEnvironment;
+import org.apache.flink.table.data.RowData;
+import org.apache.flink.table.types.logical.RowType;
+import org.apache.flink.types.Row;
 
 import java.nio.file.Path;
-import java.util.ArrayList;
+import java.time.Duration;
 import java.util.List;
 import java.util.Map;
+import java.util.StringJoiner;
 import java.util.concurrent.TimeUnit;
+import java.util.stream.Collectors;
 
 /**
- * The lakehouse example's Flink SQL: a Paimon catalog on a local directory, one Paimon primary-key
- * table per shop table, one {@code capstan-mysql} table per shop table, and one job that inserts
- * each into its Paimon table (a statement set). Paimon commits what the job wrote at every Flink
- * checkpoint, so a batch query over the Paimon tables sees the changelog up to the last checkpoint.
+ * The lakehouse example's job: a Paimon catalog on a local directory, and one {@code capstan-mysql}
+ * source reading all the shop's tables through {@link TableRoutes} (one snapshot plan, one binlog
+ * reader, however many tables), split into one changelog per table, each written by Flink SQL's
+ * Table API into a Paimon primary-key table created from the columns discovery found. Paimon
+ * commits what the job wrote at every Flink checkpoint, so a batch query over the Paimon tables
+ * sees the changelog up to the last checkpoint.
  */
 final class PaimonPipeline implements AutoCloseable {
 
@@ -38,77 +53,93 @@ final class PaimonPipeline implements AutoCloseable {
                 + "')";
     }
 
+    /** The source's table list: the shop's tables, as one regular expression. */
+    static String tableList(String database) {
+        return database
+                + "\\.("
+                + LakehouseTables.ALL.stream()
+                        .map(LakehouseTables.ShopTable::name)
+                        .collect(Collectors.joining("|"))
+                + ")";
+    }
+
     /**
-     * A Paimon primary-key table: an upsert of the MySQL table, one bucket (the example's job runs
-     * at parallelism 1).
+     * A Paimon primary-key table with the columns discovery found (their Flink types, as
+     * docs/types.md maps MySQL's), one bucket (the example's job runs at parallelism 1).
      */
-    static String createPaimonTable(LakehouseTables.ShopTable t) {
-        return "CREATE TABLE IF NOT EXISTS "
-                + CATALOG
-                + "."
-                + DATABASE
-                + "."
-                + t.name()
-                + " ("
-                + t.flinkColumns()
-                + ", PRIMARY KEY (id) NOT ENFORCED) WITH ('bucket' = '1')";
-    }
-
-    /** The capstan-mysql table that reads {@code t}, in the session's default catalog. */
-    static String createSourceTable(
-            LakehouseTables.ShopTable t, MySqlConnectionConfig c, String database, int serverId) {
-        Map<String, String> o = OrdersPipeline.capstanOptions(c, database, t.name(), serverId);
-        o.put("scan.startup.mode", "initial");
-        return "CREATE TEMPORARY TABLE default_catalog.default_database.mysql_"
-                + t.name()
-                + " ("
-                + t.flinkColumns()
-                + ", PRIMARY KEY (id) NOT ENFORCED) "
-                + OrdersPipeline.withClause(o);
-    }
-
-    static String insert(LakehouseTables.ShopTable t) {
-        return "INSERT INTO "
-                + CATALOG
-                + "."
-                + DATABASE
-                + "."
-                + t.name()
-                + " SELECT * FROM default_catalog.default_database.mysql_"
-                + t.name();
-    }
-
-    /** The statements, in order, that set up the catalog, the tables and the job. */
-    static List<String> setupStatements(
-            Path warehouse, MySqlConnectionConfig c, String database, int firstServerId) {
-        List<String> s = new ArrayList<>();
-        s.add(createCatalog(warehouse));
-        s.add("CREATE DATABASE IF NOT EXISTS " + CATALOG + "." + DATABASE);
-        int serverId = firstServerId;
-        for (LakehouseTables.ShopTable t : LakehouseTables.ALL) {
-            s.add(createPaimonTable(t));
-            s.add(createSourceTable(t, c, database, serverId++));
+    static String createPaimonTable(RoutedTable t) {
+        RowType row = t.rowType();
+        StringJoiner columns = new StringJoiner(", ");
+        for (RowType.RowField f : row.getFields()) {
+            columns.add("`" + f.getName() + "` " + f.getType().asSerializableString());
         }
-        return s;
+        return "CREATE TABLE IF NOT EXISTS "
+                + paimonTable(t)
+                + " ("
+                + columns
+                + ", PRIMARY KEY ("
+                + t.primaryKey().stream().map(k -> "`" + k + "`").collect(Collectors.joining(", "))
+                + ") NOT ENFORCED) WITH ('bucket' = '1')";
     }
 
-    /** Sets everything up in {@code tEnv} and submits the one job; returns once it is submitted. */
-    void start(
-            TableEnvironment tEnv,
+    static String paimonTable(RoutedTable t) {
+        return CATALOG + "." + DATABASE + "." + t.id().table();
+    }
+
+    /** The capstan source's settings, before discovery and the deserializer. */
+    static CapstanMySqlSourceBuilder<RowData> sourceBuilder(
+            MySqlConnectionConfig c, String database, int serverId) {
+        return CapstanMySqlSource.<RowData>builder()
+                .hostname(c.hostname())
+                .port(c.port())
+                .username(c.username())
+                .password(c.password())
+                .databaseList(database)
+                .tableList(tableList(database))
+                .serverId(serverId)
+                .startupOptions(StartupOptions.initial())
+                // a quiet binlog connection still hears from the server every second, and the
+                // server notices a closed connection within a second
+                .heartbeatInterval(Duration.ofSeconds(1));
+    }
+
+    /**
+     * Discovers the shop's tables, creates their Paimon tables and submits the one job; returns the
+     * routed tables once it is submitted.
+     */
+    List<RoutedTable> start(
+            LocalFlinkTables.Ready flink,
             Path warehouse,
             MySqlConnectionConfig c,
             String database,
-            int firstServerId) {
-        for (String ddl : setupStatements(warehouse, c, database, firstServerId)) {
-            tEnv.executeSql(ddl);
+            int serverId)
+            throws Exception {
+        StreamTableEnvironment tEnv = flink.tables();
+        tEnv.executeSql(createCatalog(warehouse));
+        tEnv.executeSql("CREATE DATABASE IF NOT EXISTS " + CATALOG + "." + DATABASE);
+        CapstanMySqlSourceBuilder<RowData> builder = sourceBuilder(c, database, serverId);
+        TableRoutes routes = TableRoutes.discover(builder);
+        DataStream<RowData> all =
+                flink.env()
+                        .fromSource(
+                                builder.deserializer(routes.deserializer()).build(),
+                                WatermarkStrategy.noWatermarks(),
+                                "capstan-mysql " + database)
+                        .uid("capstan-source");
+        StreamStatementSet inserts = tEnv.createStatementSet();
+        for (Map.Entry<TableId, DataStream<Row>> e : routes.split(all).entrySet()) {
+            RoutedTable t = routes.table(e.getKey());
+            tEnv.executeSql(createPaimonTable(t));
+            Schema schema =
+                    Schema.newBuilder()
+                            .fromRowDataType(t.dataType())
+                            .primaryKey(t.primaryKey())
+                            .build();
+            inserts.add(tEnv.fromChangelogStream(e.getValue(), schema).insertInto(paimonTable(t)));
         }
-        StatementSet inserts = tEnv.createStatementSet();
-        for (LakehouseTables.ShopTable t : LakehouseTables.ALL) {
-            inserts.addInsertSql(insert(t));
-        }
-        tEnv.getConfig().set("pipeline.name", JOB_NAME);
-        TableResult result = inserts.execute();
-        job = result.getJobClient().orElseThrow();
+        inserts.attachAsDataStream();
+        job = flink.env().executeAsync(JOB_NAME);
+        return routes.tables();
     }
 
     /** Null while running, else why the job ended. */
