@@ -54,10 +54,9 @@ public final class RoutedRowDeserializer implements CapstanDeserializer<RowData>
                             + event.tableId().quoted()
                             + " has no route: it was not among the tables TableRoutes.discover"
                             + " found when the job was built (created or renamed into the table"
-                            + " list since). Remedy: create its sink table and restart the job,"
-                            + " so that discovery finds it; with"
-                            + " scan.newly-added-table.enabled a restore from a savepoint"
-                            + " snapshots it.");
+                            + " list since). Remedy: leave it out of the table list, or create"
+                            + " its sink and start the job again without state, so that discovery"
+                            + " finds it.");
         }
         if (wrapping == null) {
             wrapping = new Wrapping(perTable.length + 1);
