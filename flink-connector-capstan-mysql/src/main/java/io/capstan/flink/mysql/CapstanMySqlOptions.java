@@ -92,6 +92,17 @@ public final class CapstanMySqlOptions {
                             "Rows per snapshot chunk when it is planned (>= 1); a chunk is read,"
                                     + " emitted and checkpointed whole.");
 
+    public static final ConfigOption<Long> SCAN_SNAPSHOT_KEYLESS_TABLE_MAX_ROWS =
+            ConfigOptions.key("scan.snapshot.keyless-table.max-rows")
+                    .longType()
+                    .defaultValue(100_000L)
+                    .withDescription(
+                            "A table without a primary key or UNIQUE NOT NULL chunk key column is"
+                                    + " read as one unsplit chunk, by one reader, held in memory"
+                                    + " whole; a table whose estimated row count (information_schema"
+                                    + " TABLE_ROWS) is above this many rows is refused before"
+                                    + " anything is read (>= 0). Add a key, or raise the limit.");
+
     public static final ConfigOption<Boolean> SCAN_NEWLY_ADDED_TABLE_ENABLED =
             ConfigOptions.key("scan.newly-added-table.enabled")
                     .booleanType()

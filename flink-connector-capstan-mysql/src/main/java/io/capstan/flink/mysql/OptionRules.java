@@ -203,6 +203,18 @@ public final class OptionRules {
         return value;
     }
 
+    public static long keylessTableMaxRows(long value) {
+        if (value < 0) {
+            throw invalid(
+                    SCAN_SNAPSHOT_KEYLESS_TABLE_MAX_ROWS,
+                    "it must be 0 or more (rows of a table without a unique key, read as one"
+                            + " chunk), was "
+                            + value
+                            + ".");
+        }
+        return value;
+    }
+
     public static int fetchSize(int value) {
         if (value < 0) {
             throw invalid(

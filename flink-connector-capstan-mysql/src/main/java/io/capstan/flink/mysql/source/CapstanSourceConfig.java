@@ -251,7 +251,8 @@ public final class CapstanSourceConfig implements Serializable {
                         options.get(SCAN_INCREMENTAL_SNAPSHOT_CHUNK_SIZE),
                         read,
                         chunkKeyColumn,
-                        chunkKeyByTable);
+                        chunkKeyByTable,
+                        options.get(SCAN_SNAPSHOT_KEYLESS_TABLE_MAX_ROWS));
 
         return new CapstanSourceConfig(
                 connection,

@@ -70,6 +70,14 @@ public final class JdbcSnapshotPlanning implements SnapshotPlanning {
             TransactionalEngines.require(t, mysql.storageEngine(t));
             TableKeyMetadata keys = mysql.keyMetadata(t);
             ChunkKey key = ChunkKeyResolver.resolve(keys, config.snapshot().chunkKeyColumn(t));
+            if (key.isKeyless()) {
+                KeylessTableLimit.check(
+                        key, mysql.estimatedRowCount(key), config.snapshot().keylessTableMaxRows());
+                LOG.info(
+                        "Table {} has no primary key: it is read as one unsplit chunk, and its"
+                                + " changes are streamed by whole row",
+                        t);
+            }
             // Converters must exist for every column before anything is read (refuses early).
             TableSchema schema = mysql.tableSchema(t);
             TableReadSpec.forSchema(key, schema);
