@@ -79,6 +79,22 @@ public final class CapstanMySqlSourceBuilder<T> {
     }
 
     /**
+     * Option {@code scan.snapshot.max-rows-per-second}: the most rows per second the whole job's
+     * snapshot reads (default 0: no limit); each reader reading chunks takes an equal share.
+     */
+    public CapstanMySqlSourceBuilder<T> snapshotMaxRowsPerSecond(long rows) {
+        return set(SCAN_SNAPSHOT_MAX_ROWS_PER_SECOND, rows);
+    }
+
+    /**
+     * Option {@code scan.snapshot.max-concurrent-chunk-reads}: the most chunks read from the server
+     * at the same time (default 0: one per reader).
+     */
+    public CapstanMySqlSourceBuilder<T> snapshotMaxConcurrentChunkReads(int reads) {
+        return set(SCAN_SNAPSHOT_MAX_CONCURRENT_CHUNK_READS, reads);
+    }
+
+    /**
      * Option {@code scan.snapshot.keyless-table.max-rows}: a table without a primary key (and
      * without a chunk key column) is read as one unsplit chunk by one reader; a table whose
      * estimated row count is above this (default 100000) is refused before anything is read.

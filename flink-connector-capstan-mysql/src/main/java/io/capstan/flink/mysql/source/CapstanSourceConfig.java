@@ -252,7 +252,10 @@ public final class CapstanSourceConfig implements Serializable {
                         read,
                         chunkKeyColumn,
                         chunkKeyByTable,
-                        options.get(SCAN_SNAPSHOT_KEYLESS_TABLE_MAX_ROWS));
+                        options.get(SCAN_SNAPSHOT_KEYLESS_TABLE_MAX_ROWS),
+                        new SnapshotLoadLimits(
+                                options.get(SCAN_SNAPSHOT_MAX_ROWS_PER_SECOND),
+                                options.get(SCAN_SNAPSHOT_MAX_CONCURRENT_CHUNK_READS)));
 
         return new CapstanSourceConfig(
                 connection,

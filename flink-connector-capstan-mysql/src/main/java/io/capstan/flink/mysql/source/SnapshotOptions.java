@@ -38,6 +38,7 @@ public final class SnapshotOptions implements Serializable {
     @Nullable private final String chunkKeyColumnForAllTables;
     private final TreeMap<String, String> chunkKeyColumnByTable;
     private final long keylessTableMaxRows;
+    private final SnapshotLoadLimits loadLimits;
 
     public SnapshotOptions(
             int chunkSize,
@@ -49,19 +50,23 @@ public final class SnapshotOptions implements Serializable {
                 readOptions,
                 chunkKeyColumnForAllTables,
                 chunkKeyColumnByTable,
-                DEFAULT_KEYLESS_TABLE_MAX_ROWS);
+                DEFAULT_KEYLESS_TABLE_MAX_ROWS,
+                SnapshotLoadLimits.NONE);
     }
 
     /**
      * @param keylessTableMaxRows the largest estimated row count of a table without a unique key
      *     (read as one unsplit chunk)
+     * @param loadLimits the snapshot's rate and concurrency limits
      */
     public SnapshotOptions(
             int chunkSize,
             SnapshotReadOptions readOptions,
             @Nullable String chunkKeyColumnForAllTables,
             Map<String, String> chunkKeyColumnByTable,
-            long keylessTableMaxRows) {
+            long keylessTableMaxRows,
+            SnapshotLoadLimits loadLimits) {
+        this.loadLimits = Objects.requireNonNull(loadLimits, "loadLimits");
         this.keylessTableMaxRows = OptionRules.keylessTableMaxRows(keylessTableMaxRows);
         this.chunkSize = OptionRules.chunkSize(chunkSize);
         this.readOptions = Objects.requireNonNull(readOptions, "readOptions");
@@ -77,6 +82,11 @@ public final class SnapshotOptions implements Serializable {
 
     public int chunkSize() {
         return chunkSize;
+    }
+
+    /** The snapshot's rate and concurrency limits. */
+    public SnapshotLoadLimits loadLimits() {
+        return loadLimits;
     }
 
     /** The largest estimated row count of a table without a unique key (one unsplit chunk). */
@@ -102,7 +112,8 @@ public final class SnapshotOptions implements Serializable {
                 readOptions.withColumns(columns),
                 chunkKeyColumnForAllTables,
                 chunkKeyColumnByTable,
-                keylessTableMaxRows);
+                keylessTableMaxRows,
+                loadLimits);
     }
 
     /**
@@ -114,7 +125,8 @@ public final class SnapshotOptions implements Serializable {
                 readOptions.withSpatialForm(form),
                 chunkKeyColumnForAllTables,
                 chunkKeyColumnByTable,
-                keylessTableMaxRows);
+                keylessTableMaxRows,
+                loadLimits);
     }
 
     /** The configured chunk key column of a table, if any. */
@@ -135,6 +147,7 @@ public final class SnapshotOptions implements Serializable {
         SnapshotOptions that = (SnapshotOptions) o;
         return chunkSize == that.chunkSize
                 && keylessTableMaxRows == that.keylessTableMaxRows
+                && loadLimits.equals(that.loadLimits)
                 && readOptions.equals(that.readOptions)
                 && Objects.equals(chunkKeyColumnForAllTables, that.chunkKeyColumnForAllTables)
                 // both maps compare keys case-insensitively, so equals does too
@@ -149,7 +162,8 @@ public final class SnapshotOptions implements Serializable {
                 readOptions,
                 chunkKeyColumnForAllTables,
                 chunkKeyColumnByTable.size(),
-                keylessTableMaxRows);
+                keylessTableMaxRows,
+                loadLimits);
     }
 
     @Override
@@ -164,6 +178,8 @@ public final class SnapshotOptions implements Serializable {
                 + chunkKeyColumnByTable
                 + ", keylessTableMaxRows="
                 + keylessTableMaxRows
+                + ", "
+                + loadLimits
                 + "}";
     }
 }

@@ -16,6 +16,7 @@ import io.capstan.flink.mysql.snapshot.plan.SnapshotPlanner;
 import io.capstan.flink.mysql.snapshot.read.TableFingerprints;
 import io.capstan.flink.mysql.snapshot.read.TableReadSpec;
 import io.capstan.flink.mysql.source.CapstanSourceConfig;
+import io.capstan.flink.mysql.source.SnapshotLoadLimits;
 import io.capstan.flink.mysql.source.TableDiscovery;
 
 import org.apache.flink.annotation.Internal;
@@ -47,6 +48,11 @@ public final class JdbcSnapshotPlanning implements SnapshotPlanning {
     public JdbcSnapshotPlanning(CapstanSourceConfig config, JdbcProxy mysql) {
         this.config = config;
         this.mysql = mysql;
+    }
+
+    @Override
+    public SnapshotLoadLimits loadLimits() {
+        return config.snapshot().loadLimits();
     }
 
     @Override

@@ -14,6 +14,7 @@ import io.capstan.flink.mysql.snapshot.plan.SnapshotChunk;
 import io.capstan.flink.mysql.snapshot.read.SnapshotReadOptions;
 import io.capstan.flink.mysql.snapshot.read.TableFingerprints;
 import io.capstan.flink.mysql.source.CapstanSourceConfig;
+import io.capstan.flink.mysql.source.SnapshotLoadLimits;
 import io.capstan.flink.mysql.source.SnapshotOptions;
 
 import org.junit.jupiter.api.Test;
@@ -132,7 +133,13 @@ class JdbcSnapshotPlanningTest {
                         1024,
                         Duration.ofSeconds(1),
                         Duration.ofMinutes(1),
-                        new SnapshotOptions(4, SnapshotReadOptions.defaults(), null, Map.of(), 4));
+                        new SnapshotOptions(
+                                4,
+                                SnapshotReadOptions.defaults(),
+                                null,
+                                Map.of(),
+                                4,
+                                SnapshotLoadLimits.NONE));
         assertThatThrownBy(() -> new JdbcSnapshotPlanning(limited, proxy).resolveTables())
                 .isInstanceOfSatisfying(
                         CapstanHaltException.class,
