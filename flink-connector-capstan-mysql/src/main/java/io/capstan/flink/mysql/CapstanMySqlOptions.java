@@ -92,6 +92,36 @@ public final class CapstanMySqlOptions {
                             "Rows per snapshot chunk when it is planned (>= 1); a chunk is read,"
                                     + " emitted and checkpointed whole.");
 
+    public static final ConfigOption<Long> SCAN_SNAPSHOT_MAX_ROWS_PER_SECOND =
+            ConfigOptions.key("scan.snapshot.max-rows-per-second")
+                    .longType()
+                    .defaultValue(0L)
+                    .withDescription(
+                            "The most rows per second the whole job's snapshot reads (>= 0; 0: no"
+                                    + " limit). Each reader that reads chunks takes an equal share;"
+                                    + " a chunk is read whole, then its reader waits until its rows"
+                                    + " are paid for at that share.");
+
+    public static final ConfigOption<Integer> SCAN_SNAPSHOT_MAX_CONCURRENT_CHUNK_READS =
+            ConfigOptions.key("scan.snapshot.max-concurrent-chunk-reads")
+                    .intType()
+                    .defaultValue(0)
+                    .withDescription(
+                            "The most chunks read from the server at the same time (>= 0; 0: one"
+                                    + " per reader, the source's parallelism). Readers beyond it"
+                                    + " read no chunk; one of them may stream the binlog.");
+
+    public static final ConfigOption<Long> SCAN_SNAPSHOT_KEYLESS_TABLE_MAX_ROWS =
+            ConfigOptions.key("scan.snapshot.keyless-table.max-rows")
+                    .longType()
+                    .defaultValue(100_000L)
+                    .withDescription(
+                            "A table without a primary key or UNIQUE NOT NULL chunk key column is"
+                                    + " read as one unsplit chunk, by one reader, held in memory"
+                                    + " whole; a table whose estimated row count (information_schema"
+                                    + " TABLE_ROWS) is above this many rows is refused before"
+                                    + " anything is read (>= 0). Add a key, or raise the limit.");
+
     public static final ConfigOption<Boolean> SCAN_NEWLY_ADDED_TABLE_ENABLED =
             ConfigOptions.key("scan.newly-added-table.enabled")
                     .booleanType()

@@ -82,6 +82,31 @@ public final class CapstanMySqlSourceBuilder<T> {
     }
 
     /**
+     * Option {@code scan.snapshot.max-rows-per-second}: the most rows per second the whole job's
+     * snapshot reads (default 0: no limit); each reader reading chunks takes an equal share.
+     */
+    public CapstanMySqlSourceBuilder<T> snapshotMaxRowsPerSecond(long rows) {
+        return set(SCAN_SNAPSHOT_MAX_ROWS_PER_SECOND, rows);
+    }
+
+    /**
+     * Option {@code scan.snapshot.max-concurrent-chunk-reads}: the most chunks read from the server
+     * at the same time (default 0: one per reader).
+     */
+    public CapstanMySqlSourceBuilder<T> snapshotMaxConcurrentChunkReads(int reads) {
+        return set(SCAN_SNAPSHOT_MAX_CONCURRENT_CHUNK_READS, reads);
+    }
+
+    /**
+     * Option {@code scan.snapshot.keyless-table.max-rows}: a table without a primary key (and
+     * without a chunk key column) is read as one unsplit chunk by one reader; a table whose
+     * estimated row count is above this (default 100000) is refused before anything is read.
+     */
+    public CapstanMySqlSourceBuilder<T> keylessTableMaxRows(long rows) {
+        return set(SCAN_SNAPSHOT_KEYLESS_TABLE_MAX_ROWS, rows);
+    }
+
+    /**
      * Option {@code scan.snapshot.fetch.size}: rows fetched per round trip while reading a chunk
      * (default 0: the server streams the rows, the fastest); a positive value reads through a
      * server-side cursor.
@@ -93,8 +118,9 @@ public final class CapstanMySqlSourceBuilder<T> {
     /**
      * Option {@code scan.incremental.snapshot.chunk.key-column}: the chunk key column of every
      * captured table (default: each table's primary key): a UNIQUE NOT NULL column of an integer,
-     * DECIMAL, date/time or BINARY type. Needed for tables without a primary key; used instead of
-     * the primary key when set.
+     * DECIMAL, date/time or BINARY type. Cuts a table without a primary key into chunks (without
+     * it, such a table is one chunk: {@link #keylessTableMaxRows}); used instead of the primary key
+     * when set.
      */
     public CapstanMySqlSourceBuilder<T> chunkKeyColumn(String column) {
         return set(SCAN_INCREMENTAL_SNAPSHOT_CHUNK_KEY_COLUMN, column);

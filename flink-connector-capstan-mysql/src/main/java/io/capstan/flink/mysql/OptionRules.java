@@ -203,6 +203,41 @@ public final class OptionRules {
         return value;
     }
 
+    public static long maxRowsPerSecond(long value) {
+        if (value < 0) {
+            throw invalid(
+                    SCAN_SNAPSHOT_MAX_ROWS_PER_SECOND,
+                    "it must be 0 (no limit) or a positive number of rows per second, was "
+                            + value
+                            + ".");
+        }
+        return value;
+    }
+
+    public static int maxConcurrentChunkReads(int value) {
+        if (value < 0) {
+            throw invalid(
+                    SCAN_SNAPSHOT_MAX_CONCURRENT_CHUNK_READS,
+                    "it must be 0 (one chunk read per reader) or a positive number of chunk reads,"
+                            + " was "
+                            + value
+                            + ".");
+        }
+        return value;
+    }
+
+    public static long keylessTableMaxRows(long value) {
+        if (value < 0) {
+            throw invalid(
+                    SCAN_SNAPSHOT_KEYLESS_TABLE_MAX_ROWS,
+                    "it must be 0 or more (rows of a table without a unique key, read as one"
+                            + " chunk), was "
+                            + value
+                            + ".");
+        }
+        return value;
+    }
+
     public static int fetchSize(int value) {
         if (value < 0) {
             throw invalid(

@@ -251,7 +251,11 @@ public final class CapstanSourceConfig implements Serializable {
                         options.get(SCAN_INCREMENTAL_SNAPSHOT_CHUNK_SIZE),
                         read,
                         chunkKeyColumn,
-                        chunkKeyByTable);
+                        chunkKeyByTable,
+                        options.get(SCAN_SNAPSHOT_KEYLESS_TABLE_MAX_ROWS),
+                        new SnapshotLoadLimits(
+                                options.get(SCAN_SNAPSHOT_MAX_ROWS_PER_SECOND),
+                                options.get(SCAN_SNAPSHOT_MAX_CONCURRENT_CHUNK_READS)));
 
         return new CapstanSourceConfig(
                 connection,

@@ -18,9 +18,10 @@ import java.util.Optional;
 import java.util.TreeMap;
 
 /**
- * How the snapshot is cut and read: rows per chunk, how chunks are read, and the chunk key column
- * of tables that have none (or whose primary key should not be used). A column configured for a
- * table ({@code db.table}) wins over the column configured for all tables. Immutable.
+ * How the snapshot is cut and read: rows per chunk, how chunks are read, the chunk key column of
+ * tables that have none (or whose primary key should not be used), and how large a table without
+ * any key (read as one unsplit chunk) may be. A column configured for a table ({@code db.table})
+ * wins over the column configured for all tables. Immutable.
  */
 @Internal
 public final class SnapshotOptions implements Serializable {
@@ -29,16 +30,44 @@ public final class SnapshotOptions implements Serializable {
     public static final int DEFAULT_CHUNK_SIZE =
             CapstanMySqlOptions.SCAN_INCREMENTAL_SNAPSHOT_CHUNK_SIZE.defaultValue();
 
+    public static final long DEFAULT_KEYLESS_TABLE_MAX_ROWS =
+            CapstanMySqlOptions.SCAN_SNAPSHOT_KEYLESS_TABLE_MAX_ROWS.defaultValue();
+
     private final int chunkSize;
     private final SnapshotReadOptions readOptions;
     @Nullable private final String chunkKeyColumnForAllTables;
     private final TreeMap<String, String> chunkKeyColumnByTable;
+    private final long keylessTableMaxRows;
+    private final SnapshotLoadLimits loadLimits;
 
     public SnapshotOptions(
             int chunkSize,
             SnapshotReadOptions readOptions,
             @Nullable String chunkKeyColumnForAllTables,
             Map<String, String> chunkKeyColumnByTable) {
+        this(
+                chunkSize,
+                readOptions,
+                chunkKeyColumnForAllTables,
+                chunkKeyColumnByTable,
+                DEFAULT_KEYLESS_TABLE_MAX_ROWS,
+                SnapshotLoadLimits.NONE);
+    }
+
+    /**
+     * @param keylessTableMaxRows the largest estimated row count of a table without a unique key
+     *     (read as one unsplit chunk)
+     * @param loadLimits the snapshot's rate and concurrency limits
+     */
+    public SnapshotOptions(
+            int chunkSize,
+            SnapshotReadOptions readOptions,
+            @Nullable String chunkKeyColumnForAllTables,
+            Map<String, String> chunkKeyColumnByTable,
+            long keylessTableMaxRows,
+            SnapshotLoadLimits loadLimits) {
+        this.loadLimits = Objects.requireNonNull(loadLimits, "loadLimits");
+        this.keylessTableMaxRows = OptionRules.keylessTableMaxRows(keylessTableMaxRows);
         this.chunkSize = OptionRules.chunkSize(chunkSize);
         this.readOptions = Objects.requireNonNull(readOptions, "readOptions");
         this.chunkKeyColumnForAllTables = chunkKeyColumnForAllTables;
@@ -53,6 +82,16 @@ public final class SnapshotOptions implements Serializable {
 
     public int chunkSize() {
         return chunkSize;
+    }
+
+    /** The snapshot's rate and concurrency limits. */
+    public SnapshotLoadLimits loadLimits() {
+        return loadLimits;
+    }
+
+    /** The largest estimated row count of a table without a unique key (one unsplit chunk). */
+    public long keylessTableMaxRows() {
+        return keylessTableMaxRows;
     }
 
     public SnapshotReadOptions readOptions() {
@@ -72,7 +111,9 @@ public final class SnapshotOptions implements Serializable {
                 chunkSize,
                 readOptions.withColumns(columns),
                 chunkKeyColumnForAllTables,
-                chunkKeyColumnByTable);
+                chunkKeyColumnByTable,
+                keylessTableMaxRows,
+                loadLimits);
     }
 
     /**
@@ -83,7 +124,9 @@ public final class SnapshotOptions implements Serializable {
                 chunkSize,
                 readOptions.withSpatialForm(form),
                 chunkKeyColumnForAllTables,
-                chunkKeyColumnByTable);
+                chunkKeyColumnByTable,
+                keylessTableMaxRows,
+                loadLimits);
     }
 
     /** The configured chunk key column of a table, if any. */
@@ -103,6 +146,8 @@ public final class SnapshotOptions implements Serializable {
         }
         SnapshotOptions that = (SnapshotOptions) o;
         return chunkSize == that.chunkSize
+                && keylessTableMaxRows == that.keylessTableMaxRows
+                && loadLimits.equals(that.loadLimits)
                 && readOptions.equals(that.readOptions)
                 && Objects.equals(chunkKeyColumnForAllTables, that.chunkKeyColumnForAllTables)
                 // both maps compare keys case-insensitively, so equals does too
@@ -113,7 +158,12 @@ public final class SnapshotOptions implements Serializable {
     public int hashCode() {
         // The map's own hash code hashes keys case-sensitively; its size agrees with equals.
         return Objects.hash(
-                chunkSize, readOptions, chunkKeyColumnForAllTables, chunkKeyColumnByTable.size());
+                chunkSize,
+                readOptions,
+                chunkKeyColumnForAllTables,
+                chunkKeyColumnByTable.size(),
+                keylessTableMaxRows,
+                loadLimits);
     }
 
     @Override
@@ -126,6 +176,10 @@ public final class SnapshotOptions implements Serializable {
                 + chunkKeyColumnForAllTables
                 + ", chunkKeyColumnByTable="
                 + chunkKeyColumnByTable
+                + ", keylessTableMaxRows="
+                + keylessTableMaxRows
+                + ", "
+                + loadLimits
                 + "}";
     }
 }

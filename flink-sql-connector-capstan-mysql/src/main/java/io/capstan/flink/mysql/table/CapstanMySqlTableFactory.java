@@ -82,6 +82,9 @@ public final class CapstanMySqlTableFactory implements DynamicTableSourceFactory
         options.add(SCAN_STARTUP_SPECIFIC_OFFSET_GTID_SET);
         options.add(SCAN_STARTUP_TIMESTAMP_MILLIS);
         options.add(SCAN_INCREMENTAL_SNAPSHOT_CHUNK_SIZE);
+        options.add(SCAN_SNAPSHOT_KEYLESS_TABLE_MAX_ROWS);
+        options.add(SCAN_SNAPSHOT_MAX_ROWS_PER_SECOND);
+        options.add(SCAN_SNAPSHOT_MAX_CONCURRENT_CHUNK_READS);
         options.add(SCAN_SNAPSHOT_FETCH_SIZE);
         options.add(SCAN_INCREMENTAL_SNAPSHOT_CHUNK_KEY_COLUMN);
         options.add(SCAN_SNAPSHOT_LOCK_WAIT_TIMEOUT);

@@ -211,9 +211,11 @@ public final class DeclaredSchemaCheck {
                 "the declared PRIMARY KEY "
                         + quoted(pk.get().getColumns())
                         + " is not a key of the MySQL table, which has no primary key; declare no"
-                        + " primary key, or declare the column named by"
-                        + " 'scan.incremental.snapshot.chunk.key-column' (a column whose values are"
-                        + " unique).");
+                        + " primary key (the table is then read as one unsplit chunk and its"
+                        + " changes retract and add whole rows, up to"
+                        + " 'scan.snapshot.keyless-table.max-rows' rows), or set"
+                        + " 'scan.incremental.snapshot.chunk.key-column' to a UNIQUE NOT NULL column"
+                        + " and declare that column as the PRIMARY KEY.");
     }
 
     private static Set<String> lowerSet(List<String> names) {

@@ -600,6 +600,41 @@ class CapstanMySqlTableIT {
         }
     }
 
+    // ---------------------------------------------------------------- a table without any key
+
+    @Test
+    void aTableWithoutKeyRetractsWholeRowsAndADeclaredKeyOnItIsRefused() throws Exception {
+        DB.execute(
+                "CREATE TABLE nokey (a INT, b VARCHAR(8))",
+                "INSERT INTO nokey VALUES (1, 'x'), (1, 'x'), (2, 'z')");
+        tEnv.executeSql(createTable("nokey", "a INT, b STRING", initialOptions(DB, "nokey")));
+        try (ChangelogCollector changes =
+                new ChangelogCollector(tEnv.executeSql("SELECT a, b FROM nokey"))) {
+            changes.awaitCount(3, TIMEOUT);
+            DB.execute(
+                    "DELETE FROM nokey WHERE a = 1 LIMIT 1", // one of two identical rows
+                    "UPDATE nokey SET b = 'y' WHERE a = 1");
+            List<Row> rows = changes.awaitCount(6, TIMEOUT);
+            assertThat(rows.subList(0, 3))
+                    .as("the snapshot: two identical rows stay two rows")
+                    .extracting(r -> r.getKind() + ":" + r.getField(0) + ":" + r.getField(1))
+                    .containsExactlyInAnyOrder("INSERT:1:x", "INSERT:1:x", "INSERT:2:z");
+            assertThat(rows.subList(3, 6))
+                    .as("whole rows retracted: a retract changelog, not an upsert one")
+                    .extracting(r -> r.getKind() + ":" + r.getField(0) + ":" + r.getField(1))
+                    .containsExactly("DELETE:1:x", "UPDATE_BEFORE:1:x", "UPDATE_AFTER:1:y");
+        }
+        tEnv.executeSql(
+                createTable(
+                        "nokey_declared",
+                        "a INT NOT NULL, b STRING, PRIMARY KEY (a) NOT ENFORCED",
+                        initialOptions(DB, "nokey")));
+        assertThat(planningFailure("SELECT * FROM nokey_declared"))
+                .contains("declared PRIMARY KEY 'a' is not a key of the MySQL table")
+                .contains("declare no primary key")
+                .contains("one unsplit chunk");
+    }
+
     // ---------------------------------------------------------------- a mysql-cdc DDL with a hint
 
     @Test

@@ -10,7 +10,10 @@ import java.util.Objects;
 
 /**
  * The key a table is chunked and gated by: its primary key, or a configured UNIQUE NOT NULL chunk
- * key column. Built by {@link ChunkKeyResolver}; carries no values.
+ * key column; or no key at all ({@link Source#KEYLESS}, no columns) for a table without a usable
+ * unique key, which is read as one unsplit chunk (one read view at one G), so its gate has one
+ * chunk and places every change in it without a key. Built by {@link ChunkKeyResolver}; carries no
+ * values.
  */
 @Internal
 public record ChunkKey(TableId table, List<KeyColumn> columns, Source source)
@@ -20,16 +23,29 @@ public record ChunkKey(TableId table, List<KeyColumn> columns, Source source)
     /** Where the key comes from, for messages and docs. */
     public enum Source {
         PRIMARY_KEY,
-        CHUNK_KEY_COLUMN
+        CHUNK_KEY_COLUMN,
+        /** No UNIQUE NOT NULL key: the table is one chunk over all its rows (appended: ordinal). */
+        KEYLESS
     }
 
     public ChunkKey {
         Objects.requireNonNull(table, "table");
-        if (columns.isEmpty()) {
-            throw new IllegalArgumentException("a chunk key has at least one column");
+        Objects.requireNonNull(source, "source");
+        if (columns.isEmpty() != (source == Source.KEYLESS)) {
+            throw new IllegalArgumentException(
+                    "a chunk key has at least one column, a keyless table's none");
         }
         columns = List.copyOf(columns);
-        Objects.requireNonNull(source, "source");
+    }
+
+    /** The key of a table without a usable unique key: one chunk holds all its rows. */
+    public static ChunkKey keyless(TableId table) {
+        return new ChunkKey(table, List.of(), Source.KEYLESS);
+    }
+
+    /** Whether the table has no key: it is planned, read and gated as one unsplit chunk. */
+    public boolean isKeyless() {
+        return source == Source.KEYLESS;
     }
 
     public int arity() {

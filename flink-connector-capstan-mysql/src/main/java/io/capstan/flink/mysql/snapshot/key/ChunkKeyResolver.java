@@ -13,8 +13,9 @@ import java.util.Optional;
 
 /**
  * Decides the chunk key of a table before anything is read: its primary key, or the configured
- * chunk key column, which must be the whole of a UNIQUE index and NOT NULL. Refuses, with the
- * table, the column and the remedy, a table without a usable key and a key whose order the
+ * chunk key column, which must be the whole of a UNIQUE index and NOT NULL, or, for a table with
+ * neither, no key ({@link ChunkKey#keyless}: one unsplit chunk). Refuses, with the table, the
+ * column and the remedy, a configured column that is no usable key and a key whose order the
  * connector cannot reproduce exactly (TEXT, ENUM, SET, floating point...). CHAR/VARCHAR keys in a
  * binary PAD SPACE collation are compared locally; in any other collation by the server's weights.
  */
@@ -30,6 +31,18 @@ public final class ChunkKeyResolver {
                     + "' (DataStream builder: chunkKeyColumn) to a UNIQUE NOT NULL"
                     + " column of an integer, DECIMAL, date/time or BINARY/VARBINARY type, or a"
                     + " CHAR/VARCHAR in a binary collation (utf8mb4_bin, utf8mb3_bin, ascii_bin)";
+
+    /**
+     * What a mysql-cdc definition of a table without a unique key (a non-unique chunk key column)
+     * writes instead: no option, no declared key; the table is then read as one unsplit chunk.
+     */
+    private static final String KEYLESS_REMEDY =
+            ". A table without a primary key needs no chunk key column: remove '"
+                    + CHUNK_KEY_OPTION
+                    + "' for this table (and declare no PRIMARY KEY in Flink SQL), and the table is"
+                    + " read as one unsplit chunk, exactly once (up to"
+                    + " 'scan.snapshot.keyless-table.max-rows' rows); or add a UNIQUE index on the"
+                    + " column";
 
     private ChunkKeyResolver() {}
 
@@ -62,14 +75,9 @@ public final class ChunkKeyResolver {
                 return new ChunkKey(table, cols, ChunkKey.Source.PRIMARY_KEY);
             }
         }
-        throw new CapstanHaltException(
-                HaltReason.TABLE_WITHOUT_KEY,
-                "table "
-                        + table
-                        + " has no primary key, so its rows cannot be cut into chunks"
-                        + " and matched to binlog changes; "
-                        + REMEDY
-                        + ", or add a primary key");
+        // No primary key and no chunk key column: the table is read as one unsplit chunk (its size
+        // is checked against scan.snapshot.keyless-table.max-rows before anything is read).
+        return ChunkKey.keyless(table);
     }
 
     private static KeyColumn configuredColumn(TableKeyMetadata meta, String name) {
@@ -87,6 +95,7 @@ public final class ChunkKeyResolver {
                                                         + ", which table "
                                                         + table
                                                         + " does not have"));
+        boolean hasPrimaryKey = meta.indexes().stream().anyMatch(TableKeyMetadata.Index::isPrimary);
         if (c.nullable) {
             throw new CapstanHaltException(
                     HaltReason.INVALID_CONFIGURATION,
@@ -96,7 +105,8 @@ public final class ChunkKeyResolver {
                             + c.name
                             + " of table "
                             + table
-                            + ", which is nullable; the chunk key column must be NOT NULL");
+                            + ", which is nullable; the chunk key column must be NOT NULL"
+                            + (hasPrimaryKey ? "" : KEYLESS_REMEDY));
         }
         boolean uniqueAlone = false;
         for (TableKeyMetadata.Index index : meta.indexes()) {
@@ -117,7 +127,8 @@ public final class ChunkKeyResolver {
                             + " of table "
                             + table
                             + ", which has no UNIQUE index of its own; the chunk key column must"
-                            + " be UNIQUE (add a unique index on it alone) and NOT NULL");
+                            + " be UNIQUE (add a unique index on it alone) and NOT NULL"
+                            + (hasPrimaryKey ? "" : KEYLESS_REMEDY));
         }
         return classify(table, c);
     }

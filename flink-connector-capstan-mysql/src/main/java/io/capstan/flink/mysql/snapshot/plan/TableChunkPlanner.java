@@ -16,9 +16,10 @@ import java.util.Optional;
  * <p>A dense single integer key (range / estimated rows at most {@link #DENSITY_LIMIT}) is split
  * arithmetically into ranges of {@code chunkSize} consecutive integers, which can never hold more
  * than {@code chunkSize} rows. Any other key is split by boundary queries that skip {@code
- * chunkSize} keys. The last chunk is open-ended and planned only when reached (re-reading MAX in
- * arithmetic mode), so rows inserted meanwhile land in bounded chunks rather than in one huge tail.
- * Not thread-safe: call it from one thread (the enumerator's planning task).
+ * chunkSize} keys. A keyless table is one chunk. The last chunk is open-ended and planned only when
+ * reached (re-reading MAX in arithmetic mode), so rows inserted meanwhile land in bounded chunks
+ * rather than in one huge tail. Not thread-safe: call it from one thread (the enumerator's planning
+ * task).
  */
 @Internal
 public final class TableChunkPlanner {
@@ -74,6 +75,10 @@ public final class TableChunkPlanner {
     }
 
     private Optional<SnapshotChunk> start() throws IOException {
+        if (key.isKeyless()) {
+            // No key to cut by: one chunk over all rows, read in one read view at one G.
+            return emitLast(null);
+        }
         Optional<KeyTuple> min = queries.min(key);
         if (min.isEmpty()) {
             // An empty table is one chunk over the whole key space; it completes with zero rows.

@@ -133,10 +133,12 @@ public final class CapstanEnumerator implements SplitEnumerator<CapstanSplit, En
         this.planning = planning;
         this.binlogPlanner = binlogPlanner;
         this.tracker = SplitAssignmentTracker.restore(mode, state);
+        this.tracker.limitChunkReaders(planning.loadLimits()::mayReadChunks);
         this.metrics =
                 new CapstanEnumeratorMetrics(context.metricGroup(), System::currentTimeMillis);
         this.handoffStartWatchPeriod = handoffStartWatchPeriod;
         this.retentionMonitor = new SnapshotRetentionMonitor(clockMillis, metrics);
+        this.retentionMonitor.rowsPerSecondLimit(planning.loadLimits().maxRowsPerSecond());
         this.watchingHandoffStart =
                 !mode.isBounded()
                         && mode.readsSnapshot()

@@ -16,6 +16,7 @@ import io.capstan.flink.mysql.snapshot.plan.SnapshotPlanner;
 import io.capstan.flink.mysql.snapshot.read.TableFingerprints;
 import io.capstan.flink.mysql.snapshot.read.TableReadSpec;
 import io.capstan.flink.mysql.source.CapstanSourceConfig;
+import io.capstan.flink.mysql.source.SnapshotLoadLimits;
 import io.capstan.flink.mysql.source.TableDiscovery;
 
 import org.apache.flink.annotation.Internal;
@@ -50,6 +51,11 @@ public final class JdbcSnapshotPlanning implements SnapshotPlanning {
     }
 
     @Override
+    public SnapshotLoadLimits loadLimits() {
+        return config.snapshot().loadLimits();
+    }
+
+    @Override
     public List<SnapshotTable> resolveTables() throws Exception {
         List<TableId> tables = TableDiscovery.resolve(mysql, config.tables());
         LOG.info(
@@ -70,6 +76,14 @@ public final class JdbcSnapshotPlanning implements SnapshotPlanning {
             TransactionalEngines.require(t, mysql.storageEngine(t));
             TableKeyMetadata keys = mysql.keyMetadata(t);
             ChunkKey key = ChunkKeyResolver.resolve(keys, config.snapshot().chunkKeyColumn(t));
+            if (key.isKeyless()) {
+                KeylessTableLimit.check(
+                        key, mysql.estimatedRowCount(key), config.snapshot().keylessTableMaxRows());
+                LOG.info(
+                        "Table {} has no primary key: it is read as one unsplit chunk, and its"
+                                + " changes are streamed by whole row",
+                        t);
+            }
             // Converters must exist for every column before anything is read (refuses early).
             TableSchema schema = mysql.tableSchema(t);
             TableReadSpec.forSchema(key, schema);

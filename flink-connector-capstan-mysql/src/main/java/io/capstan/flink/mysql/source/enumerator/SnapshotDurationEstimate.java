@@ -19,6 +19,9 @@ import java.util.function.LongSupplier;
  * the whole measurement, not a window: a snapshot runs for hours and the cumulative average is the
  * steady one.
  *
+ * <p>With a row rate limit ({@link #rateLimit}) the end is known from the start: the remaining rows
+ * at the limit, until a rate is measured (which the limit then caps).
+ *
  * <p>The row estimate is the server's ({@code information_schema.TABLES.TABLE_ROWS}, InnoDB's
  * sample): it can be off by tens of percent, so the estimate is a warning's ground, never a halt's.
  * Once more rows were read than estimated, the remaining rows count as 0. After a restore the
@@ -38,6 +41,7 @@ public final class SnapshotDurationEstimate {
     private final long startedAt;
 
     private long estimatedRows = -1;
+    private double limitPerMilli; // scan.snapshot.max-rows-per-second; 0: none
     private long baselineAt = -1;
     private long baselineRows;
     private int baselineChunks;
@@ -55,6 +59,15 @@ public final class SnapshotDurationEstimate {
         this.startedAt = clockMillis.getAsLong();
         this.rowsRead = rowsRead;
         this.chunksFinished = chunksFinished;
+    }
+
+    /**
+     * The snapshot's row rate limit (0: none): the snapshot never reads faster, so it bounds the
+     * measured rate, and before a rate is measured the end is estimated at it (the earliest the
+     * snapshot can end, which is what a retention warning needs).
+     */
+    public void rateLimit(long rowsPerSecond) {
+        this.limitPerMilli = Math.max(0, rowsPerSecond) / 1000.0;
     }
 
     /** The server's estimate of the rows of every table the snapshot reads. */
@@ -112,10 +125,16 @@ public final class SnapshotDurationEstimate {
     /** Milliseconds on the clock at the estimated end, or -1. */
     private long estimatedEnd() {
         double rate = rate();
-        if (rate <= 0 || estimatedRows < 0) {
+        if (estimatedRows < 0 || (rate <= 0 && limitPerMilli <= 0)) {
             return -1;
         }
         long remainingRows = Math.max(0, estimatedRows - rowsRead);
+        if (rate <= 0) {
+            return clockMillis.getAsLong() + (long) Math.ceil(remainingRows / limitPerMilli);
+        }
+        if (limitPerMilli > 0) {
+            rate = Math.min(rate, limitPerMilli);
+        }
         return lastAt + (long) Math.ceil(remainingRows / rate);
     }
 

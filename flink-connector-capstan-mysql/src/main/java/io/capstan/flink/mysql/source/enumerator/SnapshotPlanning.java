@@ -5,6 +5,7 @@ import io.capstan.flink.mysql.schema.TableId;
 import io.capstan.flink.mysql.snapshot.key.ChunkKey;
 import io.capstan.flink.mysql.snapshot.plan.ChunkPlannerState;
 import io.capstan.flink.mysql.snapshot.plan.SnapshotChunk;
+import io.capstan.flink.mysql.source.SnapshotLoadLimits;
 
 import org.apache.flink.annotation.Internal;
 
@@ -22,6 +23,11 @@ import java.util.Set;
  */
 @Internal
 public interface SnapshotPlanning extends AutoCloseable {
+
+    /** How hard the snapshot may press the server: its rate and concurrency limits. */
+    default SnapshotLoadLimits loadLimits() {
+        return SnapshotLoadLimits.NONE;
+    }
 
     /**
      * Resolves the captured tables, runs the preflight, decides each table's chunk key before

@@ -31,6 +31,7 @@ final class SnapshotRetentionMonitor {
     @Nullable private BinlogRetention retention;
     private int tables;
     private boolean over;
+    private long rowsPerSecondLimit;
 
     /**
      * @param clockMillis a monotonic clock in milliseconds
@@ -40,12 +41,18 @@ final class SnapshotRetentionMonitor {
         this.metrics = metrics;
     }
 
+    /** The snapshot's row rate limit ({@code scan.snapshot.max-rows-per-second}; 0: none). */
+    void rowsPerSecondLimit(long rowsPerSecond) {
+        this.rowsPerSecondLimit = rowsPerSecond;
+    }
+
     /** The snapshot of {@code book} runs (from its start, or from a restore); once. */
     void snapshotRuns(SnapshotBook book) {
         if (estimate == null) {
             estimate =
                     new SnapshotDurationEstimate(
                             clockMillis, book.rowCount(), book.finishedCount());
+            estimate.rateLimit(rowsPerSecondLimit);
             tables = book.tables().size();
         }
     }

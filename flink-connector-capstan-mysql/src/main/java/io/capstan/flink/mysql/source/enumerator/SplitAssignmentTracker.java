@@ -101,6 +101,9 @@ final class SplitAssignmentTracker {
     /** Readers that asked and have no answer yet, in order of asking. */
     private final Set<Integer> waiting = new LinkedHashSet<>();
 
+    /** Which subtasks read chunks (scan.snapshot.max-concurrent-chunk-reads); others wait. */
+    private IntPredicate readsChunks = subtask -> true;
+
     private SplitAssignmentTracker(AfterSnapshot afterSnapshot, EnumeratorPhase phase) {
         this.afterSnapshot = afterSnapshot;
         this.phase = phase;
@@ -414,6 +417,16 @@ final class SplitAssignmentTracker {
 
     // ---- requests ----
 
+    /** Only the subtasks {@code readsChunks} accepts are given chunks; the others wait. */
+    void limitChunkReaders(IntPredicate readsChunks) {
+        this.readsChunks = readsChunks;
+    }
+
+    /** A pending chunk for {@code subtask}, if it reads chunks. */
+    private Optional<SnapshotChunkSplit> takePendingFor(int subtask) {
+        return readsChunks.test(subtask) ? book.takePending() : Optional.empty();
+    }
+
     void splitRequested(int subtask) {
         waiting.add(subtask);
     }
@@ -459,7 +472,7 @@ final class SplitAssignmentTracker {
                 if (awaitingHandshake) {
                     return Optional.empty();
                 }
-                return book.takePending().map(c -> new SplitReply.Assign(subtask, c));
+                return takePendingFor(subtask).map(c -> new SplitReply.Assign(subtask, c));
             case FINISHED:
                 // Not before every completion is in (and acknowledged; SNAPSHOTTING waits): a
                 // reader told "no more splits" ends once its chunks are emitted, and an
@@ -476,7 +489,7 @@ final class SplitAssignmentTracker {
     }
 
     private Optional<SplitReply> answerFromBook(int subtask, int parallelism) {
-        Optional<SnapshotChunkSplit> chunk = book.takePending();
+        Optional<SnapshotChunkSplit> chunk = takePendingFor(subtask);
         if (chunk.isPresent()) {
             return Optional.of(new SplitReply.Assign(subtask, chunk.get()));
         }

@@ -37,6 +37,7 @@ public final class CapstanReaderMetrics {
     public static final String ROWS_SUPPRESSED_BY_GATE = "rowsSuppressedByGate";
     public static final String PROCESSED_GTID_LAG = "processedGtidLag";
     public static final String GATE_KEYS_WEIGHED = "gateKeysWeighed";
+    public static final String SNAPSHOT_THROTTLED_MILLIS = "snapshotThrottledMillis";
 
     /**
      * FLIP-33's backlog gauge (Flink's MetricNames.PENDING_RECORDS), read by Flink's autoscaler.
@@ -61,6 +62,7 @@ public final class CapstanReaderMetrics {
     private final Counter snapshotRowsRead;
     private final Counter rowsSuppressedByGate;
     private final Counter gateKeysWeighed;
+    private final Counter snapshotThrottledMillis;
     private final Counter numRecordsIn;
     private final SourceReaderMetricGroup group;
     private final ChangeCounters changes;
@@ -111,6 +113,8 @@ public final class CapstanReaderMetrics {
         this.rowsSuppressedByGate = group.counter(ROWS_SUPPRESSED_BY_GATE);
         // Distinct collated key texts whose weights the gate asked of the server (fetcher thread).
         this.gateKeysWeighed = group.counter(GATE_KEYS_WEIGHED);
+        // Time the fetcher waited for the snapshot throttle (scan.snapshot.max-rows-per-second).
+        this.snapshotThrottledMillis = group.counter(SNAPSHOT_THROTTLED_MILLIS);
         this.numRecordsIn = group.getIOMetricGroup().getNumRecordsInCounter();
         group.gauge(CURRENT_FETCH_EVENT_TIME_LAG, () -> fetchEventTimeLagMillis);
         // Rows events of tables the job does not capture, skipped without decoding.
@@ -174,6 +178,10 @@ public final class CapstanReaderMetrics {
 
     void rowEmitted() {
         rowsEmitted.inc();
+    }
+
+    void snapshotThrottled(long millis) {
+        snapshotThrottledMillis.inc(millis);
     }
 
     void chunkRead(int rows) {

@@ -3,7 +3,9 @@ package io.capstan.flink.mysql.source.reader;
 import io.capstan.flink.mysql.CapstanDeserializer;
 import io.capstan.flink.mysql.compat.JobCheckpointing;
 import io.capstan.flink.mysql.proxy.MySqlProxies;
+import io.capstan.flink.mysql.snapshot.read.SnapshotThrottle;
 import io.capstan.flink.mysql.source.CapstanSourceConfig;
+import io.capstan.flink.mysql.source.SnapshotLoadLimits;
 import io.capstan.flink.mysql.source.event.BinlogPausedEvent;
 import io.capstan.flink.mysql.source.event.BinlogSplitPauseEvent;
 import io.capstan.flink.mysql.source.event.BinlogSplitRestoredEvent;
@@ -115,8 +117,14 @@ public final class CapstanSourceReader<T>
             SourceReaderContext context) {
         CapstanReaderMetrics metrics =
                 new CapstanReaderMetrics(context.metricGroup(), config.snapshot().chunkSize());
+        SnapshotLoadLimits limits = config.snapshot().loadLimits();
+        SnapshotThrottle throttle =
+                SnapshotThrottle.share(
+                        limits.maxRowsPerSecond(),
+                        limits.chunkReaders(context.currentParallelism()),
+                        System::nanoTime);
         ChunkFetcher chunks =
-                new ChunkFetcher(mysql.jdbc(), config.snapshot().readOptions(), metrics);
+                new ChunkFetcher(mysql.jdbc(), config.snapshot().readOptions(), throttle, metrics);
         return new CapstanSourceReader<>(
                 mysql,
                 metrics,

@@ -8,6 +8,7 @@ import io.capstan.flink.mysql.snapshot.key.TableKeyMetadata;
 import io.capstan.flink.mysql.snapshot.read.ChunkResult;
 import io.capstan.flink.mysql.snapshot.read.SchemaDriftCheck;
 import io.capstan.flink.mysql.snapshot.read.SnapshotReadOptions;
+import io.capstan.flink.mysql.snapshot.read.SnapshotThrottle;
 import io.capstan.flink.mysql.snapshot.read.TableFingerprints;
 import io.capstan.flink.mysql.snapshot.read.TableReadSpec;
 import io.capstan.flink.mysql.source.split.SnapshotChunkSplit;
@@ -17,6 +18,7 @@ import java.util.ArrayDeque;
 import java.util.Deque;
 import java.util.HashMap;
 import java.util.Map;
+import java.util.concurrent.TimeUnit;
 
 /**
  * Runs on the fetcher thread: reads the assigned chunks one at a time in one {@link ChunkSession}
@@ -39,14 +41,28 @@ final class ChunkFetcher implements AutoCloseable {
 
     private final SnapshotReadOptions options;
     private final CapstanReaderMetrics metrics;
+    private final SnapshotThrottle throttle;
+
+    /** The longest single pause of the throttle before the fetcher thread returns. */
+    static final long THROTTLE_PAUSE_MILLIS = 50;
+
     private final Deque<SnapshotChunkSplit> queue = new ArrayDeque<>();
     private final Map<TableId, TableReadSpec> specs = new HashMap<>();
     private volatile ChunkSession session; // volatile: abort() comes from the task thread
     private volatile boolean aborted;
 
     ChunkFetcher(JdbcProxy mysql, SnapshotReadOptions options, CapstanReaderMetrics metrics) {
+        this(mysql, options, SnapshotThrottle.UNLIMITED, metrics);
+    }
+
+    ChunkFetcher(
+            JdbcProxy mysql,
+            SnapshotReadOptions options,
+            SnapshotThrottle throttle,
+            CapstanReaderMetrics metrics) {
         this.mysql = mysql;
         this.options = options;
+        this.throttle = throttle;
         this.metrics = metrics;
     }
 
@@ -58,9 +74,20 @@ final class ChunkFetcher implements AutoCloseable {
         return !queue.isEmpty();
     }
 
-    /** Reads the next chunk; on failure it stays queued (nothing of it was emitted). */
+    /**
+     * Reads the next chunk; on failure it stays queued (nothing of it was emitted). While the
+     * throttle holds the next chunk back, waits at most {@link #THROTTLE_PAUSE_MILLIS} and returns
+     * an empty batch, so the fetcher thread stays responsive to wake-ups and shutdown.
+     */
     synchronized ElementBatch fetch() throws IOException {
         failIfAborted();
+        long wait = throttle.waitNanos();
+        if (wait > 0) {
+            long millis = Math.min(TimeUnit.NANOSECONDS.toMillis(wait) + 1, THROTTLE_PAUSE_MILLIS);
+            pause(millis);
+            metrics.snapshotThrottled(millis);
+            return ElementBatch.empty();
+        }
         SnapshotChunkSplit split = queue.peekFirst();
         TableReadSpec spec = spec(split);
         if (session == null) {
@@ -68,6 +95,7 @@ final class ChunkFetcher implements AutoCloseable {
             failIfAborted(); // abort() may have missed the new session
         }
         ChunkResult result = session.read(split.chunk(), spec);
+        throttle.charge(result.rowCount());
         queue.pollFirst();
         metrics.chunkRead(result.rowCount());
         return ElementBatch.finishedChunk(
@@ -93,6 +121,15 @@ final class ChunkFetcher implements AutoCloseable {
             specs.put(table, spec);
         }
         return spec;
+    }
+
+    private static void pause(long millis) throws IOException {
+        try {
+            Thread.sleep(millis);
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            throw new IOException("interrupted while the snapshot throttle paused", e);
+        }
     }
 
     private void failIfAborted() throws IOException {

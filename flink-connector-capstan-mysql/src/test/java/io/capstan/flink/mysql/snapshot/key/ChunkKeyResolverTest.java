@@ -48,20 +48,60 @@ class ChunkKeyResolverTest {
     }
 
     @Test
-    void refusesATableWithoutKeyNamingTableAndOption() {
+    void aTableWithoutKeyIsKeylessOneUnsplitChunk() {
+        ChunkKey key =
+                ChunkKeyResolver.resolve(
+                        meta(List.of(col(1, "a", "int", false)), index("ia", false, "a")),
+                        Optional.empty());
+        assertThat(key.isKeyless()).isTrue();
+        assertThat(key.source()).isEqualTo(ChunkKey.Source.KEYLESS);
+        assertThat(key.arity()).isZero();
+        assertThat(key.needsWeights()).isFalse();
+    }
+
+    @Test
+    void aNonUniqueChunkKeyColumnOfATableWithoutKeySaysWhatToWriteInstead() {
+        // mysql-cdc's definition of a table without a key names any column as the chunk key.
         assertThatThrownBy(
                         () ->
                                 ChunkKeyResolver.resolve(
                                         meta(
                                                 List.of(col(1, "a", "int", false)),
                                                 index("ia", false, "a")),
-                                        Optional.empty()))
+                                        Optional.of("a")))
                 .isInstanceOfSatisfying(
                         CapstanHaltException.class,
-                        e -> assertThat(e.reason()).isEqualTo(HaltReason.TABLE_WITHOUT_KEY))
+                        e -> assertThat(e.reason()).isEqualTo(HaltReason.INVALID_CONFIGURATION))
                 .hasMessageContaining("shop.orders")
-                .hasMessageContaining("scan.incremental.snapshot.chunk.key-column")
-                .hasMessageContaining("chunkKeyColumn");
+                .hasMessageContaining("remove 'scan.incremental.snapshot.chunk.key-column'")
+                .hasMessageContaining("declare no PRIMARY KEY")
+                .hasMessageContaining("one unsplit chunk")
+                .hasMessageContaining("scan.snapshot.keyless-table.max-rows");
+        assertThatThrownBy(
+                        () ->
+                                ChunkKeyResolver.resolve(
+                                        meta(
+                                                List.of(col(1, "a", "int", true)),
+                                                index("ia", true, "a")),
+                                        Optional.of("a")))
+                .hasMessageContaining("nullable")
+                .hasMessageContaining("remove 'scan.incremental.snapshot.chunk.key-column'");
+    }
+
+    @Test
+    void aNonUniqueChunkKeyColumnOfAKeyedTableKeepsItsMessage() {
+        assertThatThrownBy(
+                        () ->
+                                ChunkKeyResolver.resolve(
+                                        meta(
+                                                List.of(
+                                                        col(1, "id", "int", false),
+                                                        col(2, "a", "int", false)),
+                                                index("PRIMARY", true, "id"),
+                                                index("ia", false, "a")),
+                                        Optional.of("a")))
+                .hasMessageContaining("no UNIQUE index of its own")
+                .hasMessageNotContaining("remove");
     }
 
     @Test

@@ -290,12 +290,15 @@ class ChunkReadingIT {
         try (ChunkReader reader = new ChunkReader(config(), SnapshotReadOptions.defaults())) {
             assertReadsEveryRowOnce(key, snapshot(key, 30, reader), 30);
         }
-        assertThatThrownBy(() -> resolve(config(), table("nopk"), Optional.empty()))
-                .isInstanceOfSatisfying(
-                        CapstanHaltException.class,
-                        e -> assertThat(e.reason()).isEqualTo(HaltReason.TABLE_WITHOUT_KEY))
-                .hasMessageContaining(DB.name() + ".nopk")
-                .hasMessageContaining("scan.incremental.snapshot.chunk.key-column");
+        // Without the option the unique column is not a chunk key: one unsplit chunk.
+        ChunkKey keyless = resolve(config(), table("nopk"), Optional.empty());
+        assertThat(keyless.isKeyless()).isTrue();
+        try (ChunkReader reader = new ChunkReader(config(), SnapshotReadOptions.defaults())) {
+            List<ChunkResult> one = snapshot(keyless, 30, reader);
+            assertThat(one).hasSize(1);
+            assertThat(one.get(0).rowCount()).isEqualTo(400);
+            assertThat(one.get(0).gtidSet().isEmpty()).isFalse();
+        }
         assertThatThrownBy(() -> resolve(config(), table("nopk"), Optional.of("v")))
                 .isInstanceOfSatisfying(
                         CapstanHaltException.class,
@@ -317,18 +320,20 @@ class ChunkReadingIT {
     }
 
     @Test
-    void tablesWithoutKeyOrWithAnEnumKeyAreRefusedBeforeReadingAndAStringKeyInAnyCollationIsNot()
+    void aTableWithoutKeyIsOneChunkAnEnumKeyIsRefusedAndAStringKeyInAnyCollationIsNot()
             throws Exception {
         DB.execute(
                 "CREATE TABLE keyless (a INT, b INT)",
+                "INSERT INTO keyless VALUES (1, 1), (1, 1), (2, NULL), (NULL, NULL)",
                 "CREATE TABLE strkey (name VARCHAR(20) PRIMARY KEY, v INT)",
                 "CREATE TABLE enumkey (e ENUM('x','y') PRIMARY KEY)");
-        assertThatThrownBy(() -> resolve(config(), table("keyless"), Optional.empty()))
-                .isInstanceOfSatisfying(
-                        CapstanHaltException.class,
-                        e -> assertThat(e.reason()).isEqualTo(HaltReason.TABLE_WITHOUT_KEY))
-                .hasMessageContaining(DB.name() + ".keyless")
-                .hasMessageContaining("chunkKeyColumn");
+        ChunkKey keyless = resolve(config(), table("keyless"), Optional.empty());
+        assertThat(keyless.isKeyless()).isTrue();
+        try (ChunkReader reader = new ChunkReader(config(), SnapshotReadOptions.defaults())) {
+            List<ChunkResult> one = snapshot(keyless, 1, reader);
+            assertThat(one).as("one unsplit chunk, whatever the chunk size").hasSize(1);
+            assertThat(one.get(0).rowCount()).as("identical rows are two rows").isEqualTo(4);
+        }
         ChunkKey strkey = resolve(config(), table("strkey"), Optional.empty());
         assertThat(strkey.column(0).kind()).isEqualTo(KeyKind.STRING_COLLATED);
         assertThat(strkey.column(0).collation().name())

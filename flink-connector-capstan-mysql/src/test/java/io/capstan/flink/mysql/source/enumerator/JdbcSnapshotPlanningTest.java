@@ -11,15 +11,22 @@ import io.capstan.flink.mysql.snapshot.key.ChunkKey;
 import io.capstan.flink.mysql.snapshot.key.KeyTuple;
 import io.capstan.flink.mysql.snapshot.plan.ChunkRange;
 import io.capstan.flink.mysql.snapshot.plan.SnapshotChunk;
+import io.capstan.flink.mysql.snapshot.read.SnapshotReadOptions;
 import io.capstan.flink.mysql.snapshot.read.TableFingerprints;
+import io.capstan.flink.mysql.source.CapstanSourceConfig;
+import io.capstan.flink.mysql.source.SnapshotLoadLimits;
+import io.capstan.flink.mysql.source.SnapshotOptions;
 
 import org.junit.jupiter.api.Test;
 
 import java.io.IOException;
+import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Map;
 
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatCode;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 /** The snapshot's planning through the JDBC proxy, against the fake server. */
@@ -91,13 +98,58 @@ class JdbcSnapshotPlanningTest {
     }
 
     @Test
-    void aTableWithoutKeyHaltsNamingIt() {
-        mysql.keylessTable(TableId.of("shop", "log"));
-        assertThatThrownBy(() -> planning(4, "shop\\.log").resolveTables())
+    void aTableWithoutKeyIsPlannedAsOneUnsplitChunkWithoutBoundaryQueries() throws Exception {
+        TableId log = TableId.of("shop", "log");
+        mysql.keylessTable(log);
+        JdbcSnapshotPlanning planning = planning(4, "shop\\.log");
+        List<ChunkKey> keys = List.of(planning.resolveTables().get(0).key());
+        assertThat(keys.get(0).isKeyless()).isTrue();
+        int boundaryCalls = mysql.calls(FakeMySql.BOUNDARY);
+
+        SnapshotPlanning.Planned planned = planning.planMore(keys, List.of(), 10);
+
+        assertThat(planned.chunks()).hasSize(1);
+        assertThat(planned.chunks().get(0).range()).isEqualTo(ChunkRange.all());
+        assertThat(mysql.calls(FakeMySql.BOUNDARY))
+                .as("no MIN/MAX/boundary query over a key it does not have")
+                .isEqualTo(boundaryCalls);
+    }
+
+    @Test
+    void aKeylessTableAboveTheLimitHaltsNamingTableOptionAndRemedy() {
+        TableId log = TableId.of("shop", "log");
+        mysql.keylessTable(log);
+        for (int i = 0; i < 5; i++) {
+            mysql.rows(log).add(FakeMySql.row(i, "v"));
+        }
+        CapstanSourceConfig base =
+                FakeMySql.sourceConfig(StartupOptions.initial(), 4, "shop\\.log");
+        CapstanSourceConfig limited =
+                new CapstanSourceConfig(
+                        base.connection(),
+                        base.tables(),
+                        5400,
+                        StartupOptions.initial(),
+                        1024,
+                        Duration.ofSeconds(1),
+                        Duration.ofMinutes(1),
+                        new SnapshotOptions(
+                                4,
+                                SnapshotReadOptions.defaults(),
+                                null,
+                                Map.of(),
+                                4,
+                                SnapshotLoadLimits.NONE));
+        assertThatThrownBy(() -> new JdbcSnapshotPlanning(limited, proxy).resolveTables())
                 .isInstanceOfSatisfying(
                         CapstanHaltException.class,
                         e -> assertThat(e.reason()).isEqualTo(HaltReason.TABLE_WITHOUT_KEY))
-                .hasMessageContaining("shop.log");
+                .hasMessageContaining("shop.log")
+                .hasMessageContaining("scan.snapshot.keyless-table.max-rows")
+                .hasMessageContaining("add a primary key");
+        assertThatCode(() -> planning(4, "shop\\.log").resolveTables())
+                .as("within the default limit")
+                .doesNotThrowAnyException();
     }
 
     @Test

@@ -38,6 +38,22 @@ class SnapshotDurationEstimateTest {
     }
 
     @Test
+    void aRowRateLimitGivesTheEndFromTheStartAndCapsTheMeasuredRate() {
+        SnapshotDurationEstimate e = new SnapshotDurationEstimate(now::get, 0, 0);
+        e.rateLimit(50);
+        e.estimatedRows(100_000);
+        assertThat(e.rowsPerSecond()).as("nothing measured").isEmpty();
+        assertThat(e.remainingSeconds()).as("100,000 rows at 50 rows/s").hasValue(2_000);
+        e.progress(1_000, 1);
+        for (int i = 2; i <= 6; i++) {
+            advance(10);
+            e.progress(1_000L * i, i); // measured: 100 rows/s, twice the limit
+        }
+        assertThat(e.rowsPerSecond()).hasValue(100);
+        assertThat(e.remainingSeconds()).as("94,000 rows at the limit").hasValue(1_880);
+    }
+
+    @Test
     void tooShortAMeasurementIsUnknownHoweverManyChunks() {
         SnapshotDurationEstimate e = new SnapshotDurationEstimate(now::get, 0, 0);
         e.estimatedRows(100_000);

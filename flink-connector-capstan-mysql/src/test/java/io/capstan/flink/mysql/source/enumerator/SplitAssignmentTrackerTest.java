@@ -8,6 +8,7 @@ import io.capstan.flink.mysql.gtid.GtidSet;
 import io.capstan.flink.mysql.schema.TableId;
 import io.capstan.flink.mysql.snapshot.key.ChunkKey;
 import io.capstan.flink.mysql.snapshot.key.TestKeys;
+import io.capstan.flink.mysql.source.SnapshotLoadLimits;
 import io.capstan.flink.mysql.source.enumerator.SplitAssignmentTracker.PlanRequest;
 import io.capstan.flink.mysql.source.split.BinlogSplit;
 import io.capstan.flink.mysql.source.split.CapstanSplit;
@@ -201,6 +202,29 @@ class SplitAssignmentTrackerTest {
         t.chunksCompleted(List.of(done(c1, 11)));
         assertThat(t.phase()).isEqualTo(AWAITING_HANDOFF_CHECKPOINT);
         assertThat(t.serveWaiting(ALL_REGISTERED, 2)).as("no checkpoint holds them yet").isEmpty();
+    }
+
+    @Test
+    void readersBeyondTheConcurrentChunkReadBoundWaitAndMayStillTakeTheBinlogSplit() {
+        parallelism = 3;
+        SplitAssignmentTracker t = snapshotting(StartupMode.INITIAL, 3);
+        t.limitChunkReaders(new SnapshotLoadLimits(0, 1)::mayReadChunks);
+        assertThat(ask(t, 2)).as("subtask 2 reads no chunk").isEmpty();
+        assertThat(ask(t, 1)).as("nor does subtask 1").isEmpty();
+        SnapshotChunkSplit c0 = takeChunk(t, 0);
+        SnapshotChunkSplit c1 = takeChunk(t, 0);
+        SnapshotChunkSplit c2 = takeChunk(t, 0);
+        assertThat(List.of(c0, c1, c2)).extracting(c -> c.chunk().index()).containsExactly(0, 1, 2);
+        t.chunksCompleted(List.of(done(c0, 10), done(c1, 11), done(c2, 12)));
+        t.checkpoint(4);
+        assertThat(t.checkpointCompleted(4)).isTrue();
+        List<SplitReply> replies = t.serveWaiting(ALL_REGISTERED, parallelism);
+        assertThat(replies)
+                .as("the first waiting reader streams, the other is told no more splits")
+                .hasSize(2);
+        assertThat(replies.get(0)).isInstanceOf(SplitReply.Assign.class);
+        assertThat(replies.get(0).subtask()).isEqualTo(2);
+        assertThat(replies.get(1)).isEqualTo(new SplitReply.NoMoreSplits(1));
     }
 
     @Test

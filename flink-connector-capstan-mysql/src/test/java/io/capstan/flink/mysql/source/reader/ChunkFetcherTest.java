@@ -9,6 +9,7 @@ import io.capstan.flink.mysql.schema.MySqlType;
 import io.capstan.flink.mysql.schema.TableSchema;
 import io.capstan.flink.mysql.snapshot.read.ChunkResult;
 import io.capstan.flink.mysql.snapshot.read.SnapshotReadOptions;
+import io.capstan.flink.mysql.snapshot.read.SnapshotThrottle;
 import io.capstan.flink.mysql.source.TestChanges;
 
 import org.apache.flink.table.data.RowData;
@@ -17,6 +18,8 @@ import org.junit.jupiter.api.Test;
 
 import java.io.IOException;
 import java.util.List;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicLong;
 
 import static io.capstan.flink.mysql.source.reader.ReaderFixtures.TABLE;
 import static io.capstan.flink.mysql.source.reader.ReaderFixtures.chunk;
@@ -63,6 +66,28 @@ class ChunkFetcherTest {
         assertThat(fetcher.hasWork()).isFalse();
         // the schema is read once per table, not per chunk
         assertThat(mysql.calls(FakeMySql.TABLE_SCHEMA)).isEqualTo(1);
+    }
+
+    @Test
+    void theThrottleHoldsTheNextChunkBackUntilTheRowsReadArePaidFor() throws Exception {
+        AtomicLong clock = new AtomicLong();
+        ChunkFetcher throttled =
+                new ChunkFetcher(
+                        mysql.jdbc(),
+                        SnapshotReadOptions.defaults(),
+                        new SnapshotThrottle(10, clock::get), // 10 rows/s: 9 rows take 0.9 s
+                        ReaderFixtures.metrics());
+        throttled.add(chunk(TABLE, 0, null, 10L));
+        throttled.add(chunk(TABLE, 1, 10L, null));
+        assertThat(ids(only(throttled.fetch(), "db.t#0"))).hasSize(9);
+
+        ElementBatch held = throttled.fetch();
+        assertThat(held.nextSplit()).as("an empty batch while the throttle waits").isNull();
+        assertThat(throttled.hasWork()).isTrue();
+        assertThat(mysql.calls(FakeMySql.READ_CHUNK)).isEqualTo(1);
+
+        clock.addAndGet(TimeUnit.MILLISECONDS.toNanos(900));
+        assertThat(ids(only(throttled.fetch(), "db.t#1"))).hasSize(16);
     }
 
     @Test

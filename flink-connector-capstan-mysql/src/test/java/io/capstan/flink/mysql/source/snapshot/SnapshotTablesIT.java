@@ -156,9 +156,13 @@ class SnapshotTablesIT {
     }
 
     @Test
-    void aTableWithoutKeyIsRefusedBeforeAnythingIsRead() {
+    void aTableWithoutKeyAboveTheLimitIsRefusedBeforeAnythingIsRead() {
+        DB.execute(
+                "DELETE FROM nokey",
+                "INSERT INTO nokey VALUES (1, 1), (1, 1), (2, 2), (3, 3)",
+                "ANALYZE TABLE nokey"); // the limit compares the server's row estimate
         CapstanMySqlSource<String> source =
-                source(StartupOptions.snapshot(), "big", "nokey").build();
+                source(StartupOptions.snapshot(), "big", "nokey").keylessTableMaxRows(3).build();
         StreamExecutionEnvironment env = env(false);
         // Not a collect sink: the job fails while its tasks start (see FailOnWrite).
         env.fromSource(source, WatermarkStrategy.noWatermarks(), "refused")
@@ -170,6 +174,7 @@ class SnapshotTablesIT {
         assertThat(halt.get().reason()).isEqualTo(HaltReason.TABLE_WITHOUT_KEY);
         assertThat(halt.get().getMessage())
                 .contains(DB.name() + ".nokey")
+                .contains("scan.snapshot.keyless-table.max-rows")
                 .contains("chunk.key-column")
                 .contains("chunkKeyColumn");
     }
