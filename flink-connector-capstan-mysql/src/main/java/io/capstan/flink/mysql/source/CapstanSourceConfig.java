@@ -51,6 +51,8 @@ public final class CapstanSourceConfig implements Serializable {
     private final int xaMaxPendingRows;
     private final boolean newlyAddedTables;
     private final boolean onlineSchemaChanges;
+    // DataStream only (builder's includeSchemaChanges): set on a copy, see withSchemaChangeEvents
+    private boolean schemaChangeEvents;
 
     public CapstanSourceConfig(
             MySqlConnectionConfig connection,
@@ -282,7 +284,28 @@ public final class CapstanSourceConfig implements Serializable {
         return withSnapshot(snapshot.withSpatialForm(form));
     }
 
+    /**
+     * This configuration emitting a record per schema change of a captured table (the DataStream
+     * builder's {@code includeSchemaChanges(true)}).
+     */
+    public CapstanSourceConfig withSchemaChangeEvents() {
+        CapstanSourceConfig copy = withSnapshot(snapshot);
+        copy.schemaChangeEvents = true;
+        return copy;
+    }
+
+    /** Whether each schema change of a captured table is emitted as a record of its own. */
+    public boolean schemaChangeEvents() {
+        return schemaChangeEvents;
+    }
+
     private CapstanSourceConfig withSnapshot(SnapshotOptions changed) {
+        CapstanSourceConfig copy = copyWith(changed);
+        copy.schemaChangeEvents = schemaChangeEvents;
+        return copy;
+    }
+
+    private CapstanSourceConfig copyWith(SnapshotOptions changed) {
         return new CapstanSourceConfig(
                 connection,
                 tables,
@@ -390,7 +413,8 @@ public final class CapstanSourceConfig implements Serializable {
                 && binlogRetentionCheckInterval.equals(that.binlogRetentionCheckInterval)
                 && xaMaxPendingRows == that.xaMaxPendingRows
                 && newlyAddedTables == that.newlyAddedTables
-                && onlineSchemaChanges == that.onlineSchemaChanges;
+                && onlineSchemaChanges == that.onlineSchemaChanges
+                && schemaChangeEvents == that.schemaChangeEvents;
     }
 
     @Override
@@ -408,7 +432,8 @@ public final class CapstanSourceConfig implements Serializable {
                 binlogRetentionCheckInterval,
                 xaMaxPendingRows,
                 newlyAddedTables,
-                onlineSchemaChanges);
+                onlineSchemaChanges,
+                schemaChangeEvents);
     }
 
     @Override
@@ -438,6 +463,8 @@ public final class CapstanSourceConfig implements Serializable {
                 + newlyAddedTables
                 + ", onlineSchemaChanges="
                 + onlineSchemaChanges
+                + ", schemaChangeEvents="
+                + schemaChangeEvents
                 + ", "
                 + snapshot
                 + "}";
