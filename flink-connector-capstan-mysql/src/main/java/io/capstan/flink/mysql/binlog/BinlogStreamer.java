@@ -105,6 +105,9 @@ public final class BinlogStreamer implements AutoCloseable {
         if (config.onlineSchemaChanges()) {
             assembler.followOnlineSchemaChanges();
         }
+        if (config.origin().known() && !config.origin().snapshotted()) {
+            assembler.streamOnly();
+        }
         if (config.schemaChangeColumns() != null) {
             assembler.emitSchemaChanges(new SchemaChangeEvents(config.schemaChangeColumns()));
         }

@@ -180,6 +180,11 @@ final class TransactionAssembler {
         capture.transactionEnded(processed); // the start may already hold the awaited position
     }
 
+    /** The stream began without a snapshot: a DROP may pass ({@link DropBeforeRows}). */
+    void streamOnly() {
+        statements.streamOnly();
+    }
+
     /** Follows the table swaps of gh-ost and pt-osc: {@link OnlineSchemaChangeCutOver}. */
     void followOnlineSchemaChanges() {
         statements.followCutOvers();
@@ -568,6 +573,9 @@ final class TransactionAssembler {
     private void onRow(
             TableSchemaCache.Entry table, Operation op, Serializable[] before, Serializable[] after)
             throws InterruptedException {
+        if (!droppedByTimestamp) {
+            statements.rowPassed(table.tableId); // a later DROP of it halts
+        }
         if (xaPart) {
             xa.hold(
                     gtid,

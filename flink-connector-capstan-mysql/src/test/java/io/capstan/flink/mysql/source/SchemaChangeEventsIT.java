@@ -189,6 +189,76 @@ class SchemaChangeEventsIT {
         }
     }
 
+    /**
+     * DDLs read long after they ran: the first ALTER's columns are gone from the server (a second
+     * ALTER followed), so its record carries none; the second's are exact. Rows carry their own.
+     */
+    @Test
+    void aDdlSupersededBeforeTheStreamReadItCarriesNoColumns() throws Exception {
+        DB.execute("CREATE TABLE sce_s (id BIGINT PRIMARY KEY, v INT)");
+        String start = DB.server().gtidExecuted();
+        DB.execute(
+                "INSERT INTO sce_s VALUES (1, 1)",
+                "ALTER TABLE sce_s ADD COLUMN c1 INT",
+                "INSERT INTO sce_s VALUES (2, 2, 2)",
+                "ALTER TABLE sce_s ADD COLUMN c2 INT",
+                "INSERT INTO sce_s VALUES (3, 3, 3, 3)");
+        CapstanMySqlSource<String> source =
+                CapstanMySqlSource.<String>builder()
+                        .hostname(DB.server().host())
+                        .port(DB.server().port())
+                        .username(DB.server().connectorAccount().username())
+                        .password(DB.server().connectorAccount().password())
+                        .databaseList(DB.name())
+                        .tableList(DB.name() + ".sce_s")
+                        .serverId(ThreadLocalRandom.current().nextLong(100_000, 200_000))
+                        .startupOptions(StartupOptions.gtidSet(start))
+                        .deserializer(new JsonDebeziumDeserializer())
+                        .includeSchemaChanges(true)
+                        .build();
+        List<String> out = new java.util.concurrent.CopyOnWriteArrayList<>();
+        OUT.clear();
+        StreamExecutionEnvironment env = SourceJobs.env(500, null);
+        env.fromSource(source, WatermarkStrategy.noWatermarks(), "capstan-source")
+                .map(
+                        j -> {
+                            OUT.add(j);
+                            return 0;
+                        })
+                .returns(Integer.class)
+                .sinkTo(new org.apache.flink.streaming.api.functions.sink.v2.DiscardingSink<>());
+        JobClient job = env.executeAsync("superseded-ddl");
+        try {
+            SourceJobs.await("five records", Duration.ofMinutes(2), () -> OUT.size() >= 5);
+            Thread.sleep(500);
+            out.addAll(OUT);
+        } finally {
+            job.cancel();
+        }
+        List<String> shapes = new ArrayList<>();
+        for (String line : out) {
+            JsonNode n = MAPPER.readTree(line);
+            if (n.has("tableChanges")) {
+                JsonNode table = n.path("tableChanges").get(0).path("table");
+                shapes.add("schema:" + (table.isNull() ? "unknown" : names(table)));
+            } else {
+                List<String> keys = new ArrayList<>();
+                n.path("after").fieldNames().forEachRemaining(keys::add);
+                shapes.add("row:" + keys);
+            }
+        }
+        assertThat(shapes)
+                .containsExactly(
+                        "row:[id, v]",
+                        "schema:unknown",
+                        "row:[id, v, c1]",
+                        "schema:[id, v, c1, c2]",
+                        "row:[id, v, c1, c2]");
+    }
+
+    static final java.util.concurrent.ConcurrentLinkedQueue<String> OUT =
+            new java.util.concurrent.ConcurrentLinkedQueue<>();
+
     private static List<String> names(JsonNode table) {
         List<String> names = new ArrayList<>();
         for (JsonNode c : table.path("columns")) {
