@@ -91,7 +91,7 @@ class DropBeforeRowsTest {
                         CapstanHaltException.class,
                         e -> {
                             assertThat(e.reason()).isEqualTo(HaltReason.CAPTURED_TABLE_REMOVED);
-                            assertThat(e.getMessage()).contains("`shop`.`orders`");
+                            assertThat(e.getMessage()).contains("shop.orders");
                         });
     }
 
