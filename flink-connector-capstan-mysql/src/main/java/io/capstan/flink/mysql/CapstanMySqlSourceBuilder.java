@@ -45,6 +45,7 @@ public final class CapstanMySqlSourceBuilder<T> {
     private List<String> snapshotColumns; // null: all columns
     private StartupOptions startupOptions = StartupOptions.initial();
     private CapstanDeserializer<T> deserializer;
+    private boolean includeSchemaChanges;
 
     CapstanMySqlSourceBuilder() {}
 
@@ -327,6 +328,20 @@ public final class CapstanMySqlSourceBuilder<T> {
     }
 
     /**
+     * mysql-cdc's {@code includeSchemaChanges} (default false; DataStream only, as in mysql-cdc,
+     * which has no SQL option for it): each DDL of a captured table ({@code ALTER TABLE}, {@code
+     * CREATE TABLE}, {@code CREATE}/{@code DROP INDEX}, a followed online schema change's swap) is
+     * handed to the deserializer as a change of operation {@code SCHEMA_CHANGE} at its position in
+     * the stream, exactly once, with the table's new columns and the statement's kind (never its
+     * text). {@code JsonDebeziumDeserializer} writes it in Debezium's schema-change shape; {@code
+     * RowDataDeserializer} emits nothing for it.
+     */
+    public CapstanMySqlSourceBuilder<T> includeSchemaChanges(boolean include) {
+        this.includeSchemaChanges = include;
+        return this;
+    }
+
+    /**
      * Validates the options and builds the source.
      *
      * @throws IllegalArgumentException naming the first invalid option and how to fix it
@@ -374,6 +389,8 @@ public final class CapstanMySqlSourceBuilder<T> {
                         chunkKeyColumnByTable,
                         snapshotColumns,
                         jdbcProperties);
-        return CapstanSourceConfig.validate(options, definition, startupOptions);
+        CapstanSourceConfig config =
+                CapstanSourceConfig.validate(options, definition, startupOptions);
+        return includeSchemaChanges ? config.withSchemaChangeEvents() : config;
     }
 }

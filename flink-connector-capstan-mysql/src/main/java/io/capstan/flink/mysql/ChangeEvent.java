@@ -19,7 +19,8 @@ import java.util.Objects;
  * is set for UPDATE and DELETE, {@code after} for READ, INSERT and UPDATE; a TRUNCATE (emitted only
  * under option {@code binlog.truncate.handling} = {@code emit}) has neither, nor a schema. They are
  * valid only during the {@code deserialize} call: copy what you keep. {@link #toString()} never
- * shows values.
+ * shows values. A {@link Operation#SCHEMA_CHANGE} (only with the builder's {@code
+ * includeSchemaChanges(true)}) has no images either; its schema is the table's new columns.
  */
 @PublicEvolving
 public final class ChangeEvent {
@@ -31,6 +32,7 @@ public final class ChangeEvent {
     @Nullable private final String gtid;
     private final long commitTimestampMicros;
     private final int indexInTransaction;
+    @Nullable private final String schemaChangeKind;
 
     public ChangeEvent(
             Operation operation,
@@ -41,10 +43,42 @@ public final class ChangeEvent {
             @Nullable String gtid,
             long commitTimestampMicros,
             int indexInTransaction) {
+        this(
+                operation,
+                before,
+                after,
+                schema,
+                tableId,
+                gtid,
+                commitTimestampMicros,
+                indexInTransaction,
+                null);
+    }
+
+    /**
+     * @param schemaChangeKind for a {@link Operation#SCHEMA_CHANGE}, the statement's kind (e.g.
+     *     {@code ALTER TABLE}); else null
+     */
+    public ChangeEvent(
+            Operation operation,
+            @Nullable RowData before,
+            @Nullable RowData after,
+            TableSchema schema,
+            TableId tableId,
+            @Nullable String gtid,
+            long commitTimestampMicros,
+            int indexInTransaction,
+            @Nullable String schemaChangeKind) {
         this.operation = Objects.requireNonNull(operation, "operation");
+        if ((schemaChangeKind != null) != (operation == Operation.SCHEMA_CHANGE)) {
+            throw new IllegalArgumentException("a schema change kind goes with SCHEMA_CHANGE only");
+        }
+        this.schemaChangeKind = schemaChangeKind;
         this.before = before;
         this.after = after;
-        if (schema == null && operation != Operation.TRUNCATE) {
+        if (schema == null
+                && operation != Operation.TRUNCATE
+                && operation != Operation.SCHEMA_CHANGE) {
             throw new NullPointerException("schema");
         }
         this.schema = schema;
@@ -71,11 +105,27 @@ public final class ChangeEvent {
     }
 
     /**
-     * The table's columns: names, MySQL types and the Flink types of the images' fields; null for a
-     * {@link Operation#TRUNCATE}, which carries no row.
+     * The table's columns as this row was read under them: names, MySQL types and the Flink types
+     * of the images' fields (from the binlog's table map of the row, or the snapshot's schema). A
+     * deserializer that evolves its sink compares it with the last one it saw. Null for a {@link
+     * Operation#TRUNCATE}, which carries no row. For a {@link Operation#SCHEMA_CHANGE}, the table's
+     * columns right after the statement, or null when they cannot be known exactly (a later DDL of
+     * the table had already run on the server when this one was read: the next rows' schemas then
+     * tell the columns).
      */
+    @Nullable
     public TableSchema schema() {
         return schema;
+    }
+
+    /**
+     * For a {@link Operation#SCHEMA_CHANGE}, the kind of statement ({@code ALTER TABLE}, {@code
+     * CREATE TABLE}, {@code CREATE INDEX}, {@code DROP INDEX}, {@code RENAME TABLE}); never its
+     * text, which may hold values (DEFAULT clauses, CHECK constraints, comments). Else null.
+     */
+    @Nullable
+    public String schemaChangeKind() {
+        return schemaChangeKind;
     }
 
     public TableId tableId() {

@@ -105,6 +105,12 @@ public final class BinlogStreamer implements AutoCloseable {
         if (config.onlineSchemaChanges()) {
             assembler.followOnlineSchemaChanges();
         }
+        if (config.origin().known() && !config.origin().snapshotted()) {
+            assembler.streamOnly();
+        }
+        if (config.schemaChangeColumns() != null) {
+            assembler.emitSchemaChanges(new SchemaChangeEvents(config.schemaChangeColumns()));
+        }
         if (config.createdTables() != null) {
             assembler.captureCreatedTables(
                     new CreatedTableCapture(
@@ -268,7 +274,7 @@ public final class BinlogStreamer implements AutoCloseable {
             disconnect(supervisor.client()); // closing or halted while waiting for queue space
         } catch (CapstanHaltException e) {
             haltWith(e);
-        } catch (CascadeGuard.FactsUnavailable e) {
+        } catch (CascadeGuard.FactsUnavailable | SchemaChangeEvents.ColumnsUnavailable e) {
             LOG.error("Binlog stream failed: {}", e.getMessage());
             failWith(new IllegalStateException(e.getMessage(), e.getCause()));
         } catch (TransactionAssembler.DdlObserverFailure e) {

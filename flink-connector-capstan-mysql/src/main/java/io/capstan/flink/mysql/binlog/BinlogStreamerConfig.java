@@ -39,6 +39,7 @@ public final class BinlogStreamerConfig implements Serializable {
     private final StreamOrigin origin;
     private final CreatedTablesConfig createdTables;
     private final boolean onlineSchemaChanges;
+    private final SchemaChangeEvents.ColumnsSource schemaChangeColumns;
 
     private BinlogStreamerConfig(Builder b) {
         this.connection = Objects.requireNonNull(b.connection, "connection");
@@ -76,6 +77,15 @@ public final class BinlogStreamerConfig implements Serializable {
         this.xaMaxPendingRows = b.xaMaxPendingRows;
         this.createdTables = b.createdTables;
         this.onlineSchemaChanges = b.onlineSchemaChanges;
+        this.schemaChangeColumns = b.schemaChangeColumns;
+    }
+
+    /**
+     * Where the columns after a schema change of a captured table come from; null: schema changes
+     * are not emitted as records ({@link SchemaChangeEvents}).
+     */
+    public SchemaChangeEvents.ColumnsSource schemaChangeColumns() {
+        return schemaChangeColumns;
     }
 
     /** Whether a gh-ost or pt-osc table swap of a captured table is followed as a schema change. */
@@ -168,6 +178,7 @@ public final class BinlogStreamerConfig implements Serializable {
         b.spatialForm = spatialForm;
         b.xaMaxPendingRows = xaMaxPendingRows;
         b.onlineSchemaChanges = onlineSchemaChanges;
+        b.schemaChangeColumns = schemaChangeColumns;
         return b;
     }
 
@@ -197,6 +208,8 @@ public final class BinlogStreamerConfig implements Serializable {
                 + xaMaxPendingRows
                 + ", onlineSchemaChanges="
                 + onlineSchemaChanges
+                + ", schemaChangeEvents="
+                + (schemaChangeColumns != null)
                 + "}";
     }
 
@@ -224,8 +237,18 @@ public final class BinlogStreamerConfig implements Serializable {
                 CapstanMySqlOptions.BINLOG_XA_MAX_PENDING_ROWS.defaultValue();
         private CreatedTablesConfig createdTables;
         private boolean onlineSchemaChanges;
+        private SchemaChangeEvents.ColumnsSource schemaChangeColumns;
 
         private Builder() {}
+
+        /**
+         * Default none: schema changes are not emitted. With it, each schema change of a captured
+         * table is a record, its columns read from {@code columns} ({@link SchemaChangeEvents}).
+         */
+        public Builder schemaChangeEvents(SchemaChangeEvents.ColumnsSource columns) {
+            this.schemaChangeColumns = columns;
+            return this;
+        }
 
         /**
          * Default false: a swap of a captured table by gh-ost or pt-osc halts ({@code

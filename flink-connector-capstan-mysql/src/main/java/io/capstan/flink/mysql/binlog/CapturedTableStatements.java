@@ -6,6 +6,7 @@ import io.capstan.flink.mysql.error.HaltReason;
 import io.capstan.flink.mysql.gtid.Gtid;
 import io.capstan.flink.mysql.schema.TableId;
 import io.capstan.flink.mysql.snapshot.ddl.SnapshotDdlGuard;
+import io.capstan.flink.mysql.snapshot.ddl.TableArrivals;
 import io.capstan.flink.mysql.snapshot.ddl.TableRemovals;
 import io.capstan.flink.mysql.snapshot.ddl.TokenCursor;
 
@@ -48,6 +49,7 @@ final class CapturedTableStatements {
     private final DdlObserver snapshot;
     private UncapturedStatementCheck effects = (db, names, gtid) -> {};
     private final OnlineSchemaChangeCutOver cutOvers = new OnlineSchemaChangeCutOver();
+    private final DropBeforeRows drops = new DropBeforeRows();
 
     CapturedTableStatements(TableFilter filter, TruncateHandling truncate, DdlObserver snapshot) {
         this.filter = filter;
@@ -58,6 +60,16 @@ final class CapturedTableStatements {
     /** Checks from now on what statement-logged changes of uncaptured tables may do to others. */
     void checkEffects(UncapturedStatementCheck check) {
         this.effects = check;
+    }
+
+    /** The stream began without a snapshot: {@link DropBeforeRows}. */
+    void streamOnly() {
+        drops.streamOnly();
+    }
+
+    /** A captured row of {@code table} passed: a drop of it halts from now on. */
+    void rowPassed(TableId table) {
+        drops.rowPassed(table);
     }
 
     /** Follows the table swap of gh-ost and pt-osc as a schema change of the captured table. */
@@ -116,14 +128,27 @@ final class CapturedTableStatements {
             unreadable(database, sql, gtid);
             return List.of();
         }
+        boolean drop = "DROP".equals(TokenCursor.leadingWord(sql));
         for (String[] name : removals.get().removed()) {
             Optional<TableId> t = captured(database, name[0], name[1]);
             if (t.isPresent()
                     && !snapshot.snapshotHolds(t.get(), gtid)
+                    && !(drop && drops.dropPasses(t.get()))
                     && !cutOvers.isCutOverOf(t.get(), database, sql, gtid)) {
-                throw removed("captured table " + t.get(), gtid);
+                throw drop
+                        ? droppedAfterRows(t.get(), gtid)
+                        : removed("captured table " + t.get(), gtid);
             }
         }
+        TableArrivals.of(sql)
+                .ifPresent(
+                        a ->
+                                a.created().stream()
+                                        .filter(c -> !c.temporary() && !c.ifNotExists())
+                                        .forEach(
+                                                c ->
+                                                        captured(database, c.database(), c.table())
+                                                                .ifPresent(drops::created)));
         for (String db : removals.get().databases()) {
             droppedDatabase(db, gtid);
         }
@@ -288,6 +313,23 @@ final class CapturedTableStatements {
                         + " BLACKHOLE); downstream still holds the old rows. Remedy: restart the job"
                         + " without state to snapshot it again, or set binlog.truncate.handling"
                         + " (DataStream: truncateHandling) to 'skip' to keep the rows downstream.");
+    }
+
+    /** A DROP of a captured table that {@link DropBeforeRows} does not let pass. */
+    private static CapstanHaltException droppedAfterRows(TableId table, Gtid gtid) {
+        return new CapstanHaltException(
+                HaltReason.CAPTURED_TABLE_REMOVED,
+                "captured table "
+                        + table
+                        + " was dropped in transaction "
+                        + gtid
+                        + " after rows of it may have been emitted (by a snapshot, or by this stream"
+                        + " before the DROP, or before the position it restarted from); MySQL logs no"
+                        + " row events for a DROP, so downstream would keep rows MySQL no longer has."
+                        + " Remedy: remove the table's rows downstream and restart the job without"
+                        + " state from a position after the DROP (scan.startup.mode 'specific-offset'"
+                        + " or 'latest-offset'), or with a new snapshot ('initial'); a stream-only job"
+                        + " passes a DROP of a table whose CREATE it streamed with no row since.");
     }
 
     private static CapstanHaltException removed(String what, Gtid gtid) {

@@ -28,6 +28,7 @@ public final class RowChange implements BinlogRecord {
     private final Gtid gtid;
     private final int indexInTransaction;
     private final long commitTimestampMicros;
+    private final String schemaChangeKind;
 
     public RowChange(
             TableId tableId,
@@ -38,6 +39,31 @@ public final class RowChange implements BinlogRecord {
             Gtid gtid,
             int indexInTransaction,
             long commitTimestampMicros) {
+        this(
+                tableId,
+                schema,
+                operation,
+                before,
+                after,
+                gtid,
+                indexInTransaction,
+                commitTimestampMicros,
+                null);
+    }
+
+    /**
+     * @param schemaChangeKind for {@link Operation#SCHEMA_CHANGE}, the statement's kind; else null
+     */
+    public RowChange(
+            TableId tableId,
+            TableSchema schema,
+            Operation operation,
+            RowData before,
+            RowData after,
+            Gtid gtid,
+            int indexInTransaction,
+            long commitTimestampMicros,
+            String schemaChangeKind) {
         this.tableId = Objects.requireNonNull(tableId, "tableId");
         this.schema = schema;
         this.operation = Objects.requireNonNull(operation, "operation");
@@ -45,7 +71,8 @@ public final class RowChange implements BinlogRecord {
                         && (before != null || after == null)
                 || operation == Operation.DELETE && (before == null || after != null)
                 || operation == Operation.UPDATE && (before == null || after == null)
-                || operation == Operation.TRUNCATE && (before != null || after != null)) {
+                || (operation == Operation.TRUNCATE || operation == Operation.SCHEMA_CHANGE)
+                        && (before != null || after != null)) {
             throw new IllegalArgumentException("images do not match operation " + operation);
         }
         this.before = before;
@@ -56,6 +83,15 @@ public final class RowChange implements BinlogRecord {
         }
         this.indexInTransaction = indexInTransaction;
         this.commitTimestampMicros = commitTimestampMicros;
+        if ((schemaChangeKind != null) != (operation == Operation.SCHEMA_CHANGE)) {
+            throw new IllegalArgumentException("a schema change kind goes with SCHEMA_CHANGE only");
+        }
+        this.schemaChangeKind = schemaChangeKind;
+    }
+
+    /** For {@link Operation#SCHEMA_CHANGE}, the statement's kind (never its text); else null. */
+    public String schemaChangeKind() {
+        return schemaChangeKind;
     }
 
     public TableId tableId() {
@@ -64,7 +100,8 @@ public final class RowChange implements BinlogRecord {
 
     /**
      * The schema the row was decoded with (from the table map that preceded it); null for a
-     * TRUNCATE, which carries no row.
+     * TRUNCATE, which carries no row; for a SCHEMA_CHANGE the table's new columns, or null when
+     * they cannot be known exactly.
      */
     public TableSchema schema() {
         return schema;

@@ -21,6 +21,7 @@ import com.github.shyiko.mysql.binlog.event.FormatDescriptionEventData;
 import com.github.shyiko.mysql.binlog.event.GtidEventData;
 import com.github.shyiko.mysql.binlog.event.MySqlGtid;
 import com.github.shyiko.mysql.binlog.event.QueryEventData;
+import com.github.shyiko.mysql.binlog.event.RotateEventData;
 import com.github.shyiko.mysql.binlog.event.TableMapEventData;
 import com.github.shyiko.mysql.binlog.event.UpdateRowsEventData;
 import com.github.shyiko.mysql.binlog.event.WriteRowsEventData;
@@ -94,6 +95,7 @@ final class TransactionAssembler {
     private final boolean startsAfterSnapshot;
     private CreatedTableCapture createdTables; // null: tables created later are not captured
     private CascadeGuard cascades; // null: foreign-key actions and triggers are not checked
+    private SchemaChangeEvents schemaChanges; // null: no schema-change records
 
     private GtidSet processed;
     private Gtid resumedGtid; // the start position's partial transaction until it has been ended
@@ -178,9 +180,21 @@ final class TransactionAssembler {
         capture.transactionEnded(processed); // the start may already hold the awaited position
     }
 
+    /** The stream began without a snapshot: a DROP may pass ({@link DropBeforeRows}). */
+    void streamOnly() {
+        statements.streamOnly();
+    }
+
     /** Follows the table swaps of gh-ost and pt-osc: {@link OnlineSchemaChangeCutOver}. */
     void followOnlineSchemaChanges() {
         statements.followCutOvers();
+    }
+
+    /**
+     * Emits from now on a record per schema change of a captured table: {@link SchemaChangeEvents}.
+     */
+    void emitSchemaChanges(SchemaChangeEvents events) {
+        this.schemaChanges = events;
     }
 
     /**
@@ -238,6 +252,9 @@ final class TransactionAssembler {
                 begin((GtidEventData) data, header);
                 break;
             case QUERY:
+                if (schemaChanges != null) {
+                    schemaChanges.onQuery(header);
+                }
                 onQuery((QueryEventData) data);
                 break;
             case TABLE_MAP:
@@ -265,6 +282,11 @@ final class TransactionAssembler {
                 break;
             case XA_PREPARE:
                 onXaPrepare(data);
+                break;
+            case ROTATE:
+                if (schemaChanges != null) {
+                    schemaChanges.onRotate(((RotateEventData) data).getBinlogFilename());
+                }
                 break;
             case FORMAT_DESCRIPTION:
                 tables.onServerVersion(((FormatDescriptionEventData) data).getServerVersion());
@@ -377,6 +399,21 @@ final class TransactionAssembler {
         if (createdTables != null) {
             for (TableId created : createdTables.onDdl(db, sql, gtid, tables)) {
                 sink.accept(new TableCaptured(gtid, commitMicros, created));
+            }
+        }
+        if (schemaChanges != null && !droppedByTimestamp) {
+            // counted as rows of the DDL's transaction, as an emitted TRUNCATE: once on resume
+            for (SchemaChangeEvents.Change c : schemaChanges.onDdl(db, sql, tables.filter())) {
+                if (passRow()) {
+                    TableSchema columns;
+                    try {
+                        columns = schemaChanges.columns(c);
+                    } catch (RuntimeException e) {
+                        capturedRows--; // not handed out
+                        throw e;
+                    }
+                    emit(c.table(), columns, Operation.SCHEMA_CHANGE, c.kind());
+                }
             }
         }
         if (cascades != null) {
@@ -536,6 +573,9 @@ final class TransactionAssembler {
     private void onRow(
             TableSchemaCache.Entry table, Operation op, Serializable[] before, Serializable[] after)
             throws InterruptedException {
+        if (!droppedByTimestamp) {
+            statements.rowPassed(table.tableId); // a later DROP of it halts
+        }
         if (xaPart) {
             xa.hold(
                     gtid,
@@ -558,9 +598,25 @@ final class TransactionAssembler {
     private void emit(
             TableId table, TableSchema schema, Operation op, RowData before, RowData after)
             throws InterruptedException {
-        RowChange change =
+        emit(new RowChange(table, schema, op, before, after, gtid, capturedRows - 1, commitMicros));
+    }
+
+    private void emit(TableId table, TableSchema columns, Operation op, String kind)
+            throws InterruptedException {
+        emit(
                 new RowChange(
-                        table, schema, op, before, after, gtid, capturedRows - 1, commitMicros);
+                        table,
+                        columns,
+                        op,
+                        null,
+                        null,
+                        gtid,
+                        capturedRows - 1,
+                        commitMicros,
+                        kind));
+    }
+
+    private void emit(RowChange change) throws InterruptedException {
         try {
             sink.accept(change);
         } catch (InterruptedException e) {

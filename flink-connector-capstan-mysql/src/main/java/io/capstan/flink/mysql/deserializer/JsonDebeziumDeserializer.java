@@ -37,6 +37,9 @@ import java.util.Map;
  * <p>A TRUNCATE (option {@code binlog.truncate.handling} = {@code emit}) is {@code "op":"t"} with
  * both images null, as Debezium writes it.
  *
+ * <p>A schema change (the builder's {@code includeSchemaChanges(true)}) is written in the shape of
+ * Debezium's schema-change topic, without the statement's text ({@link JsonSchemaChangeWriter}).
+ *
  * <p>Writers are built once per table schema, not per row.
  */
 @PublicEvolving
@@ -68,18 +71,23 @@ public final class JsonDebeziumDeserializer implements CapstanDeserializer<Strin
             jsonFactory = new JsonFactory();
             writers = new HashMap<>();
         }
+        boolean schemaChange = event.operation() == Operation.SCHEMA_CHANGE;
         // A TRUNCATE has no rows (and no schema): both images are null, as in Debezium.
         JsonRowWriter rowWriter =
-                event.operation() == Operation.TRUNCATE ? null : writerFor(event.schema());
+                event.operation() == Operation.TRUNCATE || schemaChange
+                        ? null
+                        : writerFor(event.schema());
         StringWriter text = new StringWriter(256);
         try (JsonGenerator json = jsonFactory.createGenerator(text)) {
             json.writeStartObject();
-            json.writeFieldName("before");
-            writeImage(rowWriter, event.before(), json);
-            json.writeFieldName("after");
-            writeImage(rowWriter, event.after(), json);
-            json.writeStringField("op", event.operation().debeziumCode());
-            json.writeNumberField("ts_ms", clock.millis());
+            if (!schemaChange) {
+                json.writeFieldName("before");
+                writeImage(rowWriter, event.before(), json);
+                json.writeFieldName("after");
+                writeImage(rowWriter, event.after(), json);
+                json.writeStringField("op", event.operation().debeziumCode());
+                json.writeNumberField("ts_ms", clock.millis());
+            }
             json.writeObjectFieldStart("source");
             json.writeStringField("connector", "capstan-mysql");
             json.writeStringField("db", event.database());
@@ -93,6 +101,10 @@ public final class JsonDebeziumDeserializer implements CapstanDeserializer<Strin
             json.writeBooleanField("snapshot", event.operation() == Operation.READ);
             json.writeNumberField("row", event.indexInTransaction());
             json.writeEndObject();
+            if (schemaChange) {
+                json.writeNumberField("ts_ms", clock.millis());
+                JsonSchemaChangeWriter.writeBody(event, json);
+            }
             json.writeEndObject();
         }
         out.collect(text.toString());

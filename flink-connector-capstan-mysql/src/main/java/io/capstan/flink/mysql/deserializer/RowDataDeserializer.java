@@ -112,6 +112,9 @@ public final class RowDataDeserializer implements CapstanDeserializer<RowData> {
                                 + " 'halt' or 'skip', or use a deserializer that handles"
                                 + " Operation.TRUNCATE (JsonDebeziumDeserializer); restart the job"
                                 + " without state to snapshot the table again.");
+            case SCHEMA_CHANGE:
+                // no row: the by-name mapping above follows the rows' own schemas
+                break;
             default:
                 throw new IllegalStateException("unknown operation " + event.operation());
         }

@@ -51,6 +51,8 @@ public final class CapstanSourceConfig implements Serializable {
     private final int xaMaxPendingRows;
     private final boolean newlyAddedTables;
     private final boolean onlineSchemaChanges;
+    // DataStream only (builder's includeSchemaChanges): set on a copy, see withSchemaChangeEvents
+    private boolean schemaChangeEvents;
 
     public CapstanSourceConfig(
             MySqlConnectionConfig connection,
@@ -286,7 +288,28 @@ public final class CapstanSourceConfig implements Serializable {
         return withSnapshot(snapshot.withSpatialForm(form));
     }
 
+    /**
+     * This configuration emitting a record per schema change of a captured table (the DataStream
+     * builder's {@code includeSchemaChanges(true)}).
+     */
+    public CapstanSourceConfig withSchemaChangeEvents() {
+        CapstanSourceConfig copy = withSnapshot(snapshot);
+        copy.schemaChangeEvents = true;
+        return copy;
+    }
+
+    /** Whether each schema change of a captured table is emitted as a record of its own. */
+    public boolean schemaChangeEvents() {
+        return schemaChangeEvents;
+    }
+
     private CapstanSourceConfig withSnapshot(SnapshotOptions changed) {
+        CapstanSourceConfig copy = copyWith(changed);
+        copy.schemaChangeEvents = schemaChangeEvents;
+        return copy;
+    }
+
+    private CapstanSourceConfig copyWith(SnapshotOptions changed) {
         return new CapstanSourceConfig(
                 connection,
                 tables,
@@ -394,7 +417,8 @@ public final class CapstanSourceConfig implements Serializable {
                 && binlogRetentionCheckInterval.equals(that.binlogRetentionCheckInterval)
                 && xaMaxPendingRows == that.xaMaxPendingRows
                 && newlyAddedTables == that.newlyAddedTables
-                && onlineSchemaChanges == that.onlineSchemaChanges;
+                && onlineSchemaChanges == that.onlineSchemaChanges
+                && schemaChangeEvents == that.schemaChangeEvents;
     }
 
     @Override
@@ -412,7 +436,8 @@ public final class CapstanSourceConfig implements Serializable {
                 binlogRetentionCheckInterval,
                 xaMaxPendingRows,
                 newlyAddedTables,
-                onlineSchemaChanges);
+                onlineSchemaChanges,
+                schemaChangeEvents);
     }
 
     @Override
@@ -442,6 +467,8 @@ public final class CapstanSourceConfig implements Serializable {
                 + newlyAddedTables
                 + ", onlineSchemaChanges="
                 + onlineSchemaChanges
+                + ", schemaChangeEvents="
+                + schemaChangeEvents
                 + ", "
                 + snapshot
                 + "}";

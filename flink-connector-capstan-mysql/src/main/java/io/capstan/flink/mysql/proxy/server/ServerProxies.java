@@ -74,6 +74,10 @@ public final class ServerProxies implements MySqlProxies {
                         .spatialForm(config.spatialForm())
                         .xaMaxPendingRows(config.xaMaxPendingRows())
                         .createdTables(createdTables(tables))
+                        .schemaChangeEvents(
+                                config.schemaChangeEvents()
+                                        ? new JdbcSchemaChangeColumns(config.connection())
+                                        : null)
                         .build();
         return new StreamerBinlogStream(
                 new BinlogStreamer(

@@ -81,7 +81,9 @@ public final class BinlogRecordEmitter<T> {
             return;
         }
         ChangeEvent event;
-        if (!state.gate().isGated(change.tableId()) || change.operation() == Operation.TRUNCATE) {
+        if (!state.gate().isGated(change.tableId())
+                || change.operation() == Operation.TRUNCATE
+                || change.operation() == Operation.SCHEMA_CHANGE) {
             // The steady state (after the handoff, every stream-only job): the change as it is. A
             // TRUNCATE reaches here only when no chunk of its table was read after it (the stream
             // passes it over when all were, and halts when some were).
@@ -116,7 +118,8 @@ public final class BinlogRecordEmitter<T> {
                 change.tableId(),
                 gtidText(change.gtid()),
                 change.commitTimestampMicros(),
-                change.indexInTransaction());
+                change.indexInTransaction(),
+                change.schemaChangeKind());
     }
 
     private String gtidText(Gtid gtid) {
