@@ -14,9 +14,9 @@ import java.util.regex.Pattern;
  * transaction ordinals the {@link GtidSet} machinery already handles: every transaction has one
  * ordinal on the server's position axis, {@code (binlog file index << 32) | byte offset} of the
  * event that starts it. On one server the binary log is totally ordered, and (file, offset) order
- * is ordinal order, so "the transactions before position P" is the interval {@code 1..ord(P)-1}
- * and "does a view taken at P hold transaction t" is "is {@code ord(t) < ord(P)}", the question
- * the gate asks of a GTID set.
+ * is ordinal order, so "the transactions before position P" is the interval {@code 1..ord(P)-1} and
+ * "does a view taken at P hold transaction t" is "is {@code ord(t) < ord(P)}", the question the
+ * gate asks of a GTID set.
  *
  * <p>The axis id, in the place of a GTID's source UUID, is a name-based UUID derived from the
  * server's {@code server_uuid}: a set of positions is never equal to, nor contained in, a real GTID
@@ -101,7 +101,9 @@ public final class BinlogPositionAxis {
         return Gtid.of(axisId, ordinal(p));
     }
 
-    /** Every transaction that starts before {@code p}: what a read view taken at {@code p} holds. */
+    /**
+     * Every transaction that starts before {@code p}: what a read view taken at {@code p} holds.
+     */
     public GtidSet before(Position p) {
         long end = ordinal(p) - 1;
         return end < 1 ? GtidSet.empty() : GtidSet.builder().addRange(axisId, "", 1, end).build();
@@ -163,7 +165,10 @@ public final class BinlogPositionAxis {
     public String describe(GtidSet set) {
         try {
             Position p = resumeFrom(set);
-            return "binlog position " + String.format(Locale.ROOT, "%06d", p.fileIndex()) + ":" + p.offset();
+            return "binlog position "
+                    + String.format(Locale.ROOT, "%06d", p.fileIndex())
+                    + ":"
+                    + p.offset();
         } catch (IllegalArgumentException e) {
             return set.toString();
         }
