@@ -37,7 +37,7 @@ class BinlogPositionAxisTest {
         return Combinators.combine(file, offset).as(Position::new);
     }
 
-    @Property(tries = 500)
+    @Property(tries = 200)
     void ordinalOrderIsPositionOrder(
             @ForAll("positions") Position a, @ForAll("positions") Position b) {
         assertThat(
@@ -48,13 +48,13 @@ class BinlogPositionAxisTest {
                 .isEqualTo(Integer.signum(a.compareTo(b)));
     }
 
-    @Property(tries = 500)
+    @Property(tries = 200)
     void aPositionRoundTripsThroughItsOrdinalAndItsPrefix(@ForAll("positions") Position p) {
         assertThat(BinlogPositionAxis.position(BinlogPositionAxis.ordinal(p))).isEqualTo(p);
         assertThat(AXIS.resumeFrom(AXIS.before(p))).isEqualTo(p);
     }
 
-    @Property(tries = 500)
+    @Property(tries = 200)
     void aViewAtPHoldsExactlyTheTransactionsStartingBeforeP(
             @ForAll("positions") Position view, @ForAll("positions") Position transaction) {
         assertThat(AXIS.before(view).contains(AXIS.transactionAt(transaction)))
@@ -62,7 +62,7 @@ class BinlogPositionAxisTest {
     }
 
     /** After a rotation the next file's first event comes after every event of the old file. */
-    @Property(tries = 300)
+    @Property(tries = 200)
     void theNextFileFollowsTheWholePreviousFile(@ForAll("positions") Position p) {
         if (p.fileIndex() + 1 > Integer.MAX_VALUE - 1L) {
             return; // the last file index has no next file
