@@ -12,13 +12,15 @@ import java.io.Serializable;
 import java.util.List;
 import java.util.Locale;
 import java.util.Objects;
+import java.util.regex.Pattern;
 import java.util.stream.Collectors;
 
 /**
  * A start position for a new job: one of the {@link StartupMode}s and its argument. A job restored
  * from a checkpoint or savepoint ignores this and resumes exactly where its state says.
  *
- * <p>The argument is a GTID set or a time, never a row value, so {@link #toString()} shows it.
+ * <p>The argument is a GTID set, a binlog file and position, or a time, never a row value, so
+ * {@link #toString()} shows it.
  */
 @PublicEvolving
 public final class StartupOptions implements Serializable {
@@ -27,6 +29,8 @@ public final class StartupOptions implements Serializable {
     /**
      * The modes in the order mysql-cdc's documentation lists {@code scan.startup.mode}'s values.
      */
+    private static final Pattern BINLOG_FILE_NAME = Pattern.compile("[A-Za-z0-9._-]+");
+
     private static final List<StartupMode> OPTION_ORDER =
             List.of(
                     StartupMode.INITIAL,
@@ -39,12 +43,28 @@ public final class StartupOptions implements Serializable {
     private final StartupMode mode;
     @Nullable private final String gtidSet; // canonical text, kept as text so the type stays simple
     @Nullable private final Long timestampMillis;
+    // A file/position start stays as given here: it is translated into the GTID set it denotes
+    // only when a new job plans its binlog split, never when a restored job is planned again (the
+    // file may be purged by then, and the state needs no translation).
+    @Nullable private final String binlogFile;
+    @Nullable private final Long binlogPosition;
 
     private StartupOptions(
             StartupMode mode, @Nullable String gtidSet, @Nullable Long timestampMillis) {
+        this(mode, gtidSet, timestampMillis, null, null);
+    }
+
+    private StartupOptions(
+            StartupMode mode,
+            @Nullable String gtidSet,
+            @Nullable Long timestampMillis,
+            @Nullable String binlogFile,
+            @Nullable Long binlogPosition) {
         this.mode = mode;
         this.gtidSet = gtidSet;
         this.timestampMillis = timestampMillis;
+        this.binlogFile = binlogFile;
+        this.binlogPosition = binlogPosition;
     }
 
     /**
@@ -95,6 +115,36 @@ public final class StartupOptions implements Serializable {
             throw invalid;
         }
         return new StartupOptions(StartupMode.GTID_SET, canonical, null);
+    }
+
+    /**
+     * mysql-cdc's {@code specific-offset} start at a binlog file and position (SQL: {@code
+     * scan.startup.specific-offset.file} and {@code .pos}): every transaction from the position on.
+     * When a new job plans its binlog split, the position is translated into the GTID set of the
+     * transactions before it (the file's Previous-GTIDs and the transactions in the file before the
+     * position); a restored job resumes from its state and never reads the file again. The position
+     * must be where a transaction starts, the file's start (4) or its end; otherwise, or when the
+     * server no longer has the file, the new job halts before reading ({@code
+     * invalid_start_position}, {@code data_gap}).
+     *
+     * @throws IllegalArgumentException when the file name is not a binlog file name or the position
+     *     is below 4
+     */
+    public static StartupOptions specificOffset(String binlogFile, long position) {
+        Objects.requireNonNull(binlogFile, "binlogFile");
+        String name = binlogFile.trim();
+        if (!BINLOG_FILE_NAME.matcher(name).matches()) {
+            throw new IllegalArgumentException(
+                    "'scan.startup.specific-offset.file' must name a binlog file as SHOW BINARY"
+                            + " LOGS lists it, e.g. 'mysql-bin.000003'.");
+        }
+        if (position < 4) {
+            throw new IllegalArgumentException(
+                    "'scan.startup.specific-offset.pos' must be 4 (the file's start) or more, was "
+                            + position
+                            + ".");
+        }
+        return new StartupOptions(StartupMode.GTID_SET, null, null, name, position);
     }
 
     /** The first transaction committed at or after {@code epochMillis} (UTC milliseconds). */
@@ -229,7 +279,22 @@ public final class StartupOptions implements Serializable {
         return mode;
     }
 
-    /** The start set for {@link StartupMode#GTID_SET}, else null. */
+    /**
+     * The binlog file of a {@link #specificOffset(String, long)} start, else null (then {@link
+     * #gtidSet()} is the start).
+     */
+    @Nullable
+    public String binlogFile() {
+        return binlogFile;
+    }
+
+    /** The position in {@link #binlogFile()}, else null. */
+    @Nullable
+    public Long binlogPosition() {
+        return binlogPosition;
+    }
+
+    /** The start set for {@link StartupMode#GTID_SET} given as a set, else null. */
     @Nullable
     public GtidSet gtidSet() {
         return gtidSet == null ? null : GtidSet.parse(gtidSet);
@@ -249,19 +314,23 @@ public final class StartupOptions implements Serializable {
         StartupOptions that = (StartupOptions) o;
         return mode == that.mode
                 && Objects.equals(gtidSet, that.gtidSet)
-                && Objects.equals(timestampMillis, that.timestampMillis);
+                && Objects.equals(timestampMillis, that.timestampMillis)
+                && Objects.equals(binlogFile, that.binlogFile)
+                && Objects.equals(binlogPosition, that.binlogPosition);
     }
 
     @Override
     public int hashCode() {
-        return Objects.hash(mode, gtidSet, timestampMillis);
+        return Objects.hash(mode, gtidSet, timestampMillis, binlogFile, binlogPosition);
     }
 
     @Override
     public String toString() {
         switch (mode) {
             case GTID_SET:
-                return "gtid-set[" + gtidSet + "]";
+                return binlogFile != null
+                        ? "binlog-position[" + binlogFile + ":" + binlogPosition + "]"
+                        : "gtid-set[" + gtidSet + "]";
             case TIMESTAMP:
                 return "timestamp[" + timestampMillis + "]";
             default:

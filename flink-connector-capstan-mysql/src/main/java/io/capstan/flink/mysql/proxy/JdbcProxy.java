@@ -47,6 +47,14 @@ public interface JdbcProxy extends BoundaryQueries, AutoCloseable {
     /** {@code gtid_executed} and {@code gtid_purged}, read together. */
     ServerGtidState gtidState() throws IOException;
 
+    /**
+     * The GTID set of the transactions before {@code binlogFile}:{@code position} (a {@code
+     * specific-offset} start given as a file and position, translated when a new job plans its
+     * binlog split). Halts ({@code data_gap}, {@code invalid_start_position}) when the server no
+     * longer has the file or the position does not denote an exact start.
+     */
+    GtidSet gtidSetBefore(String binlogFile, long position) throws IOException;
+
     /** {@code gtid_executed} alone (the lag gauge's poll). */
     GtidSet gtidExecuted() throws IOException;
 

@@ -101,6 +101,12 @@ public final class FakeJdbcProxy implements JdbcProxy {
     }
 
     @Override
+    public GtidSet gtidSetBefore(String binlogFile, long position) throws IOException {
+        call(FakeMySql.GTID_SET_BEFORE);
+        return server.gtidSetBefore(binlogFile, position);
+    }
+
+    @Override
     public GtidSet gtidExecuted() throws IOException {
         call(FakeMySql.GTID_EXECUTED);
         return server.executed();

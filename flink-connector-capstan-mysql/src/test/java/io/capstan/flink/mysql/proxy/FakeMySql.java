@@ -58,6 +58,7 @@ public final class FakeMySql implements MySqlProxies {
     public static final String SERVER_FACTS = "serverFacts";
     public static final String GTID_STATE = "gtidState";
     public static final String GTID_EXECUTED = "gtidExecuted";
+    public static final String GTID_SET_BEFORE = "gtidSetBefore";
     public static final String TABLE_SCHEMA = "tableSchema";
     public static final String KEY_METADATA = "keyMetadata";
     public static final String STORAGE_ENGINE = "storageEngine";
@@ -85,6 +86,7 @@ public final class FakeMySql implements MySqlProxies {
             new TreeMap<>(Comparator.comparing(TableId::database).thenComparing(TableId::table));
     private volatile GtidSet executed = GtidSet.empty();
     private volatile GtidSet purged = GtidSet.empty();
+    private final Map<String, GtidSet> binlogPositions = new ConcurrentHashMap<>();
     private volatile ServerFacts facts = safeFacts();
     private final Map<String, Integer> failures = new HashMap<>();
     private final Map<String, AtomicInteger> calls = new ConcurrentHashMap<>();
@@ -220,6 +222,22 @@ public final class FakeMySql implements MySqlProxies {
 
     public GtidSet executed() {
         return executed;
+    }
+
+    /** The GTID set {@code file}:{@code pos} denotes, as the server would translate it. */
+    public void binlogPosition(String file, long pos, GtidSet before) {
+        binlogPositions.put(file + ":" + pos, before);
+    }
+
+    /** The set a file and position denote; a position the fake does not know halts, as purged. */
+    GtidSet gtidSetBefore(String file, long pos) {
+        GtidSet before = binlogPositions.get(file + ":" + pos);
+        if (before == null) {
+            throw new io.capstan.flink.mysql.error.CapstanHaltException(
+                    io.capstan.flink.mysql.error.HaltReason.DATA_GAP,
+                    "fake: no such binlog position");
+        }
+        return before;
     }
 
     GtidSet purged() {

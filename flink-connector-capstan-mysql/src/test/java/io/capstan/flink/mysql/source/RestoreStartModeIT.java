@@ -40,7 +40,8 @@ import static org.assertj.core.api.Assertions.catchThrowable;
  * A restored job streams on as its state began, whatever {@code scan.startup.mode} says then
  * (docs/operations.md, "Restoring a job"): a later start timestamp drops nothing, a stream-only job
  * restored as {@code initial} still halts on an XA transaction prepared before its start, and a
- * snapshotted job restored as {@code latest-offset} still halts on a table renamed into its list.
+ * snapshotted job restored as {@code latest-offset} still halts on a table renamed into its list; a
+ * job started at a binlog file and position restores after that file was purged.
  */
 class RestoreStartModeIT {
 
@@ -142,6 +143,41 @@ class RestoreStartModeIT {
                 start("ts_t", StartupOptions.timestamp(System.currentTimeMillis()), savepoint);
         w.insert("ts_t", 11, 12, 1);
         awaitCommitted("ts_t|c|12|1");
+        Thread.sleep(1_500); // a duplicate would show
+        second.cancel().get();
+        ExactlyOnceCheck.assertExactlyOnce(w.expected(), SourceJobs.committed(sinkDir));
+    }
+
+    /**
+     * A job started at a binlog file and position streams from exactly there, and restores with the
+     * same start after the file was purged: the position is translated only when a new job plans
+     * its split, never on restore.
+     */
+    @Test
+    void aFilePositionStartRestoresAfterItsFileWasPurged() throws Exception {
+        DB.execute(Workload.createTable("fp_t"));
+        Workload w = new Workload(DB, "f");
+        w.insert("fp_t", 1, 1, 1); // before the start position: not streamed
+        w.expected().clear();
+        String file;
+        long pos;
+        try (Connection c = DB.openRootConnection();
+                Statement st = c.createStatement();
+                java.sql.ResultSet rs = st.executeQuery("SHOW MASTER STATUS")) {
+            rs.next();
+            file = rs.getString("File");
+            pos = rs.getLong("Position");
+        }
+        StartupOptions start = StartupOptions.specificOffset(file, pos);
+        w.insert("fp_t", 2, 5, 2);
+        JobClient first = start("fp_t", start, null);
+        awaitCommitted("fp_t|c|5|1");
+        String savepoint = stopWithSavepoint(first);
+
+        DB.server().purgeBinaryLogs(); // the start file leaves the server
+        JobClient second = start("fp_t", start, savepoint);
+        w.insert("fp_t", 6, 8, 1);
+        awaitCommitted("fp_t|c|8|1");
         Thread.sleep(1_500); // a duplicate would show
         second.cancel().get();
         ExactlyOnceCheck.assertExactlyOnce(w.expected(), SourceJobs.committed(sinkDir));

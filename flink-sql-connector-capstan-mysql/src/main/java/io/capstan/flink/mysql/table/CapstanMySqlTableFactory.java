@@ -41,20 +41,14 @@ public final class CapstanMySqlTableFactory implements DynamicTableSourceFactory
     private static final Logger LOG = LoggerFactory.getLogger(CapstanMySqlTableFactory.class);
 
     private final MySqlTableResolver resolver;
-    private final BinlogPositionTranslator positions;
 
     /** Used by Flink's service discovery. */
     public CapstanMySqlTableFactory() {
-        this(new JdbcMySqlTableResolver(), new JdbcBinlogPositionTranslator());
+        this(new JdbcMySqlTableResolver());
     }
 
     CapstanMySqlTableFactory(MySqlTableResolver resolver) {
-        this(resolver, new JdbcBinlogPositionTranslator());
-    }
-
-    CapstanMySqlTableFactory(MySqlTableResolver resolver, BinlogPositionTranslator positions) {
         this.resolver = resolver;
-        this.positions = positions;
     }
 
     @Override
@@ -127,7 +121,6 @@ public final class CapstanMySqlTableFactory implements DynamicTableSourceFactory
             merged.putAll(mapped);
             options = Configuration.fromMap(merged);
         }
-        options = FilePositionStart.translate(options, raw, positions);
         MySqlTableDefinition table = TableOptionsValidation.validate(options, raw, LOG::warn);
 
         ResolvedSchema schema = context.getCatalogTable().getResolvedSchema();

@@ -44,17 +44,22 @@ public final class CapstanMySqlTableOptions {
                                     + " shows; default: the server's time_zone. Not used for"
                                     + " TIMESTAMP_LTZ(p), the instant.");
 
-    /** mysql-cdc's file/position offset: translated at planning into the GTID set it denotes. */
+    /**
+     * mysql-cdc's file/position offset: translated into the GTID set it denotes when a new job
+     * plans its binlog split (never at planning, never on restore).
+     */
     public static final ConfigOption<String> SCAN_STARTUP_SPECIFIC_OFFSET_FILE =
             ConfigOptions.key("scan.startup.specific-offset.file")
                     .stringType()
                     .noDefaultValue()
                     .withDescription(
                             "With 'specific-offset': a binlog file name; with"
-                                    + " 'scan.startup.specific-offset.pos' it is translated at"
-                                    + " planning into the GTID set of the transactions before that"
-                                    + " position (the file's Previous-GTIDs plus its transactions"
-                                    + " before the position).");
+                                    + " 'scan.startup.specific-offset.pos' the job starts at that"
+                                    + " position: when a new job plans its binlog split, the"
+                                    + " position is translated into the GTID set of the"
+                                    + " transactions before it (the file's Previous-GTIDs plus"
+                                    + " its transactions before the position). A restored job"
+                                    + " resumes from its state and never reads the file.");
 
     public static final ConfigOption<Long> SCAN_STARTUP_SPECIFIC_OFFSET_POS =
             ConfigOptions.key("scan.startup.specific-offset.pos")
@@ -62,7 +67,8 @@ public final class CapstanMySqlTableOptions {
                     .noDefaultValue()
                     .withDescription(
                             "With 'scan.startup.specific-offset.file': the position in that file"
-                                    + " where a transaction starts, or the file's end.");
+                                    + " where a transaction starts, 4 (the file's start), or the"
+                                    + " file's end.");
 
     /**
      * mysql-cdc's append-only reading: every change as an appended {@code +I} row, the kind it was

@@ -2,7 +2,6 @@ package io.capstan.flink.mysql.table;
 
 import io.capstan.flink.mysql.CapstanMySqlOptions;
 import io.capstan.flink.mysql.StartupMode;
-import io.capstan.flink.mysql.StartupOptions;
 import io.capstan.flink.mysql.source.CapstanSourceConfig;
 import io.capstan.flink.mysql.source.SourceDefinition;
 
@@ -76,7 +75,7 @@ final class TableOptionsValidation {
         try {
             source =
                     CapstanSourceConfig.validate(
-                            effective, definition, StartupOptions.fromOptions(effective));
+                            effective, definition, FilePositionStart.startupOptions(effective));
         } catch (IllegalArgumentException e) {
             throw new ValidationException(e.getMessage(), e);
         }

@@ -1,27 +1,23 @@
 package io.capstan.flink.mysql.table;
 
+import io.capstan.flink.mysql.StartupOptions;
+
 import org.apache.flink.configuration.Configuration;
-import org.apache.flink.configuration.ReadableConfig;
 import org.apache.flink.table.api.ValidationException;
 
 import org.junit.jupiter.api.Test;
 
-import java.util.ArrayList;
-import java.util.List;
 import java.util.Map;
 
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
-/** mysql-cdc's file/position start becomes the GTID set the server translates it to. */
+/**
+ * mysql-cdc's file/position start is kept as given: planning never asks the server (the job
+ * translates it when a new job plans its binlog split), so planning a restore never depends on the
+ * file.
+ */
 class FilePositionStartTest {
-
-    private final List<String> asked = new ArrayList<>();
-    private final BinlogPositionTranslator server =
-            (connection, file, pos) -> {
-                asked.add(connection.hostname() + " " + file + " " + pos);
-                return "3e11fa47-71ca-11e1-9e33-c80aa9429562:1-23";
-            };
 
     private static Map<String, String> options(String mode, Map<String, String> extra) {
         Map<String, String> o = TableFixtures.validOptions();
@@ -31,26 +27,45 @@ class FilePositionStartTest {
         return o;
     }
 
-    private ReadableConfig translate(Map<String, String> o) {
-        return FilePositionStart.translate(Configuration.fromMap(o), o, server);
+    private static StartupOptions translate(Map<String, String> o) {
+        return FilePositionStart.startupOptions(Configuration.fromMap(o));
     }
 
     @Test
-    void aFileAndPositionBecomeTheGtidSetTheServerSaysTheyDenote() {
+    void aFileAndPositionAreKeptAsGiven() {
         Map<String, String> o =
                 options(
                         "specific-offset",
                         Map.of(
                                 "scan.startup.specific-offset.file", "mysql-bin.000003",
                                 "scan.startup.specific-offset.pos", "4711"));
-        Map<String, String> translated = translate(o).toMap();
-        assertThat(asked).containsExactly("127.0.0.1 mysql-bin.000003 4711");
-        assertThat(translated)
-                .containsEntry(
-                        "scan.startup.specific-offset.gtid-set",
-                        "3e11fa47-71ca-11e1-9e33-c80aa9429562:1-23")
-                .doesNotContainKeys(
-                        "scan.startup.specific-offset.file", "scan.startup.specific-offset.pos");
+        StartupOptions start = translate(o);
+        assertThat(start).isEqualTo(StartupOptions.specificOffset("mysql-bin.000003", 4711));
+        assertThat(start.binlogFile()).isEqualTo("mysql-bin.000003");
+        assertThat(start.binlogPosition()).isEqualTo(4711L);
+        assertThat(start.gtidSet()).isNull();
+        assertThat(start).hasToString("binlog-position[mysql-bin.000003:4711]");
+    }
+
+    /** 4, the file's start, as mysql-cdc's examples use it; below 4 is no position. */
+    @Test
+    void positionFourIsAcceptedAndBelowIsRefusedNamingTheOption() {
+        Map<String, String> o =
+                options(
+                        "specific-offset",
+                        Map.of(
+                                "scan.startup.specific-offset.file", "mysql-bin.000003",
+                                "scan.startup.specific-offset.pos", "4"));
+        assertThat(translate(o).binlogPosition()).isEqualTo(4L);
+        o.put("scan.startup.specific-offset.pos", "3");
+        assertThatThrownBy(() -> translate(o))
+                .isInstanceOf(IllegalArgumentException.class)
+                .hasMessageContaining("scan.startup.specific-offset.pos");
+        o.put("scan.startup.specific-offset.pos", "4");
+        o.put("scan.startup.specific-offset.file", "x'; DROP");
+        assertThatThrownBy(() -> translate(o))
+                .isInstanceOf(IllegalArgumentException.class)
+                .hasMessageContaining("scan.startup.specific-offset.file");
     }
 
     @Test
@@ -61,8 +76,7 @@ class FilePositionStartTest {
                         Map.of(
                                 "scan.startup.specific-offset.file", "mysql-bin.000003",
                                 "scan.startup.specific-offset.pos", "4711"));
-        assertThat(translate(o).toMap()).containsKey("scan.startup.specific-offset.file");
-        assertThat(asked).isEmpty();
+        assertThat(translate(o)).isEqualTo(StartupOptions.latest());
         assertThat(
                         ModeScopedOptions.ignoredIn(
                                 io.capstan.flink.mysql.StartupMode.LATEST,
@@ -96,6 +110,5 @@ class FilePositionStartTest {
                                                         "scan.startup.specific-offset.gtid-set",
                                                         "3e11fa47-71ca-11e1-9e33-c80aa9429562:1"))))
                 .hasMessageContaining("not both");
-        assertThat(asked).isEmpty();
     }
 }

@@ -92,6 +92,13 @@ public final class ServerJdbcProxy implements JdbcProxy {
     }
 
     @Override
+    public GtidSet gtidSetBefore(String binlogFile, long position) throws IOException {
+        return call(
+                "could not read the binlog index and events",
+                s -> BinlogPositionTranslation.gtidSetBefore(s.connection(), binlogFile, position));
+    }
+
+    @Override
     public GtidSet gtidExecuted() throws IOException {
         return call("could not read gtid_executed", s -> ServerGtidState.executed(s.connection()));
     }

@@ -4,6 +4,7 @@ import io.capstan.flink.mysql.StartupOptions;
 import io.capstan.flink.mysql.binlog.BinlogStartPosition;
 import io.capstan.flink.mysql.error.CapstanHaltException;
 import io.capstan.flink.mysql.error.HaltReason;
+import io.capstan.flink.mysql.gtid.GtidSet;
 import io.capstan.flink.mysql.proxy.JdbcProxy;
 
 import java.io.IOException;
@@ -20,7 +21,14 @@ final class StartPositionResolver {
             case EARLIEST:
                 return mysql.gtidState().earliest();
             case GTID_SET:
-                return mysql.gtidState().resumeFrom(options.gtidSet(), mysql.serverAddress());
+                // A file/position start is translated here, when a new job plans its split, and
+                // never on restore (a restored split resumes from its own state).
+                GtidSet start =
+                        options.binlogFile() != null
+                                ? mysql.gtidSetBefore(
+                                        options.binlogFile(), options.binlogPosition())
+                                : options.gtidSet();
+                return mysql.gtidState().resumeFrom(start, mysql.serverAddress());
             case TIMESTAMP:
                 // StartupOptions refuses a negative timestamp. The streamer drops the transactions
                 // committed before the timestamp.

@@ -81,6 +81,22 @@ class JdbcBinlogSplitPlannerTest {
                 .isEqualTo(GtidSet.parse(UUID + ":1-60"));
     }
 
+    /** A file/position start is translated when the new split is planned, and checked then. */
+    @Test
+    void aFilePositionIsTranslatedWhenTheSplitIsPlanned() throws Exception {
+        mysql.binlogPosition("binlog.000007", 4, GtidSet.parse(UUID + ":1-60"));
+        StartupOptions start = StartupOptions.specificOffset("binlog.000007", 4);
+        assertThat(mysql.calls(FakeMySql.GTID_SET_BEFORE)).as("not before planning").isZero();
+        assertThat(plan(start).start().processed()).isEqualTo(GtidSet.parse(UUID + ":1-60"));
+        assertThat(mysql.calls(FakeMySql.GTID_SET_BEFORE)).isEqualTo(1);
+
+        mysql.binlogPosition("binlog.000001", 4, GtidSet.parse(UUID + ":1-20"));
+        assertThatThrownBy(() -> plan(StartupOptions.specificOffset("binlog.000001", 4)))
+                .isInstanceOfSatisfying(
+                        CapstanHaltException.class,
+                        e -> assertThat(e.reason()).isEqualTo(HaltReason.DATA_GAP));
+    }
+
     @Test
     void aGtidSetWithPurgedGapsHaltsWithDataGap() {
         assertThatThrownBy(() -> plan(StartupOptions.gtidSet(UUID + ":1-20")))

@@ -1,11 +1,11 @@
-package io.capstan.flink.mysql.table;
+package io.capstan.flink.mysql.proxy.server;
 
-import io.capstan.flink.mysql.connect.JdbcConnections;
-import io.capstan.flink.mysql.connect.MySqlConnectionConfig;
+import io.capstan.flink.mysql.error.CapstanHaltException;
+import io.capstan.flink.mysql.error.HaltReason;
 import io.capstan.flink.mysql.gtid.Gtid;
 import io.capstan.flink.mysql.gtid.GtidSet;
 
-import org.apache.flink.table.api.ValidationException;
+import org.apache.flink.annotation.Internal;
 
 import java.sql.Connection;
 import java.sql.ResultSet;
@@ -15,13 +15,15 @@ import java.util.regex.Matcher;
 import java.util.regex.Pattern;
 
 /**
- * Reads the translation from the server: {@code SHOW BINARY LOGS} (is the file still there, how
- * long is it) and {@code SHOW BINLOG EVENTS IN 'file'} (its Previous-GTIDs event and the GTID event
- * of each transaction before the position). The position must be where a transaction starts (a GTID
- * event), before the file's first transaction (4, the file's start, included), or the file's end; a
- * position inside a transaction is refused, since part of it would be skipped.
+ * The GTID set a binlog file and position denote on the server: the file's Previous-GTIDs plus the
+ * GTID of each transaction written to the file before the position, read with {@code SHOW BINARY
+ * LOGS} (is the file still there, how long is it) and {@code SHOW BINLOG EVENTS IN 'file'}. The
+ * position must be where a transaction starts (a GTID event), before the file's first transaction
+ * (4, the file's start, included), or the file's end; a position inside a transaction halts, since
+ * part of it would be skipped. Asked only when a new job plans its binlog split.
  */
-final class JdbcBinlogPositionTranslator implements BinlogPositionTranslator {
+@Internal
+final class BinlogPositionTranslation {
 
     private static final Pattern FILE_NAME = Pattern.compile("[A-Za-z0-9._-]+");
     private static final Pattern GTID_NEXT = Pattern.compile("'([0-9a-fA-F-]+):(\\d+)'");
@@ -30,33 +32,32 @@ final class JdbcBinlogPositionTranslator implements BinlogPositionTranslator {
     private static final int PAGE = 1_000;
 
     private static final String USE_GTID_SET =
-            " Use 'scan.startup.specific-offset.gtid-set' instead.";
+            " Use 'scan.startup.specific-offset.gtid-set' (DataStream:"
+                    + " StartupOptions.gtidSet) instead, or another binlog position.";
 
-    @Override
-    public String gtidSetBefore(MySqlConnectionConfig connection, String file, long pos) {
+    private BinlogPositionTranslation() {}
+
+    static GtidSet gtidSetBefore(Connection c, String file, long pos) throws SQLException {
         String name = file.trim();
         if (!FILE_NAME.matcher(name).matches()) {
-            throw refused("the file name is not a binlog file name.");
+            throw refused(name, pos, "the file name is not a binlog file name.");
         }
-        try (Connection c = JdbcConnections.open(connection);
-                Statement s = c.createStatement()) {
+        try (Statement s = c.createStatement()) {
             long size = fileSize(s, name);
             if (size < 0) {
-                throw refused("the server no longer has that binlog file (or never had it).");
+                throw new CapstanHaltException(
+                        HaltReason.DATA_GAP,
+                        "The start position 'scan.startup.specific-offset.file' = '"
+                                + name
+                                + "' is not on the server any more (purged, or never written):"
+                                + " the transactions from it on cannot be read. Start from a"
+                                + " position the server still has (SHOW BINARY LOGS), or with a"
+                                + " snapshot.");
             }
             if (pos < 4 || pos > size) {
-                throw refused("the position is outside the file (4.." + size + ").");
+                throw refused(name, pos, "the position is outside the file (4.." + size + ").");
             }
-            return scan(s, name, pos, size).toString();
-        } catch (SQLException e) {
-            throw new ValidationException(
-                    "Cannot translate 'scan.startup.specific-offset.file'/'.pos' into a GTID set:"
-                            + " reading the binlog index failed (SQL state "
-                            + e.getSQLState()
-                            + ", error "
-                            + e.getErrorCode()
-                            + ")."
-                            + USE_GTID_SET);
+            return scan(s, name, pos, size);
         }
     }
 
@@ -78,8 +79,8 @@ final class JdbcBinlogPositionTranslator implements BinlogPositionTranslator {
         boolean atBoundary = pos == size;
         boolean transactionSeen = false;
         // Read in pages, from the file's start to the position only: one statement without a
-        // LIMIT would bring the whole file (often a gigabyte) into memory at planning. The name is
-        // checked against FILE_NAME: SHOW BINLOG EVENTS takes no parameters.
+        // LIMIT would bring the whole file (often a gigabyte) into memory. The name is checked
+        // against FILE_NAME: SHOW BINLOG EVENTS takes no parameters.
         long from = 4;
         boolean more = true;
         while (more) {
@@ -108,9 +109,11 @@ final class JdbcBinlogPositionTranslator implements BinlogPositionTranslator {
                         previous = GtidSet.parse(info.replaceAll("\\s", ""));
                     } else if (type.equals("Gtid")) {
                         transactionSeen = true;
-                        inFile.add(gtid(info));
+                        inFile.add(gtid(file, pos, info));
                     } else if (type.equals("Anonymous_Gtid")) {
                         throw refused(
+                                file,
+                                pos,
                                 "a transaction before the position was written without a GTID.");
                     }
                     from = rs.getLong("End_log_pos");
@@ -119,25 +122,30 @@ final class JdbcBinlogPositionTranslator implements BinlogPositionTranslator {
             }
         }
         if (previous == null) {
-            throw refused("the file has no Previous-GTIDs event: is GTID mode on?");
+            throw refused(file, pos, "the file has no Previous-GTIDs event: is GTID mode on?");
         }
         if (!atBoundary && transactionSeen) {
-            throw refused("the position is inside a transaction, not where one starts.");
+            throw refused(file, pos, "the position is inside a transaction, not where one starts.");
         }
         return previous.union(inFile.build());
     }
 
-    private static Gtid gtid(String gtidNextStatement) {
+    private static Gtid gtid(String file, long pos, String gtidNextStatement) {
         Matcher m = GTID_NEXT.matcher(gtidNextStatement);
         if (!m.find()) {
-            throw refused("the file holds a GTID event capstan cannot read.");
+            throw refused(file, pos, "the file holds a GTID event capstan cannot read.");
         }
         return Gtid.of(m.group(1), Long.parseLong(m.group(2)));
     }
 
-    private static ValidationException refused(String why) {
-        return new ValidationException(
-                "Cannot translate 'scan.startup.specific-offset.file'/'.pos' into a GTID set: "
+    private static CapstanHaltException refused(String file, long pos, String why) {
+        return new CapstanHaltException(
+                HaltReason.INVALID_START_POSITION,
+                "The start position 'scan.startup.specific-offset.file' = '"
+                        + file
+                        + "', '.pos' = "
+                        + pos
+                        + " cannot be translated into the GTID set it denotes: "
                         + why
                         + USE_GTID_SET);
     }

@@ -1,11 +1,11 @@
-package io.capstan.flink.mysql.table;
+package io.capstan.flink.mysql.proxy.server;
 
 import io.capstan.flink.mysql.connect.MySqlConnectionConfig;
+import io.capstan.flink.mysql.error.CapstanHaltException;
+import io.capstan.flink.mysql.error.HaltReason;
 import io.capstan.flink.mysql.gtid.GtidSet;
+import io.capstan.flink.mysql.testing.MySqlAccount;
 import io.capstan.flink.mysql.testing.MySqlTestDatabase;
-
-import org.apache.flink.configuration.Configuration;
-import org.apache.flink.table.api.ValidationException;
 
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.RegisterExtension;
@@ -13,7 +13,7 @@ import org.junit.jupiter.api.extension.RegisterExtension;
 import java.sql.Connection;
 import java.sql.ResultSet;
 import java.sql.Statement;
-import java.util.Map;
+import java.time.Duration;
 
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
@@ -21,14 +21,12 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 /**
  * A binlog file and position translated on a real server: the GTID set equals the server's {@code
  * gtid_executed} at the moment {@code SHOW MASTER STATUS} gave that position, whether the position
- * is still the file's end or later transactions follow it; a position inside a transaction and a
- * file the server does not have are refused.
+ * is still the file's end or later transactions follow it; a position inside a transaction halts
+ * ({@code invalid_start_position}), a file the server does not have halts ({@code data_gap}).
  */
 class BinlogPositionTranslationIT {
 
     @RegisterExtension static final MySqlTestDatabase DB = new MySqlTestDatabase();
-
-    private final JdbcBinlogPositionTranslator translator = new JdbcBinlogPositionTranslator();
 
     private record Status(String file, long pos, GtidSet executed) {}
 
@@ -45,17 +43,20 @@ class BinlogPositionTranslationIT {
     }
 
     private static MySqlConnectionConfig connection() {
-        Map<String, String> o = SqlItSupport.options(DB, "t", "");
-        o.remove("connector");
-        o.put("scan.startup.mode", "latest-offset");
-        o.remove("scan.startup.specific-offset.gtid-set");
-        return TableOptionsValidation.validate(Configuration.fromMap(o), o, w -> {})
-                .source()
-                .connection();
+        MySqlAccount a = DB.connectorAccount();
+        return MySqlConnectionConfig.builder()
+                .hostname(a.hostname())
+                .port(a.port())
+                .username(a.username())
+                .password(a.password())
+                .connectTimeout(Duration.ofSeconds(5))
+                .build();
     }
 
-    private GtidSet translate(String file, long pos) {
-        return GtidSet.parse(translator.gtidSetBefore(connection(), file, pos));
+    private static GtidSet translate(String file, long pos) throws Exception {
+        try (ServerJdbcProxy proxy = new ServerJdbcProxy(connection())) {
+            return proxy.gtidSetBefore(file, pos);
+        }
     }
 
     @Test
@@ -103,11 +104,15 @@ class BinlogPositionTranslationIT {
         assertThat(insideTransaction).isPositive();
         long inside = insideTransaction;
         assertThatThrownBy(() -> translate(status.file(), inside))
-                .isInstanceOf(ValidationException.class)
+                .isInstanceOfSatisfying(
+                        CapstanHaltException.class,
+                        e -> assertThat(e.reason()).isEqualTo(HaltReason.INVALID_START_POSITION))
                 .hasMessageContaining("inside a transaction")
                 .hasMessageContaining("scan.startup.specific-offset.gtid-set");
         assertThatThrownBy(() -> translate("binlog.999999", 4))
-                .isInstanceOf(ValidationException.class)
-                .hasMessageContaining("no longer has that binlog file");
+                .isInstanceOfSatisfying(
+                        CapstanHaltException.class,
+                        e -> assertThat(e.reason()).isEqualTo(HaltReason.DATA_GAP))
+                .hasMessageContaining("not on the server any more");
     }
 }

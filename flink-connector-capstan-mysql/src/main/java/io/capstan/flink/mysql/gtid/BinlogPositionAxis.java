@@ -1,0 +1,181 @@
+package io.capstan.flink.mysql.gtid;
+
+import org.apache.flink.annotation.Internal;
+
+import java.nio.charset.StandardCharsets;
+import java.util.List;
+import java.util.Locale;
+import java.util.UUID;
+import java.util.regex.Matcher;
+import java.util.regex.Pattern;
+
+/**
+ * The transactions of one server's binary log, when the server writes no GTIDs, as a set of
+ * transaction ordinals the {@link GtidSet} machinery already handles: every transaction has one
+ * ordinal on the server's position axis, {@code (binlog file index << 32) | byte offset} of the
+ * event that starts it. On one server the binary log is totally ordered, and (file, offset) order
+ * is ordinal order, so "the transactions before position P" is the interval {@code 1..ord(P)-1} and
+ * "does a view taken at P hold transaction t" is "is {@code ord(t) < ord(P)}", the question the
+ * gate asks of a GTID set.
+ *
+ * <p>The axis id, in the place of a GTID's source UUID, is a name-based UUID derived from the
+ * server's {@code server_uuid}: a set of positions is never equal to, nor contained in, a real GTID
+ * set, and a set of positions of another server lies on another axis.
+ *
+ * <p>An offset is an event header's 32-bit position, so it fits the low 32 bits; a file index is
+ * the decimal suffix of the file name ({@code binlog.000042} is 42), below 2^31 - 1 so that every
+ * ordinal is a valid GTID transaction number.
+ */
+@Internal
+public final class BinlogPositionAxis {
+
+    /** Prefixes the server uuid before hashing, so the axis id never equals a server's uuid. */
+    private static final String NAMESPACE = "capstan-binlog-position-axis:";
+
+    private static final long MAX_FILE_INDEX = Integer.MAX_VALUE - 1L;
+    private static final long MAX_OFFSET = 0xFFFF_FFFFL;
+
+    /** A binlog file name: the basename, a dot, the decimal index MySQL appends. */
+    private static final Pattern FILE_NAME = Pattern.compile("(.+)\\.(\\d{1,10})");
+
+    /** One position in the binary log. */
+    public record Position(long fileIndex, long offset) implements Comparable<Position> {
+        public Position {
+            if (fileIndex < 0 || fileIndex > MAX_FILE_INDEX) {
+                throw new IllegalArgumentException("binlog file index out of range: " + fileIndex);
+            }
+            if (offset < 0 || offset > MAX_OFFSET) {
+                throw new IllegalArgumentException("binlog offset out of range: " + offset);
+            }
+        }
+
+        @Override
+        public int compareTo(Position o) {
+            int byFile = Long.compare(fileIndex, o.fileIndex);
+            return byFile != 0 ? byFile : Long.compare(offset, o.offset);
+        }
+    }
+
+    private final String serverUuid;
+    private final String axisId;
+
+    private BinlogPositionAxis(String serverUuid) {
+        this.serverUuid = serverUuid.toLowerCase(Locale.ROOT);
+        this.axisId =
+                UUID.nameUUIDFromBytes(
+                                (NAMESPACE + this.serverUuid).getBytes(StandardCharsets.US_ASCII))
+                        .toString();
+    }
+
+    /** The axis of the server with this {@code server_uuid}. */
+    public static BinlogPositionAxis of(String serverUuid) {
+        UUID.fromString(serverUuid); // refuses what is not a uuid
+        return new BinlogPositionAxis(serverUuid);
+    }
+
+    public String serverUuid() {
+        return serverUuid;
+    }
+
+    /** The id the axis's sets carry in the place of a GTID's source uuid. */
+    public String axisId() {
+        return axisId;
+    }
+
+    /** The ordinal of the transaction that starts at {@code p} (at least 1). */
+    public static long ordinal(Position p) {
+        // offset 0 of file 0 is no event (every file starts with its 4-byte magic number)
+        return Math.max(1, (p.fileIndex() << 32) | p.offset());
+    }
+
+    /** The position an ordinal stands for. */
+    public static Position position(long ordinal) {
+        if (ordinal < 1) {
+            throw new IllegalArgumentException("ordinal below 1: " + ordinal);
+        }
+        return new Position(ordinal >>> 32, ordinal & MAX_OFFSET);
+    }
+
+    /** The transaction starting at {@code p}, as a member of this axis's sets. */
+    public Gtid transactionAt(Position p) {
+        return Gtid.of(axisId, ordinal(p));
+    }
+
+    /**
+     * Every transaction that starts before {@code p}: what a read view taken at {@code p} holds.
+     */
+    public GtidSet before(Position p) {
+        long end = ordinal(p) - 1;
+        return end < 1 ? GtidSet.empty() : GtidSet.builder().addRange(axisId, "", 1, end).build();
+    }
+
+    /**
+     * Where a stream resumes after {@code processed}, a prefix {@code 1..m} of this axis: the
+     * position {@code m + 1} stands for ({@code (0, 1)} for the empty set; the caller starts a file
+     * at its first event).
+     *
+     * @throws IllegalArgumentException when the set holds another source, or is not one prefix
+     */
+    public Position resumeFrom(GtidSet processed) {
+        if (processed.isEmpty()) {
+            return position(1);
+        }
+        if (!processed.sourceIds().equals(List.of(axisId))) {
+            throw new IllegalArgumentException(
+                    "the set is not on the binlog position axis of server " + serverUuid);
+        }
+        long[] next = {0};
+        int[] intervals = {0};
+        processed.forEachInterval(
+                (uuid, tag, first, end) -> {
+                    // a tagged member, a second interval or one not from 1 is no prefix
+                    intervals[0] += tag.isEmpty() && first == 1 ? 1 : 2;
+                    next[0] = end; // exclusive: the first ordinal not processed
+                });
+        if (intervals[0] != 1) {
+            throw new IllegalArgumentException(
+                    "the processed positions of server " + serverUuid + " are not one prefix");
+        }
+        return position(next[0]);
+    }
+
+    /** Whether every member of {@code set} lies on this axis. */
+    public boolean holds(GtidSet set) {
+        return set.isEmpty() || set.sourceIds().equals(List.of(axisId));
+    }
+
+    /** The index of a binlog file name ({@code binlog.000042} is 42). */
+    public static long fileIndex(String fileName) {
+        Matcher m = FILE_NAME.matcher(fileName);
+        if (!m.matches()) {
+            throw new IllegalArgumentException("not a binlog file name: " + fileName);
+        }
+        return new Position(Long.parseLong(m.group(2)), 0).fileIndex();
+    }
+
+    /** The file name of an index, as MySQL writes it: the basename, a dot, 6 digits at least. */
+    public static String fileName(String basename, long fileIndex) {
+        return basename + "." + String.format(Locale.ROOT, "%06d", fileIndex);
+    }
+
+    /**
+     * A set of this axis for logs and metrics: {@code binlog position <file index>:<offset>} of
+     * where the processed prefix ends, or the raw set when it is no prefix.
+     */
+    public String describe(GtidSet set) {
+        try {
+            Position p = resumeFrom(set);
+            return "binlog position "
+                    + String.format(Locale.ROOT, "%06d", p.fileIndex())
+                    + ":"
+                    + p.offset();
+        } catch (IllegalArgumentException e) {
+            return set.toString();
+        }
+    }
+
+    @Override
+    public String toString() {
+        return "binlog position axis of " + serverUuid;
+    }
+}
