@@ -43,6 +43,9 @@ public final class VersionedRowLines implements CapstanDeserializer<String> {
                     case UPDATE -> "u";
                     case DELETE -> "d";
                     case TRUNCATE -> "t";
+                    case SCHEMA_CHANGE ->
+                            throw new IllegalStateException(
+                                    "this job does not ask for schema-change records");
                 };
         int id = schema.columnIndex("id");
         StringBuilder line =
