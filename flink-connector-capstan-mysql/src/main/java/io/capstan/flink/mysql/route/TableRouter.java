@@ -19,6 +19,7 @@ final class TableRouter extends ProcessFunction<RowData, Void> {
 
     private final TableRoutes routes;
     private final OutputTag<Row>[] outputs;
+    private final int[] arities; // each table's field count, not looked up per row
 
     private transient DataStructureConverter<Object, Object>[] converters;
 
@@ -26,8 +27,10 @@ final class TableRouter extends ProcessFunction<RowData, Void> {
     TableRouter(TableRoutes routes) {
         this.routes = routes;
         this.outputs = new OutputTag[routes.tables().size()];
+        this.arities = new int[outputs.length];
         for (int i = 0; i < outputs.length; i++) {
             RoutedTable t = routes.tables().get(i);
+            arities[i] = t.rowType().getFieldCount();
             outputs[i] =
                     new OutputTag<>(
                             "capstan-route-" + t.id().database() + "." + t.id().table(),
@@ -52,8 +55,7 @@ final class TableRouter extends ProcessFunction<RowData, Void> {
     @Override
     public void processElement(RowData routed, Context ctx, Collector<Void> out) {
         int place = routed.getInt(0);
-        RowData row =
-                routed.getRow(place + 1, routes.tables().get(place).rowType().getFieldCount());
+        RowData row = routed.getRow(place + 1, arities[place]);
         Row external = (Row) converters[place].toExternal(row);
         external.setKind(routed.getRowKind());
         ctx.output(outputs[place], external);
