@@ -38,9 +38,9 @@ import java.util.concurrent.atomic.AtomicLong;
 
 /**
  * Where the binlog path's time goes, against a plain {@link BinaryLogClient} decoding the same
- * events (issue 7's limit). One embedded server, one JVM, variants alternating within each round,
- * each streaming the same row changes (inserts, updates, deletes in transactions of 100 rows) from
- * the GTID set before them:
+ * events (the goal's measure). One embedded server, one JVM, variants alternating within each
+ * round, each streaming the same row changes (inserts, updates, deletes in transactions of 100
+ * rows) from the GTID set before them:
  *
  * <ul>
  *   <li>{@code plain}: the library's default deserializer, counting rows;

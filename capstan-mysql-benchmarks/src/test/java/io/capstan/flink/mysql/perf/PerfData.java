@@ -14,9 +14,9 @@ import java.util.Map;
 import java.util.Random;
 
 /**
- * The probes' representative table (issue 7: BIGINT key, INT, VARCHAR(64), DECIMAL(12,2),
- * DATETIME(3), TIMESTAMP(3), TINYINT, DOUBLE, VARCHAR(255), JSON), its generated rows (fixed seed),
- * and the small timing helpers the probes share. Probe code only: never runs in {@code mvn verify}.
+ * The probes' representative table (BIGINT key, INT, VARCHAR(64), DECIMAL(12,2), DATETIME(3),
+ * TIMESTAMP(3), TINYINT, DOUBLE, VARCHAR(255), JSON), its generated rows (fixed seed), and the
+ * small timing helpers the probes share. Probe code only: never runs in {@code mvn verify}.
  */
 final class PerfData {
 

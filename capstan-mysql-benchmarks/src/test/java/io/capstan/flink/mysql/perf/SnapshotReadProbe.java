@@ -36,8 +36,8 @@ import java.util.Map;
 import java.util.Optional;
 
 /**
- * Where the snapshot's read time goes, against the plain JDBC streaming scan (issue 7's limit), on
- * one embedded server and in one JVM, variants alternating within each round:
+ * Where the snapshot's read time goes, against the plain JDBC streaming scan (the goal's measure),
+ * on one embedded server and in one JVM, variants alternating within each round:
  *
  * <ul>
  *   <li>{@code plain}: {@code SELECT *} streamed ({@code fetchSize=Integer.MIN_VALUE}) with the

@@ -11,13 +11,12 @@ import static io.capstan.flink.mysql.bench.endtoend.EndToEndBenchmark.log;
 import static io.capstan.flink.mysql.bench.endtoend.EndToEndBenchmark.record;
 
 /**
- * The UUID-keyed table's lines of one round (issue 11: a {@code CHAR(36)} key in the server's
- * default collation, chunked and gated by server-computed weights): its plain scan, its chunk
- * reading and the Flink snapshot at parallelism 1 beside the integer-keyed snapshot of the same
- * round; then one round of changes streamed while the gate is active, by the plain client, and by
- * the source without a gate. The table holds as many rows as the integer-keyed one; each round's
- * changes are undone after it, so every round reads the same number of rows and streams the same
- * changes.
+ * The UUID-keyed table's lines of one round (a {@code CHAR(36)} key in the server's default
+ * collation, chunked and gated by server-computed weights): its plain scan, its chunk reading and
+ * the Flink snapshot at parallelism 1 beside the integer-keyed snapshot of the same round; then one
+ * round of changes streamed while the gate is active, by the plain client, and by the source
+ * without a gate. The table holds as many rows as the integer-keyed one; each round's changes are
+ * undone after it, so every round reads the same number of rows and streams the same changes.
  */
 final class UuidKeyRound {
 

@@ -22,8 +22,8 @@ import java.util.Map;
 import java.util.Optional;
 
 /**
- * Where the UUID-keyed table's snapshot chunk path spends its time beside the integer-keyed table's
- * (issue 11): the same rows under both keys, and per table the text and binary scans, the chunk
+ * Where the UUID-keyed table's snapshot chunk path spends its time beside the integer-keyed
+ * table's: the same rows under both keys, and per table the text and binary scans, the chunk
  * planning alone (every boundary query, with its weight for the UUID key) and the chunk reading
  * alone (the planned chunks read by one {@link ChunkReader}). Variants alternate within each round
  * and the minimum and median over the rounds are printed, so a loaded machine shows the cost rather

@@ -31,15 +31,15 @@ import static io.capstan.flink.mysql.testing.ConnectorConfigs.connectorConfig;
 import static org.assertj.core.api.Assertions.assertThat;
 
 /**
- * Weight order equals server order (issue 11): for each collation a collated chunk key may have,
- * thousands of generated strings stored in a VARCHAR and a CHAR column of that collation are
- * ordered by the connector ({@link KeyComparator}, i.e. {@link KeyCollation#compareWeights}) over
- * the weights the server computes, both from the stored column (as boundaries are read) and from
- * the text bound as a parameter (as binlog keys are weighed). The connector's order must be the
- * server's {@code ORDER BY} up to ties, its sign must be the server's {@code STRCMP} for every
- * adjacent pair in that order and for thousands of random pairs, and it must find two values equal
- * exactly when the server's {@code =} does. The text a boundary key carries (bound in the chunk
- * predicates) must be the stored value in every character set.
+ * Weight order equals server order: for each collation a collated chunk key may have, thousands of
+ * generated strings stored in a VARCHAR and a CHAR column of that collation are ordered by the
+ * connector ({@link KeyComparator}, i.e. {@link KeyCollation#compareWeights}) over the weights the
+ * server computes, both from the stored column (as boundaries are read) and from the text bound as
+ * a parameter (as binlog keys are weighed). The connector's order must be the server's {@code ORDER
+ * BY} up to ties, its sign must be the server's {@code STRCMP} for every adjacent pair in that
+ * order and for thousands of random pairs, and it must find two values equal exactly when the
+ * server's {@code =} does. The text a boundary key carries (bound in the chunk predicates) must be
+ * the stored value in every character set.
  */
 class CollatedKeyOrderIT {
 

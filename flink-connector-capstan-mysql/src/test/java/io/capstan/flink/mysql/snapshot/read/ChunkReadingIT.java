@@ -88,7 +88,7 @@ class ChunkReadingIT {
         KeyExtractor extractor = KeyExtractor.of(key);
         List<KeyTuple> seen = new ArrayList<>();
         // One connection weighs every row: a connection per row made the six collated key types
-        // take 6 to 8 s each (issue 13's CI time), with the same weights.
+        // take 6 to 8 s each (CI time), with the same weights.
         try (Connection weigher = key.needsWeights() ? JdbcConnections.open(config()) : null) {
             for (ChunkResult r : results) {
                 assertThat(r.rowCount()).isLessThanOrEqualTo(chunkSize);

@@ -39,8 +39,8 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 /**
- * The handoff test of {@link SnapshotHandoffExactlyOnceIT} for string keys in non-binary collations
- * (issue 11), whose order at the cursor gate comes from the server's weights: a table keyed by a
+ * The handoff test of {@link SnapshotHandoffExactlyOnceIT} for string keys in non-binary
+ * collations, whose order at the cursor gate comes from the server's weights: a table keyed by a
  * stored generated string made from the id, writers inserting, updating, moving and deleting during
  * the snapshot and after it, start mode {@code initial} at parallelism 2, checkpoints every 300 ms,
  * 3 failures injected in the snapshot and 2 in the stream; the applied two-phase output must equal

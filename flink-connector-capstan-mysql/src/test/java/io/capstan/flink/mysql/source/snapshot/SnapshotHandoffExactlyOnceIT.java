@@ -28,14 +28,14 @@ import java.util.stream.Stream;
 import static org.assertj.core.api.Assertions.assertThat;
 
 /**
- * THE handoff test (issue 4, "Done means"): a table of 200,000 rows under concurrent inserts,
- * updates, key-changing updates and deletes during the snapshot and after it; start mode {@code
- * initial} at parallelism 2, checkpoints every 300 ms, the job failed on purpose 3 times during the
- * snapshot and 2 times during the stream. The output goes through the two-phase sink (what
- * completed checkpoints cover, nothing else); applied by key, strictly, it must equal the table at
- * the end, and each row's versions after its snapshot read must follow one another with no repeat
- * and no gap ({@link ChangelogCheck}). A wrong gate or an early handoff shows as a duplicate, a
- * stale before image or a version gap.
+ * THE handoff test: a table of 200,000 rows under concurrent inserts, updates, key-changing updates
+ * and deletes during the snapshot and after it; start mode {@code initial} at parallelism 2,
+ * checkpoints every 300 ms, the job failed on purpose 3 times during the snapshot and 2 times
+ * during the stream. The output goes through the two-phase sink (what completed checkpoints cover,
+ * nothing else); applied by key, strictly, it must equal the table at the end, and each row's
+ * versions after its snapshot read must follow one another with no repeat and no gap ({@link
+ * ChangelogCheck}). A wrong gate or an early handoff shows as a duplicate, a stale before image or
+ * a version gap.
  */
 class SnapshotHandoffExactlyOnceIT {
     private static final Logger LOG = LoggerFactory.getLogger(SnapshotHandoffExactlyOnceIT.class);

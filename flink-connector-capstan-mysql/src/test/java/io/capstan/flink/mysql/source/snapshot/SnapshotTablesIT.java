@@ -333,7 +333,7 @@ class SnapshotTablesIT {
                     "numRecordsIn of the source",
                     Duration.ofSeconds(30),
                     () -> sourceRecordsIn(job) == 20_001);
-            // mysql-cdc's dashboards read these names (issue 12): the enumerator's phase and chunk
+            // mysql-cdc's dashboards read these names: the enumerator's phase and chunk
             // counts, in total and per table, and the reader's rows by kind per table.
             SourceJobs.await(
                     "mysql-cdc's metrics to show the stream",
