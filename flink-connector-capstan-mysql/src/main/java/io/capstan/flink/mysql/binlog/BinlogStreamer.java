@@ -368,7 +368,7 @@ public final class BinlogStreamer implements AutoCloseable {
                 LOG.warn(
                         "Binlog connection to {} lost while reading an event ({}); reconnecting",
                         config.connection().address(),
-                        rootCauseClass(ex));
+                        ServerFailures.rootCauseClass(ex));
                 supervisor.connectionFailed(ex);
                 disconnect(c);
                 return;
@@ -380,7 +380,7 @@ public final class BinlogStreamer implements AutoCloseable {
                                 "a binlog event after "
                                         + assembler.resumePosition()
                                         + " could not be decoded ("
-                                        + rootCauseClass(ex)
+                                        + ServerFailures.rootCauseClass(ex)
                                         + "). Remedy: report this with the captured tables' DDL;"
                                         + " restart from the last checkpoint after a fix.",
                                 null);
@@ -390,12 +390,5 @@ public final class BinlogStreamer implements AutoCloseable {
 
         @Override
         public void onDisconnect(BinaryLogClient c) {}
-    }
-
-    private static String rootCauseClass(Throwable t) {
-        while (t.getCause() != null) {
-            t = t.getCause();
-        }
-        return t.getClass().getName();
     }
 }

@@ -50,7 +50,7 @@ final class RepeatedDecodeFailure {
                         + " failed to decode "
                         + inARow
                         + " times in a row ("
-                        + rootCauseClass(d)
+                        + ServerFailures.rootCauseClass(d)
                         + "): it is the event, not the network. Remedy: report this with the"
                         + " captured tables' DDL; restart from the last checkpoint after a fix.",
                 null);
@@ -74,12 +74,5 @@ final class RepeatedDecodeFailure {
         return h instanceof EventHeaderV4
                 ? type + " ending at " + ((EventHeaderV4) h).getNextPosition()
                 : type;
-    }
-
-    private static String rootCauseClass(Throwable t) {
-        while (t.getCause() != null) {
-            t = t.getCause();
-        }
-        return t.getClass().getSimpleName();
     }
 }

@@ -68,6 +68,15 @@ final class ServerFailures {
         return false;
     }
 
+    /** The class name of the failure's innermost cause: names what broke, never a value. */
+    static String rootCauseClass(Throwable failure) {
+        Throwable t = failure;
+        while (t.getCause() != null) {
+            t = t.getCause();
+        }
+        return t.getClass().getName();
+    }
+
     private static CapstanHaltException haltFor(
             ServerException e, BinlogStartPosition position, long serverId, String address) {
         String message = String.valueOf(e.getMessage());

@@ -185,6 +185,12 @@ public final class FakeJdbcProxy implements JdbcProxy {
         return it.hasNext() ? Optional.of(it.next()) : Optional.empty();
     }
 
+    @Override
+    public Optional<KeyTuple> firstAbove(ChunkKey key, KeyTuple value) throws IOException {
+        call(FakeMySql.BOUNDARY);
+        return Optional.ofNullable(keys(key).higher(value));
+    }
+
     private TreeSet<KeyTuple> keys(ChunkKey key) {
         TreeSet<KeyTuple> keys = new TreeSet<>(KeyComparator.of(key));
         KeyExtractor extractor = KeyExtractor.of(key);

@@ -205,7 +205,16 @@ public final class DeclaredSchemaCheck {
         }
         if (chunkKeyColumn.isPresent()
                 && declaredKey.equals(lowerSet(List.of(chunkKeyColumn.get())))) {
-            return Optional.empty();
+            if (table.chunkKeyIdentifiesRows()) {
+                return Optional.empty();
+            }
+            return Optional.of(
+                    "the declared PRIMARY KEY "
+                            + quoted(pk.get().getColumns())
+                            + " is not a key of the MySQL table: the chunk key column has no UNIQUE"
+                            + " index of its own, so the table is chunked by ranges of its values"
+                            + " and its changes retract and add whole rows; declare no primary key,"
+                            + " or add a UNIQUE index on the column.");
         }
         return Optional.of(
                 "the declared PRIMARY KEY "

@@ -7,6 +7,8 @@ import io.capstan.flink.mysql.error.HaltReason;
 import io.capstan.flink.mysql.proxy.JdbcProxy;
 import io.capstan.flink.mysql.proxy.server.ServerJdbcProxy;
 import io.capstan.flink.mysql.schema.TableId;
+import io.capstan.flink.mysql.schema.TableSchema;
+import io.capstan.flink.mysql.snapshot.key.ChunkKeyResolver;
 import io.capstan.flink.mysql.source.TableDiscovery;
 
 import org.apache.flink.table.api.ValidationException;
@@ -53,7 +55,14 @@ final class JdbcMySqlTableResolver implements MySqlTableResolver {
             }
             List<MySqlTableShape> shapes = new ArrayList<>();
             for (TableId id : tables) {
-                shapes.add(MySqlTableShapes.of(mysql.tableSchema(id)));
+                TableSchema schema = mysql.tableSchema(id);
+                boolean identifies = true;
+                if (schema.keyColumnIndexes().length == 0 && config.chunkKeyColumn().isPresent()) {
+                    identifies =
+                            ChunkKeyResolver.resolve(mysql.keyMetadata(id), config.chunkKeyColumn())
+                                    .identifiesRows();
+                }
+                shapes.add(MySqlTableShapes.of(schema, identifies));
             }
             return shapes;
         } catch (CapstanHaltException e) {

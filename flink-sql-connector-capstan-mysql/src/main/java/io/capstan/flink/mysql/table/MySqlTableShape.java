@@ -70,11 +70,31 @@ public final class MySqlTableShape {
     private final TableId tableId;
     private final List<Column> columns;
     private final List<String> keyColumns;
+    private final boolean chunkKeyIdentifiesRows;
 
     public MySqlTableShape(TableId tableId, List<Column> columns, List<String> keyColumns) {
+        this(tableId, columns, keyColumns, true);
+    }
+
+    /**
+     * @param chunkKeyIdentifiesRows false when the table has no primary key and its configured
+     *     chunk key column no UNIQUE index of its own: it is chunked by ranges of that column's
+     *     values, which do not identify a row
+     */
+    public MySqlTableShape(
+            TableId tableId,
+            List<Column> columns,
+            List<String> keyColumns,
+            boolean chunkKeyIdentifiesRows) {
         this.tableId = tableId;
         this.columns = List.copyOf(columns);
         this.keyColumns = List.copyOf(keyColumns);
+        this.chunkKeyIdentifiesRows = chunkKeyIdentifiesRows;
+    }
+
+    /** Whether the configured chunk key column (if any) identifies a row. */
+    public boolean chunkKeyIdentifiesRows() {
+        return chunkKeyIdentifiesRows;
     }
 
     public TableId tableId() {

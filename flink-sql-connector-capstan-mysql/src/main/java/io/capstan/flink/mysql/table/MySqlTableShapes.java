@@ -21,6 +21,11 @@ final class MySqlTableShapes {
     private MySqlTableShapes() {}
 
     static MySqlTableShape of(TableSchema schema) {
+        return of(schema, true);
+    }
+
+    /** As {@link #of(TableSchema)}, saying whether the chunk key column identifies a row. */
+    static MySqlTableShape of(TableSchema schema, boolean chunkKeyIdentifiesRows) {
         List<MySqlTableShape.Column> columns = new ArrayList<>();
         for (ColumnSchema c : schema.columns()) {
             columns.add(new MySqlTableShape.Column(c.name(), mysqlTypeText(c), valueType(c), c));
@@ -29,7 +34,7 @@ final class MySqlTableShapes {
         for (int i : schema.keyColumnIndexes()) {
             key.add(schema.columns().get(i).name());
         }
-        return new MySqlTableShape(schema.tableId(), columns, key);
+        return new MySqlTableShape(schema.tableId(), columns, key, chunkKeyIdentifiesRows);
     }
 
     /**

@@ -633,6 +633,19 @@ class CapstanMySqlTableIT {
                 .contains("declared PRIMARY KEY 'a' is not a key of the MySQL table")
                 .contains("declare no primary key")
                 .contains("one unsplit chunk");
+        // A NOT NULL column that is not unique chunks by ranges of its values: still no key.
+        DB.execute("CREATE TABLE ranged (a INT NOT NULL, b VARCHAR(8), INDEX (a))");
+        Map<String, String> ranged = initialOptions(DB, "ranged");
+        ranged.put("scan.incremental.snapshot.chunk.key-column", "a");
+        tEnv.executeSql(
+                createTable(
+                        "ranged_declared",
+                        "a INT NOT NULL, b STRING, PRIMARY KEY (a) NOT ENFORCED",
+                        ranged));
+        assertThat(planningFailure("SELECT * FROM ranged_declared"))
+                .contains("no UNIQUE index of its own")
+                .contains("ranges of its values")
+                .contains("declare no primary key");
     }
 
     // ---------------------------------------------------------------- a mysql-cdc DDL with a hint

@@ -159,6 +159,15 @@ class DeclaredSchemaCheckTest {
         assertThatThrownBy(
                         () -> DeclaredSchemaCheck.check(s, List.of(keyless), Optional.of("nope")))
                 .hasMessageContaining("'scan.incremental.snapshot.chunk.key-column' names 'nope'");
+        // A chunk key column without a UNIQUE index of its own cuts ranges of values: no key.
+        MySqlTableShape valueRanges =
+                new MySqlTableShape(keyless.tableId(), keyless.columns(), List.of(), false);
+        assertThatThrownBy(
+                        () ->
+                                DeclaredSchemaCheck.check(
+                                        s, List.of(valueRanges), Optional.of("seq")))
+                .hasMessageContaining("no UNIQUE index of its own")
+                .hasMessageContaining("declare no primary key");
     }
 
     @Test

@@ -634,6 +634,47 @@ class MySqlCdcCorpusIT {
                                 "+U[2, 2048]",
                                 "+I[10, 100010]",
                                 "-D[9, 200009]")));
+        // Flink CDC's ddl/customer.sql customers_no_pk (no primary key, no unique index), chunked
+        // by 'id' as its no-primary-key source tests do; chunk size 2 so that chunks are ranges
+        // of the non-unique column's values.
+        String noPkRow = "','Shanghai','123567891234')";
+        all.add(
+                new Definition(
+                        "customer.sql customers_no_pk, chunk key column 'id'",
+                        "customers_no_pk",
+                        List.of(
+                                "CREATE TABLE customers_no_pk (id INTEGER NOT NULL,"
+                                        + " name VARCHAR(255) NOT NULL DEFAULT 'flink',"
+                                        + " address VARCHAR(1024), phone_number VARCHAR(512))",
+                                "INSERT INTO customers_no_pk VALUES (101,'user_1"
+                                        + noPkRow
+                                        + ", (102,'user_2"
+                                        + noPkRow
+                                        + ", (103,'user_3"
+                                        + noPkRow
+                                        + ", (109,'user_4"
+                                        + noPkRow
+                                        + ", (110,'user_5"
+                                        + noPkRow),
+                        "id INT NOT NULL, name STRING, address STRING, phone_number STRING",
+                        options(
+                                "scan.incremental.snapshot.chunk.key-column", "id",
+                                "scan.incremental.snapshot.chunk.size", "2"),
+                        List.of(
+                                "+I[101, user_1, Shanghai, 123567891234]",
+                                "+I[102, user_2, Shanghai, 123567891234]",
+                                "+I[103, user_3, Shanghai, 123567891234]",
+                                "+I[109, user_4, Shanghai, 123567891234]",
+                                "+I[110, user_5, Shanghai, 123567891234]"),
+                        List.of(
+                                "INSERT INTO customers_no_pk VALUES (2000,'user_21" + noPkRow,
+                                "UPDATE customers_no_pk SET address = 'Hangzhou' WHERE id = 101",
+                                "DELETE FROM customers_no_pk WHERE id = 102"),
+                        List.of(
+                                "+I[2000, user_21, Shanghai, 123567891234]",
+                                "-U[101, user_1, Shanghai, 123567891234]",
+                                "+U[101, user_1, Hangzhou, 123567891234]",
+                                "-D[102, user_2, Shanghai, 123567891234]")));
         // MySqlConnectorITCase#testWideTable: 500 BIGINT columns
         int wide = 500;
         String wideColumns =

@@ -166,6 +166,11 @@ public final class ServerJdbcProxy implements JdbcProxy {
         return call(boundaryFailure(key), s -> s.boundaries().boundaryAfter(key, low, count));
     }
 
+    @Override
+    public Optional<KeyTuple> firstAbove(ChunkKey key, KeyTuple value) throws IOException {
+        return call(boundaryFailure(key), s -> s.boundaries().firstAbove(key, value));
+    }
+
     private static String boundaryFailure(ChunkKey key) {
         return "could not query the key range of table " + key.table();
     }

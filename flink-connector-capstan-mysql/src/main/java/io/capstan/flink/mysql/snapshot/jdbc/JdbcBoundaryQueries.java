@@ -109,6 +109,28 @@ public final class JdbcBoundaryQueries implements BoundaryQueries {
         }
     }
 
+    @Override
+    public Optional<KeyTuple> firstAbove(ChunkKey key, KeyTuple value) throws IOException {
+        KeyPredicates.Predicate p = KeyPredicates.above(key);
+        String sql =
+                "SELECT "
+                        + key.selectList()
+                        + " FROM "
+                        + key.table().quoted()
+                        + " WHERE "
+                        + p.sql()
+                        + KeyPredicates.orderBy(key, false)
+                        + " LIMIT 1";
+        try (PreparedStatement ps = conn.prepareStatement(sql)) {
+            bindPredicate(ps, key, p, value, 1);
+            try (ResultSet rs = ps.executeQuery()) {
+                return rs.next() ? Optional.of(JdbcKeyValues.read(key, rs, 1)) : Optional.empty();
+            }
+        } catch (SQLException e) {
+            throw failure("find the next chunk boundary of", key, e);
+        }
+    }
+
     /** Binds a predicate's placeholders from {@code tuple}; returns the next parameter index. */
     static int bindPredicate(
             PreparedStatement ps,

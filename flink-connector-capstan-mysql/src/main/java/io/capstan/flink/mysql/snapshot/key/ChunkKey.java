@@ -32,7 +32,15 @@ public record ChunkKey(TableId table, List<KeyColumn> columns, Source source)
          * an update of the column while the snapshot runs can show one row in two chunks: the gate
          * halts when it does ({@link #rowsCanMoveBetweenChunks}).
          */
-        CHUNK_KEY_COLUMN_BESIDE_PRIMARY_KEY
+        CHUNK_KEY_COLUMN_BESIDE_PRIMARY_KEY,
+        /**
+         * The configured NOT NULL column of a table without a primary key, without a UNIQUE index
+         * of its own (appended: ordinal). Chunks are ranges of its values: all rows of one value
+         * are in one chunk, so every row and every change still belongs to exactly one chunk, but
+         * the key does not identify a row ({@link #identifiesRows}): the table's changes retract
+         * and add whole rows, as a keyless table's.
+         */
+        VALUE_RANGE_COLUMN
     }
 
     public ChunkKey {
@@ -62,6 +70,22 @@ public record ChunkKey(TableId table, List<KeyColumn> columns, Source source)
      */
     public boolean rowsCanMoveBetweenChunks() {
         return source == Source.CHUNK_KEY_COLUMN_BESIDE_PRIMARY_KEY;
+    }
+
+    /**
+     * Whether the key identifies a row: false for a keyless table and for ranges of a column's
+     * values, whose changes retract and add whole rows (declare no primary key downstream).
+     */
+    public boolean identifiesRows() {
+        return source != Source.KEYLESS && source != Source.VALUE_RANGE_COLUMN;
+    }
+
+    /**
+     * Whether chunks are ranges of a non-unique column's values: each chunk's upper bound is the
+     * first value above its last row's, so no value is split between chunks.
+     */
+    public boolean valueRanges() {
+        return source == Source.VALUE_RANGE_COLUMN;
     }
 
     public int arity() {

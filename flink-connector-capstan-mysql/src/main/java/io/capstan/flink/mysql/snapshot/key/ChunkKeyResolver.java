@@ -38,23 +38,20 @@ public final class ChunkKeyResolver {
                     + " column of an integer, DECIMAL, date/time or BINARY/VARBINARY type, or a"
                     + " CHAR/VARCHAR in a binary collation (utf8mb4_bin, utf8mb3_bin, ascii_bin)";
 
-    /**
-     * What a mysql-cdc definition of a table without a unique key (a non-unique chunk key column)
-     * writes instead: no option, no declared key; the table is then read as one unsplit chunk.
-     */
+    /** What a definition of a table without a primary key writes instead of a nullable column. */
     private static final String KEYLESS_REMEDY =
-            ". A table without a primary key needs no chunk key column: remove '"
+            ". Name a NOT NULL column (it need not be unique: chunks are then ranges of its values),"
+                    + " or remove '"
                     + CHUNK_KEY_OPTION
-                    + "' for this table (and declare no PRIMARY KEY in Flink SQL), and the table is"
+                    + "' for this table (and declare no PRIMARY KEY in Flink SQL): the table is then"
                     + " read as one unsplit chunk, exactly once (up to"
-                    + " 'scan.snapshot.keyless-table.max-rows' rows); or add a UNIQUE index on the"
-                    + " column";
+                    + " 'scan.snapshot.keyless-table.max-rows' rows)";
 
     private ChunkKeyResolver() {}
 
     /**
-     * @param chunkKeyColumn the configured chunk key column for this table, if any; when given it
-     *     is used even if the table has a primary key.
+     * @param chunkKeyColumn the configured chunk key column for this table, if any; for a table
+     *     with a primary key that can be a chunk key it is checked to exist and not used
      */
     public static ChunkKey resolve(TableKeyMetadata meta, Optional<String> chunkKeyColumn) {
         TableId table = meta.table();
@@ -69,11 +66,7 @@ public final class ChunkKeyResolver {
         Optional<TableKeyMetadata.Index> primary =
                 meta.indexes().stream().filter(TableKeyMetadata.Index::isPrimary).findFirst();
         if (chunkKeyColumn.isPresent()) {
-            KeyColumn configured = configuredColumn(meta, chunkKeyColumn.get());
-            if (primary.isEmpty()) {
-                return new ChunkKey(table, List.of(configured), ChunkKey.Source.CHUNK_KEY_COLUMN);
-            }
-            return besidePrimaryKey(meta, primary.get(), configured);
+            return configured(meta, primary, chunkKeyColumn.get());
         }
         if (primary.isPresent()) {
             return primaryKey(meta, primary.get());
@@ -92,41 +85,20 @@ public final class ChunkKeyResolver {
     }
 
     /**
-     * A chunk key column configured for a table that has a primary key. Chunks cut by another
-     * column than the row's identity let an update of that column during the snapshot show one row
-     * in two chunks (read before and after the update), under one primary key: downstream, keyed by
-     * it, the stream's delete of the old copy then removes the row. So the primary key is used
-     * whenever it can be a chunk key; the configured column only when it cannot, and then the gate
-     * halts if a row does move between chunks.
+     * The key of a table with a configured chunk key column.
+     *
+     * <p>With a primary key, the table is still chunked by it whenever it can be a chunk key:
+     * chunks cut by another column than the row's identity let an update of that column during the
+     * snapshot show one row in two chunks (read before and after the update) under one primary key,
+     * and a consumer keyed by it loses the row at the stream's delete of the old copy. The column
+     * is used only when the primary key cannot be a chunk key; it must then be UNIQUE NOT NULL, and
+     * the gate halts if a row does move between chunks.
+     *
+     * <p>Without a primary key, a NOT NULL column is used: a UNIQUE one as the row's key, any other
+     * as ranges of its values ({@link ChunkKey#valueRanges}).
      */
-    private static ChunkKey besidePrimaryKey(
-            TableKeyMetadata meta, TableKeyMetadata.Index primary, KeyColumn configured) {
-        if (primary.columns.size() == 1
-                && primary.columns.get(0).equalsIgnoreCase(configured.name())) {
-            return new ChunkKey(meta.table(), List.of(configured), ChunkKey.Source.PRIMARY_KEY);
-        }
-        try {
-            ChunkKey key = primaryKey(meta, primary);
-            LOG.info(
-                    "Table {}: chunked by its primary key, not by the configured '{}' column {}, so"
-                            + " that an update of that column during the snapshot cannot show a row"
-                            + " twice",
-                    meta.table(),
-                    CHUNK_KEY_OPTION,
-                    configured.name());
-            return key;
-        } catch (CapstanHaltException primaryKeyCannotChunk) {
-            if (primaryKeyCannotChunk.reason() != HaltReason.UNSUPPORTED_CHUNK_KEY) {
-                throw primaryKeyCannotChunk;
-            }
-            return new ChunkKey(
-                    meta.table(),
-                    List.of(configured),
-                    ChunkKey.Source.CHUNK_KEY_COLUMN_BESIDE_PRIMARY_KEY);
-        }
-    }
-
-    private static KeyColumn configuredColumn(TableKeyMetadata meta, String name) {
+    private static ChunkKey configured(
+            TableKeyMetadata meta, Optional<TableKeyMetadata.Index> primary, String name) {
         TableId table = meta.table();
         TableKeyMetadata.Column c =
                 column(meta, name)
@@ -141,7 +113,41 @@ public final class ChunkKeyResolver {
                                                         + ", which table "
                                                         + table
                                                         + " does not have"));
-        boolean hasPrimaryKey = meta.indexes().stream().anyMatch(TableKeyMetadata.Index::isPrimary);
+        if (primary.isPresent()) {
+            CapstanHaltException primaryKeyCannotChunk;
+            try {
+                ChunkKey key = primaryKey(meta, primary.get());
+                if (!(primary.get().columns.size() == 1
+                        && primary.get().columns.get(0).equalsIgnoreCase(c.name))) {
+                    LOG.info(
+                            "Table {}: chunked by its primary key, not by the configured '{}'"
+                                    + " column {}, so that an update of that column during the"
+                                    + " snapshot cannot show a row twice",
+                            table,
+                            CHUNK_KEY_OPTION,
+                            c.name);
+                }
+                return key;
+            } catch (CapstanHaltException e) {
+                if (e.reason() != HaltReason.UNSUPPORTED_CHUNK_KEY) {
+                    throw e;
+                }
+                primaryKeyCannotChunk = e;
+            }
+            if (c.nullable || !uniqueAlone(meta, c)) {
+                throw new CapstanHaltException(
+                        HaltReason.UNSUPPORTED_CHUNK_KEY,
+                        primaryKeyCannotChunk.getMessage()
+                                + ". The configured column "
+                                + c.name
+                                + " cannot chunk it either: beside a primary key the chunk key"
+                                + " column must be NOT NULL with a UNIQUE index of its own");
+            }
+            return new ChunkKey(
+                    table,
+                    List.of(classify(table, c)),
+                    ChunkKey.Source.CHUNK_KEY_COLUMN_BESIDE_PRIMARY_KEY);
+        }
         if (c.nullable) {
             throw new CapstanHaltException(
                     HaltReason.INVALID_CONFIGURATION,
@@ -152,31 +158,27 @@ public final class ChunkKeyResolver {
                             + " of table "
                             + table
                             + ", which is nullable; the chunk key column must be NOT NULL"
-                            + (hasPrimaryKey ? "" : KEYLESS_REMEDY));
+                            + KEYLESS_REMEDY);
         }
-        boolean uniqueAlone = false;
+        return new ChunkKey(
+                table,
+                List.of(classify(table, c)),
+                uniqueAlone(meta, c)
+                        ? ChunkKey.Source.CHUNK_KEY_COLUMN
+                        : ChunkKey.Source.VALUE_RANGE_COLUMN);
+    }
+
+    /** Whether a UNIQUE index covers exactly this column (whole values, no prefix). */
+    private static boolean uniqueAlone(TableKeyMetadata meta, TableKeyMetadata.Column c) {
         for (TableKeyMetadata.Index index : meta.indexes()) {
             if (index.unique
                     && !index.hasPrefixPart
                     && index.columns.size() == 1
                     && index.columns.get(0).equalsIgnoreCase(c.name)) {
-                uniqueAlone = true;
+                return true;
             }
         }
-        if (!uniqueAlone) {
-            throw new CapstanHaltException(
-                    HaltReason.INVALID_CONFIGURATION,
-                    "'"
-                            + CHUNK_KEY_OPTION
-                            + "' names column "
-                            + c.name
-                            + " of table "
-                            + table
-                            + ", which has no UNIQUE index of its own; the chunk key column must"
-                            + " be UNIQUE (add a unique index on it alone) and NOT NULL"
-                            + (hasPrimaryKey ? "" : KEYLESS_REMEDY));
-        }
-        return classify(table, c);
+        return false;
     }
 
     private static java.util.Optional<TableKeyMetadata.Column> column(

@@ -40,6 +40,11 @@ public final class KeyPredicates {
         return bound(key, ">", ">=");
     }
 
+    /** {@code key > ?...} */
+    public static Predicate above(ChunkKey key) {
+        return bound(key, ">", ">");
+    }
+
     /** {@code key < ?...} */
     public static Predicate below(ChunkKey key) {
         return bound(key, "<", "<");

@@ -30,4 +30,10 @@ public interface BoundaryQueries {
      * remain.
      */
     Optional<KeyTuple> boundaryAfter(ChunkKey key, KeyTuple low, int count) throws IOException;
+
+    /**
+     * The smallest key above {@code value} in the key's order (the server's comparison, so that
+     * values equal in a collation are one value); empty when none is.
+     */
+    Optional<KeyTuple> firstAbove(ChunkKey key, KeyTuple value) throws IOException;
 }

@@ -16,10 +16,12 @@ import java.util.Optional;
  * <p>A dense single integer key (range / estimated rows at most {@link #DENSITY_LIMIT}) is split
  * arithmetically into ranges of {@code chunkSize} consecutive integers, which can never hold more
  * than {@code chunkSize} rows. Any other key is split by boundary queries that skip {@code
- * chunkSize} keys. A keyless table is one chunk. The last chunk is open-ended and planned only when
- * reached (re-reading MAX in arithmetic mode), so rows inserted meanwhile land in bounded chunks
- * rather than in one huge tail. Not thread-safe: call it from one thread (the enumerator's planning
- * task).
+ * chunkSize} keys; for a key of a column's values ({@link ChunkKey#valueRanges}) each chunk ends at
+ * the first value above its {@code chunkSize}-th row's, so all rows of a value are in one chunk (a
+ * value with very many rows makes one big chunk). A keyless table is one chunk. The last chunk is
+ * open-ended and planned only when reached (re-reading MAX in arithmetic mode), so rows inserted
+ * meanwhile land in bounded chunks rather than in one huge tail. Not thread-safe: call it from one
+ * thread (the enumerator's planning task).
  */
 @Internal
 public final class TableChunkPlanner {
@@ -84,7 +86,8 @@ public final class TableChunkPlanner {
             // An empty table is one chunk over the whole key space; it completes with zero rows.
             return emitLast(null);
         }
-        if (key.isSingleInteger() && isIntegral(min.get().get(0))) {
+        // Arithmetic ranges bound a chunk's rows only where each value is one row.
+        if (key.isSingleInteger() && !key.valueRanges() && isIntegral(min.get().get(0))) {
             Optional<KeyTuple> max = queries.max(key);
             if (max.isEmpty()) {
                 return emitLast(null);
@@ -147,7 +150,10 @@ public final class TableChunkPlanner {
 
     private Optional<SnapshotChunk> nextByQuery() throws IOException {
         KeyTuple low = state.nextLow();
-        Optional<KeyTuple> high = queries.boundaryAfter(key, low, chunkSize);
+        Optional<KeyTuple> high =
+                key.valueRanges()
+                        ? valueAfterChunk(low)
+                        : queries.boundaryAfter(key, low, chunkSize);
         if (high.isEmpty()) {
             return emitLast(low);
         }
@@ -161,6 +167,15 @@ public final class TableChunkPlanner {
                         high.get(),
                         null);
         return Optional.of(chunk);
+    }
+
+    /**
+     * The first value above the chunk's {@code chunkSize}-th row's value: strictly above {@code
+     * low}, so planning always progresses, and no value's rows are split between two chunks.
+     */
+    private Optional<KeyTuple> valueAfterChunk(KeyTuple low) throws IOException {
+        Optional<KeyTuple> last = queries.boundaryAfter(key, low, chunkSize - 1);
+        return last.isEmpty() ? last : queries.firstAbove(key, last.get());
     }
 
     /** Chunk 0 is open below even in arithmetic mode (its stored low is the MIN it started at). */

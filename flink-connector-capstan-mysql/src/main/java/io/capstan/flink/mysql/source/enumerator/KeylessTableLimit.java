@@ -38,7 +38,8 @@ final class KeylessTableLimit {
                         + maxRows
                         + "); add a primary key, or set '"
                         + CapstanMySqlOptions.SCAN_INCREMENTAL_SNAPSHOT_CHUNK_KEY_COLUMN.key()
-                        + "' (DataStream builder: chunkKeyColumn) to a UNIQUE NOT NULL column,"
+                        + "' (DataStream builder: chunkKeyColumn) to a NOT NULL column (it need not"
+                        + " be unique: chunks are then ranges of its values),"
                         + " or raise '"
                         + CapstanMySqlOptions.SCAN_SNAPSHOT_KEYLESS_TABLE_MAX_ROWS.key()
                         + "' (one reader then reads and holds the whole table)");

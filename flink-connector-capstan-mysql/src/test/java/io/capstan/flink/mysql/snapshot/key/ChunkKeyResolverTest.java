@@ -60,23 +60,16 @@ class ChunkKeyResolverTest {
     }
 
     @Test
-    void aNonUniqueChunkKeyColumnOfATableWithoutKeySaysWhatToWriteInstead() {
-        // mysql-cdc's definition of a table without a key names any column as the chunk key.
-        assertThatThrownBy(
-                        () ->
-                                ChunkKeyResolver.resolve(
-                                        meta(
-                                                List.of(col(1, "a", "int", false)),
-                                                index("ia", false, "a")),
-                                        Optional.of("a")))
-                .isInstanceOfSatisfying(
-                        CapstanHaltException.class,
-                        e -> assertThat(e.reason()).isEqualTo(HaltReason.INVALID_CONFIGURATION))
-                .hasMessageContaining("shop.orders")
-                .hasMessageContaining("remove 'scan.incremental.snapshot.chunk.key-column'")
-                .hasMessageContaining("declare no PRIMARY KEY")
-                .hasMessageContaining("one unsplit chunk")
-                .hasMessageContaining("scan.snapshot.keyless-table.max-rows");
+    void aNonUniqueNotNullChunkKeyColumnOfATableWithoutKeyChunksByRangesOfItsValues() {
+        // mysql-cdc's definition of a table without a key names any NOT NULL column.
+        ChunkKey key =
+                ChunkKeyResolver.resolve(
+                        meta(List.of(col(1, "a", "int", false)), index("ia", false, "a")),
+                        Optional.of("a"));
+        assertThat(key.source()).isEqualTo(ChunkKey.Source.VALUE_RANGE_COLUMN);
+        assertThat(key.valueRanges()).isTrue();
+        assertThat(key.identifiesRows()).isFalse();
+        assertThat(key.rowIndexes()).containsExactly(0);
         assertThatThrownBy(
                         () ->
                                 ChunkKeyResolver.resolve(
@@ -84,24 +77,52 @@ class ChunkKeyResolverTest {
                                                 List.of(col(1, "a", "int", true)),
                                                 index("ia", true, "a")),
                                         Optional.of("a")))
+                .isInstanceOfSatisfying(
+                        CapstanHaltException.class,
+                        e -> assertThat(e.reason()).isEqualTo(HaltReason.INVALID_CONFIGURATION))
+                .hasMessageContaining("shop.orders")
                 .hasMessageContaining("nullable")
-                .hasMessageContaining("remove 'scan.incremental.snapshot.chunk.key-column'");
+                .hasMessageContaining("need not be unique")
+                .hasMessageContaining("remove 'scan.incremental.snapshot.chunk.key-column'")
+                .hasMessageContaining("declare no PRIMARY KEY")
+                .hasMessageContaining("scan.snapshot.keyless-table.max-rows");
     }
 
     @Test
-    void aNonUniqueChunkKeyColumnOfAKeyedTableKeepsItsMessage() {
+    void anyChunkKeyColumnOfATableWhosePrimaryKeyCanChunkIsAcceptedAndNotUsed() {
+        for (boolean nullable : List.of(false, true)) {
+            ChunkKey key =
+                    ChunkKeyResolver.resolve(
+                            meta(
+                                    List.of(
+                                            col(1, "id", "int", false),
+                                            col(2, "a", "int", nullable)),
+                                    index("PRIMARY", true, "id"),
+                                    index("ia", false, "a")),
+                            Optional.of("a"));
+            assertThat(key.source()).isEqualTo(ChunkKey.Source.PRIMARY_KEY);
+            assertThat(key.identifiesRows()).isTrue();
+        }
+    }
+
+    @Test
+    void besideAPrimaryKeyThatCannotChunkTheColumnMustBeUniqueNotNull() {
         assertThatThrownBy(
                         () ->
                                 ChunkKeyResolver.resolve(
                                         meta(
                                                 List.of(
-                                                        col(1, "id", "int", false),
+                                                        col(1, "id", "double", false),
                                                         col(2, "a", "int", false)),
                                                 index("PRIMARY", true, "id"),
                                                 index("ia", false, "a")),
                                         Optional.of("a")))
-                .hasMessageContaining("no UNIQUE index of its own")
-                .hasMessageNotContaining("remove");
+                .isInstanceOfSatisfying(
+                        CapstanHaltException.class,
+                        e -> assertThat(e.reason()).isEqualTo(HaltReason.UNSUPPORTED_CHUNK_KEY))
+                .hasMessageContaining("column id")
+                .hasMessageContaining("column a cannot chunk it")
+                .hasMessageContaining("UNIQUE index of its own");
     }
 
     @Test
@@ -163,7 +184,7 @@ class ChunkKeyResolverTest {
     }
 
     @Test
-    void refusesANullableNonUniqueOrMissingChunkKeyColumn() {
+    void refusesANullableOrMissingChunkKeyColumnAndTakesANonUniqueOneAsValueRanges() {
         TableKeyMetadata m =
                 meta(
                         List.of(
@@ -173,13 +194,17 @@ class ChunkKeyResolverTest {
                         index("un", true, "n"),
                         index("iu", false, "u"),
                         index("pair", true, "p", "u"));
-        for (String c : List.of("n", "u", "p", "zz")) {
+        for (String c : List.of("n", "zz")) {
             assertThatThrownBy(() -> ChunkKeyResolver.resolve(m, Optional.of(c)))
                     .isInstanceOfSatisfying(
                             CapstanHaltException.class,
                             e -> assertThat(e.reason()).isEqualTo(HaltReason.INVALID_CONFIGURATION))
                     .hasMessageContaining("shop.orders")
                     .hasMessageContaining(c);
+        }
+        for (String c : List.of("u", "p")) { // p is unique only together with u
+            assertThat(ChunkKeyResolver.resolve(m, Optional.of(c)).source())
+                    .isEqualTo(ChunkKey.Source.VALUE_RANGE_COLUMN);
         }
     }
 

@@ -44,4 +44,10 @@ final class InMemoryBoundaryQueries implements BoundaryQueries {
         }
         return it.hasNext() ? Optional.of(it.next()) : Optional.empty();
     }
+
+    @Override
+    public Optional<KeyTuple> firstAbove(ChunkKey key, KeyTuple value) {
+        boundaryQueries++;
+        return Optional.ofNullable(keys.higher(value));
+    }
 }

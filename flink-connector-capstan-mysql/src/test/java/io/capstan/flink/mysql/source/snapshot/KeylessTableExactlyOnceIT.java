@@ -50,6 +50,11 @@ import static org.assertj.core.api.Assertions.assertThat;
  * snapshot. Chunked by {@code no}, a moved row would be in a chunk read before the move and in one
  * read after it, shown twice under one primary key; so the table is chunked by its primary key, and
  * its output applied by {@code id} must be exact too.
+ *
+ * <p>A fourth table, {@code zv}, has the keyless table's shape and no primary key, chunked by
+ * ranges of the values of its non-unique NOT NULL column {@code a} (half its rows in pairs of one
+ * value, one value in more rows than a chunk): its writer also moves rows between values of {@code
+ * a}. Its output, as a multiset of whole rows, must equal the table.
  */
 class KeylessTableExactlyOnceIT {
     private static final Logger LOG = LoggerFactory.getLogger(KeylessTableExactlyOnceIT.class);
@@ -57,6 +62,7 @@ class KeylessTableExactlyOnceIT {
     private static final int KEYED_ROWS = 20_000;
     private static final int PAIRS = 2_500;
     private static final int MOVED_ROWS = 5_000;
+    private static final int CHUNK_SIZE = 1_000;
 
     @RegisterExtension static final MySqlTestDatabase DB = new MySqlTestDatabase();
 
@@ -71,17 +77,22 @@ class KeylessTableExactlyOnceIT {
                 "DROP TABLE IF EXISTS vt",
                 "DROP TABLE IF EXISTS zl",
                 "DROP TABLE IF EXISTS mv",
+                "DROP TABLE IF EXISTS zv",
                 VersionedWriters.createTable("vt"),
                 "CREATE TABLE mv (id BIGINT PRIMARY KEY, seq BIGINT NOT NULL, ver INT NOT NULL,"
                         + " payload VARCHAR(64), no BIGINT NOT NULL, UNIQUE INDEX (no))",
                 // 'zl' sorts after 'vt': its one chunk is planned last, read after the binlog's
                 // start (the first chunk's G), so the gate filters its changes in between.
-                "CREATE TABLE zl (a INT NOT NULL, b VARCHAR(16) NOT NULL, n INT, INDEX (a))");
+                "CREATE TABLE zl (a INT NOT NULL, b VARCHAR(16) NOT NULL, n INT, INDEX (a))",
+                "CREATE TABLE zv LIKE zl");
         VersionedWriters.fill(DB, "vt", KEYED_ROWS);
         DB.execute(
                 "INSERT INTO mv SELECT id, seq, ver, payload, id FROM vt WHERE seq <= "
                         + MOVED_ROWS);
-        fillPairs();
+        fillPairs("zl");
+        fillPairs("zv");
+        // One value with more rows than a chunk: its rows are one chunk, which planning must pass.
+        DB.execute("INSERT INTO zv SELECT -1, 'many', 0 FROM zl LIMIT " + (CHUNK_SIZE * 3 / 2));
 
         long seed = System.nanoTime();
         Random random = new Random(seed);
@@ -102,8 +113,10 @@ class KeylessTableExactlyOnceIT {
 
         VersionedWriters writers = new VersionedWriters(DB, "vt", 1, KEYED_ROWS, 1);
         writers.start(seed);
-        KeylessWriter keyless = new KeylessWriter(seed);
+        KeylessWriter keyless = new KeylessWriter("zl", seed);
         keyless.start();
+        KeylessWriter valueRanges = new KeylessWriter("zv", seed + 1);
+        valueRanges.start();
         ChunkKeyMover mover = new ChunkKeyMover(seed);
         mover.start();
 
@@ -112,8 +125,9 @@ class KeylessTableExactlyOnceIT {
                 env,
                 SnapshotJobs.source(DB, StartupOptions.initial())
                         .deserializer(new KeylessLineDeserializer())
-                        .chunkSize(1_000)
+                        .chunkSize(CHUNK_SIZE)
                         .chunkKeyColumn(DB.name() + ".mv", "no")
+                        .chunkKeyColumn(DB.name() + ".zv", "a")
                         .build(),
                 sinkDir,
                 2);
@@ -128,6 +142,7 @@ class KeylessTableExactlyOnceIT {
                                     && FailInPhases.distinctChanges() > 3_000);
             writers.stop();
             keyless.stop();
+            valueRanges.stop();
             mover.stop();
             LOG.info(
                     "Writers stopped: {} keyed transactions, {} keyless ({} deletes of one of two"
@@ -137,7 +152,8 @@ class KeylessTableExactlyOnceIT {
                     keyless.twinDeletes.get());
             Map<Long, long[]> vt = VersionedWriters.read(DB, "vt");
             Map<Long, long[]> mv = VersionedWriters.read(DB, "mv");
-            Map<String, Integer> zl = keylessRows();
+            Map<String, Integer> zl = keylessRows("zl");
+            Map<String, Integer> zv = keylessRows("zv");
             try {
                 SourceJobs.await(
                         "the output to equal the tables",
@@ -148,7 +164,8 @@ class KeylessTableExactlyOnceIT {
                                             ChangelogCheck.apply(linesOf("vt", lines)), vt)
                                     && SnapshotHandoffExactlyOnceIT.sameRows(
                                             ChangelogCheck.apply(linesOf("mv", lines)), "mv", mv)
-                                    && Multiset.apply(lines).rows.equals(zl);
+                                    && Multiset.apply("zl", lines).rows.equals(zl)
+                                    && Multiset.apply("zv", lines).rows.equals(zv);
                         });
             } catch (AssertionError timedOut) {
                 LOG.warn("The output never equalled the tables; the checks below say why");
@@ -160,8 +177,9 @@ class KeylessTableExactlyOnceIT {
         List<String> lines = committed();
         ChangelogCheck check = ChangelogCheck.apply(linesOf("vt", lines));
         ChangelogCheck moved = ChangelogCheck.apply(linesOf("mv", lines));
-        Multiset out = Multiset.apply(lines);
-        Map<String, Integer> zl = keylessRows();
+        Multiset out = Multiset.apply("zl", lines);
+        Multiset ranged = Multiset.apply("zv", lines);
+        Map<String, Integer> zl = keylessRows("zl");
         LOG.info(
                 "Output: vt {} reads, {} changes; zl {} reads, {} changes, {} rows; took {} s",
                 check.reads(),
@@ -186,6 +204,12 @@ class KeylessTableExactlyOnceIT {
                 .as("zl: the output's multiset of rows equals the table's")
                 .isEqualTo(zl);
         assertThat(out.reads).as("zl read in the snapshot").isGreaterThanOrEqualTo(PAIRS);
+        assertThat(ranged.violations).as("zv violations").isEmpty();
+        assertThat(ranged.rows)
+                .as("zv: the output's multiset of rows equals the table's")
+                .isEqualTo(keylessRows("zv"));
+        assertThat(ranged.reads).as("zv read in the snapshot").isGreaterThanOrEqualTo(PAIRS);
+        assertThat(valueRanges.moves.get()).as("zv rows moved between values").isPositive();
         assertThat(out.changes).as("zl changes streamed").isPositive();
         assertThat(keyless.twinDeletes.get())
                 .as("deletes of one of two identical rows")
@@ -194,9 +218,10 @@ class KeylessTableExactlyOnceIT {
     }
 
     /** {@code PAIRS} pairs of identical rows {@code (a, 'twin', 0)}. */
-    private static void fillPairs() throws Exception {
+    private static void fillPairs(String table) throws Exception {
         try (Connection c = DB.openRootConnection();
-                PreparedStatement ps = c.prepareStatement("INSERT INTO zl VALUES (?, 'twin', 0)")) {
+                PreparedStatement ps =
+                        c.prepareStatement("INSERT INTO " + table + " VALUES (?, 'twin', 0)")) {
             c.setAutoCommit(false);
             for (int a = 0; a < PAIRS; a++) {
                 ps.setInt(1, a);
@@ -209,11 +234,11 @@ class KeylessTableExactlyOnceIT {
     }
 
     /** The table's rows as a multiset of {@code a,b,n} texts. */
-    private static Map<String, Integer> keylessRows() throws Exception {
+    private static Map<String, Integer> keylessRows(String table) throws Exception {
         Map<String, Integer> rows = new TreeMap<>();
         try (Connection c = DB.openRootConnection();
                 Statement st = c.createStatement();
-                ResultSet rs = st.executeQuery("SELECT a, b, n FROM zl")) {
+                ResultSet rs = st.executeQuery("SELECT a, b, n FROM " + table)) {
             while (rs.next()) {
                 int n = rs.getInt(3);
                 String row =
@@ -249,10 +274,10 @@ class KeylessTableExactlyOnceIT {
         long reads;
         long changes;
 
-        static Multiset apply(List<String> lines) {
+        static Multiset apply(String table, List<String> lines) {
             Multiset m = new Multiset();
             for (String line : lines) {
-                if (!line.startsWith("zl|")) {
+                if (!line.startsWith(table + "|")) {
                     continue;
                 }
                 String[] f = line.split("\\|");
@@ -297,22 +322,26 @@ class KeylessTableExactlyOnceIT {
      * One writer on {@code zl}, each statement its own transaction: inserts of rows that often
      * equal others, a delete of one of two identical twin rows, an update of one row of an {@code
      * a} (of a twin pair: the pair becomes two different rows), a delete of one row of an {@code
-     * a}.
+     * a}, and a move of one row to another {@code a} (on {@code zv}, chunked by ranges of {@code
+     * a}, often to a chunk read at another position).
      */
     private static final class KeylessWriter {
+        private final String table;
         private final Random random;
         private final AtomicBoolean stop = new AtomicBoolean();
         private final AtomicReference<Throwable> failure = new AtomicReference<>();
         final AtomicLong transactions = new AtomicLong();
         final AtomicLong twinDeletes = new AtomicLong();
+        final AtomicLong moves = new AtomicLong();
         private Thread thread;
 
-        KeylessWriter(long seed) {
+        KeylessWriter(String table, long seed) {
+            this.table = table;
             this.random = new Random(seed ^ 0x5eed);
         }
 
         void start() {
-            thread = new Thread(this::run, "keyless-writer");
+            thread = new Thread(this::run, "keyless-writer-" + table);
             thread.setDaemon(true);
             thread.start();
         }
@@ -328,14 +357,20 @@ class KeylessTableExactlyOnceIT {
         private void run() {
             try (Connection c = DB.openRootConnection();
                     PreparedStatement insert =
-                            c.prepareStatement("INSERT INTO zl VALUES (?, ?, ?)");
+                            c.prepareStatement("INSERT INTO " + table + " VALUES (?, ?, ?)");
                     PreparedStatement twinDelete =
                             c.prepareStatement(
-                                    "DELETE FROM zl WHERE a = ? AND b = 'twin' AND n = 0 LIMIT 1");
+                                    "DELETE FROM "
+                                            + table
+                                            + " WHERE a = ? AND b = 'twin' AND n = 0 LIMIT 1");
                     PreparedStatement update =
-                            c.prepareStatement("UPDATE zl SET n = n + 1 WHERE a = ? LIMIT 1");
+                            c.prepareStatement(
+                                    "UPDATE " + table + " SET n = n + 1 WHERE a = ? LIMIT 1");
+                    PreparedStatement move =
+                            c.prepareStatement(
+                                    "UPDATE " + table + " SET a = ? WHERE a = ? LIMIT 1");
                     PreparedStatement delete =
-                            c.prepareStatement("DELETE FROM zl WHERE a = ? LIMIT 1")) {
+                            c.prepareStatement("DELETE FROM " + table + " WHERE a = ? LIMIT 1")) {
                 c.setAutoCommit(true);
                 while (!stop.get()) {
                     int a = random.nextInt(PAIRS + 500);
@@ -350,9 +385,13 @@ class KeylessTableExactlyOnceIT {
                         if (twinDelete.executeUpdate() > 0) {
                             twinDeletes.incrementAndGet();
                         }
-                    } else if (op < 9) {
+                    } else if (op < 8) {
                         update.setInt(1, a);
                         update.executeUpdate();
+                    } else if (op < 9) {
+                        move.setInt(1, random.nextInt(PAIRS + 500));
+                        move.setInt(2, a);
+                        moves.addAndGet(move.executeUpdate());
                     } else {
                         delete.setInt(1, a);
                         delete.executeUpdate();
