@@ -163,7 +163,7 @@ public final class ChangeEvent {
 
     @Override
     public String toString() {
-        // Rule 1: identifiers and positions only, never the images.
+        // The no-values rule: identifiers and positions only, never the images.
         return "ChangeEvent{"
                 + operation
                 + " "

@@ -21,7 +21,7 @@ import static io.capstan.flink.mysql.CapstanMySqlOptions.*;
  * io.capstan.flink.mysql.source.CapstanSourceConfig#validate} applies them all; the value types
  * that guard the same invariant (connection, snapshot read options) call the same rule, so a
  * message reads alike however the value got there. Every message names the option by its key and
- * says what is valid; option values may appear in it, the password never does (Rule 1).
+ * says what is valid; option values may appear in it, the password never does (the no-values rule).
  */
 @Internal
 public final class OptionRules {

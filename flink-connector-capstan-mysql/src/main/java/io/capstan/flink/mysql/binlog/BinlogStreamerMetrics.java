@@ -6,7 +6,7 @@ import java.util.concurrent.atomic.AtomicLong;
 
 /**
  * Counters of one {@link BinlogStreamer}, written by its reader thread and readable from any
- * thread. Counts and timestamps only: no values, no keys (Rule 1).
+ * thread. Counts and timestamps only: no values, no keys (the no-values rule).
  */
 @Internal
 public final class BinlogStreamerMetrics {

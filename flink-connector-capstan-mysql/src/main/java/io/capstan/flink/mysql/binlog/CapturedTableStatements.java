@@ -25,7 +25,8 @@ import java.util.TreeSet;
  * {@code statement_based_change} when it may write a captured table, and passes otherwise; a
  * TRUNCATE of a captured table halts, is emitted or skipped as configured; a DROP or RENAME of one
  * halts with {@code captured_table_removed}. Tables whose snapshot already shows the statement
- * ({@link DdlObserver#snapshotHolds}) pass. Messages name tables, never the statement (Rule 1).
+ * ({@link DdlObserver#snapshotHolds}) pass. Messages name tables, never the statement (the
+ * no-values rule).
  */
 final class CapturedTableStatements {
 

@@ -41,8 +41,8 @@ import java.util.TreeSet;
  *
  * <p>Names in statements are as written: on a server with {@code lower_case_table_names} set the
  * catalogue (and the binlog's table maps) spell them in lower case, so the lower-case spelling is
- * captured as well when the selection matches it. Messages name tables, never the statement (Rule
- * 1). Single-threaded: the binlog reader thread.
+ * captured as well when the selection matches it. Messages name tables, never the statement (the
+ * no-values rule). Single-threaded: the binlog reader thread.
  */
 final class CreatedTableCapture {
 

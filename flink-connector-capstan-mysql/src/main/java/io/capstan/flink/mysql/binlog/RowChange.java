@@ -15,7 +15,8 @@ import java.util.Objects;
  *
  * <p>{@link #indexInTransaction()} is the 0-based ordinal of this change among the captured row
  * changes of its transaction; together with {@link #gtid()} it identifies the change exactly, which
- * is what the in-transaction resume relies on. {@link #toString()} shows no values (Rule 1).
+ * is what the in-transaction resume relies on. {@link #toString()} shows no values (the no-values
+ * rule).
  */
 @Internal
 public final class RowChange implements BinlogRecord {

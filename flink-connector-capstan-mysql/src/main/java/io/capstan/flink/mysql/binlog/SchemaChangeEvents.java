@@ -26,7 +26,7 @@ import java.util.TreeSet;
  * DROP INDEX} or a followed {@code RENAME TABLE} swap naming a captured table. TRUNCATE has its own
  * record; DROP and other RENAMEs halt before they get here. The statement's text never leaves this
  * class: a DEFAULT clause, a CHECK constraint, a comment or a partition's VALUES may hold values
- * (Rule 1), so a record carries its kind only.
+ * (the no-values rule), so a record carries its kind only.
  *
  * <p>The columns: a DDL changes the server's data dictionary and its binlog event at once (MySQL 8
  * DDL is atomic), so the table's columns read over JDBC at time T are those after the last DDL of

@@ -636,7 +636,8 @@ final class TransactionAssembler {
         } catch (CapstanHaltException e) {
             throw e;
         } catch (RuntimeException e) {
-            // The exception's message may quote the value: only its type is reported (Rule 1).
+            // The exception's message may quote the value: only its type is reported (the no-values
+            // rule).
             throw new CapstanHaltException(
                     HaltReason.UNDECODABLE_COLUMN,
                     "a row of "

@@ -10,7 +10,7 @@ import java.util.HexFormat;
  * XA_PREPARE event carries it and as MySQL writes it into the binlog's {@code XA COMMIT} and {@code
  * XA ROLLBACK} statements: {@code X'hex',X'hex',formatId}. Equal ids name the same transaction.
  *
- * <p>{@link #toString()} shows only the lengths: an XID is application data (Rule 1).
+ * <p>{@link #toString()} shows only the lengths: an XID is application data (the no-values rule).
  */
 final class XaId {
 
@@ -137,7 +137,7 @@ final class XaId {
         }
 
         private IllegalArgumentException unreadable() {
-            // The text is an XID, application data: not quoted (Rule 1).
+            // The text is an XID, application data: not quoted (the no-values rule).
             return new IllegalArgumentException("not an XID in MySQL's binlog form");
         }
     }

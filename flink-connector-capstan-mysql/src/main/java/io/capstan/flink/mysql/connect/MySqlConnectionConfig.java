@@ -21,7 +21,7 @@ import static io.capstan.flink.mysql.CapstanMySqlOptions.SSL_MODE;
 /**
  * How to reach one MySQL server: address, credentials and connection behaviour, shared by the JDBC
  * and the binlog connection. Immutable and serializable; {@link #toString()} never shows the
- * password (Rule 1).
+ * password (the no-values rule).
  *
  * @param socketTimeout longest silence on a JDBC socket while a reply is awaited (a dead network
  *     fails instead of hanging until the OS gives up)
@@ -87,7 +87,7 @@ public record MySqlConnectionConfig(
         return b;
     }
 
-    /** Never the password, nor the JDBC properties' values (Rule 1). */
+    /** Never the password, nor the JDBC properties' values (the no-values rule). */
     @Override
     public String toString() {
         return "MySqlConnectionConfig{address="

@@ -6,9 +6,9 @@ import java.io.IOException;
 import java.sql.SQLException;
 
 /**
- * Turns driver errors into value-free exceptions (Rule 1): a server message may quote a value
- * ("Incorrect datetime value: '...'"), so only the error code and SQLState are kept, except for
- * connection failures (SQLState class 08), whose messages describe the network only. A refused
+ * Turns driver errors into value-free exceptions (the no-values rule): a server message may quote a
+ * value ("Incorrect datetime value: '...'"), so only the error code and SQLState are kept, except
+ * for connection failures (SQLState class 08), whose messages describe the network only. A refused
  * login (class 28) says so in words of its own.
  */
 @Internal

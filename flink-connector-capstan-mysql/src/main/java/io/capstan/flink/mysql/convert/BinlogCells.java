@@ -25,7 +25,7 @@ import java.io.Serializable;
  *       library's own {@code BigDecimal}.
  * </ul>
  *
- * Exception messages never carry a decoded value (Rule 1).
+ * Exception messages never carry a decoded value (the no-values rule).
  */
 final class BinlogCells {
 

@@ -138,7 +138,8 @@ public final class RowConverter implements Serializable {
 
     private CapstanHaltException undecodable(int column, String what, RuntimeException cause) {
         ColumnSchema c = schema.column(column);
-        // The cause is not chained: driver and JDK messages may quote the value (Rule 1).
+        // The cause is not chained: driver and JDK messages may quote the value (the no-values
+        // rule).
         return new CapstanHaltException(
                 HaltReason.UNDECODABLE_COLUMN,
                 "table "

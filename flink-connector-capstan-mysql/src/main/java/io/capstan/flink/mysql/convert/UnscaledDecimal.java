@@ -9,7 +9,7 @@ import java.math.BigDecimal;
  * BigDecimal}: {@link NumericConverters.Decimal} turns it into a compact {@code DecimalData}
  * directly when the scale is the converter's.
  *
- * <p>{@link #toString()} carries no value (Rule 1).
+ * <p>{@link #toString()} carries no value (the no-values rule).
  */
 record UnscaledDecimal(long unscaled, int scale) implements Serializable {
 

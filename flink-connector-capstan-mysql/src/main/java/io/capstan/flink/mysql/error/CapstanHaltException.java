@@ -7,9 +7,9 @@ import org.apache.flink.runtime.throwable.ThrowableType;
 /**
  * A refusal to start or a stop of a running job for a named {@link HaltReason}.
  *
- * <p>Messages name the reason, the subject (a setting, table or position) and the remedy. By Rule 1
- * they never carry row values, key values, chunk boundaries or passwords: build them only from
- * identifiers and settings.
+ * <p>Messages name the reason, the subject (a setting, table or position) and the remedy. By the
+ * no-values rule they never carry row values, key values, chunk boundaries or passwords: build them
+ * only from identifiers and settings.
  *
  * <p>Not recoverable by a restart: Flink fails the job at once, whatever its restart strategy (a
  * restart from the last checkpoint would meet the same setting, table or position again). The

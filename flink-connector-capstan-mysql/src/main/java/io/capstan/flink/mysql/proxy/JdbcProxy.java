@@ -26,8 +26,8 @@ import java.util.Set;
  * <p>Used by one thread at a time ({@link #close} may come from another). It connects on first use
  * and keeps the connection; after a failed call it drops it, so the next call reconnects. {@link
  * #close} releases the connection; a later call opens a new one. Failures are {@link IOException}s
- * naming the operation and table, never a value (Rule 1); halts (an unsupported column type) are
- * {@code CapstanHaltException}s.
+ * naming the operation and table, never a value (the no-values rule); halts (an unsupported column
+ * type) are {@code CapstanHaltException}s.
  *
  * <p>The chunk boundaries of the planner ({@link BoundaryQueries}) are asked on the same
  * connection.

@@ -164,7 +164,7 @@ public final class TableRoutes implements Serializable {
 
     @Override
     public String toString() {
-        // Rule 1: identifiers only.
+        // The no-values rule: identifiers only.
         List<TableId> ids = new ArrayList<>(tables.size());
         for (RoutedTable t : tables) {
             ids.add(t.id());

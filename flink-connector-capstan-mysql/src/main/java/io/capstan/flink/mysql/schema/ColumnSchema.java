@@ -152,7 +152,9 @@ public final class ColumnSchema implements Serializable {
         return Objects.hash(name, type, unsigned, length, precision, scale, charset, nullable);
     }
 
-    /** Names and types only: never values (Rule 1). ENUM/SET labels are left out too. */
+    /**
+     * Names and types only: never values (the no-values rule). ENUM/SET labels are left out too.
+     */
     @Override
     public String toString() {
         StringBuilder sb = new StringBuilder();

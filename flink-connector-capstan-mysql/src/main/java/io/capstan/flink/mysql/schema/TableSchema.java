@@ -106,7 +106,7 @@ public final class TableSchema implements Serializable {
         return 31 * tableId.hashCode() + columns.hashCode();
     }
 
-    /** Table, column names and types, key: never values (Rule 1). */
+    /** Table, column names and types, key: never values (the no-values rule). */
     @Override
     public String toString() {
         return "TableSchema{"

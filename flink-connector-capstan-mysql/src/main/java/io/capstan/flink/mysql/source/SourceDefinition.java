@@ -38,8 +38,8 @@ public record SourceDefinition(
 
     /**
      * Every part but the driver properties' values, which may be secrets such as {@code
-     * trustCertificateKeyStorePassword} (Rule 1): only their keys, as {@code MySqlConnectionConfig}
-     * prints them.
+     * trustCertificateKeyStorePassword} (the no-values rule): only their keys, as {@code
+     * MySqlConnectionConfig} prints them.
      */
     @Override
     public String toString() {

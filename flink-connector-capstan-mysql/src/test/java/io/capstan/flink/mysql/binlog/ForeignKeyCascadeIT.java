@@ -207,7 +207,7 @@ class ForeignKeyCascadeIT {
             assertThat(halt.reason()).isEqualTo(HaltReason.FOREIGN_KEY_CASCADE);
             assertThat(halt.getMessage())
                     .contains("c_upd", "ON UPDATE", "changed a referenced column")
-                    .doesNotContain("987654"); // no value (Rule 1)
+                    .doesNotContain("987654"); // no value (the no-values rule)
         }
     }
 

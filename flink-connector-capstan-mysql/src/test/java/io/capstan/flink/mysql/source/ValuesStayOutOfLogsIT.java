@@ -36,9 +36,9 @@ import java.util.concurrent.ConcurrentLinkedQueue;
 import static org.assertj.core.api.Assertions.assertThat;
 
 /**
- * Rule 1: rows holding a marker string are streamed with DEBUG logging on for io.capstan, the job
- * is failed once on purpose, and the marker appears in the output but never in any captured log
- * line or any logged exception's text (messages, causes, stack traces).
+ * The no-values rule: rows holding a marker string are streamed with DEBUG logging on for
+ * io.capstan, the job is failed once on purpose, and the marker appears in the output but never in
+ * any captured log line or any logged exception's text (messages, causes, stack traces).
  */
 class ValuesStayOutOfLogsIT {
 

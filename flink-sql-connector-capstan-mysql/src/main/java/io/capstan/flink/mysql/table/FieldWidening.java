@@ -149,8 +149,8 @@ interface FieldWidening extends Serializable {
     Object widen(Object value);
 
     /**
-     * A value the declared type cannot hold. Carries no value (Rule 1): the caller names the
-     * column.
+     * A value the declared type cannot hold. Carries no value (the no-values rule): the caller
+     * names the column.
      */
     final class DoesNotFit extends RuntimeException {
         private static final long serialVersionUID = 1L;

@@ -24,7 +24,7 @@ import java.nio.ByteOrder;
  *       as that member's kind, and a nested collection carries {@code "crs"} naming EPSG:4326.
  * </ul>
  *
- * Pure logic; errors carry no value (Rule 1).
+ * Pure logic; errors carry no value (the no-values rule).
  */
 final class MySqlCdcGeometryText {
 

@@ -28,7 +28,7 @@ import java.util.Map;
 /** Declared tables, options and MySQL table shapes for the unit tests. */
 final class TableFixtures {
 
-    /** Appears in no message, plan or string if Rule 1 holds. */
+    /** Appears in no message, plan or string if the no-values rule holds. */
     static final String PASSWORD = "Pw-MARKER-7f3a9c";
 
     private TableFixtures() {}

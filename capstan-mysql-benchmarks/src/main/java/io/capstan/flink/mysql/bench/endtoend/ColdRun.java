@@ -35,7 +35,7 @@ public final class ColdRun {
             run(parse(args));
         } catch (Exception | Error e) {
             // the chain of exception classes only: a driver's or Flink's message may carry a
-            // statement or an option's value (Rule 1)
+            // statement or an option's value (the no-values rule)
             StringBuilder chain = new StringBuilder();
             for (Throwable t = e; t != null; t = t.getCause()) {
                 chain.append(chain.length() == 0 ? "" : " <- ").append(t.getClass().getName());

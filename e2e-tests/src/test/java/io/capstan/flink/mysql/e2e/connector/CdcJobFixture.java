@@ -224,7 +224,9 @@ final class CdcJobFixture {
         }
     }
 
-    /** Rule 1 on the real cluster: the password is in none of its log or stdout files. */
+    /**
+     * The no-values rule on the real cluster: the password is in none of its log or stdout files.
+     */
     static void assertPasswordNotInLogs(FlinkStandaloneCluster cluster, String password) {
         Path logDir = cluster.workDir().resolve("log");
         try (Stream<Path> files = Files.walk(logDir)) {

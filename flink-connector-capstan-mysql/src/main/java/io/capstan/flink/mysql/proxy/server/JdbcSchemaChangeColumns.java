@@ -25,7 +25,7 @@ import java.util.Optional;
  * MASTER STATUS}), then the statements logged between the DDL and that end ({@code SHOW BINLOG
  * EVENTS}, a page at a time): if one touches the table, the columns read are not those right after
  * the DDL. One connection per schema change (they are rare); the statements' text stays in memory
- * (Rule 1).
+ * (the no-values rule).
  */
 @Internal
 public final class JdbcSchemaChangeColumns implements SchemaChangeEvents.ColumnsSource {
@@ -52,7 +52,7 @@ public final class JdbcSchemaChangeColumns implements SchemaChangeEvents.Columns
             }
             return Optional.of(columns);
         } catch (SQLException | RuntimeException e) {
-            // the message may quote SQL: only the class travels (Rule 1)
+            // the message may quote SQL: only the class travels (the no-values rule)
             throw new IOException(
                     "reading the columns of " + table + " failed (" + e.getClass().getName() + ")");
         } finally {

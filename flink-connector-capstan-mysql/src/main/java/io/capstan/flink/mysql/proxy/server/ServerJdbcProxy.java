@@ -185,7 +185,8 @@ public final class ServerJdbcProxy implements JdbcProxy {
      * is an idempotent read, so one that fails for the connection (SQLState class 08: the server or
      * a network hop dropped the kept connection since its last use, a KILL, a restart) is retried
      * once on a fresh connection. A connection that cannot be opened is not retried at once (the
-     * caller's own retry waits). Failures are scrubbed by {@link SqlErrors#scrub} (Rule 1).
+     * caller's own retry waits). Failures are scrubbed by {@link SqlErrors#scrub} (the no-values
+     * rule).
      */
     private <T> T call(String what, JdbcCall<T> call) throws IOException {
         Session kept = session(what);

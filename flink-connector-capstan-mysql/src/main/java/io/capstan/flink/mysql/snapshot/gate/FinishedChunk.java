@@ -16,7 +16,10 @@ public record FinishedChunk(ChunkRange range, GtidSet gtidSet) {
         Objects.requireNonNull(gtidSet, "gtidSet");
     }
 
-    /** The range's bounds are key values (Rule 1): {@link ChunkRange#toString()} hides them. */
+    /**
+     * The range's bounds are key values (the no-values rule): {@link ChunkRange#toString()} hides
+     * them.
+     */
     @Override
     public String toString() {
         return "FinishedChunk{" + range + "}";

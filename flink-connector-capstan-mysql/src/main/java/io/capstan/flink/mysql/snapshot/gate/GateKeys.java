@@ -17,7 +17,7 @@ import javax.annotation.Nullable;
 @Internal
 public record GateKeys(@Nullable KeyTuple before, @Nullable KeyTuple after) {
 
-    /** The key tuples' arity only (Rule 1). */
+    /** The key tuples' arity only (the no-values rule). */
     @Override
     public String toString() {
         return "GateKeys{before=" + (before != null) + ", after=" + (after != null) + "}";

@@ -111,7 +111,7 @@ public record GatedChange(
                 : gate.suppress(c.tableId(), image, c.gtid());
     }
 
-    /** The operation and which images pass, never their values (Rule 1). */
+    /** The operation and which images pass, never their values (the no-values rule). */
     @Override
     public String toString() {
         return "GatedChange{"

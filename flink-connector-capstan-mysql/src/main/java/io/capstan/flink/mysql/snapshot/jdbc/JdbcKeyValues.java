@@ -99,7 +99,8 @@ public final class JdbcKeyValues {
         try {
             return readKnownValue(table, c, rs, col);
         } catch (java.time.DateTimeException | IllegalArgumentException e) {
-            // e.g. an invalid date the driver refuses; its message would quote the value (Rule 1).
+            // e.g. an invalid date the driver refuses; its message would quote the value (the
+            // no-values rule).
             throw new SQLException(
                     "table "
                             + table

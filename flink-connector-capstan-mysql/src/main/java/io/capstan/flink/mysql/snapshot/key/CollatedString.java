@@ -11,7 +11,7 @@ import java.util.Objects;
  * parameter when the server compares (chunk reads, boundary queries), and its weight in the
  * column's collation as the server computed it, which is all {@link KeyComparator} compares. Two
  * values the collation holds equal ({@code 'abc'} and {@code 'ABC'} under {@code _ci}) have equal
- * weights and so are one key. By Rule 1, {@link #toString()} shows no value.
+ * weights and so are one key. By the no-values rule, {@link #toString()} shows no value.
  */
 @Internal
 public final class CollatedString {

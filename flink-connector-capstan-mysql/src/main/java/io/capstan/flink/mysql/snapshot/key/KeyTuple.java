@@ -10,8 +10,8 @@ import java.util.Arrays;
  * are shared with the row they were extracted from and must not be mutated.
  *
  * <p>Order and equality are those of a {@link KeyComparator} for the table's {@link ChunkKey};
- * {@link #equals} here is structural and only meant for tests and codec round trips. By Rule 1,
- * {@link #toString()} shows the arity only, never a value.
+ * {@link #equals} here is structural and only meant for tests and codec round trips. By the
+ * no-values rule, {@link #toString()} shows the arity only, never a value.
  */
 @Internal
 public final class KeyTuple {

@@ -45,7 +45,10 @@ public record ChunkPlannerState(
         return mode == Mode.FINISHED;
     }
 
-    /** Identifiers and counts only: the next low and the known maximum are key values (Rule 1). */
+    /**
+     * Identifiers and counts only: the next low and the known maximum are key values (the no-values
+     * rule).
+     */
     @Override
     public String toString() {
         return "ChunkPlannerState{table="

@@ -8,8 +8,8 @@ import java.util.Comparator;
 
 /**
  * A half-open key range {@code [low, high)}; a null {@code low} is open towards the smallest key
- * (the table's first chunk), a null {@code high} towards the largest (its last chunk). By Rule 1
- * {@link #toString()} says only which ends are bounded.
+ * (the table's first chunk), a null {@code high} towards the largest (its last chunk). By the
+ * no-values rule {@link #toString()} says only which ends are bounded.
  *
  * @param low inclusive lower bound, or null when open
  * @param high exclusive upper bound, or null when open

@@ -25,7 +25,10 @@ public record SnapshotChunk(TableId table, int index, ChunkRange range) {
         return table + "#" + index;
     }
 
-    /** The range's bounds are key values (Rule 1): {@link ChunkRange#toString()} hides them. */
+    /**
+     * The range's bounds are key values (the no-values rule): {@link ChunkRange#toString()} hides
+     * them.
+     */
     @Override
     public String toString() {
         return "SnapshotChunk{" + id() + ", " + range + "}";

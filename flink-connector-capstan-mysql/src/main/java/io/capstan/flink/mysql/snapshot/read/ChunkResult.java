@@ -12,7 +12,7 @@ import java.util.Objects;
 /**
  * A chunk read at its exact position: {@code rows} are the chunk's key range as of the transactions
  * in {@code gtidSet} (G), no more and no fewer. Handed to the emitter as one element. {@link
- * #toString()} names the chunk and counts, never a value or boundary (Rule 1).
+ * #toString()} names the chunk and counts, never a value or boundary (the no-values rule).
  */
 @Internal
 public final class ChunkResult {

@@ -10,7 +10,7 @@ import java.util.function.Function;
 /**
  * How long the server keeps binary logs before it purges them on its own, from its global
  * variables: {@code seconds} is 0 when it never purges automatically, and {@code setting} names the
- * variable that decided it (settings may appear in messages, Rule 1).
+ * variable that decided it (settings may appear in messages, the no-values rule).
  *
  * <p>This is the setting, not what is kept: the age of the oldest binary log is not readable over
  * SQL ({@code SHOW BINARY LOGS} lists names and sizes, {@code SHOW BINLOG EVENTS} shows no event

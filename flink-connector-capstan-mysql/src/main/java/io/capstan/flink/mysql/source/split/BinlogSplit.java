@@ -138,7 +138,7 @@ public record BinlogSplit(
 
     @Override
     public String toString() {
-        // Positions and identifiers only (Rule 1).
+        // Positions and identifiers only (the no-values rule).
         return "BinlogSplit{tables="
                 + tables.size()
                 + ", processed="

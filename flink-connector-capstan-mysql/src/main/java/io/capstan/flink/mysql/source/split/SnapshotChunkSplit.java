@@ -73,7 +73,8 @@ public record SnapshotChunkSplit(
 
     @Override
     public String toString() {
-        // Identifiers, positions and counts only (Rule 1): the range's bounds are values.
+        // Identifiers, positions and counts only (the no-values rule): the range's bounds are
+        // values.
         return "SnapshotChunkSplit{"
                 + chunk.id()
                 + (completion == null ? "" : ", " + completion)

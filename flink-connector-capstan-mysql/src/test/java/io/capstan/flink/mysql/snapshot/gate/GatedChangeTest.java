@@ -23,7 +23,10 @@ import java.util.Map;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
-/** The gate's verdict on a row change names the operation and images, never a value (Rule 1). */
+/**
+ * The gate's verdict on a row change names the operation and images, never a value (the no-values
+ * rule).
+ */
 class GatedChangeTest {
 
     @Test

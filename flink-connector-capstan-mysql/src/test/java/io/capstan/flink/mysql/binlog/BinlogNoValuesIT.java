@@ -34,11 +34,11 @@ import static io.capstan.flink.mysql.testing.ConnectorConfigs.connectorConfig;
 import static org.assertj.core.api.Assertions.assertThat;
 
 /**
- * Rule 1: a stream of rows holding a marker, and a DDL whose DEFAULT holds it, with DEBUG logging
- * on for capstan and the binlog library, through a reconnect and a halt: the marker appears in no
- * log line, exception text, metric or toString().
+ * The no-values rule: a stream of rows holding a marker, and a DDL whose DEFAULT holds it, with
+ * DEBUG logging on for capstan and the binlog library, through a reconnect and a halt: the marker
+ * appears in no log line, exception text, metric or toString().
  */
-class BinlogRule1IT {
+class BinlogNoValuesIT {
 
     @RegisterExtension static final MySqlTestDatabase DB = new MySqlTestDatabase();
 
