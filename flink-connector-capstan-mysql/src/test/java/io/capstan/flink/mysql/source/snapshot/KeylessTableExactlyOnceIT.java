@@ -325,38 +325,22 @@ class KeylessTableExactlyOnceIT {
      * a}, and a move of one row to another {@code a} (on {@code zv}, chunked by ranges of {@code
      * a}, often to a chunk read at another position).
      */
-    private static final class KeylessWriter {
+    private static final class KeylessWriter extends Writer {
         private final String table;
         private final Random random;
-        private final AtomicBoolean stop = new AtomicBoolean();
-        private final AtomicReference<Throwable> failure = new AtomicReference<>();
         final AtomicLong transactions = new AtomicLong();
         final AtomicLong twinDeletes = new AtomicLong();
         final AtomicLong moves = new AtomicLong();
-        private Thread thread;
 
         KeylessWriter(String table, long seed) {
+            super("keyless-writer-" + table);
             this.table = table;
             this.random = new Random(seed ^ 0x5eed);
         }
 
-        void start() {
-            thread = new Thread(this::run, "keyless-writer-" + table);
-            thread.setDaemon(true);
-            thread.start();
-        }
-
-        void stop() throws Exception {
-            stop.set(true);
-            thread.join(30_000);
-            if (failure.get() != null) {
-                throw new AssertionError("keyless writer failed", failure.get());
-            }
-        }
-
-        private void run() {
-            try (Connection c = DB.openRootConnection();
-                    PreparedStatement insert =
+        @Override
+        void write(Connection c) throws Exception {
+            try (PreparedStatement insert =
                             c.prepareStatement("INSERT INTO " + table + " VALUES (?, ?, ?)");
                     PreparedStatement twinDelete =
                             c.prepareStatement(
@@ -371,8 +355,7 @@ class KeylessTableExactlyOnceIT {
                                     "UPDATE " + table + " SET a = ? WHERE a = ? LIMIT 1");
                     PreparedStatement delete =
                             c.prepareStatement("DELETE FROM " + table + " WHERE a = ? LIMIT 1")) {
-                c.setAutoCommit(true);
-                while (!stop.get()) {
+                while (running()) {
                     int a = random.nextInt(PAIRS + 500);
                     int op = random.nextInt(10);
                     if (op < 4) {
@@ -399,8 +382,6 @@ class KeylessTableExactlyOnceIT {
                     transactions.incrementAndGet();
                     Thread.sleep(1);
                 }
-            } catch (Throwable t) {
-                failure.set(t);
             }
         }
     }
@@ -409,19 +390,60 @@ class KeylessTableExactlyOnceIT {
      * One writer on {@code mv}: each transaction moves a random row's chunk key column {@code no}
      * above every value so far (and bumps its version), the row's primary key unchanged.
      */
-    private static final class ChunkKeyMover {
+    private static final class ChunkKeyMover extends Writer {
         private final Random random;
-        private final AtomicBoolean stop = new AtomicBoolean();
-        private final AtomicReference<Throwable> failure = new AtomicReference<>();
         final AtomicLong moves = new AtomicLong();
-        private Thread thread;
 
         ChunkKeyMover(long seed) {
+            super("chunk-key-mover");
             this.random = new Random(seed ^ 0x6d76);
         }
 
+        @Override
+        void write(Connection c) throws Exception {
+            long next = 10L * MOVED_ROWS;
+            try (PreparedStatement move =
+                    c.prepareStatement("UPDATE mv SET no = ?, ver = ver + 1 WHERE id = ?")) {
+                while (running()) {
+                    move.setLong(1, ++next);
+                    move.setLong(2, 2L * (1 + random.nextInt(MOVED_ROWS)));
+                    moves.addAndGet(move.executeUpdate());
+                    Thread.sleep(2);
+                }
+            }
+        }
+    }
+
+    /** A writer thread on its own autocommit connection; {@link #stop} reports its failure. */
+    private abstract static class Writer {
+        private final String name;
+        private final AtomicBoolean stop = new AtomicBoolean();
+        private final AtomicReference<Throwable> failure = new AtomicReference<>();
+        private Thread thread;
+
+        Writer(String name) {
+            this.name = name;
+        }
+
+        /** Writes until {@link #running()} turns false. */
+        abstract void write(Connection c) throws Exception;
+
+        boolean running() {
+            return !stop.get();
+        }
+
         void start() {
-            thread = new Thread(this::run, "chunk-key-mover");
+            thread =
+                    new Thread(
+                            () -> {
+                                try (Connection c = DB.openRootConnection()) {
+                                    c.setAutoCommit(true);
+                                    write(c);
+                                } catch (Throwable t) {
+                                    failure.set(t);
+                                }
+                            },
+                            name);
             thread.setDaemon(true);
             thread.start();
         }
@@ -430,25 +452,7 @@ class KeylessTableExactlyOnceIT {
             stop.set(true);
             thread.join(30_000);
             if (failure.get() != null) {
-                throw new AssertionError("chunk key mover failed", failure.get());
-            }
-        }
-
-        private void run() {
-            long next = 10L * MOVED_ROWS;
-            try (Connection c = DB.openRootConnection();
-                    PreparedStatement move =
-                            c.prepareStatement(
-                                    "UPDATE mv SET no = ?, ver = ver + 1 WHERE id = ?")) {
-                c.setAutoCommit(true);
-                while (!stop.get()) {
-                    move.setLong(1, ++next);
-                    move.setLong(2, 2L * (1 + random.nextInt(MOVED_ROWS)));
-                    moves.addAndGet(move.executeUpdate());
-                    Thread.sleep(2);
-                }
-            } catch (Throwable t) {
-                failure.set(t);
+                throw new AssertionError(name + " failed", failure.get());
             }
         }
     }
