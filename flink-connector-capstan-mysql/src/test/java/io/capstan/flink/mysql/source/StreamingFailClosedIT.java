@@ -42,8 +42,8 @@ import static org.assertj.core.api.Assertions.catchThrowable;
 /**
  * Whole jobs (snapshot, then binlog) meeting changes after the snapshot that a deserializer must
  * not pass on silently: a column added FIRST under a declared RowData row type, a TRUNCATE emitted
- * as the JSON envelope's {@code op: "t"}, and a parent's delete that a foreign key cascades into
- * the captured table below the binary log.
+ * as the JSON envelope's {@code op: "t"}, a parent's delete that a foreign key cascades into the
+ * captured table below the binary log, and a row moved between chunks by its chunk key column.
  */
 class StreamingFailClosedIT {
 
@@ -198,5 +198,68 @@ class StreamingFailClosedIT {
                         "`fk_child_parent`",
                         TableId.of(DB.name(), "fk_parent").toString());
         assertThat(out).noneMatch(json -> json.contains("\"op\":\"d\""));
+    }
+
+    /**
+     * A primary key that cannot be a chunk key (DOUBLE) and a UNIQUE chunk key column beside it,
+     * which a writer moves from the first chunk's range to the open end while the (throttled)
+     * snapshot runs: a moved row is in a chunk read before the move and in one read after it, so
+     * the job halts by name instead of showing it twice under one primary key.
+     */
+    @Test
+    void aRowMovedBetweenChunksByAChunkKeyColumnBesideThePrimaryKeyHalts() throws Exception {
+        DB.execute(
+                "CREATE TABLE moved (id DOUBLE PRIMARY KEY, no BIGINT NOT NULL, v INT,"
+                        + " UNIQUE INDEX (no))",
+                "SET SESSION cte_max_recursion_depth = 10000",
+                "INSERT INTO moved WITH RECURSIVE n (i) AS (SELECT 1 UNION ALL SELECT i + 1 FROM n"
+                        + " WHERE i < 3000) SELECT i + 0.5, i, 0 FROM n");
+        CapstanMySqlSource<String> source =
+                CapstanMySqlSource.<String>builder()
+                        .hostname(DB.server().host())
+                        .port(DB.server().port())
+                        .username(DB.server().connectorAccount().username())
+                        .password(DB.server().connectorAccount().password())
+                        .tableList(DB.name() + ".moved")
+                        .serverId(ThreadLocalRandom.current().nextLong(100_000, 200_000))
+                        .startupOptions(StartupOptions.initial())
+                        .deserializer(new JsonDebeziumDeserializer())
+                        .chunkKeyColumn("no")
+                        .chunkSize(200)
+                        .snapshotMaxRowsPerSecond(1_000)
+                        .build();
+        AtomicBoolean writing = new AtomicBoolean(true);
+        CompletableFuture<Void> writer =
+                CompletableFuture.runAsync(
+                        () -> {
+                            for (long next = 1_000_000; writing.get(); next++) {
+                                DB.execute(
+                                        "UPDATE moved SET no = " + next + " ORDER BY no LIMIT 1");
+                                LockSupport.parkNanos(10_000_000L);
+                            }
+                        });
+        Throwable failure;
+        try (CloseableIterator<String> it =
+                env().fromSource(source, WatermarkStrategy.noWatermarks(), "moved")
+                        .executeAndCollect()) {
+            CompletableFuture<Void> drained =
+                    CompletableFuture.runAsync(
+                            () -> {
+                                while (it.hasNext()) {
+                                    it.next();
+                                }
+                            });
+            failure = catchThrowable(() -> drained.get(90, TimeUnit.SECONDS));
+        } finally {
+            writing.set(false);
+            writer.get(30, TimeUnit.SECONDS);
+        }
+        Optional<CapstanHaltException> halt =
+                ExceptionUtils.findThrowable(failure, CapstanHaltException.class);
+        assertThat(halt).as(String.valueOf(failure)).isPresent();
+        assertThat(halt.get().reason()).isEqualTo(HaltReason.ROW_MOVED_BETWEEN_CHUNKS);
+        assertThat(halt.get().getMessage())
+                .contains(TableId.of(DB.name(), "moved").toString(), "column no")
+                .doesNotContain("1000000");
     }
 }
