@@ -11,8 +11,8 @@ import java.time.format.DateTimeFormatter;
 import java.util.Locale;
 
 /**
- * The run's entry for docs/performance.md: a dated heading, the machine, load, server and data that
- * the figures were measured on, then the result table.
+ * The run's entry for docs/benchmark-record.md: a dated heading, the machine, load, server and data
+ * that the figures were measured on, then the result table.
  */
 final class PerformanceEntry {
 
@@ -28,7 +28,7 @@ final class PerformanceEntry {
             ChangeWorkload.Totals totals,
             ResultTable results) {
         StringBuilder e = new StringBuilder();
-        e.append("#### ")
+        e.append("### ")
                 .append(
                         ZonedDateTime.now(ZoneOffset.UTC)
                                 .format(DateTimeFormatter.ofPattern("yyyy-MM-dd HH:mm 'UTC'")))
