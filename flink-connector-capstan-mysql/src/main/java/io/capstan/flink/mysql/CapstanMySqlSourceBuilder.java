@@ -162,6 +162,17 @@ public final class CapstanMySqlSourceBuilder<T> {
         return set(PORT, port);
     }
 
+    /**
+     * Options {@code scan.snapshot.hostname} and {@code scan.snapshot.port}: plan and read the
+     * snapshot's chunks on this GTID replica of the server (its brief lock blocks only the
+     * replica's applier); the binlog and the handoff stay on {@link #hostname}/{@link #port}. Same
+     * account, TLS mode and driver properties. Default: unset, the snapshot reads the server.
+     */
+    public CapstanMySqlSourceBuilder<T> snapshotServer(String hostname, int port) {
+        set(SCAN_SNAPSHOT_HOSTNAME, hostname);
+        return set(SCAN_SNAPSHOT_PORT, port);
+    }
+
     /** Option {@code username}: the connector user (required); see docs for its privileges. */
     public CapstanMySqlSourceBuilder<T> username(String username) {
         return set(USERNAME, username);
