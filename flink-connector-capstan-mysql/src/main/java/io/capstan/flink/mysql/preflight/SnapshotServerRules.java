@@ -38,10 +38,12 @@ public final class SnapshotServerRules {
      * Every reason the replica is unsafe to read the snapshot on, all at once.
      *
      * @param primaryExecuted the primary's {@code gtid_executed}, read after {@code replica}
+     * @param primaryPurged the primary's {@code gtid_purged}, read with {@code primaryExecuted}
      */
     public static List<PreflightFailure> check(
             ServerFacts replica,
             GtidSet primaryExecuted,
+            GtidSet primaryPurged,
             String primaryAddress,
             Collection<TableId> tables) {
         List<PreflightFailure> failures = new ArrayList<>();
@@ -63,8 +65,9 @@ public final class SnapshotServerRules {
                                     + ";"
                                     + REMOVE_OPTION));
         }
-        diverged(replica.variable("gtid_executed").orElse(""), primaryExecuted, primaryAddress)
-                .ifPresent(failures::add);
+        String executed = replica.variable("gtid_executed").orElse("");
+        diverged(executed, primaryExecuted, primaryAddress).ifPresent(failures::add);
+        behindPurged(executed, primaryPurged, primaryAddress).ifPresent(failures::add);
         checkTablePrivileges(replica.privileges(), tables, failures);
         return failures;
     }
@@ -107,6 +110,41 @@ public final class SnapshotServerRules {
                                 + primaryAddress
                                 + " that executed no transaction of its own (rebuild it from"
                                 + " the primary);"
+                                + REMOVE_OPTION));
+    }
+
+    /**
+     * A replica that has not applied transactions the primary already purged from its binary log
+     * would give chunk positions the handoff cannot stream on from ({@code data_gap} at the end of
+     * the snapshot): refused before anything is read.
+     */
+    static Optional<PreflightFailure> behindPurged(
+            String replicaExecuted, GtidSet primaryPurged, String primaryAddress) {
+        GtidSet missing;
+        try {
+            missing =
+                    primaryPurged.subtract(GtidSet.parse(replicaExecuted.replace("\n", "").trim()));
+        } catch (IllegalArgumentException e) {
+            return Optional.empty(); // reported by diverged()
+        }
+        if (missing.isEmpty()) {
+            return Optional.empty();
+        }
+        return Optional.of(
+                new PreflightFailure(
+                        HaltReason.DATA_GAP,
+                        "gtid_executed",
+                        "lacks "
+                                + missing.transactionCount()
+                                + " transaction(s) the primary "
+                                + primaryAddress
+                                + " already purged from its binary log ("
+                                + missing
+                                + "): the replica lags too far (replication stopped?), and the"
+                                + " handoff could not stream on from its chunks' positions",
+                        "let the replica catch up (START SLAVE / START REPLICA; SHOW REPLICA STATUS"
+                                + " shows the lag), keep the primary's binlog longer"
+                                + " (binlog_expire_logs_seconds);"
                                 + REMOVE_OPTION));
     }
 

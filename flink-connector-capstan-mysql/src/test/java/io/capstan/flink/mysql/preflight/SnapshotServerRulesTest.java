@@ -38,8 +38,10 @@ class SnapshotServerRulesTest {
                 true);
     }
 
+    private static final GtidSet PURGED = GtidSet.parse(PRIMARY_UUID + ":1-30");
+
     private static List<PreflightFailure> check(ServerFacts facts) {
-        return SnapshotServerRules.check(facts, PRIMARY, "primary:3306", List.of(ORDERS));
+        return SnapshotServerRules.check(facts, PRIMARY, PURGED, "primary:3306", List.of(ORDERS));
     }
 
     @Test
@@ -72,9 +74,31 @@ class SnapshotServerRulesTest {
     }
 
     @Test
+    void aReplicaLackingTransactionsThePrimaryPurgedIsRefusedAsADataGap() {
+        List<PreflightFailure> failures =
+                check(
+                        replica(
+                                "ON",
+                                PRIMARY_UUID + ":1-20",
+                                "GRANT SELECT, LOCK TABLES ON *.* TO `capstan`@`%`"));
+        assertThat(failures)
+                .singleElement()
+                .satisfies(
+                        f -> {
+                            assertThat(f.reason()).isEqualTo(HaltReason.DATA_GAP);
+                            assertThat(f.found()).contains(PRIMARY_UUID + ":21-30", "purged");
+                            assertThat(f.remedy()).contains("catch up");
+                        });
+    }
+
+    @Test
     void gtidsOffAndMissingGrantsAreEachNamedWithTheirRemedy() {
         List<PreflightFailure> failures =
-                check(replica("OFF", "", "GRANT SELECT ON `other`.* TO `capstan`@`%`"));
+                check(
+                        replica(
+                                "OFF",
+                                PRIMARY_UUID + ":1-50",
+                                "GRANT SELECT ON `other`.* TO `capstan`@`%`"));
         assertThat(failures)
                 .extracting(PreflightFailure::reason)
                 .containsExactly(

@@ -1,5 +1,6 @@
 package io.capstan.flink.mysql.source.enumerator;
 
+import io.capstan.flink.mysql.binlog.ServerGtidState;
 import io.capstan.flink.mysql.gtid.GtidSet;
 import io.capstan.flink.mysql.preflight.CaptureScope;
 import io.capstan.flink.mysql.preflight.ForeignKeyNotice;
@@ -119,9 +120,14 @@ public final class JdbcSnapshotPlanning implements SnapshotPlanning {
     private void checkReplica(List<TableId> tables) throws Exception {
         ServerFacts facts = replica.serverFacts();
         // after the replica's set: a replica in step with the primary is then contained
-        GtidSet primaryExecuted = mysql.gtidExecuted();
+        ServerGtidState primary = mysql.gtidState();
         List<PreflightFailure> failures =
-                SnapshotServerRules.check(facts, primaryExecuted, mysql.serverAddress(), tables);
+                SnapshotServerRules.check(
+                        facts,
+                        primary.latest().processed(),
+                        primary.earliest().processed(),
+                        mysql.serverAddress(),
+                        tables);
         if (!failures.isEmpty()) {
             throw new PreflightException(replica.serverAddress(), failures);
         }
