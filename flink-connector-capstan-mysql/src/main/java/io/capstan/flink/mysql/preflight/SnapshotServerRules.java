@@ -114,6 +114,28 @@ public final class SnapshotServerRules {
     }
 
     /**
+     * A warning when the replica takes writes of its own: one with a GTID is caught as divergence,
+     * but one without (written with {@code sql_log_bin = 0}, or with the binary log off) cannot be
+     * told from the primary's data. Empty when it is {@code super_read_only}.
+     */
+    public static Optional<String> writableWarning(ServerFacts replica, String replicaAddress) {
+        boolean superReadOnly =
+                replica.variable("super_read_only")
+                        .map(v -> v.trim().equalsIgnoreCase("ON") || v.trim().equals("1"))
+                        .orElse(false);
+        if (superReadOnly) {
+            return Optional.empty();
+        }
+        return Optional.of(
+                "The snapshot's replica "
+                        + replicaAddress
+                        + " is not super_read_only: a write made on it with a GTID halts the job"
+                        + " (snapshot_server_diverged), one without (sql_log_bin = 0, or the"
+                        + " binary log off) would go unnoticed into the chunks. Consider SET"
+                        + " PERSIST super_read_only = ON on it.");
+    }
+
+    /**
      * A replica that has not applied transactions the primary already purged from its binary log
      * would give chunk positions the handoff cannot stream on from ({@code data_gap} at the end of
      * the snapshot): refused before anything is read.

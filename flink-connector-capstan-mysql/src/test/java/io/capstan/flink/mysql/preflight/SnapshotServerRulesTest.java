@@ -112,6 +112,17 @@ class SnapshotServerRulesTest {
     }
 
     @Test
+    void aWritableReplicaIsWarnedAboutAndASuperReadOnlyOneIsNot() {
+        ServerFacts writable = replica("ON", PRIMARY_UUID + ":1-40", "GRANT SELECT ON *.* TO x");
+        assertThat(SnapshotServerRules.writableWarning(writable, "replica:3306"))
+                .hasValueSatisfying(w -> assertThat(w).contains("replica:3306", "super_read_only"));
+        Map<String, String> v = new HashMap<>(writable.variables());
+        v.put("super_read_only", "ON");
+        ServerFacts locked = new ServerFacts(writable.version(), v, writable.privileges(), true);
+        assertThat(SnapshotServerRules.writableWarning(locked, "replica:3306")).isEmpty();
+    }
+
+    @Test
     void aChunkPositionWithinThePrimarysSetPasses() {
         SnapshotServerRules.requireContained(
                 "shop.orders#3",

@@ -131,6 +131,7 @@ public final class JdbcSnapshotPlanning implements SnapshotPlanning {
         if (!failures.isEmpty()) {
             throw new PreflightException(replica.serverAddress(), failures);
         }
+        SnapshotServerRules.writableWarning(facts, replica.serverAddress()).ifPresent(LOG::warn);
         LOG.info(
                 "The snapshot's chunks are planned and read on the replica {}; the binlog and the"
                         + " handoff on {}",
