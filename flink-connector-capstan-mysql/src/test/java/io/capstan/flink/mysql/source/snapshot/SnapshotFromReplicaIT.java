@@ -46,9 +46,9 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
  * handoff stay on the primary: writers on the primary throughout, parallelism 2, one failure
  * injected during the snapshot and one during the stream; the output is exactly once and equals the
  * primary, and the primary's general log shows no {@code LOCK TABLES} and no chunk {@code SELECT}
- * of the connector (the replica's shows both). A transaction written on the replica directly halts
- * the job with {@code snapshot_server_diverged}: mid-snapshot at the next chunk, and before
- * anything is read for a new job.
+ * of the connector (the replica, super_read_only, shows both). A transaction written on the replica
+ * directly halts the job with {@code snapshot_server_diverged}: mid-snapshot at the next chunk, and
+ * before anything is read for a new job.
  */
 @TestMethodOrder(MethodOrderer.OrderAnnotation.class)
 class SnapshotFromReplicaIT {
@@ -66,6 +66,8 @@ class SnapshotFromReplicaIT {
             primary = MySqlServer.startEmbedded(ServerOptions.defaults());
             replica = MySqlServer.startEmbedded(ServerOptions.defaults());
             ReplicationSetup.start(primary, replica);
+            // as a replica should run: the brief lock is a read lock, which super_read_only allows
+            replica.executeAsRoot("SET GLOBAL super_read_only = ON");
         }
         return primary;
     }
@@ -196,7 +198,8 @@ class SnapshotFromReplicaIT {
         // slow enough that most chunks are read after the replica diverged
         JobClient job = startThrottledJob("dv");
         SourceJobs.await("the first chunks", WAIT, () -> FailInPhases.distinctReads() >= 500);
-        replica.executeAsRoot("CREATE DATABASE errant_on_replica");
+        replica.executeAsRoot(
+                "SET GLOBAL super_read_only = OFF", "CREATE DATABASE errant_on_replica");
         assertHalts(job, "[snapshot_server_diverged]", "chunk ", replica.serverUuid() + ":1");
         assertThat(FailInPhases.distinctReads()).as("reads before the halt").isLessThan(20_000);
 
