@@ -181,6 +181,24 @@ public final class CapstanMySqlOptions {
                                     + " before the job halts (lock_wait_budget_exhausted); at least"
                                     + " scan.snapshot.lock-wait.timeout.");
 
+    public static final ConfigOption<String> SCAN_SNAPSHOT_HOSTNAME =
+            ConfigOptions.key("scan.snapshot.hostname")
+                    .stringType()
+                    .noDefaultValue()
+                    .withDescription(
+                            "Host name or address of a GTID replica of the server on which the"
+                                    + " snapshot's chunks are planned and read (brief lock and"
+                                    + " rows there); the binlog and the handoff stay on 'hostname'."
+                                    + " Same user, password and TLS. Default: unset, the snapshot"
+                                    + " reads the server at 'hostname'.");
+
+    public static final ConfigOption<Integer> SCAN_SNAPSHOT_PORT =
+            ConfigOptions.key("scan.snapshot.port")
+                    .intType()
+                    .noDefaultValue()
+                    .withDescription(
+                            "TCP port of scan.snapshot.hostname, 1..65535. Default: 'port'.");
+
     public static final ConfigOption<Duration> SCAN_SNAPSHOT_BINLOG_RETENTION_CHECK_INTERVAL =
             ConfigOptions.key("scan.snapshot.binlog-retention-check.interval")
                     .durationType()

@@ -106,7 +106,10 @@ public final class CapstanMySqlSource<T>
         return new CapstanEnumerator(
                 context,
                 config.startupOptions().mode(),
-                new JdbcSnapshotPlanning(config, proxies.jdbc()),
+                new JdbcSnapshotPlanning(
+                        config,
+                        proxies.jdbc(),
+                        config.snapshotServer().isPresent() ? proxies.snapshotJdbc() : null),
                 new JdbcBinlogSplitPlanner(config, proxies.jdbc()),
                 state,
                 config.binlogRetentionCheckInterval());

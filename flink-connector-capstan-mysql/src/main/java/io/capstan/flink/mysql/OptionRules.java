@@ -83,6 +83,36 @@ public final class OptionRules {
         return value;
     }
 
+    /**
+     * {@code scan.snapshot.hostname} / {@code scan.snapshot.port}: a port needs a host name; an
+     * unset port is the main {@code port}.
+     *
+     * @return the replica's host name (trimmed) and port, or empty when neither is set
+     */
+    public static Optional<Map.Entry<String, Integer>> snapshotServer(
+            Optional<String> hostname, Optional<Integer> port, int mainPort) {
+        if (hostname.isEmpty()) {
+            if (port.isPresent()) {
+                throw invalid(
+                        SCAN_SNAPSHOT_PORT,
+                        "it is set without '"
+                                + SCAN_SNAPSHOT_HOSTNAME.key()
+                                + "'; set the replica's host name too, or remove it.");
+            }
+            return Optional.empty();
+        }
+        if (hostname.get().isBlank()) {
+            throw invalid(
+                    SCAN_SNAPSHOT_HOSTNAME,
+                    "it is empty; give the replica's host name or address, or remove the option.");
+        }
+        int p = port.orElse(mainPort);
+        if (p < 1 || p > 65535) {
+            throw invalid(SCAN_SNAPSHOT_PORT, "it must be in 1..65535, was " + p + ".");
+        }
+        return Optional.of(Map.entry(hostname.get().trim(), p));
+    }
+
     public static int connectMaxRetries(int value) {
         if (value < 0) {
             throw invalid(CONNECT_MAX_RETRIES, "it must be >= 0, was " + value + ".");

@@ -39,7 +39,9 @@ public final class ServerFacts {
                     // the binlog retention the snapshot's duration is weighed against
                     "binlog_expire_logs_seconds",
                     "expire_logs_days",
-                    "binlog_expire_logs_auto_purge");
+                    "binlog_expire_logs_auto_purge",
+                    // the snapshot's replica: writes made on it are caught only with a GTID
+                    "super_read_only");
 
     private final ServerVersion version;
     private final Map<String, String> variables;

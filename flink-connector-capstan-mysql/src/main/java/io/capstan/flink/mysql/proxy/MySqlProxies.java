@@ -20,6 +20,14 @@ public interface MySqlProxies {
     JdbcProxy jdbc();
 
     /**
+     * A new JDBC proxy for reading chunks and their tables' schemas: on the snapshot's replica when
+     * one is configured, else the same as {@link #jdbc()}.
+     */
+    default JdbcProxy snapshotJdbc() {
+        return jdbc();
+    }
+
+    /**
      * A binlog stream, not yet started, of {@code tables} from {@code start}, streaming on as it
      * began ({@code origin}, kept in the split's state; the configured start mode is not read);
      * {@code ddlObserver} sees each DDL statement in the stream before the rows after it.

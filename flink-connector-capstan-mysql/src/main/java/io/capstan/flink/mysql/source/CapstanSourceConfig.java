@@ -11,11 +11,14 @@ import io.capstan.flink.mysql.snapshot.read.SnapshotReadOptions;
 import org.apache.flink.annotation.Internal;
 import org.apache.flink.configuration.ReadableConfig;
 
+import javax.annotation.Nullable;
+
 import java.io.Serializable;
 import java.time.Duration;
 import java.util.Collection;
 import java.util.Map;
 import java.util.Objects;
+import java.util.Optional;
 import java.util.TreeMap;
 import java.util.concurrent.ThreadLocalRandom;
 
@@ -53,6 +56,8 @@ public final class CapstanSourceConfig implements Serializable {
     private final boolean onlineSchemaChanges;
     // DataStream only (builder's includeSchemaChanges): set on a copy, see withSchemaChangeEvents
     private boolean schemaChangeEvents;
+    // scan.snapshot.hostname/port: set on a copy, see withSnapshotServer; null: the main server
+    @Nullable private SnapshotServer snapshotServer;
 
     public CapstanSourceConfig(
             MySqlConnectionConfig connection,
@@ -259,20 +264,47 @@ public final class CapstanSourceConfig implements Serializable {
                                 options.get(SCAN_SNAPSHOT_MAX_ROWS_PER_SECOND),
                                 options.get(SCAN_SNAPSHOT_MAX_CONCURRENT_CHUNK_READS)));
 
-        return new CapstanSourceConfig(
-                connection,
-                tables,
-                serverId,
-                startup,
-                queueCapacity,
-                reconnectBackoff,
-                reconnectBudget,
-                snapshot,
-                OptionRules.truncateHandling(options.get(BINLOG_TRUNCATE_HANDLING)),
-                options.get(SCAN_SNAPSHOT_BINLOG_RETENTION_CHECK_INTERVAL),
-                options.get(BINLOG_XA_MAX_PENDING_ROWS),
-                options.get(SCAN_NEWLY_ADDED_TABLE_ENABLED),
-                options.get(SCAN_PARSE_ONLINE_SCHEMA_CHANGES_ENABLED));
+        CapstanSourceConfig config =
+                new CapstanSourceConfig(
+                        connection,
+                        tables,
+                        serverId,
+                        startup,
+                        queueCapacity,
+                        reconnectBackoff,
+                        reconnectBudget,
+                        snapshot,
+                        OptionRules.truncateHandling(options.get(BINLOG_TRUNCATE_HANDLING)),
+                        options.get(SCAN_SNAPSHOT_BINLOG_RETENTION_CHECK_INTERVAL),
+                        options.get(BINLOG_XA_MAX_PENDING_ROWS),
+                        options.get(SCAN_NEWLY_ADDED_TABLE_ENABLED),
+                        options.get(SCAN_PARSE_ONLINE_SCHEMA_CHANGES_ENABLED));
+        return OptionRules.snapshotServer(
+                        options.getOptional(SCAN_SNAPSHOT_HOSTNAME),
+                        options.getOptional(SCAN_SNAPSHOT_PORT),
+                        connection.port())
+                .map(e -> config.withSnapshotServer(new SnapshotServer(e.getKey(), e.getValue())))
+                .orElse(config);
+    }
+
+    /**
+     * This configuration planning and reading the snapshot's chunks on {@code server}, a GTID
+     * replica of the main server (which keeps the binlog and the handoff).
+     */
+    public CapstanSourceConfig withSnapshotServer(SnapshotServer server) {
+        CapstanSourceConfig copy = withSnapshot(snapshot);
+        copy.snapshotServer = Objects.requireNonNull(server, "server");
+        return copy;
+    }
+
+    /** The replica the snapshot's chunks are planned and read on, if not the main server. */
+    public Optional<SnapshotServer> snapshotServer() {
+        return Optional.ofNullable(snapshotServer);
+    }
+
+    /** The connection to {@link #snapshotServer()}, if set: the main one at its address. */
+    public Optional<MySqlConnectionConfig> snapshotConnection() {
+        return snapshotServer().map(s -> s.connection(connection));
     }
 
     /** This configuration reading only {@code columns} in the snapshot (chunk keys are added). */
@@ -306,6 +338,7 @@ public final class CapstanSourceConfig implements Serializable {
     private CapstanSourceConfig withSnapshot(SnapshotOptions changed) {
         CapstanSourceConfig copy = copyWith(changed);
         copy.schemaChangeEvents = schemaChangeEvents;
+        copy.snapshotServer = snapshotServer;
         return copy;
     }
 
@@ -418,7 +451,8 @@ public final class CapstanSourceConfig implements Serializable {
                 && xaMaxPendingRows == that.xaMaxPendingRows
                 && newlyAddedTables == that.newlyAddedTables
                 && onlineSchemaChanges == that.onlineSchemaChanges
-                && schemaChangeEvents == that.schemaChangeEvents;
+                && schemaChangeEvents == that.schemaChangeEvents
+                && Objects.equals(snapshotServer, that.snapshotServer);
     }
 
     @Override
@@ -437,7 +471,8 @@ public final class CapstanSourceConfig implements Serializable {
                 xaMaxPendingRows,
                 newlyAddedTables,
                 onlineSchemaChanges,
-                schemaChangeEvents);
+                schemaChangeEvents,
+                snapshotServer);
     }
 
     @Override
@@ -469,6 +504,8 @@ public final class CapstanSourceConfig implements Serializable {
                 + onlineSchemaChanges
                 + ", schemaChangeEvents="
                 + schemaChangeEvents
+                + ", snapshotServer="
+                + snapshotServer
                 + ", "
                 + snapshot
                 + "}";

@@ -3,6 +3,7 @@ package io.capstan.flink.mysql.source;
 import io.capstan.flink.mysql.CapstanMySqlOptions;
 import io.capstan.flink.mysql.CapstanMySqlSource;
 import io.capstan.flink.mysql.StartupOptions;
+import io.capstan.flink.mysql.connect.MySqlConnectionConfig;
 import io.capstan.flink.mysql.connect.SslMode;
 import io.capstan.flink.mysql.deserializer.JsonDebeziumDeserializer;
 import io.capstan.flink.mysql.schema.TableId;
@@ -281,6 +282,8 @@ class CapstanSourceConfigValidateTest {
                 "binlog.queue.capacity; 15; 'binlog.queue.capacity': it must be >= 16",
                 "ssl.mode; on; 'disabled', 'preferred', 'required', 'verify-ca', 'verify-identity'",
                 "hostname; ' '; 'hostname': it is empty",
+                "scan.snapshot.hostname; ' '; 'scan.snapshot.hostname': it is empty",
+                "scan.snapshot.port; 3307; 'scan.snapshot.port': it is set without 'scan.snapshot.hostname'",
                 "username; ' '; 'username': it is empty",
             })
     void eachRefusalNamesTheOptionAndWhatIsValid(String key, String value, String message) {
@@ -288,6 +291,66 @@ class CapstanSourceConfigValidateTest {
                 .isInstanceOf(IllegalArgumentException.class)
                 .hasMessageContaining(message)
                 .hasMessageNotContaining(PASSWORD);
+    }
+
+    @Test
+    void theSnapshotServerTakesTheMainAccountTlsAndPortUnlessItsPortIsSet() {
+        CapstanSourceConfig fromText =
+                validate(
+                        text(
+                                Map.of(
+                                        "port", "3307",
+                                        "ssl.mode", "required",
+                                        "server-id", "5401",
+                                        "scan.snapshot.hostname", " replica.example.com ")),
+                        SHOP);
+        CapstanSourceConfig fromBuilder =
+                CapstanMySqlSource.<String>builder()
+                        .hostname("db.example.com")
+                        .port(3307)
+                        .username("capstan")
+                        .password(PASSWORD)
+                        .databaseList("shop")
+                        .serverId(5401)
+                        .sslMode(SslMode.REQUIRED)
+                        .snapshotServer("replica.example.com", 3307)
+                        .deserializer(new JsonDebeziumDeserializer())
+                        .build()
+                        .config();
+        assertSame(fromText, fromBuilder);
+        MySqlConnectionConfig replica = fromText.snapshotConnection().orElseThrow();
+        assertThat(replica.address()).isEqualTo("replica.example.com:3307");
+        assertThat(replica.username()).isEqualTo("capstan");
+        assertThat(replica.password()).isEqualTo(PASSWORD);
+        assertThat(replica.sslMode()).isEqualTo(SslMode.REQUIRED);
+        assertThat(fromText.connection().address()).isEqualTo("db.example.com:3307");
+        assertThat(fromText.toString())
+                .contains("snapshotServer=replica.example.com:3307")
+                .doesNotContain(PASSWORD);
+        // carried through the copies the SQL connector and the builder make
+        assertThat(fromText.withSnapshotColumns(List.of("id")).snapshotServer())
+                .contains(new SnapshotServer("replica.example.com", 3307));
+
+        CapstanSourceConfig otherPort =
+                validate(
+                        text(
+                                Map.of(
+                                        "port", "3307",
+                                        "ssl.mode", "required",
+                                        "server-id", "5401",
+                                        "scan.snapshot.hostname", "replica.example.com",
+                                        "scan.snapshot.port", "3308")),
+                        SHOP);
+        assertThat(otherPort.snapshotConnection().orElseThrow().address())
+                .isEqualTo("replica.example.com:3308");
+        assertThat(otherPort).isNotEqualTo(fromText);
+
+        CapstanSourceConfig none =
+                validate(
+                        text(Map.of("port", "3307", "ssl.mode", "required", "server-id", "5401")),
+                        SHOP);
+        assertThat(none.snapshotConnection()).isEmpty();
+        assertThat(none).isNotEqualTo(fromText);
     }
 
     @Test

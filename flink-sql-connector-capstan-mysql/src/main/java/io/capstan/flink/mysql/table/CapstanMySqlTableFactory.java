@@ -83,6 +83,8 @@ public final class CapstanMySqlTableFactory implements DynamicTableSourceFactory
         options.add(SCAN_INCREMENTAL_SNAPSHOT_CHUNK_KEY_COLUMN);
         options.add(SCAN_SNAPSHOT_LOCK_WAIT_TIMEOUT);
         options.add(SCAN_SNAPSHOT_LOCK_WAIT_BUDGET);
+        options.add(SCAN_SNAPSHOT_HOSTNAME);
+        options.add(SCAN_SNAPSHOT_PORT);
         options.add(SCAN_SNAPSHOT_BINLOG_RETENTION_CHECK_INTERVAL);
         options.add(SCAN_NEWLY_ADDED_TABLE_ENABLED);
         options.add(SCAN_PARSE_ONLINE_SCHEMA_CHANGES_ENABLED);

@@ -19,11 +19,13 @@ import static io.capstan.flink.mysql.CapstanMySqlOptions.SCAN_INCREMENTAL_SNAPSH
 import static io.capstan.flink.mysql.CapstanMySqlOptions.SCAN_INCREMENTAL_SNAPSHOT_CHUNK_SIZE;
 import static io.capstan.flink.mysql.CapstanMySqlOptions.SCAN_SNAPSHOT_BINLOG_RETENTION_CHECK_INTERVAL;
 import static io.capstan.flink.mysql.CapstanMySqlOptions.SCAN_SNAPSHOT_FETCH_SIZE;
+import static io.capstan.flink.mysql.CapstanMySqlOptions.SCAN_SNAPSHOT_HOSTNAME;
 import static io.capstan.flink.mysql.CapstanMySqlOptions.SCAN_SNAPSHOT_KEYLESS_TABLE_MAX_ROWS;
 import static io.capstan.flink.mysql.CapstanMySqlOptions.SCAN_SNAPSHOT_LOCK_WAIT_BUDGET;
 import static io.capstan.flink.mysql.CapstanMySqlOptions.SCAN_SNAPSHOT_LOCK_WAIT_TIMEOUT;
 import static io.capstan.flink.mysql.CapstanMySqlOptions.SCAN_SNAPSHOT_MAX_CONCURRENT_CHUNK_READS;
 import static io.capstan.flink.mysql.CapstanMySqlOptions.SCAN_SNAPSHOT_MAX_ROWS_PER_SECOND;
+import static io.capstan.flink.mysql.CapstanMySqlOptions.SCAN_SNAPSHOT_PORT;
 import static io.capstan.flink.mysql.CapstanMySqlOptions.SCAN_STARTUP_SPECIFIC_OFFSET_GTID_SET;
 import static io.capstan.flink.mysql.CapstanMySqlOptions.SCAN_STARTUP_TIMESTAMP_MILLIS;
 
@@ -44,7 +46,9 @@ final class ModeScopedOptions {
                     SCAN_SNAPSHOT_MAX_ROWS_PER_SECOND,
                     SCAN_SNAPSHOT_MAX_CONCURRENT_CHUNK_READS,
                     SCAN_SNAPSHOT_LOCK_WAIT_TIMEOUT,
-                    SCAN_SNAPSHOT_LOCK_WAIT_BUDGET);
+                    SCAN_SNAPSHOT_LOCK_WAIT_BUDGET,
+                    SCAN_SNAPSHOT_HOSTNAME,
+                    SCAN_SNAPSHOT_PORT);
 
     /** Options that only 'initial' uses: the snapshot's handoff to the binlog. */
     static final List<ConfigOption<?>> INITIAL_ONLY =

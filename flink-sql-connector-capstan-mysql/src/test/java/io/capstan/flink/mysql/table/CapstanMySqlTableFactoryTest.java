@@ -218,6 +218,45 @@ class CapstanMySqlTableFactoryTest {
     }
 
     @Test
+    void theSnapshotServerOptionsReachTheSourceAndAreCheckedByName() {
+        CapstanSourceConfig set =
+                ((CapstanMySqlTableSource)
+                                create(
+                                        options(
+                                                o -> {
+                                                    o.put("scan.startup.mode", "initial");
+                                                    o.put(
+                                                            "scan.snapshot.hostname",
+                                                            "replica.internal");
+                                                    o.put("scan.snapshot.port", "3307");
+                                                })))
+                        .createSource(ROWS)
+                        .config();
+        assertThat(set.snapshotConnection().orElseThrow().address())
+                .isEqualTo("replica.internal:3307");
+        assertThat(set.snapshotConnection().orElseThrow().username())
+                .isEqualTo(set.connection().username());
+        CapstanSourceConfig defaults =
+                ((CapstanMySqlTableSource) create(validOptions())).createSource(ROWS).config();
+        assertThat(defaults.snapshotServer()).isEmpty();
+        assertThat(
+                        failure(
+                                o -> {
+                                    o.put("scan.startup.mode", "initial");
+                                    o.put("scan.snapshot.port", "3307");
+                                }))
+                .contains("'scan.snapshot.port'", "scan.snapshot.hostname");
+        assertThat(
+                        failure(
+                                o -> {
+                                    o.put("scan.startup.mode", "snapshot");
+                                    o.put("scan.snapshot.hostname", "replica.internal");
+                                    o.put("scan.snapshot.port", "0");
+                                }))
+                .contains("'scan.snapshot.port'", "1..65535");
+    }
+
+    @Test
     void reconnectOptionsReachTheSourceAndDefaultAsTheDataStreamBuilder() {
         CapstanSourceConfig set =
                 ((CapstanMySqlTableSource)
@@ -509,6 +548,7 @@ class CapstanMySqlTableFactoryTest {
                         Map.entry("scan.incremental.snapshot.chunk.key-column", "customer_id"),
                         Map.entry("scan.snapshot.lock-wait.timeout", "2 s"),
                         Map.entry("scan.snapshot.lock-wait.budget", "5 min"),
+                        Map.entry("scan.snapshot.hostname", "replica.internal"),
                         Map.entry("connect.timeout", "10 s"),
                         Map.entry("ssl.mode", "required"),
                         Map.entry("binlog.reconnect.backoff", "1 s"),

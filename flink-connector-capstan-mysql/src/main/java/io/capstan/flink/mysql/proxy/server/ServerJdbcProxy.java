@@ -53,6 +53,10 @@ public final class ServerJdbcProxy implements JdbcProxy {
     private record Session(Connection connection, JdbcBoundaryQueries boundaries) {}
 
     private final MySqlConnectionConfig config;
+
+    /** The primary when {@link #config} is the snapshot's replica; null otherwise. */
+    @Nullable private final MySqlConnectionConfig primary;
+
     @Nullable private volatile Session session;
     private volatile long lastUsedNanos;
 
@@ -63,7 +67,16 @@ public final class ServerJdbcProxy implements JdbcProxy {
     private volatile boolean aborted;
 
     public ServerJdbcProxy(MySqlConnectionConfig config) {
-        this.config = config;
+        this(config, null);
+    }
+
+    /**
+     * On the snapshot's replica at {@code replica}: its chunk sessions check each chunk's G against
+     * {@code primary} ({@link ReplicaChunkSession}).
+     */
+    public ServerJdbcProxy(MySqlConnectionConfig replica, @Nullable MySqlConnectionConfig primary) {
+        this.config = replica;
+        this.primary = primary;
     }
 
     @Override
@@ -177,7 +190,13 @@ public final class ServerJdbcProxy implements JdbcProxy {
 
     @Override
     public ChunkSession openChunkSession(SnapshotReadOptions options) {
-        return new ReaderChunkSession(new ChunkReader(config, options));
+        if (primary == null) {
+            return new ReaderChunkSession(new ChunkReader(config, options));
+        }
+        return new ReplicaChunkSession(
+                new ChunkReader(config, options, new ReplicaConnectionCheck(config.address())),
+                config.address(),
+                new ServerJdbcProxy(primary));
     }
 
     /**

@@ -48,6 +48,17 @@ public final class ServerProxies implements MySqlProxies {
         return new ServerJdbcProxy(config.connection());
     }
 
+    /**
+     * On the snapshot's replica when one is configured ({@code scan.snapshot.hostname}), its chunk
+     * sessions checked against the main server; otherwise {@link #jdbc()}.
+     */
+    @Override
+    public JdbcProxy snapshotJdbc() {
+        return config.snapshotConnection()
+                .<JdbcProxy>map(replica -> new ServerJdbcProxy(replica, config.connection()))
+                .orElseGet(this::jdbc);
+    }
+
     @Override
     public BinlogStream binlog(
             BinlogStartPosition start,

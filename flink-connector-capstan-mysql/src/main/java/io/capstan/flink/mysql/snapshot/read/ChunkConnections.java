@@ -45,6 +45,7 @@ final class ChunkConnections implements AutoCloseable {
     private final MySqlConnectionConfig config;
     private final SnapshotReadOptions options;
     private final Opener opener;
+    private final ChunkServerCheck serverCheck;
     private final CountDownLatch aborted = new CountDownLatch(1);
     // volatile: end() comes from another thread
     private volatile Connection lock; // A
@@ -55,15 +56,25 @@ final class ChunkConnections implements AutoCloseable {
     }
 
     ChunkConnections(MySqlConnectionConfig config, SnapshotReadOptions options, Opener opener) {
+        this(config, options, opener, ChunkServerCheck.NONE);
+    }
+
+    ChunkConnections(
+            MySqlConnectionConfig config,
+            SnapshotReadOptions options,
+            Opener opener,
+            ChunkServerCheck serverCheck) {
         this.config = config;
         this.options = options;
         this.opener = opener;
+        this.serverCheck = serverCheck;
     }
 
     /** (Re)opens whichever session is not open. */
     void open() throws SQLException {
         if (lock == null || lock.isClosed()) {
             lock = checkedOpen(lockConfig());
+            serverCheck.opened(lock);
             // A short wait per LOCK TABLES attempt: the lock wait budget retries, with backoff.
             execute(
                     lock,
@@ -75,6 +86,7 @@ final class ChunkConnections implements AutoCloseable {
         }
         if (snapshot == null || snapshot.isClosed()) {
             snapshot = checkedOpen(snapshotConfig());
+            serverCheck.opened(snapshot);
             execute(snapshot, "SET SESSION TRANSACTION ISOLATION LEVEL REPEATABLE READ");
         }
     }

@@ -1,5 +1,6 @@
 package io.capstan.flink.mysql.snapshot.read;
 
+import io.capstan.flink.mysql.connect.JdbcConnections;
 import io.capstan.flink.mysql.connect.MySqlConnectionConfig;
 import io.capstan.flink.mysql.connect.SqlErrors;
 import io.capstan.flink.mysql.error.CapstanHaltException;
@@ -44,14 +45,30 @@ public final class ChunkReader implements AutoCloseable {
     private volatile boolean reading;
 
     public ChunkReader(MySqlConnectionConfig config, SnapshotReadOptions options) {
-        this(config, options, BriefLockListener.NONE);
+        this(config, options, BriefLockListener.NONE, ChunkServerCheck.NONE);
+    }
+
+    /** With {@code serverCheck} looking at each connection as it opens (a replica's reader). */
+    public ChunkReader(
+            MySqlConnectionConfig config,
+            SnapshotReadOptions options,
+            ChunkServerCheck serverCheck) {
+        this(config, options, BriefLockListener.NONE, serverCheck);
     }
 
     /** With a listener that sees the brief lock's steps (tests act inside the lock window). */
     ChunkReader(
             MySqlConnectionConfig config, SnapshotReadOptions options, BriefLockListener listener) {
+        this(config, options, listener, ChunkServerCheck.NONE);
+    }
+
+    private ChunkReader(
+            MySqlConnectionConfig config,
+            SnapshotReadOptions options,
+            BriefLockListener listener,
+            ChunkServerCheck serverCheck) {
         this.options = options;
-        this.sessions = new ChunkConnections(config, options);
+        this.sessions = new ChunkConnections(config, options, JdbcConnections::open, serverCheck);
         this.briefLock = new BriefLock(options, listener);
     }
 

@@ -1,9 +1,14 @@
 package io.capstan.flink.mysql.source.enumerator;
 
+import io.capstan.flink.mysql.binlog.ServerGtidState;
 import io.capstan.flink.mysql.gtid.GtidSet;
 import io.capstan.flink.mysql.preflight.CaptureScope;
 import io.capstan.flink.mysql.preflight.ForeignKeyNotice;
 import io.capstan.flink.mysql.preflight.Preflight;
+import io.capstan.flink.mysql.preflight.PreflightException;
+import io.capstan.flink.mysql.preflight.PreflightFailure;
+import io.capstan.flink.mysql.preflight.ServerFacts;
+import io.capstan.flink.mysql.preflight.SnapshotServerRules;
 import io.capstan.flink.mysql.proxy.JdbcProxy;
 import io.capstan.flink.mysql.schema.TableId;
 import io.capstan.flink.mysql.schema.TableSchema;
@@ -23,6 +28,8 @@ import org.apache.flink.annotation.Internal;
 
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
+
+import javax.annotation.Nullable;
 
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
@@ -44,10 +51,24 @@ public final class JdbcSnapshotPlanning implements SnapshotPlanning {
     private final CapstanSourceConfig config;
     private final JdbcProxy mysql;
 
+    /** The snapshot's replica ({@code scan.snapshot.hostname}), or null: the server plans. */
+    @Nullable private final JdbcProxy replica;
+
     /** Against the server behind {@code mysql}, which it owns from now on. */
     public JdbcSnapshotPlanning(CapstanSourceConfig config, JdbcProxy mysql) {
+        this(config, mysql, null);
+    }
+
+    /**
+     * Chunk boundaries planned on {@code replica} when not null (checked by the preflight before
+     * anything is read); tables, schemas, keys and the binlog's retention from {@code mysql}. Owns
+     * both from now on.
+     */
+    public JdbcSnapshotPlanning(
+            CapstanSourceConfig config, JdbcProxy mysql, @Nullable JdbcProxy replica) {
         this.config = config;
         this.mysql = mysql;
+        this.replica = replica;
     }
 
     @Override
@@ -70,6 +91,9 @@ public final class JdbcSnapshotPlanning implements SnapshotPlanning {
                 mysql.serverAddress(),
                 tables,
                 CaptureScope.SNAPSHOT_AND_BINLOG);
+        if (replica != null) {
+            checkReplica(tables);
+        }
         ForeignKeyNotice.log(mysql.foreignKeys(), tables);
         List<SnapshotTable> out = new ArrayList<>();
         for (TableId t : tables) {
@@ -90,6 +114,29 @@ public final class JdbcSnapshotPlanning implements SnapshotPlanning {
             out.add(new SnapshotTable(key, TableFingerprints.of(schema, keys, key)));
         }
         return out;
+    }
+
+    /** The snapshot's replica: GTIDs, grants, and no transaction the primary lacks. */
+    private void checkReplica(List<TableId> tables) throws Exception {
+        ServerFacts facts = replica.serverFacts();
+        // after the replica's set: a replica in step with the primary is then contained
+        ServerGtidState primary = mysql.gtidState();
+        List<PreflightFailure> failures =
+                SnapshotServerRules.check(
+                        facts,
+                        primary.latest().processed(),
+                        primary.earliest().processed(),
+                        mysql.serverAddress(),
+                        tables);
+        if (!failures.isEmpty()) {
+            throw new PreflightException(replica.serverAddress(), failures);
+        }
+        SnapshotServerRules.writableWarning(facts, replica.serverAddress()).ifPresent(LOG::warn);
+        LOG.info(
+                "The snapshot's chunks are planned and read on the replica {}; the binlog and the"
+                        + " handoff on {}",
+                replica.serverAddress(),
+                mysql.serverAddress());
     }
 
     @Override
@@ -157,7 +204,11 @@ public final class JdbcSnapshotPlanning implements SnapshotPlanning {
         }
         // The proxy drops its connection after a failed query: the next attempt reconnects.
         SnapshotPlanner planner =
-                new SnapshotPlanner(keys, config.snapshot().chunkSize(), mysql, restored);
+                new SnapshotPlanner(
+                        keys,
+                        config.snapshot().chunkSize(),
+                        replica != null ? replica : mysql,
+                        restored);
         List<SnapshotChunk> chunks = new ArrayList<>();
         while (chunks.size() < max) {
             Optional<SnapshotChunk> next = planner.next();
@@ -172,5 +223,8 @@ public final class JdbcSnapshotPlanning implements SnapshotPlanning {
     @Override
     public void close() {
         mysql.close();
+        if (replica != null) {
+            replica.close();
+        }
     }
 }

@@ -124,7 +124,8 @@ public final class CapstanSourceReader<T>
                         limits.chunkReaders(context.currentParallelism()),
                         System::nanoTime);
         ChunkFetcher chunks =
-                new ChunkFetcher(mysql.jdbc(), config.snapshot().readOptions(), throttle, metrics);
+                new ChunkFetcher(
+                        mysql.snapshotJdbc(), config.snapshot().readOptions(), throttle, metrics);
         return new CapstanSourceReader<>(
                 mysql,
                 metrics,
