@@ -132,6 +132,14 @@ public final class FlinkRestClient {
         return rest.get("/jobs/" + jobId + "/savepoints/" + triggerId);
     }
 
+    /**
+     * {@code GET /jobs/<id>/checkpoints}: counts, and under {@code latest} the last {@code
+     * completed} and {@code restored} checkpoint with its {@code external_path}.
+     */
+    public JsonNode checkpoints(String jobId) {
+        return rest.get("/jobs/" + jobId + "/checkpoints");
+    }
+
     /** The number of completed checkpoints of the job. */
     public long completedCheckpoints(String jobId) {
         return rest.get("/jobs/" + jobId + "/checkpoints")
