@@ -24,9 +24,9 @@ import static org.assertj.core.api.Assertions.assertThat;
 class ChaosClusterIT {
     static final ChaosRun.Settings SHORT =
             new ChaosRun.Settings(
-                    8_000,
+                    6_000,
                     500,
-                    1_000,
+                    1_500,
                     Duration.ofSeconds(30),
                     Duration.ofSeconds(2),
                     Duration.ofSeconds(3),
