@@ -107,7 +107,7 @@ public final class ChaosRun {
                                 table,
                                 db::openRootConnection,
                                 settings.writersPerTable(),
-                                settings.rowsPerTable() + 1,
+                                firstWriterId(),
                                 Long.MAX_VALUE,
                                 settings.writerPauseMillis()));
             }
@@ -182,7 +182,7 @@ public final class ChaosRun {
                 applied.add(apply(nemesis, schedule.atHandoff(), Phase.HANDOFF, now));
             } else if (!bigDone && now >= bigAt) {
                 bigDone = true;
-                bigTransaction(bigTable, seed);
+                bigTransaction(bigTable);
                 System.out.printf("%6.1fs big transaction on %s%n", now / 1000.0, bigTable);
             } else if (next < schedule.steps().size() && now >= stepAt(schedule, next)) {
                 Phase phase = snapshotting ? Phase.SNAPSHOT : Phase.STREAM;
@@ -206,12 +206,21 @@ public final class ChaosRun {
     }
 
     /**
-     * One transaction of many rows: every preloaded row of the table updated, and as many new rows
-     * inserted (ids far above the writers'); retried after a deadlock or a lost connection.
+     * The writers' first new id: above the preloaded rows and the big transaction's inserts, so
+     * that the keys stay dense (far-away keys would make the snapshot plan many empty chunks).
      */
-    private void bigTransaction(String table, long seed) throws InterruptedException {
+    private long firstWriterId() {
+        return settings.rowsPerTable() + settings.bigTransactionRows() + 1L;
+    }
+
+    /**
+     * One transaction of many rows: as many preloaded rows updated as it inserts new rows (ids
+     * reserved between the preloaded rows and the writers'); retried after a deadlock or a lost
+     * connection.
+     */
+    private void bigTransaction(String table) throws InterruptedException {
         int rows = settings.bigTransactionRows();
-        long firstId = 1_000_000_000L + Math.floorMod(seed, 1_000_000L) * 100_000L;
+        long firstId = settings.rowsPerTable() + 1L;
         for (int attempt = 1; ; attempt++) {
             try (Connection c = db.openRootConnection();
                     Statement st = c.createStatement()) {
@@ -237,6 +246,9 @@ public final class ChaosRun {
                 c.commit();
                 return;
             } catch (SQLException e) {
+                if (attempt > 1 && e.getErrorCode() == 1062) {
+                    return; // the commit of an attempt whose connection was lost went through
+                }
                 if (attempt == 10) {
                     throw new IllegalStateException("The big transaction failed 10 times", e);
                 }
