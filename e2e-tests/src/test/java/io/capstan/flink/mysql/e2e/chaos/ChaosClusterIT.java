@@ -24,16 +24,16 @@ import static org.assertj.core.api.Assertions.assertThat;
 class ChaosClusterIT {
     static final ChaosRun.Settings SHORT =
             new ChaosRun.Settings(
-                    6_000,
+                    4_000,
                     500,
-                    1_500,
+                    2_000,
                     Duration.ofSeconds(30),
                     Duration.ofSeconds(2),
                     Duration.ofSeconds(3),
                     Duration.ofSeconds(6),
                     2,
                     20,
-                    3_000);
+                    2_000);
 
     private static ChaosRig rig;
 

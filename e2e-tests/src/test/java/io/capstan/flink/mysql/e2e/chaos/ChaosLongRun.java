@@ -23,13 +23,13 @@ import static org.assertj.core.api.Assertions.assertThat;
 class ChaosLongRun {
     private static final ChaosRun.Settings LONG =
             new ChaosRun.Settings(
-                    30_000,
+                    20_000,
                     1_000,
-                    600,
+                    500,
                     Duration.ofMinutes(4),
                     Duration.ofSeconds(3),
-                    Duration.ofSeconds(3),
-                    Duration.ofSeconds(8),
+                    Duration.ofSeconds(2),
+                    Duration.ofSeconds(6),
                     2,
                     20,
                     10_000);
