@@ -137,8 +137,10 @@ public final class ChaosRun {
 
     /**
      * Applies the timed faults (none before its time) and the handoff fault (when the enumerator
-     * estimates the snapshot's end within two seconds, or sees it ended), runs the big transaction
-     * once in between; returns a halt if the job stopped.
+     * estimates the snapshot's end within two seconds, or the first streamed change is committed,
+     * whichever comes first), runs the big transaction once in between; returns a halt if the job
+     * stopped. A fault is in the stream once a change other than a snapshot read is committed
+     * (during the snapshot, changes reach the output only folded into the chunks' reads).
      */
     private String applySchedule(
             ChaosSchedule schedule,
@@ -152,7 +154,7 @@ public final class ChaosRun {
         long bigAt = settings.length().toMillis() * (30 + new Random(seed).nextInt(40)) / 100;
         boolean handoffDone = false;
         boolean bigDone = false;
-        boolean snapshotting = true;
+        boolean streaming = false;
         boolean handoffNear = false;
         int next = 0;
         long lastPoll = -1_000;
@@ -168,12 +170,13 @@ public final class ChaosRun {
                 if (ChaosJob.isTerminal(cluster.jobState(job.id()))) {
                     return haltOf(job, null);
                 }
-                SnapshotProgress progress = SnapshotProgress.of(cluster.rest(), job.id());
-                if (progress.known()) {
-                    snapshotting = progress.snapshotting();
+                if (!streaming) {
+                    streaming = streamedChangeCommitted(job);
+                    SnapshotProgress progress = SnapshotProgress.of(cluster.rest(), job.id());
                     handoffNear =
-                            !snapshotting
-                                    || progress.remainingSeconds() >= 0
+                            streaming
+                                    || progress.known()
+                                            && progress.remainingSeconds() >= 0
                                             && progress.remainingSeconds() <= 2;
                 }
             }
@@ -185,13 +188,18 @@ public final class ChaosRun {
                 bigTransaction(bigTable);
                 System.out.printf("%6.1fs big transaction on %s%n", now / 1000.0, bigTable);
             } else if (next < schedule.steps().size() && now >= stepAt(schedule, next)) {
-                Phase phase = snapshotting ? Phase.SNAPSHOT : Phase.STREAM;
+                Phase phase = streaming ? Phase.STREAM : Phase.SNAPSHOT;
                 applied.add(apply(nemesis, schedule.steps().get(next++).fault(), phase, now));
             } else {
                 Thread.sleep(100);
             }
         }
         return null;
+    }
+
+    private static boolean streamedChangeCommitted(ChaosJob job) {
+        return OutputFiles.committedLines(job.output()).stream()
+                .anyMatch(line -> !line.startsWith("r,"));
     }
 
     private static long stepAt(ChaosSchedule schedule, int index) {

@@ -6,8 +6,8 @@ import org.apache.flink.shaded.jackson2.com.fasterxml.jackson.databind.JsonNode;
 
 /**
  * Where the job's snapshot is, from the enumerator's gauges ({@code isSnapshotting}, {@code
- * snapshotEstimatedRemainingSeconds}) read over REST: which phase a fault lands in, and when the
- * handoff is near. Unknown while the job (re)starts or the metric fetcher has not caught up.
+ * snapshotEstimatedRemainingSeconds}) read over REST: when the handoff is near. Unknown while the
+ * job (re)starts or the metric fetcher has not caught up.
  *
  * @param known whether the gauges could be read
  * @param snapshotting 1 until the binlog split is handed out
