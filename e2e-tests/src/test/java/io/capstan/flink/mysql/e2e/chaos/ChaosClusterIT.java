@@ -24,15 +24,15 @@ import static org.assertj.core.api.Assertions.assertThat;
 class ChaosClusterIT {
     static final ChaosRun.Settings SHORT =
             new ChaosRun.Settings(
-                    4_000,
+                    3_000,
                     500,
-                    2_000,
-                    Duration.ofSeconds(30),
+                    3_000,
+                    Duration.ofSeconds(35),
                     Duration.ofSeconds(2),
                     Duration.ofSeconds(3),
                     Duration.ofSeconds(6),
                     2,
-                    20,
+                    40,
                     2_000);
 
     private static ChaosRig rig;
