@@ -362,6 +362,17 @@ public final class BinlogStreamer implements AutoCloseable {
                     halt = (CapstanHaltException) t;
                 }
             }
+            if (halt == null && ServerFailures.isLostConnection(ex)) {
+                // The connection broke inside an event: reconnect from the resume position (an
+                // event that breaks the same way every time is caught by RepeatedDecodeFailure).
+                LOG.warn(
+                        "Binlog connection to {} lost while reading an event ({}); reconnecting",
+                        config.connection().address(),
+                        rootCauseClass(ex));
+                supervisor.connectionFailed(ex);
+                disconnect(c);
+                return;
+            }
             if (halt == null) {
                 halt =
                         new CapstanHaltException(

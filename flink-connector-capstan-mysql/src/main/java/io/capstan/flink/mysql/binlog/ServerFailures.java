@@ -6,6 +6,9 @@ import io.capstan.flink.mysql.error.HaltReason;
 import com.github.shyiko.mysql.binlog.network.AuthenticationException;
 import com.github.shyiko.mysql.binlog.network.ServerException;
 
+import java.io.EOFException;
+import java.io.InterruptedIOException;
+import java.net.SocketException;
 import java.util.Locale;
 
 /**
@@ -45,6 +48,24 @@ final class ServerFailures {
             }
         }
         return null;
+    }
+
+    /**
+     * Whether {@code failure} is a read from the server's connection that failed (reset, closed,
+     * timed out), however deeply the binlog library or a deserializer wrapped it. The library
+     * treats such a failure as a lost connection only when it is the direct cause of a decoding
+     * failure; deeper, it would report it as an undecodable event, although the event was never
+     * read whole and reading it again from the resume position is exact.
+     */
+    static boolean isLostConnection(Throwable failure) {
+        for (Throwable t = failure; t != null; t = t.getCause()) {
+            if (t instanceof SocketException
+                    || t instanceof InterruptedIOException // SocketTimeoutException
+                    || t instanceof EOFException) {
+                return true;
+            }
+        }
+        return false;
     }
 
     private static CapstanHaltException haltFor(

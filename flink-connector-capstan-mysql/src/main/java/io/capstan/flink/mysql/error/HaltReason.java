@@ -53,6 +53,7 @@ public enum HaltReason {
     TRANSACTION_WITHOUT_END("transaction_without_end"),
     TRANSACTION_ROLLED_BACK("transaction_rolled_back"),
     PARTIAL_ROW_UPDATE("partial_row_update"),
+    ROW_MOVED_BETWEEN_CHUNKS("row_moved_between_chunks"),
     TABLE_LIST_CHANGED("table_list_changed");
 
     private final String code;

@@ -3,6 +3,7 @@ package io.capstan.flink.mysql.binlog;
 import io.capstan.flink.mysql.connect.SslMode;
 import io.capstan.flink.mysql.gtid.GtidSet;
 import io.capstan.flink.mysql.schema.TableId;
+import io.capstan.flink.mysql.testing.BlackHoleForwarder;
 import io.capstan.flink.mysql.testing.MySqlTestDatabase;
 
 import org.junit.jupiter.api.BeforeAll;
@@ -302,6 +303,41 @@ class BinlogStreamerIT {
                                             .isEqualTo(
                                                     io.capstan.flink.mysql.error.HaltReason
                                                             .INVALID_CONFIGURATION));
+        }
+    }
+
+    @Test
+    void aTlsConnectionResetInsideAnEventReconnectsAndLosesAndRepeatsNothing() throws Exception {
+        DB.execute("CREATE TABLE IF NOT EXISTS big (id INT PRIMARY KEY, v LONGBLOB)");
+        TableId big = TableId.of(DB.name(), "big");
+        BinlogStartPosition start = latest();
+        try (BlackHoleForwarder network =
+                        new BlackHoleForwarder(DB.server().host(), DB.server().port());
+                BinlogStreamer s =
+                        new BinlogStreamer(
+                                config(
+                                                connectorConfig(DB).toBuilder()
+                                                        .hostname(network.host())
+                                                        .port(network.port())
+                                                        .sslMode(SslMode.REQUIRED)
+                                                        .build(),
+                                                big)
+                                        .build(),
+                                start)) {
+            s.start();
+            DB.execute("INSERT INTO big VALUES (1, 'small')");
+            List<BinlogRecord> out =
+                    new ArrayList<>(drain(s, endsAtLeast(1), Duration.ofSeconds(30)));
+            // The next bytes the server sends are this transaction's events; a 4 MB rows event is
+            // read from the socket while it is decoded, so the reset lands inside it. TLS reports
+            // it as an SSLException caused by the socket's failure.
+            network.cutAfter(1_000_000);
+            DB.execute("INSERT INTO big VALUES (2, REPEAT('x', 4 * 1024 * 1024))");
+            DB.execute("INSERT INTO big VALUES (3, 'small')");
+            out.addAll(drain(s, endsAtLeast(2), Duration.ofSeconds(60)));
+            assertThat(rows(out)).extracting(c -> c.after().getInt(0)).containsExactly(1, 2, 3);
+            assertThat(rows(out).get(1).after().getBinary(1)).hasSize(4 * 1024 * 1024);
+            assertThat(s.metrics().reconnects()).isGreaterThanOrEqualTo(1);
         }
     }
 }

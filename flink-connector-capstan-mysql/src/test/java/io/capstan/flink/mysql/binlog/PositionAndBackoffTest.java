@@ -9,15 +9,21 @@ import io.capstan.flink.mysql.schema.TableId;
 
 import org.apache.flink.table.data.GenericRowData;
 
+import com.github.shyiko.mysql.binlog.event.EventHeaderV4;
+import com.github.shyiko.mysql.binlog.event.deserialization.EventDataDeserializationException;
 import com.github.shyiko.mysql.binlog.network.AuthenticationException;
 import com.github.shyiko.mysql.binlog.network.ServerException;
 import org.junit.jupiter.api.Test;
+
+import javax.net.ssl.SSLException;
 
 import java.io.ByteArrayInputStream;
 import java.io.ByteArrayOutputStream;
 import java.io.EOFException;
 import java.io.ObjectInputStream;
 import java.io.ObjectOutputStream;
+import java.net.SocketException;
+import java.net.SocketTimeoutException;
 import java.time.Duration;
 
 import static io.capstan.flink.mysql.binlog.Events.UUID_A;
@@ -294,5 +300,39 @@ class PositionAndBackoffTest {
                                 7,
                                 "h:1"))
                 .isNull();
+    }
+
+    @Test
+    void aReadFromTheConnectionThatFailedIsALostConnectionHoweverDeeplyWrapped() {
+        EventHeaderV4 header = new EventHeaderV4();
+        // TLS reports a reset inside an event as an SSLException caused by the socket's failure:
+        // the library's own check (the direct cause only) reports it as undecodable.
+        assertThat(
+                        ServerFailures.isLostConnection(
+                                new EventDataDeserializationException(
+                                        header,
+                                        new SSLException(
+                                                "Connection reset",
+                                                new SocketException("Connection reset")))))
+                .isTrue();
+        assertThat(
+                        ServerFailures.isLostConnection(
+                                new IllegalStateException(
+                                        new SocketTimeoutException("Read timed out"))))
+                .isTrue();
+        assertThat(
+                        ServerFailures.isLostConnection(
+                                new EventDataDeserializationException(header, new EOFException())))
+                .isTrue();
+        // A body that does not decode is the event's fault, not the connection's.
+        assertThat(
+                        ServerFailures.isLostConnection(
+                                new EventDataDeserializationException(
+                                        header, new IllegalStateException("malformed length"))))
+                .isFalse();
+        assertThat(
+                        ServerFailures.isLostConnection(
+                                new java.io.IOException("malformed binary JSON")))
+                .isFalse();
     }
 }

@@ -1,7 +1,10 @@
 package io.capstan.flink.mysql.snapshot.gate;
 
 import io.capstan.flink.mysql.binlog.RowChange;
+import io.capstan.flink.mysql.error.CapstanHaltException;
+import io.capstan.flink.mysql.error.HaltReason;
 import io.capstan.flink.mysql.event.Operation;
+import io.capstan.flink.mysql.snapshot.key.ChunkKey;
 import io.capstan.flink.mysql.snapshot.key.KeyTuple;
 
 import org.apache.flink.annotation.Internal;
@@ -67,11 +70,37 @@ public record GatedChange(
                     return new GatedChange(Operation.INSERT, null, c.after());
                 }
                 if (afterIn) {
+                    refuseRowInTwoChunks(gate, c);
                     return new GatedChange(Operation.DELETE, c.before(), null);
                 }
                 return new GatedChange(Operation.UPDATE, c.before(), c.after());
             default:
                 throw new IllegalArgumentException("unknown operation " + c.operation());
+        }
+    }
+
+    /**
+     * Only the after image suppressed: the before image's chunk was read before this change and the
+     * after image's chunk after it, so both chunks' snapshots hold the row. Where the chunk key is
+     * the row's identity these are two rows, and the DELETE of the old one is exact. Where the
+     * chunk key is a column beside the primary key it is one row shown twice under one primary key,
+     * which no change can repair for a consumer keyed by it: halt.
+     */
+    private static void refuseRowInTwoChunks(CursorGate gate, RowChange c) {
+        ChunkKey key = gate.key(c.tableId()).orElseThrow();
+        if (key.rowsCanMoveBetweenChunks()) {
+            throw new CapstanHaltException(
+                    HaltReason.ROW_MOVED_BETWEEN_CHUNKS,
+                    "table "
+                            + c.tableId()
+                            + ": an update of chunk key column "
+                            + key.column(0).name()
+                            + " during the snapshot"
+                            + (c.gtid() == null ? "" : " (transaction " + c.gtid() + ")")
+                            + " moved a row from a chunk read before it to a chunk read after it, so"
+                            + " the snapshot showed that row twice under one primary key. Remedy:"
+                            + " restart the job without state (a new snapshot) while that column is"
+                            + " not updated, or chunk by a column that is never updated.");
         }
     }
 

@@ -25,7 +25,14 @@ public record ChunkKey(TableId table, List<KeyColumn> columns, Source source)
         PRIMARY_KEY,
         CHUNK_KEY_COLUMN,
         /** No UNIQUE NOT NULL key: the table is one chunk over all its rows (appended: ordinal). */
-        KEYLESS
+        KEYLESS,
+        /**
+         * The configured column of a table whose primary key cannot be a chunk key (appended:
+         * ordinal). A row is identified by its primary key but placed in a chunk by this column, so
+         * an update of the column while the snapshot runs can show one row in two chunks: the gate
+         * halts when it does ({@link #rowsCanMoveBetweenChunks}).
+         */
+        CHUNK_KEY_COLUMN_BESIDE_PRIMARY_KEY
     }
 
     public ChunkKey {
@@ -46,6 +53,15 @@ public record ChunkKey(TableId table, List<KeyColumn> columns, Source source)
     /** Whether the table has no key: it is planned, read and gated as one unsplit chunk. */
     public boolean isKeyless() {
         return source == Source.KEYLESS;
+    }
+
+    /**
+     * Whether a row's chunk can change while its identity (primary key) stays: then an update that
+     * moves a row from a chunk read before it to a chunk read after it leaves the row in both
+     * chunks' snapshots, under one primary key.
+     */
+    public boolean rowsCanMoveBetweenChunks() {
+        return source == Source.CHUNK_KEY_COLUMN_BESIDE_PRIMARY_KEY;
     }
 
     public int arity() {

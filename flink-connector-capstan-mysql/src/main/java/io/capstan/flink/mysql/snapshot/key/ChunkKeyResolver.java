@@ -6,6 +6,9 @@ import io.capstan.flink.mysql.schema.TableId;
 
 import org.apache.flink.annotation.Internal;
 
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Locale;
@@ -13,14 +16,17 @@ import java.util.Optional;
 
 /**
  * Decides the chunk key of a table before anything is read: its primary key, or the configured
- * chunk key column, which must be the whole of a UNIQUE index and NOT NULL, or, for a table with
- * neither, no key ({@link ChunkKey#keyless}: one unsplit chunk). Refuses, with the table, the
- * column and the remedy, a configured column that is no usable key and a key whose order the
- * connector cannot reproduce exactly (TEXT, ENUM, SET, floating point...). CHAR/VARCHAR keys in a
- * binary PAD SPACE collation are compared locally; in any other collation by the server's weights.
+ * chunk key column, which must be the whole of a UNIQUE index and NOT NULL and is used for a table
+ * without a primary key or whose primary key cannot be a chunk key, or, for a table with neither,
+ * no key ({@link ChunkKey#keyless}: one unsplit chunk). Refuses, with the table, the column and the
+ * remedy, a configured column that is no usable key and a key whose order the connector cannot
+ * reproduce exactly (TEXT, ENUM, SET, floating point...). CHAR/VARCHAR keys in a binary PAD SPACE
+ * collation are compared locally; in any other collation by the server's weights.
  */
 @Internal
 public final class ChunkKeyResolver {
+
+    private static final Logger LOG = LoggerFactory.getLogger(ChunkKeyResolver.class);
 
     /** The SQL option that fixes a table without a usable key. */
     public static final String CHUNK_KEY_OPTION = "scan.incremental.snapshot.chunk.key-column";
@@ -60,24 +66,64 @@ public final class ChunkKeyResolver {
                             + " was not found or none of its columns is visible to the"
                             + " connector user; check the table name and grant SELECT on it");
         }
+        Optional<TableKeyMetadata.Index> primary =
+                meta.indexes().stream().filter(TableKeyMetadata.Index::isPrimary).findFirst();
         if (chunkKeyColumn.isPresent()) {
-            return new ChunkKey(
-                    table,
-                    List.of(configuredColumn(meta, chunkKeyColumn.get())),
-                    ChunkKey.Source.CHUNK_KEY_COLUMN);
-        }
-        for (TableKeyMetadata.Index index : meta.indexes()) {
-            if (index.isPrimary()) {
-                List<KeyColumn> cols = new ArrayList<>();
-                for (String name : index.columns) {
-                    cols.add(classify(table, column(meta, name).orElseThrow()));
-                }
-                return new ChunkKey(table, cols, ChunkKey.Source.PRIMARY_KEY);
+            KeyColumn configured = configuredColumn(meta, chunkKeyColumn.get());
+            if (primary.isEmpty()) {
+                return new ChunkKey(table, List.of(configured), ChunkKey.Source.CHUNK_KEY_COLUMN);
             }
+            return besidePrimaryKey(meta, primary.get(), configured);
+        }
+        if (primary.isPresent()) {
+            return primaryKey(meta, primary.get());
         }
         // No primary key and no chunk key column: the table is read as one unsplit chunk (its size
         // is checked against scan.snapshot.keyless-table.max-rows before anything is read).
         return ChunkKey.keyless(table);
+    }
+
+    private static ChunkKey primaryKey(TableKeyMetadata meta, TableKeyMetadata.Index primary) {
+        List<KeyColumn> cols = new ArrayList<>();
+        for (String name : primary.columns) {
+            cols.add(classify(meta.table(), column(meta, name).orElseThrow()));
+        }
+        return new ChunkKey(meta.table(), cols, ChunkKey.Source.PRIMARY_KEY);
+    }
+
+    /**
+     * A chunk key column configured for a table that has a primary key. Chunks cut by another
+     * column than the row's identity let an update of that column during the snapshot show one row
+     * in two chunks (read before and after the update), under one primary key: downstream, keyed by
+     * it, the stream's delete of the old copy then removes the row. So the primary key is used
+     * whenever it can be a chunk key; the configured column only when it cannot, and then the gate
+     * halts if a row does move between chunks.
+     */
+    private static ChunkKey besidePrimaryKey(
+            TableKeyMetadata meta, TableKeyMetadata.Index primary, KeyColumn configured) {
+        if (primary.columns.size() == 1
+                && primary.columns.get(0).equalsIgnoreCase(configured.name())) {
+            return new ChunkKey(meta.table(), List.of(configured), ChunkKey.Source.PRIMARY_KEY);
+        }
+        try {
+            ChunkKey key = primaryKey(meta, primary);
+            LOG.info(
+                    "Table {}: chunked by its primary key, not by the configured '{}' column {}, so"
+                            + " that an update of that column during the snapshot cannot show a row"
+                            + " twice",
+                    meta.table(),
+                    CHUNK_KEY_OPTION,
+                    configured.name());
+            return key;
+        } catch (CapstanHaltException primaryKeyCannotChunk) {
+            if (primaryKeyCannotChunk.reason() != HaltReason.UNSUPPORTED_CHUNK_KEY) {
+                throw primaryKeyCannotChunk;
+            }
+            return new ChunkKey(
+                    meta.table(),
+                    List.of(configured),
+                    ChunkKey.Source.CHUNK_KEY_COLUMN_BESIDE_PRIMARY_KEY);
+        }
     }
 
     private static KeyColumn configuredColumn(TableKeyMetadata meta, String name) {

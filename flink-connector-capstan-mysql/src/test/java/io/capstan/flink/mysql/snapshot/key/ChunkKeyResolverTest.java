@@ -121,6 +121,48 @@ class ChunkKeyResolverTest {
     }
 
     @Test
+    void aTableWithAPrimaryKeyThatCanChunkIsChunkedByItNotByTheConfiguredColumn() {
+        // Chunking by the unique column would let an update of it show one row in two chunks.
+        ChunkKey key =
+                ChunkKeyResolver.resolve(
+                        meta(
+                                List.of(
+                                        col(1, "id", "bigint", false),
+                                        col(2, "no", "bigint", false)),
+                                index("PRIMARY", true, "id"),
+                                index("uq_no", true, "no")),
+                        Optional.of("no"));
+        assertThat(key.source()).isEqualTo(ChunkKey.Source.PRIMARY_KEY);
+        assertThat(key.rowIndexes()).containsExactly(0);
+        assertThat(key.rowsCanMoveBetweenChunks()).isFalse();
+    }
+
+    @Test
+    void theConfiguredColumnChunksATableWhosePrimaryKeyCannotAndRowsMayThenMove() {
+        ChunkKey key =
+                ChunkKeyResolver.resolve(
+                        meta(
+                                List.of(
+                                        col(1, "id", "double", false),
+                                        col(2, "no", "bigint", false)),
+                                index("PRIMARY", true, "id"),
+                                index("uq_no", true, "no")),
+                        Optional.of("no"));
+        assertThat(key.source()).isEqualTo(ChunkKey.Source.CHUNK_KEY_COLUMN_BESIDE_PRIMARY_KEY);
+        assertThat(key.rowIndexes()).containsExactly(1);
+        assertThat(key.rowsCanMoveBetweenChunks()).isTrue();
+        // Where the configured column is the primary key, it is the row's identity.
+        assertThat(
+                        ChunkKeyResolver.resolve(
+                                        meta(
+                                                List.of(col(1, "id", "bigint", false)),
+                                                index("PRIMARY", true, "id")),
+                                        Optional.of("ID"))
+                                .rowsCanMoveBetweenChunks())
+                .isFalse();
+    }
+
+    @Test
     void refusesANullableNonUniqueOrMissingChunkKeyColumn() {
         TableKeyMetadata m =
                 meta(

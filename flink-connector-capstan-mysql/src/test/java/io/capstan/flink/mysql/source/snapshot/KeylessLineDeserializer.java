@@ -9,9 +9,9 @@ import org.apache.flink.table.data.RowData;
 import org.apache.flink.util.Collector;
 
 /**
- * Lines of {@link SnapshotLineDeserializer} for the versioned table {@code vt}; for a table without
- * a key {@code (a INT, b VARCHAR, n INT)}: {@code table|r|a,b,n}, {@code |c|}, {@code |d|} and
- * {@code table|u|a,b,n|a,b,n} (before, after). Whole rows: two identical rows give two equal lines.
+ * Lines of {@link SnapshotLineDeserializer} for the versioned tables; for the table without a key
+ * {@code zl (a INT, b VARCHAR, n INT)}: {@code table|r|a,b,n}, {@code |c|}, {@code |d|} and {@code
+ * table|u|a,b,n|a,b,n} (before, after). Whole rows: two identical rows give two equal lines.
  */
 public final class KeylessLineDeserializer implements CapstanDeserializer<String> {
     private static final long serialVersionUID = 1L;
@@ -25,7 +25,7 @@ public final class KeylessLineDeserializer implements CapstanDeserializer<String
 
     @Override
     public void deserialize(ChangeEvent event, Collector<String> out) throws Exception {
-        if (event.table().equals("vt")) {
+        if (!event.table().equals("zl")) { // the versioned tables
             versioned.deserialize(event, out);
             return;
         }

@@ -44,12 +44,19 @@ import static org.assertj.core.api.Assertions.assertThat;
  * holds. The applied two-phase output of {@code zl}, as a multiset of whole rows, must equal the
  * table (a delete or update of a row the output does not hold is a violation); {@code vt} as in
  * {@link SnapshotHandoffExactlyOnceIT}.
+ *
+ * <p>A third table, {@code mv}, has a primary key and a configured chunk key column beside it
+ * ({@code no}, UNIQUE NOT NULL), which a writer keeps moving to values above all others during the
+ * snapshot. Chunked by {@code no}, a moved row would be in a chunk read before the move and in one
+ * read after it, shown twice under one primary key; so the table is chunked by its primary key, and
+ * its output applied by {@code id} must be exact too.
  */
 class KeylessTableExactlyOnceIT {
     private static final Logger LOG = LoggerFactory.getLogger(KeylessTableExactlyOnceIT.class);
 
     private static final int KEYED_ROWS = 20_000;
     private static final int PAIRS = 2_500;
+    private static final int MOVED_ROWS = 5_000;
 
     @RegisterExtension static final MySqlTestDatabase DB = new MySqlTestDatabase();
 
@@ -63,11 +70,17 @@ class KeylessTableExactlyOnceIT {
         DB.execute(
                 "DROP TABLE IF EXISTS vt",
                 "DROP TABLE IF EXISTS zl",
+                "DROP TABLE IF EXISTS mv",
                 VersionedWriters.createTable("vt"),
+                "CREATE TABLE mv (id BIGINT PRIMARY KEY, seq BIGINT NOT NULL, ver INT NOT NULL,"
+                        + " payload VARCHAR(64), no BIGINT NOT NULL, UNIQUE INDEX (no))",
                 // 'zl' sorts after 'vt': its one chunk is planned last, read after the binlog's
                 // start (the first chunk's G), so the gate filters its changes in between.
                 "CREATE TABLE zl (a INT NOT NULL, b VARCHAR(16) NOT NULL, n INT, INDEX (a))");
         VersionedWriters.fill(DB, "vt", KEYED_ROWS);
+        DB.execute(
+                "INSERT INTO mv SELECT id, seq, ver, payload, id FROM vt WHERE seq <= "
+                        + MOVED_ROWS);
         fillPairs();
 
         long seed = System.nanoTime();
@@ -91,6 +104,8 @@ class KeylessTableExactlyOnceIT {
         writers.start(seed);
         KeylessWriter keyless = new KeylessWriter(seed);
         keyless.start();
+        ChunkKeyMover mover = new ChunkKeyMover(seed);
+        mover.start();
 
         StreamExecutionEnvironment env = SourceJobs.env(300, null);
         SnapshotJobs.pipeline(
@@ -98,6 +113,7 @@ class KeylessTableExactlyOnceIT {
                 SnapshotJobs.source(DB, StartupOptions.initial())
                         .deserializer(new KeylessLineDeserializer())
                         .chunkSize(1_000)
+                        .chunkKeyColumn(DB.name() + ".mv", "no")
                         .build(),
                 sinkDir,
                 2);
@@ -112,6 +128,7 @@ class KeylessTableExactlyOnceIT {
                                     && FailInPhases.distinctChanges() > 3_000);
             writers.stop();
             keyless.stop();
+            mover.stop();
             LOG.info(
                     "Writers stopped: {} keyed transactions, {} keyless ({} deletes of one of two"
                             + " identical rows)",
@@ -119,6 +136,7 @@ class KeylessTableExactlyOnceIT {
                     keyless.transactions.get(),
                     keyless.twinDeletes.get());
             Map<Long, long[]> vt = VersionedWriters.read(DB, "vt");
+            Map<Long, long[]> mv = VersionedWriters.read(DB, "mv");
             Map<String, Integer> zl = keylessRows();
             try {
                 SourceJobs.await(
@@ -127,7 +145,9 @@ class KeylessTableExactlyOnceIT {
                         () -> {
                             List<String> lines = committed();
                             return SnapshotHandoffExactlyOnceIT.sameRows(
-                                            ChangelogCheck.apply(versioned(lines)), vt)
+                                            ChangelogCheck.apply(linesOf("vt", lines)), vt)
+                                    && SnapshotHandoffExactlyOnceIT.sameRows(
+                                            ChangelogCheck.apply(linesOf("mv", lines)), "mv", mv)
                                     && Multiset.apply(lines).rows.equals(zl);
                         });
             } catch (AssertionError timedOut) {
@@ -138,7 +158,8 @@ class KeylessTableExactlyOnceIT {
             job.cancel().get();
         }
         List<String> lines = committed();
-        ChangelogCheck check = ChangelogCheck.apply(versioned(lines));
+        ChangelogCheck check = ChangelogCheck.apply(linesOf("vt", lines));
+        ChangelogCheck moved = ChangelogCheck.apply(linesOf("mv", lines));
         Multiset out = Multiset.apply(lines);
         Map<String, Integer> zl = keylessRows();
         LOG.info(
@@ -153,6 +174,13 @@ class KeylessTableExactlyOnceIT {
         assertThat(SnapshotHandoffExactlyOnceIT.sameRows(check, VersionedWriters.read(DB, "vt")))
                 .as("vt: applied output equals the table")
                 .isTrue();
+        assertThat(moved.violations()).as("mv violations").isEmpty();
+        assertThat(
+                        SnapshotHandoffExactlyOnceIT.sameRows(
+                                moved, "mv", VersionedWriters.read(DB, "mv")))
+                .as("mv: applied output equals the table")
+                .isTrue();
+        assertThat(mover.moves.get()).as("chunk key values moved").isPositive();
         assertThat(out.violations).as("zl violations").isEmpty();
         assertThat(out.rows)
                 .as("zl: the output's multiset of rows equals the table's")
@@ -204,10 +232,10 @@ class KeylessTableExactlyOnceIT {
         }
     }
 
-    private static List<String> versioned(List<String> lines) {
+    private static List<String> linesOf(String table, List<String> lines) {
         List<String> out = new ArrayList<>();
         for (String l : lines) {
-            if (l.startsWith("vt|")) {
+            if (l.startsWith(table + "|")) {
                 out.add(l);
             }
         }
@@ -331,6 +359,54 @@ class KeylessTableExactlyOnceIT {
                     }
                     transactions.incrementAndGet();
                     Thread.sleep(1);
+                }
+            } catch (Throwable t) {
+                failure.set(t);
+            }
+        }
+    }
+
+    /**
+     * One writer on {@code mv}: each transaction moves a random row's chunk key column {@code no}
+     * above every value so far (and bumps its version), the row's primary key unchanged.
+     */
+    private static final class ChunkKeyMover {
+        private final Random random;
+        private final AtomicBoolean stop = new AtomicBoolean();
+        private final AtomicReference<Throwable> failure = new AtomicReference<>();
+        final AtomicLong moves = new AtomicLong();
+        private Thread thread;
+
+        ChunkKeyMover(long seed) {
+            this.random = new Random(seed ^ 0x6d76);
+        }
+
+        void start() {
+            thread = new Thread(this::run, "chunk-key-mover");
+            thread.setDaemon(true);
+            thread.start();
+        }
+
+        void stop() throws Exception {
+            stop.set(true);
+            thread.join(30_000);
+            if (failure.get() != null) {
+                throw new AssertionError("chunk key mover failed", failure.get());
+            }
+        }
+
+        private void run() {
+            long next = 10L * MOVED_ROWS;
+            try (Connection c = DB.openRootConnection();
+                    PreparedStatement move =
+                            c.prepareStatement(
+                                    "UPDATE mv SET no = ?, ver = ver + 1 WHERE id = ?")) {
+                c.setAutoCommit(true);
+                while (!stop.get()) {
+                    move.setLong(1, ++next);
+                    move.setLong(2, 2L * (1 + random.nextInt(MOVED_ROWS)));
+                    moves.addAndGet(move.executeUpdate());
+                    Thread.sleep(2);
                 }
             } catch (Throwable t) {
                 failure.set(t);

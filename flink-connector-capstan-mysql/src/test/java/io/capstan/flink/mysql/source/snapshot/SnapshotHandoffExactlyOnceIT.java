@@ -149,7 +149,12 @@ class SnapshotHandoffExactlyOnceIT {
     }
 
     static boolean sameRows(ChangelogCheck check, Map<Long, long[]> table) {
-        Map<Long, ChangelogCheck.Row> out = check.rows("vt");
+        return sameRows(check, "vt", table);
+    }
+
+    /** Whether the output of table {@code name}, applied by key, equals {@code table}'s rows. */
+    static boolean sameRows(ChangelogCheck check, String name, Map<Long, long[]> table) {
+        Map<Long, ChangelogCheck.Row> out = check.rows(name);
         if (out.size() != table.size()) {
             return false;
         }
