@@ -28,8 +28,8 @@ class ChaosLongRun {
                     500,
                     Duration.ofMinutes(4),
                     Duration.ofSeconds(3),
-                    Duration.ofSeconds(2),
-                    Duration.ofSeconds(6),
+                    Duration.ofSeconds(1),
+                    Duration.ofSeconds(4),
                     2,
                     20,
                     10_000);
