@@ -23,16 +23,16 @@ import static org.assertj.core.api.Assertions.assertThat;
 class ChaosLongRun {
     private static final ChaosRun.Settings LONG =
             new ChaosRun.Settings(
-                    20_000,
-                    1_000,
+                    8_000,
                     500,
+                    1_000,
                     Duration.ofMinutes(4),
                     Duration.ofSeconds(3),
                     Duration.ofSeconds(1),
                     Duration.ofSeconds(4),
                     2,
                     20,
-                    10_000);
+                    5_000);
 
     @Test
     void faultsForAsLongAsAsked() throws Exception {
