@@ -42,6 +42,10 @@ final class ChaosRig implements AutoCloseable {
                         .config(
                                 "execution.checkpointing.externalized-checkpoint-retention",
                                 "RETAIN_ON_CANCELLATION")
+                        // every restore submits the jar again, and each submission leaves classes
+                        // in the JobManager's metaspace: a long round's 20 or more need room
+                        .jobManagerProcessSize("1536m")
+                        .config("jobmanager.memory.jvm-metaspace.size", "512m")
                         // the enumerator's snapshot gauges (SnapshotProgress) without 10 s of lag
                         .config("metrics.fetcher.update-interval", "500")
                         .start();
