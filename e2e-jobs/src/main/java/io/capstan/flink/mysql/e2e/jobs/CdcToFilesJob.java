@@ -24,11 +24,13 @@ import java.nio.file.Path;
  *
  * <p>Arguments: {@code --hostname H --port P --username U --password-file FILE --database DB
  * --tables REGEX[,REGEX] --start MODE --server-id N --output DIR [--checkpoint-interval MS]
- * [--chunk-size ROWS] [--scan-newly-added-table true|false]} where MODE is {@code latest}, {@code
- * earliest}, {@code initial}, {@code snapshot}, {@code gtid:SET} or {@code timestamp:EPOCH_MILLIS}.
- * The password is read from a file (not an argument), so that it is in neither the REST request nor
- * any log line. {@code --scan-newly-added-table true} lets a restore from a savepoint snapshot
- * tables its longer {@code --tables} list adds (scan mode {@code initial} only).
+ * [--chunk-size ROWS] [--scan-newly-added-table true|false] [--snapshot-max-rows-per-second ROWS]}
+ * where MODE is {@code latest}, {@code earliest}, {@code initial}, {@code snapshot}, {@code
+ * gtid:SET} or {@code timestamp:EPOCH_MILLIS}. The password is read from a file (not an argument),
+ * so that it is in neither the REST request nor any log line. {@code --scan-newly-added-table true}
+ * lets a restore from a savepoint snapshot tables its longer {@code --tables} list adds (scan mode
+ * {@code initial} only). {@code --snapshot-max-rows-per-second} throttles the snapshot (0, the
+ * default: no limit), so that a test can make it last long enough to be interrupted.
  */
 public final class CdcToFilesJob {
 
@@ -54,6 +56,8 @@ public final class CdcToFilesJob {
                                                 "chunk-size", SnapshotOptions.DEFAULT_CHUNK_SIZE))
                         .scanNewlyAddedTableEnabled(
                                 arguments.booleanValue("scan-newly-added-table", false))
+                        .snapshotMaxRowsPerSecond(
+                                arguments.longValue("snapshot-max-rows-per-second", 0))
                         .deserializer(new VersionedRowLines())
                         .build();
         FileSink<String> sink =

@@ -132,6 +132,30 @@ public final class FlinkRestClient {
         return rest.get("/jobs/" + jobId + "/savepoints/" + triggerId);
     }
 
+    /**
+     * {@code GET /jobs/<id>/checkpoints}: counts, and under {@code latest} the last {@code
+     * completed} and {@code restored} checkpoint with its {@code external_path}.
+     */
+    public JsonNode checkpoints(String jobId) {
+        return rest.get("/jobs/" + jobId + "/checkpoints");
+    }
+
+    /**
+     * {@code GET /jobs/<id>/vertices/<vertex>/jm-operator-metrics}: the metrics of the vertex's
+     * operator coordinator (a source's enumerator), as {@code [{"id": ..., "value": ...}]}; {@code
+     * get} null lists the ids only. Values come through Flink's metric fetcher ({@code
+     * metrics.fetcher.update-interval}).
+     */
+    public JsonNode jobManagerOperatorMetrics(String jobId, String vertexId, String get) {
+        return rest.get(
+                "/jobs/"
+                        + jobId
+                        + "/vertices/"
+                        + vertexId
+                        + "/jm-operator-metrics"
+                        + (get == null ? "" : "?get=" + get));
+    }
+
     /** The number of completed checkpoints of the job. */
     public long completedCheckpoints(String jobId) {
         return rest.get("/jobs/" + jobId + "/checkpoints")

@@ -27,16 +27,29 @@ import java.util.stream.Stream;
  * cluster (the connector's password goes into an owner-only file in the work dir, never into the
  * REST request), reading the table's final contents and waiting until the committed output agrees.
  */
-final class CdcJobFixture {
+public final class CdcJobFixture {
     private final FlinkStandaloneCluster cluster;
     private final MySqlTestDatabase db;
+    private final String hostname;
+    private final int port;
 
-    CdcJobFixture(FlinkStandaloneCluster cluster, MySqlTestDatabase db) {
-        this.cluster = cluster;
-        this.db = db;
+    public CdcJobFixture(FlinkStandaloneCluster cluster, MySqlTestDatabase db) {
+        this(cluster, db, null, 0);
     }
 
-    void createTable(String table) {
+    /**
+     * Jobs that reach the server through another address (a proxy in front of it, hostname and
+     * port), as the connector's account; the tests' own connections still go to the server.
+     */
+    public CdcJobFixture(
+            FlinkStandaloneCluster cluster, MySqlTestDatabase db, String hostname, int port) {
+        this.cluster = cluster;
+        this.db = db;
+        this.hostname = hostname;
+        this.port = port;
+    }
+
+    public void createTable(String table) {
         db.execute(
                 "CREATE TABLE "
                         + table
@@ -45,7 +58,7 @@ final class CdcJobFixture {
     }
 
     /** Inserts rows 1..rows (uid = id, ver 1) in one transaction. */
-    void fill(String table, int rows) {
+    public void fill(String table, int rows) {
         db.execute(
                 "SET SESSION cte_max_recursion_depth = " + (rows + 1),
                 "INSERT INTO "
@@ -88,7 +101,7 @@ final class CdcJobFixture {
      * {@link #submit} restoring from {@code savepointPath} (null: a fresh start). {@code
      * tableRegex} may list several tables, comma-separated; each is qualified with the database.
      */
-    String submit(
+    public String submit(
             String name,
             String tableRegex,
             String start,
@@ -110,9 +123,9 @@ final class CdcJobFixture {
                 Stream.concat(
                                 Stream.of(
                                         "--hostname",
-                                        account.hostname(),
+                                        hostname != null ? hostname : account.hostname(),
                                         "--port",
-                                        Integer.toString(account.port()),
+                                        Integer.toString(hostname != null ? port : account.port()),
                                         "--username",
                                         account.username(),
                                         "--password-file",
@@ -141,7 +154,7 @@ final class CdcJobFixture {
                 table, db::openRootConnection, writers, firstId, maxTransactions, pauseMillis);
     }
 
-    List<ChangelogCheck.Row> finalRows(String table) {
+    public List<ChangelogCheck.Row> finalRows(String table) {
         List<ChangelogCheck.Row> rows = new ArrayList<>();
         try (Connection c = db.openRootConnection();
                 Statement st = c.createStatement();
@@ -183,12 +196,12 @@ final class CdcJobFixture {
     }
 
     /** The lines of one table (the job's output of several tables holds all of theirs). */
-    static List<String> linesOf(List<String> lines, String table) {
+    public static List<String> linesOf(List<String> lines, String table) {
         return lines.stream().filter(line -> line.split(",", 3)[1].equals(table)).toList();
     }
 
     /** {@link #awaitCaughtUp} for one table of an output of several. */
-    ChangelogCheck.Result awaitCaughtUp(
+    public ChangelogCheck.Result awaitCaughtUp(
             Path output,
             String table,
             List<ChangelogCheck.Row> finalTable,
@@ -212,7 +225,7 @@ final class CdcJobFixture {
     }
 
     /** No process whose command line names the cluster's work dir is left. */
-    static void assertNoProcessesLeft(FlinkStandaloneCluster cluster) {
+    public static void assertNoProcessesLeft(FlinkStandaloneCluster cluster) {
         String workDir = cluster.workDir().toString();
         List<Long> left =
                 ProcessHandle.allProcesses()
@@ -227,7 +240,7 @@ final class CdcJobFixture {
     /**
      * The no-values rule on the real cluster: the password is in none of its log or stdout files.
      */
-    static void assertPasswordNotInLogs(FlinkStandaloneCluster cluster, String password) {
+    public static void assertPasswordNotInLogs(FlinkStandaloneCluster cluster, String password) {
         Path logDir = cluster.workDir().resolve("log");
         try (Stream<Path> files = Files.walk(logDir)) {
             List<Path> leaking = new ArrayList<>();

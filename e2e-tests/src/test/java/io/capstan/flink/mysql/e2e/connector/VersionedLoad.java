@@ -17,7 +17,9 @@ import java.util.concurrent.atomic.AtomicReference;
  * server, so a row's versions are exact whatever the interleaving) and deletes. Deadlocks and lock
  * wait timeouts roll back and retry the same transaction. Bounded by a transaction count and by
  * {@link #close()}; writers pause briefly between transactions so the load stays realistic on a
- * small shared machine.
+ * small shared machine. {@link #startReconnecting} writers also outlive a server restart or a lost
+ * connection: they reconnect and go on with a new transaction (whether the interrupted one
+ * committed is then up to the server, whose table is the truth the checks compare with).
  */
 public final class VersionedLoad implements AutoCloseable {
     /** Opens a connection for a writer (autocommit is switched off by the writer). */
@@ -35,6 +37,8 @@ public final class VersionedLoad implements AutoCloseable {
     private final AtomicBoolean stop = new AtomicBoolean();
     private final AtomicLong committed = new AtomicLong();
     private final AtomicLong retries = new AtomicLong();
+    private final AtomicLong reconnects = new AtomicLong();
+    private boolean reconnecting;
     private final AtomicReference<Throwable> failure = new AtomicReference<>();
     private final List<Thread> writers = new ArrayList<>();
 
@@ -74,6 +78,34 @@ public final class VersionedLoad implements AutoCloseable {
         return load;
     }
 
+    /**
+     * {@link #start}, but a writer whose connection is lost (server restart, {@code KILL}) opens a
+     * new one and continues, until {@link #close()}.
+     */
+    public static VersionedLoad startReconnecting(
+            String table,
+            ConnectionFactory connections,
+            int writers,
+            long firstId,
+            long maxTransactions,
+            long pauseMillis) {
+        VersionedLoad load =
+                new VersionedLoad(table, connections, firstId, maxTransactions, pauseMillis);
+        load.reconnecting = true;
+        for (int i = 0; i < writers; i++) {
+            Thread writer = new Thread(load::run, "versioned-load-" + i);
+            writer.setDaemon(true);
+            load.writers.add(writer);
+            writer.start();
+        }
+        return load;
+    }
+
+    /** How often a reconnecting writer had to open a new connection. */
+    public long reconnects() {
+        return reconnects.get();
+    }
+
     public long committedTransactions() {
         return committed.get();
     }
@@ -100,20 +132,41 @@ public final class VersionedLoad implements AutoCloseable {
     }
 
     private void run() {
-        try (Connection c = connections.open()) {
-            c.setAutoCommit(false);
+        try {
             while (!stop.get() && committed.get() < maxTransactions) {
-                List<Statement> transaction = nextTransaction();
-                while (!runOnce(c, transaction)) {
-                    retries.incrementAndGet();
-                }
-                committed.incrementAndGet();
-                if (pauseMillis > 0) {
-                    Thread.sleep(pauseMillis);
+                try (Connection c = connections.open()) {
+                    c.setAutoCommit(false);
+                    writeUntilStopped(c);
+                } catch (SQLException e) {
+                    if (!reconnecting) {
+                        throw e;
+                    }
+                    reconnects.incrementAndGet();
+                    Thread.sleep(500); // the server may still be restarting
                 }
             }
         } catch (Throwable t) {
             failure.compareAndSet(null, t);
+        }
+    }
+
+    private void writeUntilStopped(Connection c) throws SQLException, InterruptedException {
+        while (!stop.get() && committed.get() < maxTransactions) {
+            List<Statement> transaction = nextTransaction();
+            try {
+                while (!runOnce(c, transaction)) {
+                    retries.incrementAndGet();
+                }
+            } catch (SQLException e) {
+                if (reconnecting && !c.isValid(2)) {
+                    throw e; // lost connection: run() opens a new one
+                }
+                throw new IllegalStateException("A load transaction failed", e);
+            }
+            committed.incrementAndGet();
+            if (pauseMillis > 0) {
+                Thread.sleep(pauseMillis);
+            }
         }
     }
 
@@ -191,7 +244,12 @@ public final class VersionedLoad implements AutoCloseable {
             c.commit();
             return true;
         } catch (SQLException e) {
-            c.rollback();
+            try {
+                c.rollback();
+            } catch (SQLException rollbackFailed) {
+                e.addSuppressed(rollbackFailed); // the connection is gone: the caller decides
+                throw e;
+            }
             if (e.getErrorCode() == 1213 || e.getErrorCode() == 1205) {
                 return false;
             }
