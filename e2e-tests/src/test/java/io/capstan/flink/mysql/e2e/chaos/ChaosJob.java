@@ -5,9 +5,14 @@ import io.capstan.flink.mysql.e2e.connector.CdcJobFixture;
 
 import org.apache.flink.shaded.jackson2.com.fasterxml.jackson.databind.JsonNode;
 
+import java.io.IOException;
+import java.net.URI;
+import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
+import java.util.Comparator;
 import java.util.List;
+import java.util.stream.Stream;
 
 /**
  * The job of one chaos round across its incarnations: submitted once with startup {@code initial}
@@ -83,8 +88,30 @@ final class ChaosJob {
         if (path.isEmpty()) {
             throw new IllegalStateException("Job " + jobId + " left no retained checkpoint");
         }
+        path = newestRetained(path);
         submit(path);
         return path;
+    }
+
+    /**
+     * The newest checkpoint of the job that is still on disk: a checkpoint that completed while the
+     * job was cancelled subsumes (deletes) the one the REST API named last, and is the one to take.
+     * A checkpoint is complete once its {@code _metadata} is written.
+     */
+    private static String newestRetained(String reported) {
+        URI uri = URI.create(reported);
+        Path dir = (uri.getScheme() == null ? Path.of(reported) : Path.of(uri)).getParent();
+        try (Stream<Path> children = Files.list(dir)) {
+            return children.filter(c -> c.getFileName().toString().startsWith("chk-"))
+                    .filter(c -> Files.isRegularFile(c.resolve("_metadata")))
+                    .max(
+                            Comparator.comparingLong(
+                                    c -> Long.parseLong(c.getFileName().toString().substring(4))))
+                    .map(c -> c.toUri().toString())
+                    .orElse(reported);
+        } catch (IOException e) {
+            return reported; // the job's directory is gone: the restore says why
+        }
     }
 
     /** Stop with a savepoint (retried while a failover refuses it), then a restore from it. */
