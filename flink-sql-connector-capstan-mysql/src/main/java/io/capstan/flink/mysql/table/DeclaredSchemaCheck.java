@@ -203,28 +203,28 @@ public final class DeclaredSchemaCheck {
                             + String.join(", ", table.keyColumns())
                             + ") NOT ENFORCED, or no primary key.");
         }
-        if (chunkKeyColumn.isPresent()
-                && declaredKey.equals(lowerSet(List.of(chunkKeyColumn.get())))) {
-            if (table.chunkKeyIdentifiesRows()) {
-                return Optional.empty();
-            }
-            return Optional.of(
-                    "the declared PRIMARY KEY "
-                            + quoted(pk.get().getColumns())
-                            + " is not a key of the MySQL table: the chunk key column has no UNIQUE"
-                            + " index of its own, so the table is chunked by ranges of its values"
-                            + " and its changes retract and add whole rows; declare no primary key,"
-                            + " or add a UNIQUE index on the column.");
+        boolean declaresChunkKey =
+                chunkKeyColumn.isPresent()
+                        && declaredKey.equals(lowerSet(List.of(chunkKeyColumn.get())));
+        if (declaresChunkKey && table.chunkKeyIdentifiesRows()) {
+            return Optional.empty();
         }
+        String why =
+                declaresChunkKey
+                        ? ": the chunk key column has no UNIQUE index of its own, so the table is"
+                                + " chunked by ranges of its values and its changes retract and add"
+                                + " whole rows; declare no primary key, or add a UNIQUE index on the"
+                                + " column."
+                        : ", which has no primary key; declare no primary key (the table is then"
+                                + " read as one unsplit chunk and its changes retract and add whole"
+                                + " rows, up to 'scan.snapshot.keyless-table.max-rows' rows), or set"
+                                + " 'scan.incremental.snapshot.chunk.key-column' to a UNIQUE NOT"
+                                + " NULL column and declare that column as the PRIMARY KEY.";
         return Optional.of(
                 "the declared PRIMARY KEY "
                         + quoted(pk.get().getColumns())
-                        + " is not a key of the MySQL table, which has no primary key; declare no"
-                        + " primary key (the table is then read as one unsplit chunk and its"
-                        + " changes retract and add whole rows, up to"
-                        + " 'scan.snapshot.keyless-table.max-rows' rows), or set"
-                        + " 'scan.incremental.snapshot.chunk.key-column' to a UNIQUE NOT NULL column"
-                        + " and declare that column as the PRIMARY KEY.");
+                        + " is not a key of the MySQL table"
+                        + why);
     }
 
     private static Set<String> lowerSet(List<String> names) {

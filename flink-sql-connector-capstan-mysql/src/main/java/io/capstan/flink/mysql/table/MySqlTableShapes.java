@@ -20,11 +20,10 @@ final class MySqlTableShapes {
 
     private MySqlTableShapes() {}
 
-    static MySqlTableShape of(TableSchema schema) {
-        return of(schema, true);
-    }
-
-    /** As {@link #of(TableSchema)}, saying whether the chunk key column identifies a row. */
+    /**
+     * The shape of {@code schema}; {@code chunkKeyIdentifiesRows} false when the configured chunk
+     * key column of a table without a primary key is not unique (chunks are ranges of its values).
+     */
     static MySqlTableShape of(TableSchema schema, boolean chunkKeyIdentifiesRows) {
         List<MySqlTableShape.Column> columns = new ArrayList<>();
         for (ColumnSchema c : schema.columns()) {
