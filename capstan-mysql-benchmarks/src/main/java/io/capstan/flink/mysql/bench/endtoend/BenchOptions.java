@@ -28,8 +28,11 @@ final class BenchOptions {
                     "  --writer-rate N         one-row UPDATE transactions/s of the steady writer during the snapshot (default 100)",
                     "  --latency-rate N        row changes/s of the steady write load in the latency phase (default 1000)",
                     "  --latency-seconds N     length of the steady write load (default 20; quick: 10)",
-                    "  --skip PHASES           comma list of phases to leave out: scan,binary-scan,block,snapshot,plain,streamer,flink,latency,uuid",
-                    "                          (uuid: the UUID-keyed table; its lines also follow scan, snapshot and flink)",
+                    "  --snapshot-max-rows-per-second N  scan.snapshot.max-rows-per-second of the throttled snapshot (parallelism 2;",
+                    "                          the limit of the whole job); keep it well below the unthrottled rate (default 20000)",
+                    "  --skip PHASES           comma list of phases to leave out: scan,binary-scan,block,snapshot,throttle,plain,streamer,",
+                    "                          flink,latency,uuid (throttle: the throttled snapshot, compared with the snapshot's",
+                    "                          parallelism 2 line; uuid: the UUID-keyed table, its lines also follow scan, snapshot and flink)",
                     "  --big-transaction-rows N  also stream one transaction of N inserts and report the heap (default 0: off)",
                     "  --json-null             experiment: leave the JSON column NULL (takes JSON conversion out of every path)",
                     "  --doc PATH              markdown file the result table is appended to",
@@ -47,6 +50,7 @@ final class BenchOptions {
     int writers = 4;
     int chunkSize = 8096;
     int writerRate = 100;
+    long snapshotMaxRowsPerSecond = 20_000;
     int latencyRate = 1000;
     int latencySeconds = -1;
     String skip = "";
@@ -123,6 +127,9 @@ final class BenchOptions {
                     break;
                 case "--writer-rate":
                     o.writerRate = (int) positiveLong(args, ++i, a);
+                    break;
+                case "--snapshot-max-rows-per-second":
+                    o.snapshotMaxRowsPerSecond = positiveLong(args, ++i, a);
                     break;
                 case "--latency-rate":
                     o.latencyRate = (int) positiveLong(args, ++i, a);

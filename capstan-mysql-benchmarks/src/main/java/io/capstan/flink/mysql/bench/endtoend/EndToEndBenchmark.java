@@ -104,7 +104,7 @@ public final class EndToEndBenchmark {
         UuidKeyRound uuidKeyed = o.runs("uuid") ? UuidKeyRound.prepare(o, server, tableRows) : null;
         ResultTable results = ResultLines.define(o);
         FlinkJobs jobs =
-                o.runs("flink") || o.runs("latency") || o.runs("snapshot")
+                o.runs("flink") || o.runs("latency") || o.runs("snapshot") || o.runs("throttle")
                         ? FlinkJobs.start()
                         : null;
         try {
@@ -140,6 +140,10 @@ public final class EndToEndBenchmark {
                 }
                 if (o.runs("snapshot")) {
                     SnapshotStallPhase.run(o, server, table, schema, tableRows, results, jobs);
+                }
+                if (o.runs("throttle")) {
+                    ThrottledSnapshotPhase.run(
+                            o, server, table, schema, tableRows, results, jobs, round);
                 }
                 if (o.runs("plain")) {
                     record(

@@ -1,6 +1,7 @@
 package io.capstan.flink.mysql.bench.endtoend;
 
 import io.capstan.flink.mysql.CapstanMySqlSource;
+import io.capstan.flink.mysql.CapstanMySqlSourceBuilder;
 import io.capstan.flink.mysql.StartupOptions;
 import io.capstan.flink.mysql.connect.MySqlConnectionConfig;
 import io.capstan.flink.mysql.deserializer.RowDataDeserializer;
@@ -80,11 +81,27 @@ final class FlinkJobs implements AutoCloseable {
             StartupOptions startup,
             int parallelism)
             throws Exception {
+        return submit(c, table, schema, startup, parallelism, 0);
+    }
+
+    /**
+     * As {@link #submit(MySqlConnectionConfig, BenchTable, TableSchema, StartupOptions, int)}, with
+     * {@code scan.snapshot.max-rows-per-second} set to {@code snapshotMaxRowsPerSecond} for the
+     * whole job (0: the option is left unset, no limit).
+     */
+    JobID submit(
+            MySqlConnectionConfig c,
+            BenchTable table,
+            TableSchema schema,
+            StartupOptions startup,
+            int parallelism,
+            long snapshotMaxRowsPerSecond)
+            throws Exception {
         ProbeSink.RECORDS.get(); // loads the class (and its statics) in this class loader first
         StreamExecutionEnvironment env = StreamExecutionEnvironment.getExecutionEnvironment();
         env.setParallelism(parallelism);
         env.enableCheckpointing(CHECKPOINT_INTERVAL_MILLIS);
-        CapstanMySqlSource<RowData> source =
+        CapstanMySqlSourceBuilder<RowData> builder =
                 CapstanMySqlSource.<RowData>builder()
                         .hostname(c.hostname())
                         .port(c.port())
@@ -95,8 +112,11 @@ final class FlinkJobs implements AutoCloseable {
                         .serverId(BinlogReads.nextServerId())
                         .startupOptions(startup)
                         .deserializer(
-                                new RowDataDeserializer(InternalTypeInfo.of(schema.rowType())))
-                        .build();
+                                new RowDataDeserializer(InternalTypeInfo.of(schema.rowType())));
+        if (snapshotMaxRowsPerSecond > 0) {
+            builder.snapshotMaxRowsPerSecond(snapshotMaxRowsPerSecond);
+        }
+        CapstanMySqlSource<RowData> source = builder.build();
         env.fromSource(source, WatermarkStrategy.noWatermarks(), "capstan-source")
                 .sinkTo(new ProbeSink())
                 .name("probe-sink");

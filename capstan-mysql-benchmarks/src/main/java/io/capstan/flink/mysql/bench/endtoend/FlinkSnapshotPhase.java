@@ -11,8 +11,9 @@ import java.util.concurrent.TimeUnit;
 /**
  * The snapshot through the whole Flink source: a bounded MiniCluster job ({@code
  * StartupOptions.snapshot()}) at parallelism 1 or 2 reads every row of the table into the
- * discarding {@link ProbeSink}. Timed from the job running (so table discovery, preflight and chunk
- * planning are included) to the last row at the sink.
+ * discarding {@link ProbeSink}, without a row rate limit or with {@code
+ * scan.snapshot.max-rows-per-second} set for the whole job. Timed from the job running (so table
+ * discovery, preflight and chunk planning are included) to the last row at the sink.
  */
 final class FlinkSnapshotPhase {
 
@@ -28,11 +29,31 @@ final class FlinkSnapshotPhase {
             long expectedRows,
             int parallelism)
             throws Exception {
+        return run(jobs, server, table, schema, expectedRows, parallelism, 0);
+    }
+
+    /**
+     * The same with {@code scan.snapshot.max-rows-per-second} = {@code maxRowsPerSecond} (0: none).
+     */
+    static PhaseResult run(
+            FlinkJobs jobs,
+            BenchServer server,
+            BenchTable table,
+            TableSchema schema,
+            long expectedRows,
+            int parallelism,
+            long maxRowsPerSecond)
+            throws Exception {
         ProbeSink.reset();
         try (HeapWatch heap = HeapWatch.start()) {
             JobID job =
                     jobs.submit(
-                            server.reader(), table, schema, StartupOptions.snapshot(), parallelism);
+                            server.reader(),
+                            table,
+                            schema,
+                            StartupOptions.snapshot(),
+                            parallelism,
+                            maxRowsPerSecond);
             long start = System.nanoTime();
             try {
                 long deadline = start + TimeUnit.MINUTES.toNanos(TIMEOUT_MINUTES);
@@ -63,8 +84,14 @@ final class FlinkSnapshotPhase {
                 EndToEndBenchmark.log(
                         String.format(
                                 java.util.Locale.ROOT,
-                                "  p%d: first row %.0f ms after the job ran, rows then at %,.0f rows/s",
+                                "  p%d%s: first row %.0f ms after the job ran, rows then at %,.0f rows/s",
                                 parallelism,
+                                maxRowsPerSecond > 0
+                                        ? String.format(
+                                                java.util.Locale.ROOT,
+                                                " limited to %,d rows/s",
+                                                maxRowsPerSecond)
+                                        : "",
                                 (ProbeSink.firstNanos - start) / 1e6,
                                 (expectedRows - 1)
                                         * 1e9

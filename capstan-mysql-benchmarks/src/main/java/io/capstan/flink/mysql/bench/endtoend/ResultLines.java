@@ -63,6 +63,38 @@ final class ResultLines {
                 "scan",
                 "> parallelism 1",
                 0);
+        String limit = String.format(Locale.ROOT, "%,d", o.snapshotMaxRowsPerSecond);
+        t.define(
+                "source-snapshot-p2-throttled",
+                "`CapstanMySqlSource` snapshot, parallelism 2, with `scan.snapshot.max-rows-per-second`"
+                        + " = "
+                        + limit
+                        + " (the whole job's limit, half of it per reader; no steady writer); job"
+                        + " running to last row",
+                "rows/s",
+                "scan",
+                "—",
+                0);
+        t.defineRatio(
+                "throttled-vs-limit",
+                "throttled snapshot p2 ÷ its limit (" + limit + " rows/s)",
+                "≈ 1",
+                0);
+        t.defineRatio(
+                "unthrottled-vs-limit",
+                "snapshot p2 without the limit ÷ the same limit (same round)",
+                "> 1",
+                0);
+        if (!o.runs("throttle")) {
+            for (String key :
+                    new String[] {
+                        "source-snapshot-p2-throttled", "throttled-vs-limit", "unthrottled-vs-limit"
+                    }) {
+                t.notMeasured(key, "not run (--skip throttle)");
+            }
+        } else if (!o.runs("snapshot")) {
+            t.notMeasured("unthrottled-vs-limit", "not run (--skip snapshot)");
+        }
         t.define(
                 "plain",
                 "plain `BinaryLogClient`, default deserializer (**limit**)",

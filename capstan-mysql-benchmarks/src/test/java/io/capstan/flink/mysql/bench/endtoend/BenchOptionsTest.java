@@ -1,0 +1,39 @@
+package io.capstan.flink.mysql.bench.endtoend;
+
+import org.junit.jupiter.api.Test;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertThrows;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+class BenchOptionsTest {
+
+    @Test
+    void throttledSnapshotRunsAtTwentyThousandRowsPerSecondByDefault() {
+        BenchOptions o = BenchOptions.parse(new String[] {"--no-doc"});
+        assertEquals(20_000, o.snapshotMaxRowsPerSecond);
+        assertTrue(o.runs("throttle"));
+    }
+
+    @Test
+    void throttledSnapshotLimitIsAnOptionAndCanBeSkipped() {
+        BenchOptions o =
+                BenchOptions.parse(
+                        new String[] {
+                            "--no-doc",
+                            "--snapshot-max-rows-per-second",
+                            "5,000",
+                            "--skip",
+                            "throttle"
+                        });
+        assertEquals(5_000, o.snapshotMaxRowsPerSecond);
+        assertFalse(o.runs("throttle"));
+        assertTrue(o.runs("snapshot"));
+        assertThrows(
+                IllegalArgumentException.class,
+                () ->
+                        BenchOptions.parse(
+                                new String[] {"--no-doc", "--snapshot-max-rows-per-second", "0"}));
+    }
+}
