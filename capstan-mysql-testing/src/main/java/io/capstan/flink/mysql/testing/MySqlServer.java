@@ -133,7 +133,7 @@ public final class MySqlServer implements AutoCloseable {
             LOG.info("Tests use Testcontainers {} on {}:{}", DockerMySql.IMAGE, s.host(), s.port());
             return s;
         }
-        return embedded(1, ServerOptions.defaults(), true);
+        return embedded(1, ServerOptions.forSharedServer(), true);
     }
 
     private static MySqlServer embedded(int serverId, ServerOptions options, boolean isShared) {

@@ -54,6 +54,19 @@ public record ServerOptions(List<String> extraFlags) {
         extraFlags = List.copyOf(extraFlags);
     }
 
+    /**
+     * The system property whose mysqld flags the shared embedded server adds to the defaults: the
+     * build runs a set of ITs a second time on a server without GTIDs with {@code
+     * -Dcapstan.test.server-flags="--gtid-mode=OFF --enforce-gtid-consistency=OFF"}.
+     */
+    public static final String SHARED_SERVER_FLAGS = "capstan.test.server-flags";
+
+    /** The shared embedded server's flags: the defaults plus {@link #SHARED_SERVER_FLAGS}. */
+    static ServerOptions forSharedServer() {
+        String flags = System.getProperty(SHARED_SERVER_FLAGS, "").trim();
+        return flags.isEmpty() ? DEFAULTS : DEFAULTS.withFlag(flags);
+    }
+
     /** The safe defaults: a server capstan accepts. */
     public static ServerOptions defaults() {
         return DEFAULTS;

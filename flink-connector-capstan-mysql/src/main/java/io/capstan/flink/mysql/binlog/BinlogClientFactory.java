@@ -2,6 +2,7 @@ package io.capstan.flink.mysql.binlog;
 
 import io.capstan.flink.mysql.connect.MySqlConnectionConfig;
 import io.capstan.flink.mysql.convert.BinlogEventDeserializers;
+import io.capstan.flink.mysql.gtid.BinlogPositionAxis;
 
 import com.github.shyiko.mysql.binlog.BinaryLogClient;
 import com.github.shyiko.mysql.binlog.event.EventType;
@@ -10,9 +11,10 @@ import com.github.shyiko.mysql.binlog.network.SSLMode;
 
 /**
  * Builds one {@link BinaryLogClient} per connection attempt: dump by GTID set from our own
- * processed set, our server id, no keep-alive thread (the streamer reconnects itself, from its
- * exact position), heartbeats, TLS per the configured mode, and an event deserializer that skips
- * the rows of uncaptured tables, also inside compressed transactions.
+ * processed set (by file and offset on a server without GTIDs), our server id, no keep-alive thread
+ * (the streamer reconnects itself, from its exact position), heartbeats, TLS per the configured
+ * mode, and an event deserializer that skips the rows of uncaptured tables, also inside compressed
+ * transactions.
  */
 final class BinlogClientFactory {
 
@@ -37,7 +39,9 @@ final class BinlogClientFactory {
         client.setHeartbeatInterval(c.heartbeatInterval().toMillis());
         client.setConnectTimeout(c.connectTimeout().toMillis());
         client.setSSLMode(SSLMode.valueOf(c.sslMode().name()));
-        client.setGtidSet(position.processed().toString());
+        if (!BinlogPositionAxis.isPositionSet(position.processed())) {
+            client.setGtidSet(position.processed().toString());
+        } // else the streamer names the file and offset (PositionModeEvents)
         client.setEventDeserializer(eventDeserializer(tables, metrics));
         client.setThreadFactory(
                 r -> {

@@ -2,6 +2,8 @@ package io.capstan.flink.mysql.binlog;
 
 import io.capstan.flink.mysql.error.CapstanHaltException;
 import io.capstan.flink.mysql.error.HaltReason;
+import io.capstan.flink.mysql.gtid.BinlogPositionAxis;
+import io.capstan.flink.mysql.gtid.BinlogPositionAxis.Position;
 
 import org.apache.flink.annotation.Internal;
 
@@ -46,6 +48,8 @@ public final class BinlogStreamer implements AutoCloseable {
     private final ReconnectSupervisor supervisor;
     private final SilenceWatchdog watchdog;
     private final CascadeGuard cascades; // null: not checked
+    private final PositionModeEvents positions; // null: a server with GTIDs
+    private volatile BinlogFiles files; // position mode: the files last listed, to start in one
     private final CountDownLatch firstConnect = new CountDownLatch(1);
 
     private volatile RuntimeException failure; // a halt, or an internal error of the reader thread
@@ -102,6 +106,12 @@ public final class BinlogStreamer implements AutoCloseable {
         } else {
             this.cascades = null;
         }
+        if (BinlogPositionAxis.isPositionSet(start.processed())) {
+            this.positions = new PositionModeEvents(PositionModeEvents.axisIdOf(start.processed()));
+            assembler.growProcessed(positions);
+        } else {
+            this.positions = null;
+        }
         if (config.onlineSchemaChanges()) {
             assembler.followOnlineSchemaChanges();
         }
@@ -135,7 +145,7 @@ public final class BinlogStreamer implements AutoCloseable {
      * connect timeout passed; the reader keeps trying within the reconnect budget).
      */
     public synchronized void start() {
-        StartPositions.validate(config.connection(), start);
+        files = StartPositions.validate(config.connection(), start).files();
         if (cascades != null) {
             cascades.load(); // before the first event, on this thread: a halt is thrown to the
             // caller
@@ -233,6 +243,10 @@ public final class BinlogStreamer implements AutoCloseable {
                             assembler.restartFrom(position);
                             BinaryLogClient c =
                                     BinlogClientFactory.create(config, position, tables, metrics);
+                            if (positions != null) {
+                                positions.restart();
+                                startInFile(c, position);
+                            }
                             c.registerEventListener(BinlogStreamer.this::onEvent);
                             c.registerLifecycleListener(new Lifecycle());
                             return c;
@@ -268,7 +282,10 @@ public final class BinlogStreamer implements AutoCloseable {
         }
         watchdog.activity();
         try {
-            assembler.onEvent(event);
+            Event e = positions == null ? event : positions.translate(event, assembler.processed());
+            if (e != null) {
+                assembler.onEvent(e);
+            }
             handOver.handOver(); // the event's records, at once
         } catch (InterruptedException e) {
             disconnect(supervisor.client()); // closing or halted while waiting for queue space
@@ -294,6 +311,23 @@ public final class BinlogStreamer implements AutoCloseable {
                                     + "). Remedy: report this with the table's DDL; restart from"
                                     + " the last checkpoint after a fix."));
         }
+    }
+
+    /**
+     * Position mode: the client starts at the first position missing from the processed set, in the
+     * file the server lists for it (the check before each connection halts when it lists none).
+     */
+    private void startInFile(BinaryLogClient client, BinlogStartPosition position) {
+        ServerIdentity checked = supervisor.checked();
+        BinlogFiles listed = checked != null ? checked.gtids().files() : files;
+        if (listed == null) {
+            listed = ServerGtidState.read(config.connection()).files();
+        }
+        files = listed;
+        Position first = listed.axis().firstMissing(position.processed());
+        listed.requireServes(first, config.connection().address());
+        client.setBinlogFilename(listed.fileName(first.fileIndex()));
+        client.setBinlogPosition(first.offset());
     }
 
     /** The watchdog found the connection silent: drop it, the supervisor reconnects. */

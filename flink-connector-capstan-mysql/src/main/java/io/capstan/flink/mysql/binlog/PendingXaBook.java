@@ -132,6 +132,18 @@ final class PendingXaBook {
         heldRows = 0;
     }
 
+    /** The GTIDs of the prepared parts held: outside the processed set until their outcome. */
+    List<Gtid> preparedParts() {
+        if (pending.isEmpty()) {
+            return List.of();
+        }
+        List<Gtid> parts = new ArrayList<>(pending.size());
+        for (Prepared p : pending.values()) {
+            parts.add(p.prepareGtid());
+        }
+        return parts;
+    }
+
     int heldRows() {
         return heldRows;
     }

@@ -276,6 +276,11 @@ final class ReconnectSupervisor {
         lastConnectionFailure = e;
     }
 
+    /** The server the current attempt was checked against, or null (not checked). */
+    ServerIdentity checked() {
+        return checked;
+    }
+
     /** The client of the current connection attempt, or null before the first. */
     BinaryLogClient client() {
         return client;

@@ -2,6 +2,7 @@ package io.capstan.flink.mysql.binlog;
 
 import io.capstan.flink.mysql.error.CapstanHaltException;
 import io.capstan.flink.mysql.error.HaltReason;
+import io.capstan.flink.mysql.gtid.BinlogPositionAxis;
 import io.capstan.flink.mysql.gtid.GtidSet;
 
 /**
@@ -18,8 +19,8 @@ final class ResumeCheck {
     private ResumeCheck() {}
 
     /** Throws the halt for a position the server cannot serve exactly. */
-    static void check(BinlogStartPosition start, GtidSet executed, GtidSet purged, String address) {
-        check(start, executed, purged, address, null);
+    static void check(BinlogStartPosition start, ServerGtidState server, String address) {
+        check(start, server, address, null);
     }
 
     /**
@@ -43,16 +44,23 @@ final class ResumeCheck {
                                 + previousUuid
                                 + ")."
                         : null;
-        check(start, now.gtids().executed, now.gtids().purged, address, failover);
+        check(start, now.gtids(), address, failover);
         return changed;
     }
 
     private static void check(
-            BinlogStartPosition start,
-            GtidSet executed,
-            GtidSet purged,
-            String address,
-            String failover) {
+            BinlogStartPosition start, ServerGtidState server, String address, String failover) {
+        if (BinlogPositionAxis.isPositionSet(start.processed())) {
+            if (server.files != null) {
+                checkPositions(start, server.files, address, failover);
+            }
+            return;
+        }
+        if (server.positionMode()) {
+            throw GtidModeChange.halt(false, "the server at " + address);
+        }
+        GtidSet executed = server.executed;
+        GtidSet purged = server.purged;
         GtidSet processed = start.processed();
         GtidSet held = start.isInsideTransaction() ? processed.add(start.partialGtid()) : processed;
         GtidSet foreign = held.subtract(executed);
@@ -102,5 +110,33 @@ final class ResumeCheck {
                                             + " ON (log_replica_updates) and the same binlog"
                                             + " retention."));
         }
+    }
+
+    /**
+     * A position-mode start: the positions must lie on this server's axis (the same {@code
+     * server_uuid}) and their first missing position must be in a file the server still lists.
+     */
+    private static void checkPositions(
+            BinlogStartPosition start, BinlogFiles files, String address, String failover) {
+        if (files.gtidsOn()) {
+            throw GtidModeChange.halt(true, "the server at " + address);
+        }
+        BinlogPositionAxis axis = files.axis();
+        if (!axis.holds(start.processed())) {
+            throw new CapstanHaltException(
+                    HaltReason.SOURCE_IDENTITY_MISMATCH,
+                    "the resume position is a binlog position of another server than the one at "
+                            + address
+                            + " (server_uuid "
+                            + files.serverUuid()
+                            + ")."
+                            + (failover == null ? "" : failover)
+                            + " Without GTIDs a binlog file and offset are exact only on the server"
+                            + " that wrote them, so a failover or a rebuilt server cannot be"
+                            + " followed. Remedy: point the job at the server the position came"
+                            + " from, or start without state (a new snapshot); run the servers"
+                            + " with gtid_mode = ON to follow failovers exactly.");
+        }
+        files.requireServes(axis.firstMissing(start.processed()), address);
     }
 }

@@ -7,6 +7,8 @@ import io.capstan.flink.mysql.gtid.GtidSet;
 
 import org.apache.flink.annotation.Internal;
 
+import javax.annotation.Nullable;
+
 import java.io.IOException;
 import java.sql.Connection;
 import java.sql.ResultSet;
@@ -15,32 +17,55 @@ import java.sql.Statement;
 import java.util.Objects;
 
 /**
- * The server's {@code gtid_executed} and {@code gtid_purged}, read together, and the start
- * positions they allow. The reads over JDBC are static; the rest is pure.
+ * The server's {@code gtid_executed} and {@code gtid_purged}, read together with its binary log
+ * files ({@link BinlogFiles}), and the start positions they allow: sets of GTIDs on a server with
+ * {@code gtid_mode = ON}, sets of binlog positions (docs/adr/0012) on a server without. The reads
+ * over JDBC are static; the rest is pure.
  */
 @Internal
 public final class ServerGtidState {
 
     final GtidSet executed;
     final GtidSet purged;
+    @Nullable final BinlogFiles files;
 
-    private ServerGtidState(GtidSet executed, GtidSet purged) {
+    private ServerGtidState(GtidSet executed, GtidSet purged, @Nullable BinlogFiles files) {
         this.executed = Objects.requireNonNull(executed, "executed");
         this.purged = Objects.requireNonNull(purged, "purged");
+        this.files = files;
     }
 
+    /** A server with GTIDs on whose files are not known (their checks are skipped). */
     public static ServerGtidState of(GtidSet executed, GtidSet purged) {
-        return new ServerGtidState(executed, purged);
+        return new ServerGtidState(executed, purged, null);
+    }
+
+    public static ServerGtidState of(GtidSet executed, GtidSet purged, BinlogFiles files) {
+        return new ServerGtidState(executed, purged, Objects.requireNonNull(files, "files"));
+    }
+
+    /**
+     * Whether a job starting now runs on binlog positions: the server does not write a GTID for
+     * every transaction ({@code gtid_mode} other than {@code ON}).
+     */
+    public boolean positionMode() {
+        return files != null && !files.gtidsOn();
+    }
+
+    /** The server's binary log files, or null when they were not read. */
+    @Nullable
+    public BinlogFiles files() {
+        return files;
     }
 
     /** Stream what commits from now on. */
     public BinlogStartPosition latest() {
-        return BinlogStartPosition.of(executed);
+        return BinlogStartPosition.of(positionMode() ? files.written() : executed);
     }
 
-    /** Everything the server still holds: {@code gtid_purged} as the processed set. */
+    /** Everything the server still holds: the purged transactions as the processed set. */
     public BinlogStartPosition earliest() {
-        return BinlogStartPosition.of(purged);
+        return BinlogStartPosition.of(positionMode() ? files.purged() : purged);
     }
 
     /**
@@ -50,7 +75,7 @@ public final class ServerGtidState {
      */
     public BinlogStartPosition resumeFrom(GtidSet processed, String serverAddress) {
         BinlogStartPosition position = BinlogStartPosition.of(processed);
-        ResumeCheck.check(position, executed, purged, serverAddress);
+        ResumeCheck.check(position, this, serverAddress);
         return position;
     }
 
@@ -70,14 +95,18 @@ public final class ServerGtidState {
         }
     }
 
-    /** Both sets in one query, on an open connection. */
+    /** Both sets in one query, then the binary log files, on an open connection. */
     public static ServerGtidState read(Connection c) throws SQLException {
+        GtidSet executed;
+        GtidSet purged;
         try (Statement s = c.createStatement();
                 ResultSet rs =
                         s.executeQuery("SELECT @@global.gtid_executed, @@global.gtid_purged")) {
             rs.next();
-            return new ServerGtidState(parse(rs.getString(1)), parse(rs.getString(2)));
+            executed = parse(rs.getString(1));
+            purged = parse(rs.getString(2));
         }
+        return new ServerGtidState(executed, purged, BinlogFiles.read(c));
     }
 
     /** The server's {@code gtid_executed}, on an open connection. */
@@ -99,6 +128,11 @@ public final class ServerGtidState {
 
     @Override
     public String toString() {
-        return "ServerGtidState{executed=" + executed + ", purged=" + purged + "}";
+        return "ServerGtidState{executed="
+                + executed
+                + ", purged="
+                + purged
+                + (files == null ? "" : ", " + files)
+                + "}";
     }
 }

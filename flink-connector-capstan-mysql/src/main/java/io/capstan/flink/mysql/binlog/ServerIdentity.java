@@ -22,7 +22,7 @@ import java.util.Objects;
  *
  * @param serverUuid {@code @@global.server_uuid}
  * @param serverId {@code @@global.server_id}
- * @param gtids {@code gtid_executed} and {@code gtid_purged}
+ * @param gtids {@code gtid_executed}, {@code gtid_purged} and the binary log files
  */
 record ServerIdentity(String serverUuid, long serverId, ServerGtidState gtids) {
 
@@ -39,19 +39,17 @@ record ServerIdentity(String serverUuid, long serverId, ServerGtidState gtids) {
      * @throws CapstanHaltException {@code invalid_configuration} when the login is refused
      */
     static ServerIdentity read(MySqlConnectionConfig config) throws IOException {
-        try (Connection c = JdbcConnections.open(config);
-                Statement s = c.createStatement();
-                ResultSet rs =
-                        s.executeQuery(
-                                "SELECT @@global.server_uuid, @@global.server_id,"
-                                        + " @@global.gtid_executed, @@global.gtid_purged")) {
-            rs.next();
-            return new ServerIdentity(
-                    rs.getString(1),
-                    rs.getLong(2),
-                    ServerGtidState.of(
-                            ServerGtidState.parse(rs.getString(3)),
-                            ServerGtidState.parse(rs.getString(4))));
+        try (Connection c = JdbcConnections.open(config)) {
+            String uuid;
+            long id;
+            try (Statement s = c.createStatement();
+                    ResultSet rs =
+                            s.executeQuery("SELECT @@global.server_uuid, @@global.server_id")) {
+                rs.next();
+                uuid = rs.getString(1);
+                id = rs.getLong(2);
+            }
+            return new ServerIdentity(uuid, id, ServerGtidState.read(c));
         } catch (SQLException e) {
             if (JdbcConnections.isAccessDenied(e)) {
                 // A refused login does not pass by waiting: halt as the binlog client's refusal

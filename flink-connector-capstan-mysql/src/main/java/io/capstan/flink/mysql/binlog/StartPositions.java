@@ -35,11 +35,15 @@ public final class StartPositions {
     }
 
     /**
-     * Halts (data_gap, source_identity_mismatch) unless the server can serve {@code position}
-     * exactly.
+     * Halts (data_gap, source_identity_mismatch, gtid_mode_not_on) unless the server can serve
+     * {@code position} exactly.
+     *
+     * @return the server's state the check read
      */
-    public static void validate(MySqlConnectionConfig connection, BinlogStartPosition position) {
+    public static ServerGtidState validate(
+            MySqlConnectionConfig connection, BinlogStartPosition position) {
         ServerGtidState state = ServerGtidState.read(connection);
-        ResumeCheck.check(position, state.executed, state.purged, connection.address());
+        ResumeCheck.check(position, state, connection.address());
+        return state;
     }
 }

@@ -97,6 +97,8 @@ final class TransactionAssembler {
     private CascadeGuard cascades; // null: foreign-key actions and triggers are not checked
     private SchemaChangeEvents schemaChanges; // null: no schema-change records
 
+    private ProcessedGrowth growth = ProcessedGrowth.BY_GTID;
+    private Event event; // the event being read: where an ending transaction ends
     private GtidSet processed;
     private Gtid resumedGtid; // the start position's partial transaction until it has been ended
     private int resumedSkip;
@@ -180,6 +182,11 @@ final class TransactionAssembler {
         capture.transactionEnded(processed); // the start may already hold the awaited position
     }
 
+    /** Grows the processed set by binlog position: a server without GTIDs. */
+    void growProcessed(ProcessedGrowth growth) {
+        this.growth = growth;
+    }
+
     /** The stream began without a snapshot: a DROP may pass ({@link DropBeforeRows}). */
     void streamOnly() {
         statements.streamOnly();
@@ -241,6 +248,19 @@ final class TransactionAssembler {
     }
 
     void onEvent(Event event) throws InterruptedException {
+        this.event = event;
+        read(event);
+        if (gtid == null) {
+            GtidSet grown = growth.between(processed, event, xa.preparedParts());
+            if (grown != processed) {
+                // positions passed outside any transaction: the reader's set moves with them
+                sink.accept(new TransactionEnd(growth.lastPassed(), commitMicros, null, grown));
+                processed = grown;
+            }
+        }
+    }
+
+    private void read(Event event) throws InterruptedException {
         EventHeader header = event.getHeader();
         EventType type = header.getEventType();
         EventData data = event.getData();
@@ -295,11 +315,9 @@ final class TransactionAssembler {
                 onCompressedTransaction(data);
                 break;
             case ANONYMOUS_GTID:
-                throw new CapstanHaltException(
-                        HaltReason.GTID_MODE_NOT_ON,
-                        "the server streamed a transaction without a GTID (anonymous), so it cannot be"
-                                + " tracked in the processed GTID set. Remedy: set gtid_mode=ON and"
-                                + " enforce_gtid_consistency=ON on the server and restart from a GTID position.");
+                // A job on GTIDs meets a transaction without one: the server's gtid_mode changed.
+                throw GtidModeChange.halt(
+                        false, "the server streamed a transaction without a GTID:" + " it");
             case INCIDENT:
                 throw new CapstanHaltException(
                         HaltReason.DATA_GAP,
@@ -480,7 +498,7 @@ final class TransactionAssembler {
         CompressedTransaction payload = (CompressedTransaction) data;
         try {
             for (Event inner = payload.next(); inner != null; inner = payload.next()) {
-                onEvent(inner);
+                read(inner); // it ends with the payload event: no position of its own
             }
         } catch (IOException e) {
             throw new CapstanHaltException(
@@ -661,11 +679,11 @@ final class TransactionAssembler {
         if (gtid == null) {
             return;
         }
-        sink.accept(new TransactionEnd(gtid, commitMicros, prepared));
-        processed = processed.add(gtid);
-        if (prepared != null) {
-            processed = processed.add(prepared);
-        }
+        GtidSet grown = growth.ended(processed, gtid, prepared, event, xa.preparedParts());
+        sink.accept(
+                new TransactionEnd(
+                        gtid, commitMicros, prepared, growth.byPosition() ? grown : null));
+        processed = grown;
         if (gtid.equals(resumedGtid)) {
             resumedGtid = null;
             resumedSkip = 0;

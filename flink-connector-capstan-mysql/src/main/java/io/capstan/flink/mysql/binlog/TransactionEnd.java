@@ -1,6 +1,7 @@
 package io.capstan.flink.mysql.binlog;
 
 import io.capstan.flink.mysql.gtid.Gtid;
+import io.capstan.flink.mysql.gtid.GtidSet;
 
 import org.apache.flink.annotation.Internal;
 
@@ -16,19 +17,34 @@ import java.util.Objects;
  * transaction's prepared part ({@link #preparedGtid()}): both join the processed set together, at
  * the outcome, after the committed rows (docs/adr/0008). The prepared part has no end of its own.
  *
+ * <p>On a server without GTIDs (docs/adr/0012) the processed set also holds the positions read past
+ * between transactions, so each end carries the set as the stream had it after the end ({@link
+ * #positionsRead()}); an event outside any transaction that moves the position (a rotation, the
+ * next file's first events) ends with a record of its own, named by the last position it passed.
+ *
  * @param preparedGtid the prepared part this XA outcome ends, or null
+ * @param positionsRead on a server without GTIDs, the processed set after this end; else null
  */
 @Internal
-public record TransactionEnd(Gtid gtid, long commitTimestampMicros, @Nullable Gtid preparedGtid)
+public record TransactionEnd(
+        Gtid gtid,
+        long commitTimestampMicros,
+        @Nullable Gtid preparedGtid,
+        @Nullable GtidSet positionsRead)
         implements BinlogRecord {
 
     public TransactionEnd {
         Objects.requireNonNull(gtid, "gtid");
     }
 
+    /** The end of a transaction on a server with GTIDs. */
+    public TransactionEnd(Gtid gtid, long commitTimestampMicros, @Nullable Gtid preparedGtid) {
+        this(gtid, commitTimestampMicros, preparedGtid, null);
+    }
+
     /** The end of an ordinary transaction. */
     public TransactionEnd(Gtid gtid, long commitTimestampMicros) {
-        this(gtid, commitTimestampMicros, null);
+        this(gtid, commitTimestampMicros, null, null);
     }
 
     @Override

@@ -75,6 +75,8 @@ public final class BinlogEventDeserializers {
                 new DeleteRows(tableMaps).setMayContainExtraInformation(true));
         d.put(EventType.ROWS_QUERY, new RowsQueryEventDataDeserializer());
         d.put(EventType.GTID, new GtidEventDataDeserializer());
+        // same layout, no GTID: a server without GTIDs starts each transaction with one
+        d.put(EventType.ANONYMOUS_GTID, new GtidEventDataDeserializer());
         d.put(EventType.PREVIOUS_GTIDS, new PreviousGtidSetDeserializer());
         d.put(EventType.XA_PREPARE, new XAPrepareEventDataDeserializer());
         d.put(EventType.ANNOTATE_ROWS, new AnnotateRowsEventDataDeserializer());

@@ -40,6 +40,7 @@ public enum HaltReason {
     // While streaming.
     DATA_GAP("data_gap"),
     SOURCE_IDENTITY_MISMATCH("source_identity_mismatch"),
+    GTID_MODE_CHANGED("gtid_mode_changed"),
     SERVER_ID_CONFLICT("server_id_conflict"),
     UNMAPPED_TABLE_ID("unmapped_table_id"),
     UNDECODABLE_COLUMN("undecodable_column"),

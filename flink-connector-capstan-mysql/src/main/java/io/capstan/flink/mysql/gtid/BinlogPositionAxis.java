@@ -3,6 +3,7 @@ package io.capstan.flink.mysql.gtid;
 import org.apache.flink.annotation.Internal;
 
 import java.nio.charset.StandardCharsets;
+import java.util.Collection;
 import java.util.List;
 import java.util.Locale;
 import java.util.UUID;
@@ -59,18 +60,28 @@ public final class BinlogPositionAxis {
     private final String serverUuid;
     private final String axisId;
 
-    private BinlogPositionAxis(String serverUuid) {
-        this.serverUuid = serverUuid.toLowerCase(Locale.ROOT);
-        this.axisId =
-                UUID.nameUUIDFromBytes(
-                                (NAMESPACE + this.serverUuid).getBytes(StandardCharsets.US_ASCII))
-                        .toString();
+    private BinlogPositionAxis(String serverUuid, String axisId) {
+        this.serverUuid = serverUuid;
+        this.axisId = axisId;
     }
 
     /** The axis of the server with this {@code server_uuid}. */
     public static BinlogPositionAxis of(String serverUuid) {
         UUID.fromString(serverUuid); // refuses what is not a uuid
-        return new BinlogPositionAxis(serverUuid);
+        String uuid = serverUuid.toLowerCase(Locale.ROOT);
+        return new BinlogPositionAxis(
+                uuid,
+                UUID.nameUUIDFromBytes((NAMESPACE + uuid).getBytes(StandardCharsets.US_ASCII))
+                        .toString());
+    }
+
+    /**
+     * The axis with this id, as a position set names it; its server uuid is not known from the id
+     * (messages name the axis id instead).
+     */
+    public static BinlogPositionAxis withAxisId(String axisId) {
+        UUID.fromString(axisId);
+        return new BinlogPositionAxis("with axis id " + axisId, axisId);
     }
 
     public String serverUuid() {
@@ -120,10 +131,7 @@ public final class BinlogPositionAxis {
         if (processed.isEmpty()) {
             return position(1);
         }
-        if (!processed.sourceIds().equals(List.of(axisId))) {
-            throw new IllegalArgumentException(
-                    "the set is not on the binlog position axis of server " + serverUuid);
-        }
+        requireOnAxis(processed);
         long[] next = {0};
         int[] intervals = {0};
         processed.forEachInterval(
@@ -137,6 +145,72 @@ public final class BinlogPositionAxis {
                     "the processed positions of server " + serverUuid + " are not one prefix");
         }
         return position(next[0]);
+    }
+
+    /**
+     * The first position whose transaction is not in {@code processed}: where a stream resumes. A
+     * processed set may have holes (an XA prepared part held until its outcome stays outside it),
+     * so the stream resumes at the first hole and skips every later transaction the set holds.
+     *
+     * @throws IllegalArgumentException when the set holds another source
+     */
+    public Position firstMissing(GtidSet processed) {
+        if (processed.isEmpty()) {
+            return position(1);
+        }
+        requireOnAxis(processed);
+        long[] next = {1};
+        boolean[] done = {false};
+        processed.forEachInterval(
+                (uuid, tag, first, end) -> {
+                    if (!done[0] && first <= next[0]) {
+                        next[0] = Math.max(next[0], end); // exclusive end
+                    } else {
+                        done[0] = true;
+                    }
+                });
+        return position(next[0]);
+    }
+
+    /**
+     * {@code processed} plus every ordinal before {@code end} except {@code holes}: how the
+     * processed set grows when the stream has read everything before {@code end}.
+     */
+    public GtidSet through(GtidSet processed, Position end, Collection<Gtid> holes) {
+        GtidSet before = before(end);
+        if (before.isEmpty() || processed.containsAll(before)) {
+            return processed;
+        }
+        if (!holes.isEmpty()) {
+            GtidSet.Builder held = GtidSet.builder();
+            holes.forEach(held::add);
+            before = before.subtract(held.build());
+        }
+        return processed.union(before);
+    }
+
+    /**
+     * Whether {@code set} is a set of binlog positions (of some server's axis), not of GTIDs: an
+     * axis id is a name-based (version 3) uuid, which MySQL never uses as a {@code server_uuid} (it
+     * generates version 1 uuids; a hand-written one would have to copy an axis id on purpose).
+     */
+    public static boolean isPositionSet(GtidSet set) {
+        if (set.isEmpty()) {
+            return false;
+        }
+        for (String id : set.sourceIds()) {
+            if (UUID.fromString(id).version() != 3) {
+                return false;
+            }
+        }
+        return true;
+    }
+
+    private void requireOnAxis(GtidSet set) {
+        if (!set.sourceIds().equals(List.of(axisId))) {
+            throw new IllegalArgumentException(
+                    "the set is not on the binlog position axis of server " + serverUuid);
+        }
     }
 
     /** Whether every member of {@code set} lies on this axis. */

@@ -6,6 +6,9 @@ import io.capstan.flink.mysql.schema.TableId;
 
 import org.apache.flink.annotation.Internal;
 
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
 import java.sql.Connection;
 import java.sql.SQLException;
 import java.util.Collection;
@@ -17,6 +20,8 @@ import java.util.List;
  */
 @Internal
 public final class Preflight {
+
+    private static final Logger LOG = LoggerFactory.getLogger(Preflight.class);
 
     private Preflight() {}
 
@@ -48,6 +53,14 @@ public final class Preflight {
         List<PreflightFailure> failures = PreflightRules.check(facts, tables, scope);
         if (!failures.isEmpty()) {
             throw new PreflightException(serverAddress, failures);
+        }
+        if (PreflightRules.positionMode(facts)) {
+            LOG.info(
+                    "{} has gtid_mode {}: the job runs on binlog file positions, exact on this"
+                            + " server only; a failover, RESET MASTER or a purged file halts it"
+                            + " (docs/operations.md, Servers without GTIDs)",
+                    serverAddress,
+                    facts.variable("gtid_mode").orElse("OFF"));
         }
     }
 }

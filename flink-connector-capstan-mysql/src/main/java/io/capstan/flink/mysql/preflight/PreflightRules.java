@@ -129,6 +129,9 @@ public final class PreflightRules {
                             "empty (partial JSON updates would lose data)",
                             "SET PERSIST binlog_row_value_options = '';"));
         }
+        if (positionMode(facts)) {
+            return; // no GTIDs: the job runs on binlog positions (docs/adr/0012)
+        }
         Optional<String> enforce = facts.variable("enforce_gtid_consistency");
         boolean enforceOn = enforce.map(PreflightRules::isOn).orElse(false);
         if (!enforceOn) {
@@ -142,15 +145,16 @@ public final class PreflightRules {
                                     + " log shows no GTID-unsafe statements, SET PERSIST"
                                     + " enforce_gtid_consistency = ON;"));
         }
+    }
+
+    /**
+     * Whether the server writes transactions without GTIDs ({@code gtid_mode} {@code OFF}, {@code
+     * OFF_PERMISSIVE} or {@code ON_PERMISSIVE}): a job started on it runs on binlog positions,
+     * exact on this one server (docs/operations.md, Servers without GTIDs).
+     */
+    public static boolean positionMode(ServerFacts facts) {
         Optional<String> gtidMode = facts.variable("gtid_mode");
-        if (!is(gtidMode, "ON")) {
-            out.add(
-                    new PreflightFailure(
-                            HaltReason.GTID_MODE_NOT_ON,
-                            "gtid_mode",
-                            found(gtidMode, "ON"),
-                            gtidModeRemedy(gtidMode.orElse("OFF"), enforceOn)));
-        }
+        return gtidMode.isPresent() && !is(gtidMode, "ON");
     }
 
     /**
@@ -237,7 +241,7 @@ public final class PreflightRules {
     }
 
     /** The online procedure from the current mode, one step at a time as MySQL requires. */
-    static String gtidModeRemedy(String current, boolean enforceOn) {
+    public static String gtidModeRemedy(String current, boolean enforceOn) {
         List<String> steps = new ArrayList<>();
         if (!enforceOn) {
             steps.add("SET PERSIST enforce_gtid_consistency = ON;");

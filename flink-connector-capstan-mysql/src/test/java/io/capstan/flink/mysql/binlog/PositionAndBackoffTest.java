@@ -166,16 +166,15 @@ class PositionAndBackoffTest {
     void resumeCheckFindsGapsAndForeignTransactions() {
         GtidSet executed = GtidSet.parse(UUID_A + ":1-100");
         GtidSet purged = GtidSet.parse(UUID_A + ":1-20");
-        ResumeCheck.check(
-                BinlogStartPosition.of(GtidSet.parse(UUID_A + ":1-20")), executed, purged, "h:1");
-        ResumeCheck.check(BinlogStartPosition.of(executed), executed, purged, "h:1");
+        ServerGtidState state = ServerGtidState.of(executed, purged);
+        ResumeCheck.check(BinlogStartPosition.of(GtidSet.parse(UUID_A + ":1-20")), state, "h:1");
+        ResumeCheck.check(BinlogStartPosition.of(executed), state, "h:1");
 
         assertThatThrownBy(
                         () ->
                                 ResumeCheck.check(
                                         BinlogStartPosition.of(GtidSet.parse(UUID_A + ":1-19")),
-                                        executed,
-                                        purged,
+                                        state,
                                         "h:1"))
                 .isInstanceOfSatisfying(
                         CapstanHaltException.class,
@@ -191,8 +190,7 @@ class PositionAndBackoffTest {
                                                 GtidSet.parse(UUID_A + ":1-19"),
                                                 Gtid.of(UUID_A, 20),
                                                 1),
-                                        executed,
-                                        purged,
+                                        state,
                                         "h:1"))
                 .isInstanceOfSatisfying(
                         CapstanHaltException.class,
@@ -202,8 +200,7 @@ class PositionAndBackoffTest {
                                 ResumeCheck.check(
                                         BinlogStartPosition.of(
                                                 GtidSet.parse(UUID_A + ":1-100," + UUID_B + ":1")),
-                                        executed,
-                                        purged,
+                                        state,
                                         "h:1"))
                 .isInstanceOfSatisfying(
                         CapstanHaltException.class,

@@ -456,7 +456,7 @@ class TransactionAssemblerTest {
         assertThatThrownBy(() -> a.onEvent(Events.event(EventType.ANONYMOUS_GTID, null)))
                 .isInstanceOfSatisfying(
                         CapstanHaltException.class,
-                        e -> assertThat(e.reason()).isEqualTo(HaltReason.GTID_MODE_NOT_ON));
+                        e -> assertThat(e.reason()).isEqualTo(HaltReason.GTID_MODE_CHANGED));
     }
 
     @Test

@@ -110,4 +110,38 @@ class BinlogPositionAxisTest {
         assertThat(AXIS.describe(AXIS.before(new Position(42, 4711))))
                 .isEqualTo("binlog position 000042:4711");
     }
+
+    @Example
+    void aStreamResumesAtTheFirstHoleOfItsProcessedSet() {
+        Position hole = new Position(3, 500);
+        GtidSet processed =
+                AXIS.through(
+                        GtidSet.empty(),
+                        new Position(3, 900),
+                        java.util.List.of(AXIS.transactionAt(hole)));
+        assertThat(processed.contains(AXIS.transactionAt(hole))).isFalse();
+        assertThat(processed.contains(AXIS.transactionAt(new Position(3, 700)))).isTrue();
+        assertThat(AXIS.firstMissing(processed)).isEqualTo(hole);
+        GtidSet filled = processed.add(AXIS.transactionAt(hole));
+        assertThat(AXIS.firstMissing(filled)).isEqualTo(new Position(3, 900));
+        assertThat(AXIS.firstMissing(GtidSet.empty())).isEqualTo(BinlogPositionAxis.position(1));
+    }
+
+    @Property(tries = 200)
+    void growingThroughAPositionIsItsPrefix(@ForAll("positions") Position p) {
+        GtidSet grown = AXIS.through(GtidSet.empty(), p, java.util.List.of());
+        assertThat(grown).isEqualTo(AXIS.before(p));
+        assertThat(AXIS.through(grown, p, java.util.List.of())).isSameAs(grown);
+    }
+
+    @Example
+    void onlyAxisSetsArePositionSets() {
+        assertThat(BinlogPositionAxis.isPositionSet(AXIS.before(new Position(1, 200)))).isTrue();
+        assertThat(BinlogPositionAxis.isPositionSet(GtidSet.parse(SERVER + ":1-5"))).isFalse();
+        assertThat(BinlogPositionAxis.isPositionSet(GtidSet.empty())).isFalse();
+        GtidSet mixed = AXIS.before(new Position(1, 200)).union(GtidSet.parse(SERVER + ":1"));
+        assertThat(BinlogPositionAxis.isPositionSet(mixed)).isFalse();
+        assertThat(BinlogPositionAxis.withAxisId(AXIS.axisId()).before(new Position(1, 200)))
+                .isEqualTo(AXIS.before(new Position(1, 200)));
+    }
 }

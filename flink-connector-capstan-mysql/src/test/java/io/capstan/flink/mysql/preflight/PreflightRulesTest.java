@@ -124,24 +124,33 @@ class PreflightRulesTest {
     }
 
     @Test
-    void gtidModeNotOnGivesTheStepsFromTheCurrentMode() {
-        PreflightFailure fromOffPermissive =
-                single(
-                        check(withVariable("gtid_mode", "OFF_PERMISSIVE")),
-                        HaltReason.GTID_MODE_NOT_ON);
-        assertThat(fromOffPermissive.remedy())
+    void aServerWithoutGtidsRunsOnPositionsWhateverItsConsistencySetting() {
+        for (String mode : List.of("OFF", "OFF_PERMISSIVE", "ON_PERMISSIVE")) {
+            Map<String, String> v = safeVariables();
+            v.put("gtid_mode", mode);
+            v.put("enforce_gtid_consistency", "OFF");
+            ServerFacts facts = facts(ServerVersion.mysql(8, 0, 15), v, CONNECTOR_GRANT);
+            assertThat(check(facts)).as(mode).isEmpty();
+            assertThat(PreflightRules.positionMode(facts)).as(mode).isTrue();
+        }
+        assertThat(PreflightRules.positionMode(withVariable("gtid_mode", "ON"))).isFalse();
+    }
+
+    @Test
+    void theWayToGtidsGivesTheStepsFromTheCurrentMode() {
+        assertThat(PreflightRules.gtidModeRemedy("OFF_PERMISSIVE", true))
                 .doesNotContain("gtid_mode = OFF_PERMISSIVE")
                 .contains("SET PERSIST gtid_mode = ON_PERMISSIVE;")
                 .contains("SET PERSIST gtid_mode = ON;")
                 .doesNotContain("enforce_gtid_consistency = ON;");
-        PreflightFailure fromOnPermissive =
-                single(
-                        check(withVariable("gtid_mode", "ON_PERMISSIVE")),
-                        HaltReason.GTID_MODE_NOT_ON);
-        assertThat(fromOnPermissive.remedy())
+        assertThat(PreflightRules.gtidModeRemedy("ON_PERMISSIVE", true))
                 .doesNotContain("ON_PERMISSIVE;")
                 .contains("Ongoing_anonymous_transaction_count")
                 .contains("SET PERSIST gtid_mode = ON;");
+        assertThat(PreflightRules.gtidModeRemedy("OFF", false))
+                .startsWith(
+                        "SET PERSIST enforce_gtid_consistency = ON; SET PERSIST gtid_mode ="
+                                + " OFF_PERMISSIVE; SET PERSIST gtid_mode = ON_PERMISSIVE;");
     }
 
     @Test
@@ -152,23 +161,6 @@ class PreflightRulesTest {
                         HaltReason.ENFORCE_GTID_CONSISTENCY_NOT_ON);
         assertThat(f.found()).isEqualTo("is 'WARN', must be ON");
         assertThat(f.remedy()).contains("SET PERSIST enforce_gtid_consistency = ON;");
-    }
-
-    @Test
-    void gtidsOffReportsBothAndTheProcedureStartsWithConsistency() {
-        Map<String, String> v = safeVariables();
-        v.put("gtid_mode", "OFF");
-        v.put("enforce_gtid_consistency", "OFF");
-        List<PreflightFailure> failures =
-                check(facts(ServerVersion.mysql(8, 0, 15), v, CONNECTOR_GRANT));
-        assertThat(failures)
-                .extracting(PreflightFailure::reason)
-                .containsExactly(
-                        HaltReason.ENFORCE_GTID_CONSISTENCY_NOT_ON, HaltReason.GTID_MODE_NOT_ON);
-        assertThat(failures.get(1).remedy())
-                .startsWith(
-                        "SET PERSIST enforce_gtid_consistency = ON; SET PERSIST gtid_mode ="
-                                + " OFF_PERMISSIVE; SET PERSIST gtid_mode = ON_PERMISSIVE;");
     }
 
     @Test
@@ -258,7 +250,7 @@ class PreflightRulesTest {
         v.put("binlog_row_image", "MINIMAL");
         v.put("binlog_row_metadata", "MINIMAL");
         v.put("binlog_row_value_options", "PARTIAL_JSON");
-        v.put("gtid_mode", "OFF");
+        v.put("gtid_mode", "ON");
         v.put("enforce_gtid_consistency", "OFF");
         List<PreflightFailure> failures =
                 check(
@@ -270,15 +262,16 @@ class PreflightRulesTest {
                 failures.stream().map(PreflightFailure::reason).collect(Collectors.toSet());
         Set<HaltReason> preflightReasons =
                 EnumSet.range(HaltReason.BINLOG_DISABLED, HaltReason.MISSING_PRIVILEGE);
+        preflightReasons.remove(HaltReason.GTID_MODE_NOT_ON); // gtid_mode OFF: position mode
         assertThat(reasons).isEqualTo(preflightReasons);
-        // 7 settings + 2 global privileges + SELECT on 2 tables + LOCK TABLES on 1 schema
-        assertThat(failures).hasSize(12);
+        // 6 settings + 2 global privileges + SELECT on 2 tables + LOCK TABLES on 1 schema
+        assertThat(failures).hasSize(11);
 
         PreflightException e = new PreflightException("db.example:3306", failures);
         assertThat(e.reason()).isEqualTo(HaltReason.BINLOG_DISABLED);
         assertThat(e.failures()).isEqualTo(failures);
         assertThat(e.getMessage().lines())
-                .hasSize(13)
+                .hasSize(12)
                 .first()
                 .asString()
                 .startsWith("[binlog_disabled] MySQL server db.example:3306 is not safe");

@@ -1,5 +1,6 @@
 package io.capstan.flink.mysql.snapshot.gate;
 
+import io.capstan.flink.mysql.binlog.GtidModeChange;
 import io.capstan.flink.mysql.gtid.Gtid;
 import io.capstan.flink.mysql.gtid.GtidSet;
 import io.capstan.flink.mysql.schema.TableId;
@@ -85,6 +86,9 @@ public final class CursorGate {
     public static Optional<GtidSet> startPosition(Collection<GtidSet> chunkGtidSets) {
         GtidSet acc = null;
         for (GtidSet g : chunkGtidSets) {
+            if (acc != null) {
+                GtidModeChange.requireSameKind(acc, g, "a chunk's read view");
+            }
             acc = acc == null ? g : acc.intersect(g);
         }
         return Optional.ofNullable(acc);

@@ -1,6 +1,8 @@
 package io.capstan.flink.mysql.snapshot.read;
 
+import io.capstan.flink.mysql.binlog.BinlogFiles;
 import io.capstan.flink.mysql.binlog.ServerGtidState;
+import io.capstan.flink.mysql.gtid.BinlogPositionAxis;
 import io.capstan.flink.mysql.gtid.GtidSet;
 import io.capstan.flink.mysql.schema.TableId;
 
@@ -18,6 +20,11 @@ import java.util.regex.Pattern;
  * writers wait one round trip for them (docs/snapshot.md, step 2): start the read view, read G,
  * take B's metadata lock on the table without waiting for it long, read the table's definition.
  * Also reads their results into a {@link ReadView}.
+ *
+ * <p>G is the server's {@code gtid_executed} when {@code gtid_mode} is {@code ON}; on a server
+ * without GTIDs it is every binlog position before {@code SHOW MASTER STATUS}'s (docs/adr/0012):
+ * under the lock no transaction on the table is open, so each one that changed it lies before that
+ * position and is in the read view, each later one lies after it.
  */
 @Internal
 public final class ReadViewStatements {
@@ -41,7 +48,8 @@ public final class ReadViewStatements {
      */
     public static String underLock(TableId table) {
         return "START TRANSACTION WITH CONSISTENT SNAPSHOT, READ ONLY"
-                + "; SELECT @@global.gtid_executed"
+                + "; SELECT @@global.gtid_executed, @@global.gtid_mode, @@global.server_uuid"
+                + "; SHOW MASTER STATUS"
                 + "; SELECT /*+ MAX_EXECUTION_TIME("
                 + METADATA_LOCK_PATIENCE.toMillis()
                 + ") */ 1 FROM "
@@ -59,7 +67,7 @@ public final class ReadViewStatements {
         try (Statement st = snapshotConnection.createStatement()) {
             st.setEscapeProcessing(false);
             st.execute(underLock(table)); // START: an update count
-            GtidSet gtidSet = gtidSet(nextResultSet(st));
+            GtidSet gtidSet = gtidSet(st);
             nextResultSet(st).close(); // SELECT 1 ... LIMIT 0: only its metadata lock matters
             return new ReadView(gtidSet, definition(nextResultSet(st)));
         }
@@ -73,10 +81,28 @@ public final class ReadViewStatements {
         return st.getResultSet();
     }
 
-    private static GtidSet gtidSet(ResultSet rs) throws SQLException {
-        try (rs) {
-            rs.next();
-            return ServerGtidState.parse(rs.getString(1));
+    /**
+     * G: the executed GTIDs, or on a server without GTIDs the positions before the current one.
+     * Each result is read before the next is asked for (that closes the previous one).
+     */
+    private static GtidSet gtidSet(Statement st) throws SQLException {
+        String executed;
+        String mode;
+        String uuid;
+        try (ResultSet variables = nextResultSet(st)) {
+            variables.next();
+            executed = variables.getString(1);
+            mode = variables.getString(2);
+            uuid = variables.getString(3);
+        }
+        try (ResultSet masterStatus = nextResultSet(st)) {
+            if ("ON".equalsIgnoreCase(mode)) {
+                return ServerGtidState.parse(executed);
+            }
+            if (!masterStatus.next()) {
+                throw new SQLException("SHOW MASTER STATUS returned no row (binary log off?)");
+            }
+            return BinlogPositionAxis.of(uuid).before(BinlogFiles.currentPosition(masterStatus));
         }
     }
 

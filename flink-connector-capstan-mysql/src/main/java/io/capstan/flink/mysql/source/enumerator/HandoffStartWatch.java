@@ -1,6 +1,7 @@
 package io.capstan.flink.mysql.source.enumerator;
 
 import io.capstan.flink.mysql.CapstanMySqlOptions;
+import io.capstan.flink.mysql.binlog.GtidModeChange;
 import io.capstan.flink.mysql.error.CapstanHaltException;
 import io.capstan.flink.mysql.error.HaltReason;
 import io.capstan.flink.mysql.gtid.GtidSet;
@@ -32,6 +33,7 @@ public final class HandoffStartWatch {
      *     {@code startSoFar}
      */
     public static void requireAvailable(GtidSet startSoFar, GtidSet purged, String serverAddress) {
+        GtidModeChange.requireSameKind(startSoFar, purged, serverAddress);
         GtidSet lost = purged.subtract(startSoFar);
         if (lost.isEmpty()) {
             return;

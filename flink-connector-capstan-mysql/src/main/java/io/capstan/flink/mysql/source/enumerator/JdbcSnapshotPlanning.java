@@ -1,12 +1,14 @@
 package io.capstan.flink.mysql.source.enumerator;
 
 import io.capstan.flink.mysql.binlog.ServerGtidState;
+import io.capstan.flink.mysql.error.HaltReason;
 import io.capstan.flink.mysql.gtid.GtidSet;
 import io.capstan.flink.mysql.preflight.CaptureScope;
 import io.capstan.flink.mysql.preflight.ForeignKeyNotice;
 import io.capstan.flink.mysql.preflight.Preflight;
 import io.capstan.flink.mysql.preflight.PreflightException;
 import io.capstan.flink.mysql.preflight.PreflightFailure;
+import io.capstan.flink.mysql.preflight.PreflightRules;
 import io.capstan.flink.mysql.preflight.ServerFacts;
 import io.capstan.flink.mysql.preflight.SnapshotServerRules;
 import io.capstan.flink.mysql.proxy.JdbcProxy;
@@ -121,6 +123,22 @@ public final class JdbcSnapshotPlanning implements SnapshotPlanning {
         ServerFacts facts = replica.serverFacts();
         // after the replica's set: a replica in step with the primary is then contained
         ServerGtidState primary = mysql.gtidState();
+        if (primary.positionMode()) {
+            throw new PreflightException(
+                    mysql.serverAddress(),
+                    List.of(
+                            new PreflightFailure(
+                                    HaltReason.GTID_MODE_NOT_ON,
+                                    "gtid_mode",
+                                    primary.files().gtidMode()
+                                            + " (a snapshot from a replica, scan.snapshot.hostname,"
+                                            + " needs GTIDs: without them the replica's binlog"
+                                            + " positions are its own, not the primary's)",
+                                    "remove scan.snapshot.hostname and .port (the chunks are then"
+                                            + " read on the primary), or turn GTIDs on: "
+                                            + PreflightRules.gtidModeRemedy(
+                                                    primary.files().gtidMode(), false))));
+        }
         List<PreflightFailure> failures =
                 SnapshotServerRules.check(
                         facts,

@@ -2,8 +2,10 @@ package io.capstan.flink.mysql.source.enumerator;
 
 import io.capstan.flink.mysql.StartupOptions;
 import io.capstan.flink.mysql.binlog.BinlogStartPosition;
+import io.capstan.flink.mysql.binlog.ServerGtidState;
 import io.capstan.flink.mysql.error.CapstanHaltException;
 import io.capstan.flink.mysql.error.HaltReason;
+import io.capstan.flink.mysql.gtid.BinlogPositionAxis;
 import io.capstan.flink.mysql.gtid.GtidSet;
 import io.capstan.flink.mysql.proxy.JdbcProxy;
 
@@ -14,6 +16,29 @@ final class StartPositionResolver {
 
     private StartPositionResolver() {}
 
+    /**
+     * A specific offset on a server without GTIDs: the file and position as given (a position
+     * before the file's first event is its start); a GTID set cannot name its transactions.
+     */
+    private static GtidSet positionStart(ServerGtidState server, StartupOptions options) {
+        if (options.binlogFile() == null) {
+            throw new CapstanHaltException(
+                    HaltReason.INVALID_START_POSITION,
+                    "scan.startup.specific-offset.gtid-set names GTIDs, but the server has gtid_mode "
+                            + server.files().gtidMode()
+                            + " (its transactions have no GTIDs). Remedy: start from a binlog"
+                            + " file and position instead: 'scan.startup.specific-offset.file' and"
+                            + " 'scan.startup.specific-offset.pos' (SHOW BINARY LOGS lists the"
+                            + " files).");
+        }
+        return server.files()
+                .axis()
+                .before(
+                        new BinlogPositionAxis.Position(
+                                BinlogPositionAxis.fileIndex(options.binlogFile()),
+                                Math.max(4, options.binlogPosition())));
+    }
+
     static BinlogStartPosition resolve(JdbcProxy mysql, StartupOptions options) throws IOException {
         switch (options.mode()) {
             case LATEST:
@@ -21,6 +46,10 @@ final class StartPositionResolver {
             case EARLIEST:
                 return mysql.gtidState().earliest();
             case GTID_SET:
+                ServerGtidState server = mysql.gtidState();
+                if (server.positionMode()) {
+                    return server.resumeFrom(positionStart(server, options), mysql.serverAddress());
+                }
                 // A file/position start is translated here, when a new job plans its split, and
                 // never on restore (a restored split resumes from its own state).
                 GtidSet start =
@@ -28,7 +57,7 @@ final class StartPositionResolver {
                                 ? mysql.gtidSetBefore(
                                         options.binlogFile(), options.binlogPosition())
                                 : options.gtidSet();
-                return mysql.gtidState().resumeFrom(start, mysql.serverAddress());
+                return server.resumeFrom(start, mysql.serverAddress());
             case TIMESTAMP:
                 // StartupOptions refuses a negative timestamp. The streamer drops the transactions
                 // committed before the timestamp.

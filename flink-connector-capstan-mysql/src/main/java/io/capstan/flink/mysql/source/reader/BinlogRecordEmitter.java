@@ -65,7 +65,7 @@ public final class BinlogRecordEmitter<T> {
             state.tableCaptured(((TableCaptured) record).table());
         } else {
             TransactionEnd end = (TransactionEnd) record;
-            state.transactionEnded(end.gtid(), end.preparedGtid());
+            state.transactionEnded(end.gtid(), end.preparedGtid(), end.positionsRead());
             metrics.transactionProcessed(state.processed());
         }
     }

@@ -2,6 +2,7 @@ package io.capstan.flink.mysql.source.reader;
 
 import io.capstan.flink.mysql.binlog.BinlogStreamerMetrics;
 import io.capstan.flink.mysql.event.Operation;
+import io.capstan.flink.mysql.gtid.BinlogPositionAxis;
 import io.capstan.flink.mysql.gtid.GtidSet;
 import io.capstan.flink.mysql.schema.TableId;
 import io.capstan.flink.mysql.source.SnapshotOptions;
@@ -131,12 +132,15 @@ public final class CapstanReaderMetrics {
         group.gauge(CURRENT_READ_TIMESTAMP_MS, () -> readTimestampMillis);
     }
 
-    /** -1 until the binlog split streams and the server's set has been read once. */
+    /**
+     * -1 until the binlog split streams and the server's set has been read once, and on a server
+     * without GTIDs (its transactions have none to count).
+     */
     long processedGtidLag() {
         Supplier<GtidSet> server = serverExecuted;
         GtidSet done = processed;
         GtidSet executed = server == null ? null : server.get();
-        if (executed == null || done == null) {
+        if (executed == null || done == null || BinlogPositionAxis.isPositionSet(done)) {
             return -1;
         }
         return executed.subtract(done).transactionCount();

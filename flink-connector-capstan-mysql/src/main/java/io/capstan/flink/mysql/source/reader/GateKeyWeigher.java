@@ -117,6 +117,9 @@ final class GateKeyWeigher implements AutoCloseable {
             if (end.preparedGtid() != null) {
                 processed = processed.add(end.preparedGtid());
             }
+            if (end.positionsRead() != null) {
+                processed = processed.union(end.positionsRead());
+            }
             CursorGate retired = gate.retire(processed);
             if (retired != gate) {
                 gate = retired;

@@ -94,7 +94,17 @@ public final class BinlogSplitState extends CapstanSplitState {
      * checkpoint never holds one without the other (docs/adr/0008).
      */
     public void transactionEnded(Gtid gtid, @Nullable Gtid prepared) {
-        if (processed.contains(gtid)) {
+        transactionEnded(gtid, prepared, null);
+    }
+
+    /**
+     * As {@link #transactionEnded(Gtid, Gtid)}; on a server without GTIDs {@code positionsRead},
+     * the stream's processed set after the end, joins the set too (docs/adr/0012).
+     */
+    public void transactionEnded(
+            Gtid gtid, @Nullable Gtid prepared, @Nullable GtidSet positionsRead) {
+        if (processed.contains(gtid)
+                && (positionsRead == null || processed.containsAll(positionsRead))) {
             return;
         }
         if (partialTransaction != null && !partialTransaction.equals(gtid)) {
@@ -104,6 +114,9 @@ public final class BinlogSplitState extends CapstanSplitState {
         processed = processed.add(gtid);
         if (prepared != null) {
             processed = processed.add(prepared);
+        }
+        if (positionsRead != null) {
+            processed = processed.union(positionsRead);
         }
         partialTransaction = null;
         rowsEmitted = 0;

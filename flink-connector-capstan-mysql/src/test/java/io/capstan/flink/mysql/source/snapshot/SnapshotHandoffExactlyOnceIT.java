@@ -3,15 +3,21 @@ package io.capstan.flink.mysql.source.snapshot;
 import io.capstan.flink.mysql.StartupOptions;
 import io.capstan.flink.mysql.source.it.SourceJobs;
 import io.capstan.flink.mysql.source.it.TwoPhaseFileSink;
+import io.capstan.flink.mysql.testing.BinlogRotations;
+import io.capstan.flink.mysql.testing.MySqlServer;
 import io.capstan.flink.mysql.testing.MySqlTestDatabase;
+import io.capstan.flink.mysql.testing.ServerOptions;
 
 import org.apache.flink.core.execution.JobClient;
 import org.apache.flink.streaming.api.environment.StreamExecutionEnvironment;
 import org.apache.flink.test.junit5.MiniClusterExtension;
 
+import org.junit.jupiter.api.Order;
+import org.junit.jupiter.api.extension.AfterAllCallback;
 import org.junit.jupiter.api.extension.RegisterExtension;
 import org.junit.jupiter.api.io.TempDir;
 import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.Arguments;
 import org.junit.jupiter.params.provider.MethodSource;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -36,6 +42,10 @@ import static org.assertj.core.api.Assertions.assertThat;
  * versions after its snapshot read must follow one another with no repeat and no gap ({@link
  * ChangelogCheck}). A wrong gate or an early handoff shows as a duplicate, a stale before image or
  * a version gap.
+ *
+ * <p>The third case runs on a server without GTIDs ({@code gtid_mode = OFF}: positions are binlog
+ * files and offsets, docs/adr/0012), with the binary log rotated every 2 s throughout, so chunks,
+ * the handoff and restores meet rotations.
  */
 class SnapshotHandoffExactlyOnceIT {
     private static final Logger LOG = LoggerFactory.getLogger(SnapshotHandoffExactlyOnceIT.class);
@@ -43,6 +53,33 @@ class SnapshotHandoffExactlyOnceIT {
     private static final int ROWS = 200_000;
 
     @RegisterExtension static final MySqlTestDatabase DB = new MySqlTestDatabase();
+
+    private static MySqlServer withoutGtids;
+
+    /**
+     * Stops the server without GTIDs after its database is dropped (extensions unwind in order).
+     */
+    @RegisterExtension
+    @Order(1)
+    static final AfterAllCallback STOP_WITHOUT_GTIDS =
+            context -> {
+                if (withoutGtids != null) {
+                    withoutGtids.close();
+                }
+            };
+
+    /** A server of its own with gtid_mode OFF, started for the position-mode case. */
+    @RegisterExtension
+    @Order(2)
+    static final MySqlTestDatabase WITHOUT_GTIDS =
+            new MySqlTestDatabase(
+                    () ->
+                            withoutGtids =
+                                    MySqlServer.startEmbedded(
+                                            ServerOptions.defaults()
+                                                    .withFlag(
+                                                            "--gtid-mode=OFF"
+                                                                    + " --enforce-gtid-consistency=OFF")));
 
     @RegisterExtension static final MiniClusterExtension FLINK = SourceJobs.miniCluster(2);
 
@@ -53,23 +90,29 @@ class SnapshotHandoffExactlyOnceIT {
      * the string key only: the integer key drives the same 1.20 reader, enumerator and checkpoint
      * path, and runs on the 2.x line (docs/testing.md, "Which tests run on which line").
      */
-    static Stream<Boolean> stringKey() {
-        return Boolean.getBoolean(STRING_KEY_ONLY) ? Stream.of(true) : Stream.of(false, true);
+    static Stream<Arguments> cases() {
+        return Boolean.getBoolean(STRING_KEY_ONLY)
+                ? Stream.of(Arguments.of(true, false))
+                : Stream.of(
+                        Arguments.of(false, false),
+                        Arguments.of(true, false),
+                        Arguments.of(false, true));
     }
 
     static final String STRING_KEY_ONLY = "capstan.it.handoff.string-key-only";
 
-    @ParameterizedTest(name = "string key: {0}")
-    @MethodSource("stringKey")
-    void snapshotThenBinlogExactlyOnceAcrossFiveInjectedFailures(boolean stringKey)
-            throws Exception {
+    @ParameterizedTest(name = "string key: {0}, server without GTIDs: {1}")
+    @MethodSource("cases")
+    void snapshotThenBinlogExactlyOnceAcrossFiveInjectedFailures(
+            boolean stringKey, boolean positions) throws Exception {
         long started = System.nanoTime();
-        DB.execute(
+        MySqlTestDatabase db = positions ? WITHOUT_GTIDS : DB;
+        db.execute(
                 "DROP TABLE IF EXISTS vt",
                 stringKey
                         ? VersionedWriters.createTableWithStringKey("vt")
                         : VersionedWriters.createTable("vt"));
-        VersionedWriters.fill(DB, "vt", ROWS);
+        VersionedWriters.fill(db, "vt", ROWS);
         LOG.info("Filled {} rows in {} ms", ROWS, (System.nanoTime() - started) / 1_000_000);
 
         long seed = System.nanoTime();
@@ -89,13 +132,14 @@ class SnapshotHandoffExactlyOnceIT {
                 seed);
         FailInPhases.arm(readPoints, changePoints);
 
-        VersionedWriters writers = new VersionedWriters(DB, "vt", 2, ROWS, 1);
+        VersionedWriters writers = new VersionedWriters(db, "vt", 2, ROWS, 1);
         writers.start(seed);
+        BinlogRotations rotations = positions ? BinlogRotations.every(db, 2_000) : null;
 
         StreamExecutionEnvironment env = SourceJobs.env(300, null);
         SnapshotJobs.pipeline(
                 env,
-                SnapshotJobs.source(DB, StartupOptions.initial()).chunkSize(2_000).build(),
+                SnapshotJobs.source(db, StartupOptions.initial()).chunkSize(2_000).build(),
                 sinkDir,
                 2);
         JobClient job = env.executeAsync("snapshot-handoff-exactly-once");
@@ -108,11 +152,14 @@ class SnapshotHandoffExactlyOnceIT {
                                     && FailInPhases.firedInStream() == 2
                                     && FailInPhases.distinctChanges() > 6_000);
             writers.stop();
+            if (rotations != null) {
+                rotations.close();
+            }
             LOG.info(
                     "Writers stopped after {} transactions ({} key moves)",
                     writers.transactions(),
                     writers.keyMoves());
-            Map<Long, long[]> table = VersionedWriters.read(DB, "vt");
+            Map<Long, long[]> table = VersionedWriters.read(db, "vt");
 
             SourceJobs.await(
                     "the output to equal the table",
@@ -120,9 +167,12 @@ class SnapshotHandoffExactlyOnceIT {
                     () -> sameRows(ChangelogCheck.apply(committed()), table));
             Thread.sleep(1_500); // more checkpoints: a duplicate arriving late would show
         } finally {
+            if (rotations != null) {
+                rotations.close();
+            }
             job.cancel().get();
         }
-        Map<Long, long[]> table = VersionedWriters.read(DB, "vt");
+        Map<Long, long[]> table = VersionedWriters.read(db, "vt");
         ChangelogCheck check = ChangelogCheck.apply(committed());
         LOG.info(
                 "Output: {} snapshot reads, {} binlog changes; took {} s",
@@ -138,6 +188,9 @@ class SnapshotHandoffExactlyOnceIT {
                 .isZero();
         assertThat(check.reads()).isGreaterThan(ROWS / 2);
         assertThat(writers.keyMoves()).isPositive();
+        if (rotations != null) {
+            assertThat(rotations.count()).as("binlog rotations").isGreaterThan(3);
+        }
     }
 
     private List<String> committed() {

@@ -1,0 +1,58 @@
+package io.capstan.flink.mysql.binlog;
+
+import io.capstan.flink.mysql.error.CapstanHaltException;
+import io.capstan.flink.mysql.error.HaltReason;
+import io.capstan.flink.mysql.gtid.BinlogPositionAxis;
+import io.capstan.flink.mysql.gtid.GtidSet;
+
+import org.apache.flink.annotation.Internal;
+
+/**
+ * A job runs on GTIDs or, on a server without them, on binlog positions (docs/adr/0012), and stays
+ * so: positions of one kind are never compared with the other's (a GTID is never "in" a set of
+ * positions, so a gate would emit what a chunk holds and a handoff would wait forever). Where a
+ * server's set meets the job's, a change of the server's {@code gtid_mode} since the job started
+ * halts here. Pure.
+ */
+@Internal
+public final class GtidModeChange {
+
+    private GtidModeChange() {}
+
+    /**
+     * @param jobs a set the job holds (empty: of either kind)
+     * @param servers a set read from the server now, or a chunk's
+     * @param where where they met, for the message
+     * @throws CapstanHaltException {@code gtid_mode_changed} when the kinds differ
+     */
+    public static void requireSameKind(GtidSet jobs, GtidSet servers, String where) {
+        if (jobs.isEmpty() || servers.isEmpty()) {
+            return;
+        }
+        boolean jobOnPositions = BinlogPositionAxis.isPositionSet(jobs);
+        if (jobOnPositions == BinlogPositionAxis.isPositionSet(servers)) {
+            return;
+        }
+        throw halt(jobOnPositions, where);
+    }
+
+    /** The halt when the job runs on {@code positions} (else GTIDs) and the server now does not. */
+    public static CapstanHaltException halt(boolean positions, String where) {
+        return new CapstanHaltException(
+                HaltReason.GTID_MODE_CHANGED,
+                (positions
+                                ? "the job runs on binlog positions (its server had gtid_mode other"
+                                        + " than ON when it started) but "
+                                : "the job runs on GTIDs but ")
+                        + where
+                        + " now has "
+                        + (positions ? "gtid_mode = ON" : "gtid_mode other than ON")
+                        + ": the job's positions and the server's cannot be compared. Remedy:"
+                        + " restart the job without state (a new snapshot) in the server's new"
+                        + " mode"
+                        + (positions
+                                ? "."
+                                : ", or set gtid_mode = ON again and restart from the last"
+                                        + " checkpoint."));
+    }
+}

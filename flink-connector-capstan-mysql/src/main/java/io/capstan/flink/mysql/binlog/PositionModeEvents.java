@@ -1,0 +1,178 @@
+package io.capstan.flink.mysql.binlog;
+
+import io.capstan.flink.mysql.gtid.BinlogPositionAxis;
+import io.capstan.flink.mysql.gtid.BinlogPositionAxis.Position;
+import io.capstan.flink.mysql.gtid.Gtid;
+import io.capstan.flink.mysql.gtid.GtidSet;
+
+import com.github.shyiko.mysql.binlog.event.Event;
+import com.github.shyiko.mysql.binlog.event.EventHeaderV4;
+import com.github.shyiko.mysql.binlog.event.EventType;
+import com.github.shyiko.mysql.binlog.event.GtidEventData;
+import com.github.shyiko.mysql.binlog.event.MySqlGtid;
+import com.github.shyiko.mysql.binlog.event.RotateEventData;
+
+import javax.annotation.Nullable;
+
+import java.util.Collection;
+import java.util.UUID;
+
+/**
+ * The stream of a server without GTIDs (position mode, docs/adr/0012), in front of the {@link
+ * TransactionAssembler}:
+ *
+ * <ol>
+ *   <li>tracks the binlog file the events come from (each connection and each rotation begins with
+ *       a ROTATE event naming it);
+ *   <li>turns the event that starts a transaction (ANONYMOUS_GTID, or GTID on a server that has
+ *       turned GTIDs on since the job started) into a GTID event whose GTID is the transaction's
+ *       ordinal on the server's {@link BinlogPositionAxis}, so the assembler, the gate and the
+ *       state see a GTID as on any other server;
+ *   <li>drops whole transactions already in the processed set: the stream resumes at the first
+ *       position missing from it (an XA part held until its outcome leaves a hole), and what
+ *       follows may hold transactions already processed, which a GTID server would not send;
+ *   <li>grows the processed set by position ({@link ProcessedGrowth}): after each event read
+ *       outside a transaction, every position before its end is processed, except the held XA
+ *       parts.
+ * </ol>
+ *
+ * A transaction's events run from its start event to the next start event or the file's end, so
+ * dropping needs no knowledge of how each kind of transaction ends. Table maps pass even inside a
+ * dropped transaction: the rows events' decoding looks their table ids up.
+ */
+final class PositionModeEvents implements ProcessedGrowth {
+
+    private final BinlogPositionAxis axis;
+    private final String axisId;
+    private final UUID axisUuid;
+    private long fileIndex = -1;
+    private boolean skipping;
+    private Gtid lastPassed;
+
+    /**
+     * @param axisId the id of the axis the job's positions lie on
+     */
+    PositionModeEvents(String axisId) {
+        this.axis = BinlogPositionAxis.withAxisId(axisId);
+        this.axisId = axisId;
+        this.axisUuid = UUID.fromString(axisId);
+    }
+
+    /** The axis id of a position set (one axis: the one server a position-mode job reads). */
+    static String axisIdOf(GtidSet positions) {
+        return positions.sourceIds().get(0);
+    }
+
+    /** A new connection starts: its first event is a ROTATE naming the file. */
+    void restart() {
+        fileIndex = -1;
+        skipping = false;
+    }
+
+    /**
+     * The event as the assembler takes it, or null to drop it.
+     *
+     * @param processed the processed set now
+     */
+    @Nullable
+    Event translate(Event event, GtidSet processed) {
+        EventHeaderV4 header = event.getHeader();
+        EventType type = header.getEventType();
+        switch (type) {
+            case ROTATE:
+                fileIndex =
+                        BinlogPositionAxis.fileIndex(
+                                ((RotateEventData) event.getData()).getBinlogFilename());
+                skipping = false;
+                return event;
+            case FORMAT_DESCRIPTION:
+            case PREVIOUS_GTIDS:
+            case STOP:
+            case INCIDENT:
+                skipping = false;
+                return event;
+            case GTID:
+            case ANONYMOUS_GTID:
+                return begin(event, header, processed);
+            case TABLE_MAP:
+            case HEARTBEAT:
+                return event;
+            default:
+                return skipping ? null : event;
+        }
+    }
+
+    private Event begin(Event event, EventHeaderV4 header, GtidSet processed) {
+        if (fileIndex < 0) {
+            throw new IllegalStateException("a transaction began before the stream named its file");
+        }
+        long ordinal = BinlogPositionAxis.ordinal(new Position(fileIndex, header.getPosition()));
+        skipping = processed.contains(Gtid.of(axisId, ordinal));
+        if (skipping) {
+            return null;
+        }
+        GtidEventData d = event.getData();
+        EventHeaderV4 h = new EventHeaderV4();
+        h.setTimestamp(header.getTimestamp());
+        h.setEventType(EventType.GTID);
+        h.setServerId(header.getServerId());
+        h.setEventLength(header.getEventLength());
+        h.setNextPosition(header.getNextPosition());
+        h.setFlags(header.getFlags());
+        return new Event(
+                h,
+                new GtidEventData(
+                        new MySqlGtid(axisUuid, ordinal),
+                        d.getFlags(),
+                        d.getLastCommitted(),
+                        d.getSequenceNumber(),
+                        d.getImmediateCommitTimestamp(),
+                        d.getOriginalCommitTimestamp(),
+                        d.getTransactionLength(),
+                        d.getImmediateServerVersion(),
+                        d.getOriginalServerVersion()));
+    }
+
+    @Override
+    public GtidSet ended(
+            GtidSet processed,
+            Gtid gtid,
+            @Nullable Gtid prepared,
+            Event end,
+            Collection<Gtid> held) {
+        return between(
+                ProcessedGrowth.BY_GTID.ended(processed, gtid, prepared, end, held), end, held);
+    }
+
+    @Override
+    public GtidSet between(GtidSet processed, Event event, Collection<Gtid> held) {
+        if (skipping || fileIndex < 0) {
+            return processed; // inside a dropped transaction everything is processed already
+        }
+        EventHeaderV4 header = event.getHeader();
+        Position end;
+        if (header.getEventType() == EventType.ROTATE) {
+            // the file named is the one read next, from the position named
+            end = new Position(fileIndex, ((RotateEventData) event.getData()).getBinlogPosition());
+        } else if (header.getEventType() == EventType.HEARTBEAT || header.getNextPosition() <= 0) {
+            return processed; // no position of its own (a compressed transaction's inner events)
+        } else {
+            end = new Position(fileIndex, header.getNextPosition());
+        }
+        GtidSet grown = axis.through(processed, end, held);
+        if (grown != processed) {
+            lastPassed = Gtid.of(axisId, BinlogPositionAxis.ordinal(end) - 1);
+        }
+        return grown;
+    }
+
+    @Override
+    public boolean byPosition() {
+        return true;
+    }
+
+    @Override
+    public Gtid lastPassed() {
+        return lastPassed;
+    }
+}

@@ -1,0 +1,200 @@
+package io.capstan.flink.mysql.binlog;
+
+import io.capstan.flink.mysql.TruncateHandling;
+import io.capstan.flink.mysql.gtid.BinlogPositionAxis;
+import io.capstan.flink.mysql.gtid.BinlogPositionAxis.Position;
+import io.capstan.flink.mysql.gtid.GtidSet;
+import io.capstan.flink.mysql.schema.TableId;
+
+import com.github.shyiko.mysql.binlog.event.Event;
+import com.github.shyiko.mysql.binlog.event.EventHeaderV4;
+import com.github.shyiko.mysql.binlog.event.EventType;
+import com.github.shyiko.mysql.binlog.event.GtidEventData;
+import com.github.shyiko.mysql.binlog.event.MySqlGtid;
+import com.github.shyiko.mysql.binlog.event.RotateEventData;
+import com.github.shyiko.mysql.binlog.event.XAPrepareEventData;
+import org.junit.jupiter.api.Test;
+
+import java.nio.charset.StandardCharsets;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.UUID;
+
+import static io.capstan.flink.mysql.binlog.Events.UUID_A;
+import static io.capstan.flink.mysql.binlog.Events.insert;
+import static io.capstan.flink.mysql.binlog.Events.query;
+import static io.capstan.flink.mysql.binlog.Events.row;
+import static io.capstan.flink.mysql.binlog.Events.tableMap;
+import static io.capstan.flink.mysql.binlog.Events.xid;
+import static org.assertj.core.api.Assertions.assertThat;
+
+/**
+ * A server without GTIDs: transactions get their start position's ordinal, the processed set grows
+ * by position and keeps a held XA part out, a restart resumes at that hole and drops what follows
+ * and was already processed, and rotations move the set to the next file.
+ */
+class PositionModeEventsTest {
+
+    private static final TableId ORDERS = TableId.of("shop", "orders");
+    private static final long T_ORDERS = 101;
+    private static final String FILE_3 = "binlog.000003";
+    private static final BinlogPositionAxis AXIS = BinlogPositionAxis.of(UUID_A);
+
+    private final BinlogStreamerMetrics metrics = new BinlogStreamerMetrics();
+    private final List<BinlogRecord> out = new ArrayList<>();
+    private final PositionModeEvents positions = new PositionModeEvents(AXIS.axisId());
+
+    private TransactionAssembler assembler(BinlogStartPosition start) {
+        TransactionAssembler a =
+                new TransactionAssembler(
+                        new TableSchemaCache(ORDERS::equals, metrics),
+                        start,
+                        null,
+                        metrics,
+                        out::add,
+                        DdlObserver.NONE,
+                        TruncateHandling.HALT,
+                        1000,
+                        false);
+        a.growProcessed(positions);
+        return a;
+    }
+
+    /** Feeds events laid out one after the other from {@code offset}; returns the end offset. */
+    private long feed(TransactionAssembler a, long offset, Event... events) throws Exception {
+        for (Event e : events) {
+            EventHeaderV4 h = e.getHeader();
+            long length = 50;
+            h.setEventLength(length);
+            h.setNextPosition(offset + length);
+            offset += length;
+            Event t = positions.translate(e, a.processed());
+            if (t != null) {
+                a.onEvent(t);
+            }
+        }
+        return offset;
+    }
+
+    private static Event rotate(String file, long position) {
+        RotateEventData d = new RotateEventData();
+        d.setBinlogFilename(file);
+        d.setBinlogPosition(position);
+        return Events.event(EventType.ROTATE, d);
+    }
+
+    private static Event anonymous() {
+        return Events.event(
+                EventType.ANONYMOUS_GTID,
+                new GtidEventData(
+                        new MySqlGtid(new UUID(0, 0), 0), (byte) 0, 0, 0, 1L, 1L, 0, 0, 0));
+    }
+
+    private static Event[] xaPart(String xid, int id) {
+        XAPrepareEventData d = new XAPrepareEventData();
+        byte[] g = xid.getBytes(StandardCharsets.US_ASCII);
+        d.setData(g);
+        d.setGtridLength(g.length);
+        d.setBqualLength(0);
+        d.setFormatID(1);
+        return new Event[] {
+            anonymous(),
+            query("XA START X'" + hex(xid) + "',X'',1"),
+            tableMap(T_ORDERS, "shop", "orders", 2),
+            insert(T_ORDERS, row(id, 0)),
+            query("XA END X'" + hex(xid) + "',X'',1"),
+            Events.event(EventType.XA_PREPARE, d)
+        };
+    }
+
+    private static String hex(String s) {
+        StringBuilder b = new StringBuilder();
+        for (byte x : s.getBytes(StandardCharsets.US_ASCII)) {
+            b.append(String.format("%02x", x));
+        }
+        return b.toString();
+    }
+
+    private static Event[] ordinary(int id) {
+        return new Event[] {
+            anonymous(),
+            query("BEGIN"),
+            tableMap(T_ORDERS, "shop", "orders", 2),
+            insert(T_ORDERS, row(id, 0)),
+            xid()
+        };
+    }
+
+    private List<Integer> emittedIds() {
+        List<Integer> ids = new ArrayList<>();
+        for (BinlogRecord r : out) {
+            if (r instanceof RowChange c) {
+                ids.add(c.after().getInt(0));
+            }
+        }
+        return ids;
+    }
+
+    @Test
+    void aHeldXaPartIsAHoleWhereTheStreamResumesAndWhatFollowsIsNotEmittedTwice() throws Exception {
+        Position start = new Position(3, 200);
+        TransactionAssembler a = assembler(BinlogStartPosition.of(AXIS.before(start)));
+        feed(a, 0, rotate(FILE_3, 200)); // the connection's first event names the file
+        long afterXa = feed(a, 200, xaPart("x1", 1));
+        long afterOrdinary = feed(a, afterXa, ordinary(2));
+
+        assertThat(emittedIds()).containsExactly(2);
+        GtidSet processed = a.processed();
+        assertThat(processed.contains(AXIS.transactionAt(start))).as("the held part").isFalse();
+        assertThat(processed.contains(AXIS.transactionAt(new Position(3, afterXa)))).isTrue();
+        assertThat(AXIS.firstMissing(processed)).isEqualTo(start);
+        // every position read but the hole: the next transaction's ordinal is the first after
+        assertThat(
+                        processed.containsAll(
+                                AXIS.before(new Position(3, afterOrdinary))
+                                        .subtract(GtidSet.of(AXIS.transactionAt(start)))))
+                .isTrue();
+
+        // A restart: the stream resends from the hole, the ordinary transaction comes again.
+        BinlogStartPosition resume = a.resumePosition();
+        a.restartFrom(resume);
+        positions.restart();
+        feed(a, 0, rotate(FILE_3, 200));
+        feed(a, 200, xaPart("x1", 1));
+        long end = feed(a, afterXa, ordinary(2));
+        assertThat(end).isEqualTo(afterOrdinary);
+        assertThat(emittedIds()).as("the processed transaction is dropped").containsExactly(2);
+        long afterCommit =
+                feed(a, afterOrdinary, anonymous(), query("XA COMMIT X'" + hex("x1") + "',X'',1"));
+
+        assertThat(emittedIds()).containsExactly(2, 1);
+        assertThat(a.processed()).isEqualTo(AXIS.before(new Position(3, afterCommit)));
+    }
+
+    @Test
+    void aRotationMovesTheProcessedSetToTheNextFilesStart() throws Exception {
+        TransactionAssembler a = assembler(BinlogStartPosition.of(AXIS.before(new Position(3, 4))));
+        feed(a, 0, rotate(FILE_3, 4));
+        long end = feed(a, 4, ordinary(5));
+        feed(a, end, rotate("binlog.000004", 4));
+        assertThat(a.processed()).isEqualTo(AXIS.before(new Position(4, 4)));
+        assertThat(AXIS.firstMissing(a.processed())).isEqualTo(new Position(4, 4));
+        long next = feed(a, 4, ordinary(6));
+        assertThat(emittedIds()).containsExactly(5, 6);
+        assertThat(a.processed()).isEqualTo(AXIS.before(new Position(4, next)));
+        RowChange second =
+                out.stream()
+                        .filter(r -> r instanceof RowChange)
+                        .map(r -> (RowChange) r)
+                        .skip(1)
+                        .findFirst()
+                        .orElseThrow();
+        assertThat(second.gtid()).isEqualTo(AXIS.transactionAt(new Position(4, 4)));
+        // every growth reaches the reader: the last end carries the set as the stream has it
+        TransactionEnd last = (TransactionEnd) out.get(out.size() - 1);
+        assertThat(last.positionsRead()).isEqualTo(a.processed());
+        assertThat(out.stream().filter(r -> r instanceof TransactionEnd).count())
+                .as("two transactions and the rotation")
+                .isEqualTo(3);
+    }
+}

@@ -1,0 +1,124 @@
+package io.capstan.flink.mysql.binlog;
+
+import io.capstan.flink.mysql.connect.MySqlConnectionConfig;
+import io.capstan.flink.mysql.error.CapstanHaltException;
+import io.capstan.flink.mysql.error.HaltReason;
+import io.capstan.flink.mysql.gtid.BinlogPositionAxis;
+import io.capstan.flink.mysql.gtid.GtidSet;
+import io.capstan.flink.mysql.testing.MySqlServer;
+import io.capstan.flink.mysql.testing.ServerOptions;
+
+import org.junit.jupiter.api.AfterAll;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.Test;
+
+import static io.capstan.flink.mysql.testing.ConnectorConfigs.connectorConfig;
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+
+/**
+ * Real servers without GTIDs: a start or resume on binlog positions halts by name where it cannot
+ * be exact (docs/operations.md, Servers without GTIDs). Each check is the one a job runs before it
+ * connects the binlog and before each reconnect.
+ */
+class PositionModeHaltsIT {
+
+    private static final String WITHOUT_GTIDS = "--gtid-mode=OFF --enforce-gtid-consistency=OFF";
+
+    private static MySqlServer server;
+    private static MySqlServer other;
+
+    @BeforeAll
+    static void startServers() {
+        server = MySqlServer.startEmbedded(ServerOptions.defaults().withFlag(WITHOUT_GTIDS));
+        other = MySqlServer.startEmbedded(ServerOptions.defaults().withFlag(WITHOUT_GTIDS));
+        server.executeAsRoot(
+                "CREATE DATABASE IF NOT EXISTS halts",
+                "CREATE TABLE IF NOT EXISTS halts.t (id INT PRIMARY KEY)");
+    }
+
+    @AfterAll
+    static void stopServers() throws Exception {
+        if (server != null) {
+            server.close();
+        }
+        if (other != null) {
+            other.close();
+        }
+    }
+
+    private static HaltReason haltOf(MySqlConnectionConfig config, GtidSet processed) {
+        try {
+            StartPositions.validate(config, BinlogStartPosition.of(processed));
+            return null;
+        } catch (CapstanHaltException e) {
+            return e.reason();
+        }
+    }
+
+    @Test
+    void aServerWithoutGtidsStartsOnPositionsAndResumesWhereItWrote() {
+        MySqlConnectionConfig config = connectorConfig(server);
+        ServerGtidState state = ServerGtidState.read(config);
+        assertThat(state.positionMode()).isTrue();
+        GtidSet latest = state.latest().processed();
+        assertThat(BinlogPositionAxis.isPositionSet(latest)).isTrue();
+        assertThat(haltOf(config, latest)).isNull();
+        assertThat(haltOf(config, state.earliest().processed())).isNull();
+    }
+
+    @Test
+    void positionsOfAnotherServerHalt() {
+        GtidSet theirs = ServerGtidState.read(connectorConfig(other)).latest().processed();
+        assertThat(haltOf(connectorConfig(server), theirs))
+                .isEqualTo(HaltReason.SOURCE_IDENTITY_MISMATCH);
+    }
+
+    @Test
+    void aPurgedFileIsADataGap() {
+        MySqlConnectionConfig config = connectorConfig(server);
+        server.executeAsRoot("INSERT INTO halts.t VALUES (1)");
+        GtidSet before = ServerGtidState.read(config).latest().processed();
+        server.executeAsRoot("FLUSH BINARY LOGS", "INSERT INTO halts.t VALUES (2)");
+        BinlogFiles files = ServerGtidState.read(config).files();
+        server.executeAsRoot(
+                "PURGE BINARY LOGS TO '"
+                        + files.files().get(files.files().size() - 1).name()
+                        + "'");
+        assertThatThrownBy(() -> StartPositions.validate(config, BinlogStartPosition.of(before)))
+                .isInstanceOfSatisfying(
+                        CapstanHaltException.class,
+                        e -> {
+                            assertThat(e.reason()).isEqualTo(HaltReason.DATA_GAP);
+                            assertThat(e.getMessage()).contains("no longer lists that file");
+                        });
+    }
+
+    @Test
+    void aResetBinaryLogIsAPositionNeverWritten() {
+        MySqlConnectionConfig config = connectorConfig(other);
+        other.executeAsRoot("FLUSH BINARY LOGS", "FLUSH BINARY LOGS");
+        GtidSet late = ServerGtidState.read(config).latest().processed();
+        other.executeAsRoot("RESET MASTER");
+        assertThat(haltOf(config, late)).isEqualTo(HaltReason.SOURCE_IDENTITY_MISMATCH);
+    }
+
+    @Test
+    void gtidsTurnedOnUnderAPositionJobHalt() {
+        MySqlServer turning =
+                MySqlServer.startEmbedded(ServerOptions.defaults().withFlag(WITHOUT_GTIDS));
+        try {
+            MySqlConnectionConfig config = connectorConfig(turning);
+            GtidSet positions = ServerGtidState.read(config).latest().processed();
+            turning.executeAsRoot(
+                    "SET GLOBAL enforce_gtid_consistency = ON",
+                    "SET GLOBAL gtid_mode = OFF_PERMISSIVE",
+                    "SET GLOBAL gtid_mode = ON_PERMISSIVE");
+            assertThat(haltOf(config, positions)).as("still without GTIDs for all").isNull();
+            turning.executeAsRoot("SET GLOBAL gtid_mode = ON");
+            assertThat(haltOf(config, positions)).isEqualTo(HaltReason.GTID_MODE_CHANGED);
+        } finally {
+            turning.close();
+        }
+    }
+}
