@@ -49,7 +49,7 @@ class BinlogExactlyOnceIT {
     void everyChangeExactlyOnceAcrossFiveInjectedFailures() throws Exception {
         DB.execute(
                 Workload.createTable("t0"), Workload.createTable("t1"), Workload.createTable("t2"));
-        String start = DB.server().gtidExecuted();
+        StartupOptions start = SourceJobs.fromBinlogEnd(DB);
 
         long seed = System.nanoTime();
         Random random = new Random(seed);
@@ -65,9 +65,7 @@ class BinlogExactlyOnceIT {
 
         StreamExecutionEnvironment env = SourceJobs.env(200, null);
         SourceJobs.pipeline(
-                env,
-                SourceJobs.source(DB, StartupOptions.gtidSet(start), new ChangeLineDeserializer()),
-                sinkDir);
+                env, SourceJobs.source(DB, start, new ChangeLineDeserializer()), sinkDir);
         JobClient job = env.executeAsync("binlog-exactly-once");
 
         Workload w = new Workload(DB, "p");

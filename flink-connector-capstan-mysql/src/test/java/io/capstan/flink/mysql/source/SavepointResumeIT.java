@@ -39,15 +39,13 @@ class SavepointResumeIT {
     @Test
     void resumesFromASavepointWithoutGapOrDuplicate() throws Exception {
         DB.execute(Workload.createTable("a"), Workload.createTable("b"));
-        String start = DB.server().gtidExecuted();
+        StartupOptions start = SourceJobs.fromBinlogEnd(DB);
         FailAtCounts.arm(List.of());
         Workload w = new Workload(DB, "p");
 
         StreamExecutionEnvironment env = SourceJobs.env(500, null);
         SourceJobs.pipeline(
-                env,
-                SourceJobs.source(DB, StartupOptions.gtidSet(start), new ChangeLineDeserializer()),
-                sinkDir);
+                env, SourceJobs.source(DB, start, new ChangeLineDeserializer()), sinkDir);
         JobClient first = env.executeAsync("savepoint-first-run");
 
         w.insert("a", 1, 3_000, 3_000); // one transaction, likely cut by the savepoint

@@ -15,6 +15,10 @@ import org.apache.flink.streaming.api.environment.StreamExecutionEnvironment;
 import org.apache.flink.test.junit5.MiniClusterExtension;
 
 import java.nio.file.Path;
+import java.sql.Connection;
+import java.sql.ResultSet;
+import java.sql.SQLException;
+import java.sql.Statement;
 import java.time.Duration;
 import java.util.List;
 import java.util.concurrent.ThreadLocalRandom;
@@ -40,6 +44,22 @@ public final class SourceJobs {
                 .deserializer(deserializer)
                 .heartbeatInterval(Duration.ofSeconds(1))
                 .build();
+    }
+
+    /**
+     * Starts where the server's binary log ends now, as a binlog file and position: on a server
+     * with GTIDs the job turns it into the GTID set before it; without GTIDs it runs on positions
+     * (so the same test runs on both kinds of server).
+     */
+    public static StartupOptions fromBinlogEnd(MySqlTestDatabase db) {
+        try (Connection c = db.server().openRootConnection();
+                Statement s = c.createStatement();
+                ResultSet rs = s.executeQuery("SHOW MASTER STATUS")) {
+            rs.next();
+            return StartupOptions.specificOffset(rs.getString(1), rs.getLong(2));
+        } catch (SQLException e) {
+            throw new IllegalStateException("could not read SHOW MASTER STATUS", e);
+        }
     }
 
     public static StreamExecutionEnvironment env(long checkpointMillis, String savepointToRestore) {

@@ -41,16 +41,14 @@ class XaExactlyOnceIT {
     @Test
     void preparedCommittedRolledBackAndOnePhaseXaExactlyOnceAcrossFailures() throws Exception {
         DB.execute(Workload.createTable("x0"), Workload.createTable("x1"));
-        String start = DB.server().gtidExecuted();
+        StartupOptions start = SourceJobs.fromBinlogEnd(DB);
         // Distinct records: 1..200 and 201..400 ordinary (fails at 300, A and R pending), 401..450
         // one-phase, 451..500 ordinary, 501..600 B's commit, 601..1100 A's commit (fails at 800).
         FailAtCounts.arm(List.of(300L, 800L));
 
         StreamExecutionEnvironment env = SourceJobs.env(200, null);
         SourceJobs.pipeline(
-                env,
-                SourceJobs.source(DB, StartupOptions.gtidSet(start), new ChangeLineDeserializer()),
-                sinkDir);
+                env, SourceJobs.source(DB, start, new ChangeLineDeserializer()), sinkDir);
         JobClient job = env.executeAsync("xa-exactly-once");
 
         Workload w = new Workload(DB, "p");
