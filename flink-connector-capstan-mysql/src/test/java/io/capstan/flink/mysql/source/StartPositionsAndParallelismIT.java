@@ -176,13 +176,13 @@ class StartPositionsAndParallelismIT {
     @Test
     void withTwoReadersOneStreamsAndCheckpointsStillComplete() throws Exception {
         DB.execute(Workload.createTable("p2"));
-        String start = DB.server().gtidExecuted();
+        StartupOptions start = SourceJobs.fromBinlogEnd(DB);
         Workload w = new Workload(DB, "p");
         // Output is only committed on completed checkpoints: it arriving proves they complete
         // with the idle reader finished.
         List<String> out =
                 runUntil(
-                        StartupOptions.gtidSet(start),
+                        start,
                         2,
                         1_500,
                         () ->
