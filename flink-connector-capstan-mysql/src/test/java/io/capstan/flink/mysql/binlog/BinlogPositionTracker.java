@@ -37,6 +37,9 @@ public final class BinlogPositionTracker {
             rowsEmitted = change.indexInTransaction() + 1;
         } else {
             processed = processed.add(record.gtid());
+            if (record instanceof TransactionEnd end && end.positionsRead() != null) {
+                processed = processed.union(end.positionsRead()); // a server without GTIDs
+            }
             partialGtid = null;
             rowsEmitted = 0;
         }
