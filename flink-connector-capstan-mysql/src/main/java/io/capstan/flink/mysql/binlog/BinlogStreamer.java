@@ -1,9 +1,6 @@
 package io.capstan.flink.mysql.binlog;
 
 import io.capstan.flink.mysql.error.CapstanHaltException;
-import io.capstan.flink.mysql.error.HaltReason;
-import io.capstan.flink.mysql.gtid.BinlogPositionAxis;
-import io.capstan.flink.mysql.gtid.BinlogPositionAxis.Position;
 
 import org.apache.flink.annotation.Internal;
 
@@ -49,7 +46,6 @@ public final class BinlogStreamer implements AutoCloseable {
     private final SilenceWatchdog watchdog;
     private final CascadeGuard cascades; // null: not checked
     private final PositionModeEvents positions; // null: a server with GTIDs
-    private volatile BinlogFiles files; // position mode: the files last listed, to start in one
     private final CountDownLatch firstConnect = new CountDownLatch(1);
 
     private volatile RuntimeException failure; // a halt, or an internal error of the reader thread
@@ -106,12 +102,7 @@ public final class BinlogStreamer implements AutoCloseable {
         } else {
             this.cascades = null;
         }
-        if (BinlogPositionAxis.isPositionSet(start.processed())) {
-            this.positions = new PositionModeEvents(PositionModeEvents.axisIdOf(start.processed()));
-            assembler.growProcessed(positions);
-        } else {
-            this.positions = null;
-        }
+        this.positions = PositionModeEvents.inFrontOf(assembler, start);
         if (config.onlineSchemaChanges()) {
             assembler.followOnlineSchemaChanges();
         }
@@ -145,7 +136,10 @@ public final class BinlogStreamer implements AutoCloseable {
      * connect timeout passed; the reader keeps trying within the reconnect budget).
      */
     public synchronized void start() {
-        files = StartPositions.validate(config.connection(), start).files();
+        BinlogFiles files = StartPositions.validate(config.connection(), start).files();
+        if (positions != null) {
+            positions.listed(files);
+        }
         if (cascades != null) {
             cascades.load(); // before the first event, on this thread: a halt is thrown to the
             // caller
@@ -244,8 +238,8 @@ public final class BinlogStreamer implements AutoCloseable {
                             BinaryLogClient c =
                                     BinlogClientFactory.create(config, position, tables, metrics);
                             if (positions != null) {
-                                positions.restart();
-                                startInFile(c, position);
+                                positions.connect(
+                                        c, position, supervisor.checked(), config.connection());
                             }
                             c.registerEventListener(BinlogStreamer.this::onEvent);
                             c.registerLifecycleListener(new Lifecycle());
@@ -282,9 +276,10 @@ public final class BinlogStreamer implements AutoCloseable {
         }
         watchdog.activity();
         try {
-            Event e = positions == null ? event : positions.translate(event, assembler.processed());
-            if (e != null) {
-                assembler.onEvent(e);
+            if (positions != null) {
+                positions.onEvent(event);
+            } else {
+                assembler.onEvent(event);
             }
             handOver.handOver(); // the event's records, at once
         } catch (InterruptedException e) {
@@ -301,33 +296,8 @@ public final class BinlogStreamer implements AutoCloseable {
             failWith(new IllegalStateException(e.getMessage()));
         } catch (RuntimeException e) {
             // Never let the binlog client log the event (it would print row values).
-            haltWith(
-                    new CapstanHaltException(
-                            HaltReason.UNDECODABLE_COLUMN,
-                            "a "
-                                    + event.getHeader().getEventType()
-                                    + " event could not be processed ("
-                                    + e.getClass().getName()
-                                    + "). Remedy: report this with the table's DDL; restart from"
-                                    + " the last checkpoint after a fix."));
+            haltWith(ServerFailures.unprocessable(event.getHeader().getEventType(), e));
         }
-    }
-
-    /**
-     * Position mode: the client starts at the first position missing from the processed set, in the
-     * file the server lists for it (the check before each connection halts when it lists none).
-     */
-    private void startInFile(BinaryLogClient client, BinlogStartPosition position) {
-        ServerIdentity checked = supervisor.checked();
-        BinlogFiles listed = checked != null ? checked.gtids().files() : files;
-        if (listed == null) {
-            listed = ServerGtidState.read(config.connection()).files();
-        }
-        files = listed;
-        Position first = listed.axis().firstMissing(position.processed());
-        listed.requireServes(first, config.connection().address());
-        client.setBinlogFilename(listed.fileName(first.fileIndex()));
-        client.setBinlogPosition(first.offset());
     }
 
     /** The watchdog found the connection silent: drop it, the supervisor reconnects. */
@@ -407,19 +377,10 @@ public final class BinlogStreamer implements AutoCloseable {
                 disconnect(c);
                 return;
             }
-            if (halt == null) {
-                halt =
-                        new CapstanHaltException(
-                                HaltReason.UNDECODABLE_COLUMN,
-                                "a binlog event after "
-                                        + assembler.resumePosition()
-                                        + " could not be decoded ("
-                                        + ServerFailures.rootCauseClass(ex)
-                                        + "). Remedy: report this with the captured tables' DDL;"
-                                        + " restart from the last checkpoint after a fix.",
-                                null);
-            }
-            haltWith(halt);
+            haltWith(
+                    halt != null
+                            ? halt
+                            : ServerFailures.undecodable(assembler.resumePosition(), ex));
         }
 
         @Override

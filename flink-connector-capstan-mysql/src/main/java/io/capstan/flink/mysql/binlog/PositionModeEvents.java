@@ -1,10 +1,12 @@
 package io.capstan.flink.mysql.binlog;
 
+import io.capstan.flink.mysql.connect.MySqlConnectionConfig;
 import io.capstan.flink.mysql.gtid.BinlogPositionAxis;
 import io.capstan.flink.mysql.gtid.BinlogPositionAxis.Position;
 import io.capstan.flink.mysql.gtid.Gtid;
 import io.capstan.flink.mysql.gtid.GtidSet;
 
+import com.github.shyiko.mysql.binlog.BinaryLogClient;
 import com.github.shyiko.mysql.binlog.event.Event;
 import com.github.shyiko.mysql.binlog.event.EventHeaderV4;
 import com.github.shyiko.mysql.binlog.event.EventType;
@@ -42,31 +44,75 @@ import java.util.UUID;
  */
 final class PositionModeEvents implements ProcessedGrowth {
 
+    private final TransactionAssembler assembler;
     private final BinlogPositionAxis axis;
     private final String axisId;
     private final UUID axisUuid;
     private long fileIndex = -1;
     private boolean skipping;
     private Gtid lastPassed;
+    private BinlogFiles listed; // the server's files as last read: where a connection starts
 
     /**
      * @param axisId the id of the axis the job's positions lie on
      */
-    PositionModeEvents(String axisId) {
+    PositionModeEvents(TransactionAssembler assembler, String axisId) {
+        this.assembler = assembler;
         this.axis = BinlogPositionAxis.withAxisId(axisId);
         this.axisId = axisId;
         this.axisUuid = UUID.fromString(axisId);
     }
 
-    /** The axis id of a position set (one axis: the one server a position-mode job reads). */
-    static String axisIdOf(GtidSet positions) {
-        return positions.sourceIds().get(0);
+    /**
+     * The events of a stream starting at {@code start}, in front of {@code assembler}, whose
+     * processed set then grows by position; null when {@code start} is a set of GTIDs.
+     */
+    @Nullable
+    static PositionModeEvents inFrontOf(TransactionAssembler assembler, BinlogStartPosition start) {
+        if (!BinlogPositionAxis.isPositionSet(start.processed())) {
+            return null;
+        }
+        // one axis: the one server a position-mode job reads
+        PositionModeEvents events =
+                new PositionModeEvents(assembler, start.processed().sourceIds().get(0));
+        assembler.growProcessed(events);
+        return events;
     }
 
-    /** A new connection starts: its first event is a ROTATE naming the file. */
-    void restart() {
-        fileIndex = -1;
+    /** The server's files, as the start's check read them. */
+    void listed(BinlogFiles files) {
+        listed = files;
+    }
+
+    /**
+     * Starts {@code client} at the first position missing from the processed set, in the file the
+     * server lists for it ({@code checked}: the check before this connection, when it ran); halts
+     * when it lists none.
+     */
+    void connect(
+            BinaryLogClient client,
+            BinlogStartPosition position,
+            @Nullable ServerIdentity checked,
+            MySqlConnectionConfig connection) {
+        fileIndex = -1; // the connection's first event is a ROTATE naming the file
         skipping = false;
+        if (checked != null) {
+            listed = checked.gtids().files();
+        } else if (listed == null) {
+            listed = ServerGtidState.read(connection).files();
+        }
+        Position first = listed.axis().firstMissing(position.processed());
+        listed.requireServes(first, connection.address());
+        client.setBinlogFilename(listed.fileName(first.fileIndex()));
+        client.setBinlogPosition(first.offset());
+    }
+
+    /** Hands {@code event} to the assembler as it takes it, or drops it. */
+    void onEvent(Event event) throws InterruptedException {
+        Event e = translate(event, assembler.processed());
+        if (e != null) {
+            assembler.onEvent(e);
+        }
     }
 
     /**

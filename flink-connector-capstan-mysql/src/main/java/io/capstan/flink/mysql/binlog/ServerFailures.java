@@ -131,4 +131,29 @@ final class ServerFailures {
         }
         return null; // other fatal reading errors: retried within the reconnect budget
     }
+
+    /** An event the streamer could not process (never the event itself: it may hold row values). */
+    static CapstanHaltException unprocessable(Object eventType, RuntimeException e) {
+        return new CapstanHaltException(
+                HaltReason.UNDECODABLE_COLUMN,
+                "a "
+                        + eventType
+                        + " event could not be processed ("
+                        + e.getClass().getName()
+                        + "). Remedy: report this with the table's DDL; restart from"
+                        + " the last checkpoint after a fix.");
+    }
+
+    /** An event the binlog library could not decode, after {@code position}. */
+    static CapstanHaltException undecodable(BinlogStartPosition position, Exception e) {
+        return new CapstanHaltException(
+                HaltReason.UNDECODABLE_COLUMN,
+                "a binlog event after "
+                        + position
+                        + " could not be decoded ("
+                        + rootCauseClass(e)
+                        + "). Remedy: report this with the captured tables' DDL;"
+                        + " restart from the last checkpoint after a fix.",
+                null);
+    }
 }

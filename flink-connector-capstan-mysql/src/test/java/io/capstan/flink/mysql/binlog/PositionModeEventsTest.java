@@ -1,11 +1,13 @@
 package io.capstan.flink.mysql.binlog;
 
 import io.capstan.flink.mysql.TruncateHandling;
+import io.capstan.flink.mysql.connect.MySqlConnectionConfig;
 import io.capstan.flink.mysql.gtid.BinlogPositionAxis;
 import io.capstan.flink.mysql.gtid.BinlogPositionAxis.Position;
 import io.capstan.flink.mysql.gtid.GtidSet;
 import io.capstan.flink.mysql.schema.TableId;
 
+import com.github.shyiko.mysql.binlog.BinaryLogClient;
 import com.github.shyiko.mysql.binlog.event.Event;
 import com.github.shyiko.mysql.binlog.event.EventHeaderV4;
 import com.github.shyiko.mysql.binlog.event.EventType;
@@ -42,7 +44,7 @@ class PositionModeEventsTest {
 
     private final BinlogStreamerMetrics metrics = new BinlogStreamerMetrics();
     private final List<BinlogRecord> out = new ArrayList<>();
-    private final PositionModeEvents positions = new PositionModeEvents(AXIS.axisId());
+    private PositionModeEvents positions;
 
     private TransactionAssembler assembler(BinlogStartPosition start) {
         TransactionAssembler a =
@@ -56,7 +58,7 @@ class PositionModeEventsTest {
                         TruncateHandling.HALT,
                         1000,
                         false);
-        a.growProcessed(positions);
+        positions = PositionModeEvents.inFrontOf(a, start);
         return a;
     }
 
@@ -158,7 +160,25 @@ class PositionModeEventsTest {
         // A restart: the stream resends from the hole, the ordinary transaction comes again.
         BinlogStartPosition resume = a.resumePosition();
         a.restartFrom(resume);
-        positions.restart();
+        positions.listed(
+                new BinlogFiles(
+                        UUID_A,
+                        "OFF",
+                        List.of(new BinlogFiles.File(FILE_3, afterOrdinary)),
+                        new Position(3, afterOrdinary)));
+        BinaryLogClient client = new BinaryLogClient("db.example", 3306, "capstan", "secret");
+        positions.connect(
+                client,
+                resume,
+                null,
+                MySqlConnectionConfig.builder()
+                        .hostname("db.example")
+                        .port(3306)
+                        .username("capstan")
+                        .password("secret")
+                        .build());
+        assertThat(client.getBinlogFilename()).isEqualTo(FILE_3);
+        assertThat(client.getBinlogPosition()).as("the hole").isEqualTo(200);
         feed(a, 0, rotate(FILE_3, 200));
         feed(a, 200, xaPart("x1", 1));
         long end = feed(a, afterXa, ordinary(2));

@@ -19,7 +19,8 @@ import java.util.Map;
  * Fake JDBC sessions for the brief lock's unit tests: the first session opened is A, the second B;
  * every statement, and every close, goes into one {@link #log} as {@code "A: <sql>"} or {@code "B:
  * <sql>"}. A statement starting with a scripted prefix fails with the scripted error codes, one per
- * execution. B answers the read view's multi-statement with G and a definition.
+ * execution. B answers the read view's multi-statement with G (a server with GTIDs) and a
+ * definition.
  */
 final class ScriptedSessions implements ChunkConnections.Opener {
 
@@ -89,7 +90,9 @@ final class ScriptedSessions implements ChunkConnections.Opener {
                                 }
                             }
                             if (sql.startsWith("START TRANSACTION")) {
-                                results.add(resultSet(gtidExecuted));
+                                // a server with GTIDs: its SHOW MASTER STATUS is not read
+                                results.add(row(gtidExecuted, "ON", SERVER_UUID));
+                                results.add(resultSet(null));
                                 results.add(resultSet(null));
                                 results.add(resultSet(showCreateTable));
                             }
@@ -109,6 +112,31 @@ final class ScriptedSessions implements ChunkConnections.Opener {
         return (Statement)
                 Proxy.newProxyInstance(
                         getClass().getClassLoader(), new Class<?>[] {Statement.class}, h);
+    }
+
+    private static final String SERVER_UUID = "3e11fa47-71ca-11e1-9e33-c80aa9429562";
+
+    /** One row of these columns. */
+    private ResultSet row(String... columns) {
+        boolean[] read = {false};
+        InvocationHandler h =
+                (proxy, method, args) -> {
+                    switch (method.getName()) {
+                        case "next":
+                            boolean has = !read[0];
+                            read[0] = true;
+                            return has;
+                        case "getString":
+                            return columns[(Integer) args[0] - 1];
+                        case "close":
+                            return null;
+                        default:
+                            throw new UnsupportedOperationException(method.getName());
+                    }
+                };
+        return (ResultSet)
+                Proxy.newProxyInstance(
+                        getClass().getClassLoader(), new Class<?>[] {ResultSet.class}, h);
     }
 
     /** One row whose every column is {@code value}, or no row when null. */
