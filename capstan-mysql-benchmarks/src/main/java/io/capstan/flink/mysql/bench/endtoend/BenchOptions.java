@@ -22,6 +22,8 @@ final class BenchOptions {
                     "  --mysql-url URL         mysql://USER:PASSWORD@HOST:PORT of your own server (USER needs CREATE/DROP,",
                     "                          RELOAD, REPLICATION SLAVE/CLIENT); default: an embedded MySQL 8.0 it starts",
                     "  --database NAME         the database it creates (DROPPED first!) (default capstan_bench)",
+                    "  --without-gtids         start the embedded server with gtid_mode OFF: every phase runs on binlog positions",
+                    "                          (docs/adr/0012); not with --mysql-url, whose server's own gtid_mode decides",
                     "  --ssl-mode MODE         DISABLED|PREFERRED|REQUIRED for every connection, ours and the limits' (default PREFERRED)",
                     "  --writers N             parallel connections for the load and the changes (default 4)",
                     "  --chunk-size N          rows per snapshot chunk (default 8096, the source's default)",
@@ -57,6 +59,7 @@ final class BenchOptions {
     Path doc;
     boolean appendDoc = true;
     boolean jsonNull;
+    boolean withoutGtids;
     long bigTransactionRows;
 
     static BenchOptions parse(String[] args) {
@@ -146,6 +149,9 @@ final class BenchOptions {
                 case "--big-transaction-rows":
                     o.bigTransactionRows = positiveLong(args, ++i, a);
                     break;
+                case "--without-gtids":
+                    o.withoutGtids = true;
+                    break;
                 case "--json-null":
                     o.jsonNull = true;
                     break;
@@ -177,6 +183,11 @@ final class BenchOptions {
         if (o.rows < 10_000) {
             throw new IllegalArgumentException("--rows must be at least 10000");
         }
+        if (o.withoutGtids && o.mysqlUrl != null) {
+            throw new IllegalArgumentException(
+                    "--without-gtids starts the embedded server without GTIDs; with --mysql-url the"
+                            + " server's own gtid_mode decides (the benchmark runs on either)");
+        }
         if (o.latencySeconds < 0) {
             o.latencySeconds = o.sizeName.equals("quick") ? 10 : 20;
         }
@@ -193,11 +204,12 @@ final class BenchOptions {
     String sizeLabel() {
         return String.format(
                 Locale.ROOT,
-                "%s: %,d rows, %,d row changes%s",
+                "%s: %,d rows, %,d row changes%s%s",
                 sizeName,
                 rows,
                 changes,
-                jsonNull ? ", JSON column NULL" : "");
+                jsonNull ? ", JSON column NULL" : "",
+                withoutGtids ? ", server without GTIDs (binlog positions)" : "");
     }
 
     private static String value(String[] args, int i, String option) {

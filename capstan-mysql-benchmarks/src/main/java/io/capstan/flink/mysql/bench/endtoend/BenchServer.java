@@ -46,16 +46,27 @@ public final class BenchServer implements AutoCloseable {
             MySqlConnectionConfig c = parseUrl(options.mysqlUrl).toBuilder().sslMode(ssl).build();
             return new BenchServer(null, c, c);
         }
-        return startEmbedded(ssl);
+        return startEmbedded(ssl, !options.withoutGtids);
     }
 
     /** An embedded MySQL 8.0 with a buffer pool that holds the table; readers use {@code ssl}. */
     static BenchServer startEmbedded(SslMode ssl) {
-        MySqlServer server =
-                MySqlServer.startEmbedded(
-                        ServerOptions.defaults()
-                                .withFlag(
-                                        "--innodb-buffer-pool-size=1G --innodb-log-file-size=256M --max-allowed-packet=256M"));
+        return startEmbedded(ssl, true);
+    }
+
+    /**
+     * As {@link #startEmbedded(SslMode)}, with {@code gtid_mode} ON or, without {@code gtids}, OFF
+     * (the connector then runs on binlog positions, docs/adr/0012).
+     */
+    static BenchServer startEmbedded(SslMode ssl, boolean gtids) {
+        ServerOptions options =
+                ServerOptions.defaults()
+                        .withFlag(
+                                "--innodb-buffer-pool-size=1G --innodb-log-file-size=256M --max-allowed-packet=256M");
+        if (!gtids) {
+            options = options.withFlag("--gtid-mode=OFF --enforce-gtid-consistency=OFF");
+        }
+        MySqlServer server = MySqlServer.startEmbedded(options);
         return new BenchServer(server, null, connectorConfig(server, ssl));
     }
 

@@ -32,7 +32,7 @@ final class BigTransactionPhase {
     static Result run(BenchServer server, BenchTable table, long rows, FlinkJobs jobs)
             throws Exception {
         server.execute(table.ddl());
-        String before = server.query("SELECT @@global.gtid_executed");
+        BinlogStart before = BinlogStart.read(server);
         try (Connection c = server.openAdmin();
                 Statement st = c.createStatement()) {
             c.setAutoCommit(false);
@@ -72,7 +72,7 @@ final class BigTransactionPhase {
     }
 
     private static PhaseResult streamer(
-            BenchServer server, BenchTable table, long rows, String before) throws Exception {
+            BenchServer server, BenchTable table, long rows, BinlogStart before) throws Exception {
         System.gc(); // start from the live set, so the after-GC figures belong to the streaming
         return BinlogReads.streamer(server.reader(), table, before, rows);
     }

@@ -1,13 +1,11 @@
 package io.capstan.flink.mysql.bench.endtoend;
 
 import io.capstan.flink.mysql.binlog.BinlogRecord;
-import io.capstan.flink.mysql.binlog.BinlogStartPosition;
 import io.capstan.flink.mysql.binlog.BinlogStreamer;
 import io.capstan.flink.mysql.binlog.BinlogStreamerConfig;
 import io.capstan.flink.mysql.binlog.RowChange;
 import io.capstan.flink.mysql.binlog.TableFilter;
 import io.capstan.flink.mysql.connect.MySqlConnectionConfig;
-import io.capstan.flink.mysql.gtid.GtidSet;
 
 import com.github.shyiko.mysql.binlog.BinaryLogClient;
 import com.github.shyiko.mysql.binlog.event.DeleteRowsEventData;
@@ -22,10 +20,11 @@ import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicInteger;
 
 /**
- * Reads the change workload's row changes from the binlog, dumping by GTID set from the set before
- * the changes: with a plain {@link BinaryLogClient} and the library's default deserializer (the
- * limit), and with our {@link BinlogStreamer} (converted {@link RowChange} records). Both count row
- * changes and time from the first to the last one, so connection setup is left out of both alike.
+ * Reads the change workload's row changes from the binlog, from the {@link BinlogStart} before the
+ * changes (a GTID set, or a file and position on a server without GTIDs): with a plain {@link
+ * BinaryLogClient} and the library's default deserializer (the limit), and with our {@link
+ * BinlogStreamer} (converted {@link RowChange} records). Both count row changes and time from the
+ * first to the last one, so connection setup is left out of both alike.
  */
 final class BinlogReads {
 
@@ -44,7 +43,7 @@ final class BinlogReads {
      * The limit: the library's own client and default event deserializer, counting rows of rows
      * events.
      */
-    static PhaseResult plainClient(MySqlConnectionConfig c, String gtidBefore, long expected)
+    static PhaseResult plainClient(MySqlConnectionConfig c, BinlogStart before, long expected)
             throws Exception {
         try (HeapWatch heap = HeapWatch.start()) {
             BinaryLogClient client =
@@ -52,7 +51,7 @@ final class BinlogReads {
             client.setServerId(nextServerId());
             client.setKeepAlive(false);
             client.setSSLMode(SSLMode.valueOf(c.sslMode().name()));
-            client.setGtidSet(gtidBefore);
+            before.applyTo(client);
             CountDownLatch done = new CountDownLatch(1);
             long[] times = new long[2];
             long[] count = new long[1];
@@ -108,7 +107,7 @@ final class BinlogReads {
      * does.
      */
     static PhaseResult streamer(
-            MySqlConnectionConfig c, BenchTable table, String gtidBefore, long expected)
+            MySqlConnectionConfig c, BenchTable table, BinlogStart before, long expected)
             throws Exception {
         try (HeapWatch heap = HeapWatch.start()) {
             BinlogStreamerConfig config =
@@ -121,8 +120,7 @@ final class BinlogReads {
             long first = 0;
             long last = 0;
             long sink = 0;
-            try (BinlogStreamer streamer =
-                    new BinlogStreamer(config, BinlogStartPosition.of(GtidSet.parse(gtidBefore)))) {
+            try (BinlogStreamer streamer = new BinlogStreamer(config, before.streamerStart())) {
                 streamer.start();
                 long deadline = System.nanoTime() + TimeUnit.MINUTES.toNanos(TIMEOUT_MINUTES);
                 while (count < expected) {

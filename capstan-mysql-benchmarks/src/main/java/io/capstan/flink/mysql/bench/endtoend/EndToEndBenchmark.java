@@ -74,7 +74,8 @@ public final class EndToEndBenchmark {
                         o.writers));
         // The changes start in a fresh binlog file, so every reader's dump begins right at them.
         server.execute("FLUSH BINARY LOGS");
-        String gtidBefore = server.query("SELECT @@global.gtid_executed");
+        BinlogStart before = BinlogStart.read(server);
+        log("binlog readers start at " + before);
         ChangeWorkload.Totals totals =
                 ChangeWorkload.run(server, table, o.rows, o.changes, o.writers);
         long tableRows = o.rows + totals.inserts - totals.deletes;
@@ -149,8 +150,7 @@ public final class EndToEndBenchmark {
                     record(
                             results,
                             "plain",
-                            BinlogReads.plainClient(
-                                    server.reader(), gtidBefore, totals.rowChanges()),
+                            BinlogReads.plainClient(server.reader(), before, totals.rowChanges()),
                             "changes/s");
                 }
                 if (o.runs("streamer")) {
@@ -158,12 +158,12 @@ public final class EndToEndBenchmark {
                             results,
                             "streamer",
                             BinlogReads.streamer(
-                                    server.reader(), table, gtidBefore, totals.rowChanges()),
+                                    server.reader(), table, before, totals.rowChanges()),
                             "changes/s");
                 }
                 if (o.runs("flink")) {
                     FlinkBinlogPhase.Result r =
-                            FlinkBinlogPhase.run(jobs, server, table, schema, gtidBefore, totals);
+                            FlinkBinlogPhase.run(jobs, server, table, schema, before, totals);
                     record(results, "flink", r.throughput, "changes/s");
                     results.add(
                             "checkpoint",

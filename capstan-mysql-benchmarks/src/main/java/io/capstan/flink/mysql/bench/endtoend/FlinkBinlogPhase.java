@@ -1,6 +1,5 @@
 package io.capstan.flink.mysql.bench.endtoend;
 
-import io.capstan.flink.mysql.StartupOptions;
 import io.capstan.flink.mysql.schema.TableSchema;
 
 import org.apache.flink.api.common.JobID;
@@ -9,9 +8,11 @@ import java.util.concurrent.TimeUnit;
 
 /**
  * The binlog through the whole Flink source: a MiniCluster job (parallelism 1, checkpoints every 2
- * s) streams the change workload from the GTID set before it, with the RowData deserializer, into
- * the discarding {@link ProbeSink}. Timed from the first to the last record at the sink; the rate
- * is reported in row changes per second (an UPDATE is one change, two RowData records).
+ * s) streams the change workload from the binlog file and position before it ({@link BinlogStart}:
+ * on a server with GTIDs the source translates it into the GTID set before it), with the RowData
+ * deserializer, into the discarding {@link ProbeSink}. Timed from the first to the last record at
+ * the sink; the rate is reported in row changes per second (an UPDATE is one change, two RowData
+ * records).
  */
 final class FlinkBinlogPhase {
 
@@ -35,7 +36,7 @@ final class FlinkBinlogPhase {
             BenchServer server,
             BenchTable table,
             TableSchema schema,
-            String gtidBefore,
+            BinlogStart before,
             ChangeWorkload.Totals totals)
             throws Exception {
         return run(
@@ -43,26 +44,25 @@ final class FlinkBinlogPhase {
                 server,
                 table,
                 schema,
-                gtidBefore,
+                before,
                 totals.rowDataRecords(),
                 totals.rowChanges(),
                 true);
     }
 
     /**
-     * Streams {@code changes} row changes ({@code records} RowData records) from {@code
-     * gtidBefore}.
+     * Streams {@code changes} row changes ({@code records} RowData records) from {@code before}.
      */
     static PhaseResult stream(
             FlinkJobs jobs,
             BenchServer server,
             BenchTable table,
             TableSchema schema,
-            String gtidBefore,
+            BinlogStart before,
             long records,
             long changes)
             throws Exception {
-        return run(jobs, server, table, schema, gtidBefore, records, changes, false).throughput;
+        return run(jobs, server, table, schema, before, records, changes, false).throughput;
     }
 
     private static Result run(
@@ -70,16 +70,14 @@ final class FlinkBinlogPhase {
             BenchServer server,
             BenchTable table,
             TableSchema schema,
-            String gtidBefore,
+            BinlogStart before,
             long expected,
             long changes,
             boolean checkpointSize)
             throws Exception {
         ProbeSink.reset();
         try (HeapWatch heap = HeapWatch.start()) {
-            JobID job =
-                    jobs.submit(
-                            server.reader(), table, schema, StartupOptions.gtidSet(gtidBefore), 1);
+            JobID job = jobs.submit(server.reader(), table, schema, before.startupOptions(), 1);
             try {
                 long deadline = System.nanoTime() + TimeUnit.MINUTES.toNanos(TIMEOUT_MINUTES);
                 while (ProbeSink.RECORDS.get() < expected) {

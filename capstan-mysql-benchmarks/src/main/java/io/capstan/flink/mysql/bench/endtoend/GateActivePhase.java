@@ -31,17 +31,17 @@ final class GateActivePhase {
     static final class Result {
         final PhaseResult throughput;
         final ChangeWorkload.Totals totals;
-        final String gtidBefore;
+        final BinlogStart before;
         final long forwarded;
 
         Result(
                 PhaseResult throughput,
                 ChangeWorkload.Totals totals,
-                String gtidBefore,
+                BinlogStart before,
                 long forwarded) {
             this.throughput = throughput;
             this.totals = totals;
-            this.gtidBefore = gtidBefore;
+            this.before = before;
             this.forwarded = forwarded;
         }
     }
@@ -67,7 +67,7 @@ final class GateActivePhase {
         long holdAt = Math.max(0, tableRows - 3L * o.chunkSize);
         ProbeSink.holdAt(holdAt);
         try (HeapWatch heap = HeapWatch.start()) {
-            String gtidBefore = server.query("SELECT @@global.gtid_executed");
+            BinlogStart before = BinlogStart.read(server);
             JobID job = jobs.submit(server.reader(), table, schema, StartupOptions.initial(), 1);
             try {
                 await(jobs, job, () -> ProbeSink.holding.getCount() == 0, "the held snapshot");
@@ -103,7 +103,7 @@ final class GateActivePhase {
                                 heap.maxUsedAfterGc(),
                                 HeapWatch.peakUsed()),
                         totals,
-                        gtidBefore,
+                        before,
                         forwarded);
             } finally {
                 ProbeSink.release(); // never leave the task thread held

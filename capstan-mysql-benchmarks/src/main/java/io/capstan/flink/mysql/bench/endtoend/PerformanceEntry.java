@@ -49,6 +49,8 @@ final class PerformanceEntry {
                                 + " other builds ran at the same time, so absolute rates are noisy; ratios within one round"
                                 + " are what count). Server: ")
                 .append(server.isEmbedded() ? "embedded" : "external")
+                .append(", gtid_mode ")
+                .append(server.query("SELECT @@global.gtid_mode"))
                 .append(", TLS mode ")
                 .append(o.sslMode)
                 .append(o.jsonNull ? ". **Experiment: the JSON column is NULL in every row**" : "")

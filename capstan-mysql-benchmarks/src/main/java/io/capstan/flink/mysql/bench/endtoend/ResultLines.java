@@ -272,8 +272,9 @@ final class ResultLines {
                 0);
         t.define(
                 "uuid-flink",
-                "UUID-keyed table: `CapstanMySqlSource` binlog without a gate (GTID-set start on"
-                        + " the same changes: no weight lookups, as after the gate retired)",
+                "UUID-keyed table: `CapstanMySqlSource` binlog without a gate (started at the"
+                        + " binlog position before the same changes: no weight lookups, as after the gate"
+                        + " retired)",
                 "changes/s",
                 "uuid-plain",
                 "—",

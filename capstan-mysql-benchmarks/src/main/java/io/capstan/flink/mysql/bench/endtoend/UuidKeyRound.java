@@ -82,7 +82,7 @@ final class UuidKeyRound {
             record(
                     results,
                     "uuid-plain",
-                    BinlogReads.plainClient(server.reader(), gated.gtidBefore, totals.rowChanges()),
+                    BinlogReads.plainClient(server.reader(), gated.before, totals.rowChanges()),
                     "changes/s");
             record(results, "uuid-gate-active", gated.throughput, "changes/s");
             if (gated.forwarded >= totals.rowDataRecords()) {
@@ -100,7 +100,7 @@ final class UuidKeyRound {
                             server,
                             table,
                             schema,
-                            gated.gtidBefore,
+                            gated.before,
                             totals.rowDataRecords(),
                             totals.rowChanges()),
                     "changes/s");

@@ -36,4 +36,24 @@ class BenchOptionsTest {
                         BenchOptions.parse(
                                 new String[] {"--no-doc", "--snapshot-max-rows-per-second", "0"}));
     }
+
+    @Test
+    void withoutGtidsStartsTheEmbeddedServerInPositionModeOnly() {
+        assertFalse(BenchOptions.parse(new String[] {"--no-doc"}).withoutGtids);
+        BenchOptions o = BenchOptions.parse(new String[] {"--no-doc", "--without-gtids"});
+        assertTrue(o.withoutGtids);
+        assertTrue(o.sizeLabel().contains("without GTIDs"));
+        IllegalArgumentException e =
+                assertThrows(
+                        IllegalArgumentException.class,
+                        () ->
+                                BenchOptions.parse(
+                                        new String[] {
+                                            "--no-doc",
+                                            "--without-gtids",
+                                            "--mysql-url",
+                                            "mysql://u:secret@db:3306"
+                                        }));
+        assertFalse(e.getMessage().contains("secret"));
+    }
 }
