@@ -205,7 +205,8 @@ class BriefLockTest {
         server.log.clear();
         new BriefLock(SnapshotReadOptions.defaults(), BriefLockListener.NONE)
                 .openReadView(sessions, T);
-        List<String> onA = server.log.stream().filter(e -> e.startsWith("A: ")).toList();
+        List<String> onA =
+                List.copyOf(server.log).stream().filter(e -> e.startsWith("A: ")).toList();
         assertThat(onA).containsExactly(LOCK, LOCK, UNLOCK, LOCK, UNLOCK);
         for (String statement : onA) {
             List<String> parts = List.of(statement.substring(3).split("; "));
@@ -259,7 +260,7 @@ class BriefLockTest {
                             }
                         });
         long deadline = System.nanoTime() + Duration.ofSeconds(20).toNanos();
-        while (server.log.stream().filter(LOCK::equals).count() < 4) {
+        while (List.copyOf(server.log).stream().filter(LOCK::equals).count() < 4) {
             assertThat(System.nanoTime()).as("four lock attempts").isLessThan(deadline);
             Thread.sleep(10);
         }
