@@ -139,32 +139,24 @@ public record BinlogFiles(String serverUuid, String gtidMode, List<File> files, 
     }
 
     /**
-     * Reads the files, the current position, the uuid and the mode on an open connection ({@code
-     * REPLICATION CLIENT} is needed, as for the binlog itself).
+     * Reads the files and the current position on an open connection ({@code REPLICATION CLIENT} is
+     * needed, as for the binlog itself), for the server of this uuid and mode.
      */
-    public static BinlogFiles read(Connection c) throws SQLException {
+    public static BinlogFiles read(Connection c, String serverUuid, String gtidMode)
+            throws SQLException {
         try (Statement s = c.createStatement()) {
-            String uuid;
-            String mode;
-            try (ResultSet rs = s.executeQuery("SELECT @@global.server_uuid, @@global.gtid_mode")) {
-                rs.next();
-                uuid = rs.getString(1);
-                mode = rs.getString(2);
-            }
             List<File> files = new ArrayList<>();
             try (ResultSet rs = s.executeQuery("SHOW BINARY LOGS")) {
                 while (rs.next()) {
                     files.add(new File(rs.getString(1), rs.getLong(2)));
                 }
             }
-            Position current;
             try (ResultSet rs = s.executeQuery("SHOW MASTER STATUS")) {
                 if (!rs.next()) {
                     throw new SQLException("SHOW MASTER STATUS returned no row (binary log off?)");
                 }
-                current = currentPosition(rs);
+                return new BinlogFiles(serverUuid, gtidMode, files, currentPosition(rs));
             }
-            return new BinlogFiles(uuid, mode == null ? "OFF" : mode, files, current);
         }
     }
 

@@ -17,6 +17,8 @@ import com.github.shyiko.mysql.binlog.event.RotateEventData;
 import javax.annotation.Nullable;
 
 import java.util.Collection;
+import java.util.EnumSet;
+import java.util.Set;
 import java.util.UUID;
 
 /**
@@ -38,11 +40,35 @@ import java.util.UUID;
  *       parts.
  * </ol>
  *
- * A transaction's events run from its start event to the next start event or the file's end, so
- * dropping needs no knowledge of how each kind of transaction ends. Table maps pass even inside a
- * dropped transaction: the rows events' decoding looks their table ids up.
+ * A transaction's events run from its start event to its end; dropping one drops the kinds of event
+ * a transaction holds, so it needs no knowledge of how each kind of transaction ends, and any other
+ * event ends the dropping (fail closed: what follows is read, never dropped unseen). Table maps
+ * pass even inside a dropped transaction: the rows events' decoding looks their table ids up.
  */
 final class PositionModeEvents implements ProcessedGrowth {
+
+    /** What a transaction holds between its start event and its end: dropped with it. */
+    private static final Set<EventType> INSIDE_A_TRANSACTION =
+            EnumSet.of(
+                    EventType.QUERY,
+                    EventType.INTVAR,
+                    EventType.RAND,
+                    EventType.USER_VAR,
+                    EventType.ROWS_QUERY,
+                    EventType.WRITE_ROWS,
+                    EventType.UPDATE_ROWS,
+                    EventType.DELETE_ROWS,
+                    EventType.EXT_WRITE_ROWS,
+                    EventType.EXT_UPDATE_ROWS,
+                    EventType.EXT_DELETE_ROWS,
+                    EventType.PARTIAL_UPDATE_ROWS_EVENT,
+                    EventType.BEGIN_LOAD_QUERY,
+                    EventType.APPEND_BLOCK,
+                    EventType.EXECUTE_LOAD_QUERY,
+                    EventType.DELETE_FILE,
+                    EventType.TRANSACTION_PAYLOAD,
+                    EventType.XID,
+                    EventType.XA_PREPARE);
 
     private final TransactionAssembler assembler;
     private final BinlogPositionAxis axis;
@@ -51,6 +77,7 @@ final class PositionModeEvents implements ProcessedGrowth {
     private long fileIndex = -1;
     private boolean skipping;
     private Gtid lastPassed;
+    private long reached; // every ordinal below it is processed or held: no growth to compute
     private BinlogFiles listed; // the server's files as last read: where a connection starts
 
     /**
@@ -96,6 +123,7 @@ final class PositionModeEvents implements ProcessedGrowth {
             MySqlConnectionConfig connection) {
         fileIndex = -1; // the connection's first event is a ROTATE naming the file
         skipping = false;
+        reached = 0;
         if (checked != null) {
             listed = checked.gtids().files();
         } else if (listed == null) {
@@ -144,7 +172,13 @@ final class PositionModeEvents implements ProcessedGrowth {
             case HEARTBEAT:
                 return event;
             default:
-                return skipping ? null : event;
+                if (skipping && INSIDE_A_TRANSACTION.contains(type)) {
+                    return null;
+                }
+                // Any other event ends a dropped transaction: the assembler takes it (and halts
+                // on what it cannot place, e.g. rows of an unknown kind of transaction start).
+                skipping = false;
+                return event;
         }
     }
 
@@ -205,9 +239,14 @@ final class PositionModeEvents implements ProcessedGrowth {
         } else {
             end = new Position(fileIndex, header.getNextPosition());
         }
+        long endOrdinal = BinlogPositionAxis.ordinal(end);
+        if (endOrdinal <= reached) {
+            return processed; // the end event of a transaction, again after its end
+        }
+        reached = endOrdinal;
         GtidSet grown = axis.through(processed, end, held);
         if (grown != processed) {
-            lastPassed = Gtid.of(axisId, BinlogPositionAxis.ordinal(end) - 1);
+            lastPassed = Gtid.of(axisId, endOrdinal - 1);
         }
         return grown;
     }

@@ -51,9 +51,10 @@ final class ResumeCheck {
     private static void check(
             BinlogStartPosition start, ServerGtidState server, String address, String failover) {
         if (BinlogPositionAxis.isPositionSet(start.processed())) {
-            if (server.files != null) {
-                checkPositions(start, server.files, address, failover);
+            if (server.gtidsOn) {
+                throw GtidModeChange.halt(true, "the server at " + address);
             }
+            checkPositions(start, server.files, address, failover);
             return;
         }
         if (server.positionMode()) {
@@ -118,9 +119,6 @@ final class ResumeCheck {
      */
     private static void checkPositions(
             BinlogStartPosition start, BinlogFiles files, String address, String failover) {
-        if (files.gtidsOn()) {
-            throw GtidModeChange.halt(true, "the server at " + address);
-        }
         BinlogPositionAxis axis = files.axis();
         if (!axis.holds(start.processed())) {
             throw new CapstanHaltException(

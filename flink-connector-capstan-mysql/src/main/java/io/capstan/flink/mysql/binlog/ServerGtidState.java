@@ -27,21 +27,25 @@ public final class ServerGtidState {
 
     final GtidSet executed;
     final GtidSet purged;
+    final boolean gtidsOn;
     @Nullable final BinlogFiles files;
 
-    private ServerGtidState(GtidSet executed, GtidSet purged, @Nullable BinlogFiles files) {
+    private ServerGtidState(
+            GtidSet executed, GtidSet purged, boolean gtidsOn, @Nullable BinlogFiles files) {
         this.executed = Objects.requireNonNull(executed, "executed");
         this.purged = Objects.requireNonNull(purged, "purged");
+        this.gtidsOn = gtidsOn;
         this.files = files;
     }
 
-    /** A server with GTIDs on whose files are not known (their checks are skipped). */
+    /** A server with GTIDs on whose files are not known (they are read only without GTIDs). */
     public static ServerGtidState of(GtidSet executed, GtidSet purged) {
-        return new ServerGtidState(executed, purged, null);
+        return new ServerGtidState(executed, purged, true, null);
     }
 
+    /** A server whose {@code gtid_mode} is the one its files were read with. */
     public static ServerGtidState of(GtidSet executed, GtidSet purged, BinlogFiles files) {
-        return new ServerGtidState(executed, purged, Objects.requireNonNull(files, "files"));
+        return new ServerGtidState(executed, purged, files.gtidsOn(), files);
     }
 
     /**
@@ -49,10 +53,10 @@ public final class ServerGtidState {
      * every transaction ({@code gtid_mode} other than {@code ON}).
      */
     public boolean positionMode() {
-        return files != null && !files.gtidsOn();
+        return !gtidsOn;
     }
 
-    /** The server's binary log files, or null when they were not read. */
+    /** The server's binary log files: read on a server without GTIDs, else null. */
     @Nullable
     public BinlogFiles files() {
         return files;
@@ -95,18 +99,29 @@ public final class ServerGtidState {
         }
     }
 
-    /** Both sets in one query, then the binary log files, on an open connection. */
+    /**
+     * Both sets and the mode in one query, on an open connection; on a server without GTIDs also
+     * its binary log files.
+     */
     public static ServerGtidState read(Connection c) throws SQLException {
         GtidSet executed;
         GtidSet purged;
+        String mode;
+        String uuid;
         try (Statement s = c.createStatement();
                 ResultSet rs =
-                        s.executeQuery("SELECT @@global.gtid_executed, @@global.gtid_purged")) {
+                        s.executeQuery(
+                                "SELECT @@global.gtid_executed, @@global.gtid_purged,"
+                                        + " @@global.gtid_mode, @@global.server_uuid")) {
             rs.next();
             executed = parse(rs.getString(1));
             purged = parse(rs.getString(2));
+            mode = rs.getString(3);
+            uuid = rs.getString(4);
         }
-        return new ServerGtidState(executed, purged, BinlogFiles.read(c));
+        return "ON".equalsIgnoreCase(mode)
+                ? new ServerGtidState(executed, purged, true, null)
+                : of(executed, purged, BinlogFiles.read(c, uuid, mode == null ? "OFF" : mode));
     }
 
     /** The server's {@code gtid_executed}, on an open connection. */

@@ -47,6 +47,24 @@ public record TransactionEnd(
         this(gtid, commitTimestampMicros, null, null);
     }
 
+    /** Whether {@code processed} already holds all this end adds to it (a replayed end). */
+    public boolean alreadyIn(GtidSet processed) {
+        return processed.contains(gtid)
+                && (positionsRead == null || processed.containsAll(positionsRead));
+    }
+
+    /**
+     * {@code processed} after this end: its GTID, the prepared part it ends (both at once,
+     * docs/adr/0008) and, without GTIDs, the positions read.
+     */
+    public GtidSet appliedTo(GtidSet processed) {
+        GtidSet after = processed.add(gtid);
+        if (preparedGtid != null) {
+            after = after.add(preparedGtid);
+        }
+        return positionsRead == null ? after : after.union(positionsRead);
+    }
+
     @Override
     public String toString() {
         return preparedGtid == null

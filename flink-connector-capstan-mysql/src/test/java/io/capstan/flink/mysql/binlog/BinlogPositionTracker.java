@@ -36,10 +36,10 @@ public final class BinlogPositionTracker {
             partialGtid = change.gtid();
             rowsEmitted = change.indexInTransaction() + 1;
         } else {
-            processed = processed.add(record.gtid());
-            if (record instanceof TransactionEnd end && end.positionsRead() != null) {
-                processed = processed.union(end.positionsRead()); // a server without GTIDs
-            }
+            processed =
+                    record instanceof TransactionEnd end
+                            ? end.appliedTo(processed)
+                            : processed.add(record.gtid());
             partialGtid = null;
             rowsEmitted = 0;
         }

@@ -217,4 +217,20 @@ class PositionModeEventsTest {
                 .as("two transactions and the rotation")
                 .isEqualTo(3);
     }
+
+    @Test
+    void aDroppedTransactionEndsAtAnEventNoTransactionHolds() throws Exception {
+        GtidSet processed = AXIS.before(new Position(3, 900));
+        feed(assembler(BinlogStartPosition.of(processed)), 0, rotate(FILE_3, 200));
+        Event start = anonymous();
+        EventHeaderV4 h = start.getHeader();
+        h.setEventLength(50);
+        h.setNextPosition(250);
+        assertThat(positions.translate(start, processed)).as("processed: dropped").isNull();
+        assertThat(positions.translate(insert(T_ORDERS, row(1, 0)), processed)).isNull();
+        // an event of a kind no transaction holds: what follows is read again, never dropped
+        assertThat(positions.translate(Events.event(EventType.VIEW_CHANGE, null), processed))
+                .isNotNull();
+        assertThat(positions.translate(insert(T_ORDERS, row(2, 0)), processed)).isNotNull();
+    }
 }

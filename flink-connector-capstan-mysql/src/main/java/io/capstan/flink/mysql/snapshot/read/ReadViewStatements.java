@@ -22,9 +22,10 @@ import java.util.regex.Pattern;
  * Also reads their results into a {@link ReadView}.
  *
  * <p>G is the server's {@code gtid_executed} when {@code gtid_mode} is {@code ON}; on a server
- * without GTIDs it is every binlog position before {@code SHOW MASTER STATUS}'s (docs/adr/0012):
- * under the lock no transaction on the table is open, so each one that changed it lies before that
- * position and is in the read view, each later one lies after it.
+ * without GTIDs it is every binlog position before {@code SHOW MASTER STATUS}'s, read right after
+ * the multi-statement while the lock is still held (docs/adr/0012): under the lock no transaction
+ * on the table is open, so each one that changed it lies before that position and is in the read
+ * view, each later one lies after it.
  */
 @Internal
 public final class ReadViewStatements {
@@ -49,7 +50,6 @@ public final class ReadViewStatements {
     public static String underLock(TableId table) {
         return "START TRANSACTION WITH CONSISTENT SNAPSHOT, READ ONLY"
                 + "; SELECT @@global.gtid_executed, @@global.gtid_mode, @@global.server_uuid"
-                + "; SHOW MASTER STATUS"
                 + "; SELECT /*+ MAX_EXECUTION_TIME("
                 + METADATA_LOCK_PATIENCE.toMillis()
                 + ") */ 1 FROM "
@@ -67,9 +67,22 @@ public final class ReadViewStatements {
         try (Statement st = snapshotConnection.createStatement()) {
             st.setEscapeProcessing(false);
             st.execute(underLock(table)); // START: an update count
-            GtidSet gtidSet = gtidSet(st);
+            String executed;
+            String mode;
+            String uuid;
+            try (ResultSet variables = nextResultSet(st)) {
+                variables.next();
+                executed = variables.getString(1);
+                mode = variables.getString(2);
+                uuid = variables.getString(3);
+            }
             nextResultSet(st).close(); // SELECT 1 ... LIMIT 0: only its metadata lock matters
-            return new ReadView(gtidSet, definition(nextResultSet(st)));
+            String definition = definition(nextResultSet(st));
+            GtidSet gtidSet =
+                    "ON".equalsIgnoreCase(mode)
+                            ? ServerGtidState.parse(executed)
+                            : positionsBefore(snapshotConnection, uuid);
+            return new ReadView(gtidSet, definition);
         }
     }
 
@@ -82,27 +95,17 @@ public final class ReadViewStatements {
     }
 
     /**
-     * G: the executed GTIDs, or on a server without GTIDs the positions before the current one.
-     * Each result is read before the next is asked for (that closes the previous one).
+     * G on a server without GTIDs: every position before the current one, read in a round trip of
+     * its own (the caller still holds the lock), so that a server with GTIDs pays nothing for it.
      */
-    private static GtidSet gtidSet(Statement st) throws SQLException {
-        String executed;
-        String mode;
-        String uuid;
-        try (ResultSet variables = nextResultSet(st)) {
-            variables.next();
-            executed = variables.getString(1);
-            mode = variables.getString(2);
-            uuid = variables.getString(3);
-        }
-        try (ResultSet masterStatus = nextResultSet(st)) {
-            if ("ON".equalsIgnoreCase(mode)) {
-                return ServerGtidState.parse(executed);
-            }
+    private static GtidSet positionsBefore(Connection c, String serverUuid) throws SQLException {
+        try (Statement st = c.createStatement();
+                ResultSet masterStatus = st.executeQuery("SHOW MASTER STATUS")) {
             if (!masterStatus.next()) {
                 throw new SQLException("SHOW MASTER STATUS returned no row (binary log off?)");
             }
-            return BinlogPositionAxis.of(uuid).before(BinlogFiles.currentPosition(masterStatus));
+            return BinlogPositionAxis.of(serverUuid)
+                    .before(BinlogFiles.currentPosition(masterStatus));
         }
     }
 

@@ -64,8 +64,7 @@ public final class BinlogRecordEmitter<T> {
             // A table created while streaming: captured from here on, also after a restore.
             state.tableCaptured(((TableCaptured) record).table());
         } else {
-            TransactionEnd end = (TransactionEnd) record;
-            state.transactionEnded(end.gtid(), end.preparedGtid(), end.positionsRead());
+            state.transactionEnded((TransactionEnd) record);
             metrics.transactionProcessed(state.processed());
         }
     }

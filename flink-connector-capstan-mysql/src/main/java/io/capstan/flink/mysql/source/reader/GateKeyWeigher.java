@@ -112,14 +112,8 @@ final class GateKeyWeigher implements AutoCloseable {
 
     /** As BinlogSplitState.transactionEnded: a new transaction joins the set, tables may retire. */
     private void transactionEnded(TransactionEnd end) {
-        if (!processed.contains(end.gtid())) {
-            processed = processed.add(end.gtid());
-            if (end.preparedGtid() != null) {
-                processed = processed.add(end.preparedGtid());
-            }
-            if (end.positionsRead() != null) {
-                processed = processed.union(end.positionsRead());
-            }
+        if (!end.alreadyIn(processed)) {
+            processed = end.appliedTo(processed);
             CursorGate retired = gate.retire(processed);
             if (retired != gate) {
                 gate = retired;

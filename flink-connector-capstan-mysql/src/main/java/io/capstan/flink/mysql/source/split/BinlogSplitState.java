@@ -1,6 +1,7 @@
 package io.capstan.flink.mysql.source.split;
 
 import io.capstan.flink.mysql.binlog.BinlogStartPosition;
+import io.capstan.flink.mysql.binlog.TransactionEnd;
 import io.capstan.flink.mysql.gtid.Gtid;
 import io.capstan.flink.mysql.gtid.GtidSet;
 import io.capstan.flink.mysql.schema.TableId;
@@ -85,7 +86,7 @@ public final class BinlogSplitState extends CapstanSplitState {
      * of a transaction already processed changes nothing (defence in depth against a replay).
      */
     public void transactionEnded(Gtid gtid) {
-        transactionEnded(gtid, null);
+        transactionEnded(new TransactionEnd(gtid, 0));
     }
 
     /**
@@ -94,30 +95,26 @@ public final class BinlogSplitState extends CapstanSplitState {
      * checkpoint never holds one without the other (docs/adr/0008).
      */
     public void transactionEnded(Gtid gtid, @Nullable Gtid prepared) {
-        transactionEnded(gtid, prepared, null);
+        transactionEnded(new TransactionEnd(gtid, 0, prepared));
     }
 
     /**
-     * As {@link #transactionEnded(Gtid, Gtid)}; on a server without GTIDs {@code positionsRead},
-     * the stream's processed set after the end, joins the set too (docs/adr/0012).
+     * Records {@code end}: its transaction (and the XA part it ends, and on a server without GTIDs
+     * the positions read, docs/adr/0012) joins the processed set, nothing is partial.
      */
-    public void transactionEnded(
-            Gtid gtid, @Nullable Gtid prepared, @Nullable GtidSet positionsRead) {
-        if (processed.contains(gtid)
-                && (positionsRead == null || processed.containsAll(positionsRead))) {
+    public void transactionEnded(TransactionEnd end) {
+        if (end.alreadyIn(processed)) {
             return;
         }
-        if (partialTransaction != null && !partialTransaction.equals(gtid)) {
+        if (partialTransaction != null && !partialTransaction.equals(end.gtid())) {
             throw new IllegalStateException(
-                    "transaction " + gtid + " ended while " + partialTransaction + " was open");
+                    "transaction "
+                            + end.gtid()
+                            + " ended while "
+                            + partialTransaction
+                            + " was open");
         }
-        processed = processed.add(gtid);
-        if (prepared != null) {
-            processed = processed.add(prepared);
-        }
-        if (positionsRead != null) {
-            processed = processed.union(positionsRead);
-        }
+        processed = end.appliedTo(processed);
         partialTransaction = null;
         rowsEmitted = 0;
         if (gate.chunkCount() > 0) {

@@ -23,7 +23,6 @@ class BriefLockTest {
     private static final String VIEW =
             "B: START TRANSACTION WITH CONSISTENT SNAPSHOT, READ ONLY"
                     + "; SELECT @@global.gtid_executed, @@global.gtid_mode, @@global.server_uuid"
-                    + "; SHOW MASTER STATUS"
                     + "; SELECT /*+ MAX_EXECUTION_TIME(100) */ 1 FROM `shop`.`orders` LIMIT 0"
                     + "; SHOW CREATE TABLE `shop`.`orders`";
     private static final String UNLOCK =

@@ -90,10 +90,8 @@ final class ScriptedSessions implements ChunkConnections.Opener {
                                 }
                             }
                             if (sql.startsWith("START TRANSACTION")) {
-                                // a server with GTIDs: its SHOW MASTER STATUS is not read
-                                results.add(row(gtidExecuted, "ON", SERVER_UUID));
-                                results.add(resultSet(null));
-                                results.add(resultSet(null));
+                                results.add(resultSet(gtidExecuted, "ON", SERVER_UUID));
+                                results.add(resultSet());
                                 results.add(resultSet(showCreateTable));
                             }
                             return false;
@@ -114,43 +112,21 @@ final class ScriptedSessions implements ChunkConnections.Opener {
                         getClass().getClassLoader(), new Class<?>[] {Statement.class}, h);
     }
 
+    /** A server with GTIDs: its read view's G is its gtid_executed. */
     private static final String SERVER_UUID = "3e11fa47-71ca-11e1-9e33-c80aa9429562";
 
-    /** One row of these columns. */
-    private ResultSet row(String... columns) {
+    /** One row of these columns (one value: every column is it), or no row without a value. */
+    private ResultSet resultSet(String... columns) {
         boolean[] read = {false};
         InvocationHandler h =
                 (proxy, method, args) -> {
                     switch (method.getName()) {
                         case "next":
-                            boolean has = !read[0];
+                            boolean has = columns.length > 0 && !read[0];
                             read[0] = true;
                             return has;
                         case "getString":
-                            return columns[(Integer) args[0] - 1];
-                        case "close":
-                            return null;
-                        default:
-                            throw new UnsupportedOperationException(method.getName());
-                    }
-                };
-        return (ResultSet)
-                Proxy.newProxyInstance(
-                        getClass().getClassLoader(), new Class<?>[] {ResultSet.class}, h);
-    }
-
-    /** One row whose every column is {@code value}, or no row when null. */
-    private ResultSet resultSet(String value) {
-        boolean[] read = {false};
-        InvocationHandler h =
-                (proxy, method, args) -> {
-                    switch (method.getName()) {
-                        case "next":
-                            boolean has = value != null && !read[0];
-                            read[0] = true;
-                            return has;
-                        case "getString":
-                            return value;
+                            return columns[Math.min((Integer) args[0], columns.length) - 1];
                         case "close":
                             return null;
                         default:
