@@ -250,7 +250,7 @@ final class TransactionAssembler {
     void onEvent(Event event) throws InterruptedException {
         this.event = event;
         read(event);
-        if (gtid == null) {
+        if (gtid == null && growth.byPosition()) { // on GTIDs only an end moves the set
             GtidSet grown = growth.between(processed, event, xa.preparedParts());
             if (grown != processed) {
                 // positions passed outside any transaction: the reader's set moves with them
@@ -679,7 +679,13 @@ final class TransactionAssembler {
         if (gtid == null) {
             return;
         }
-        GtidSet grown = growth.ended(processed, gtid, prepared, event, xa.preparedParts());
+        GtidSet grown =
+                growth.ended(
+                        processed,
+                        gtid,
+                        prepared,
+                        event,
+                        growth.byPosition() ? xa.preparedParts() : List.of());
         sink.accept(
                 new TransactionEnd(
                         gtid, commitMicros, prepared, growth.byPosition() ? grown : null));
