@@ -140,7 +140,10 @@ public final class ChangeEvent {
         return tableId.table();
     }
 
-    /** The transaction's GTID ({@code uuid:n}); null for snapshot reads. */
+    /**
+     * The transaction's GTID ({@code uuid:n}); on a server without GTIDs the binlog position where
+     * it starts ({@code <file index>:<offset>}); null for snapshot reads.
+     */
     @Nullable
     public String gtid() {
         return gtid;

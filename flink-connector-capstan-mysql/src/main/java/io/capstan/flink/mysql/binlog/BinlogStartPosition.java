@@ -1,5 +1,6 @@
 package io.capstan.flink.mysql.binlog;
 
+import io.capstan.flink.mysql.gtid.BinlogPositionAxis;
 import io.capstan.flink.mysql.gtid.Gtid;
 import io.capstan.flink.mysql.gtid.GtidSet;
 
@@ -47,7 +48,9 @@ public record BinlogStartPosition(GtidSet processed, Gtid partialGtid, int rowsA
         }
         if (partialGtid != null && processed.contains(partialGtid)) {
             throw new IllegalArgumentException(
-                    "partial transaction " + partialGtid + " is already in the processed set");
+                    "partial transaction "
+                            + BinlogPositionAxis.readable(partialGtid)
+                            + " is already in the processed set");
         }
     }
 
@@ -79,11 +82,11 @@ public record BinlogStartPosition(GtidSet processed, Gtid partialGtid, int rowsA
     @Override
     public String toString() {
         return partialGtid == null
-                ? "BinlogStartPosition{processed=" + processed + "}"
+                ? "BinlogStartPosition{processed=" + BinlogPositionAxis.readable(processed) + "}"
                 : "BinlogStartPosition{processed="
-                        + processed
+                        + BinlogPositionAxis.readable(processed)
                         + ", partial="
-                        + partialGtid
+                        + BinlogPositionAxis.readable(partialGtid)
                         + ", rowsAlreadyEmitted="
                         + rowsAlreadyEmitted
                         + "}";

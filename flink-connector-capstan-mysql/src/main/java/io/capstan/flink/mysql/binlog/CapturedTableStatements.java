@@ -3,6 +3,7 @@ package io.capstan.flink.mysql.binlog;
 import io.capstan.flink.mysql.TruncateHandling;
 import io.capstan.flink.mysql.error.CapstanHaltException;
 import io.capstan.flink.mysql.error.HaltReason;
+import io.capstan.flink.mysql.gtid.BinlogPositionAxis;
 import io.capstan.flink.mysql.gtid.Gtid;
 import io.capstan.flink.mysql.schema.TableId;
 import io.capstan.flink.mysql.snapshot.ddl.SnapshotDdlGuard;
@@ -165,7 +166,7 @@ final class CapturedTableStatements {
                                 + " engine) in transaction {}; option binlog.truncate.handling=skip:"
                                 + " downstream keeps its rows",
                         t.get(),
-                        gtid);
+                        BinlogPositionAxis.readable(gtid));
             } else {
                 throw partlyReplaced(t.get(), gtid);
             }
@@ -191,7 +192,7 @@ final class CapturedTableStatements {
                             "Captured table {} was truncated in transaction {}; option"
                                     + " binlog.truncate.handling=skip: downstream keeps its rows",
                             t.get(),
-                            gtid);
+                            BinlogPositionAxis.readable(gtid));
                     break;
                 default:
                     throw truncated(t.get(), gtid);
@@ -278,7 +279,7 @@ final class CapturedTableStatements {
         return new CapstanHaltException(
                 HaltReason.STATEMENT_BASED_CHANGE,
                 "transaction "
-                        + gtid
+                        + BinlogPositionAxis.readable(gtid)
                         + " changed "
                         + what
                         + " with a statement logged as SQL text (the writing session used"
@@ -295,7 +296,7 @@ final class CapturedTableStatements {
                 "captured table "
                         + table
                         + " was truncated in transaction "
-                        + gtid
+                        + BinlogPositionAxis.readable(gtid)
                         + " after its snapshot; downstream still holds its rows. Remedy: restart the"
                         + " job without state to snapshot it again, or choose option"
                         + " binlog.truncate.handling (DataStream: truncateHandling) 'emit' (a TRUNCATE"
@@ -308,7 +309,7 @@ final class CapturedTableStatements {
                 "captured table "
                         + table
                         + " lost or had replaced some of its rows in transaction "
-                        + gtid
+                        + BinlogPositionAxis.readable(gtid)
                         + " after its snapshot, by an ALTER TABLE that logs no row events"
                         + " (TRUNCATE/DROP/EXCHANGE PARTITION, DISCARD/IMPORT TABLESPACE or ENGINE ="
                         + " BLACKHOLE); downstream still holds the old rows. Remedy: restart the job"
@@ -323,7 +324,7 @@ final class CapturedTableStatements {
                 "captured table "
                         + table
                         + " was dropped in transaction "
-                        + gtid
+                        + BinlogPositionAxis.readable(gtid)
                         + " after rows of it may have been emitted (by a snapshot, or by this stream"
                         + " before the DROP, or before the position it restarted from); MySQL logs no"
                         + " row events for a DROP, so downstream would keep rows MySQL no longer has."
@@ -338,7 +339,7 @@ final class CapturedTableStatements {
                 HaltReason.CAPTURED_TABLE_REMOVED,
                 what
                         + " was dropped or renamed in transaction "
-                        + gtid
+                        + BinlogPositionAxis.readable(gtid)
                         + " after its snapshot; downstream still holds its rows and later changes"
                         + " under its name would not fit them. Remedy: restart the job without state"
                         + " (a new snapshot), with the table list updated if the table moved.");

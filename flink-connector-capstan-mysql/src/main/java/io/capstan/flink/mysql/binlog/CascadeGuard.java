@@ -2,6 +2,7 @@ package io.capstan.flink.mysql.binlog;
 
 import io.capstan.flink.mysql.error.CapstanHaltException;
 import io.capstan.flink.mysql.error.HaltReason;
+import io.capstan.flink.mysql.gtid.BinlogPositionAxis;
 import io.capstan.flink.mysql.gtid.Gtid;
 import io.capstan.flink.mysql.schema.ForeignKey;
 import io.capstan.flink.mysql.schema.TableId;
@@ -192,7 +193,7 @@ final class CascadeGuard implements CapturedTableStatements.UncapturedStatementC
         throw new CapstanHaltException(
                 HaltReason.FOREIGN_KEY_CASCADE,
                 "transaction "
-                        + gtid
+                        + BinlogPositionAxis.readable(gtid)
                         + " "
                         + what
                         + ", and "

@@ -2,6 +2,7 @@ package io.capstan.flink.mysql.binlog;
 
 import io.capstan.flink.mysql.error.CapstanHaltException;
 import io.capstan.flink.mysql.error.HaltReason;
+import io.capstan.flink.mysql.gtid.BinlogPositionAxis;
 import io.capstan.flink.mysql.gtid.Gtid;
 import io.capstan.flink.mysql.gtid.GtidSet;
 import io.capstan.flink.mysql.schema.TableId;
@@ -102,14 +103,17 @@ final class CreatedTableCapture {
                         "Table {} was renamed into the configured selection in transaction {};"
                                 + " captured from there (stream-only job)",
                         t,
-                        gtid);
+                        BinlogPositionAxis.readable(gtid));
                 tables.capture(t);
                 captured.add(t);
             }
         }
         for (TableId t : captured) {
             awaited.removeIf(a -> a.equals(t) || sameIgnoringCase(a, t));
-            LOG.info("Table {} was created in transaction {}; captured from there", t, gtid);
+            LOG.info(
+                    "Table {} was created in transaction {}; captured from there",
+                    t,
+                    BinlogPositionAxis.readable(gtid));
         }
         return captured;
     }
@@ -169,7 +173,7 @@ final class CreatedTableCapture {
                 "table "
                         + table
                         + " was renamed into the configured table list in transaction "
-                        + gtid
+                        + BinlogPositionAxis.readable(gtid)
                         + ": it holds rows that no snapshot read. Remedy: stop the job with a"
                         + " savepoint and restore it with scan.newly-added-table.enabled = true"
                         + " (DataStream builder: the same switch), which snapshots it; or"
@@ -183,7 +187,7 @@ final class CreatedTableCapture {
                         + table
                         + " matches the configured table list and existed when the binlog stream"
                         + " started without being captured; transaction "
-                        + gtid
+                        + BinlogPositionAxis.readable(gtid)
                         + " holds a CREATE TABLE IF NOT EXISTS of it, which the server logs also"
                         + " when the table already exists, so the stream cannot tell whether it"
                         + " holds rows that no snapshot read. Remedy: stop the job with a"
@@ -197,7 +201,7 @@ final class CreatedTableCapture {
         return new CapstanHaltException(
                 HaltReason.TABLE_ENTERED_SELECTION,
                 "transaction "
-                        + gtid
+                        + BinlogPositionAxis.readable(gtid)
                         + " holds a CREATE, RENAME or ALTER statement (session database "
                         + (database == null || database.isEmpty() ? "(none)" : "`" + database + "`")
                         + ") this connector could not read, so it cannot tell whether a table"

@@ -3,6 +3,7 @@ package io.capstan.flink.mysql.binlog;
 import io.capstan.flink.mysql.CapstanMySqlOptions;
 import io.capstan.flink.mysql.error.CapstanHaltException;
 import io.capstan.flink.mysql.error.HaltReason;
+import io.capstan.flink.mysql.gtid.BinlogPositionAxis;
 import io.capstan.flink.mysql.gtid.Gtid;
 import io.capstan.flink.mysql.schema.TableId;
 import io.capstan.flink.mysql.snapshot.ddl.SqlTokenizer;
@@ -79,7 +80,7 @@ final class OnlineSchemaChangeCutOver {
                             + " was swapped for its copy by an online schema change ("
                             + tool.get().label
                             + " cut-over) in transaction "
-                            + gtid
+                            + BinlogPositionAxis.readable(gtid)
                             + ", and option "
                             + CapstanMySqlOptions.SCAN_PARSE_ONLINE_SCHEMA_CHANGES_ENABLED.key()
                             + " is false. Remedy: set it to 'true' (DataStream:"
@@ -91,7 +92,7 @@ final class OnlineSchemaChangeCutOver {
                         + " its rows continue under the same name with the copy's columns",
                 table,
                 tool.get().label,
-                gtid);
+                BinlogPositionAxis.readable(gtid));
         return true;
     }
 

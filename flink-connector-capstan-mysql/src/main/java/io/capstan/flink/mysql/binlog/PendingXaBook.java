@@ -4,6 +4,7 @@ import io.capstan.flink.mysql.CapstanMySqlOptions;
 import io.capstan.flink.mysql.error.CapstanHaltException;
 import io.capstan.flink.mysql.error.HaltReason;
 import io.capstan.flink.mysql.event.Operation;
+import io.capstan.flink.mysql.gtid.BinlogPositionAxis;
 import io.capstan.flink.mysql.gtid.Gtid;
 import io.capstan.flink.mysql.schema.TableId;
 import io.capstan.flink.mysql.schema.TableSchema;
@@ -61,7 +62,7 @@ final class PendingXaBook {
             throw new CapstanHaltException(
                     HaltReason.XA_PENDING_ROWS_EXCEEDED,
                     "XA transaction "
-                            + gtid
+                            + BinlogPositionAxis.readable(gtid)
                             + " would make the prepared XA transactions awaiting their XA COMMIT or"
                             + " XA ROLLBACK in the binlog hold more than "
                             + maxRows

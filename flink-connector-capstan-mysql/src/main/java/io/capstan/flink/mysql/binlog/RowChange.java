@@ -1,6 +1,7 @@
 package io.capstan.flink.mysql.binlog;
 
 import io.capstan.flink.mysql.event.Operation;
+import io.capstan.flink.mysql.gtid.BinlogPositionAxis;
 import io.capstan.flink.mysql.gtid.Gtid;
 import io.capstan.flink.mysql.schema.TableId;
 import io.capstan.flink.mysql.schema.TableSchema;
@@ -143,7 +144,7 @@ public final class RowChange implements BinlogRecord {
                 + " "
                 + tableId
                 + " gtid="
-                + gtid
+                + BinlogPositionAxis.readable(gtid)
                 + " index="
                 + indexInTransaction
                 + "}";

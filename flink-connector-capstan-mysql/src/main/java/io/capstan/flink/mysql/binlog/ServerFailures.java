@@ -2,6 +2,7 @@ package io.capstan.flink.mysql.binlog;
 
 import io.capstan.flink.mysql.error.CapstanHaltException;
 import io.capstan.flink.mysql.error.HaltReason;
+import io.capstan.flink.mysql.gtid.BinlogPositionAxis;
 
 import com.github.shyiko.mysql.binlog.network.AuthenticationException;
 import com.github.shyiko.mysql.binlog.network.ServerException;
@@ -110,7 +111,7 @@ final class ServerFailures {
                     "the server at "
                             + address
                             + " no longer holds transactions needed to resume from "
-                            + position.processed()
+                            + BinlogPositionAxis.readable(position.processed())
                             + " (server says: "
                             + message
                             + "). Remedy: start without"
@@ -121,7 +122,7 @@ final class ServerFailures {
             return new CapstanHaltException(
                     HaltReason.SOURCE_IDENTITY_MISMATCH,
                     "the resume position "
-                            + position.processed()
+                            + BinlogPositionAxis.readable(position.processed())
                             + " contains transactions the server at "
                             + address
                             + " never executed (server says: "

@@ -1,5 +1,6 @@
 package io.capstan.flink.mysql.binlog;
 
+import io.capstan.flink.mysql.gtid.BinlogPositionAxis;
 import io.capstan.flink.mysql.gtid.Gtid;
 import io.capstan.flink.mysql.gtid.GtidSet;
 
@@ -68,7 +69,11 @@ public record TransactionEnd(
     @Override
     public String toString() {
         return preparedGtid == null
-                ? "TransactionEnd{gtid=" + gtid + "}"
-                : "TransactionEnd{gtid=" + gtid + ", prepared=" + preparedGtid + "}";
+                ? "TransactionEnd{gtid=" + BinlogPositionAxis.readable(gtid) + "}"
+                : "TransactionEnd{gtid="
+                        + BinlogPositionAxis.readable(gtid)
+                        + ", prepared="
+                        + BinlogPositionAxis.readable(preparedGtid)
+                        + "}";
     }
 }

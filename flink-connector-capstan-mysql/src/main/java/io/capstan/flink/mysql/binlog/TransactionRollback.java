@@ -2,6 +2,7 @@ package io.capstan.flink.mysql.binlog;
 
 import io.capstan.flink.mysql.error.CapstanHaltException;
 import io.capstan.flink.mysql.error.HaltReason;
+import io.capstan.flink.mysql.gtid.BinlogPositionAxis;
 import io.capstan.flink.mysql.gtid.Gtid;
 
 /**
@@ -47,7 +48,7 @@ final class TransactionRollback {
         throw new CapstanHaltException(
                 HaltReason.TRANSACTION_ROLLED_BACK,
                 "transaction "
-                        + gtid
+                        + BinlogPositionAxis.readable(gtid)
                         + " passed "
                         + capturedRows
                         + " captured row change(s), then the binlog holds a "

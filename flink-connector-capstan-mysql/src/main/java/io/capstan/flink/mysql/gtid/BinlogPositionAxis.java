@@ -2,6 +2,8 @@ package io.capstan.flink.mysql.gtid;
 
 import org.apache.flink.annotation.Internal;
 
+import javax.annotation.Nullable;
+
 import java.nio.charset.StandardCharsets;
 import java.util.Collection;
 import java.util.List;
@@ -159,17 +161,24 @@ public final class BinlogPositionAxis {
             return position(1);
         }
         requireOnAxis(processed);
-        long[] next = {1};
-        boolean[] done = {false};
-        processed.forEachInterval(
+        return position(prefixEnd(processed)[0]);
+    }
+
+    /**
+     * The first ordinal after the prefix of {@code set} that starts at 1 (1 when there is none),
+     * and how many ranges lie beyond it.
+     */
+    private static long[] prefixEnd(GtidSet set) {
+        long[] endAndLater = {1, 0};
+        set.forEachInterval(
                 (uuid, tag, first, end) -> {
-                    if (!done[0] && first <= next[0]) {
-                        next[0] = Math.max(next[0], end); // exclusive end
+                    if (endAndLater[1] == 0 && first <= endAndLater[0]) {
+                        endAndLater[0] = Math.max(endAndLater[0], end); // exclusive end
                     } else {
-                        done[0] = true;
+                        endAndLater[1]++;
                     }
                 });
-        return position(next[0]);
+        return endAndLater;
     }
 
     /**
@@ -199,7 +208,7 @@ public final class BinlogPositionAxis {
             return false;
         }
         for (String id : set.sourceIds()) {
-            if (UUID.fromString(id).version() != 3) {
+            if (!isAxisId(id)) {
                 return false;
             }
         }
@@ -233,18 +242,42 @@ public final class BinlogPositionAxis {
     }
 
     /**
-     * A set of this axis for logs and metrics: {@code binlog position <file index>:<offset>} of
-     * where the processed prefix ends, or the raw set when it is no prefix.
+     * A transaction for logs, messages and the {@code gtid} metadata of a row: on a position axis
+     * {@code <file index>:<offset>} where it starts ({@code 000042:4711} is offset 4711 of {@code
+     * binlog.000042}), a GTID in MySQL's form. Never parsed back ({@link Gtid#toString()} is).
      */
-    public String describe(GtidSet set) {
+    public static String readable(@Nullable Gtid gtid) {
+        if (gtid == null) {
+            return "none";
+        }
+        return isAxisId(gtid.uuid())
+                ? positionText(position(gtid.transactionId()))
+                : gtid.toString();
+    }
+
+    /**
+     * A set for logs and messages: for positions, {@code every binlog position before <file
+     * index>:<offset>} (where the stream resumes) and the count of later ranges a held XA part
+     * leaves apart; a GTID set in MySQL's form.
+     */
+    public static String readable(@Nullable GtidSet set) {
+        if (set == null || !isPositionSet(set)) {
+            return String.valueOf(set);
+        }
+        long[] endAndLater = prefixEnd(set);
+        String text = "every binlog position before " + positionText(position(endAndLater[0]));
+        return endAndLater[1] == 0 ? text : text + " and " + endAndLater[1] + " later range(s)";
+    }
+
+    private static String positionText(Position p) {
+        return String.format(Locale.ROOT, "%06d", p.fileIndex()) + ":" + p.offset();
+    }
+
+    private static boolean isAxisId(String uuid) {
         try {
-            Position p = resumeFrom(set);
-            return "binlog position "
-                    + String.format(Locale.ROOT, "%06d", p.fileIndex())
-                    + ":"
-                    + p.offset();
+            return UUID.fromString(uuid).version() == 3;
         } catch (IllegalArgumentException e) {
-            return set.toString();
+            return false;
         }
     }
 

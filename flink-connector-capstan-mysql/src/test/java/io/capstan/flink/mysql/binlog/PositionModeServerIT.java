@@ -8,6 +8,7 @@ import io.capstan.flink.mysql.gtid.GtidSet;
 import io.capstan.flink.mysql.schema.TableId;
 import io.capstan.flink.mysql.testing.MySqlServer;
 import io.capstan.flink.mysql.testing.ServerOptions;
+import io.capstan.flink.mysql.testing.SwitchableTcpProxy;
 
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
@@ -114,8 +115,91 @@ class PositionModeServerIT {
     }
 
     private static void insert(int from, int to) {
+        insert(server, "halts.r", from, to);
+    }
+
+    private static void insert(MySqlServer on, String table, int from, int to) {
         for (int i = from; i <= to; i++) {
-            server.executeAsRoot("INSERT INTO halts.r VALUES (" + i + ")");
+            on.executeAsRoot("INSERT INTO " + table + " VALUES (" + i + ")");
+        }
+    }
+
+    /**
+     * A failover under a running stream: the address now leads to another server whose binary log
+     * has the same file names and is longer, so the resume position exists there too. Only the
+     * server's identity tells that the position means other transactions there; streaming on would
+     * deliver its rows as if they followed the old server's.
+     */
+    @Test
+    void aReconnectThatReachesAnotherServerHaltsBeforeReadingIt() throws Exception {
+        MySqlServer successor =
+                MySqlServer.startEmbedded(ServerOptions.defaults().withFlag(WITHOUT_GTIDS));
+        TableId t = TableId.of("halts", "f");
+        String create = "CREATE TABLE IF NOT EXISTS halts.f (id INT PRIMARY KEY)";
+        try (successor;
+                SwitchableTcpProxy address = new SwitchableTcpProxy(server.port())) {
+            server.executeAsRoot(create);
+            successor.executeAsRoot("CREATE DATABASE IF NOT EXISTS halts", create);
+            MySqlConnectionConfig config =
+                    connectorConfig(server).toBuilder()
+                            .hostname("127.0.0.1")
+                            .port(address.port())
+                            .build();
+            BinlogStartPosition start = StartPositions.latest(config);
+            try (BinlogStreamer s =
+                    new BinlogStreamer(StreamerFixture.config(config, t).build(), start)) {
+                s.start();
+                insert(server, "halts.f", 1, 20);
+                List<BinlogRecord> out =
+                        new ArrayList<>(
+                                StreamerFixture.drain(
+                                        s,
+                                        StreamerFixture.rowsAtLeast(20),
+                                        Duration.ofSeconds(30)));
+
+                // the successor's log reaches past the stream's position, in a file of the same
+                // name
+                BinlogFiles old = ServerGtidState.read(connectorConfig(server)).files();
+                MySqlConnectionConfig successorConfig = connectorConfig(successor);
+                while (ServerGtidState.read(successorConfig).files().current().fileIndex()
+                        < old.current().fileIndex()) {
+                    successor.executeAsRoot("FLUSH BINARY LOGS");
+                }
+                int next = 1_000;
+                while (ServerGtidState.read(successorConfig)
+                                .files()
+                                .current()
+                                .compareTo(old.current())
+                        <= 0) {
+                    insert(successor, "halts.f", next, next + 49);
+                    next += 50;
+                }
+                address.switchTo(successor.port());
+                insert(successor, "halts.f", next, next + 9);
+
+                long deadline = System.nanoTime() + Duration.ofSeconds(60).toNanos();
+                CapstanHaltException halt = null;
+                while (halt == null && System.nanoTime() < deadline) {
+                    try {
+                        BinlogRecord r = s.poll(100, TimeUnit.MILLISECONDS);
+                        if (r != null) {
+                            out.add(r);
+                        }
+                    } catch (CapstanHaltException e) {
+                        halt = e;
+                    }
+                }
+                assertThat(halt).as("a halt within 60 s").isNotNull();
+                assertThat(halt.reason()).isEqualTo(HaltReason.SOURCE_IDENTITY_MISMATCH);
+                assertThat(halt.getMessage())
+                        .contains("binlog position of another server")
+                        .contains(successor.serverUuid());
+                assertThat(StreamerFixture.rows(out))
+                        .as("no row of the successor")
+                        .extracting(c -> c.after().getInt(0))
+                        .containsExactlyElementsOf(
+                                IntStream.rangeClosed(1, 20).boxed().collect(Collectors.toList()));
+            }
         }
     }
 

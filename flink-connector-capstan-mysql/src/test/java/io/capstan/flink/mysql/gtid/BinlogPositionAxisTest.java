@@ -95,7 +95,8 @@ class BinlogPositionAxisTest {
         assertThatThrownBy(() -> AXIS.resumeFrom(hole))
                 .isInstanceOf(IllegalArgumentException.class)
                 .hasMessageContaining("not one prefix");
-        assertThat(AXIS.describe(hole)).isEqualTo(hole.toString());
+        assertThat(BinlogPositionAxis.readable(hole))
+                .isEqualTo("every binlog position before 000000:11 and 1 later range(s)");
     }
 
     @Example
@@ -107,8 +108,19 @@ class BinlogPositionAxisTest {
         assertThat(BinlogPositionAxis.fileName("binlog", 1234567)).isEqualTo("binlog.1234567");
         assertThatThrownBy(() -> BinlogPositionAxis.fileIndex("binlog"))
                 .isInstanceOf(IllegalArgumentException.class);
-        assertThat(AXIS.describe(AXIS.before(new Position(42, 4711))))
-                .isEqualTo("binlog position 000042:4711");
+        assertThat(BinlogPositionAxis.readable(AXIS.before(new Position(42, 4711))))
+                .isEqualTo("every binlog position before 000042:4711");
+    }
+
+    @Example
+    void positionsReadAsFileAndOffsetGtidsAsMySqlWritesThem() {
+        assertThat(BinlogPositionAxis.readable(AXIS.transactionAt(new Position(7, 1234))))
+                .isEqualTo("000007:1234");
+        Gtid real = Gtid.parse("3e11fa47-71ca-11e1-9e33-c80aa9429562:23");
+        assertThat(BinlogPositionAxis.readable(real)).isEqualTo(real.toString());
+        GtidSet realSet = GtidSet.parse("3e11fa47-71ca-11e1-9e33-c80aa9429562:1-23");
+        assertThat(BinlogPositionAxis.readable(realSet)).isEqualTo(realSet.toString());
+        assertThat(BinlogPositionAxis.readable((Gtid) null)).isEqualTo("none");
     }
 
     @Example

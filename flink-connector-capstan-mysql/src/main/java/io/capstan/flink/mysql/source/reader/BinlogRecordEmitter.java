@@ -7,6 +7,7 @@ import io.capstan.flink.mysql.binlog.RowChange;
 import io.capstan.flink.mysql.binlog.TableCaptured;
 import io.capstan.flink.mysql.binlog.TransactionEnd;
 import io.capstan.flink.mysql.event.Operation;
+import io.capstan.flink.mysql.gtid.BinlogPositionAxis;
 import io.capstan.flink.mysql.gtid.Gtid;
 import io.capstan.flink.mysql.snapshot.gate.GateKeys;
 import io.capstan.flink.mysql.snapshot.gate.GatedChange;
@@ -124,7 +125,7 @@ public final class BinlogRecordEmitter<T> {
     private String gtidText(Gtid gtid) {
         if (!gtid.equals(lastGtid)) {
             lastGtid = gtid;
-            lastGtidText = gtid.toString();
+            lastGtidText = BinlogPositionAxis.readable(gtid);
         }
         return lastGtidText;
     }

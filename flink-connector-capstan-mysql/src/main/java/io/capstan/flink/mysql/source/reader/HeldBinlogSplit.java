@@ -1,5 +1,6 @@
 package io.capstan.flink.mysql.source.reader;
 
+import io.capstan.flink.mysql.gtid.BinlogPositionAxis;
 import io.capstan.flink.mysql.schema.TableId;
 import io.capstan.flink.mysql.source.event.BinlogPausedEvent;
 import io.capstan.flink.mysql.source.event.BinlogSplitRestoredEvent;
@@ -174,7 +175,9 @@ final class HeldBinlogSplit {
     /** Holds the split at P, reports P, and lets the reader ask for the added tables' chunks. */
     private void holdPaused(BinlogSplit atP) {
         held = atP;
-        LOG.info("Binlog split paused at {} while tables are added", atP.start().processed());
+        LOG.info(
+                "Binlog split paused at {} while tables are added",
+                BinlogPositionAxis.readable(atP.start().processed()));
         toEnumerator.accept(new BinlogPausedEvent(atP.start().processed()));
         askForChunks.run();
     }

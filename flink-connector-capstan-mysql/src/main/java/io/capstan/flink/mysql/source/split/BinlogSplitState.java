@@ -2,6 +2,7 @@ package io.capstan.flink.mysql.source.split;
 
 import io.capstan.flink.mysql.binlog.BinlogStartPosition;
 import io.capstan.flink.mysql.binlog.TransactionEnd;
+import io.capstan.flink.mysql.gtid.BinlogPositionAxis;
 import io.capstan.flink.mysql.gtid.Gtid;
 import io.capstan.flink.mysql.gtid.GtidSet;
 import io.capstan.flink.mysql.schema.TableId;
@@ -62,7 +63,7 @@ public final class BinlogSplitState extends CapstanSplitState {
         if (partialTransaction != null && !partialTransaction.equals(gtid)) {
             throw new IllegalStateException(
                     "row of transaction "
-                            + gtid
+                            + BinlogPositionAxis.readable(gtid)
                             + " arrived before transaction "
                             + partialTransaction
                             + " ended");
@@ -73,7 +74,7 @@ public final class BinlogSplitState extends CapstanSplitState {
                     "row "
                             + index
                             + " of transaction "
-                            + gtid
+                            + BinlogPositionAxis.readable(gtid)
                             + " arrived, expected row "
                             + expected);
         }
@@ -178,7 +179,7 @@ public final class BinlogSplitState extends CapstanSplitState {
     @Override
     public String toString() {
         return "BinlogSplitState{processed="
-                + processed
+                + BinlogPositionAxis.readable(processed)
                 + ", partial="
                 + partialTransaction
                 + ", rowsEmitted="

@@ -9,6 +9,7 @@ import io.capstan.flink.mysql.source.it.Workload;
 import io.capstan.flink.mysql.testing.MySqlServer;
 import io.capstan.flink.mysql.testing.ReplicationSetup;
 import io.capstan.flink.mysql.testing.ServerOptions;
+import io.capstan.flink.mysql.testing.SwitchableTcpProxy;
 
 import org.apache.flink.core.execution.JobClient;
 import org.apache.flink.streaming.api.environment.StreamExecutionEnvironment;

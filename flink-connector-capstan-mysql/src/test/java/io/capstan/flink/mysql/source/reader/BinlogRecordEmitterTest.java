@@ -4,7 +4,10 @@ import io.capstan.flink.mysql.CapstanDeserializer;
 import io.capstan.flink.mysql.ChangeEvent;
 import io.capstan.flink.mysql.binlog.BinlogRecord;
 import io.capstan.flink.mysql.binlog.BinlogStartPosition;
+import io.capstan.flink.mysql.binlog.RowChange;
 import io.capstan.flink.mysql.binlog.TableCaptured;
+import io.capstan.flink.mysql.gtid.BinlogPositionAxis;
+import io.capstan.flink.mysql.gtid.Gtid;
 import io.capstan.flink.mysql.gtid.GtidSet;
 import io.capstan.flink.mysql.schema.TableId;
 import io.capstan.flink.mysql.source.split.BinlogSplit;
@@ -112,6 +115,44 @@ class BinlogRecordEmitterTest {
         assertThat(state.position())
                 .isEqualTo(BinlogStartPosition.of(GtidSet.parse(UUID + ":1-12")));
         assertThat(metrics.rowsEmittedCount()).isEqualTo(3);
+    }
+
+    @Test
+    void onBinlogPositionsTheGtidMetadataIsWhereTheTransactionStarts() throws Exception {
+        BinlogPositionAxis axis = BinlogPositionAxis.of(UUID);
+        Gtid at = axis.transactionAt(new BinlogPositionAxis.Position(42, 4711));
+        List<String> seen = new ArrayList<>();
+        BinlogRecordEmitter<String> gtids =
+                new BinlogRecordEmitter<>(
+                        new CapstanDeserializer<>() {
+                            @Override
+                            public TypeInformation<String> getProducedType() {
+                                return Types.STRING;
+                            }
+
+                            @Override
+                            public void deserialize(ChangeEvent event, Collector<String> o) {
+                                seen.add(event.gtid());
+                            }
+                        },
+                        metrics);
+        RowChange change = insert(1, 0, 1, "a");
+        BinlogSplitState state =
+                state(BinlogStartPosition.of(axis.before(new BinlogPositionAxis.Position(42, 4))));
+        gtids.emitRecord(
+                new RowChange(
+                        change.tableId(),
+                        change.schema(),
+                        change.operation(),
+                        null,
+                        change.after(),
+                        at,
+                        0,
+                        change.commitTimestampMicros()),
+                null,
+                out,
+                state);
+        assertThat(seen).containsExactly("000042:4711");
     }
 
     @Test

@@ -1,4 +1,4 @@
-package io.capstan.flink.mysql.source.failover;
+package io.capstan.flink.mysql.testing;
 
 import java.io.IOException;
 import java.io.InputStream;
@@ -15,7 +15,7 @@ import java.util.concurrent.ConcurrentHashMap;
  * of a MySQL topology is switched at failover: {@link #switchTo} closes every open connection, and
  * new connections go to the new target. A connection to a target that is down is closed at once.
  */
-final class SwitchableTcpProxy implements AutoCloseable {
+public final class SwitchableTcpProxy implements AutoCloseable {
 
     private final ServerSocket listener;
     private final Set<Socket> open = ConcurrentHashMap.newKeySet();
@@ -23,7 +23,7 @@ final class SwitchableTcpProxy implements AutoCloseable {
     private volatile int targetPort;
     private volatile boolean closed;
 
-    SwitchableTcpProxy(int targetPort) throws IOException {
+    public SwitchableTcpProxy(int targetPort) throws IOException {
         this.targetPort = targetPort;
         this.listener = new ServerSocket(0, 50, InetAddress.getLoopbackAddress());
         this.acceptor = new Thread(this::acceptLoop, "tcp-proxy-accept");
@@ -31,12 +31,12 @@ final class SwitchableTcpProxy implements AutoCloseable {
         acceptor.start();
     }
 
-    int port() {
+    public int port() {
         return listener.getLocalPort();
     }
 
     /** New connections go to {@code port}; the open ones are closed. */
-    synchronized void switchTo(int port) {
+    public synchronized void switchTo(int port) {
         targetPort = port;
         closeOpenConnections();
     }
