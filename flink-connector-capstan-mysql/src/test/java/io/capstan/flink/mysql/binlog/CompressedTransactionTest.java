@@ -2,13 +2,19 @@ package io.capstan.flink.mysql.binlog;
 
 import io.capstan.flink.mysql.error.CapstanHaltException;
 import io.capstan.flink.mysql.error.HaltReason;
+import io.capstan.flink.mysql.gtid.BinlogPositionAxis;
+import io.capstan.flink.mysql.gtid.BinlogPositionAxis.Position;
 import io.capstan.flink.mysql.gtid.Gtid;
 import io.capstan.flink.mysql.gtid.GtidSet;
 import io.capstan.flink.mysql.schema.TableId;
 
 import com.github.shyiko.mysql.binlog.event.Event;
+import com.github.shyiko.mysql.binlog.event.EventHeaderV4;
 import com.github.shyiko.mysql.binlog.event.EventType;
 import com.github.shyiko.mysql.binlog.event.FormatDescriptionEventData;
+import com.github.shyiko.mysql.binlog.event.GtidEventData;
+import com.github.shyiko.mysql.binlog.event.MySqlGtid;
+import com.github.shyiko.mysql.binlog.event.RotateEventData;
 import com.github.shyiko.mysql.binlog.event.deserialization.EventDeserializer;
 import com.github.shyiko.mysql.binlog.io.ByteArrayInputStream;
 import org.junit.jupiter.api.Test;
@@ -47,6 +53,10 @@ class CompressedTransactionTest {
         final List<BinlogRecord> out = new ArrayList<>();
         final List<String> ddl = new ArrayList<>();
         final TransactionAssembler assembler;
+
+        /** In front of the assembler on a server without GTIDs; null on GTIDs. */
+        final PositionModeEvents positions;
+
         int refuseAfter =
                 Integer.MAX_VALUE; // the sink refuses (closing) once this many records are queued
 
@@ -64,9 +74,19 @@ class CompressedTransactionTest {
                                 out.add(r);
                             },
                             (db, sql, g) -> ddl.add(sql));
+            positions = PositionModeEvents.inFrontOf(assembler, start);
             FormatDescriptionEventData fde = new FormatDescriptionEventData();
             fde.setServerVersion("8.0.15");
             assembler.onEvent(Events.event(EventType.FORMAT_DESCRIPTION, fde));
+        }
+
+        /** One event as the stream hands it on: through the position mode's front when set. */
+        void onEvent(Event e) throws InterruptedException {
+            if (positions != null) {
+                positions.onEvent(e);
+            } else {
+                assembler.onEvent(e);
+            }
         }
 
         /**
@@ -76,7 +96,7 @@ class CompressedTransactionTest {
         void feed(byte[] bytes) throws IOException, InterruptedException {
             ByteArrayInputStream in = new ByteArrayInputStream(bytes);
             for (Event e = deserializer.nextEvent(in); e != null; e = deserializer.nextEvent(in)) {
-                assembler.onEvent(e);
+                onEvent(e);
             }
         }
 
@@ -169,6 +189,79 @@ class CompressedTransactionTest {
         s.feed(compressed(true));
         assertThat(s.summary())
                 .isEqualTo("INSERT#0 INSERT#1 INSERT#2 INSERT#3 INSERT#4 INSERT#5 END@1");
+    }
+
+    /**
+     * On a server without GTIDs the transaction is named by its start event's position and, as the
+     * payload's inner events have no position of their own, its end moves the processed set to the
+     * payload event's end: a checkpoint there resumes at the next event, never inside the payload.
+     * A restore drops the transaction whole, or skips the rows it already emitted.
+     */
+    @Test
+    void onBinlogPositionsACompressedTransactionEndsWhereItsPayloadEnds() throws Exception {
+        BinlogPositionAxis axis = BinlogPositionAxis.of(UUID_A);
+        Position txnStart = new Position(3, 1_000);
+        long payloadEnd = 1_000 + 80 + 600;
+        BinlogStartPosition start = BinlogStartPosition.of(axis.before(txnStart));
+
+        Stream s = new Stream(start);
+        feedPositioned(s, txnStart, payloadEnd);
+        assertThat(s.summary())
+                .isEqualTo(
+                        "INSERT#0 INSERT#1 INSERT#2 INSERT#3 INSERT#4 INSERT#5 END@"
+                                + BinlogPositionAxis.ordinal(txnStart));
+        Gtid txn = axis.transactionAt(txnStart);
+        assertThat(((RowChange) s.out.get(0)).gtid()).isEqualTo(txn);
+        GtidSet afterPayload = axis.before(new Position(3, payloadEnd));
+        assertThat(s.assembler.processed()).isEqualTo(afterPayload);
+        assertThat(axis.firstMissing(s.assembler.processed()))
+                .isEqualTo(new Position(3, payloadEnd));
+
+        Stream again = new Stream(BinlogStartPosition.of(afterPayload));
+        feedPositioned(again, txnStart, payloadEnd);
+        assertThat(again.summary()).as("already processed: dropped whole").isEmpty();
+
+        Stream inside = new Stream(BinlogStartPosition.of(axis.before(txnStart), txn, 4));
+        feedPositioned(inside, txnStart, payloadEnd);
+        assertThat(inside.summary()).startsWith("INSERT#4 INSERT#5 END@");
+        assertThat(inside.assembler.processed()).isEqualTo(afterPayload);
+    }
+
+    /**
+     * ROTATE into binlog.000003, the transaction's ANONYMOUS_GTID event at {@code txnStart} (80
+     * bytes) and its compressed payload after it, ending at {@code payloadEnd}.
+     */
+    private static void feedPositioned(Stream s, Position txnStart, long payloadEnd)
+            throws Exception {
+        RotateEventData rotate = new RotateEventData();
+        rotate.setBinlogFilename("binlog.000003");
+        rotate.setBinlogPosition(4);
+        s.onEvent(Events.event(EventType.ROTATE, rotate));
+        Event anonymous =
+                Events.event(
+                        EventType.ANONYMOUS_GTID,
+                        new GtidEventData(
+                                new MySqlGtid(new java.util.UUID(0, 0), 0),
+                                (byte) 0,
+                                0,
+                                0,
+                                COMMIT,
+                                COMMIT,
+                                0,
+                                0,
+                                0));
+        positioned(anonymous, txnStart.offset(), txnStart.offset() + 80);
+        s.onEvent(anonymous);
+        ByteArrayInputStream in = new ByteArrayInputStream(compressed(true));
+        Event payload = s.deserializer.nextEvent(in);
+        positioned(payload, txnStart.offset() + 80, payloadEnd);
+        s.onEvent(payload);
+    }
+
+    private static void positioned(Event e, long from, long to) {
+        EventHeaderV4 h = e.getHeader();
+        h.setEventLength(to - from);
+        h.setNextPosition(to);
     }
 
     @Test
