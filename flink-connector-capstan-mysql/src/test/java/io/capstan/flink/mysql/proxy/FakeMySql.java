@@ -1,11 +1,11 @@
 package io.capstan.flink.mysql.proxy;
 
+import io.capstan.flink.mysql.CapstanMySqlOptions;
 import io.capstan.flink.mysql.StartupOptions;
 import io.capstan.flink.mysql.binlog.BinlogRecord;
 import io.capstan.flink.mysql.binlog.BinlogStartPosition;
 import io.capstan.flink.mysql.binlog.DdlObserver;
 import io.capstan.flink.mysql.binlog.StreamOrigin;
-import io.capstan.flink.mysql.connect.MySqlConnectionConfig;
 import io.capstan.flink.mysql.gtid.GtidSet;
 import io.capstan.flink.mysql.preflight.AccountPrivileges;
 import io.capstan.flink.mysql.preflight.GrantParser;
@@ -17,11 +17,10 @@ import io.capstan.flink.mysql.schema.MySqlType;
 import io.capstan.flink.mysql.schema.TableId;
 import io.capstan.flink.mysql.schema.TableSchema;
 import io.capstan.flink.mysql.snapshot.key.TableKeyMetadata;
-import io.capstan.flink.mysql.snapshot.read.SnapshotReadOptions;
 import io.capstan.flink.mysql.source.CapstanSourceConfig;
-import io.capstan.flink.mysql.source.SnapshotOptions;
-import io.capstan.flink.mysql.source.TableSelection;
+import io.capstan.flink.mysql.source.SourceDefinition;
 
+import org.apache.flink.configuration.Configuration;
 import org.apache.flink.table.data.GenericRowData;
 import org.apache.flink.table.data.RowData;
 import org.apache.flink.table.data.StringData;
@@ -300,20 +299,24 @@ public final class FakeMySql implements MySqlProxies {
      */
     public static CapstanSourceConfig sourceConfig(
             StartupOptions startup, int chunkSize, String... tableList) {
-        return new CapstanSourceConfig(
-                MySqlConnectionConfig.builder()
-                        .hostname("fake-mysql")
-                        .port(3306)
-                        .username("capstan")
-                        .password("not-used")
-                        .build(),
-                TableSelection.of(List.of(), List.of(tableList)),
-                5400,
-                startup,
-                1024,
-                Duration.ofSeconds(1),
-                Duration.ofMinutes(1),
-                new SnapshotOptions(chunkSize, SnapshotReadOptions.defaults(), null, Map.of()));
+        return sourceConfig(startup, chunkSize, new Configuration(), tableList);
+    }
+
+    /** As {@link #sourceConfig(StartupOptions, int, String...)}, with more option values. */
+    public static CapstanSourceConfig sourceConfig(
+            StartupOptions startup, int chunkSize, Configuration more, String... tableList) {
+        Configuration options = new Configuration(more);
+        options.set(CapstanMySqlOptions.HOSTNAME, "fake-mysql");
+        options.set(CapstanMySqlOptions.PORT, 3306);
+        options.set(CapstanMySqlOptions.USERNAME, "capstan");
+        options.set(CapstanMySqlOptions.PASSWORD, "not-used");
+        options.set(CapstanMySqlOptions.SERVER_ID, "5400");
+        options.set(CapstanMySqlOptions.BINLOG_QUEUE_CAPACITY, 1024);
+        options.set(CapstanMySqlOptions.BINLOG_RECONNECT_BACKOFF, Duration.ofSeconds(1));
+        options.set(CapstanMySqlOptions.BINLOG_RECONNECT_BUDGET, Duration.ofMinutes(1));
+        options.set(CapstanMySqlOptions.SCAN_INCREMENTAL_SNAPSHOT_CHUNK_SIZE, chunkSize);
+        return CapstanSourceConfig.validate(
+                options, SourceDefinition.ofTables(List.of(), List.of(tableList)), startup);
     }
 
     // ---- failures and counts ----

@@ -11,6 +11,7 @@ import java.sql.Connection;
 import java.sql.ResultSet;
 import java.sql.SQLException;
 import java.sql.Statement;
+import java.util.List;
 
 /**
  * Where a binlog reader of the benchmark starts: the server's {@code SHOW MASTER STATUS} at one
@@ -76,6 +77,17 @@ final class BinlogStart {
     /** The Flink source's start: this file and position, on either kind of server. */
     StartupOptions startupOptions() {
         return StartupOptions.specificOffset(file, position);
+    }
+
+    /**
+     * The cold-run programs' start: {@code --gtid-before} on a server with GTIDs (a GTID-set start
+     * needs no translation at the job's start), else {@code --binlog-file} and {@code
+     * --binlog-pos}.
+     */
+    List<String> coldRunArguments() {
+        return gtidSet != null
+                ? List.of("--gtid-before", gtidSet)
+                : List.of("--binlog-file", file, "--binlog-pos", Long.toString(position));
     }
 
     /** The plain client's start: by GTID set on a server with GTIDs, else by file and position. */

@@ -1,5 +1,6 @@
 package io.capstan.flink.mysql.bench.endtoend;
 
+import io.capstan.flink.mysql.StartupOptions;
 import io.capstan.flink.mysql.bench.coldrun.ColdRunArgs;
 import io.capstan.flink.mysql.bench.coldrun.ColdRunClock;
 import io.capstan.flink.mysql.connect.MySqlConnectionConfig;
@@ -54,20 +55,24 @@ public final class ColdRun {
         int serverId = a.serverId();
         MySqlConnectionConfig mysql = connection(a);
         BenchTable table = new BenchTable(a.database(), a.table(), false);
-        String gtidBefore = a.gtidBefore();
+        StartupOptions binlogStart =
+                a.gtidBefore() != null
+                        ? StartupOptions.gtidSet(a.gtidBefore())
+                        : a.binlogFile() != null
+                                ? StartupOptions.specificOffset(a.binlogFile(), a.binlogPos())
+                                : null;
         for (int r = 1; r <= runs; r++) {
             ColdRunClock.startRun(expected);
             switch (variant) {
                 case "floor" -> ColdRunJobs.floor(expected);
                 case "scan" -> ColdRunRawReaders.scan(mysql, table);
-                case "binlog-client" ->
-                        ColdRunRawReaders.binlogClient(mysql, gtidBefore, serverId + r);
+                case "binlog-client" -> ColdRunRawReaders.binlogClient(mysql, a, serverId + r);
                 case "snapshot" -> ColdRunJobs.snapshot(mysql, table, 1, false);
                 case "snapshot-p2" -> ColdRunJobs.snapshot(mysql, table, 2, false);
                 case "snapshot-object-reuse" -> ColdRunJobs.snapshot(mysql, table, 1, true);
-                case "binlog" -> ColdRunJobs.binlog(mysql, table, gtidBefore, serverId + r, false);
+                case "binlog" -> ColdRunJobs.binlog(mysql, table, binlogStart, serverId + r, false);
                 case "binlog-object-reuse" ->
-                        ColdRunJobs.binlog(mysql, table, gtidBefore, serverId + r, true);
+                        ColdRunJobs.binlog(mysql, table, binlogStart, serverId + r, true);
                 default -> throw new IllegalArgumentException("unknown variant " + variant);
             }
             System.out.println(ColdRunClock.finishRun(r).format());

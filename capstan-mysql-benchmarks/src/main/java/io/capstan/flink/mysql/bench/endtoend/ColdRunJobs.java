@@ -51,20 +51,18 @@ final class ColdRunJobs {
         run(env, source(c, table, StartupOptions.snapshot(), 7200), "capstan-snapshot");
     }
 
-    /**
-     * The binary log from {@code gtidBefore} until the expected records arrived, then cancelled.
-     */
+    /** The binary log from {@code start} until the expected records arrived, then cancelled. */
     static void binlog(
             MySqlConnectionConfig c,
             BenchTable table,
-            String gtidBefore,
+            StartupOptions start,
             int serverId,
             boolean objectReuse)
             throws Exception {
         StreamExecutionEnvironment env = environment(objectReuse);
         env.setParallelism(1);
         env.enableCheckpointing(2000);
-        run(env, source(c, table, StartupOptions.gtidSet(gtidBefore), serverId), "capstan-binlog");
+        run(env, source(c, table, start, serverId), "capstan-binlog");
     }
 
     /**

@@ -1,5 +1,6 @@
 package io.capstan.flink.mysql.bench.endtoend;
 
+import io.capstan.flink.mysql.bench.coldrun.ColdRunArgs;
 import io.capstan.flink.mysql.bench.coldrun.ColdRunClock;
 import io.capstan.flink.mysql.connect.JdbcConnections;
 import io.capstan.flink.mysql.connect.MySqlConnectionConfig;
@@ -47,14 +48,19 @@ final class ColdRunRawReaders {
         }
     }
 
-    static void binlogClient(MySqlConnectionConfig c, String gtidBefore, int serverId)
+    static void binlogClient(MySqlConnectionConfig c, ColdRunArgs<?> start, int serverId)
             throws Exception {
         BinaryLogClient client =
                 new BinaryLogClient(c.hostname(), c.port(), c.username(), c.password());
         client.setServerId(serverId);
         client.setKeepAlive(false);
         client.setSSLMode(SSLMode.valueOf(c.sslMode().name()));
-        client.setGtidSet(gtidBefore);
+        if (start.gtidBefore() != null) {
+            client.setGtidSet(start.gtidBefore());
+        } else { // a server without GTIDs
+            client.setBinlogFilename(start.binlogFile());
+            client.setBinlogPosition(start.binlogPos());
+        }
         client.registerEventListener(
                 event -> {
                     EventData data = event.getData();

@@ -44,7 +44,7 @@ public final class ColdStartBenchmark {
             return;
         }
         int status = 0;
-        try (BenchServer server = BenchServer.startEmbedded(SslMode.DISABLED)) {
+        try (BenchServer server = BenchServer.startEmbedded(SslMode.DISABLED, !o.withoutGtids())) {
             run(o, server);
         } catch (Exception | Error e) {
             e.printStackTrace();
@@ -62,7 +62,7 @@ public final class ColdStartBenchmark {
                 table.ddl());
         long loadNanos = DataLoader.load(server, table, o.rows(), o.writers());
         server.execute("FLUSH BINARY LOGS");
-        String gtidBefore = server.query("SELECT @@global.gtid_executed");
+        BinlogStart before = BinlogStart.read(server);
         ChangeWorkload.Totals totals =
                 ChangeWorkload.run(server, table, o.rows(), o.changes(), o.writers());
         long tableRows = o.rows() + totals.inserts - totals.deletes;
@@ -104,7 +104,7 @@ public final class ColdStartBenchmark {
                                     program,
                                     ssl,
                                     expected,
-                                    gtidBefore,
+                                    before,
                                     7300 + 10 * launch,
                                     log,
                                     jfr);
@@ -145,7 +145,7 @@ public final class ColdStartBenchmark {
             String program,
             String ssl,
             long expected,
-            String gtidBefore,
+            BinlogStart before,
             int serverId,
             Path log,
             boolean jfr)
@@ -190,7 +190,6 @@ public final class ColdStartBenchmark {
                     {"database", table.id().database()},
                     {"table", table.id().table()},
                     {"expect", Long.toString(expected)},
-                    {"gtid-before", gtidBefore},
                     {"runs", Integer.toString(o.runsPerJvm())},
                     {"server-id", Integer.toString(serverId)},
                     {"parallelism", "1"}
@@ -201,6 +200,7 @@ public final class ColdStartBenchmark {
             cmd.add("--" + kv[0]);
             cmd.add(kv[1]);
         }
+        cmd.addAll(before.coldRunArguments());
         ProcessBuilder pb =
                 new ProcessBuilder(cmd).redirectErrorStream(true).redirectOutput(log.toFile());
         pb.environment().put(ColdRun.PASSWORD_VARIABLE, c.password());

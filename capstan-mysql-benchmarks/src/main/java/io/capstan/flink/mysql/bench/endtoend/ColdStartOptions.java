@@ -23,7 +23,8 @@ record ColdStartOptions(
         Path flink120Classpath,
         Path flink120JvmOptions,
         int writers,
-        Path reportFrom) {
+        Path reportFrom,
+        boolean withoutGtids) {
 
     static final List<String> PROGRAMS =
             List.of(
@@ -55,7 +56,8 @@ record ColdStartOptions(
                     + String.join(",", FLINK_120_PROGRAMS)
                     + ") --writers N (4) --report-from DIR (print the report of the programs' kept"
                     + " output in DIR instead of running, with the same --rounds, --runs-per-jvm,"
-                    + " --ssl-modes and --programs)";
+                    + " --ssl-modes and --programs) --without-gtids (the embedded server with"
+                    + " gtid_mode OFF: the binlog programs start at a file and position)";
 
     static ColdStartOptions parse(String[] args) {
         long rows = 1_000_000;
@@ -71,10 +73,15 @@ record ColdStartOptions(
         Path opts120 = null;
         int writers = 4;
         Path reportFrom = null;
+        boolean withoutGtids = false;
         for (int i = 0; i < args.length; i++) {
             String name = args[i];
             if (name.equals("--help")) {
                 throw new IllegalArgumentException(USAGE);
+            }
+            if (name.equals("--without-gtids")) {
+                withoutGtids = true;
+                continue;
             }
             if (i + 1 >= args.length) {
                 throw new IllegalArgumentException(name + " needs a value; " + USAGE);
@@ -140,7 +147,8 @@ record ColdStartOptions(
                 cp120,
                 opts120,
                 writers,
-                reportFrom);
+                reportFrom,
+                withoutGtids);
     }
 
     static boolean isFlink120(String program) {

@@ -84,6 +84,16 @@ class ColdRunArgsTest {
         IllegalArgumentException e =
                 assertThrows(IllegalArgumentException.class, () -> parse(binlog));
         assertTrue(e.getMessage().contains("--gtid-before"), e.getMessage());
+
+        // a server without GTIDs: the binlog variants start at a file and position
+        binlog.addAll(List.of("--binlog-file", "binlog.000042", "--binlog-pos", "4711"));
+        ColdRunArgs<String> positions = parse(binlog);
+        assertNull(positions.gtidBefore());
+        assertEquals("binlog.000042", positions.binlogFile());
+        assertEquals(4711, positions.binlogPos());
+        List<String> fileOnly = args("binlog");
+        fileOnly.addAll(List.of("--binlog-file", "binlog.000042"));
+        assertThrows(IllegalArgumentException.class, () -> parse(fileOnly));
     }
 
     @Test

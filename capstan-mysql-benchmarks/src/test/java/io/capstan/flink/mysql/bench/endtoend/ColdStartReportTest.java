@@ -77,6 +77,17 @@ class ColdStartReportTest {
     }
 
     @Test
+    void withoutGtidsIsAFlagWithoutValue() {
+        assertTrue(
+                ColdStartOptions.parse(new String[] {"--without-gtids", "--rounds", "1"})
+                        .withoutGtids());
+        assertEquals(
+                1,
+                ColdStartOptions.parse(new String[] {"--without-gtids", "--rounds", "1"}).rounds());
+        assertTrue(!ColdStartOptions.parse(new String[] {}).withoutGtids());
+    }
+
+    @Test
     void aMedianOfAnEvenCountIsTheMeanOfTheMiddleTwoAndTheSpreadIsShown() {
         assertEquals(
                 "2.5 (1.0–4.0)", ColdStartReport.stat(List.of(4.0, 1.0, 3.0, 2.0), d -> d, "%.1f"));

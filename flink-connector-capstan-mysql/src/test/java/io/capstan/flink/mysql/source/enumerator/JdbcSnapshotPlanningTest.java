@@ -1,5 +1,6 @@
 package io.capstan.flink.mysql.source.enumerator;
 
+import io.capstan.flink.mysql.CapstanMySqlOptions;
 import io.capstan.flink.mysql.StartupOptions;
 import io.capstan.flink.mysql.error.CapstanHaltException;
 import io.capstan.flink.mysql.error.HaltReason;
@@ -11,19 +12,16 @@ import io.capstan.flink.mysql.snapshot.key.ChunkKey;
 import io.capstan.flink.mysql.snapshot.key.KeyTuple;
 import io.capstan.flink.mysql.snapshot.plan.ChunkRange;
 import io.capstan.flink.mysql.snapshot.plan.SnapshotChunk;
-import io.capstan.flink.mysql.snapshot.read.SnapshotReadOptions;
 import io.capstan.flink.mysql.snapshot.read.TableFingerprints;
 import io.capstan.flink.mysql.source.CapstanSourceConfig;
-import io.capstan.flink.mysql.source.SnapshotLoadLimits;
-import io.capstan.flink.mysql.source.SnapshotOptions;
+
+import org.apache.flink.configuration.Configuration;
 
 import org.junit.jupiter.api.Test;
 
 import java.io.IOException;
-import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
-import java.util.Map;
 
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatCode;
@@ -122,24 +120,10 @@ class JdbcSnapshotPlanningTest {
         for (int i = 0; i < 5; i++) {
             mysql.rows(log).add(FakeMySql.row(i, "v"));
         }
-        CapstanSourceConfig base =
-                FakeMySql.sourceConfig(StartupOptions.initial(), 4, "shop\\.log");
+        Configuration keylessLimit = new Configuration();
+        keylessLimit.set(CapstanMySqlOptions.SCAN_SNAPSHOT_KEYLESS_TABLE_MAX_ROWS, 4L);
         CapstanSourceConfig limited =
-                new CapstanSourceConfig(
-                        base.connection(),
-                        base.tables(),
-                        5400,
-                        StartupOptions.initial(),
-                        1024,
-                        Duration.ofSeconds(1),
-                        Duration.ofMinutes(1),
-                        new SnapshotOptions(
-                                4,
-                                SnapshotReadOptions.defaults(),
-                                null,
-                                Map.of(),
-                                4,
-                                SnapshotLoadLimits.NONE));
+                FakeMySql.sourceConfig(StartupOptions.initial(), 4, keylessLimit, "shop\\.log");
         assertThatThrownBy(() -> new JdbcSnapshotPlanning(limited, proxy).resolveTables())
                 .isInstanceOfSatisfying(
                         CapstanHaltException.class,

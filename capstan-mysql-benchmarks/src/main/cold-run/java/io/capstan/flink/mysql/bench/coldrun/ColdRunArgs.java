@@ -11,15 +11,19 @@ import java.util.function.Predicate;
 /**
  * The arguments the cold-start benchmark passes to every cold-run program, on both Flink lines:
  * {@code --variant V --host H --port P --user U --ssl-mode DISABLED|REQUIRED --database D --table
- * T --expect N --runs K --parallelism 1}, and optionally {@code --gtid-before G} (required by the
- * variants that read the binlog), {@code --server-id S} (the binlog programs' first server id,
+ * T --expect N --runs K --parallelism 1}, and optionally {@code --gtid-before G} or, on a server
+ * without GTIDs, {@code --binlog-file F --binlog-pos P} (one of them required by the variants that
+ * read the binlog), {@code --server-id S} (the binlog programs' first server id,
  * default 7300) and {@code --timeout-seconds S} (how long one run may take to deliver its records,
  * default 600). The password is not among them: it comes from the environment (never a command
  * line, which {@code ps} shows), so this record has nothing to hide in {@code toString()}.
  *
  * @param <V> the program's own variants
- * @param gtidBefore the server's {@code gtid_executed} before the change workload; null for
- *     variants that do not read the binlog when not given
+ * @param gtidBefore the server's {@code gtid_executed} before the change workload; null when not
+ *     given
+ * @param binlogFile the binlog file at the same point, for a server without GTIDs; null when not
+ *     given
+ * @param binlogPos the position in {@code binlogFile}; 0 when not given
  */
 public record ColdRunArgs<V>(
         V variant,
@@ -31,6 +35,8 @@ public record ColdRunArgs<V>(
         String table,
         long expect,
         String gtidBefore,
+        String binlogFile,
+        long binlogPos,
         int runs,
         int parallelism,
         int serverId,
@@ -54,7 +60,8 @@ public record ColdRunArgs<V>(
                     "expect",
                     "runs",
                     "parallelism");
-    private static final Set<String> OPTIONAL = Set.of("gtid-before", "server-id", "timeout-seconds");
+    private static final Set<String> OPTIONAL = 
+            Set.of("gtid-before", "binlog-file", "binlog-pos", "server-id", "timeout-seconds");
 
     public ColdRunArgs {
         if (port < 1 || port > 65535) {
@@ -77,7 +84,8 @@ public record ColdRunArgs<V>(
      *
      * @param variants the program's variant of a {@code --variant} id; throws {@link
      *     IllegalArgumentException} for an id it does not know
-     * @param readsBinlog the variants that need {@code --gtid-before}
+     * @param readsBinlog the variants that need {@code --gtid-before} or {@code --binlog-file} and
+     *     {@code --binlog-pos}
      */
     public static <V> ColdRunArgs<V> parse(
             String[] args, Function<String, V> variants, Predicate<V> readsBinlog) {
@@ -105,9 +113,17 @@ public record ColdRunArgs<V>(
         }
         V variant = variants.apply(values.get("variant"));
         String gtidBefore = values.get("gtid-before");
-        if (readsBinlog.test(variant) && (gtidBefore == null || gtidBefore.isBlank())) {
+        String binlogFile = values.get("binlog-file");
+        if (values.containsKey("binlog-pos") != (binlogFile != null)) {
+            throw new IllegalArgumentException("--binlog-file and --binlog-pos go together");
+        }
+        if (readsBinlog.test(variant)
+                && (gtidBefore == null || gtidBefore.isBlank())
+                && binlogFile == null) {
             throw new IllegalArgumentException(
-                    "--gtid-before is required by --variant " + values.get("variant"));
+                    "--gtid-before (or, without GTIDs, --binlog-file and --binlog-pos) is required"
+                            + " by --variant "
+                            + values.get("variant"));
         }
         return new ColdRunArgs<>(
                 variant,
@@ -119,6 +135,8 @@ public record ColdRunArgs<V>(
                 values.get("table"),
                 longNumber(values, "expect", null),
                 gtidBefore,
+                binlogFile,
+                longNumber(values, "binlog-pos", 0L),
                 number(values, "runs", null),
                 number(values, "parallelism", null),
                 number(values, "server-id", 7300L),

@@ -79,7 +79,12 @@ final class ColdRunTableDdl {
         o.put("server-id", FIRST_SERVER_ID + "-" + (FIRST_SERVER_ID + args.parallelism() - 1));
         if (v.readsBinlog()) {
             o.put("scan.startup.mode", "specific-offset");
-            o.put("scan.startup.specific-offset.gtid-set", args.gtidBefore());
+            if (args.gtidBefore() != null) {
+                o.put("scan.startup.specific-offset.gtid-set", args.gtidBefore());
+            } else { // a server without GTIDs
+                o.put("scan.startup.specific-offset.file", args.binlogFile());
+                o.put("scan.startup.specific-offset.pos", Long.toString(args.binlogPos()));
+            }
         } else {
             o.put("scan.startup.mode", "snapshot");
         }

@@ -28,6 +28,8 @@ class ColdRunTableDdlTest {
                 "orders",
                 1000,
                 GTID,
+                null,
+                0,
                 2,
                 parallelism,
                 7300,
