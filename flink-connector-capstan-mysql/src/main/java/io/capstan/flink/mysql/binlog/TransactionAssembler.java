@@ -5,6 +5,7 @@ import io.capstan.flink.mysql.TruncateHandling;
 import io.capstan.flink.mysql.error.CapstanHaltException;
 import io.capstan.flink.mysql.error.HaltReason;
 import io.capstan.flink.mysql.event.Operation;
+import io.capstan.flink.mysql.gtid.BinlogPositionAxis;
 import io.capstan.flink.mysql.gtid.Gtid;
 import io.capstan.flink.mysql.gtid.GtidSet;
 import io.capstan.flink.mysql.schema.TableId;
@@ -322,7 +323,7 @@ final class TransactionAssembler {
                 throw new CapstanHaltException(
                         HaltReason.DATA_GAP,
                         "the server's binlog holds an INCIDENT event after "
-                                + processed
+                                + BinlogPositionAxis.readable(processed)
                                 + ": changes may be missing from the binlog. Remedy: re-snapshot the captured"
                                 + " tables (start the job without state) after checking the server's error log.");
             default:
@@ -453,7 +454,7 @@ final class TransactionAssembler {
             throw new CapstanHaltException(
                     HaltReason.TRANSACTION_WITHOUT_END,
                     "transaction "
-                            + gtid
+                            + BinlogPositionAxis.readable(gtid)
                             + " passed "
                             + passed
                             + " captured row change(s) but the next transaction began before its"
@@ -464,7 +465,7 @@ final class TransactionAssembler {
         LOG.warn(
                 "Transaction {} has no end event before the next GTID and no captured rows; it"
                         + " stays outside the processed set",
-                gtid);
+                BinlogPositionAxis.readable(gtid));
     }
 
     /**
@@ -504,9 +505,9 @@ final class TransactionAssembler {
             throw new CapstanHaltException(
                     HaltReason.UNDECODABLE_COLUMN,
                     "an event inside a compressed transaction"
-                            + (gtid == null ? "" : " (" + gtid + ")")
+                            + (gtid == null ? "" : " (" + BinlogPositionAxis.readable(gtid) + ")")
                             + " after position "
-                            + processed
+                            + BinlogPositionAxis.readable(processed)
                             + " could not be decoded ("
                             + e.getClass().getName()
                             + "). Remedy: report this with the captured tables' DDL; restart from the last"
@@ -522,7 +523,7 @@ final class TransactionAssembler {
             throw new CapstanHaltException(
                     HaltReason.UNSUPPORTED_SERVER_VERSION,
                     "a rows event arrived outside any GTID transaction after "
-                            + processed
+                            + BinlogPositionAxis.readable(processed)
                             + ": the server"
                             + " wrote a transaction start this connector cannot read (MySQL 8.3+ writes"
                             + " tagged GTIDs, e.g. SET gtid_next='AUTOMATIC:tag', with an event type the"
@@ -778,7 +779,7 @@ final class TransactionAssembler {
                 LOG.info(
                         "XA COMMIT {} ends a transaction prepared before the snapshot's handoff"
                                 + " position; its changes are in the snapshot's chunks",
-                        gtid);
+                        BinlogPositionAxis.readable(gtid));
             }
             end();
             return;
@@ -817,9 +818,9 @@ final class TransactionAssembler {
         return new CapstanHaltException(
                 HaltReason.XA_PREPARED_BEFORE_START,
                 "XA COMMIT "
-                        + gtid
+                        + BinlogPositionAxis.readable(gtid)
                         + " commits an XA transaction prepared before the stream's start position "
-                        + processed
+                        + BinlogPositionAxis.readable(processed)
                         + ": its rows are in the binlog before the position this job was told to start"
                         + " from, so they cannot be delivered. Remedy: start the job without state"
                         + " from a position that does not hold the prepared part (earlier), or"
@@ -846,9 +847,9 @@ final class TransactionAssembler {
         return new CapstanHaltException(
                 HaltReason.XA_UNSUPPORTED,
                 "the binlog holds an XA statement or event"
-                        + (gtid == null ? "" : " (" + gtid + ")")
+                        + (gtid == null ? "" : " (" + BinlogPositionAxis.readable(gtid) + ")")
                         + " after position "
-                        + processed
+                        + BinlogPositionAxis.readable(processed)
                         + " in a form this connector cannot read, so its transaction's changes could"
                         + " be lost or duplicated. Remedy: report it with the server version; restart"
                         + " from the last checkpoint after a fix.");
