@@ -1,5 +1,11 @@
 package io.capstan.flink.mysql.binlog;
 
+import io.capstan.flink.mysql.error.CapstanHaltException;
+import io.capstan.flink.mysql.error.HaltReason;
+import io.capstan.flink.mysql.gtid.BinlogPositionAxis;
+import io.capstan.flink.mysql.gtid.Gtid;
+import io.capstan.flink.mysql.gtid.GtidSet;
+
 import com.github.shyiko.mysql.binlog.event.Event;
 import com.github.shyiko.mysql.binlog.event.TransactionPayloadEventData;
 import com.github.shyiko.mysql.binlog.event.deserialization.EventDeserializer;
@@ -38,5 +44,19 @@ final class CompressedTransaction extends TransactionPayloadEventData {
     @Override
     public String toString() {
         return "CompressedTransaction{uncompressedSize=" + getUncompressedSize() + "}";
+    }
+
+    /** A halt for an inner event that could not be decoded (no row values: only its type). */
+    static CapstanHaltException undecodable(IOException e, Gtid gtid, GtidSet processed) {
+        return new CapstanHaltException(
+                HaltReason.UNDECODABLE_COLUMN,
+                "an event inside a compressed transaction"
+                        + (gtid == null ? "" : " (" + BinlogPositionAxis.readable(gtid) + ")")
+                        + " after position "
+                        + BinlogPositionAxis.readable(processed)
+                        + " could not be decoded ("
+                        + e.getClass().getName()
+                        + "). Remedy: report this with the captured tables' DDL; restart from the last"
+                        + " checkpoint after a fix.");
     }
 }

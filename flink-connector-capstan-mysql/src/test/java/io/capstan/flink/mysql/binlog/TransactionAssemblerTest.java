@@ -305,30 +305,22 @@ class TransactionAssemblerTest {
 
     @Test
     void onlyCreateStatementsEndingInStartTransactionAreAtomicCreateSelects() {
-        assertThat(
-                        TransactionAssembler.isAtomicCreateSelect(
-                                "CREATE TABLE t (id INT) START TRANSACTION"))
+        assertThat(DdlEffects.isAtomicCreateSelect("CREATE TABLE t (id INT) START TRANSACTION"))
                 .isTrue();
-        assertThat(
-                        TransactionAssembler.isAtomicCreateSelect(
-                                "create table t (id int)start transaction ;"))
+        assertThat(DdlEffects.isAtomicCreateSelect("create table t (id int)start transaction ;"))
                 .isTrue();
-        assertThat(TransactionAssembler.isAtomicCreateSelect("CREATE TABLE t (id INT)")).isFalse();
-        assertThat(
-                        TransactionAssembler.isAtomicCreateSelect(
-                                "ALTER TABLE t COMMENT 'START TRANSACTION'"))
+        assertThat(DdlEffects.isAtomicCreateSelect("CREATE TABLE t (id INT)")).isFalse();
+        assertThat(DdlEffects.isAtomicCreateSelect("ALTER TABLE t COMMENT 'START TRANSACTION'"))
                 .isFalse();
         assertThat(
-                        TransactionAssembler.isAtomicCreateSelect(
+                        DdlEffects.isAtomicCreateSelect(
                                 "CREATE TABLE t (c INT) COMMENT='x START TRANSACTION'"))
                 .isFalse();
         assertThat(
-                        TransactionAssembler.isAtomicCreateSelect(
+                        DdlEffects.isAtomicCreateSelect(
                                 "CREATE TABLE t (c INT) COMMENT='xSTART TRANSACTION'"))
                 .isFalse();
-        assertThat(
-                        TransactionAssembler.isAtomicCreateSelect(
-                                "CREATE TABLE t (c INT) xSTART TRANSACTION"))
+        assertThat(DdlEffects.isAtomicCreateSelect("CREATE TABLE t (c INT) xSTART TRANSACTION"))
                 .isFalse();
     }
 
