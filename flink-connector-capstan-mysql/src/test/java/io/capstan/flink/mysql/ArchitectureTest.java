@@ -1,5 +1,7 @@
 package io.capstan.flink.mysql;
 
+import io.capstan.flink.mysql.testing.FlinkLines;
+
 import org.apache.flink.annotation.Internal;
 import org.apache.flink.annotation.PublicEvolving;
 
@@ -9,6 +11,7 @@ import com.tngtech.archunit.core.domain.JavaClasses;
 import com.tngtech.archunit.core.importer.ClassFileImporter;
 import com.tngtech.archunit.core.importer.ImportOption;
 import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 
 import static com.tngtech.archunit.lang.syntax.ArchRuleDefinition.classes;
@@ -20,6 +23,7 @@ import static com.tngtech.archunit.lang.syntax.ArchRuleDefinition.noClasses;
  * (enumerator, planners, reader, fetchers) reaches MySQL only through the interfaces of the proxy
  * package, whose server implementations live in proxy.server.
  */
+@Tag(FlinkLines.NEUTRAL)
 class ArchitectureTest {
 
     private static JavaClasses classes;

@@ -1,5 +1,8 @@
 package io.capstan.flink.mysql;
 
+import io.capstan.flink.mysql.testing.FlinkLines;
+
+import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 
 import java.io.IOException;
@@ -17,6 +20,7 @@ import static org.assertj.core.api.Assertions.assertThat;
  * One job per class: no main source file of any module is over {@value #MAX_LINES} lines (as
  * formatted by the build) unless its javadoc says why ({@value #REASON} ...).
  */
+@Tag(FlinkLines.NEUTRAL)
 class MainClassLengthTest {
 
     static final int MAX_LINES = 400;

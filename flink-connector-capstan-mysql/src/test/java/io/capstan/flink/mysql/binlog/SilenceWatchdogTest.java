@@ -1,5 +1,8 @@
 package io.capstan.flink.mysql.binlog;
 
+import io.capstan.flink.mysql.testing.FlinkLines;
+
+import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 
 import java.time.Duration;
@@ -10,6 +13,7 @@ import java.util.concurrent.atomic.AtomicLong;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+@Tag(FlinkLines.NEUTRAL)
 class SilenceWatchdogTest {
 
     @Test

@@ -3,12 +3,14 @@ package io.capstan.flink.mysql.convert;
 import io.capstan.flink.mysql.convert.TestBinaryJson.Opaque;
 import io.capstan.flink.mysql.convert.TestBinaryJson.UInt16;
 import io.capstan.flink.mysql.convert.TestBinaryJson.UInt32;
+import io.capstan.flink.mysql.testing.FlinkLines;
 
 import net.jqwik.api.Arbitraries;
 import net.jqwik.api.Arbitrary;
 import net.jqwik.api.ForAll;
 import net.jqwik.api.Property;
 import net.jqwik.api.Provide;
+import net.jqwik.api.Tag;
 import org.junit.jupiter.api.Test;
 
 import java.io.IOException;
@@ -27,6 +29,8 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
  * MySqlJsonTextLibraryReference}), for random documents of every value type in small and large
  * containers, reusing one printer as a converter does.
  */
+@Tag(FlinkLines.NEUTRAL) // jqwik's tag for its properties, JUnit's for the examples
+@org.junit.jupiter.api.Tag(FlinkLines.NEUTRAL)
 class MySqlJsonTextDocumentTest {
 
     private final MySqlJsonText printer = new MySqlJsonText();

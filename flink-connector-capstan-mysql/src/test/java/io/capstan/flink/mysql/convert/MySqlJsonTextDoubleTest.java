@@ -1,14 +1,18 @@
 package io.capstan.flink.mysql.convert;
 
+import io.capstan.flink.mysql.testing.FlinkLines;
+
 import net.jqwik.api.Arbitraries;
 import net.jqwik.api.Arbitrary;
 import net.jqwik.api.ForAll;
 import net.jqwik.api.Property;
 import net.jqwik.api.Provide;
+import net.jqwik.api.Tag;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
 /** The fast double printer equals the exact reference search for every kind of double. */
+@Tag(FlinkLines.NEUTRAL)
 class MySqlJsonTextDoubleTest {
 
     @Property(tries = 20_000)

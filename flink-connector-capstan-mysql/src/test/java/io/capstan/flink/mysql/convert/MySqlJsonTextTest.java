@@ -1,11 +1,15 @@
 package io.capstan.flink.mysql.convert;
 
+import io.capstan.flink.mysql.testing.FlinkLines;
+
+import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.CsvSource;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
 /** Doubles printed as MySQL prints them in JSON (values observed on MySQL 8.0.15). */
+@Tag(FlinkLines.NEUTRAL)
 class MySqlJsonTextTest {
 
     @ParameterizedTest

@@ -1,5 +1,8 @@
 package io.capstan.flink.mysql.error;
 
+import io.capstan.flink.mysql.testing.FlinkLines;
+
+import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 
 import java.io.IOException;
@@ -14,6 +17,7 @@ import java.util.regex.Pattern;
 import static org.assertj.core.api.Assertions.assertThat;
 
 /** docs/halts.md is the one catalogue of halts: every reason has exactly one row there. */
+@Tag(FlinkLines.NEUTRAL)
 class HaltCatalogueTest {
 
     private static final Pattern CATALOGUE_ROW = Pattern.compile("(?m)^\\| `([a-z_]+)` \\|");

@@ -1,5 +1,8 @@
 package io.capstan.flink.mysql.error;
 
+import io.capstan.flink.mysql.testing.FlinkLines;
+
+import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 
 import java.io.IOException;
@@ -18,6 +21,7 @@ import static org.assertj.core.api.Assertions.assertThat;
  * with a row in the catalogue, and what it says of XA transactions is what halts.md says (they are
  * delivered; only named edge cases halt).
  */
+@Tag(FlinkLines.NEUTRAL)
 class KnownLimitsDocTest {
 
     /** A halt named in prose: "halt `code`". */

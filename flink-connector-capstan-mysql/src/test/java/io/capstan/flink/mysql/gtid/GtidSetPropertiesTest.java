@@ -1,11 +1,14 @@
 package io.capstan.flink.mysql.gtid;
 
+import io.capstan.flink.mysql.testing.FlinkLines;
+
 import net.jqwik.api.Arbitraries;
 import net.jqwik.api.Arbitrary;
 import net.jqwik.api.Combinators;
 import net.jqwik.api.ForAll;
 import net.jqwik.api.Property;
 import net.jqwik.api.Provide;
+import net.jqwik.api.Tag;
 
 import java.util.HashSet;
 import java.util.List;
@@ -17,6 +20,7 @@ import static org.assertj.core.api.Assertions.assertThat;
  * Algebra laws of {@link GtidSet}, checked against random small sets over 3 uuids (one with a tag
  * too) and small transaction numbers, so that overlaps, adjacency and gaps are frequent.
  */
+@Tag(FlinkLines.NEUTRAL)
 class GtidSetPropertiesTest {
 
     private static final List<String> UUIDS =

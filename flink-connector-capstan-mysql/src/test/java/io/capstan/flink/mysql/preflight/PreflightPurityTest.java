@@ -1,10 +1,13 @@
 package io.capstan.flink.mysql.preflight;
 
+import io.capstan.flink.mysql.testing.FlinkLines;
+
 import com.tngtech.archunit.base.DescribedPredicate;
 import com.tngtech.archunit.core.domain.JavaClass;
 import com.tngtech.archunit.core.domain.JavaClasses;
 import com.tngtech.archunit.core.importer.ClassFileImporter;
 import com.tngtech.archunit.core.importer.ImportOption;
+import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 
 import static com.tngtech.archunit.base.DescribedPredicate.not;
@@ -12,6 +15,7 @@ import static com.tngtech.archunit.core.domain.JavaClass.Predicates.resideInAPac
 import static com.tngtech.archunit.lang.syntax.ArchRuleDefinition.noClasses;
 
 /** The rules and the facts are pure: only the reader and the entry point touch JDBC. */
+@Tag(FlinkLines.NEUTRAL)
 class PreflightPurityTest {
 
     /** Flink's stability annotations (@Internal, @PublicEvolving) are markers, not a dependency. */

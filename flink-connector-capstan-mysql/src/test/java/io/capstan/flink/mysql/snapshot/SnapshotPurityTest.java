@@ -1,8 +1,11 @@
 package io.capstan.flink.mysql.snapshot;
 
+import io.capstan.flink.mysql.testing.FlinkLines;
+
 import com.tngtech.archunit.core.domain.JavaClasses;
 import com.tngtech.archunit.core.importer.ClassFileImporter;
 import com.tngtech.archunit.core.importer.ImportOption;
+import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 
 import static com.tngtech.archunit.lang.syntax.ArchRuleDefinition.noClasses;
@@ -11,6 +14,7 @@ import static com.tngtech.archunit.lang.syntax.ArchRuleDefinition.noClasses;
  * Key order, planning, the cursor gate and the DDL guard are pure: only snapshot.jdbc and
  * snapshot.read touch JDBC. Flink appears only through its table data classes (RowData & co).
  */
+@Tag(FlinkLines.NEUTRAL)
 class SnapshotPurityTest {
 
     @Test

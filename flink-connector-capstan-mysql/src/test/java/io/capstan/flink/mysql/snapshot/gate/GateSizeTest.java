@@ -2,7 +2,9 @@ package io.capstan.flink.mysql.snapshot.gate;
 
 import io.capstan.flink.mysql.snapshot.key.ChunkKey;
 import io.capstan.flink.mysql.snapshot.key.TestKeys;
+import io.capstan.flink.mysql.testing.FlinkLines;
 
+import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.condition.EnabledIfSystemProperty;
 
@@ -15,6 +17,7 @@ import static org.assertj.core.api.Assertions.assertThat;
  * chunk has its own G. Prints the sizes and times docs/performance.md quotes; 10^6 chunks only with
  * {@code -Dcapstan.gateSize.million=true} (about a minute and 1.5 GB of heap).
  */
+@Tag(FlinkLines.NEUTRAL)
 class GateSizeTest {
 
     private static final int DEFAULT_FRAME = 10 * 1024 * 1024;

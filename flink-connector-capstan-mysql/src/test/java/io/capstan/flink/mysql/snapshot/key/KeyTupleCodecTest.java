@@ -1,5 +1,7 @@
 package io.capstan.flink.mysql.snapshot.key;
 
+import io.capstan.flink.mysql.testing.FlinkLines;
+
 import org.apache.flink.table.data.DecimalData;
 import org.apache.flink.table.data.StringData;
 import org.apache.flink.table.data.TimestampData;
@@ -9,6 +11,7 @@ import net.jqwik.api.Arbitrary;
 import net.jqwik.api.ForAll;
 import net.jqwik.api.Property;
 import net.jqwik.api.Provide;
+import net.jqwik.api.Tag;
 import org.junit.jupiter.api.Test;
 
 import java.io.ByteArrayInputStream;
@@ -22,6 +25,8 @@ import java.util.List;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
+@Tag(FlinkLines.NEUTRAL) // jqwik's tag for its properties, JUnit's for the examples
+@org.junit.jupiter.api.Tag(FlinkLines.NEUTRAL)
 class KeyTupleCodecTest {
 
     @Provide

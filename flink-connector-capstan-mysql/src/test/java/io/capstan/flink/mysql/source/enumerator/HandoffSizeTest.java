@@ -13,7 +13,9 @@ import io.capstan.flink.mysql.source.split.BinlogSplit;
 import io.capstan.flink.mysql.source.split.CapstanSplitSerializer;
 import io.capstan.flink.mysql.source.split.ChunkCompletion;
 import io.capstan.flink.mysql.source.split.SnapshotChunkSplit;
+import io.capstan.flink.mysql.testing.FlinkLines;
 
+import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.condition.EnabledIfSystemProperty;
 
@@ -31,6 +33,7 @@ import static org.assertj.core.api.Assertions.assertThat;
  * numbers docs/performance.md quotes. 10^6 chunks only with {@code
  * -Dcapstan.gateSize.million=true}.
  */
+@Tag(FlinkLines.NEUTRAL)
 class HandoffSizeTest {
 
     private static final CapstanSplitSerializer SPLITS = CapstanSplitSerializer.INSTANCE;

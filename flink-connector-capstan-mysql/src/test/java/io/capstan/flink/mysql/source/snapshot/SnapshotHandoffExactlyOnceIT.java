@@ -4,6 +4,7 @@ import io.capstan.flink.mysql.StartupOptions;
 import io.capstan.flink.mysql.source.it.SourceJobs;
 import io.capstan.flink.mysql.source.it.TwoPhaseFileSink;
 import io.capstan.flink.mysql.testing.BinlogRotations;
+import io.capstan.flink.mysql.testing.FlinkLines;
 import io.capstan.flink.mysql.testing.MySqlServer;
 import io.capstan.flink.mysql.testing.MySqlTestDatabase;
 import io.capstan.flink.mysql.testing.ServerOptions;
@@ -13,12 +14,13 @@ import org.apache.flink.streaming.api.environment.StreamExecutionEnvironment;
 import org.apache.flink.test.junit5.MiniClusterExtension;
 
 import org.junit.jupiter.api.Order;
+import org.junit.jupiter.api.Tag;
+import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.AfterAllCallback;
 import org.junit.jupiter.api.extension.RegisterExtension;
 import org.junit.jupiter.api.io.TempDir;
 import org.junit.jupiter.params.ParameterizedTest;
-import org.junit.jupiter.params.provider.Arguments;
-import org.junit.jupiter.params.provider.MethodSource;
+import org.junit.jupiter.params.provider.ValueSource;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -29,7 +31,6 @@ import java.util.List;
 import java.util.Map;
 import java.util.Random;
 import java.util.TreeSet;
-import java.util.stream.Stream;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
@@ -86,24 +87,24 @@ class SnapshotHandoffExactlyOnceIT {
     @TempDir Path sinkDir;
 
     /**
-     * Both key kinds; the Flink 1.20 line's failsafe run sets {@value #STRING_KEY_ONLY} and runs
-     * the string key only: the integer key drives the same 1.20 reader, enumerator and checkpoint
-     * path, and runs on the 2.x line (docs/testing.md, "Which tests run on which line").
+     * The string key runs on every Flink line; the integer key drives the same reader, enumerator
+     * and checkpoint path, and runs on the 2.x line only (docs/testing.md, "Which tests run on
+     * which line"), as does the case on a server without GTIDs.
      */
-    static Stream<Arguments> cases() {
-        return Boolean.getBoolean(STRING_KEY_ONLY)
-                ? Stream.of(Arguments.of(true, false))
-                : Stream.of(
-                        Arguments.of(false, false),
-                        Arguments.of(true, false),
-                        Arguments.of(false, true));
+    @Test
+    @Tag(FlinkLines.EVERY_LINE)
+    void stringKeySnapshotThenBinlogExactlyOnceAcrossFiveInjectedFailures() throws Exception {
+        snapshotThenBinlogExactlyOnceAcrossFiveInjectedFailures(true, false);
     }
 
-    static final String STRING_KEY_ONLY = "capstan.it.handoff.string-key-only";
+    @ParameterizedTest(name = "integer key, server without GTIDs: {0}")
+    @ValueSource(booleans = {false, true})
+    void integerKeySnapshotThenBinlogExactlyOnceAcrossFiveInjectedFailures(boolean positions)
+            throws Exception {
+        snapshotThenBinlogExactlyOnceAcrossFiveInjectedFailures(false, positions);
+    }
 
-    @ParameterizedTest(name = "string key: {0}, server without GTIDs: {1}")
-    @MethodSource("cases")
-    void snapshotThenBinlogExactlyOnceAcrossFiveInjectedFailures(
+    private void snapshotThenBinlogExactlyOnceAcrossFiveInjectedFailures(
             boolean stringKey, boolean positions) throws Exception {
         long started = System.nanoTime();
         MySqlTestDatabase db = positions ? WITHOUT_GTIDS : DB;

@@ -6,6 +6,7 @@ import io.capstan.flink.mysql.error.CapstanHaltException;
 import io.capstan.flink.mysql.error.HaltReason;
 import io.capstan.flink.mysql.source.it.FailOnWrite;
 import io.capstan.flink.mysql.source.it.SourceJobs;
+import io.capstan.flink.mysql.testing.FlinkLines;
 import io.capstan.flink.mysql.testing.MySqlTestDatabase;
 
 import org.apache.flink.api.common.eventtime.WatermarkStrategy;
@@ -27,6 +28,7 @@ import org.apache.flink.util.CloseableIterator;
 import org.apache.flink.util.ExceptionUtils;
 
 import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.RegisterExtension;
 
@@ -53,6 +55,7 @@ import static org.assertj.core.api.Assertions.catchThrowable;
  * refused for lacking a key; a DDL on a table during its snapshot (halts), a DDL on another table
  * (does not), and {@code initial} without checkpointing (hands over anyway).
  */
+@Tag(FlinkLines.EVERY_LINE)
 class SnapshotTablesIT {
 
     @RegisterExtension static final MySqlTestDatabase DB = new MySqlTestDatabase();
