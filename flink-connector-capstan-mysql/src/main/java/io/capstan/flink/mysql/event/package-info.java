@@ -1,0 +1,8 @@
+/**
+ * The change model the binlog stream yields: row changes, transaction ends, tables entering
+ * capture, the position to start or resume from and how a split's stream began. Pure values, free
+ * of I/O.
+ *
+ * <p>Uses: no other package of the connector.
+ */
+package io.capstan.flink.mysql.event;
