@@ -1,15 +1,15 @@
 package io.capstan.flink.mysql.perf;
 
 import io.capstan.flink.mysql.bench.endtoend.BenchServer;
-import io.capstan.flink.mysql.binlog.BinlogRecord;
-import io.capstan.flink.mysql.binlog.BinlogStartPosition;
 import io.capstan.flink.mysql.binlog.BinlogStreamer;
 import io.capstan.flink.mysql.binlog.BinlogStreamerConfig;
-import io.capstan.flink.mysql.binlog.RowChange;
 import io.capstan.flink.mysql.connect.MySqlConnectionConfig;
 import io.capstan.flink.mysql.connect.SslMode;
 import io.capstan.flink.mysql.convert.BinlogEventDeserializers;
 import io.capstan.flink.mysql.convert.RowConverter;
+import io.capstan.flink.mysql.event.BinlogRecord;
+import io.capstan.flink.mysql.event.BinlogStartPosition;
+import io.capstan.flink.mysql.event.RowChange;
 import io.capstan.flink.mysql.gtid.GtidSet;
 import io.capstan.flink.mysql.schema.BinlogSchemaReader;
 import io.capstan.flink.mysql.schema.TableId;

@@ -2,6 +2,7 @@ package io.capstan.flink.mysql.binlog;
 
 import io.capstan.flink.mysql.connect.MySqlConnectionConfig;
 import io.capstan.flink.mysql.convert.BinlogEventDeserializers;
+import io.capstan.flink.mysql.event.BinlogStartPosition;
 import io.capstan.flink.mysql.gtid.BinlogPositionAxis;
 
 import com.github.shyiko.mysql.binlog.BinaryLogClient;

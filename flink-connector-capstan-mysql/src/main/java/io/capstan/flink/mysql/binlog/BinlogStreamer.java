@@ -1,6 +1,9 @@
 package io.capstan.flink.mysql.binlog;
 
 import io.capstan.flink.mysql.error.CapstanHaltException;
+import io.capstan.flink.mysql.event.BinlogRecord;
+import io.capstan.flink.mysql.event.BinlogStartPosition;
+import io.capstan.flink.mysql.event.DdlObserver;
 
 import org.apache.flink.annotation.Internal;
 

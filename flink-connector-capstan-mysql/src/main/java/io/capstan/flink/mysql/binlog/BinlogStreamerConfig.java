@@ -5,6 +5,7 @@ import io.capstan.flink.mysql.OptionRules;
 import io.capstan.flink.mysql.TruncateHandling;
 import io.capstan.flink.mysql.connect.MySqlConnectionConfig;
 import io.capstan.flink.mysql.convert.SpatialValueForm;
+import io.capstan.flink.mysql.event.StreamOrigin;
 
 import org.apache.flink.annotation.Internal;
 

@@ -1,7 +1,9 @@
 package io.capstan.flink.mysql.binlog;
 
 import io.capstan.flink.mysql.error.CapstanHaltException;
+import io.capstan.flink.mysql.event.DdlObserver;
 import io.capstan.flink.mysql.event.Operation;
+import io.capstan.flink.mysql.event.TableCaptured;
 import io.capstan.flink.mysql.gtid.GtidSet;
 import io.capstan.flink.mysql.schema.TableId;
 import io.capstan.flink.mysql.schema.TableSchema;

@@ -3,6 +3,7 @@ package io.capstan.flink.mysql.binlog;
 import io.capstan.flink.mysql.error.CapstanHaltException;
 import io.capstan.flink.mysql.error.HaltReason;
 import io.capstan.flink.mysql.error.RetryBudgetExhaustedException;
+import io.capstan.flink.mysql.event.BinlogStartPosition;
 
 import com.github.shyiko.mysql.binlog.BinaryLogClient;
 import org.slf4j.Logger;

@@ -1,9 +1,14 @@
 package io.capstan.flink.mysql.binlog;
 
-import io.capstan.flink.mysql.CapstanMySqlOptions;
 import io.capstan.flink.mysql.TruncateHandling;
 import io.capstan.flink.mysql.error.CapstanHaltException;
 import io.capstan.flink.mysql.error.HaltReason;
+import io.capstan.flink.mysql.event.BinlogRecord;
+import io.capstan.flink.mysql.event.BinlogStartPosition;
+import io.capstan.flink.mysql.event.DdlObserver;
+import io.capstan.flink.mysql.event.RowChange;
+import io.capstan.flink.mysql.event.TableCaptured;
+import io.capstan.flink.mysql.event.TransactionEnd;
 import io.capstan.flink.mysql.gtid.BinlogPositionAxis;
 import io.capstan.flink.mysql.gtid.Gtid;
 import io.capstan.flink.mysql.gtid.GtidSet;
@@ -41,11 +46,11 @@ import java.util.List;
  *       rows until its outcome;
  *   <li>a compressed transaction (TRANSACTION_PAYLOAD, after its GTID event, which MySQL never
  *       compresses) is taken apart into its inner events, which go through the same steps;
- *   <li>the processed set and the resume point are kept by {@link StreamPosition}.
+ *   <li>the processed set and the resume point are kept by {@link StreamPosition}: resuming inside
+ *       a transaction skips its first {@code rowsAlreadyEmitted} captured rows.
  * </ol>
  *
- * <p>When resuming inside a transaction, its first {@code rowsAlreadyEmitted} captured rows are
- * skipped. Transactions committed before the start timestamp are ended without rows.
+ * <p>Transactions committed before the start timestamp are ended without rows.
  *
  * <p>What cannot be delivered exactly halts rather than passing silently: a data change logged as a
  * statement, and a TRUNCATE, DROP or RENAME of a captured table ({@link CapturedTableStatements},
@@ -76,43 +81,6 @@ final class TransactionAssembler {
     private final DdlEffects ddl;
     private final XaTransactions xaTransactions;
     private Event event; // the event being read: where an ending transaction ends
-
-    TransactionAssembler(
-            TableSchemaCache tables,
-            BinlogStartPosition start,
-            Long startTimestampMillis,
-            BinlogStreamerMetrics metrics,
-            RecordSink sink,
-            DdlObserver ddlObserver) {
-        this(
-                tables,
-                start,
-                startTimestampMillis,
-                metrics,
-                sink,
-                ddlObserver,
-                TruncateHandling.HALT);
-    }
-
-    TransactionAssembler(
-            TableSchemaCache tables,
-            BinlogStartPosition start,
-            Long startTimestampMillis,
-            BinlogStreamerMetrics metrics,
-            RecordSink sink,
-            DdlObserver ddlObserver,
-            TruncateHandling truncateHandling) {
-        this(
-                tables,
-                start,
-                startTimestampMillis,
-                metrics,
-                sink,
-                ddlObserver,
-                truncateHandling,
-                CapstanMySqlOptions.BINLOG_XA_MAX_PENDING_ROWS.defaultValue(),
-                false);
-    }
 
     TransactionAssembler(
             TableSchemaCache tables,

@@ -3,6 +3,6 @@
  * capture, the position to start or resume from and how a split's stream began. Pure values, free
  * of I/O.
  *
- * <p>Uses: no other package of the connector.
+ * <p>Uses: {@code gtid}, {@code schema}.
  */
 package io.capstan.flink.mysql.event;

@@ -1,7 +1,7 @@
 package io.capstan.flink.mysql.proxy;
 
-import io.capstan.flink.mysql.binlog.BinlogRecord;
 import io.capstan.flink.mysql.binlog.BinlogStreamerMetrics;
+import io.capstan.flink.mysql.event.BinlogRecord;
 
 import org.apache.flink.annotation.Internal;
 

@@ -1,8 +1,8 @@
 package io.capstan.flink.mysql.proxy;
 
-import io.capstan.flink.mysql.binlog.BinlogStartPosition;
-import io.capstan.flink.mysql.binlog.DdlObserver;
-import io.capstan.flink.mysql.binlog.StreamOrigin;
+import io.capstan.flink.mysql.event.BinlogStartPosition;
+import io.capstan.flink.mysql.event.DdlObserver;
+import io.capstan.flink.mysql.event.StreamOrigin;
 import io.capstan.flink.mysql.schema.TableId;
 
 import org.apache.flink.annotation.Internal;

@@ -1,6 +1,10 @@
 package io.capstan.flink.mysql.binlog;
 
 import io.capstan.flink.mysql.connect.SslMode;
+import io.capstan.flink.mysql.event.BinlogRecord;
+import io.capstan.flink.mysql.event.BinlogStartPosition;
+import io.capstan.flink.mysql.event.RowChange;
+import io.capstan.flink.mysql.event.TransactionEnd;
 import io.capstan.flink.mysql.gtid.GtidSet;
 import io.capstan.flink.mysql.schema.TableId;
 import io.capstan.flink.mysql.testing.BlackHoleForwarder;

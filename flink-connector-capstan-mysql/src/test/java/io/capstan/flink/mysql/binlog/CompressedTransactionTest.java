@@ -1,7 +1,12 @@
 package io.capstan.flink.mysql.binlog;
 
+import io.capstan.flink.mysql.CapstanMySqlOptions;
+import io.capstan.flink.mysql.TruncateHandling;
 import io.capstan.flink.mysql.error.CapstanHaltException;
 import io.capstan.flink.mysql.error.HaltReason;
+import io.capstan.flink.mysql.event.BinlogRecord;
+import io.capstan.flink.mysql.event.BinlogStartPosition;
+import io.capstan.flink.mysql.event.RowChange;
 import io.capstan.flink.mysql.gtid.BinlogPositionAxis;
 import io.capstan.flink.mysql.gtid.BinlogPositionAxis.Position;
 import io.capstan.flink.mysql.gtid.Gtid;
@@ -73,7 +78,10 @@ class CompressedTransactionTest {
                                 }
                                 out.add(r);
                             },
-                            (db, sql, g) -> ddl.add(sql));
+                            (db, sql, g) -> ddl.add(sql),
+                            TruncateHandling.HALT,
+                            CapstanMySqlOptions.BINLOG_XA_MAX_PENDING_ROWS.defaultValue(),
+                            false);
             positions = PositionModeEvents.inFrontOf(assembler, start);
             FormatDescriptionEventData fde = new FormatDescriptionEventData();
             fde.setServerVersion("8.0.15");

@@ -1,7 +1,14 @@
 package io.capstan.flink.mysql.binlog;
 
+import io.capstan.flink.mysql.CapstanMySqlOptions;
+import io.capstan.flink.mysql.TruncateHandling;
 import io.capstan.flink.mysql.error.CapstanHaltException;
 import io.capstan.flink.mysql.error.HaltReason;
+import io.capstan.flink.mysql.event.BinlogRecord;
+import io.capstan.flink.mysql.event.BinlogStartPosition;
+import io.capstan.flink.mysql.event.DdlObserver;
+import io.capstan.flink.mysql.event.RowChange;
+import io.capstan.flink.mysql.event.TableCaptured;
 import io.capstan.flink.mysql.gtid.GtidSet;
 import io.capstan.flink.mysql.schema.TableId;
 import io.capstan.flink.mysql.source.TableSelection;
@@ -47,7 +54,10 @@ class CreatedTableCaptureTest {
                         null,
                         metrics,
                         out::add,
-                        DdlObserver.NONE);
+                        DdlObserver.NONE,
+                        TruncateHandling.HALT,
+                        CapstanMySqlOptions.BINLOG_XA_MAX_PENDING_ROWS.defaultValue(),
+                        false);
         a.captureCreatedTables(new CreatedTableCapture(created, afterSnapshot));
         return a;
     }

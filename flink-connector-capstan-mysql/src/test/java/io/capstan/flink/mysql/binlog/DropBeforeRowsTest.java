@@ -1,7 +1,13 @@
 package io.capstan.flink.mysql.binlog;
 
+import io.capstan.flink.mysql.CapstanMySqlOptions;
+import io.capstan.flink.mysql.TruncateHandling;
 import io.capstan.flink.mysql.error.CapstanHaltException;
 import io.capstan.flink.mysql.error.HaltReason;
+import io.capstan.flink.mysql.event.BinlogRecord;
+import io.capstan.flink.mysql.event.BinlogStartPosition;
+import io.capstan.flink.mysql.event.DdlObserver;
+import io.capstan.flink.mysql.event.RowChange;
 import io.capstan.flink.mysql.gtid.GtidSet;
 import io.capstan.flink.mysql.schema.TableId;
 
@@ -42,7 +48,10 @@ class DropBeforeRowsTest {
                         null,
                         new BinlogStreamerMetrics(),
                         out::add,
-                        DdlObserver.NONE);
+                        DdlObserver.NONE,
+                        TruncateHandling.HALT,
+                        CapstanMySqlOptions.BINLOG_XA_MAX_PENDING_ROWS.defaultValue(),
+                        false);
         if (streamOnly) {
             a.streamOnly();
         }

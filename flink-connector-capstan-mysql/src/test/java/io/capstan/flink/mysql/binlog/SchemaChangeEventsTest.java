@@ -1,6 +1,13 @@
 package io.capstan.flink.mysql.binlog;
 
+import io.capstan.flink.mysql.CapstanMySqlOptions;
+import io.capstan.flink.mysql.TruncateHandling;
+import io.capstan.flink.mysql.event.BinlogRecord;
+import io.capstan.flink.mysql.event.BinlogStartPosition;
+import io.capstan.flink.mysql.event.DdlObserver;
 import io.capstan.flink.mysql.event.Operation;
+import io.capstan.flink.mysql.event.RowChange;
+import io.capstan.flink.mysql.event.TransactionEnd;
 import io.capstan.flink.mysql.gtid.Gtid;
 import io.capstan.flink.mysql.gtid.GtidSet;
 import io.capstan.flink.mysql.schema.ColumnSchema;
@@ -54,7 +61,10 @@ class SchemaChangeEventsTest {
                         null,
                         new BinlogStreamerMetrics(),
                         out::add,
-                        DdlObserver.NONE);
+                        DdlObserver.NONE,
+                        TruncateHandling.HALT,
+                        CapstanMySqlOptions.BINLOG_XA_MAX_PENDING_ROWS.defaultValue(),
+                        false);
         a.emitSchemaChanges(
                 new SchemaChangeEvents(
                         (table, file, end) -> {

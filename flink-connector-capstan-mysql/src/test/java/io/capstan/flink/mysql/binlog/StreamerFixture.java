@@ -1,6 +1,9 @@
 package io.capstan.flink.mysql.binlog;
 
 import io.capstan.flink.mysql.connect.MySqlConnectionConfig;
+import io.capstan.flink.mysql.event.BinlogRecord;
+import io.capstan.flink.mysql.event.RowChange;
+import io.capstan.flink.mysql.event.TransactionEnd;
 import io.capstan.flink.mysql.schema.TableId;
 
 import java.sql.Connection;

@@ -1,9 +1,15 @@
 package io.capstan.flink.mysql.binlog;
 
+import io.capstan.flink.mysql.CapstanMySqlOptions;
 import io.capstan.flink.mysql.TruncateHandling;
 import io.capstan.flink.mysql.error.CapstanHaltException;
 import io.capstan.flink.mysql.error.HaltReason;
+import io.capstan.flink.mysql.event.BinlogRecord;
+import io.capstan.flink.mysql.event.BinlogStartPosition;
+import io.capstan.flink.mysql.event.DdlObserver;
 import io.capstan.flink.mysql.event.Operation;
+import io.capstan.flink.mysql.event.RowChange;
+import io.capstan.flink.mysql.event.TransactionEnd;
 import io.capstan.flink.mysql.gtid.Gtid;
 import io.capstan.flink.mysql.gtid.GtidSet;
 import io.capstan.flink.mysql.schema.TableId;
@@ -59,7 +65,9 @@ class TransactionAssemblerFailClosedTest {
                 metrics,
                 out::add,
                 observer,
-                truncate);
+                truncate,
+                CapstanMySqlOptions.BINLOG_XA_MAX_PENDING_ROWS.defaultValue(),
+                false);
     }
 
     private TransactionAssembler assembler() {
@@ -296,7 +304,9 @@ class TransactionAssemblerFailClosedTest {
                         metrics,
                         out::add,
                         DdlObserver.NONE,
-                        TruncateHandling.EMIT);
+                        TruncateHandling.EMIT,
+                        CapstanMySqlOptions.BINLOG_XA_MAX_PENDING_ROWS.defaultValue(),
+                        false);
         feed(a, gtid(UUID_A, 2, COMMIT), queryIn("shop", "TRUNCATE orders"));
         assertThat(out).containsExactly(new TransactionEnd(Gtid.of(UUID_A, 2), COMMIT));
     }

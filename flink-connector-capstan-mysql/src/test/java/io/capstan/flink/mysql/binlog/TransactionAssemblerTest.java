@@ -1,8 +1,15 @@
 package io.capstan.flink.mysql.binlog;
 
+import io.capstan.flink.mysql.CapstanMySqlOptions;
+import io.capstan.flink.mysql.TruncateHandling;
 import io.capstan.flink.mysql.error.CapstanHaltException;
 import io.capstan.flink.mysql.error.HaltReason;
+import io.capstan.flink.mysql.event.BinlogRecord;
+import io.capstan.flink.mysql.event.BinlogStartPosition;
+import io.capstan.flink.mysql.event.DdlObserver;
 import io.capstan.flink.mysql.event.Operation;
+import io.capstan.flink.mysql.event.RowChange;
+import io.capstan.flink.mysql.event.TransactionEnd;
 import io.capstan.flink.mysql.gtid.Gtid;
 import io.capstan.flink.mysql.gtid.GtidSet;
 import io.capstan.flink.mysql.schema.TableId;
@@ -54,7 +61,10 @@ class TransactionAssemblerTest {
                 startTimestampMillis,
                 metrics,
                 out::add,
-                (db, sql, g) -> ddlObserver.onDdl(db, sql, g));
+                (db, sql, g) -> ddlObserver.onDdl(db, sql, g),
+                TruncateHandling.HALT,
+                CapstanMySqlOptions.BINLOG_XA_MAX_PENDING_ROWS.defaultValue(),
+                false);
     }
 
     private TransactionAssembler assembler(BinlogStartPosition start) {
@@ -197,7 +207,10 @@ class TransactionAssemblerTest {
                             }
                             accepted.add(r);
                         },
-                        DdlObserver.NONE);
+                        DdlObserver.NONE,
+                        TruncateHandling.HALT,
+                        CapstanMySqlOptions.BINLOG_XA_MAX_PENDING_ROWS.defaultValue(),
+                        false);
         Event[] tx = mixedTransaction(1);
         feed(a, tx[0], tx[1], tx[2]);
         assertThatThrownBy(() -> a.onEvent(tx[3])).isInstanceOf(InterruptedException.class);

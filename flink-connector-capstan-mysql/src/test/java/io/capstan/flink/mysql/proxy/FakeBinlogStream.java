@@ -1,9 +1,9 @@
 package io.capstan.flink.mysql.proxy;
 
-import io.capstan.flink.mysql.binlog.BinlogRecord;
-import io.capstan.flink.mysql.binlog.BinlogStartPosition;
 import io.capstan.flink.mysql.binlog.BinlogStreamerMetrics;
-import io.capstan.flink.mysql.binlog.DdlObserver;
+import io.capstan.flink.mysql.event.BinlogRecord;
+import io.capstan.flink.mysql.event.BinlogStartPosition;
+import io.capstan.flink.mysql.event.DdlObserver;
 import io.capstan.flink.mysql.schema.TableId;
 
 import javax.annotation.Nullable;

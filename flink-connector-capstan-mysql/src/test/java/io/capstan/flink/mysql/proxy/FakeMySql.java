@@ -2,10 +2,10 @@ package io.capstan.flink.mysql.proxy;
 
 import io.capstan.flink.mysql.CapstanMySqlOptions;
 import io.capstan.flink.mysql.StartupOptions;
-import io.capstan.flink.mysql.binlog.BinlogRecord;
-import io.capstan.flink.mysql.binlog.BinlogStartPosition;
-import io.capstan.flink.mysql.binlog.DdlObserver;
-import io.capstan.flink.mysql.binlog.StreamOrigin;
+import io.capstan.flink.mysql.event.BinlogRecord;
+import io.capstan.flink.mysql.event.BinlogStartPosition;
+import io.capstan.flink.mysql.event.DdlObserver;
+import io.capstan.flink.mysql.event.StreamOrigin;
 import io.capstan.flink.mysql.gtid.GtidSet;
 import io.capstan.flink.mysql.preflight.AccountPrivileges;
 import io.capstan.flink.mysql.preflight.GrantParser;

@@ -1,8 +1,8 @@
 package io.capstan.flink.mysql.source;
 
-import io.capstan.flink.mysql.binlog.RowChange;
-import io.capstan.flink.mysql.binlog.TransactionEnd;
 import io.capstan.flink.mysql.event.Operation;
+import io.capstan.flink.mysql.event.RowChange;
+import io.capstan.flink.mysql.event.TransactionEnd;
 import io.capstan.flink.mysql.gtid.Gtid;
 import io.capstan.flink.mysql.schema.ColumnSchema;
 import io.capstan.flink.mysql.schema.MySqlType;

@@ -1,8 +1,8 @@
 package io.capstan.flink.mysql.bench.endtoend;
 
 import io.capstan.flink.mysql.StartupOptions;
-import io.capstan.flink.mysql.binlog.BinlogStartPosition;
 import io.capstan.flink.mysql.binlog.ServerGtidState;
+import io.capstan.flink.mysql.event.BinlogStartPosition;
 import io.capstan.flink.mysql.gtid.BinlogPositionAxis;
 
 import com.github.shyiko.mysql.binlog.BinaryLogClient;

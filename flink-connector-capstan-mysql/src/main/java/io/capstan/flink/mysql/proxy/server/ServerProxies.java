@@ -1,13 +1,13 @@
 package io.capstan.flink.mysql.proxy.server;
 
-import io.capstan.flink.mysql.binlog.BinlogStartPosition;
 import io.capstan.flink.mysql.binlog.BinlogStreamer;
 import io.capstan.flink.mysql.binlog.BinlogStreamerConfig;
 import io.capstan.flink.mysql.binlog.CreatedTablesConfig;
-import io.capstan.flink.mysql.binlog.DdlObserver;
 import io.capstan.flink.mysql.binlog.ReferentialFacts;
-import io.capstan.flink.mysql.binlog.StreamOrigin;
 import io.capstan.flink.mysql.binlog.TableFilter;
+import io.capstan.flink.mysql.event.BinlogStartPosition;
+import io.capstan.flink.mysql.event.DdlObserver;
+import io.capstan.flink.mysql.event.StreamOrigin;
 import io.capstan.flink.mysql.gtid.GtidSet;
 import io.capstan.flink.mysql.preflight.AccountPrivileges;
 import io.capstan.flink.mysql.proxy.BinlogStream;

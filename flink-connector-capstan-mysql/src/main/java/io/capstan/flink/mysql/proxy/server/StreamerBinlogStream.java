@@ -1,8 +1,8 @@
 package io.capstan.flink.mysql.proxy.server;
 
-import io.capstan.flink.mysql.binlog.BinlogRecord;
 import io.capstan.flink.mysql.binlog.BinlogStreamer;
 import io.capstan.flink.mysql.binlog.BinlogStreamerMetrics;
+import io.capstan.flink.mysql.event.BinlogRecord;
 import io.capstan.flink.mysql.proxy.BinlogStream;
 
 import java.util.concurrent.TimeUnit;

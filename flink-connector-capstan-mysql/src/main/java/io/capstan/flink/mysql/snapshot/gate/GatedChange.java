@@ -1,9 +1,9 @@
 package io.capstan.flink.mysql.snapshot.gate;
 
-import io.capstan.flink.mysql.binlog.RowChange;
 import io.capstan.flink.mysql.error.CapstanHaltException;
 import io.capstan.flink.mysql.error.HaltReason;
 import io.capstan.flink.mysql.event.Operation;
+import io.capstan.flink.mysql.event.RowChange;
 import io.capstan.flink.mysql.snapshot.key.ChunkKey;
 import io.capstan.flink.mysql.snapshot.key.KeyTuple;
 

@@ -1,6 +1,6 @@
 package io.capstan.flink.mysql.snapshot.gate;
 
-import io.capstan.flink.mysql.binlog.DdlObserver;
+import io.capstan.flink.mysql.event.DdlObserver;
 import io.capstan.flink.mysql.gtid.Gtid;
 import io.capstan.flink.mysql.schema.TableId;
 import io.capstan.flink.mysql.snapshot.ddl.SnapshotDdlGuard;

@@ -1,7 +1,7 @@
 package io.capstan.flink.mysql.source.reader;
 
-import io.capstan.flink.mysql.binlog.BinlogRecord;
-import io.capstan.flink.mysql.binlog.TransactionEnd;
+import io.capstan.flink.mysql.event.BinlogRecord;
+import io.capstan.flink.mysql.event.TransactionEnd;
 import io.capstan.flink.mysql.proxy.BinlogStream;
 import io.capstan.flink.mysql.proxy.MySqlProxies;
 import io.capstan.flink.mysql.snapshot.gate.SnapshotDdlObserver;

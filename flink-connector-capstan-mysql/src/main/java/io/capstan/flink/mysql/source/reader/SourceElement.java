@@ -1,7 +1,7 @@
 package io.capstan.flink.mysql.source.reader;
 
-import io.capstan.flink.mysql.binlog.BinlogRecord;
-import io.capstan.flink.mysql.binlog.RowChange;
+import io.capstan.flink.mysql.event.BinlogRecord;
+import io.capstan.flink.mysql.event.RowChange;
 import io.capstan.flink.mysql.snapshot.gate.GateKeys;
 
 import org.apache.flink.annotation.Internal;

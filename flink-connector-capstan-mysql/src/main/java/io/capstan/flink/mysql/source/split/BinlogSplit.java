@@ -1,7 +1,7 @@
 package io.capstan.flink.mysql.source.split;
 
-import io.capstan.flink.mysql.binlog.BinlogStartPosition;
-import io.capstan.flink.mysql.binlog.StreamOrigin;
+import io.capstan.flink.mysql.event.BinlogStartPosition;
+import io.capstan.flink.mysql.event.StreamOrigin;
 import io.capstan.flink.mysql.schema.TableId;
 import io.capstan.flink.mysql.snapshot.gate.CursorGate;
 import io.capstan.flink.mysql.snapshot.gate.CursorGateSerializer;

@@ -1,7 +1,7 @@
 package io.capstan.flink.mysql.source.enumerator;
 
 import io.capstan.flink.mysql.StartupMode;
-import io.capstan.flink.mysql.binlog.BinlogStartPosition;
+import io.capstan.flink.mysql.event.BinlogStartPosition;
 import io.capstan.flink.mysql.gtid.GtidSet;
 import io.capstan.flink.mysql.snapshot.key.TestKeys;
 import io.capstan.flink.mysql.source.split.BinlogSplit;

@@ -1,6 +1,6 @@
 package io.capstan.flink.mysql.source.enumerator;
 
-import io.capstan.flink.mysql.binlog.BinlogStartPosition;
+import io.capstan.flink.mysql.event.BinlogStartPosition;
 import io.capstan.flink.mysql.gtid.GtidSet;
 import io.capstan.flink.mysql.snapshot.key.ChunkKey;
 import io.capstan.flink.mysql.snapshot.key.KeyTuple;

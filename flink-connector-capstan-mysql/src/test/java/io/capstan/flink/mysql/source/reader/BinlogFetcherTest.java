@@ -1,10 +1,10 @@
 package io.capstan.flink.mysql.source.reader;
 
-import io.capstan.flink.mysql.binlog.BinlogRecord;
-import io.capstan.flink.mysql.binlog.BinlogStartPosition;
-import io.capstan.flink.mysql.binlog.DdlObserver;
 import io.capstan.flink.mysql.error.CapstanHaltException;
 import io.capstan.flink.mysql.error.HaltReason;
+import io.capstan.flink.mysql.event.BinlogRecord;
+import io.capstan.flink.mysql.event.BinlogStartPosition;
+import io.capstan.flink.mysql.event.DdlObserver;
 import io.capstan.flink.mysql.gtid.GtidSet;
 import io.capstan.flink.mysql.proxy.FakeBinlogStream;
 import io.capstan.flink.mysql.proxy.FakeMySql;

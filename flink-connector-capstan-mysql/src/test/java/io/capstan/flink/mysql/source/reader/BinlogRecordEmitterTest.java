@@ -2,10 +2,10 @@ package io.capstan.flink.mysql.source.reader;
 
 import io.capstan.flink.mysql.CapstanDeserializer;
 import io.capstan.flink.mysql.ChangeEvent;
-import io.capstan.flink.mysql.binlog.BinlogRecord;
-import io.capstan.flink.mysql.binlog.BinlogStartPosition;
-import io.capstan.flink.mysql.binlog.RowChange;
-import io.capstan.flink.mysql.binlog.TableCaptured;
+import io.capstan.flink.mysql.event.BinlogRecord;
+import io.capstan.flink.mysql.event.BinlogStartPosition;
+import io.capstan.flink.mysql.event.RowChange;
+import io.capstan.flink.mysql.event.TableCaptured;
 import io.capstan.flink.mysql.gtid.BinlogPositionAxis;
 import io.capstan.flink.mysql.gtid.Gtid;
 import io.capstan.flink.mysql.gtid.GtidSet;

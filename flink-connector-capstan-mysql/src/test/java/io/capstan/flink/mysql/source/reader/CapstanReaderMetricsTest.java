@@ -1,6 +1,6 @@
 package io.capstan.flink.mysql.source.reader;
 
-import io.capstan.flink.mysql.binlog.BinlogStartPosition;
+import io.capstan.flink.mysql.event.BinlogStartPosition;
 import io.capstan.flink.mysql.gtid.GtidSet;
 import io.capstan.flink.mysql.source.split.BinlogSplit;
 import io.capstan.flink.mysql.source.split.BinlogSplitState;

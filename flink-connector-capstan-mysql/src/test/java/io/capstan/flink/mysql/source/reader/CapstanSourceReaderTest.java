@@ -1,10 +1,10 @@
 package io.capstan.flink.mysql.source.reader;
 
 import io.capstan.flink.mysql.StartupOptions;
-import io.capstan.flink.mysql.binlog.BinlogStartPosition;
-import io.capstan.flink.mysql.binlog.RowChange;
-import io.capstan.flink.mysql.binlog.TransactionEnd;
+import io.capstan.flink.mysql.event.BinlogStartPosition;
 import io.capstan.flink.mysql.event.Operation;
+import io.capstan.flink.mysql.event.RowChange;
+import io.capstan.flink.mysql.event.TransactionEnd;
 import io.capstan.flink.mysql.gtid.Gtid;
 import io.capstan.flink.mysql.gtid.GtidSet;
 import io.capstan.flink.mysql.proxy.FakeMySql;

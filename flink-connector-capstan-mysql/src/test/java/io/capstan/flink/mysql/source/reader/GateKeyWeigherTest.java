@@ -1,11 +1,11 @@
 package io.capstan.flink.mysql.source.reader;
 
-import io.capstan.flink.mysql.binlog.BinlogRecord;
-import io.capstan.flink.mysql.binlog.BinlogStartPosition;
-import io.capstan.flink.mysql.binlog.RowChange;
 import io.capstan.flink.mysql.error.CapstanHaltException;
 import io.capstan.flink.mysql.error.HaltReason;
+import io.capstan.flink.mysql.event.BinlogRecord;
+import io.capstan.flink.mysql.event.BinlogStartPosition;
 import io.capstan.flink.mysql.event.Operation;
+import io.capstan.flink.mysql.event.RowChange;
 import io.capstan.flink.mysql.gtid.GtidSet;
 import io.capstan.flink.mysql.proxy.FakeMySql;
 import io.capstan.flink.mysql.snapshot.gate.CursorGate;

@@ -1,8 +1,8 @@
 package io.capstan.flink.mysql.source.reader;
 
-import io.capstan.flink.mysql.binlog.DdlObserver;
-import io.capstan.flink.mysql.binlog.RowChange;
+import io.capstan.flink.mysql.event.DdlObserver;
 import io.capstan.flink.mysql.event.Operation;
+import io.capstan.flink.mysql.event.RowChange;
 import io.capstan.flink.mysql.schema.TableId;
 import io.capstan.flink.mysql.snapshot.gate.SnapshotDdlObserver;
 import io.capstan.flink.mysql.source.split.BinlogSplitState;

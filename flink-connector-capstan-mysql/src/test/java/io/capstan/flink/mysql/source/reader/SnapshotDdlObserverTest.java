@@ -1,7 +1,7 @@
 package io.capstan.flink.mysql.source.reader;
 
-import io.capstan.flink.mysql.binlog.DdlObserver;
 import io.capstan.flink.mysql.error.CapstanHaltException;
+import io.capstan.flink.mysql.event.DdlObserver;
 import io.capstan.flink.mysql.gtid.Gtid;
 import io.capstan.flink.mysql.snapshot.gate.CursorGate;
 import io.capstan.flink.mysql.snapshot.gate.SnapshotDdlObserver;

@@ -1,6 +1,6 @@
 package io.capstan.flink.mysql.source.split;
 
-import io.capstan.flink.mysql.binlog.StreamOrigin;
+import io.capstan.flink.mysql.event.StreamOrigin;
 import io.capstan.flink.mysql.source.enumerator.EnumState;
 import io.capstan.flink.mysql.source.enumerator.EnumStateSerializer;
 

@@ -1,6 +1,5 @@
-package io.capstan.flink.mysql.binlog;
+package io.capstan.flink.mysql.event;
 
-import io.capstan.flink.mysql.event.Operation;
 import io.capstan.flink.mysql.gtid.BinlogPositionAxis;
 import io.capstan.flink.mysql.gtid.Gtid;
 import io.capstan.flink.mysql.schema.TableId;

@@ -1,4 +1,4 @@
-package io.capstan.flink.mysql.binlog;
+package io.capstan.flink.mysql.event;
 
 import io.capstan.flink.mysql.gtid.Gtid;
 import io.capstan.flink.mysql.schema.TableId;
@@ -14,9 +14,9 @@ import org.apache.flink.annotation.Internal;
  *
  * <p>Called on the streamer's event thread, in stream order, before the statement's {@link
  * TransactionEnd} is queued: a halt thrown here keeps that GTID out of the processed set. A {@link
- * io.capstan.flink.mysql.error.CapstanHaltException} halts the streamer with its reason ({@link
- * BinlogStreamer#poll} throws it); any other exception fails the streamer the same way. Must not
- * block for long: the binlog connection waits meanwhile.
+ * io.capstan.flink.mysql.error.CapstanHaltException} halts the streamer with its reason (the binlog
+ * streamer's poll throws it); any other exception fails the streamer the same way. Must not block
+ * for long: the binlog connection waits meanwhile.
  *
  * <p>The SQL text may carry literal values (DEFAULT clauses, CHECK constraints, password hashes of
  * account statements): never log it, nor put it in an exception message, which the streamer logs.

@@ -1,4 +1,4 @@
-package io.capstan.flink.mysql.binlog;
+package io.capstan.flink.mysql.event;
 
 import io.capstan.flink.mysql.gtid.Gtid;
 import io.capstan.flink.mysql.schema.TableId;

@@ -1,4 +1,4 @@
-package io.capstan.flink.mysql.binlog;
+package io.capstan.flink.mysql.event;
 
 import org.apache.flink.annotation.Internal;
 
