@@ -3,7 +3,6 @@ package io.capstan.flink.mysql.gtid;
 import org.apache.flink.annotation.Internal;
 
 import java.io.IOException;
-import java.io.InvalidObjectException;
 import java.io.ObjectInputStream;
 import java.io.Serializable;
 import java.util.ArrayList;
@@ -22,10 +21,6 @@ import java.util.TreeMap;
  * array while sharing the others. {@link #toString()} prints one canonical MySQL form (sources
  * sorted by uuid then tag, ranges sorted and merged, lower case, no whitespace), so equal sets
  * print equal text and {@code parse(s.toString()).equals(s)}.
- *
- * <p>Longer than 400 lines because the operations, the {@link Builder} and the checks of the
- * serialized form all work on the same private parallel arrays; the parser ({@code GtidSetParser})
- * and the range arithmetic ({@code Intervals}) are already classes of their own.
  */
 @Internal
 public final class GtidSet implements Serializable {
@@ -221,22 +216,7 @@ public final class GtidSet implements Serializable {
      */
     @Override
     public String toString() {
-        StringBuilder sb = new StringBuilder(uuids.length * 48);
-        for (int i = 0; i < uuids.length; i++) {
-            boolean sameUuid = i > 0 && uuids[i].equals(uuids[i - 1]);
-            if (!sameUuid) {
-                if (i > 0) {
-                    sb.append(',');
-                }
-                sb.append(uuids[i]);
-            }
-            sb.append(':');
-            if (!tags[i].isEmpty()) {
-                sb.append(tags[i]).append(':');
-            }
-            Intervals.appendText(sb, bounds[i]);
-        }
-        return sb.toString();
+        return GtidSetForm.text(uuids, tags, bounds);
     }
 
     // ---- internals ----
@@ -328,31 +308,7 @@ public final class GtidSet implements Serializable {
 
     private void readObject(ObjectInputStream in) throws IOException, ClassNotFoundException {
         in.defaultReadObject();
-        if (uuids == null
-                || tags == null
-                || bounds == null
-                || uuids.length != tags.length
-                || uuids.length != bounds.length) {
-            throw new InvalidObjectException("Corrupt serialized GTID set: inconsistent arrays");
-        }
-        for (int i = 0; i < uuids.length; i++) {
-            try {
-                if (!uuids[i].equals(Gtid.canonicalUuid(uuids[i]))
-                        || !tags[i].equals(Gtid.canonicalTag(tags[i]))) {
-                    throw new InvalidObjectException(
-                            "Corrupt serialized GTID set: non-canonical source");
-                }
-            } catch (IllegalArgumentException | NullPointerException e) {
-                throw new InvalidObjectException("Corrupt serialized GTID set: " + e.getMessage());
-            }
-            if (i > 0 && Gtid.compareSource(uuids[i - 1], tags[i - 1], uuids[i], tags[i]) >= 0) {
-                throw new InvalidObjectException("Corrupt serialized GTID set: sources not sorted");
-            }
-            if (!Intervals.isCanonical(bounds[i])) {
-                throw new InvalidObjectException(
-                        "Corrupt serialized GTID set: ranges not canonical");
-            }
-        }
+        GtidSetForm.requireCanonical(uuids, tags, bounds);
     }
 
     private Object readResolve() {
@@ -365,7 +321,7 @@ public final class GtidSet implements Serializable {
      * repeatedly.
      */
     public static final class Builder {
-        private final Map<SourceKey, Intervals.Appender> sources = new TreeMap<>();
+        private final Map<GtidSource, Intervals.Appender> sources = new TreeMap<>();
 
         private Builder() {}
 
@@ -416,9 +372,9 @@ public final class GtidSet implements Serializable {
             String[] t = new String[n];
             long[][] b = new long[n][];
             int i = 0;
-            for (Map.Entry<SourceKey, Intervals.Appender> e : sources.entrySet()) {
-                u[i] = e.getKey().uuid;
-                t[i] = e.getKey().tag;
+            for (Map.Entry<GtidSource, Intervals.Appender> e : sources.entrySet()) {
+                u[i] = e.getKey().uuid();
+                t[i] = e.getKey().tag();
                 b[i] = e.getValue().toArray();
                 i++;
             }
@@ -427,32 +383,7 @@ public final class GtidSet implements Serializable {
 
         private Intervals.Appender appender(String uuid, String tag) {
             return sources.computeIfAbsent(
-                    new SourceKey(uuid, tag), k -> new Intervals.Appender(8));
-        }
-    }
-
-    private static final class SourceKey implements Comparable<SourceKey> {
-        final String uuid;
-        final String tag;
-
-        SourceKey(String uuid, String tag) {
-            this.uuid = uuid;
-            this.tag = tag;
-        }
-
-        @Override
-        public int compareTo(SourceKey o) {
-            return Gtid.compareSource(uuid, tag, o.uuid, o.tag);
-        }
-
-        @Override
-        public boolean equals(Object o) {
-            return o instanceof SourceKey && compareTo((SourceKey) o) == 0;
-        }
-
-        @Override
-        public int hashCode() {
-            return uuid.hashCode() * 31 + tag.hashCode();
+                    new GtidSource(uuid, tag), k -> new Intervals.Appender(8));
         }
     }
 }
