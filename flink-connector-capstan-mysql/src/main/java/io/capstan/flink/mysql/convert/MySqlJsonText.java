@@ -18,24 +18,13 @@ import java.util.Base64;
  *
  * <p>Walks the bytes directly with an index (the format of MySQL's json_binary.h: a type byte, then
  * objects and arrays as a count, a size, key entries, value entries with small values inlined,
- * offsets relative to the container's start) and appends UTF-8 to one reusable byte buffer: strings
- * and keys are copied as the bytes they are stored as (utf8mb4), and the result becomes Flink's
- * {@code StringData} without a Java {@code String} in between (which Flink would encode back to
- * UTF-8 whenever it copies or serializes the row). Not thread-safe: one instance per JSON column
- * converter, used by the binlog reader thread.
- *
- * <p>Longer than 400 lines because it is one format's printer: decoding a value and appending its
- * text happen in the same pass, and the append methods of the output buffer stay here so that the
- * per-character work on this hot path touches one object's fields.
+ * offsets relative to the container's start) and appends UTF-8 to one reusable byte buffer ({@link
+ * JsonTextBuffer}): strings and keys are copied as the bytes they are stored as (utf8mb4), and the
+ * result becomes Flink's {@code StringData} without a Java {@code String} in between (which Flink
+ * would encode back to UTF-8 whenever it copies or serializes the row). Not thread-safe: one
+ * instance per JSON column converter, used by the binlog reader thread.
  */
 final class MySqlJsonText {
-
-    private static final byte[] HEX = "0123456789abcdef".getBytes(StandardCharsets.US_ASCII);
-
-    /** A buffer grown past this by a huge document is dropped after use, not kept. */
-    private static final int MAX_RETAINED_CAPACITY = 64 * 1024;
-
-    private static final int INITIAL_CAPACITY = 256;
 
     private static final int SMALL_OBJECT = 0x00;
     private static final int LARGE_OBJECT = 0x01;
@@ -52,8 +41,7 @@ final class MySqlJsonText {
     private static final int STRING = 0x0c;
     private static final int OPAQUE = 0x0f;
 
-    private byte[] out = new byte[INITIAL_CAPACITY];
-    private int length;
+    private final JsonTextBuffer out = new JsonTextBuffer();
 
     /** For the digits of doubles, which {@link MySqlDoubleText} writes to a builder. */
     private final StringBuilder doubleDigits = new StringBuilder(32);
@@ -65,9 +53,9 @@ final class MySqlJsonText {
 
     /** The text of one binary JSON value, as UTF-8 in a new array. */
     byte[] printUtf8(byte[] binaryJson) throws IOException {
-        length = 0;
+        out.clear();
         if (binaryJson.length == 0) {
-            put("null"); // MySQL stores an empty value for a JSON null in some paths
+            out.put("null"); // MySQL stores an empty value for a JSON null in some paths
         } else {
             try {
                 value(binaryJson, binaryJson[0] & 0xFF, 1);
@@ -78,11 +66,7 @@ final class MySqlJsonText {
                 throw new IOException("malformed binary JSON: an offset or length is out of range");
             }
         }
-        byte[] text = Arrays.copyOf(out, length);
-        if (out.length > MAX_RETAINED_CAPACITY) {
-            out = new byte[INITIAL_CAPACITY];
-        }
-        return text;
+        return out.take();
     }
 
     /** Appends the value of {@code type} whose data starts at {@code pos}. */
@@ -104,32 +88,32 @@ final class MySqlJsonText {
                 literal(b[pos]);
                 break;
             case INT16:
-                putLong((short) uint16(b, pos));
+                out.putLong((short) uint16(b, pos));
                 break;
             case UINT16:
-                putLong(uint16(b, pos));
+                out.putLong(uint16(b, pos));
                 break;
             case INT32:
-                putLong(int32(b, pos));
+                out.putLong(int32(b, pos));
                 break;
             case UINT32:
-                putLong(int32(b, pos) & 0xFFFFFFFFL);
+                out.putLong(int32(b, pos) & 0xFFFFFFFFL);
                 break;
             case INT64:
-                putLong(int64(b, pos));
+                out.putLong(int64(b, pos));
                 break;
             case UINT64:
                 long u = int64(b, pos);
                 if (u >= 0) {
-                    putLong(u);
+                    out.putLong(u);
                 } else {
-                    put(Long.toUnsignedString(u));
+                    out.put(Long.toUnsignedString(u));
                 }
                 break;
             case DOUBLE:
                 doubleDigits.setLength(0);
                 MySqlDoubleText.append(doubleDigits, Double.longBitsToDouble(int64(b, pos)));
-                put(doubleDigits);
+                out.put(doubleDigits);
                 break;
             case STRING:
                 string(b, pos);
@@ -149,11 +133,11 @@ final class MySqlJsonText {
         int keyEntrySize = small ? 4 : 6; // offset (2 or 4 bytes), length (2 bytes)
         int valueEntries = object ? keyEntries + count * keyEntrySize : keyEntries;
         int valueEntrySize = small ? 3 : 5; // type, inlined value or offset (2 or 4 bytes)
-        put(object ? '{' : '[');
+        out.put(object ? '{' : '[');
         for (int i = 0; i < count; i++) {
             if (i != 0) {
-                put(',');
-                put(' ');
+                out.put(',');
+                out.put(' ');
             }
             if (object) {
                 int k = keyEntries + i * keyEntrySize;
@@ -162,9 +146,9 @@ final class MySqlJsonText {
                     throw new IOException("malformed binary JSON: key offset beyond the object");
                 }
                 int keyStart = start + keyOffset;
-                quote(b, keyStart, uint16(b, k + (small ? 2 : 4)));
-                put(':');
-                put(' ');
+                out.quote(b, keyStart, uint16(b, k + (small ? 2 : 4)));
+                out.put(':');
+                out.put(' ');
             }
             int v = valueEntries + i * valueEntrySize;
             int type = b[v] & 0xFF;
@@ -182,19 +166,19 @@ final class MySqlJsonText {
                 value(b, type, start + offset);
             }
         }
-        put(object ? '}' : ']');
+        out.put(object ? '}' : ']');
     }
 
     private void literal(byte code) throws IOException {
         switch (code) {
             case 0x00:
-                put("null");
+                out.put("null");
                 break;
             case 0x01:
-                put("true");
+                out.put("true");
                 break;
             case 0x02:
-                put("false");
+                out.put("false");
                 break;
             default:
                 throw new IOException("malformed binary JSON: unknown literal");
@@ -213,7 +197,7 @@ final class MySqlJsonText {
                 break;
             }
         }
-        quote(b, pos, length);
+        out.quote(b, pos, length);
     }
 
     private void opaque(byte[] b, int pos) throws IOException {
@@ -242,7 +226,7 @@ final class MySqlJsonText {
                 byte[] digits = Arrays.copyOfRange(b, pos + 2, pos + length);
                 BigDecimal dec =
                         AbstractRowsEventDataDeserializer.asBigDecimal(precision, scale, digits);
-                put(dec.toPlainString());
+                out.put(dec.toPlainString());
                 break;
             case DATE:
                 date(int64(b, pos));
@@ -261,11 +245,13 @@ final class MySqlJsonText {
                 if (pos + length > b.length) {
                     throw new IOException("malformed binary JSON: opaque value beyond the end");
                 }
-                put("\"base64:type");
-                putLong(type.getCode());
-                put(':');
-                put(Base64.getEncoder().encodeToString(Arrays.copyOfRange(b, pos, pos + length)));
-                put('"');
+                out.put("\"base64:type");
+                out.putLong(type.getCode());
+                out.put(':');
+                out.put(
+                        Base64.getEncoder()
+                                .encodeToString(Arrays.copyOfRange(b, pos, pos + length)));
+                out.put('"');
         }
     }
 
@@ -273,24 +259,24 @@ final class MySqlJsonText {
     private void date(long raw) {
         long value = raw >> 24;
         int yearMonth = (int) (value >> 22) % (1 << 17);
-        put('"');
-        appendDate(yearMonth / 13, yearMonth % 13, (int) (value >> 17) % (1 << 5));
-        put('"');
+        out.put('"');
+        out.appendDate(yearMonth / 13, yearMonth % 13, (int) (value >> 17) % (1 << 5));
+        out.put('"');
     }
 
     /** A packed DATETIME, decoded as the binlog library decodes it. */
     private void datetime(long raw) {
         long value = raw >> 24;
         int yearMonth = (int) (value >> 22) % (1 << 17);
-        put('"');
-        appendDate(yearMonth / 13, yearMonth % 13, (int) (value >> 17) % (1 << 5));
-        put(' ');
-        appendTime(
+        out.put('"');
+        out.appendDate(yearMonth / 13, yearMonth % 13, (int) (value >> 17) % (1 << 5));
+        out.put(' ');
+        out.appendTime(
                 (int) (value >> 12) % (1 << 5),
                 (int) (value >> 6) % (1 << 6),
                 (int) (value % (1 << 6)),
                 (int) (raw % (1 << 24)));
-        put('"');
+        out.put('"');
     }
 
     /**
@@ -300,16 +286,16 @@ final class MySqlJsonText {
     private void time(long packed) {
         long abs = Math.abs(packed);
         long hms = abs >> 24;
-        put('"');
+        out.put('"');
         if (packed < 0) {
-            put('-');
+            out.put('-');
         }
-        appendTime(
+        out.appendTime(
                 (int) ((hms >> 12) & 0x3FF),
                 (int) ((hms >> 6) & 0x3F),
                 (int) (hms & 0x3F),
                 (int) (abs & 0xFFFFFF));
-        put('"');
+        out.put('"');
     }
 
     private static int uint16(byte[] b, int pos) {
@@ -337,134 +323,5 @@ final class MySqlJsonText {
             throw new IOException("malformed binary JSON: a count or offset is too big");
         }
         return v;
-    }
-
-    private void appendDate(int year, int month, int day) {
-        pad(year, 4);
-        put('-');
-        pad(month, 2);
-        put('-');
-        pad(day, 2);
-    }
-
-    private void appendTime(int hour, int min, int sec, int micros) {
-        pad(hour, 2);
-        put(':');
-        pad(min, 2);
-        put(':');
-        pad(sec, 2);
-        put('.');
-        pad(micros, 6);
-    }
-
-    private void pad(long v, int width) {
-        for (int k = digitCount(v); k < width; k++) {
-            put('0');
-        }
-        putLong(v);
-    }
-
-    /**
-     * A JSON string's stored UTF-8 bytes, quoted, with MySQL's escapes. Bytes of multi-byte
-     * characters are all 0x80 or above, so they never look like a character to escape.
-     */
-    private void quote(byte[] b, int start, int count) {
-        int end = start + count;
-        if (end > b.length || count < 0) {
-            throw new IndexOutOfBoundsException();
-        }
-        put('"');
-        int run = start; // start of the bytes not yet copied
-        for (int k = start; k < end; k++) {
-            int c = b[k];
-            if (c >= 0x20 ? c != '"' && c != '\\' : c < 0) {
-                continue; // printable ASCII or part of a multi-byte character
-            }
-            putBytes(b, run, k - run);
-            run = k + 1;
-            switch (c) {
-                case '"':
-                    put("\\\"");
-                    break;
-                case '\\':
-                    put("\\\\");
-                    break;
-                case '\b':
-                    put("\\b");
-                    break;
-                case '\f':
-                    put("\\f");
-                    break;
-                case '\n':
-                    put("\\n");
-                    break;
-                case '\r':
-                    put("\\r");
-                    break;
-                case '\t':
-                    put("\\t");
-                    break;
-                default:
-                    put("\\u00");
-                    put((char) HEX[c >> 4]);
-                    put((char) HEX[c & 0xF]);
-            }
-        }
-        putBytes(b, run, end - run);
-        put('"');
-    }
-
-    private static int digitCount(long v) {
-        int n = v < 0 ? 2 : 1;
-        for (long x = Math.abs(v); x >= 10; x /= 10) {
-            n++;
-        }
-        return n;
-    }
-
-    private void ensure(int extra) {
-        if (length + extra > out.length) {
-            out = Arrays.copyOf(out, Math.max(out.length * 2, length + extra));
-        }
-    }
-
-    /** An ASCII character. */
-    private void put(char c) {
-        ensure(1);
-        out[length++] = (byte) c;
-    }
-
-    /** ASCII text. */
-    private void put(CharSequence ascii) {
-        int n = ascii.length();
-        ensure(n);
-        for (int k = 0; k < n; k++) {
-            out[length++] = (byte) ascii.charAt(k);
-        }
-    }
-
-    private void putBytes(byte[] b, int from, int count) {
-        ensure(count);
-        System.arraycopy(b, from, out, length, count);
-        length += count;
-    }
-
-    private void putLong(long v) {
-        if (v == Long.MIN_VALUE) {
-            put(Long.toString(v));
-            return;
-        }
-        int n = digitCount(v);
-        ensure(n);
-        int end = length + n;
-        long x = Math.abs(v);
-        for (int k = end - 1; k >= length; k--) {
-            out[k] = (byte) ('0' + x % 10);
-            x /= 10;
-        }
-        if (v < 0) {
-            out[length] = '-';
-        }
-        length = end;
     }
 }
