@@ -15,10 +15,8 @@ import org.apache.flink.configuration.Configuration;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.Arrays;
-import java.util.LinkedHashSet;
 import java.util.List;
 import java.util.Map;
-import java.util.Set;
 import java.util.TreeMap;
 
 import static io.capstan.flink.mysql.CapstanMySqlOptions.*;
@@ -29,17 +27,11 @@ import static io.capstan.flink.mysql.CapstanMySqlOptions.*;
  * CapstanSourceConfig#validate}, the same validation the SQL connector uses, and fails with a
  * message naming the option by that name and the remedy. Defaults are the options' defaults, listed
  * in docs/datastream.md.
- *
- * <p>Longer than 400 lines because it has one documented method per option, the one public way to
- * set each: splitting it would split the API users call.
  */
 @PublicEvolving
 public final class CapstanMySqlSourceBuilder<T> {
 
-    private final Configuration options = new Configuration();
-
-    /** Options given a null value: refused by build(), where a bad value would be. */
-    private final Set<ConfigOption<?>> nulls = new LinkedHashSet<>();
+    private final BuilderOptions options = new BuilderOptions();
 
     private final List<String> databaseList = new ArrayList<>();
     private final List<String> tableList = new ArrayList<>();
@@ -52,17 +44,8 @@ public final class CapstanMySqlSourceBuilder<T> {
 
     CapstanMySqlSourceBuilder() {}
 
-    /** Sets an option; null clears it, and build() refuses a null for an option with a default. */
     private <V> CapstanMySqlSourceBuilder<T> set(ConfigOption<V> option, V value) {
-        if (value == null) {
-            options.removeConfig(option);
-            if (option.hasDefaultValue()) {
-                nulls.add(option);
-            }
-        } else {
-            options.set(option, value);
-            nulls.remove(option);
-        }
+        options.set(option, value);
         return this;
     }
 
@@ -390,9 +373,7 @@ public final class CapstanMySqlSourceBuilder<T> {
      */
     @Internal
     public CapstanSourceConfig validatedConfig() {
-        if (!nulls.isEmpty()) {
-            throw OptionRules.invalid(nulls.iterator().next(), "it must not be null.");
-        }
+        Configuration values = options.values();
         if (startupOptions == null) {
             throw OptionRules.invalid(SCAN_STARTUP_MODE, "startupOptions must not be null.");
         }
@@ -404,7 +385,7 @@ public final class CapstanMySqlSourceBuilder<T> {
                         snapshotColumns,
                         jdbcProperties);
         CapstanSourceConfig config =
-                CapstanSourceConfig.validate(options, definition, startupOptions);
+                CapstanSourceConfig.validate(values, definition, startupOptions);
         return includeSchemaChanges ? config.withSchemaChangeEvents() : config;
     }
 }
