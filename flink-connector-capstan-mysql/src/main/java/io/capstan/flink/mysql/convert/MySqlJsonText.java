@@ -16,9 +16,9 @@ import java.util.Base64;
  * ({@link MySqlDoubleText}), decimals with their scale, dates/times quoted with six fractional
  * digits (TIME with its sign), other opaque values as {@code "base64:typeN:..."}.
  *
- * <p>Walks the bytes directly with an index (the format of MySQL's json_binary.h: a type byte, then
- * objects and arrays as a count, a size, key entries, value entries with small values inlined,
- * offsets relative to the container's start) and appends UTF-8 to one reusable byte buffer ({@link
+ * <p>Walks the bytes directly with an index (MySQL's binary JSON format: a type byte, then objects
+ * and arrays as a count, a size, key entries, value entries with small values inlined, offsets
+ * relative to the container's start) and appends UTF-8 to one reusable byte buffer ({@link
  * JsonTextBuffer}): strings and keys are copied as the bytes they are stored as (utf8mb4), and the
  * result becomes Flink's {@code StringData} without a Java {@code String} in between (which Flink
  * would encode back to UTF-8 whenever it copies or serializes the row). Not thread-safe: one
