@@ -31,10 +31,14 @@ class ArchitectureTest {
 
     @BeforeAll
     static void importClasses() {
-        classes =
-                new ClassFileImporter()
-                        .withImportOption(ImportOption.Predefined.DO_NOT_INCLUDE_TESTS)
-                        .importPackages("io.capstan.flink.mysql");
+        classes = mainClasses();
+    }
+
+    /** The connector's compiled main classes (tests excluded). */
+    static JavaClasses mainClasses() {
+        return new ClassFileImporter()
+                .withImportOption(ImportOption.Predefined.DO_NOT_INCLUDE_TESTS)
+                .importPackages("io.capstan.flink.mysql");
     }
 
     private static final String[] IO_AND_RUNTIME = {

@@ -3,8 +3,6 @@ package io.capstan.flink.mysql;
 import io.capstan.flink.mysql.testing.FlinkLines;
 
 import com.tngtech.archunit.core.domain.JavaClasses;
-import com.tngtech.archunit.core.importer.ClassFileImporter;
-import com.tngtech.archunit.core.importer.ImportOption;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
@@ -44,10 +42,7 @@ class PackageContractsTest {
 
     @BeforeAll
     static void importClasses() {
-        classes =
-                new ClassFileImporter()
-                        .withImportOption(ImportOption.Predefined.DO_NOT_INCLUDE_TESTS)
-                        .importPackages(BASE);
+        classes = ArchitectureTest.mainClasses();
     }
 
     @Test
