@@ -1,12 +1,8 @@
 package io.capstan.flink.mysql.source.enumerator;
 
 import io.capstan.flink.mysql.StartupMode;
-import io.capstan.flink.mysql.error.CapstanHaltException;
-import io.capstan.flink.mysql.gtid.GtidSet;
 import io.capstan.flink.mysql.schema.TableId;
-import io.capstan.flink.mysql.snapshot.key.ChunkKey;
 import io.capstan.flink.mysql.source.event.BinlogPausedEvent;
-import io.capstan.flink.mysql.source.event.BinlogSplitPauseEvent;
 import io.capstan.flink.mysql.source.event.BinlogSplitRestoredEvent;
 import io.capstan.flink.mysql.source.event.BinlogSplitResumeEvent;
 import io.capstan.flink.mysql.source.event.ChunksAcknowledgedEvent;
@@ -22,7 +18,6 @@ import org.apache.flink.annotation.Internal;
 import org.apache.flink.api.connector.source.SourceEvent;
 import org.apache.flink.api.connector.source.SplitEnumerator;
 import org.apache.flink.api.connector.source.SplitEnumeratorContext;
-import org.apache.flink.util.FlinkRuntimeException;
 
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -32,13 +27,11 @@ import javax.annotation.Nullable;
 import java.io.IOException;
 import java.time.Duration;
 import java.util.ArrayList;
-import java.util.HashMap;
 import java.util.List;
-import java.util.Map;
 import java.util.Optional;
-import java.util.concurrent.CompletionException;
-import java.util.concurrent.ExecutionException;
 import java.util.function.LongSupplier;
+
+import static io.capstan.flink.mysql.source.enumerator.EnumeratorFailures.fail;
 
 /**
  * The enumerator of every start mode. The {@code initial} and {@code snapshot} modes resolve the
@@ -56,10 +49,6 @@ import java.util.function.LongSupplier;
  *
  * <p>A restored streaming job first answers its binlog reader's restore handshake, which may drop
  * tables from the split or add tables (ADDING_TABLES: pause, snapshot, resume; docs/adr/0009).
- *
- * <p>Longer than 400 lines because every Flink callback and every asynchronous answer lands here
- * and is carried out in the same few steps (tracker, events, assignments, metrics); split across
- * classes, the order of those steps, which the handoff's exactness rests on, would be spread out.
  */
 @Internal
 public final class CapstanEnumerator implements SplitEnumerator<CapstanSplit, EnumState> {
@@ -73,20 +62,9 @@ public final class CapstanEnumerator implements SplitEnumerator<CapstanSplit, En
     private final BinlogSplitPlanner binlogPlanner;
     private final SplitAssignmentTracker tracker;
     private final CapstanEnumeratorMetrics metrics;
-    private final Duration handoffStartWatchPeriod;
     private final SnapshotRetentionMonitor retentionMonitor;
-
-    /**
-     * Whether the worker still asks for gtid_purged: set for an {@code initial} job, cleared on the
-     * coordinator thread once the snapshot is over, read by the worker.
-     */
-    private volatile boolean watchingHandoffStart;
-
-    /**
-     * Registrations per subtask (coordinator thread): an answer computed for a reader that has
-     * since been replaced by a restarted one is not sent; the new reader asks again.
-     */
-    private final Map<Integer, Integer> registrations = new HashMap<>();
+    private final HandoffStartWatcher handoffStartWatcher;
+    private final RestoredSplitHandshake handshake;
 
     /**
      * @param mode the configured start mode: how a new job starts, and whether a snapshot ends the
@@ -136,14 +114,20 @@ public final class CapstanEnumerator implements SplitEnumerator<CapstanSplit, En
         this.tracker.limitChunkReaders(planning.loadLimits()::mayReadChunks);
         this.metrics =
                 new CapstanEnumeratorMetrics(context.metricGroup(), System::currentTimeMillis);
-        this.handoffStartWatchPeriod = handoffStartWatchPeriod;
         this.retentionMonitor = new SnapshotRetentionMonitor(clockMillis, metrics);
         this.retentionMonitor.rowsPerSecondLimit(planning.loadLimits().maxRowsPerSecond());
-        this.watchingHandoffStart =
-                !mode.isBounded()
-                        && mode.readsSnapshot()
-                        && tracker.phase() != EnumeratorPhase.STREAMING
-                        && tracker.phase() != EnumeratorPhase.FINISHED;
+        this.handoffStartWatcher =
+                new HandoffStartWatcher(
+                        context,
+                        planning,
+                        tracker,
+                        retentionMonitor,
+                        handoffStartWatchPeriod,
+                        !mode.isBounded()
+                                && mode.readsSnapshot()
+                                && tracker.phase() != EnumeratorPhase.STREAMING
+                                && tracker.phase() != EnumeratorPhase.FINISHED);
+        this.handshake = new RestoredSplitHandshake(context, planning, tracker);
     }
 
     @Override
@@ -161,10 +145,9 @@ public final class CapstanEnumerator implements SplitEnumerator<CapstanSplit, En
                                             return tables;
                                         },
                                         this::onRestoredTablesChecked));
-        if (watchingHandoffStart) {
-            long period = handoffStartWatchPeriod.toMillis();
-            context.callAsync(this::lookWhileSnapshotting, this::onLooked, period, period);
-            tracker.book().ifPresent(this::estimateSnapshot); // a restored snapshot
+        if (handoffStartWatcher.watching()) {
+            handoffStartWatcher.start();
+            tracker.book().ifPresent(handoffStartWatcher::estimateSnapshot); // a restored snapshot
         }
         switch (tracker.phase()) {
             case RESOLVING_TABLES:
@@ -190,53 +173,6 @@ public final class CapstanEnumerator implements SplitEnumerator<CapstanSplit, En
         }
     }
 
-    /** gtid_purged and the binlog retention while the snapshot runs; null (no query) after. */
-    @Nullable
-    private HandoffStartLook lookWhileSnapshotting() throws Exception {
-        return watchingHandoffStart ? HandoffStartLook.take(planning) : null;
-    }
-
-    /** Starts the snapshot's duration estimate and asks for its row estimate and retention. */
-    private void estimateSnapshot(SnapshotBook book) {
-        retentionMonitor.snapshotRuns(book);
-        List<ChunkKey> keys = book.keys();
-        context.callAsync(() -> planning.retentionFacts(keys), retentionMonitor::factsRead);
-    }
-
-    private void onLooked(@Nullable HandoffStartLook look, @Nullable Throwable error) {
-        if (look != null && look.facts() != null) {
-            retentionMonitor.factsRead(look.facts(), null);
-        }
-        onPurgedChecked(look == null ? null : look.purged(), error);
-    }
-
-    private void onPurgedChecked(@Nullable GtidSet purged, @Nullable Throwable error) {
-        if (error instanceof CapstanHaltException) {
-            throw fail("cannot finish the snapshot", error); // never swallowed as a failed look
-        }
-        if (error != null) {
-            // A failed look is not a gap: the next period asks again (planning reconnects).
-            LOG.warn(
-                    "Could not read gtid_purged to watch the handoff's start: {}",
-                    error.toString());
-            return;
-        }
-        if (tracker.phase() == EnumeratorPhase.STREAMING
-                || tracker.phase() == EnumeratorPhase.FINISHED) {
-            watchingHandoffStart = false; // the handoff happened (or a restore is past it)
-            planning.close(); // the look just taken reopened the connection: nothing more to ask
-            return;
-        }
-        Optional<GtidSet> start = tracker.handoffStartSoFar();
-        if (purged != null && start.isPresent()) {
-            try {
-                HandoffStartWatch.requireAvailable(start.get(), purged, planning.serverAddress());
-            } catch (RuntimeException e) {
-                throw fail("cannot finish the snapshot", e);
-            }
-        }
-    }
-
     private void onRestoredTablesChecked(
             @Nullable List<TableId> tables, @Nullable Throwable error) {
         if (error != null) {
@@ -248,72 +184,15 @@ public final class CapstanEnumerator implements SplitEnumerator<CapstanSplit, En
         }
     }
 
-    /**
-     * The restore handshake's answer: the reader holding the restored binlog split streams on
-     * without the tables the configured list no longer selects, or pauses while added tables are
-     * snapshotted. Every handshake is answered or fails the job by name, so a reader never waits
-     * for ever (Flink delivers the events or fails the tasks); one that failed meanwhile asks again
-     * after its restart.
-     */
-    private void onRestoredSplitChecked(
-            int subtask,
-            int asker,
-            List<TableId> inSplit,
-            @Nullable SnapshotPlanning.RestoredSplitCheck check,
-            @Nullable Throwable error) {
-        if (error != null) {
-            throw fail("cannot resume the restored binlog split", error);
-        }
-        if (!context.registeredReaders().containsKey(subtask)
-                || registrations.getOrDefault(subtask, 0) != asker) {
-            // Its restart restores the split and asks again: that question is answered. This
-            // answer would reach the restarted reader as a second one (or nowhere).
-            LOG.info(
-                    "Subtask {} restarted since it asked about its binlog split: it asks again",
-                    subtask);
-            return;
-        }
-        for (TableId table : check.removed()) {
-            LOG.info(
-                    "Table {} is no longer selected by the configured table list: it leaves the"
-                            + " binlog split",
-                    table);
-        }
-        SplitAssignmentTracker.HandshakeAnswer answer;
-        try {
-            answer =
-                    tracker.restoredSplitChecked(
-                            subtask,
-                            inSplit,
-                            check.removed(),
-                            check.added(),
-                            context.currentParallelism());
-        } catch (RuntimeException e) {
-            throw fail("cannot resume the restored binlog split", e);
-        }
-        List<TableId> removed = new ArrayList<>(answer.removed());
-        context.sendEventToSourceReader(
-                subtask,
-                answer instanceof SplitAssignmentTracker.Pause
-                        ? new BinlogSplitPauseEvent(removed)
-                        : new BinlogSplitResumeEvent(removed, null));
+    /** After the restore handshake's answer: plan the added tables, or stop asking the server. */
+    private void afterHandshake() {
         if (tracker.phase() == EnumeratorPhase.ADDING_TABLES) {
-            watchPauseStart();
+            handoffStartWatcher.watchPauseStart();
             planMore();
         } else if (tracker.book().isEmpty()) {
             planning.close(); // nothing more to ask until another restore
         }
         serveWaiting();
-    }
-
-    /** While adding tables: the binlog from the pause on must stay on the server. */
-    private void watchPauseStart() {
-        if (watchingHandoffStart) {
-            return;
-        }
-        watchingHandoffStart = true;
-        long period = handoffStartWatchPeriod.toMillis();
-        context.callAsync(this::lookWhileSnapshotting, this::onLooked, period, period);
     }
 
     /** Sends the held binlog split its added tables once the addition may end. */
@@ -343,8 +222,9 @@ public final class CapstanEnumerator implements SplitEnumerator<CapstanSplit, En
         LOG.info("Snapshot of {} table(s) starts", tables.size());
         planMore();
         serveWaiting();
-        if (watchingHandoffStart) { // after the first chunks' planning: it may take a while
-            tracker.book().ifPresent(this::estimateSnapshot);
+        if (handoffStartWatcher
+                .watching()) { // after the first chunks' planning: it may take a while
+            tracker.book().ifPresent(handoffStartWatcher::estimateSnapshot);
         }
     }
 
@@ -421,12 +301,7 @@ public final class CapstanEnumerator implements SplitEnumerator<CapstanSplit, En
             tracker.chunksReopened(reopened.splitIds());
             refreshMetrics();
         } else if (sourceEvent instanceof BinlogSplitRestoredEvent restored) {
-            List<TableId> tables = restored.tables();
-            int asker = registrations.getOrDefault(subtaskId, 0);
-            context.callAsync(
-                    () -> planning.checkRestoredSplit(tables),
-                    (check, error) ->
-                            onRestoredSplitChecked(subtaskId, asker, tables, check, error));
+            handshake.restored(subtaskId, restored.tables(), this::afterHandshake);
         } else if (sourceEvent instanceof BinlogPausedEvent paused) {
             tracker.binlogPaused(subtaskId, paused.processed());
             resumeBinlogIfReady();
@@ -473,7 +348,7 @@ public final class CapstanEnumerator implements SplitEnumerator<CapstanSplit, En
     public void addReader(int subtaskId) {
         // Pull model: readers ask with sendSplitRequest() when they start. A registration after
         // the first is a restarted reader: what its predecessor was told or said is void.
-        registrations.merge(subtaskId, 1, Integer::sum);
+        handshake.readerRegistered(subtaskId);
         tracker.readerRegistered(subtaskId);
     }
 
@@ -507,18 +382,5 @@ public final class CapstanEnumerator implements SplitEnumerator<CapstanSplit, En
         } catch (IOException e) {
             return -1; // only for the log line; the assignment serializes it again and fails
         }
-    }
-
-    private static RuntimeException fail(String what, Throwable error) {
-        Throwable cause = error;
-        while ((cause instanceof CompletionException || cause instanceof ExecutionException)
-                && cause.getCause() != null) {
-            cause = cause.getCause();
-        }
-        LOG.error("capstan-mysql {}: {}", what, cause.getMessage());
-        if (cause instanceof RuntimeException) {
-            return (RuntimeException) cause;
-        }
-        return new FlinkRuntimeException("capstan-mysql " + what, cause);
     }
 }
