@@ -3,9 +3,10 @@ package io.capstan.flink.mysql.source.enumerator;
 import org.apache.flink.annotation.Internal;
 
 /**
- * Where the enumerator is. A new job starts in {@link #RESOLVING_TABLES} (the snapshot modes) or
- * {@link #PREPARING_BINLOG_SPLIT} (the stream-only modes: no table to snapshot); a restored one
- * starts where its checkpoint says.
+ * Where the enumerator is, as its {@link EnumeratorState} reports it (to metrics, logs and the
+ * enumerator's I/O). A new job starts in {@link #RESOLVING_TABLES} (the snapshot modes) or {@link
+ * #PREPARING_BINLOG_SPLIT} (the stream-only modes: no table to snapshot); a restored one starts
+ * where its checkpoint says.
  *
  * <pre>
  * snapshot modes:  RESOLVING_TABLES -> SNAPSHOTTING -> AWAITING_HANDOFF_CHECKPOINT -> STREAMING

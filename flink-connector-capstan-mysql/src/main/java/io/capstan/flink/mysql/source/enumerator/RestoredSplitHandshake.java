@@ -1,8 +1,6 @@
 package io.capstan.flink.mysql.source.enumerator;
 
 import io.capstan.flink.mysql.schema.TableId;
-import io.capstan.flink.mysql.source.event.BinlogSplitPauseEvent;
-import io.capstan.flink.mysql.source.event.BinlogSplitResumeEvent;
 import io.capstan.flink.mysql.source.split.CapstanSplit;
 
 import org.apache.flink.api.connector.source.SplitEnumeratorContext;
@@ -12,7 +10,6 @@ import org.slf4j.LoggerFactory;
 
 import javax.annotation.Nullable;
 
-import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
@@ -94,7 +91,7 @@ final class RestoredSplitHandshake {
                             + " binlog split",
                     table);
         }
-        SplitAssignmentTracker.HandshakeAnswer answer;
+        HandshakeAnswer answer;
         try {
             answer =
                     tracker.restoredSplitChecked(
@@ -106,12 +103,7 @@ final class RestoredSplitHandshake {
         } catch (RuntimeException e) {
             throw fail("cannot resume the restored binlog split", e);
         }
-        List<TableId> removed = new ArrayList<>(answer.removed());
-        context.sendEventToSourceReader(
-                subtask,
-                answer instanceof SplitAssignmentTracker.Pause
-                        ? new BinlogSplitPauseEvent(removed)
-                        : new BinlogSplitResumeEvent(removed, null));
+        context.sendEventToSourceReader(subtask, answer.toReader());
         return true;
     }
 }

@@ -525,7 +525,7 @@ class SplitAssignmentTrackerTest {
             assertThat(ask(t, 0)).as("tables may still be added: chunks may come").isEmpty();
             TableId table = TableId.of("db", "t");
             assertThat(t.restoredSplitChecked(1, List.of(table), Set.of(), List.of(), parallelism))
-                    .isEqualTo(new SplitAssignmentTracker.Resume(Set.of()));
+                    .isEqualTo(new HandshakeAnswer.Resume(Set.of()));
             assertNoMoreSplits(t.serveWaiting(ALL_REGISTERED, parallelism), 0);
         }
     }
