@@ -5,8 +5,6 @@ import io.capstan.flink.mysql.testing.FlinkLines;
 import org.apache.flink.annotation.Internal;
 import org.apache.flink.annotation.PublicEvolving;
 
-import com.tngtech.archunit.base.DescribedPredicate;
-import com.tngtech.archunit.core.domain.JavaClass;
 import com.tngtech.archunit.core.domain.JavaClasses;
 import com.tngtech.archunit.core.importer.ClassFileImporter;
 import com.tngtech.archunit.core.importer.ImportOption;
@@ -14,8 +12,12 @@ import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 
+import static com.tngtech.archunit.base.DescribedPredicate.not;
+import static com.tngtech.archunit.core.domain.JavaClass.Predicates.resideInAPackage;
+import static com.tngtech.archunit.core.domain.JavaClass.Predicates.resideInAnyPackage;
 import static com.tngtech.archunit.lang.syntax.ArchRuleDefinition.classes;
 import static com.tngtech.archunit.lang.syntax.ArchRuleDefinition.noClasses;
+import static com.tngtech.archunit.library.Architectures.layeredArchitecture;
 import static com.tngtech.archunit.library.dependencies.SlicesRuleDefinition.slices;
 
 /**
@@ -40,6 +42,20 @@ class ArchitectureTest {
                 .withImportOption(ImportOption.Predefined.DO_NOT_INCLUDE_TESTS)
                 .importPackages("io.capstan.flink.mysql");
     }
+
+    private static final String BASE = "io.capstan.flink.mysql";
+
+    /** The pure core: it uses only itself (and Java, Flink's annotations and table types). */
+    private static final String[] CORE = {
+        BASE + ".error..",
+        BASE + ".event..",
+        BASE + ".gtid..",
+        BASE + ".schema",
+        BASE + ".snapshot.ddl..",
+        BASE + ".snapshot.gate..",
+        BASE + ".snapshot.key..",
+        BASE + ".snapshot.plan.."
+    };
 
     private static final String[] IO_AND_RUNTIME = {
         "java.sql..",
@@ -86,18 +102,71 @@ class ArchitectureTest {
 
     @Test
     void schemaValueTypesArePure() {
-        // TableId, TableSchema, ColumnSchema, MySqlType are values; JdbcSchemaReader and
-        // BinlogSchemaReader are the I/O edges of the package and are named so.
+        // TableId, TableSchema, ColumnSchema, MySqlType are values; their readers are schema.read.
         noClasses()
                 .that()
-                .resideInAPackage("io.capstan.flink.mysql.schema..")
-                .and(
-                        DescribedPredicate.describe(
-                                "are not schema readers (nor nested in one)",
-                                (JavaClass c) -> !c.getName().contains("Reader")))
+                .resideInAPackage("io.capstan.flink.mysql.schema")
                 .should()
                 .dependOnClassesThat()
                 .resideInAnyPackage(IO_AND_RUNTIME)
+                .check(classes);
+    }
+
+    /**
+     * The layers of docs/architecture.md: the pure core (positions, the change model, halts,
+     * schemas as values, chunk keys, plans, the gate, DDL rules) uses no other layer, so it is
+     * unit-tested alone and never reaches the server or Flink's runtime.
+     */
+    @Test
+    void theCoreUsesNoOtherLayer() {
+        layeredArchitecture()
+                .consideringOnlyDependenciesInLayers()
+                .layer("public API")
+                .definedBy(BASE, BASE + ".deserializer..", BASE + ".route..")
+                .layer("Flink glue")
+                .definedBy(BASE + ".source..", BASE + ".compat..")
+                .layer("adapters")
+                .definedBy(
+                        BASE + ".binlog..",
+                        BASE + ".connect..",
+                        BASE + ".convert..",
+                        BASE + ".preflight..",
+                        BASE + ".proxy..",
+                        BASE + ".schema.read..",
+                        BASE + ".snapshot.jdbc..",
+                        BASE + ".snapshot.read..")
+                .layer("core")
+                .definedBy(CORE)
+                .whereLayer("core")
+                .mayNotAccessAnyLayer()
+                .check(classes);
+        // Flink's throwable annotation on the halts (how Flink's failure handler treats them) is
+        // metadata, not a use of the runtime.
+        noClasses()
+                .that()
+                .resideInAnyPackage(CORE)
+                .should()
+                .dependOnClassesThat(
+                        resideInAnyPackage(IO_AND_RUNTIME)
+                                .and(not(resideInAPackage("org.apache.flink.runtime.throwable"))))
+                .check(classes);
+    }
+
+    /** Flink's connector APIs only where the FLIP-27 source is glued to Flink. */
+    @Test
+    void onlyTheSourceUsesFlinksConnectorApis() {
+        noClasses()
+                .that()
+                .resideOutsideOfPackages(BASE, BASE + ".source..", BASE + ".compat..")
+                .and()
+                .resideInAPackage(BASE + "..")
+                .and()
+                .resideOutsideOfPackage(BASE + ".testing..")
+                .should()
+                .dependOnClassesThat()
+                .resideInAnyPackage(
+                        "org.apache.flink.api.connector.source..",
+                        "org.apache.flink.connector.base..")
                 .check(classes);
     }
 

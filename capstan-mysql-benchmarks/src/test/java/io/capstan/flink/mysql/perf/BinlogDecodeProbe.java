@@ -11,8 +11,8 @@ import io.capstan.flink.mysql.event.BinlogRecord;
 import io.capstan.flink.mysql.event.BinlogStartPosition;
 import io.capstan.flink.mysql.event.RowChange;
 import io.capstan.flink.mysql.gtid.GtidSet;
-import io.capstan.flink.mysql.schema.BinlogSchemaReader;
 import io.capstan.flink.mysql.schema.TableId;
+import io.capstan.flink.mysql.schema.read.BinlogSchemaReader;
 import io.capstan.flink.mysql.testing.MySqlServer;
 import io.capstan.flink.mysql.testing.ServerOptions;
 

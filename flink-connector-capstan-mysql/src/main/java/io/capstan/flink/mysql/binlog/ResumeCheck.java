@@ -4,6 +4,7 @@ import io.capstan.flink.mysql.error.CapstanHaltException;
 import io.capstan.flink.mysql.error.HaltReason;
 import io.capstan.flink.mysql.event.BinlogStartPosition;
 import io.capstan.flink.mysql.gtid.BinlogPositionAxis;
+import io.capstan.flink.mysql.gtid.GtidModeChange;
 import io.capstan.flink.mysql.gtid.GtidSet;
 
 /**

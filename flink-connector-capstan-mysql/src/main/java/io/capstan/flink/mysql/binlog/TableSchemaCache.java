@@ -2,9 +2,9 @@ package io.capstan.flink.mysql.binlog;
 
 import io.capstan.flink.mysql.convert.RowConverter;
 import io.capstan.flink.mysql.convert.SpatialValueForm;
-import io.capstan.flink.mysql.schema.BinlogSchemaReader;
 import io.capstan.flink.mysql.schema.TableId;
 import io.capstan.flink.mysql.schema.TableSchema;
+import io.capstan.flink.mysql.schema.read.BinlogSchemaReader;
 
 import com.github.shyiko.mysql.binlog.event.TableMapEventData;
 

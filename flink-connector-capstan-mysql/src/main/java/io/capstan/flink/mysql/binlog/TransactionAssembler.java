@@ -11,6 +11,7 @@ import io.capstan.flink.mysql.event.TableCaptured;
 import io.capstan.flink.mysql.event.TransactionEnd;
 import io.capstan.flink.mysql.gtid.BinlogPositionAxis;
 import io.capstan.flink.mysql.gtid.Gtid;
+import io.capstan.flink.mysql.gtid.GtidModeChange;
 import io.capstan.flink.mysql.gtid.GtidSet;
 
 import com.github.shyiko.mysql.binlog.event.Event;

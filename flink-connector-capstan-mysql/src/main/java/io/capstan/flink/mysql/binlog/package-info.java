@@ -4,6 +4,6 @@
  * exactly and halts for what cannot be delivered exactly.
  *
  * <p>Uses: the public API, {@code connect}, {@code convert}, {@code error}, {@code event}, {@code
- * gtid}, {@code schema}, {@code snapshot.ddl}.
+ * gtid}, {@code schema}, {@code schema.read}, {@code snapshot.ddl}.
  */
 package io.capstan.flink.mysql.binlog;

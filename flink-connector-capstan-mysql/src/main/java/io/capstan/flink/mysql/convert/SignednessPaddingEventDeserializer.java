@@ -1,6 +1,6 @@
 package io.capstan.flink.mysql.convert;
 
-import io.capstan.flink.mysql.schema.BinlogSchemaReader;
+import io.capstan.flink.mysql.schema.read.BinlogSchemaReader;
 
 import org.apache.flink.annotation.Internal;
 

@@ -10,8 +10,8 @@ import java.util.Objects;
 
 /**
  * One column of a captured table: its MySQL type facts and the Flink type it maps to (see
- * docs/types.md). Built by {@link JdbcSchemaReader} and {@link BinlogSchemaReader}, which produce
- * equal objects for the same column.
+ * docs/types.md). Built by {@code schema.read.JdbcSchemaReader} and {@code BinlogSchemaReader},
+ * which produce equal objects for the same column.
  *
  * <p>{@link #length()} is the declared length: characters for CHAR/VARCHAR, bytes for
  * BINARY/VARBINARY, bits for BIT, 0 otherwise. {@link #precision()} is the DECIMAL precision or the

@@ -15,7 +15,7 @@ import java.util.Objects;
 
 /**
  * The columns and primary key of one table, and the Flink row type its rows have. Equal schemas
- * come from {@link JdbcSchemaReader} and {@link BinlogSchemaReader} for the same table.
+ * come from {@code schema.read.JdbcSchemaReader} and {@code BinlogSchemaReader} for the same table.
  */
 @Internal
 public final class TableSchema implements Serializable {

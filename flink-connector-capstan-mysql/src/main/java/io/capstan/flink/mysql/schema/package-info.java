@@ -1,6 +1,6 @@
 /**
- * Table identities and schemas as MySQL declares them, read from the catalogue or from the binlog's
- * table maps, and their Flink types.
+ * Table identities and schemas as MySQL declares them, and their Flink types: values only (their
+ * readers, from the catalogue and from the binlog's table maps, are {@code schema.read}). Pure.
  *
  * <p>Uses: {@code error}.
  */

@@ -3,9 +3,9 @@ package io.capstan.flink.mysql.binlog;
 import io.capstan.flink.mysql.connect.JdbcConnections;
 import io.capstan.flink.mysql.convert.RowConverter;
 import io.capstan.flink.mysql.event.RowChange;
-import io.capstan.flink.mysql.schema.JdbcSchemaReader;
 import io.capstan.flink.mysql.schema.TableId;
 import io.capstan.flink.mysql.schema.TableSchema;
+import io.capstan.flink.mysql.schema.read.JdbcSchemaReader;
 import io.capstan.flink.mysql.testing.MySqlTestDatabase;
 
 import org.apache.flink.table.data.GenericRowData;

@@ -2,9 +2,9 @@ package io.capstan.flink.mysql.convert;
 
 import io.capstan.flink.mysql.connect.JdbcConnections;
 import io.capstan.flink.mysql.connect.MySqlConnectionConfig;
-import io.capstan.flink.mysql.schema.JdbcSchemaReader;
 import io.capstan.flink.mysql.schema.TableId;
 import io.capstan.flink.mysql.schema.TableSchema;
+import io.capstan.flink.mysql.schema.read.JdbcSchemaReader;
 import io.capstan.flink.mysql.snapshot.jdbc.JdbcTableKeyMetadataReader;
 import io.capstan.flink.mysql.snapshot.key.ChunkKey;
 import io.capstan.flink.mysql.snapshot.key.ChunkKeyResolver;

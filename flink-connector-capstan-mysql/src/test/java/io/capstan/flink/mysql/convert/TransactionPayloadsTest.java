@@ -1,9 +1,9 @@
 package io.capstan.flink.mysql.convert;
 
 import io.capstan.flink.mysql.binlog.EventBytes;
-import io.capstan.flink.mysql.schema.BinlogSchemaReader;
 import io.capstan.flink.mysql.schema.TableId;
 import io.capstan.flink.mysql.schema.TableSchema;
+import io.capstan.flink.mysql.schema.read.BinlogSchemaReader;
 
 import org.apache.flink.table.data.GenericRowData;
 import org.apache.flink.table.data.StringData;

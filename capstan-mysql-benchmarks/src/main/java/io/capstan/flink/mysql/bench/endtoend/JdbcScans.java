@@ -3,8 +3,8 @@ package io.capstan.flink.mysql.bench.endtoend;
 import io.capstan.flink.mysql.connect.JdbcConnections;
 import io.capstan.flink.mysql.connect.MySqlConnectionConfig;
 import io.capstan.flink.mysql.convert.RowConverter;
-import io.capstan.flink.mysql.schema.JdbcSchemaReader;
 import io.capstan.flink.mysql.schema.TableSchema;
+import io.capstan.flink.mysql.schema.read.JdbcSchemaReader;
 
 import org.apache.flink.table.data.GenericRowData;
 

@@ -2,7 +2,7 @@ package io.capstan.flink.mysql.bench.endtoend;
 
 import io.capstan.flink.mysql.connect.JdbcConnections;
 import io.capstan.flink.mysql.connect.MySqlConnectionConfig;
-import io.capstan.flink.mysql.schema.JdbcSchemaReader;
+import io.capstan.flink.mysql.schema.read.JdbcSchemaReader;
 import io.capstan.flink.mysql.snapshot.jdbc.JdbcBoundaryQueries;
 import io.capstan.flink.mysql.snapshot.jdbc.JdbcTableKeyMetadataReader;
 import io.capstan.flink.mysql.snapshot.key.ChunkKey;

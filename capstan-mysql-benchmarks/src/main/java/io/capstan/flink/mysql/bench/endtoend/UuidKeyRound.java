@@ -1,7 +1,7 @@
 package io.capstan.flink.mysql.bench.endtoend;
 
-import io.capstan.flink.mysql.schema.JdbcSchemaReader;
 import io.capstan.flink.mysql.schema.TableSchema;
+import io.capstan.flink.mysql.schema.read.JdbcSchemaReader;
 
 import java.sql.Connection;
 import java.sql.SQLException;

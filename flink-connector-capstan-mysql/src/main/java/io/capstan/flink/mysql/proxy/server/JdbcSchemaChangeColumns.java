@@ -3,9 +3,9 @@ package io.capstan.flink.mysql.proxy.server;
 import io.capstan.flink.mysql.binlog.SchemaChangeEvents;
 import io.capstan.flink.mysql.connect.JdbcConnections;
 import io.capstan.flink.mysql.connect.MySqlConnectionConfig;
-import io.capstan.flink.mysql.schema.JdbcSchemaReader;
 import io.capstan.flink.mysql.schema.TableId;
 import io.capstan.flink.mysql.schema.TableSchema;
+import io.capstan.flink.mysql.schema.read.JdbcSchemaReader;
 
 import org.apache.flink.annotation.Internal;
 

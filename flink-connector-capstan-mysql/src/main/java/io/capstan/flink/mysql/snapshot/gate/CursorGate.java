@@ -1,7 +1,7 @@
 package io.capstan.flink.mysql.snapshot.gate;
 
-import io.capstan.flink.mysql.binlog.GtidModeChange;
 import io.capstan.flink.mysql.gtid.Gtid;
+import io.capstan.flink.mysql.gtid.GtidModeChange;
 import io.capstan.flink.mysql.gtid.GtidSet;
 import io.capstan.flink.mysql.schema.TableId;
 import io.capstan.flink.mysql.snapshot.key.ChunkKey;

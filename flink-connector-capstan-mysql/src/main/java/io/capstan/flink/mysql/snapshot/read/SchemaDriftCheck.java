@@ -2,9 +2,9 @@ package io.capstan.flink.mysql.snapshot.read;
 
 import io.capstan.flink.mysql.error.CapstanHaltException;
 import io.capstan.flink.mysql.error.HaltReason;
-import io.capstan.flink.mysql.schema.JdbcSchemaReader;
 import io.capstan.flink.mysql.schema.TableId;
 import io.capstan.flink.mysql.schema.TableSchema;
+import io.capstan.flink.mysql.schema.read.JdbcSchemaReader;
 import io.capstan.flink.mysql.snapshot.jdbc.JdbcTableKeyMetadataReader;
 import io.capstan.flink.mysql.snapshot.plan.SnapshotChunk;
 

@@ -3,6 +3,7 @@
  * read view, the range query and the checks that the schema did not drift.
  *
  * <p>Uses: the public API, {@code binlog}, {@code connect}, {@code convert}, {@code error}, {@code
- * gtid}, {@code schema}, {@code snapshot.jdbc}, {@code snapshot.key}, {@code snapshot.plan}.
+ * gtid}, {@code schema}, {@code schema.read}, {@code snapshot.jdbc}, {@code snapshot.key}, {@code
+ * snapshot.plan}.
  */
 package io.capstan.flink.mysql.snapshot.read;

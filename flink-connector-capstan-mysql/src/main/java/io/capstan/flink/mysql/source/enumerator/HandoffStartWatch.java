@@ -1,9 +1,9 @@
 package io.capstan.flink.mysql.source.enumerator;
 
 import io.capstan.flink.mysql.CapstanMySqlOptions;
-import io.capstan.flink.mysql.binlog.GtidModeChange;
 import io.capstan.flink.mysql.error.CapstanHaltException;
 import io.capstan.flink.mysql.error.HaltReason;
+import io.capstan.flink.mysql.gtid.GtidModeChange;
 import io.capstan.flink.mysql.gtid.GtidSet;
 
 import org.apache.flink.annotation.Internal;

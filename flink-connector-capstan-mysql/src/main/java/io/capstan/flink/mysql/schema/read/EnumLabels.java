@@ -1,4 +1,4 @@
-package io.capstan.flink.mysql.schema;
+package io.capstan.flink.mysql.schema.read;
 
 import java.util.ArrayList;
 import java.util.List;

@@ -1,4 +1,6 @@
-package io.capstan.flink.mysql.schema;
+package io.capstan.flink.mysql.schema.read;
+
+import io.capstan.flink.mysql.schema.MySqlType;
 
 import org.junit.jupiter.api.Test;
 

@@ -1,7 +1,12 @@
-package io.capstan.flink.mysql.schema;
+package io.capstan.flink.mysql.schema.read;
 
 import io.capstan.flink.mysql.error.CapstanHaltException;
 import io.capstan.flink.mysql.error.HaltReason;
+import io.capstan.flink.mysql.schema.ColumnSchema;
+import io.capstan.flink.mysql.schema.MySqlCharsets;
+import io.capstan.flink.mysql.schema.MySqlType;
+import io.capstan.flink.mysql.schema.TableId;
+import io.capstan.flink.mysql.schema.TableSchema;
 
 import org.apache.flink.annotation.Internal;
 

@@ -1,7 +1,10 @@
-package io.capstan.flink.mysql.schema;
+package io.capstan.flink.mysql.schema.read;
 
 import io.capstan.flink.mysql.error.CapstanHaltException;
 import io.capstan.flink.mysql.error.HaltReason;
+import io.capstan.flink.mysql.schema.MySqlCharsets;
+import io.capstan.flink.mysql.schema.MySqlType;
+import io.capstan.flink.mysql.schema.TableId;
 
 import com.github.shyiko.mysql.binlog.event.TableMapEventMetadata;
 import com.github.shyiko.mysql.binlog.event.deserialization.ColumnType;

@@ -1,9 +1,7 @@
-package io.capstan.flink.mysql.binlog;
+package io.capstan.flink.mysql.gtid;
 
 import io.capstan.flink.mysql.error.CapstanHaltException;
 import io.capstan.flink.mysql.error.HaltReason;
-import io.capstan.flink.mysql.gtid.BinlogPositionAxis;
-import io.capstan.flink.mysql.gtid.GtidSet;
 
 import org.apache.flink.annotation.Internal;
 
