@@ -124,6 +124,7 @@ class MariaDbBinlogFactsIT {
                 "BEGIN",
                 "INSERT INTO shop.orders VALUES (" + id + ", 'a', 3)",
                 "UPDATE shop.orders SET qty = 4 WHERE id = " + id,
+                "DELETE FROM shop.orders WHERE id = " + id,
                 "COMMIT");
 
         List<Event> events = afterStart(dump(start, false, untilXids(1)).events);
@@ -135,6 +136,8 @@ class MariaDbBinlogFactsIT {
                         EventType.WRITE_ROWS,
                         EventType.TABLE_MAP,
                         EventType.UPDATE_ROWS,
+                        EventType.TABLE_MAP,
+                        EventType.DELETE_ROWS,
                         EventType.XID);
         MariadbGtidEventData gtid = (MariadbGtidEventData) events.get(0).getData();
         assertThat(gtid.getDomainId()).isEqualTo(1);
