@@ -1,8 +1,6 @@
-package io.capstan.flink.mysql.preflight;
+package io.capstan.flink.mysql.testing;
 
 import io.capstan.flink.mysql.connect.MySqlConnectionConfig;
-import io.capstan.flink.mysql.testing.OrphanReaper;
-import io.capstan.flink.mysql.testing.SocketDirectory;
 
 import java.io.IOException;
 import java.io.UncheckedIOException;
@@ -19,20 +17,23 @@ import java.util.concurrent.TimeUnit;
 import java.util.stream.Stream;
 
 /**
- * A throw-away MariaDB server for the one test that needs a server preflight must refuse as
- * unsupported. It runs Debian's {@code mariadbd} (package {@code mariadb-server-core}, binaries
- * only) from {@code target/}: bootstrapped from the packaged system-table scripts, started on a
- * free loopback port, stopped and deleted on {@link #close()} or at JVM exit. Its Unix socket lives
- * in a short {@link SocketDirectory} of its own: beside the data, a deep checkout would pass the
- * 107-byte socket path limit and mariadbd would not start. Both directories are marked with this
- * JVM's pid ({@link OrphanReaper}), so that the next start stops and deletes what a JVM killed
- * before its shutdown hook ran left behind.
+ * A throw-away MariaDB server: the server preflight must refuse as unsupported ({@code
+ * PreflightMariaDbIT}, started without flags) and, started with binlog flags, the server whose
+ * binlog facts {@code MariaDbBinlogFactsIT} pins. It lives among the connector's tests (not in
+ * {@code capstan-mysql-testing}) because it hands out the connector's connection settings. It runs
+ * Debian's {@code mariadbd} (package {@code mariadb-server-core}, binaries only) from {@code
+ * target/}: bootstrapped from the packaged system-table scripts, started on a free loopback port,
+ * stopped and deleted on {@link #close()} or at JVM exit. Its Unix socket lives in a short {@link
+ * SocketDirectory} of its own: beside the data, a deep checkout would pass the 107-byte socket path
+ * limit and mariadbd would not start. Both directories are marked with this JVM's pid ({@link
+ * OrphanReaper}), so that the next start stops and deletes what a JVM killed before its shutdown
+ * hook ran left behind.
  */
-final class MariaDbServer implements AutoCloseable {
+public final class MariaDbServer implements AutoCloseable {
 
-    static final Path MARIADBD = Paths.get("/usr/sbin/mariadbd");
+    public static final Path MARIADBD = Paths.get("/usr/sbin/mariadbd");
     private static final Path SHARE = Paths.get("/usr/share/mysql");
-    static final String MISSING =
+    public static final String MISSING =
             "MariaDB test server not found at "
                     + MARIADBD
                     + ": run 'apt-get install -y mariadb-server-core'";
@@ -52,12 +53,22 @@ final class MariaDbServer implements AutoCloseable {
         Runtime.getRuntime().addShutdownHook(shutdownHook);
     }
 
-    static boolean isInstalled() {
+    public static boolean isInstalled() {
         return Files.isExecutable(MARIADBD)
                 && Files.isRegularFile(SHARE.resolve("mysql_system_tables.sql"));
     }
 
-    static MariaDbServer start() throws IOException, InterruptedException {
+    /** A server with mariadbd's defaults: no binary log. */
+    public static MariaDbServer start() throws IOException, InterruptedException {
+        return start(List.of());
+    }
+
+    /**
+     * A server started with these extra {@code mariadbd} options as well (e.g. {@code
+     * --log-bin=mariadb-bin}, {@code --server-id=7}); they come after the harness's own, so an
+     * option given here wins.
+     */
+    public static MariaDbServer start(List<String> flags) throws IOException, InterruptedException {
         Path serversRoot = Paths.get("target", "mariadb-servers").toAbsolutePath();
         reapOnce(serversRoot);
         Path dir =
@@ -79,6 +90,7 @@ final class MariaDbServer implements AutoCloseable {
             cmd.add("--socket=" + socketDir.socket("mariadb.sock"));
             cmd.add("--pid-file=" + dir.resolve("mariadb.pid"));
             cmd.add("--log-error=" + dir.resolve("error.log"));
+            cmd.addAll(flags);
             p =
                     new ProcessBuilder(cmd)
                             .redirectErrorStream(true)
@@ -162,7 +174,7 @@ final class MariaDbServer implements AutoCloseable {
     }
 
     /** The bootstrap creates root@127.0.0.1 without a password; fine for a loopback test server. */
-    MySqlConnectionConfig rootConfig() {
+    public MySqlConnectionConfig rootConfig() {
         return MySqlConnectionConfig.builder()
                 .hostname("127.0.0.1")
                 .port(port)
