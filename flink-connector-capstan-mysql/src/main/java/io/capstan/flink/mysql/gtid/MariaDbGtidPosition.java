@@ -197,19 +197,10 @@ public final class MariaDbGtidPosition {
     }
 
     /**
-     * Whether the GTID may follow this position in strict mode: its sequence number is above this
-     * position's in its domain, or the position lacks the domain.
-     */
-    public boolean isFollowedBy(DomainGtid gtid) {
-        int i = Arrays.binarySearch(domains, gtid.domain());
-        return i < 0 || sequences[i] < gtid.sequence();
-    }
-
-    /**
      * This position after one more GTID: its domain's entry becomes the GTID.
      *
-     * @throws IllegalArgumentException when the GTID does not follow ({@link #isFollowedBy}); the
-     *     message names the GTID and the domain's entry
+     * @throws IllegalArgumentException when the position already {@link #holds} the GTID (in strict
+     *     mode it cannot follow); the message names the GTID and the domain's entry
      */
     public MariaDbGtidPosition advance(DomainGtid gtid) {
         int i = Arrays.binarySearch(domains, gtid.domain());

@@ -50,11 +50,6 @@ sealed interface EnumeratorState
         return Optional.empty();
     }
 
-    /** A restored binlog split whose preflight must run again before it goes out. */
-    default Optional<BinlogSplit> binlogSplitToVerify() {
-        return Optional.empty();
-    }
-
     /** Where the next binlog read will start, as far as known ({@link HandoffStartWatch}). */
     default Optional<GtidSet> handoffStartSoFar() {
         return Optional.empty();

@@ -23,11 +23,6 @@ record PreparingBinlogSplit(@Nullable BinlogSplit toVerify) implements Enumerato
     }
 
     @Override
-    public Optional<BinlogSplit> binlogSplitToVerify() {
-        return Optional.ofNullable(toVerify);
-    }
-
-    @Override
     public Transition<Optional<SplitReply>> answer(
             int subtask, int parallelism, AssignmentContext ctx) {
         return Transition.stay(this, Optional.empty());

@@ -170,7 +170,10 @@ final class SplitAssignmentTracker {
 
     /** In PREPARING_BINLOG_SPLIT: the restored split to verify; empty when one must be planned. */
     Optional<BinlogSplit> binlogSplitToVerify() {
-        return state.binlogSplitToVerify();
+        // the split pending while its preflight runs again is the one to verify
+        return state.phase() == EnumeratorPhase.PREPARING_BINLOG_SPLIT
+                ? state.pendingBinlogSplit()
+                : Optional.empty();
     }
 
     void tablesResolved(List<SnapshotTable> tables) {

@@ -17,7 +17,6 @@ class PreparingBinlogSplitTest {
     @Test
     void aNewJobPlansItsSplitWhileRequestsWait() {
         PreparingBinlogSplit state = new PreparingBinlogSplit(null);
-        assertThat(state.binlogSplitToVerify()).isEmpty();
         assertThat(state.pendingBinlogSplit()).isEmpty();
         assertThat(state.answer(0, 2, ctx).result()).isEmpty();
     }
@@ -25,7 +24,6 @@ class PreparingBinlogSplitTest {
     @Test
     void aRestoredUnassignedSplitIsVerifiedAndStaysInTheCheckpointMeanwhile() {
         PreparingBinlogSplit state = new PreparingBinlogSplit(PLANNED);
-        assertThat(state.binlogSplitToVerify()).contains(PLANNED);
         assertThat(state.pendingBinlogSplit()).contains(PLANNED);
     }
 
