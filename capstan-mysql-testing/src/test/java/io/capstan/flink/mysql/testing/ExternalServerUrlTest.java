@@ -1,10 +1,12 @@
 package io.capstan.flink.mysql.testing;
 
+import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
+@Tag(FlinkLines.NEUTRAL)
 class ExternalServerUrlTest {
 
     @Test

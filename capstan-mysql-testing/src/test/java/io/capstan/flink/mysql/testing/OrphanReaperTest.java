@@ -1,5 +1,6 @@
 package io.capstan.flink.mysql.testing;
 
+import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
@@ -9,6 +10,7 @@ import java.nio.file.Path;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+@Tag(FlinkLines.NEUTRAL)
 class OrphanReaperTest {
 
     @Test

@@ -1,5 +1,6 @@
 package io.capstan.flink.mysql.testing;
 
+import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 
 import java.util.List;
@@ -7,6 +8,7 @@ import java.util.List;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
+@Tag(FlinkLines.NEUTRAL)
 class ServerOptionsTest {
 
     @Test

@@ -1,5 +1,6 @@
 package io.capstan.flink.mysql.table;
 
+import io.capstan.flink.mysql.testing.FlinkLines;
 import io.capstan.flink.mysql.testing.MySqlTestDatabase;
 
 import org.apache.flink.configuration.Configuration;
@@ -15,6 +16,7 @@ import org.apache.flink.types.RowKind;
 import org.apache.flink.util.CloseableIterator;
 
 import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.RegisterExtension;
 
@@ -58,7 +60,14 @@ import static org.assertj.core.api.Assertions.catchThrowable;
  * <p>The aggregate, type matrix and snapshot tests start in the 'initial' (default) and 'snapshot'
  * modes; the others start at 'specific-offset' = the server's gtid_executed before their writes, so
  * the changelog holds exactly those writes.
+ *
+ * <p>Three cases are tagged {@link FlinkLines#TWO_ONLY}: Flink 1.20's planner keeps no fractional
+ * seconds in a declared {@code TIME(p)} ({@code TIME(3)} becomes {@code TIME(0)}, docs/sql.md),
+ * which two cases declare, and its plans name a source "Source: &lt;table&gt;", not by the
+ * operator name the explain case looks for (the compiled-plan case still checks the password
+ * absent on every line).
  */
+@Tag(FlinkLines.EVERY_LINE)
 class CapstanMySqlTableIT {
 
     @RegisterExtension
@@ -756,6 +765,7 @@ class CapstanMySqlTableIT {
         }
     }
 
+    @Tag(FlinkLines.TWO_ONLY)
     @Test
     void timeDeclaredTimeIsTheTimeOfDayInSnapshotAndBinlogAndHaltsOutsideADay() throws Exception {
         DB.execute(
@@ -1001,6 +1011,7 @@ class CapstanMySqlTableIT {
 
     // ---------------------------------------------------------------- planning-time refusals
 
+    @Tag(FlinkLines.TWO_ONLY)
     @Test
     void typeMismatchIsRefusedNamingColumnTypesAndWhatFits() throws Exception {
         DB.execute(
@@ -1057,6 +1068,7 @@ class CapstanMySqlTableIT {
         assertThat(message).contains("Access denied").doesNotContain("Wrong-Pw-MARKER-91c2");
     }
 
+    @Tag(FlinkLines.TWO_ONLY)
     @Test
     void explainNeverShowsThePassword() throws Exception {
         DB.execute(

@@ -6,6 +6,7 @@ import io.capstan.flink.mysql.ChangeEvent;
 import io.capstan.flink.mysql.StartupOptions;
 import io.capstan.flink.mysql.deserializer.JsonDebeziumDeserializer;
 import io.capstan.flink.mysql.deserializer.RowDataDeserializer;
+import io.capstan.flink.mysql.testing.FlinkLines;
 import io.capstan.flink.mysql.testing.MySqlAccount;
 import io.capstan.flink.mysql.testing.MySqlTestDatabase;
 
@@ -25,6 +26,7 @@ import org.apache.flink.types.Row;
 import org.apache.flink.util.CloseableIterator;
 import org.apache.flink.util.Collector;
 
+import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
 import org.junit.jupiter.api.extension.RegisterExtension;
@@ -48,6 +50,7 @@ import static org.assertj.core.api.Assertions.assertThat;
  * source's row type, and compared row by row, change kinds included, with what {@link
  * RowDataDeserializer} emits for the same changes.
  */
+@Tag(FlinkLines.EVERY_LINE)
 class DebeziumJsonRoundTripIT {
 
     @RegisterExtension static final MySqlTestDatabase DB = new MySqlTestDatabase();

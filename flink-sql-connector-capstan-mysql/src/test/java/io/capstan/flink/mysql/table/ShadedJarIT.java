@@ -1,9 +1,11 @@
 package io.capstan.flink.mysql.table;
 
+import io.capstan.flink.mysql.testing.FlinkLines;
 import io.capstan.flink.mysql.testing.MySqlTestDatabase;
 
 import com.github.luben.zstd.Zstd;
 import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.RegisterExtension;
 
@@ -34,8 +36,9 @@ import static org.assertj.core.api.Assertions.assertThat;
  * target/flink-classpath.txt, written by the build), MySQL Connector/J's jar as users put it into
  * lib/, and the shaded jar added to the session; not this module's classes or the connector's other
  * dependencies. The shaded jar itself in lib/ is run on a standalone cluster of each Flink line by
- * {@code SqlGatewayConnectorClusterIT} (e2e-tests, flink-1.20/e2e-tests).
+ * {@code SqlGatewayConnectorClusterIT} (e2e-tests, on both Flink lines).
  */
+@Tag(FlinkLines.EVERY_LINE)
 class ShadedJarIT {
 
     @RegisterExtension static final MySqlTestDatabase DB = new MySqlTestDatabase();

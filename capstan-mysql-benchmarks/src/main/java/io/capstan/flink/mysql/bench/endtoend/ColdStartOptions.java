@@ -37,7 +37,7 @@ record ColdStartOptions(
                     "binlog",
                     "binlog-object-reuse");
 
-    /** The Flink 1.20 programs (flink-1.20/capstan-mysql-benchmarks), with a classpath file. */
+    /** The Flink 1.20 programs (capstan-mysql-cold-run-flink-1.20), with a classpath file. */
     static final List<String> FLINK_120_PROGRAMS =
             List.of(
                     "floor-sql",

@@ -2,7 +2,9 @@ package io.capstan.flink.mysql.e2e.chaos;
 
 import io.capstan.flink.mysql.e2e.chaos.ChaosOutcome.Applied;
 import io.capstan.flink.mysql.e2e.chaos.ChaosOutcome.Phase;
+import io.capstan.flink.mysql.testing.FlinkLines;
 
+import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 
 import java.time.Duration;
@@ -11,6 +13,7 @@ import java.util.Map;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+@Tag(FlinkLines.NEUTRAL)
 class ChaosOutcomeTest {
     private static final ChaosSchedule SCHEDULE =
             ChaosSchedule.draw(

@@ -1,5 +1,8 @@
 package io.capstan.flink.mysql.e2e.chaos;
 
+import io.capstan.flink.mysql.testing.FlinkLines;
+
+import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 
 import java.time.Duration;
@@ -8,6 +11,7 @@ import java.util.Set;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+@Tag(FlinkLines.NEUTRAL)
 class ChaosScheduleTest {
     private static ChaosSchedule draw(long seed, int seconds) {
         return ChaosSchedule.draw(

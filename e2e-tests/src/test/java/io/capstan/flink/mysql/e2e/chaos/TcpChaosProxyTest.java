@@ -1,7 +1,10 @@
 package io.capstan.flink.mysql.e2e.chaos;
 
+import io.capstan.flink.mysql.testing.FlinkLines;
+
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 
 import java.io.IOException;
@@ -14,6 +17,7 @@ import java.net.SocketException;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.catchThrowable;
 
+@Tag(FlinkLines.NEUTRAL)
 class TcpChaosProxyTest {
     private ServerSocket echoServer;
     private TcpChaosProxy proxy;

@@ -1,5 +1,8 @@
 package io.capstan.flink.mysql.e2e.cluster;
 
+import io.capstan.flink.mysql.testing.FlinkLines;
+
+import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 
 import java.nio.file.Path;
@@ -13,6 +16,7 @@ import static org.assertj.core.api.Assertions.assertThat;
  * and the libraries that a compile dependency shares with Flink have not been lost to Maven's scope
  * mediation (see the e2e-tests pom).
  */
+@Tag(FlinkLines.NEUTRAL)
 class ClusterClasspathTest {
 
     @Test

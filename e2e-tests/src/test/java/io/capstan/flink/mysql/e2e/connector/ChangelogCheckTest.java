@@ -2,7 +2,9 @@ package io.capstan.flink.mysql.e2e.connector;
 
 import io.capstan.flink.mysql.e2e.connector.ChangelogCheck.Result;
 import io.capstan.flink.mysql.e2e.connector.ChangelogCheck.Row;
+import io.capstan.flink.mysql.testing.FlinkLines;
 
+import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 
 import java.util.ArrayList;
@@ -12,6 +14,7 @@ import java.util.List;
 import static org.assertj.core.api.Assertions.assertThat;
 
 /** The check sees a single duplicate, gap, lost insert, lost delete or lost last change. */
+@Tag(FlinkLines.NEUTRAL)
 class ChangelogCheckTest {
     private static final String G = "3e11fa47-71ca-11e1-9e33-c80aa9429562:";
 

@@ -2,11 +2,13 @@ package io.capstan.flink.mysql.e2e.connector;
 
 import io.capstan.flink.mysql.e2e.cluster.FlinkStandaloneCluster;
 import io.capstan.flink.mysql.e2e.cluster.SqlGateway;
+import io.capstan.flink.mysql.testing.FlinkLines;
 import io.capstan.flink.mysql.testing.MySqlAccount;
 import io.capstan.flink.mysql.testing.MySqlTestDatabase;
 
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.RegisterExtension;
 
@@ -28,6 +30,7 @@ import static org.assertj.core.api.Assertions.assertThat;
  * key, version and balance, which a lost or repeated change would shift) must reach exactly the
  * table's values.
  */
+@Tag(FlinkLines.EVERY_LINE)
 class SqlGatewayConnectorClusterIT {
     @RegisterExtension static final MySqlTestDatabase DB = new MySqlTestDatabase();
 

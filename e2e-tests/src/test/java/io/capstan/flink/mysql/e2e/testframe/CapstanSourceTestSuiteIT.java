@@ -1,5 +1,7 @@
 package io.capstan.flink.mysql.e2e.testframe;
 
+import io.capstan.flink.mysql.testing.FlinkLines;
+
 import org.apache.flink.api.common.JobID;
 import org.apache.flink.api.common.eventtime.WatermarkStrategy;
 import org.apache.flink.api.connector.source.Boundedness;
@@ -27,6 +29,7 @@ import org.apache.flink.streaming.api.functions.sink.v2.DiscardingSink;
 import org.junit.jupiter.api.Assumptions;
 import org.junit.jupiter.api.Disabled;
 import org.junit.jupiter.api.DisplayName;
+import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.TestTemplate;
 import org.junit.jupiter.api.Timeout;
 
@@ -45,6 +48,7 @@ import static org.assertj.core.api.Assertions.assertThat;
  */
 // The framework waits without timeouts (e.g. for records that never come): bound every case.
 @Timeout(value = 3, unit = java.util.concurrent.TimeUnit.MINUTES)
+@Tag(FlinkLines.EVERY_LINE)
 class CapstanSourceTestSuiteIT extends SourceTestSuiteBase<String> {
 
     @TestEnv MiniClusterTestEnvironment flink = new MiniClusterTestEnvironment();

@@ -12,7 +12,7 @@ import java.util.concurrent.atomic.AtomicLong;
  * thread of the MiniCluster inside this JVM.
  *
  * <p>Flink-free, so both Flink lines' cold-run programs share it (capstan-mysql-benchmarks and
- * flink-1.20/capstan-mysql-benchmarks add this source folder).
+ * capstan-mysql-cold-run-flink-1.20 add this source folder).
  */
 public final class ColdRunClock {
 
