@@ -63,9 +63,9 @@ import static org.assertj.core.api.Assertions.catchThrowable;
  *
  * <p>Three cases are tagged {@link FlinkLines#TWO_ONLY}: Flink 1.20's planner keeps no fractional
  * seconds in a declared {@code TIME(p)} ({@code TIME(3)} becomes {@code TIME(0)}, docs/sql.md),
- * which two cases declare, and its plans name a source "Source: &lt;table&gt;", not by the
- * operator name the explain case looks for (the compiled-plan case still checks the password
- * absent on every line).
+ * which two cases declare, and its plans name a source "Source: &lt;table&gt;", not by the operator
+ * name the explain case looks for (the compiled-plan case still checks the password absent on every
+ * line).
  */
 @Tag(FlinkLines.EVERY_LINE)
 class CapstanMySqlTableIT {
