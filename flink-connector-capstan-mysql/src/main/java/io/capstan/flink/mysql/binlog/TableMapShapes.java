@@ -26,7 +26,7 @@ final class TableMapShapes {
                 && sameMetadata(a.getEventMetadata(), b.getEventMetadata());
     }
 
-    private static boolean sameMetadata(TableMapEventMetadata a, TableMapEventMetadata b) {
+    static boolean sameMetadata(TableMapEventMetadata a, TableMapEventMetadata b) {
         if (a == null || b == null) {
             return a == b;
         }

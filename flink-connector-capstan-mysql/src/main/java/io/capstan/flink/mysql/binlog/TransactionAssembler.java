@@ -13,6 +13,7 @@ import io.capstan.flink.mysql.gtid.BinlogPositionAxis;
 import io.capstan.flink.mysql.gtid.Gtid;
 import io.capstan.flink.mysql.gtid.GtidModeChange;
 import io.capstan.flink.mysql.gtid.GtidSet;
+import io.capstan.flink.mysql.stream.event.BinlogEvent;
 
 import com.github.shyiko.mysql.binlog.event.Event;
 import com.github.shyiko.mysql.binlog.event.EventData;
@@ -228,7 +229,9 @@ final class TransactionAssembler {
                 }
                 break;
             case XA_PREPARE:
-                xaTransactions.onPrepare(data);
+                // Read through capstan's own event: XaTransactions needs no binlog library.
+                xaTransactions.onPrepare(
+                        (BinlogEvent.XaPrepare) BinlogEventAdapter.translate(event));
                 break;
             case ROTATE:
                 ddl.onRotate(((RotateEventData) data).getBinlogFilename());

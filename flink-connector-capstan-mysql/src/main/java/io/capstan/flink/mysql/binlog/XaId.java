@@ -1,6 +1,6 @@
 package io.capstan.flink.mysql.binlog;
 
-import com.github.shyiko.mysql.binlog.event.XAPrepareEventData;
+import io.capstan.flink.mysql.stream.event.BinlogEvent;
 
 import java.util.Arrays;
 import java.util.HexFormat;
@@ -29,15 +29,15 @@ final class XaId {
     }
 
     /** The id of a prepared part's XA_PREPARE event. */
-    static XaId of(XAPrepareEventData data) {
-        byte[] d = data.getData();
-        int g = data.getGtridLength();
-        int b = data.getBqualLength();
+    static XaId of(BinlogEvent.XaPrepare data) {
+        byte[] d = data.data();
+        int g = data.gtridLength();
+        int b = data.bqualLength();
         if (d == null || g < 0 || b < 0 || g + b > d.length) {
             throw new IllegalArgumentException("XA_PREPARE event with an inconsistent XID");
         }
         return new XaId(
-                data.getFormatID(), Arrays.copyOfRange(d, 0, g), Arrays.copyOfRange(d, g, g + b));
+                data.formatId(), Arrays.copyOfRange(d, 0, g), Arrays.copyOfRange(d, g, g + b));
     }
 
     /**

@@ -4,9 +4,8 @@ import io.capstan.flink.mysql.error.CapstanHaltException;
 import io.capstan.flink.mysql.error.HaltReason;
 import io.capstan.flink.mysql.gtid.BinlogPositionAxis;
 import io.capstan.flink.mysql.gtid.Gtid;
+import io.capstan.flink.mysql.stream.event.BinlogEvent;
 
-import com.github.shyiko.mysql.binlog.event.EventData;
-import com.github.shyiko.mysql.binlog.event.XAPrepareEventData;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -80,15 +79,14 @@ final class XaTransactions {
         }
     }
 
-    void onPrepare(EventData data) throws InterruptedException {
+    void onPrepare(BinlogEvent.XaPrepare prepare) throws InterruptedException {
         if (!open.isOpen()) {
             return;
         }
-        if (!open.xaPart() || !(data instanceof XAPrepareEventData)) {
+        if (!open.xaPart() || !prepare.readable()) {
             throw unreadable();
         }
-        XAPrepareEventData prepare = (XAPrepareEventData) data;
-        if (prepare.isOnePhase()) {
+        if (prepare.onePhase()) {
             onePhaseCommit();
             return;
         }

@@ -1,6 +1,7 @@
 package io.capstan.flink.mysql.binlog;
 
-import com.github.shyiko.mysql.binlog.event.XAPrepareEventData;
+import io.capstan.flink.mysql.stream.event.BinlogEvent;
+
 import org.junit.jupiter.api.Test;
 
 import static org.assertj.core.api.Assertions.assertThat;
@@ -8,18 +9,13 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 class XaIdTest {
 
-    private static XAPrepareEventData prepare(String gtrid, String bqual, int format) {
-        XAPrepareEventData d = new XAPrepareEventData();
+    private static BinlogEvent.XaPrepare prepare(String gtrid, String bqual, int format) {
         byte[] g = gtrid.getBytes();
         byte[] b = bqual.getBytes();
         byte[] data = new byte[g.length + b.length];
         System.arraycopy(g, 0, data, 0, g.length);
         System.arraycopy(b, 0, data, g.length, b.length);
-        d.setData(data);
-        d.setGtridLength(g.length);
-        d.setBqualLength(b.length);
-        d.setFormatID(format);
-        return d;
+        return new BinlogEvent.XaPrepare(0, 0, 0, 0, true, false, format, g.length, b.length, data);
     }
 
     @Test

@@ -1,0 +1,262 @@
+package io.capstan.flink.mysql.binlog;
+
+import io.capstan.flink.mysql.stream.event.BinlogEvent;
+import io.capstan.flink.mysql.stream.event.BinlogEvent.RowsKind;
+
+import com.github.shyiko.mysql.binlog.event.DeleteRowsEventData;
+import com.github.shyiko.mysql.binlog.event.Event;
+import com.github.shyiko.mysql.binlog.event.EventData;
+import com.github.shyiko.mysql.binlog.event.EventHeader;
+import com.github.shyiko.mysql.binlog.event.EventHeaderV4;
+import com.github.shyiko.mysql.binlog.event.EventType;
+import com.github.shyiko.mysql.binlog.event.FormatDescriptionEventData;
+import com.github.shyiko.mysql.binlog.event.GtidEventData;
+import com.github.shyiko.mysql.binlog.event.MySqlGtid;
+import com.github.shyiko.mysql.binlog.event.QueryEventData;
+import com.github.shyiko.mysql.binlog.event.RotateEventData;
+import com.github.shyiko.mysql.binlog.event.TableMapEventData;
+import com.github.shyiko.mysql.binlog.event.TableMapEventMetadata;
+import com.github.shyiko.mysql.binlog.event.UpdateRowsEventData;
+import com.github.shyiko.mysql.binlog.event.WriteRowsEventData;
+import com.github.shyiko.mysql.binlog.event.XAPrepareEventData;
+import com.github.shyiko.mysql.binlog.event.XidEventData;
+
+import java.util.List;
+
+/**
+ * Turns a binlog library {@link Event} into capstan's {@link BinlogEvent}: one record per event,
+ * holding the library's decoded arrays and row lists as they are (no copy, no per-cell work). A
+ * type without a record of its own arrives as {@link BinlogEvent.Other} under the library's type
+ * name, so a halt on a type still sees it. An event of a mapped type whose body is not the one its
+ * type needs is refused with an exception rather than passed on as something else.
+ */
+final class BinlogEventAdapter {
+
+    private BinlogEventAdapter() {}
+
+    static BinlogEvent translate(Event event) {
+        EventHeader header = event.getHeader();
+        EventType type = header.getEventType();
+        long ts = header.getTimestamp();
+        long server = header.getServerId();
+        long pos = 0;
+        long next = 0;
+        if (header instanceof EventHeaderV4) {
+            pos = ((EventHeaderV4) header).getPosition();
+            next = ((EventHeaderV4) header).getNextPosition();
+        }
+        EventData data = event.getData();
+        switch (type) {
+            case GTID:
+                {
+                    GtidEventData d = expect(GtidEventData.class, data, type);
+                    MySqlGtid g = d.getMySqlGtid();
+                    return new BinlogEvent.Gtid(
+                            ts,
+                            server,
+                            pos,
+                            next,
+                            g.getServerId().toString(),
+                            g.getTransactionId(),
+                            d.getOriginalCommitTimestamp(),
+                            d.getLastCommitted(),
+                            d.getSequenceNumber());
+                }
+            case QUERY:
+                {
+                    QueryEventData d = expect(QueryEventData.class, data, type);
+                    return new BinlogEvent.Query(
+                            ts, server, pos, next, d.getDatabase(), d.getSql());
+                }
+            case XID:
+                {
+                    XidEventData d = expect(XidEventData.class, data, type);
+                    return new BinlogEvent.Xid(ts, server, pos, next, d.getXid());
+                }
+            case TABLE_MAP:
+                {
+                    TableMapEventData d = expect(TableMapEventData.class, data, type);
+                    TableMapEventMetadata md = d.getEventMetadata();
+                    return new BinlogEvent.TableMap(
+                            ts,
+                            server,
+                            pos,
+                            next,
+                            d.getTableId(),
+                            d.getDatabase(),
+                            d.getTable(),
+                            d.getColumnTypes(),
+                            d.getColumnMetadata(),
+                            d.getColumnNullability(),
+                            md == null ? null : new LibraryMetadata(md));
+                }
+            case WRITE_ROWS:
+            case EXT_WRITE_ROWS:
+            case UPDATE_ROWS:
+            case EXT_UPDATE_ROWS:
+            case DELETE_ROWS:
+            case EXT_DELETE_ROWS:
+                return rows(ts, server, pos, next, data, type);
+            case PARTIAL_UPDATE_ROWS_EVENT:
+                if (data instanceof SkippedRowsEventData) {
+                    return new BinlogEvent.Rows(
+                            ts,
+                            server,
+                            pos,
+                            next,
+                            RowsKind.SKIPPED_PARTIAL_UPDATE,
+                            ((SkippedRowsEventData) data).tableId(),
+                            null,
+                            null,
+                            List.of(),
+                            List.of());
+                }
+                return new BinlogEvent.Other(ts, server, pos, next, type.name());
+            case XA_PREPARE:
+                {
+                    if (!(data instanceof XAPrepareEventData)) {
+                        // The assembler refuses an XA part it cannot identify.
+                        return new BinlogEvent.XaPrepare(
+                                ts, server, pos, next, false, false, 0, 0, 0, null);
+                    }
+                    XAPrepareEventData d = (XAPrepareEventData) data;
+                    return new BinlogEvent.XaPrepare(
+                            ts,
+                            server,
+                            pos,
+                            next,
+                            true,
+                            d.isOnePhase(),
+                            d.getFormatID(),
+                            d.getGtridLength(),
+                            d.getBqualLength(),
+                            d.getData());
+                }
+            case ROTATE:
+                {
+                    RotateEventData d = expect(RotateEventData.class, data, type);
+                    return new BinlogEvent.Rotate(
+                            ts, server, pos, next, d.getBinlogFilename(), d.getBinlogPosition());
+                }
+            case FORMAT_DESCRIPTION:
+                {
+                    FormatDescriptionEventData d =
+                            expect(FormatDescriptionEventData.class, data, type);
+                    return new BinlogEvent.FormatDescription(
+                            ts, server, pos, next, d.getServerVersion());
+                }
+            case TRANSACTION_PAYLOAD:
+                {
+                    // Only a deserializer other than BinlogClientFactory's leaves the payload
+                    // undecoded: the assembler refuses it.
+                    BinlogEvent.InnerEvents inner =
+                            data instanceof CompressedTransaction
+                                    ? innerEvents((CompressedTransaction) data)
+                                    : null;
+                    return new BinlogEvent.TransactionPayload(ts, server, pos, next, inner);
+                }
+            case HEARTBEAT:
+                return new BinlogEvent.Heartbeat(ts, server, pos, next);
+            default:
+                return new BinlogEvent.Other(ts, server, pos, next, type.name());
+        }
+    }
+
+    private static BinlogEvent rows(
+            long ts, long server, long pos, long next, EventData data, EventType type) {
+        if (data instanceof SkippedRowsEventData) {
+            return new BinlogEvent.Rows(
+                    ts,
+                    server,
+                    pos,
+                    next,
+                    RowsKind.SKIPPED,
+                    ((SkippedRowsEventData) data).tableId(),
+                    null,
+                    null,
+                    List.of(),
+                    List.of());
+        }
+        if (data instanceof WriteRowsEventData) {
+            WriteRowsEventData d = (WriteRowsEventData) data;
+            return new BinlogEvent.Rows(
+                    ts,
+                    server,
+                    pos,
+                    next,
+                    RowsKind.WRITE,
+                    d.getTableId(),
+                    d.getIncludedColumns(),
+                    null,
+                    d.getRows(),
+                    List.of());
+        }
+        if (data instanceof UpdateRowsEventData) {
+            UpdateRowsEventData d = (UpdateRowsEventData) data;
+            return new BinlogEvent.Rows(
+                    ts,
+                    server,
+                    pos,
+                    next,
+                    RowsKind.UPDATE,
+                    d.getTableId(),
+                    d.getIncludedColumns(),
+                    d.getIncludedColumnsBeforeUpdate(),
+                    List.of(),
+                    d.getRows());
+        }
+        DeleteRowsEventData d = expect(DeleteRowsEventData.class, data, type);
+        return new BinlogEvent.Rows(
+                ts,
+                server,
+                pos,
+                next,
+                RowsKind.DELETE,
+                d.getTableId(),
+                d.getIncludedColumns(),
+                null,
+                d.getRows(),
+                List.of());
+    }
+
+    private static BinlogEvent.InnerEvents innerEvents(CompressedTransaction payload) {
+        return () -> {
+            Event inner = payload.next();
+            return inner == null ? null : translate(inner);
+        };
+    }
+
+    private static <T extends EventData> T expect(Class<T> kind, EventData data, EventType type) {
+        if (!kind.isInstance(data)) {
+            // Names the classes only: an event body may hold row values or statement text.
+            throw new IllegalStateException(
+                    "a "
+                            + type
+                            + " event arrived with "
+                            + (data == null ? "no body" : "a " + data.getClass().getName())
+                            + ", not a "
+                            + kind.getName());
+        }
+        return kind.cast(data);
+    }
+
+    /** A table map's optional metadata, compared as {@link TableMapShapes} compares it. */
+    static final class LibraryMetadata implements BinlogEvent.TableMapMetadata {
+        final TableMapEventMetadata metadata;
+
+        LibraryMetadata(TableMapEventMetadata metadata) {
+            this.metadata = metadata;
+        }
+
+        @Override
+        public boolean sameAs(BinlogEvent.TableMapMetadata other) {
+            return other instanceof LibraryMetadata
+                    && TableMapShapes.sameMetadata(metadata, ((LibraryMetadata) other).metadata);
+        }
+
+        @Override
+        public String toString() {
+            return "LibraryMetadata";
+        }
+    }
+}
