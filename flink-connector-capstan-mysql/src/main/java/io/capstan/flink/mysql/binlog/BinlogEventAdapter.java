@@ -37,14 +37,14 @@ final class BinlogEventAdapter {
     static BinlogEvent translate(Event event) {
         EventHeader header = event.getHeader();
         EventType type = header.getEventType();
-        long ts = header.getTimestamp();
-        long server = header.getServerId();
-        long pos = 0;
-        long next = 0;
-        if (header instanceof EventHeaderV4) {
-            pos = ((EventHeaderV4) header).getPosition();
-            next = ((EventHeaderV4) header).getNextPosition();
-        }
+        BinlogEvent.Header h =
+                header instanceof EventHeaderV4 v4
+                        ? new BinlogEvent.Header(
+                                v4.getTimestamp(),
+                                v4.getServerId(),
+                                v4.getPosition(),
+                                v4.getNextPosition())
+                        : new BinlogEvent.Header(header.getTimestamp(), header.getServerId(), 0, 0);
         EventData data = event.getData();
         switch (type) {
             case GTID:
@@ -52,10 +52,7 @@ final class BinlogEventAdapter {
                     GtidEventData d = expect(GtidEventData.class, data, type);
                     MySqlGtid g = d.getMySqlGtid();
                     return new BinlogEvent.Gtid(
-                            ts,
-                            server,
-                            pos,
-                            next,
+                            h,
                             g.getServerId().toString(),
                             g.getTransactionId(),
                             d.getOriginalCommitTimestamp(),
@@ -65,23 +62,19 @@ final class BinlogEventAdapter {
             case QUERY:
                 {
                     QueryEventData d = expect(QueryEventData.class, data, type);
-                    return new BinlogEvent.Query(
-                            ts, server, pos, next, d.getDatabase(), d.getSql());
+                    return new BinlogEvent.Query(h, d.getDatabase(), d.getSql());
                 }
             case XID:
                 {
                     XidEventData d = expect(XidEventData.class, data, type);
-                    return new BinlogEvent.Xid(ts, server, pos, next, d.getXid());
+                    return new BinlogEvent.Xid(h, d.getXid());
                 }
             case TABLE_MAP:
                 {
                     TableMapEventData d = expect(TableMapEventData.class, data, type);
                     TableMapEventMetadata md = d.getEventMetadata();
                     return new BinlogEvent.TableMap(
-                            ts,
-                            server,
-                            pos,
-                            next,
+                            h,
                             d.getTableId(),
                             d.getDatabase(),
                             d.getTable(),
@@ -96,14 +89,11 @@ final class BinlogEventAdapter {
             case EXT_UPDATE_ROWS:
             case DELETE_ROWS:
             case EXT_DELETE_ROWS:
-                return rows(ts, server, pos, next, data, type);
+                return rows(h, data, type);
             case PARTIAL_UPDATE_ROWS_EVENT:
                 if (data instanceof SkippedRowsEventData) {
                     return new BinlogEvent.Rows(
-                            ts,
-                            server,
-                            pos,
-                            next,
+                            h,
                             RowsKind.SKIPPED_PARTIAL_UPDATE,
                             ((SkippedRowsEventData) data).tableId(),
                             null,
@@ -111,20 +101,16 @@ final class BinlogEventAdapter {
                             List.of(),
                             List.of());
                 }
-                return new BinlogEvent.Other(ts, server, pos, next, type.name());
+                return new BinlogEvent.Other(h, type.name());
             case XA_PREPARE:
                 {
                     if (!(data instanceof XAPrepareEventData)) {
                         // The assembler refuses an XA part it cannot identify.
-                        return new BinlogEvent.XaPrepare(
-                                ts, server, pos, next, false, false, 0, 0, 0, null);
+                        return new BinlogEvent.XaPrepare(h, false, false, 0, 0, 0, null);
                     }
                     XAPrepareEventData d = (XAPrepareEventData) data;
                     return new BinlogEvent.XaPrepare(
-                            ts,
-                            server,
-                            pos,
-                            next,
+                            h,
                             true,
                             d.isOnePhase(),
                             d.getFormatID(),
@@ -135,15 +121,13 @@ final class BinlogEventAdapter {
             case ROTATE:
                 {
                     RotateEventData d = expect(RotateEventData.class, data, type);
-                    return new BinlogEvent.Rotate(
-                            ts, server, pos, next, d.getBinlogFilename(), d.getBinlogPosition());
+                    return new BinlogEvent.Rotate(h, d.getBinlogFilename(), d.getBinlogPosition());
                 }
             case FORMAT_DESCRIPTION:
                 {
                     FormatDescriptionEventData d =
                             expect(FormatDescriptionEventData.class, data, type);
-                    return new BinlogEvent.FormatDescription(
-                            ts, server, pos, next, d.getServerVersion());
+                    return new BinlogEvent.FormatDescription(h, d.getServerVersion());
                 }
             case TRANSACTION_PAYLOAD:
                 {
@@ -153,23 +137,19 @@ final class BinlogEventAdapter {
                             data instanceof CompressedTransaction
                                     ? innerEvents((CompressedTransaction) data)
                                     : null;
-                    return new BinlogEvent.TransactionPayload(ts, server, pos, next, inner);
+                    return new BinlogEvent.TransactionPayload(h, inner);
                 }
             case HEARTBEAT:
-                return new BinlogEvent.Heartbeat(ts, server, pos, next);
+                return new BinlogEvent.Heartbeat(h);
             default:
-                return new BinlogEvent.Other(ts, server, pos, next, type.name());
+                return new BinlogEvent.Other(h, type.name());
         }
     }
 
-    private static BinlogEvent rows(
-            long ts, long server, long pos, long next, EventData data, EventType type) {
+    private static BinlogEvent rows(BinlogEvent.Header h, EventData data, EventType type) {
         if (data instanceof SkippedRowsEventData) {
             return new BinlogEvent.Rows(
-                    ts,
-                    server,
-                    pos,
-                    next,
+                    h,
                     RowsKind.SKIPPED,
                     ((SkippedRowsEventData) data).tableId(),
                     null,
@@ -180,10 +160,7 @@ final class BinlogEventAdapter {
         if (data instanceof WriteRowsEventData) {
             WriteRowsEventData d = (WriteRowsEventData) data;
             return new BinlogEvent.Rows(
-                    ts,
-                    server,
-                    pos,
-                    next,
+                    h,
                     RowsKind.WRITE,
                     d.getTableId(),
                     d.getIncludedColumns(),
@@ -194,10 +171,7 @@ final class BinlogEventAdapter {
         if (data instanceof UpdateRowsEventData) {
             UpdateRowsEventData d = (UpdateRowsEventData) data;
             return new BinlogEvent.Rows(
-                    ts,
-                    server,
-                    pos,
-                    next,
+                    h,
                     RowsKind.UPDATE,
                     d.getTableId(),
                     d.getIncludedColumns(),
@@ -207,10 +181,7 @@ final class BinlogEventAdapter {
         }
         DeleteRowsEventData d = expect(DeleteRowsEventData.class, data, type);
         return new BinlogEvent.Rows(
-                ts,
-                server,
-                pos,
-                next,
+                h,
                 RowsKind.DELETE,
                 d.getTableId(),
                 d.getIncludedColumns(),

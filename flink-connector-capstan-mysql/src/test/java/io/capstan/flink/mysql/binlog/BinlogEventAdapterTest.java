@@ -54,10 +54,10 @@ class BinlogEventAdapterTest {
         assertThat(g.sourceId()).isEqualTo(UUID_A);
         assertThat(g.transactionId()).isEqualTo(42);
         assertThat(g.originalCommitMicros()).isEqualTo(1234L);
-        assertThat(g.position()).isEqualTo(100);
-        assertThat(g.nextPosition()).isEqualTo(180);
-        assertThat(g.serverId()).isEqualTo(9);
-        assertThat(g.timestamp()).isEqualTo(1_700_000_000_000L);
+        assertThat(g.header().position()).isEqualTo(100);
+        assertThat(g.header().nextPosition()).isEqualTo(180);
+        assertThat(g.header().serverId()).isEqualTo(9);
+        assertThat(g.header().timestamp()).isEqualTo(1_700_000_000_000L);
     }
 
     @Test

@@ -15,7 +15,8 @@ class XaIdTest {
         byte[] data = new byte[g.length + b.length];
         System.arraycopy(g, 0, data, 0, g.length);
         System.arraycopy(b, 0, data, g.length, b.length);
-        return new BinlogEvent.XaPrepare(0, 0, 0, 0, true, false, format, g.length, b.length, data);
+        return new BinlogEvent.XaPrepare(
+                new BinlogEvent.Header(0, 0, 0, 0), true, false, format, g.length, b.length, data);
     }
 
     @Test

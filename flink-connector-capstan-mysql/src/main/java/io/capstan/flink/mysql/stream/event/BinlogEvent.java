@@ -22,19 +22,19 @@ import java.util.Map;
 @Internal
 public sealed interface BinlogEvent {
 
+    /** The facts of the event's header. */
+    Header header();
+
     /**
-     * The header's timestamp, in seconds since the epoch (0 for the server's artificial events).
+     * An event's header, shared by every kind.
+     *
+     * @param timestamp seconds since the epoch (0 for the server's artificial events)
+     * @param serverId the id of the server that wrote the event
+     * @param position where the event starts in its binlog file
+     * @param nextPosition where the next event starts in the file; 0 or less when the server sent
+     *     none
      */
-    long timestamp();
-
-    /** The id of the server that wrote the event. */
-    long serverId();
-
-    /** Where the event starts in its binlog file. */
-    long position();
-
-    /** Where the next event starts in the file; 0 or less when the server sent none. */
-    long nextPosition();
+    record Header(long timestamp, long serverId, long position, long nextPosition) {}
 
     /**
      * A GTID event: a transaction starts.
@@ -42,10 +42,7 @@ public sealed interface BinlogEvent {
      * @param originalCommitMicros the original commit time in microseconds; 0 when not written
      */
     record Gtid(
-            long timestamp,
-            long serverId,
-            long position,
-            long nextPosition,
+            Header header,
             String sourceId,
             long transactionId,
             long originalCommitMicros,
@@ -54,23 +51,15 @@ public sealed interface BinlogEvent {
             implements BinlogEvent {}
 
     /** A QUERY event: a statement, run with {@code database} as the default one (maybe null). */
-    record Query(
-            long timestamp,
-            long serverId,
-            long position,
-            long nextPosition,
-            @Nullable String database,
-            String sql)
-            implements BinlogEvent {
+    record Query(Header header, @Nullable String database, String sql) implements BinlogEvent {
         @Override
         public String toString() {
-            return "Query{position=" + position + ", database=" + database + "}";
+            return "Query{position=" + header.position() + ", database=" + database + "}";
         }
     }
 
     /** An XID event: a transaction commits. */
-    record Xid(long timestamp, long serverId, long position, long nextPosition, long xid)
-            implements BinlogEvent {}
+    record Xid(Header header, long xid) implements BinlogEvent {}
 
     /**
      * A TABLE_MAP event: which table the numeric id names, and its columns' shape.
@@ -78,10 +67,7 @@ public sealed interface BinlogEvent {
      * @param metadata the optional metadata (binlog_row_metadata), null when the server wrote none
      */
     record TableMap(
-            long timestamp,
-            long serverId,
-            long position,
-            long nextPosition,
+            Header header,
             long tableId,
             String database,
             String table,
@@ -127,10 +113,7 @@ public sealed interface BinlogEvent {
      * @param updates an update's (before, after) pairs; empty for other kinds
      */
     record Rows(
-            long timestamp,
-            long serverId,
-            long position,
-            long nextPosition,
+            Header header,
             RowsKind kind,
             long tableId,
             @Nullable BitSet includedColumns,
@@ -140,18 +123,18 @@ public sealed interface BinlogEvent {
             implements BinlogEvent {
         @Override
         public String toString() {
-            return "Rows{kind=" + kind + ", tableId=" + tableId + ", position=" + position + "}";
+            return "Rows{kind="
+                    + kind
+                    + ", tableId="
+                    + tableId
+                    + ", position="
+                    + header.position()
+                    + "}";
         }
     }
 
     /** A ROTATE event: the stream goes on in {@code binlogFilename} at {@code binlogPosition}. */
-    record Rotate(
-            long timestamp,
-            long serverId,
-            long position,
-            long nextPosition,
-            String binlogFilename,
-            long binlogPosition)
+    record Rotate(Header header, String binlogFilename, long binlogPosition)
             implements BinlogEvent {}
 
     /**
@@ -160,10 +143,7 @@ public sealed interface BinlogEvent {
      * the event's body.
      */
     record XaPrepare(
-            long timestamp,
-            long serverId,
-            long position,
-            long nextPosition,
+            Header header,
             boolean readable,
             boolean onePhase,
             int formatId,
@@ -173,7 +153,7 @@ public sealed interface BinlogEvent {
             implements BinlogEvent {
         @Override
         public String toString() {
-            return "XaPrepare{position=" + position + ", onePhase=" + onePhase + "}";
+            return "XaPrepare{position=" + header.position() + ", onePhase=" + onePhase + "}";
         }
     }
 
@@ -181,13 +161,7 @@ public sealed interface BinlogEvent {
      * A TRANSACTION_PAYLOAD event: a compressed transaction whose inner events are read one at a
      * time; {@code inner} is null when the payload was not decoded by the streamer's deserializer.
      */
-    record TransactionPayload(
-            long timestamp,
-            long serverId,
-            long position,
-            long nextPosition,
-            @Nullable InnerEvents inner)
-            implements BinlogEvent {}
+    record TransactionPayload(Header header, @Nullable InnerEvents inner) implements BinlogEvent {}
 
     /** The inner events of a compressed transaction, decoded as they are asked for. */
     interface InnerEvents {
@@ -197,18 +171,14 @@ public sealed interface BinlogEvent {
     }
 
     /** A FORMAT_DESCRIPTION event: the version of the server that wrote the file. */
-    record FormatDescription(
-            long timestamp, long serverId, long position, long nextPosition, String serverVersion)
-            implements BinlogEvent {}
+    record FormatDescription(Header header, String serverVersion) implements BinlogEvent {}
 
     /** A HEARTBEAT event: the server is alive and has sent everything up to here. */
-    record Heartbeat(long timestamp, long serverId, long position, long nextPosition)
-            implements BinlogEvent {}
+    record Heartbeat(Header header) implements BinlogEvent {}
 
     /**
      * Any other event, by its type's name (e.g. {@code ANONYMOUS_GTID}, {@code INCIDENT}, {@code
      * PREVIOUS_GTIDS}): assembly ignores it or halts on its type.
      */
-    record Other(long timestamp, long serverId, long position, long nextPosition, String type)
-            implements BinlogEvent {}
+    record Other(Header header, String type) implements BinlogEvent {}
 }
