@@ -37,14 +37,7 @@ final class BinlogEventAdapter {
     static BinlogEvent translate(Event event) {
         EventHeader header = event.getHeader();
         EventType type = header.getEventType();
-        BinlogEvent.Header h =
-                header instanceof EventHeaderV4 v4
-                        ? new BinlogEvent.Header(
-                                v4.getTimestamp(),
-                                v4.getServerId(),
-                                v4.getPosition(),
-                                v4.getNextPosition())
-                        : new BinlogEvent.Header(header.getTimestamp(), header.getServerId(), 0, 0);
+        BinlogEvent.Header h = header(header);
         EventData data = event.getData();
         switch (type) {
             case GTID:
@@ -103,21 +96,7 @@ final class BinlogEventAdapter {
                 }
                 return new BinlogEvent.Other(h, type.name());
             case XA_PREPARE:
-                {
-                    if (!(data instanceof XAPrepareEventData)) {
-                        // The assembler refuses an XA part it cannot identify.
-                        return new BinlogEvent.XaPrepare(h, false, false, 0, 0, 0, null);
-                    }
-                    XAPrepareEventData d = (XAPrepareEventData) data;
-                    return new BinlogEvent.XaPrepare(
-                            h,
-                            true,
-                            d.isOnePhase(),
-                            d.getFormatID(),
-                            d.getGtridLength(),
-                            d.getBqualLength(),
-                            d.getData());
-                }
+                return xaPrepare(h, data);
             case ROTATE:
                 {
                     RotateEventData d = expect(RotateEventData.class, data, type);
@@ -144,6 +123,34 @@ final class BinlogEventAdapter {
             default:
                 return new BinlogEvent.Other(h, type.name());
         }
+    }
+
+    /** An XA_PREPARE event, for the one handler that reads it before the rest of assembly. */
+    static BinlogEvent.XaPrepare xaPrepare(Event event) {
+        return xaPrepare(header(event.getHeader()), event.getData());
+    }
+
+    private static BinlogEvent.XaPrepare xaPrepare(BinlogEvent.Header h, EventData data) {
+        if (!(data instanceof XAPrepareEventData)) {
+            // The assembler refuses an XA part it cannot identify.
+            return new BinlogEvent.XaPrepare(h, false, false, 0, 0, 0, null);
+        }
+        XAPrepareEventData d = (XAPrepareEventData) data;
+        return new BinlogEvent.XaPrepare(
+                h,
+                true,
+                d.isOnePhase(),
+                d.getFormatID(),
+                d.getGtridLength(),
+                d.getBqualLength(),
+                d.getData());
+    }
+
+    private static BinlogEvent.Header header(EventHeader header) {
+        return header instanceof EventHeaderV4 v4
+                ? new BinlogEvent.Header(
+                        v4.getTimestamp(), v4.getServerId(), v4.getPosition(), v4.getNextPosition())
+                : new BinlogEvent.Header(header.getTimestamp(), header.getServerId(), 0, 0);
     }
 
     private static BinlogEvent rows(BinlogEvent.Header h, EventData data, EventType type) {

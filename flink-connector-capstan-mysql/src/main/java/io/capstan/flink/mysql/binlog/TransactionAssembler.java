@@ -13,7 +13,6 @@ import io.capstan.flink.mysql.gtid.BinlogPositionAxis;
 import io.capstan.flink.mysql.gtid.Gtid;
 import io.capstan.flink.mysql.gtid.GtidModeChange;
 import io.capstan.flink.mysql.gtid.GtidSet;
-import io.capstan.flink.mysql.stream.event.BinlogEvent;
 
 import com.github.shyiko.mysql.binlog.event.Event;
 import com.github.shyiko.mysql.binlog.event.EventData;
@@ -230,8 +229,7 @@ final class TransactionAssembler {
                 break;
             case XA_PREPARE:
                 // Read through capstan's own event: XaTransactions needs no binlog library.
-                xaTransactions.onPrepare(
-                        (BinlogEvent.XaPrepare) BinlogEventAdapter.translate(event));
+                xaTransactions.onPrepare(BinlogEventAdapter.xaPrepare(event));
                 break;
             case ROTATE:
                 ddl.onRotate(((RotateEventData) data).getBinlogFilename());
