@@ -12,7 +12,9 @@ import java.time.Duration;
  * them through its methods (each method's javadoc names its option). Names follow Flink CDC's
  * {@code mysql-cdc} where the meaning is the same. {@link
  * io.capstan.flink.mysql.source.CapstanSourceConfig#validate} checks every value; error messages
- * name the option by the key below. docs/sql.md and docs/datastream.md list them all.
+ * name the option by the key below. Each description is the option's one user-facing text, plain
+ * Markdown: docs/sql.md and docs/datastream.md render their option tables from it (see
+ * docs/testing.md, "Generated option tables").
  */
 @PublicEvolving
 public final class CapstanMySqlOptions {

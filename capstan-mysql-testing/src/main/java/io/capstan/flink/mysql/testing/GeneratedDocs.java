@@ -99,10 +99,14 @@ public final class GeneratedDocs {
             return "";
         }
         Object value = option.defaultValue();
-        String text =
-                value instanceof Duration d
-                        ? TimeUtils.formatWithHighestUnit(d)
-                        : String.valueOf(value);
+        String text;
+        if (value instanceof Duration d) {
+            // up to a minute in seconds, as the docs write timeouts ("60 s"), else Flink's form
+            boolean seconds = d.getNano() == 0 && d.getSeconds() <= 60 && !d.isZero();
+            text = seconds ? d.getSeconds() + " s" : TimeUtils.formatWithHighestUnit(d);
+        } else {
+            text = String.valueOf(value);
+        }
         return "`" + text + "`";
     }
 
