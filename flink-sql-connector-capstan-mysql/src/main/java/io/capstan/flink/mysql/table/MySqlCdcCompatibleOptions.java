@@ -26,32 +26,36 @@ public final class MySqlCdcCompatibleOptions {
                     .booleanType()
                     .defaultValue(true)
                     .withDescription(
-                            "Accepted for compatibility with mysql-cdc: 'true' is what capstan"
-                                    + " always does; 'false' is refused.");
+                            "mysql-cdc's. `true` is what capstan always does (chunks"
+                                    + " read at exact positions, no global read lock); `false`"
+                                    + " is refused.");
 
     public static final ConfigOption<Boolean> SCAN_INCREMENTAL_SNAPSHOT_BACKFILL_SKIP =
             ConfigOptions.key("scan.incremental.snapshot.backfill.skip")
                     .booleanType()
                     .defaultValue(false)
                     .withDescription(
-                            "No-op, accepted for compatibility with mysql-cdc: chunks are read at"
-                                    + " exact positions and need no backfill.");
+                            "mysql-cdc's; **no-op**: chunks are read at exact"
+                                    + " positions and need no backfill. See [Accepted mysql-cdc"
+                                    + " options](sql.md#accepted-mysql-cdc-options).");
 
     public static final ConfigOption<Boolean> SCAN_INCREMENTAL_CLOSE_IDLE_READER_ENABLED =
             ConfigOptions.key("scan.incremental.close-idle-reader.enabled")
                     .booleanType()
                     .defaultValue(false)
                     .withDescription(
-                            "No-op, accepted for compatibility with mysql-cdc: readers without the"
-                                    + " binlog split always finish after the snapshot.");
+                            "mysql-cdc's; **no-op**: readers without the binlog split"
+                                    + " always finish after the snapshot. See [Accepted"
+                                    + " mysql-cdc options](sql.md#accepted-mysql-cdc-options).");
 
     public static final ConfigOption<Integer> CHUNK_META_GROUP_SIZE =
             ConfigOptions.key("chunk-meta.group.size")
                     .intType()
                     .defaultValue(1000)
                     .withDescription(
-                            "No-op, accepted for compatibility with mysql-cdc: finished chunks"
-                                    + " travel in the binlog split's compact cursor gate.");
+                            "mysql-cdc's; **no-op**: finished chunks travel in the"
+                                    + " binlog split's compact cursor gate. See [Accepted"
+                                    + " mysql-cdc options](sql.md#accepted-mysql-cdc-options).");
 
     public static final ConfigOption<Double> CHUNK_KEY_EVEN_DISTRIBUTION_FACTOR_UPPER_BOUND =
             ConfigOptions.key("chunk-key.even-distribution.factor.upper-bound")
@@ -59,8 +63,11 @@ public final class MySqlCdcCompatibleOptions {
                     .defaultValue(1000.0d)
                     .withFallbackKeys("split-key.even-distribution.factor.upper-bound")
                     .withDescription(
-                            "No-op, accepted for compatibility with mysql-cdc: the chunk planner"
-                                    + " decides from MIN, MAX and the row estimate itself.");
+                            "mysql-cdc's (also under its old name"
+                                    + " `split-key.even-distribution.factor.upper-bound`);"
+                                    + " **no-op**: the chunk planner decides from `MIN`, `MAX`"
+                                    + " and the row estimate itself. See [Accepted mysql-cdc"
+                                    + " options](sql.md#accepted-mysql-cdc-options).");
 
     public static final ConfigOption<Double> CHUNK_KEY_EVEN_DISTRIBUTION_FACTOR_LOWER_BOUND =
             ConfigOptions.key("chunk-key.even-distribution.factor.lower-bound")
@@ -68,16 +75,20 @@ public final class MySqlCdcCompatibleOptions {
                     .defaultValue(0.05d)
                     .withFallbackKeys("split-key.even-distribution.factor.lower-bound")
                     .withDescription(
-                            "No-op, accepted for compatibility with mysql-cdc: the chunk planner"
-                                    + " decides from MIN, MAX and the row estimate itself.");
+                            "mysql-cdc's (also under its old name"
+                                    + " `split-key.even-distribution.factor.lower-bound`);"
+                                    + " **no-op**: the chunk planner decides from `MIN`, `MAX`"
+                                    + " and the row estimate itself. See [Accepted mysql-cdc"
+                                    + " options](sql.md#accepted-mysql-cdc-options).");
 
     public static final ConfigOption<Boolean> SCAN_INCREMENTAL_SNAPSHOT_UNBOUNDED_CHUNK_FIRST =
             ConfigOptions.key("scan.incremental.snapshot.unbounded-chunk-first.enabled")
                     .booleanType()
                     .defaultValue(false)
                     .withDescription(
-                            "No-op, accepted for compatibility with mysql-cdc: a table's last chunk"
-                                    + " is planned when reached and bounded like the others.");
+                            "mysql-cdc's; **no-op**: a table's last chunk is planned"
+                                    + " when reached and bounded like the others. See [Accepted"
+                                    + " mysql-cdc options](sql.md#accepted-mysql-cdc-options).");
 
     /**
      * mysql-cdc's JSON text form, with the same meaning and default: {@code true} prints JSON
@@ -89,9 +100,10 @@ public final class MySqlCdcCompatibleOptions {
                     .booleanType()
                     .defaultValue(true)
                     .withDescription(
-                            "JSON column text as mysql-cdc prints it: 'true' (the default) without"
-                                    + " whitespace after ',' and ':', 'false' as MySQL prints it"
-                                    + " (one space after each).");
+                            "mysql-cdc's, same meaning: `JSON` column text without"
+                                    + " the space after `,` and `:` (`true`), or as MySQL"
+                                    + " prints it (`false`, one space after each); see [Columns"
+                                    + " and types](sql.md#columns-and-types).");
 
     /** Every no-op and flag option declared here, for the factory's optional options. */
     static final List<ConfigOption<?>> ALL =

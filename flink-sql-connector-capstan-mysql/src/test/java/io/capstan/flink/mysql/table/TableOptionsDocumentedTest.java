@@ -2,11 +2,13 @@ package io.capstan.flink.mysql.table;
 
 import io.capstan.flink.mysql.testing.DocDefaults;
 import io.capstan.flink.mysql.testing.DocTables;
+import io.capstan.flink.mysql.testing.GeneratedDocs;
 
 import org.apache.flink.configuration.ConfigOption;
 
 import org.junit.jupiter.api.Test;
 
+import java.util.ArrayList;
 import java.util.LinkedHashSet;
 import java.util.List;
 import java.util.Map;
@@ -16,10 +18,38 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.catchThrowable;
 
 /**
- * docs/sql.md's option tables stay the truth: every option the factory takes, with its default; and
- * every option and metadata column of mysql-cdc in the migration table, with a verdict that holds.
+ * docs/sql.md's option tables stay the truth: the option table is generated from the options'
+ * descriptions ({@link SqlOptionsDoc}; with {@code -Dcapstan.docs.write=true} this test rewrites
+ * it, see docs/testing.md) and holds every option the factory takes, with its default; and every
+ * option and metadata column of mysql-cdc is in the migration table, with a verdict that holds.
  */
 class TableOptionsDocumentedTest {
+
+    @Test
+    void theOptionTableInTheDocsIsTheRenderedOne() {
+        GeneratedDocs.checkOrWrite(
+                DocTables.doc("sql.md"),
+                SqlOptionsDoc.REGION,
+                SqlOptionsDoc.render(new CapstanMySqlTableFactory().requiredOptions()),
+                SqlOptionsDoc.COMMAND);
+    }
+
+    @Test
+    void theRenderedTableHasEveryOptionOfTheFactoryOnceAndNoOther() {
+        CapstanMySqlTableFactory factory = new CapstanMySqlTableFactory();
+        List<ConfigOption<?>> taken = new ArrayList<>(factory.requiredOptions());
+        taken.addAll(factory.optionalOptions());
+        List<ConfigOption<?>> documented = new ArrayList<>();
+        for (SqlOptionsDoc.Row row : SqlOptionsDoc.ROWS) {
+            if (row.option() != null) {
+                documented.add(row.option());
+            }
+        }
+        assertThat(documented)
+                .as("the options of SqlOptionsDoc (docs/sql.md), against the factory's")
+                .doesNotHaveDuplicates()
+                .containsExactlyInAnyOrderElementsOf(taken);
+    }
 
     /**
      * The options of Flink CDC's mysql-cdc table connector (its {@code MySqlTableSourceFactory}'s
