@@ -55,7 +55,10 @@ public final class MySqlServer implements AutoCloseable {
     private final String rootPassword;
     private final boolean isShared;
     private final EmbeddedMySql embedded;
-    private final AutoCloseable container;
+
+    /** A Testcontainers container or an adopted server, closed with this one; else null. */
+    private final AutoCloseable owner;
+
     private final int fixedPort;
 
     private MySqlServer(
@@ -66,7 +69,7 @@ public final class MySqlServer implements AutoCloseable {
             String rootPassword,
             boolean isShared,
             EmbeddedMySql embedded,
-            AutoCloseable container) {
+            AutoCloseable owner) {
         this.kind = kind;
         this.host = host;
         this.fixedPort = port;
@@ -74,7 +77,7 @@ public final class MySqlServer implements AutoCloseable {
         this.rootPassword = rootPassword;
         this.isShared = isShared;
         this.embedded = embedded;
-        this.container = container;
+        this.owner = owner;
     }
 
     /** The server of this test JVM, started on first use. Closing it has no effect. */
@@ -104,6 +107,20 @@ public final class MySqlServer implements AutoCloseable {
                 unsupported == null,
                 () -> "extra MySQL servers need the embedded binary: " + unsupported);
         return embedded(NEXT_SERVER_ID.getAndIncrement(), options, false);
+    }
+
+    /**
+     * A server this harness did not start (a MariaDB of the connector's tests, say), reached as
+     * root at {@code host:port}: the connector user is created on it, and {@link #close()} closes
+     * {@code owner}, which stops it.
+     */
+    public static MySqlServer adopt(
+            String host, int port, String rootUser, String rootPassword, AutoCloseable owner) {
+        MySqlServer s =
+                new MySqlServer(
+                        Kind.EXTERNAL, host, port, rootUser, rootPassword, false, null, owner);
+        s.executeAsRoot(ConnectorAccount.createStatements().toArray(new String[0]));
+        return s;
     }
 
     private static MySqlServer resolveShared() {
@@ -266,11 +283,11 @@ public final class MySqlServer implements AutoCloseable {
         if (embedded != null) {
             embedded.destroy();
         }
-        if (container != null) {
+        if (owner != null) {
             try {
-                container.close();
+                owner.close();
             } catch (Exception e) {
-                LOG.warn("Could not stop the MySQL container", e);
+                LOG.warn("Could not stop the server {}", this, e);
             }
         }
     }

@@ -1,5 +1,6 @@
 package io.capstan.flink.mysql.binlog;
 
+import io.capstan.flink.mysql.connect.ServerDialect;
 import io.capstan.flink.mysql.error.CapstanHaltException;
 import io.capstan.flink.mysql.error.HaltReason;
 import io.capstan.flink.mysql.gtid.BinlogPositionAxis;
@@ -24,8 +25,9 @@ import java.util.Objects;
  * now ({@code SHOW MASTER STATUS}). File names and offsets are positions, not row values: they may
  * be logged.
  *
- * @param serverUuid {@code @@global.server_uuid}
- * @param gtidMode {@code @@global.gtid_mode}
+ * @param serverUuid {@code @@global.server_uuid}, or MariaDB's server identity ({@link
+ *     ServerDialect})
+ * @param gtidMode {@code @@global.gtid_mode}, or {@link ServerDialect#MARIADB_GTID_MODE}
  * @param files the files the server lists, oldest first
  * @param current where the server writes its next event
  */
@@ -45,6 +47,29 @@ public record BinlogFiles(String serverUuid, String gtidMode, List<File> files, 
     /** Whether the server writes GTIDs for every transaction: else the job runs on positions. */
     public boolean gtidsOn() {
         return "ON".equalsIgnoreCase(gtidMode);
+    }
+
+    /**
+     * How messages name the server: {@code server_uuid X}, or on MariaDB its server identity
+     * ({@link ServerDialect}).
+     */
+    public String identity() {
+        return (mariaDb() ? "server identity " : "server_uuid ") + serverUuid;
+    }
+
+    /**
+     * The remedy's way to follow a failover: GTIDs on MySQL; none on MariaDB (its own GTID
+     * positions are not read by the connector).
+     */
+    String followFailovers() {
+        return mariaDb()
+                ? "on MariaDB a failover cannot be followed: the connector reads binlog positions"
+                        + " only there"
+                : "run the servers with gtid_mode = ON to follow failovers exactly";
+    }
+
+    private boolean mariaDb() {
+        return ServerDialect.MARIADB_GTID_MODE.equals(gtidMode);
     }
 
     public BinlogPositionAxis axis() {
@@ -114,14 +139,15 @@ public record BinlogFiles(String serverUuid, String gtidMode, List<File> files, 
                         + at
                         + " but "
                         + address
-                        + " (server_uuid "
-                        + serverUuid
+                        + " ("
+                        + identity()
                         + ") never wrote that position (its files: "
                         + describeFiles()
                         + "): the binary log was reset (RESET MASTER) or the server rebuilt."
                         + " Without GTIDs a position is exact only on the log it came from."
-                        + " Remedy: start without state (a new snapshot); to follow a rebuilt"
-                        + " server or a failover exactly, run the servers with gtid_mode = ON.");
+                        + " Remedy: start without state (a new snapshot); "
+                        + followFailovers()
+                        + ".");
     }
 
     /** {@code file:offset}, as MySQL names positions. */

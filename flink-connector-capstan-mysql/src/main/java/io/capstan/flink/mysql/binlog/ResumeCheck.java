@@ -127,15 +127,16 @@ final class ResumeCheck {
                     HaltReason.SOURCE_IDENTITY_MISMATCH,
                     "the resume position is a binlog position of another server than the one at "
                             + address
-                            + " (server_uuid "
-                            + files.serverUuid()
+                            + " ("
+                            + files.identity()
                             + ")."
                             + (failover == null ? "" : failover)
                             + " Without GTIDs a binlog file and offset are exact only on the server"
                             + " that wrote them, so a failover or a rebuilt server cannot be"
                             + " followed. Remedy: point the job at the server the position came"
-                            + " from, or start without state (a new snapshot); run the servers"
-                            + " with gtid_mode = ON to follow failovers exactly.");
+                            + " from, or start without state (a new snapshot); "
+                            + files.followFailovers()
+                            + ".");
         }
         files.requireServes(axis.firstMissing(start.processed()), address);
     }

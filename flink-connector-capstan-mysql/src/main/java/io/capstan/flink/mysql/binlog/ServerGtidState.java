@@ -2,6 +2,7 @@ package io.capstan.flink.mysql.binlog;
 
 import io.capstan.flink.mysql.connect.JdbcConnections;
 import io.capstan.flink.mysql.connect.MySqlConnectionConfig;
+import io.capstan.flink.mysql.connect.ServerDialect;
 import io.capstan.flink.mysql.connect.SqlErrors;
 import io.capstan.flink.mysql.event.BinlogStartPosition;
 import io.capstan.flink.mysql.gtid.GtidSet;
@@ -109,16 +110,23 @@ public final class ServerGtidState {
         GtidSet purged;
         String mode;
         String uuid;
+        ServerDialect dialect = ServerDialect.of(c);
         try (Statement s = c.createStatement();
                 ResultSet rs =
                         s.executeQuery(
-                                "SELECT @@global.gtid_executed, @@global.gtid_purged,"
-                                        + " @@global.gtid_mode, @@global.server_uuid")) {
+                                "SELECT "
+                                        + dialect.gtidExecuted()
+                                        + ", "
+                                        + dialect.gtidPurged()
+                                        + ", "
+                                        + dialect.gtidMode()
+                                        + ", "
+                                        + dialect.serverIdentityExpression())) {
             rs.next();
             executed = parse(rs.getString(1));
             purged = parse(rs.getString(2));
             mode = rs.getString(3);
-            uuid = rs.getString(4);
+            uuid = ServerDialect.serverIdentity(rs.getString(4));
         }
         return "ON".equalsIgnoreCase(mode)
                 ? new ServerGtidState(executed, purged, true, null)
@@ -128,7 +136,7 @@ public final class ServerGtidState {
     /** The server's {@code gtid_executed}, on an open connection. */
     public static GtidSet executed(Connection c) throws SQLException {
         try (Statement s = c.createStatement();
-                ResultSet rs = s.executeQuery("SELECT @@global.gtid_executed")) {
+                ResultSet rs = s.executeQuery("SELECT " + ServerDialect.of(c).gtidExecuted())) {
             rs.next();
             return parse(rs.getString(1));
         }

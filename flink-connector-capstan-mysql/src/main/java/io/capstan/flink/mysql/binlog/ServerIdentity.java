@@ -2,6 +2,7 @@ package io.capstan.flink.mysql.binlog;
 
 import io.capstan.flink.mysql.connect.JdbcConnections;
 import io.capstan.flink.mysql.connect.MySqlConnectionConfig;
+import io.capstan.flink.mysql.connect.ServerDialect;
 import io.capstan.flink.mysql.connect.SqlErrors;
 import io.capstan.flink.mysql.error.CapstanHaltException;
 import io.capstan.flink.mysql.error.HaltReason;
@@ -20,7 +21,8 @@ import java.util.Objects;
  * behind the same address is seen. Identifiers and GTID sets are positions, not row values: they
  * may be logged.
  *
- * @param serverUuid {@code @@global.server_uuid}
+ * @param serverUuid {@code @@global.server_uuid}, or MariaDB's server identity ({@link
+ *     ServerDialect})
  * @param serverId {@code @@global.server_id}
  * @param gtids {@code gtid_executed}, {@code gtid_purged} and the binary log files
  */
@@ -44,9 +46,12 @@ record ServerIdentity(String serverUuid, long serverId, ServerGtidState gtids) {
             long id;
             try (Statement s = c.createStatement();
                     ResultSet rs =
-                            s.executeQuery("SELECT @@global.server_uuid, @@global.server_id")) {
+                            s.executeQuery(
+                                    "SELECT "
+                                            + ServerDialect.of(c).serverIdentityExpression()
+                                            + ", @@global.server_id")) {
                 rs.next();
-                uuid = rs.getString(1);
+                uuid = ServerDialect.serverIdentity(rs.getString(1));
                 id = rs.getLong(2);
             }
             return new ServerIdentity(uuid, id, ServerGtidState.read(c));

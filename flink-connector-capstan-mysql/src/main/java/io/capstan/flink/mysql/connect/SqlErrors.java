@@ -31,7 +31,9 @@ public final class SqlErrors {
     }
 
     public static boolean isStatementTimeout(SQLException e) {
-        return e.getErrorCode() == 3024; // ER_QUERY_TIMEOUT: MAX_EXECUTION_TIME exceeded
+        // MySQL's ER_QUERY_TIMEOUT (MAX_EXECUTION_TIME), MariaDB's ER_STATEMENT_TIMEOUT
+        // (max_statement_time)
+        return e.getErrorCode() == 3024 || e.getErrorCode() == 1969;
     }
 
     public static boolean isUnknownColumn(SQLException e) {

@@ -17,10 +17,10 @@ import java.util.concurrent.TimeUnit;
 import java.util.stream.Stream;
 
 /**
- * A throw-away MariaDB server: the server preflight must refuse as unsupported ({@code
- * PreflightMariaDbIT}, started without flags) and, started with binlog flags, the server whose
- * binlog facts {@code MariaDbBinlogFactsIT} pins. It lives among the connector's tests (not in
- * {@code capstan-mysql-testing}) because it hands out the connector's connection settings. It runs
+ * A throw-away MariaDB server: for preflight's checks ({@code PreflightMariaDbIT}), the binlog
+ * facts {@code MariaDbBinlogFactsIT} pins, and, set up for capture ({@link #startForCapture}), the
+ * exactly-once tests that run on MariaDB. It lives among the connector's tests (not in {@code
+ * capstan-mysql-testing}) because it hands out the connector's connection settings. It runs
  * Debian's {@code mariadbd} (package {@code mariadb-server-core}, binaries only) from {@code
  * target/}: bootstrapped from the packaged system-table scripts, started on a free loopback port,
  * stopped and deleted on {@link #close()} or at JVM exit. Its Unix socket lives in a short {@link
@@ -61,6 +61,36 @@ public final class MariaDbServer implements AutoCloseable {
     /** A server with mariadbd's defaults: no binary log. */
     public static MariaDbServer start() throws IOException, InterruptedException {
         return start(List.of());
+    }
+
+    /**
+     * A server set up as docs/operations.md asks for capture (binary log in ROW format with full
+     * images and metadata), with the harness's connector account, as a {@link MySqlServer} for the
+     * tests' databases ({@code MySqlTestDatabase}); closing it stops and deletes the server.
+     */
+    public static MySqlServer startForCapture(int serverId) {
+        if (!isInstalled()) {
+            throw new IllegalStateException(MISSING);
+        }
+        try {
+            MariaDbServer m =
+                    start(
+                            List.of(
+                                    "--log-bin=mariadb-bin",
+                                    "--server-id=" + serverId,
+                                    "--binlog-format=ROW",
+                                    "--binlog-row-image=FULL",
+                                    "--binlog-row-metadata=FULL",
+                                    // a test server: durability is not under test, speed is
+                                    "--innodb-flush-log-at-trx-commit=2",
+                                    "--sync-binlog=0"));
+            return MySqlServer.adopt("127.0.0.1", m.port, "root", "", m);
+        } catch (IOException e) {
+            throw new UncheckedIOException(e);
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            throw new IllegalStateException("interrupted while starting MariaDB", e);
+        }
     }
 
     /**

@@ -2,6 +2,7 @@ package io.capstan.flink.mysql.bench.endtoend;
 
 import io.capstan.flink.mysql.connect.JdbcConnections;
 import io.capstan.flink.mysql.connect.MySqlConnectionConfig;
+import io.capstan.flink.mysql.connect.ServerDialect;
 import io.capstan.flink.mysql.snapshot.read.ReadViewStatements;
 
 import java.sql.Connection;
@@ -39,13 +40,13 @@ final class LockWindowProbe {
         long[] held = new long[cycles];
         // ChunkReader's own read view statements, in one multi-statement round trip as it sends
         // them.
-        String readView = ReadViewStatements.underLock(table.id());
         try (Connection a = JdbcConnections.open(c);
                 Connection b =
                         JdbcConnections.open(
                                 c.toBuilder().jdbcProperty("allowMultiQueries", "true").build());
                 Statement lock = a.createStatement();
                 Statement snap = b.createStatement()) {
+            String readView = ReadViewStatements.underLock(table.id(), ServerDialect.of(b));
             lock.execute("SET SESSION lock_wait_timeout = 1");
             snap.execute("SET SESSION TRANSACTION ISOLATION LEVEL REPEATABLE READ");
             for (int i = 0; i < cycles; i++) {

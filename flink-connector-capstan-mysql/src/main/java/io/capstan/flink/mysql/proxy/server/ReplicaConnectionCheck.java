@@ -1,5 +1,6 @@
 package io.capstan.flink.mysql.proxy.server;
 
+import io.capstan.flink.mysql.connect.ServerDialect;
 import io.capstan.flink.mysql.preflight.SnapshotServerRules;
 import io.capstan.flink.mysql.snapshot.read.ChunkServerCheck;
 
@@ -32,10 +33,16 @@ final class ReplicaConnectionCheck implements ChunkServerCheck {
     public void opened(Connection connection) throws SQLException {
         String uuid;
         String gtidMode;
+        ServerDialect dialect = ServerDialect.of(connection);
         try (Statement st = connection.createStatement();
-                ResultSet rs = st.executeQuery("SELECT @@GLOBAL.server_uuid, @@GLOBAL.gtid_mode")) {
+                ResultSet rs =
+                        st.executeQuery(
+                                "SELECT "
+                                        + dialect.serverIdentityExpression()
+                                        + ", "
+                                        + dialect.gtidMode())) {
             rs.next();
-            uuid = rs.getString(1);
+            uuid = ServerDialect.serverIdentity(rs.getString(1));
             gtidMode = rs.getString(2);
         }
         if (pinnedUuid == null) {

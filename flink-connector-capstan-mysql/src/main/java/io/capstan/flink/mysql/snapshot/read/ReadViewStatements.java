@@ -2,6 +2,7 @@ package io.capstan.flink.mysql.snapshot.read;
 
 import io.capstan.flink.mysql.binlog.BinlogFiles;
 import io.capstan.flink.mysql.binlog.ServerGtidState;
+import io.capstan.flink.mysql.connect.ServerDialect;
 import io.capstan.flink.mysql.gtid.BinlogPositionAxis;
 import io.capstan.flink.mysql.gtid.GtidSet;
 import io.capstan.flink.mysql.schema.TableId;
@@ -25,7 +26,9 @@ import java.util.regex.Pattern;
  * without GTIDs it is every binlog position before {@code SHOW MASTER STATUS}'s, read right after
  * the multi-statement while the lock is still held (docs/adr/0012): under the lock no transaction
  * on the table is open, so each one that changed it lies before that position and is in the read
- * view, each later one lies after it.
+ * view, each later one lies after it. MariaDB always runs on positions ({@link ServerDialect}); its
+ * transactions too are written to the binary log before their engine commit, and a write of the
+ * locked table waits for the lock (pinned on a real MariaDB by the connector's tests).
  */
 @Internal
 public final class ReadViewStatements {
@@ -47,14 +50,17 @@ public final class ReadViewStatements {
      * The multi-statement, exactly as the chunk reader sends it (the benchmark's lock-window probe
      * times this text).
      */
-    public static String underLock(TableId table) {
+    public static String underLock(TableId table, ServerDialect dialect) {
         return "START TRANSACTION WITH CONSISTENT SNAPSHOT, READ ONLY"
-                + "; SELECT @@global.gtid_executed, @@global.gtid_mode, @@global.server_uuid"
-                + "; SELECT /*+ MAX_EXECUTION_TIME("
-                + METADATA_LOCK_PATIENCE.toMillis()
-                + ") */ 1 FROM "
-                + table.quoted()
-                + " LIMIT 0; SHOW CREATE TABLE "
+                + "; SELECT "
+                + dialect.gtidExecuted()
+                + ", "
+                + dialect.gtidMode()
+                + ", "
+                + dialect.serverIdentityExpression()
+                + "; "
+                + dialect.boundedTableTouch(table.quoted(), METADATA_LOCK_PATIENCE)
+                + "; SHOW CREATE TABLE "
                 + table.quoted();
     }
 
@@ -66,7 +72,7 @@ public final class ReadViewStatements {
     static ReadView open(Connection snapshotConnection, TableId table) throws SQLException {
         try (Statement st = snapshotConnection.createStatement()) {
             st.setEscapeProcessing(false);
-            st.execute(underLock(table)); // START: an update count
+            st.execute(underLock(table, ServerDialect.of(snapshotConnection))); // START: a count
             String executed;
             String mode;
             String uuid;
@@ -74,7 +80,7 @@ public final class ReadViewStatements {
                 variables.next();
                 executed = variables.getString(1);
                 mode = variables.getString(2);
-                uuid = variables.getString(3);
+                uuid = ServerDialect.serverIdentity(variables.getString(3));
             }
             nextResultSet(st).close(); // SELECT 1 ... LIMIT 0: only its metadata lock matters
             String definition = definition(nextResultSet(st));

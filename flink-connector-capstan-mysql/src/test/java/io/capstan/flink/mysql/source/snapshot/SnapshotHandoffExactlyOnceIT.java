@@ -5,6 +5,7 @@ import io.capstan.flink.mysql.source.it.SourceJobs;
 import io.capstan.flink.mysql.source.it.TwoPhaseFileSink;
 import io.capstan.flink.mysql.testing.BinlogRotations;
 import io.capstan.flink.mysql.testing.FlinkLines;
+import io.capstan.flink.mysql.testing.MariaDbServer;
 import io.capstan.flink.mysql.testing.MySqlServer;
 import io.capstan.flink.mysql.testing.MySqlTestDatabase;
 import io.capstan.flink.mysql.testing.ServerOptions;
@@ -46,7 +47,9 @@ import static org.assertj.core.api.Assertions.assertThat;
  * key on a server without GTIDs ({@code gtid_mode = OFF}: positions are binlog files and offsets,
  * docs/adr/0012), with the binary log rotated every 2 s throughout, so chunks, the handoff and
  * restores meet rotations. (An integer key on GTIDs adds nothing the two do not drive: the same
- * reader, enumerator, gate and checkpoint path.)
+ * reader, enumerator, gate and checkpoint path.) A third case runs the integer key on a real
+ * MariaDB (Debian's {@code mariadbd}, on positions too, with rotations): its read view, brief lock
+ * and binlog events are MariaDB's own.
  */
 class SnapshotHandoffExactlyOnceIT {
     private static final Logger LOG = LoggerFactory.getLogger(SnapshotHandoffExactlyOnceIT.class);
@@ -82,6 +85,23 @@ class SnapshotHandoffExactlyOnceIT {
                                                             "--gtid-mode=OFF"
                                                                     + " --enforce-gtid-consistency=OFF")));
 
+    private static MySqlServer mariaDb;
+
+    /** Stops the MariaDB server after its database is dropped. */
+    @RegisterExtension
+    @Order(3)
+    static final AfterAllCallback STOP_MARIADB =
+            context -> {
+                if (mariaDb != null) {
+                    mariaDb.close();
+                }
+            };
+
+    @RegisterExtension
+    @Order(4)
+    static final MySqlTestDatabase ON_MARIADB =
+            new MySqlTestDatabase(() -> mariaDb = MariaDbServer.startForCapture(21));
+
     @RegisterExtension static final MiniClusterExtension FLINK = SourceJobs.miniCluster(2);
 
     @TempDir Path sinkDir;
@@ -93,19 +113,28 @@ class SnapshotHandoffExactlyOnceIT {
     @Test
     @Tag(FlinkLines.EVERY_LINE)
     void stringKeySnapshotThenBinlogExactlyOnceAcrossFiveInjectedFailures() throws Exception {
-        snapshotThenBinlogExactlyOnceAcrossFiveInjectedFailures(true, false);
+        snapshotThenBinlogExactlyOnceAcrossFiveInjectedFailures(DB, true, false);
     }
 
     @Test
     void integerKeyWithoutGtidsSnapshotThenBinlogExactlyOnceAcrossFiveInjectedFailures()
             throws Exception {
-        snapshotThenBinlogExactlyOnceAcrossFiveInjectedFailures(false, true);
+        snapshotThenBinlogExactlyOnceAcrossFiveInjectedFailures(WITHOUT_GTIDS, false, true);
     }
 
+    @Test
+    void integerKeyOnMariaDbSnapshotThenBinlogExactlyOnceAcrossFiveInjectedFailures()
+            throws Exception {
+        snapshotThenBinlogExactlyOnceAcrossFiveInjectedFailures(ON_MARIADB, false, true);
+    }
+
+    /**
+     * @param positions whether the server runs on binlog positions: the binary log is then rotated
+     *     every 2 s
+     */
     private void snapshotThenBinlogExactlyOnceAcrossFiveInjectedFailures(
-            boolean stringKey, boolean positions) throws Exception {
+            MySqlTestDatabase db, boolean stringKey, boolean positions) throws Exception {
         long started = System.nanoTime();
-        MySqlTestDatabase db = positions ? WITHOUT_GTIDS : DB;
         db.execute(
                 "DROP TABLE IF EXISTS vt",
                 stringKey

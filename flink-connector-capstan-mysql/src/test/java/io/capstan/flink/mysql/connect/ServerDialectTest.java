@@ -1,0 +1,63 @@
+package io.capstan.flink.mysql.connect;
+
+import org.junit.jupiter.api.Test;
+
+import java.sql.SQLException;
+import java.time.Duration;
+import java.util.UUID;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+
+class ServerDialectTest {
+
+    @Test
+    void aMySqlServerUuidIsTheIdentityAsItIs() throws SQLException {
+        String uuid = "3e11fa47-71ca-11e1-9e33-c80aa9429562";
+        assertThat(ServerDialect.serverIdentity(uuid)).isEqualTo(uuid);
+    }
+
+    @Test
+    void aMariaDbIdentityIsANameBasedUuidOfServerIdAndBinlogBaseName() throws SQLException {
+        String a = ServerDialect.serverIdentity("mariadb:7:/var/lib/mysql/mariadb-bin");
+        assertThat(UUID.fromString(a).version()).isEqualTo(3);
+        assertThat(ServerDialect.serverIdentity("mariadb:7:/var/lib/mysql/mariadb-bin"))
+                .as("stable")
+                .isEqualTo(a);
+        assertThat(ServerDialect.serverIdentity("mariadb:8:/var/lib/mysql/mariadb-bin"))
+                .as("a promoted replica has another server_id")
+                .isNotEqualTo(a);
+        assertThat(ServerDialect.serverIdentity("mariadb:7:/data/other-bin"))
+                .as("another binary log")
+                .isNotEqualTo(a);
+    }
+
+    @Test
+    void aMissingIdentityFailsAsARead() {
+        assertThatThrownBy(() -> ServerDialect.serverIdentity(null))
+                .isInstanceOf(SQLException.class)
+                .hasMessageContaining("binary log is off");
+    }
+
+    @Test
+    void mariaDbReadsNoGtidSetsAndAModeOtherThanOn() {
+        assertThat(ServerDialect.MARIADB.gtidExecuted()).isEqualTo("''");
+        assertThat(ServerDialect.MARIADB.gtidPurged()).isEqualTo("''");
+        assertThat(ServerDialect.MARIADB.gtidMode())
+                .isEqualTo("'" + ServerDialect.MARIADB_GTID_MODE + "'");
+        assertThat(ServerDialect.MARIADB_GTID_MODE).isNotEqualToIgnoringCase("ON");
+        assertThat(ServerDialect.MYSQL.serverIdentityExpression())
+                .isEqualTo("@@global.server_uuid");
+    }
+
+    @Test
+    void theBoundedTouchUsesEachServersOwnStatementTimeout() {
+        assertThat(ServerDialect.MYSQL.boundedTableTouch("`d`.`t`", Duration.ofMillis(100)))
+                .isEqualTo("SELECT /*+ MAX_EXECUTION_TIME(100) */ 1 FROM `d`.`t` LIMIT 0");
+        // MariaDB ignores MySQL's optimizer hints: only its own statement timeout bounds the wait
+        assertThat(ServerDialect.MARIADB.boundedTableTouch("`d`.`t`", Duration.ofMillis(100)))
+                .isEqualTo(
+                        "SET STATEMENT max_statement_time = 0.100 FOR SELECT 1 FROM `d`.`t` LIMIT"
+                                + " 0");
+    }
+}
