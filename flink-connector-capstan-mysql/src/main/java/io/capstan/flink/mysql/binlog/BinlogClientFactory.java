@@ -14,8 +14,8 @@ import com.github.shyiko.mysql.binlog.network.SSLMode;
  * Builds one {@link BinaryLogClient} per connection attempt: dump by GTID set from our own
  * processed set (by file and offset on a server without GTIDs), our server id, no keep-alive thread
  * (the streamer reconnects itself, from its exact position), heartbeats, TLS per the configured
- * mode, and an event deserializer that skips the rows of uncaptured tables, also inside compressed
- * transactions.
+ * mode, no MariaDB ANNOTATE_ROWS events, and an event deserializer that skips the rows of
+ * uncaptured tables, also inside compressed transactions.
  */
 final class BinlogClientFactory {
 
@@ -40,6 +40,8 @@ final class BinlogClientFactory {
         client.setHeartbeatInterval(c.heartbeatInterval().toMillis());
         client.setConnectTimeout(c.connectTimeout().toMillis());
         client.setSSLMode(SSLMode.valueOf(c.sslMode().name()));
+        // MariaDB sends ANNOTATE_ROWS (statement text) only on this dump flag: never ask for it
+        client.setUseSendAnnotateRowsEvent(false);
         if (!BinlogPositionAxis.isPositionSet(position.processed())) {
             client.setGtidSet(position.processed().toString());
         } // else the streamer names the file and offset (PositionModeEvents)

@@ -32,6 +32,7 @@ final class OpenTransaction {
     private Gtid gtid; // null between transactions
     private long commitMicros; // kept after the end: positions passed later are stamped with it
     private boolean afterBegin;
+    private boolean openedByStart; // MariaDB: the start event opened the body, no BEGIN follows
     private boolean xaPart; // an XA transaction's prepared part: its rows wait for the outcome
     private boolean droppedByTimestamp;
     private int capturedRows;
@@ -49,12 +50,14 @@ final class OpenTransaction {
         this.droppedByTimestamp = droppedByTimestamp;
         this.capturedRows = 0;
         this.afterBegin = false;
+        this.openedByStart = false;
         this.xaPart = false;
     }
 
     void close() {
         gtid = null;
         afterBegin = false;
+        openedByStart = false;
         xaPart = false;
     }
 
@@ -78,6 +81,16 @@ final class OpenTransaction {
     /** A BEGIN (or XA START, or an atomic CREATE ... SELECT) opened a multi-statement body. */
     void markBegun() {
         afterBegin = true;
+    }
+
+    /** The start event opened the body as a BEGIN would (MariaDB's non-standalone GTID event). */
+    void markOpenedByStart() {
+        afterBegin = true;
+        openedByStart = true;
+    }
+
+    boolean openedByStart() {
+        return openedByStart;
     }
 
     boolean afterBegin() {

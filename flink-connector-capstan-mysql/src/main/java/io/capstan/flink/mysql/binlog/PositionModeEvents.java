@@ -11,7 +11,9 @@ import com.github.shyiko.mysql.binlog.BinaryLogClient;
 import com.github.shyiko.mysql.binlog.event.Event;
 import com.github.shyiko.mysql.binlog.event.EventHeaderV4;
 import com.github.shyiko.mysql.binlog.event.EventType;
+import com.github.shyiko.mysql.binlog.event.FormatDescriptionEventData;
 import com.github.shyiko.mysql.binlog.event.GtidEventData;
+import com.github.shyiko.mysql.binlog.event.MariadbGtidEventData;
 import com.github.shyiko.mysql.binlog.event.MySqlGtid;
 import com.github.shyiko.mysql.binlog.event.RotateEventData;
 
@@ -29,10 +31,12 @@ import java.util.UUID;
  * <ol>
  *   <li>tracks the binlog file the events come from (each connection and each rotation begins with
  *       a ROTATE event naming it);
- *   <li>turns the event that starts a transaction (ANONYMOUS_GTID, or GTID on a server that has
- *       turned GTIDs on since the job started) into a GTID event whose GTID is the transaction's
- *       ordinal on the server's {@link BinlogPositionAxis}, so the assembler, the gate and the
- *       state see a GTID as on any other server;
+ *   <li>turns the event that starts a transaction (ANONYMOUS_GTID, GTID on a server that has turned
+ *       GTIDs on since the job started, MARIADB_GTID on a MariaDB: {@link MariaDbEvents}) into a
+ *       GTID event whose GTID is the transaction's ordinal on the server's {@link
+ *       BinlogPositionAxis}, so the assembler, the gate and the state see a GTID as on any other
+ *       server; the server kind the first FORMAT_DESCRIPTION names stays, a start event of the
+ *       other kind halts, and so does, on a MariaDB, an event the binlog library does not know;
  *   <li>drops whole transactions already in the processed set: the stream resumes at the first
  *       position missing from it (an XA part held until its outcome leaves a hole), and what
  *       follows may hold transactions already processed, which a GTID server would not send;
@@ -69,7 +73,8 @@ final class PositionModeEvents implements ProcessedGrowth {
                     EventType.DELETE_FILE,
                     EventType.TRANSACTION_PAYLOAD,
                     EventType.XID,
-                    EventType.XA_PREPARE);
+                    EventType.XA_PREPARE,
+                    EventType.ANNOTATE_ROWS);
 
     private final TransactionAssembler assembler;
     private final BinlogPositionAxis axis;
@@ -80,6 +85,7 @@ final class PositionModeEvents implements ProcessedGrowth {
     private Gtid lastPassed;
     private long reached; // every ordinal below it is processed or held: no growth to compute
     private BinlogFiles listed; // the server's files as last read: where a connection starts
+    private Boolean mariaDb; // the server kind its first FORMAT_DESCRIPTION named; null before
 
     /**
      * @param axisId the id of the axis the job's positions lie on
@@ -161,14 +167,34 @@ final class PositionModeEvents implements ProcessedGrowth {
                 skipping = false;
                 return event;
             case FORMAT_DESCRIPTION:
+                serverKind(((FormatDescriptionEventData) event.getData()).getServerVersion());
+                skipping = false;
+                return event;
             case PREVIOUS_GTIDS:
+            case MARIADB_GTID_LIST:
+            case BINLOG_CHECKPOINT:
             case STOP:
             case INCIDENT:
                 skipping = false;
                 return event;
             case GTID:
             case ANONYMOUS_GTID:
+                if (Boolean.TRUE.equals(mariaDb)) {
+                    throw MariaDbEvents.otherServerKind("a MySQL transaction start (" + type + ")");
+                }
                 return begin(event, header, processed);
+            case MARIADB_GTID:
+                if (!Boolean.TRUE.equals(mariaDb)) {
+                    throw MariaDbEvents.otherServerKind("a MariaDB transaction start");
+                }
+                return begin(event, header, processed);
+            case UNKNOWN:
+                if (!Boolean.FALSE.equals(mariaDb)) { // the library lost what it held
+                    throw MariaDbEvents.unknownEvent(at(header));
+                }
+                // On MySQL as before: e.g. 8.0.26+'s HEARTBEAT_LOG_EVENT_V2, which holds no change.
+                skipping = false;
+                return event;
             case TABLE_MAP:
             case HEARTBEAT:
                 return event;
@@ -183,16 +209,36 @@ final class PositionModeEvents implements ProcessedGrowth {
         }
     }
 
-    private Event begin(Event event, EventHeaderV4 header, GtidSet processed) {
-        if (fileIndex < 0) {
-            throw new IllegalStateException("a transaction began before the stream named its file");
+    /** The first kind a FORMAT_DESCRIPTION names stays: another is another server. */
+    private void serverKind(String serverVersion) {
+        boolean named = MariaDbEvents.isMariaDb(serverVersion);
+        if (mariaDb != null && mariaDb != named) {
+            throw MariaDbEvents.otherServerKind(
+                    "the binlog of a " + (named ? "MariaDB" : "MySQL") + " server");
         }
-        long ordinal = BinlogPositionAxis.ordinal(new Position(fileIndex, header.getPosition()));
-        skipping = processed.contains(Gtid.of(axisId, ordinal));
+        mariaDb = named;
+    }
+
+    /** The event's start as a transaction on the axis. */
+    private Gtid at(EventHeaderV4 header) {
+        if (fileIndex < 0) {
+            throw new IllegalStateException("an event came before the stream named its file");
+        }
+        return Gtid.of(
+                axisId, BinlogPositionAxis.ordinal(new Position(fileIndex, header.getPosition())));
+    }
+
+    private Event begin(Event event, EventHeaderV4 header, GtidSet processed) {
+        Gtid at = at(header);
+        GtidEventData d =
+                event.getData() instanceof MariadbGtidEventData m
+                        // halts on XA first: even a processed one is no transaction to drop
+                        ? MariaDbEvents.transactionStart(m, axisUuid, at)
+                        : withOrdinal(event.getData(), at.transactionId());
+        skipping = processed.contains(at);
         if (skipping) {
             return null;
         }
-        GtidEventData d = event.getData();
         EventHeaderV4 h = new EventHeaderV4();
         h.setTimestamp(header.getTimestamp());
         h.setEventType(EventType.GTID);
@@ -200,18 +246,20 @@ final class PositionModeEvents implements ProcessedGrowth {
         h.setEventLength(header.getEventLength());
         h.setNextPosition(header.getNextPosition());
         h.setFlags(header.getFlags());
-        return new Event(
-                h,
-                new GtidEventData(
-                        new MySqlGtid(axisUuid, ordinal),
-                        d.getFlags(),
-                        d.getLastCommitted(),
-                        d.getSequenceNumber(),
-                        d.getImmediateCommitTimestamp(),
-                        d.getOriginalCommitTimestamp(),
-                        d.getTransactionLength(),
-                        d.getImmediateServerVersion(),
-                        d.getOriginalServerVersion()));
+        return new Event(h, d);
+    }
+
+    private GtidEventData withOrdinal(GtidEventData d, long ordinal) {
+        return new GtidEventData(
+                new MySqlGtid(axisUuid, ordinal),
+                d.getFlags(),
+                d.getLastCommitted(),
+                d.getSequenceNumber(),
+                d.getImmediateCommitTimestamp(),
+                d.getOriginalCommitTimestamp(),
+                d.getTransactionLength(),
+                d.getImmediateServerVersion(),
+                d.getOriginalServerVersion());
     }
 
     @Override

@@ -35,7 +35,9 @@ import java.util.List;
  *
  * <ol>
  *   <li>GTID opens a transaction ({@link OpenTransaction}: its GTID, original commit time and the
- *       hand-out of its captured rows); TABLE_MAP updates the {@link TableSchemaCache};
+ *       hand-out of its captured rows), already begun when it stands for MariaDB's GTID event,
+ *       which no BEGIN follows ({@link MariaDbEvents.BodyOpened}); a MARIADB_GTID itself only
+ *       reaches a job on MySQL GTIDs, and halts; TABLE_MAP updates the {@link TableSchemaCache};
  *       FORMAT_DESCRIPTION tells it the binlog's server version;
  *   <li>each row of a captured table's WRITE/UPDATE/DELETE event becomes a {@link RowChange} whose
  *       index counts the transaction's captured rows only ({@link RowsEvents});
@@ -240,6 +242,10 @@ final class TransactionAssembler {
             case TRANSACTION_PAYLOAD:
                 onCompressedTransaction(data);
                 break;
+            case MARIADB_GTID:
+                // Position mode translates it (PositionModeEvents): this job is on MySQL GTIDs.
+                throw MariaDbEvents.otherServerKind(
+                        "a MariaDB transaction start on a job on MySQL GTIDs");
             case ANONYMOUS_GTID:
                 // A job on GTIDs meets a transaction without one: the server's gtid_mode changed.
                 throw GtidModeChange.halt(
@@ -271,6 +277,9 @@ final class TransactionAssembler {
                 commitMicros,
                 position.rowsAlreadyEmitted(gtid),
                 startTimestampMillis != null && commitMicros < startTimestampMillis * 1000L);
+        if (data instanceof MariaDbEvents.BodyOpened) {
+            open.markOpenedByStart(); // MariaDB writes no BEGIN
+        }
     }
 
     private void onQuery(QueryEventData data) throws InterruptedException {
@@ -295,9 +304,11 @@ final class TransactionAssembler {
                 && statements.isUncapturedDml(data.getDatabase(), data.getSql(), open.gtid())) {
             // A data change of uncaptured tables logged as a statement: nothing to capture.
             return;
-        } else if (DdlEffects.isAtomicCreateSelect(sql)) {
+        } else if (DdlEffects.isAtomicCreateSelect(sql)
+                || (open.openedByStart() && sql.regionMatches(true, 0, "CREATE", 0, 6))) {
             // MySQL 8.0.21+ logs CREATE TABLE ... SELECT as one transaction: this statement, then
-            // the selected rows as row events, then XID. The rows belong to it: keep it open.
+            // the selected rows as row events, then XID; MariaDB as CREATE TABLE after a GTID
+            // event that opened the body. The rows belong to it: keep it open.
             ddl.onDdl(data.getDatabase(), data.getSql());
             open.markBegun();
         } else if (!open.afterBegin()) {

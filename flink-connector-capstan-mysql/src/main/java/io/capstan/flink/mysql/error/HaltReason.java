@@ -45,6 +45,7 @@ public enum HaltReason {
     UNMAPPED_TABLE_ID("unmapped_table_id"),
     UNDECODABLE_COLUMN("undecodable_column"),
     XA_UNSUPPORTED("xa_unsupported"),
+    UNKNOWN_BINLOG_EVENT("unknown_binlog_event"),
     XA_PENDING_ROWS_EXCEEDED("xa_pending_rows_exceeded"),
     XA_PREPARED_BEFORE_START("xa_prepared_before_start"),
     SNAPSHOT_SCHEMA_DRIFTED("snapshot_schema_drifted"),
