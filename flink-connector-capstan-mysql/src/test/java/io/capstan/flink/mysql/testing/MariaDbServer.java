@@ -17,17 +17,17 @@ import java.util.concurrent.TimeUnit;
 import java.util.stream.Stream;
 
 /**
- * A throw-away MariaDB server: the server preflight must refuse as unsupported ({@code
- * PreflightMariaDbIT}, started without flags) and, started with binlog flags, the server whose
- * binlog facts {@code MariaDbBinlogFactsIT} pins. It lives among the connector's tests (not in
- * {@code capstan-mysql-testing}) because it hands out the connector's connection settings. It runs
- * Debian's {@code mariadbd} (package {@code mariadb-server-core}, binaries only) from {@code
- * target/}: bootstrapped from the packaged system-table scripts, started on a free loopback port,
- * stopped and deleted on {@link #close()} or at JVM exit. Its Unix socket lives in a short {@link
- * SocketDirectory} of its own: beside the data, a deep checkout would pass the 107-byte socket path
- * limit and mariadbd would not start. Both directories are marked with this JVM's pid ({@link
- * OrphanReaper}), so that the next start stops and deletes what a JVM killed before its shutdown
- * hook ran left behind.
+ * A throw-away MariaDB server: with mariadbd's defaults, the server preflight must refuse for its
+ * settings ({@code PreflightMariaDbIT}); started with binlog flags, the server preflight accepts
+ * and whose binlog facts {@code MariaDbBinlogFactsIT} pins. It lives among the connector's tests
+ * (not in {@code capstan-mysql-testing}) because it hands out the connector's connection settings.
+ * It runs Debian's {@code mariadbd} (package {@code mariadb-server-core}, binaries only) from
+ * {@code target/}: bootstrapped from the packaged system-table scripts, started on a free loopback
+ * port, stopped and deleted on {@link #close()} or at JVM exit. Its Unix socket lives in a short
+ * {@link SocketDirectory} of its own: beside the data, a deep checkout would pass the 107-byte
+ * socket path limit and mariadbd would not start. Both directories are marked with this JVM's pid
+ * ({@link OrphanReaper}), so that the next start stops and deletes what a JVM killed before its
+ * shutdown hook ran left behind.
  */
 public final class MariaDbServer implements AutoCloseable {
 
