@@ -19,7 +19,9 @@ import java.util.Map;
  * <p>Privileges come from {@code SHOW GRANTS FOR CURRENT_USER() USING <active roles>}: it shows the
  * account's own grants, its partial revokes and the privileges of the roles active at login
  * (default roles, or all granted roles with {@code activate_all_roles_on_login}) — the same
- * privileges every connection of the connector has, since it never runs {@code SET ROLE}.
+ * privileges every connection of the connector has, since it never runs {@code SET ROLE}. On
+ * MariaDB, which has no {@code USING}, the bare {@code SHOW GRANTS} shows the same: the account's
+ * grants and those of its active role and of the roles granted to that role.
  */
 @Internal
 public final class ServerFactsReader {
