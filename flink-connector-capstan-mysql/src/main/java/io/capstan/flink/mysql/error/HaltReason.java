@@ -23,6 +23,7 @@ public enum HaltReason {
     UNSUPPORTED_SERVER_VERSION("unsupported_server_version"),
     LOG_REPLICA_UPDATES_OFF("log_replica_updates_off"),
     TAGGED_GTIDS_UNSUPPORTED("tagged_gtids_unsupported"),
+    BINLOG_COMPRESSION_ON("binlog_compression_on"),
     // The snapshot's replica (scan.snapshot.hostname): before anything is read and per chunk.
     SNAPSHOT_SERVER_DIVERGED("snapshot_server_diverged"),
     SNAPSHOT_SERVER_CHANGED("snapshot_server_changed"),

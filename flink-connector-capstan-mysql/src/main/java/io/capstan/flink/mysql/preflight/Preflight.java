@@ -54,7 +54,14 @@ public final class Preflight {
         if (!failures.isEmpty()) {
             throw new PreflightException(serverAddress, failures);
         }
-        if (PreflightRules.positionMode(facts)) {
+        if (facts.version().isMariaDb()) {
+            LOG.info(
+                    "{} is {}: the job runs on binlog file positions (MariaDB's GTIDs are not used"
+                            + " yet), exact on this server only; a failover, RESET MASTER or a"
+                            + " purged file halts it (docs/operations.md, MariaDB)",
+                    serverAddress,
+                    facts.version());
+        } else if (PreflightRules.positionMode(facts)) {
             LOG.info(
                     "{} has gtid_mode {}: the job runs on binlog file positions, exact on this"
                             + " server only; a failover, RESET MASTER or a purged file halts it"

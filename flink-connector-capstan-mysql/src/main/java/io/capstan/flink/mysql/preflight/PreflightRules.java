@@ -19,9 +19,9 @@ import java.util.TreeSet;
  * Judges {@link ServerFacts}: every reason the server is unsafe to capture from, all at once, each
  * with the statement or config line that fixes it. Pure: no I/O.
  *
- * <p>An unsupported server (MariaDB, MySQL before {@link #MIN_MYSQL_VERSION}, MySQL 10 or later)
- * yields that one failure only: the other rules are defined by MySQL 8.0+ semantics and would only
- * add noise (MariaDB, for example, has no {@code gtid_mode} at all).
+ * <p>An unsupported server (MariaDB before 10.11, MySQL before {@link #MIN_MYSQL_VERSION}, MySQL 10
+ * or later) yields that one failure only: the other rules assume a supported server and would only
+ * add noise. MariaDB is judged by {@link MariaDbRules} (it has no {@code gtid_mode} at all).
  */
 @Internal
 public final class PreflightRules {
@@ -54,6 +54,14 @@ public final class PreflightRules {
             failures.add(version.get());
             return failures;
         }
+        if (facts.version().isMariaDb()) {
+            // no GTID rule: MariaDB runs in position mode
+            MariaDbRules.checkSettings(facts, failures);
+            MariaDbRules.checkReplicaLogsReplicatedChanges(facts, failures);
+            MariaDbRules.checkGlobalPrivileges(facts.privileges(), failures);
+            checkTablePrivileges(facts.privileges(), tables, scope, failures);
+            return failures;
+        }
         checkSettings(facts, failures);
         checkReplicaLogsReplicatedChanges(facts, failures);
         checkUntaggedGtids(facts, failures);
@@ -62,17 +70,10 @@ public final class PreflightRules {
     }
 
     static Optional<PreflightFailure> checkVersion(ServerVersion v) {
-        String supported = "MySQL 8.0.11 or later 8.0, 8.4 LTS or 9.x";
-        if (v.flavour() == ServerVersion.Flavour.MARIADB) {
-            return Optional.of(
-                    new PreflightFailure(
-                            HaltReason.UNSUPPORTED_SERVER_VERSION,
-                            "server version",
-                            v
-                                    + " (MariaDB's GTIDs and binary log differ from MySQL's; not"
-                                    + " supported)",
-                            "capture from " + supported));
+        if (v.isMariaDb()) {
+            return MariaDbRules.checkVersion(v);
         }
+        String supported = "MySQL 8.0.11 or later 8.0, 8.4 LTS or 9.x";
         if (v.compareTo(MIN_MYSQL_VERSION) < 0) {
             return Optional.of(
                     new PreflightFailure(
@@ -153,6 +154,9 @@ public final class PreflightRules {
      * exact on this one server (docs/operations.md, Servers without GTIDs).
      */
     public static boolean positionMode(ServerFacts facts) {
+        if (facts.version().isMariaDb()) {
+            return true; // MariaDB's own GTIDs are not used yet (docs/adr/0013)
+        }
         Optional<String> gtidMode = facts.variable("gtid_mode");
         return gtidMode.isPresent() && !is(gtidMode, "ON");
     }
@@ -318,6 +322,16 @@ public final class PreflightRules {
                                 "GRANT " + global + " ON *.* TO " + account + ";"));
             }
         }
+        checkTablePrivileges(privileges, tables, scope, out);
+    }
+
+    /** SELECT on every table and, for a snapshot, LOCK TABLES on their schemas (both servers). */
+    static void checkTablePrivileges(
+            AccountPrivileges privileges,
+            Collection<TableId> tables,
+            CaptureScope scope,
+            List<PreflightFailure> out) {
+        String account = privileges.quotedAccount();
         // LOCK TABLES exists only at global and schema level: one failure per schema.
         Map<String, TreeSet<String>> unlockable = new TreeMap<>();
         for (TableId table : new TreeSet<>(tables)) {

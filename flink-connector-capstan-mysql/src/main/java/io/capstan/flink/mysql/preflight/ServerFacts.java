@@ -28,6 +28,8 @@ public final class ServerFacts {
                     "binlog_row_image",
                     "binlog_row_metadata",
                     "binlog_row_value_options",
+                    // MariaDB's compressed binlog events, which the stream cannot decode
+                    "log_bin_compress",
                     "gtid_mode",
                     "enforce_gtid_consistency",
                     "partial_revokes",

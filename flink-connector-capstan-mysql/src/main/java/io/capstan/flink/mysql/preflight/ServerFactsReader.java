@@ -13,13 +13,15 @@ import java.util.Map;
 
 /**
  * Reads {@link ServerFacts} over JDBC with statements that need no privilege beyond logging in and
- * work on MySQL 8.0, 8.4 and 9.x (and far enough on older servers and MariaDB for preflight to name
- * them unsupported).
+ * work on MySQL 8.0, 8.4 and 9.x and MariaDB 10.11+ (and far enough on older servers for preflight
+ * to name them unsupported).
  *
  * <p>Privileges come from {@code SHOW GRANTS FOR CURRENT_USER() USING <active roles>}: it shows the
  * account's own grants, its partial revokes and the privileges of the roles active at login
  * (default roles, or all granted roles with {@code activate_all_roles_on_login}) — the same
- * privileges every connection of the connector has, since it never runs {@code SET ROLE}.
+ * privileges every connection of the connector has, since it never runs {@code SET ROLE}. On
+ * MariaDB, which has no {@code USING}, the bare {@code SHOW GRANTS} shows the same: the account's
+ * grants and those of its active role and of the roles granted to that role.
  */
 @Internal
 public final class ServerFactsReader {
@@ -42,7 +44,13 @@ public final class ServerFactsReader {
             Map<String, String> variables = readVariables(st);
             String[] account = AccountPrivileges.splitAccount(currentUser);
             List<Grant> grants =
-                    GrantParser.parseAll(readGrantLines(st, activeRoles(st, serverVersion)));
+                    GrantParser.parseAll(
+                            serverVersion.isMariaDb()
+                                    // MariaDB's bare SHOW GRANTS adds the active role's grants
+                                    // and those of the roles granted to it
+                                    ? readGrantLines(st, "SHOW GRANTS")
+                                    : readGrantLines(
+                                            st, grantsSql(activeRoles(st, serverVersion))));
             AccountPrivileges privileges =
                     new AccountPrivileges(
                             account[0],
@@ -65,12 +73,40 @@ public final class ServerFactsReader {
      * CLIENT, which the connector needs anyway; without it the rules report that privilege, so the
      * server counts as no replica here rather than failing the read.
      */
-    private static boolean hasReplicationChannel(Statement st, ServerVersion version) {
+    private static boolean hasReplicationChannel(Statement st, ServerVersion version)
+            throws SQLException {
+        if (version.isMariaDb()) {
+            return isMariaDbReplica(st);
+        }
         String sql = version.isMySqlAtLeast(8, 0, 22) ? "SHOW REPLICA STATUS" : "SHOW SLAVE STATUS";
         try (ResultSet rs = st.executeQuery(sql)) {
             return rs.next();
         } catch (SQLException e) {
             return false;
+        }
+    }
+
+    /**
+     * {@code SHOW ALL SLAVES STATUS} lists every replication connection, stopped ones too, but
+     * needs SLAVE MONITOR, which the connector does not otherwise need. Without it, the server
+     * counts as a replica when a replication thread runs or it has applied a replicated GTID: signs
+     * any account may read, so a missing grant does not wave a replica through as a primary.
+     */
+    private static boolean isMariaDbReplica(Statement st) throws SQLException {
+        try (ResultSet rs = st.executeQuery("SHOW ALL SLAVES STATUS")) {
+            return rs.next();
+        } catch (SQLException e) {
+            // not allowed: judged by the signs below
+        }
+        try (ResultSet rs = st.executeQuery("SHOW GLOBAL STATUS LIKE 'Slaves_running'")) {
+            if (rs.next() && !"0".equals(rs.getString(2).trim())) {
+                return true;
+            }
+        }
+        try (ResultSet rs = st.executeQuery("SELECT @@GLOBAL.gtid_slave_pos")) {
+            rs.next();
+            String pos = rs.getString(1);
+            return pos != null && !pos.isBlank();
         }
     }
 
@@ -105,13 +141,14 @@ public final class ServerFactsReader {
         }
     }
 
-    private static List<String> readGrantLines(Statement st, String activeRoles)
-            throws SQLException {
+    private static String grantsSql(String activeRoles) {
         // The role list comes from the server's own CURRENT_ROLE(): quoted account names.
-        String sql =
-                activeRoles == null
-                        ? "SHOW GRANTS FOR CURRENT_USER()"
-                        : "SHOW GRANTS FOR CURRENT_USER() USING " + activeRoles;
+        return activeRoles == null
+                ? "SHOW GRANTS FOR CURRENT_USER()"
+                : "SHOW GRANTS FOR CURRENT_USER() USING " + activeRoles;
+    }
+
+    private static List<String> readGrantLines(Statement st, String sql) throws SQLException {
         List<String> lines = new ArrayList<>();
         try (ResultSet rs = st.executeQuery(sql)) {
             while (rs.next()) {

@@ -25,6 +25,8 @@ public final class ServerVersion implements Comparable<ServerVersion> {
 
     private static final Pattern NUMBERS = Pattern.compile("^(\\d+)\\.(\\d+)(?:\\.(\\d+))?");
 
+    private static final String MARIADB_PREFIX = "5.5.5-";
+
     private final Flavour flavour;
     private final int major;
     private final int minor;
@@ -45,6 +47,16 @@ public final class ServerVersion implements Comparable<ServerVersion> {
                 Flavour.MYSQL, major, minor, patch, major + "." + minor + "." + patch);
     }
 
+    /** A MariaDB version with the given numbers (for comparisons and tests). */
+    public static ServerVersion mariaDb(int major, int minor, int patch) {
+        return new ServerVersion(
+                Flavour.MARIADB,
+                major,
+                minor,
+                patch,
+                major + "." + minor + "." + patch + "-MariaDB");
+    }
+
     /**
      * Parses {@code @@version} and {@code @@version_comment}.
      *
@@ -53,12 +65,17 @@ public final class ServerVersion implements Comparable<ServerVersion> {
     public static ServerVersion parse(String version, String versionComment) {
         Objects.requireNonNull(version, "version");
         String comment = versionComment == null ? "" : versionComment;
-        Matcher m = NUMBERS.matcher(version.trim());
+        boolean mariaDb = (version + " " + comment).toLowerCase(Locale.ROOT).contains("mariadb");
+        // MariaDB's handshake prefixes "5.5.5-" for old clients; its real version follows.
+        String numbers = version.trim();
+        if (mariaDb && numbers.startsWith(MARIADB_PREFIX)) {
+            numbers = numbers.substring(MARIADB_PREFIX.length());
+        }
+        Matcher m = NUMBERS.matcher(numbers);
         if (!m.find()) {
             throw new IllegalArgumentException(
                     "cannot read the server version from @@version '" + version + "'");
         }
-        boolean mariaDb = (version + " " + comment).toLowerCase(Locale.ROOT).contains("mariadb");
         return new ServerVersion(
                 mariaDb ? Flavour.MARIADB : Flavour.MYSQL,
                 Integer.parseInt(m.group(1)),
@@ -91,6 +108,11 @@ public final class ServerVersion implements Comparable<ServerVersion> {
     /** True for MySQL at or above {@code other}'s numbers; always false for MariaDB. */
     public boolean isMySqlAtLeast(int major, int minor, int patch) {
         return flavour == Flavour.MYSQL && compareNumbers(major, minor, patch) >= 0;
+    }
+
+    /** Whether this is a MariaDB server. */
+    public boolean isMariaDb() {
+        return flavour == Flavour.MARIADB;
     }
 
     private int compareNumbers(int otherMajor, int otherMinor, int otherPatch) {

@@ -47,6 +47,10 @@ public final class SnapshotServerRules {
             String primaryAddress,
             Collection<TableId> tables) {
         List<PreflightFailure> failures = new ArrayList<>();
+        if (replica.version().isMariaDb()) {
+            failures.add(mariaDbRefusal(replica.version()));
+            return failures;
+        }
         Optional<PreflightFailure> version = PreflightRules.checkVersion(replica.version());
         if (version.isPresent()) {
             failures.add(version.get());
@@ -70,6 +74,23 @@ public final class SnapshotServerRules {
         behindPurged(executed, primaryPurged, primaryAddress).ifPresent(failures::add);
         checkTablePrivileges(replica.privileges(), tables, failures);
         return failures;
+    }
+
+    /**
+     * The snapshot from a replica on MariaDB, refused before anything is read: its chunks are made
+     * exact with MySQL GTIDs, and a MariaDB job runs on the primary's binlog positions.
+     */
+    public static Optional<PreflightFailure> checkPrimary(ServerVersion primary) {
+        return primary.isMariaDb() ? Optional.of(mariaDbRefusal(primary)) : Optional.empty();
+    }
+
+    private static PreflightFailure mariaDbRefusal(ServerVersion version) {
+        return new PreflightFailure(
+                HaltReason.INVALID_CONFIGURATION,
+                "scan.snapshot.hostname",
+                "is set, but a snapshot from a replica is not supported on " + version,
+                "remove scan.snapshot.hostname and scan.snapshot.port: read the snapshot from the"
+                        + " primary");
     }
 
     /** The replica's transactions the primary has not executed, as a failure; empty if none. */

@@ -77,4 +77,22 @@ class GrantParserTest {
         assertThat(g.names("LOCK TABLES")).isTrue();
         assertThat(g.names("SELECT")).isTrue();
     }
+
+    @Test
+    void mariaDbLinesWithAPasswordHashRolesAndDefaultRoles() {
+        Grant global =
+                GrantParser.parse(
+                                "GRANT REPLICATION SLAVE, BINLOG MONITOR ON *.* TO `u`@`%`"
+                                        + " IDENTIFIED BY PASSWORD"
+                                        + " '*7648E52EC79D4BB879B7B913F0B8BBF8DC4AB6CC'")
+                        .orElseThrow();
+        assertThat(global).isEqualTo(Grant.global(Set.of("REPLICATION SLAVE", "BINLOG MONITOR")));
+        assertThat(global.toString()).doesNotContain("7648E52E", "PASSWORD");
+        assertThat(GrantParser.parse("GRANT SELECT, LOCK TABLES ON `db`.* TO `u`@`%`"))
+                .contains(Grant.schema("db", Set.of("SELECT", "LOCK TABLES")));
+        assertThat(GrantParser.parse("GRANT `capstan_role` TO `u`@`%`")).isEmpty();
+        assertThat(GrantParser.parse("SET DEFAULT ROLE `capstan_role` FOR `u`@`%`")).isEmpty();
+        assertThat(GrantParser.parse("GRANT USAGE ON *.* TO `capstan_role`"))
+                .contains(Grant.global(Set.of("USAGE")));
+    }
 }

@@ -213,19 +213,6 @@ class PreflightRulesTest {
     }
 
     @Test
-    void mariaDbIsUnsupportedAndNothingElseIsReported() {
-        PreflightFailure f =
-                single(
-                        check(
-                                facts(
-                                        ServerVersion.parse("10.11.6-MariaDB-0+deb12u1", ""),
-                                        Map.of())),
-                        HaltReason.UNSUPPORTED_SERVER_VERSION);
-        assertThat(f.found()).contains("MariaDB 10.11.6");
-        assertThat(f.remedy()).contains("MySQL 8.0.11");
-    }
-
-    @Test
     void mySql57AndUnverifiedMajorsAreUnsupported() {
         single(
                 check(

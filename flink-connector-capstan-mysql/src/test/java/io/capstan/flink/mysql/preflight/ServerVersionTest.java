@@ -30,6 +30,18 @@ class ServerVersionTest {
     }
 
     @Test
+    void readsMariaDbsNumbersBehindTheOldClientPrefix() {
+        ServerVersion v = ServerVersion.parse("5.5.5-10.11.6-MariaDB", "mariadb.org");
+        assertThat(v).isEqualTo(ServerVersion.mariaDb(10, 11, 6));
+        assertThat(v.isMariaDb()).isTrue();
+        assertThat(ServerVersion.parse("10.11.19-MariaDB-0+deb12u1-log", "Debian 12"))
+                .isEqualTo(ServerVersion.mariaDb(10, 11, 19));
+        assertThat(ServerVersion.mariaDb(10, 6, 16).compareTo(ServerVersion.mariaDb(10, 11, 0)))
+                .isNegative();
+        assertThat(ServerVersion.mysql(8, 0, 15).isMariaDb()).isFalse();
+    }
+
+    @Test
     void comparesNumerically() {
         assertThat(ServerVersion.mysql(8, 0, 9).compareTo(ServerVersion.mysql(8, 0, 11)))
                 .isNegative();

@@ -56,6 +56,27 @@ class SnapshotServerRulesTest {
     }
 
     @Test
+    void aSnapshotFromAReplicaIsRefusedOnMariaDbNamingTheOption() {
+        PreflightFailure primary =
+                SnapshotServerRules.checkPrimary(ServerVersion.mariaDb(10, 11, 6)).orElseThrow();
+        assertThat(primary.reason()).isEqualTo(HaltReason.INVALID_CONFIGURATION);
+        assertThat(primary.subject()).isEqualTo("scan.snapshot.hostname");
+        assertThat(primary.found()).contains("MariaDB 10.11.6", "not supported");
+        assertThat(primary.remedy()).contains("remove scan.snapshot.hostname", "primary");
+        assertThat(SnapshotServerRules.checkPrimary(ServerVersion.mysql(8, 0, 15))).isEmpty();
+
+        ServerFacts mariaDbReplica =
+                new ServerFacts(
+                        ServerVersion.mariaDb(10, 11, 6),
+                        Map.of(),
+                        new AccountPrivileges("capstan", "%", List.of(), true, false),
+                        true);
+        assertThat(check(mariaDbReplica))
+                .extracting(PreflightFailure::reason)
+                .containsExactly(HaltReason.INVALID_CONFIGURATION);
+    }
+
+    @Test
     void aReplicaHoldingATransactionThePrimaryLacksIsRefusedByName() {
         List<PreflightFailure> failures =
                 check(

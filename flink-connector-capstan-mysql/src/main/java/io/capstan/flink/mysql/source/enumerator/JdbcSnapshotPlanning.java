@@ -88,12 +88,15 @@ public final class JdbcSnapshotPlanning implements SnapshotPlanning {
 
     /** The preflight for {@code tables}, then each one's chunk key and schema fingerprint. */
     private List<SnapshotTable> resolve(List<TableId> tables) throws Exception {
+        ServerFacts primaryFacts = mysql.serverFacts();
         Preflight.check(
-                mysql.serverFacts(),
-                mysql.serverAddress(),
-                tables,
-                CaptureScope.SNAPSHOT_AND_BINLOG);
+                primaryFacts, mysql.serverAddress(), tables, CaptureScope.SNAPSHOT_AND_BINLOG);
         if (replica != null) {
+            Optional<PreflightFailure> unsupported =
+                    SnapshotServerRules.checkPrimary(primaryFacts.version());
+            if (unsupported.isPresent()) {
+                throw new PreflightException(mysql.serverAddress(), List.of(unsupported.get()));
+            }
             checkReplica(tables);
         }
         ForeignKeyNotice.log(mysql.foreignKeys(), tables);

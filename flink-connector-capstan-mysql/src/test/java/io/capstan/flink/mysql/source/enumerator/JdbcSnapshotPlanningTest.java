@@ -4,7 +4,11 @@ import io.capstan.flink.mysql.CapstanMySqlOptions;
 import io.capstan.flink.mysql.StartupOptions;
 import io.capstan.flink.mysql.error.CapstanHaltException;
 import io.capstan.flink.mysql.error.HaltReason;
+import io.capstan.flink.mysql.preflight.AccountPrivileges;
+import io.capstan.flink.mysql.preflight.GrantParser;
 import io.capstan.flink.mysql.preflight.PreflightException;
+import io.capstan.flink.mysql.preflight.ServerFacts;
+import io.capstan.flink.mysql.preflight.ServerVersion;
 import io.capstan.flink.mysql.proxy.FakeJdbcProxy;
 import io.capstan.flink.mysql.proxy.FakeMySql;
 import io.capstan.flink.mysql.schema.TableId;
@@ -21,7 +25,9 @@ import org.junit.jupiter.api.Test;
 
 import java.io.IOException;
 import java.util.ArrayList;
+import java.util.HashMap;
 import java.util.List;
+import java.util.Map;
 
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatCode;
@@ -81,6 +87,44 @@ class JdbcSnapshotPlanningTest {
                                         .extracting(f -> f.reason())
                                         .containsExactly(HaltReason.BINLOG_DISABLED));
         assertThat(mysql.calls(FakeMySql.KEY_METADATA)).isZero();
+    }
+
+    @Test
+    void aSnapshotFromAReplicaOfAMariaDbPrimaryIsRefusedBeforeTheReplicaIsRead() {
+        Map<String, String> v = new HashMap<>();
+        v.put("log_bin", "ON");
+        v.put("binlog_format", "ROW");
+        v.put("binlog_row_image", "FULL");
+        v.put("binlog_row_metadata", "FULL");
+        v.put("log_bin_compress", "OFF");
+        mysql.facts(
+                new ServerFacts(
+                        ServerVersion.mariaDb(10, 11, 6),
+                        v,
+                        new AccountPrivileges(
+                                "capstan",
+                                "%",
+                                GrantParser.parseAll(
+                                        List.of(
+                                                "GRANT SELECT, LOCK TABLES, REPLICATION SLAVE,"
+                                                        + " BINLOG MONITOR ON *.* TO `capstan`@`%`")),
+                                true,
+                                false)));
+        FakeMySql replica = new FakeMySql().table(ORDERS, 10);
+        JdbcSnapshotPlanning planning =
+                new JdbcSnapshotPlanning(
+                        FakeMySql.sourceConfig(StartupOptions.initial(), 4, "shop\\.orders"),
+                        proxy,
+                        replica.jdbc());
+        assertThatThrownBy(planning::resolveTables)
+                .isInstanceOfSatisfying(
+                        PreflightException.class,
+                        e ->
+                                assertThat(e.failures())
+                                        .extracting(f -> f.reason())
+                                        .containsExactly(HaltReason.INVALID_CONFIGURATION))
+                .hasMessageContaining("scan.snapshot.hostname");
+        assertThat(replica.calls(FakeMySql.SERVER_FACTS)).isZero();
     }
 
     @Test
