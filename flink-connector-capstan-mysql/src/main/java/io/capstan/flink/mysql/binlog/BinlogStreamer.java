@@ -150,14 +150,6 @@ public final class BinlogStreamer implements AutoCloseable {
         connect();
     }
 
-    /**
-     * {@link #connect()} in position mode on {@code files}: a server whose JDBC facts tests give.
-     */
-    synchronized void connect(BinlogFiles files) {
-        positions.listed(files);
-        connect();
-    }
-
     /** Connects without the JDBC position check: lets tests reach the server's own refusals. */
     synchronized void connect() {
         if (started) {
