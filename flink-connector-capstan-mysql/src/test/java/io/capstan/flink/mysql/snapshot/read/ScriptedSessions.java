@@ -5,6 +5,7 @@ import io.capstan.flink.mysql.connect.MySqlConnectionConfig;
 import java.lang.reflect.InvocationHandler;
 import java.lang.reflect.Proxy;
 import java.sql.Connection;
+import java.sql.DatabaseMetaData;
 import java.sql.ResultSet;
 import java.sql.SQLException;
 import java.sql.Statement;
@@ -57,6 +58,8 @@ final class ScriptedSessions implements ChunkConnections.Opener {
                     switch (method.getName()) {
                         case "createStatement":
                             return statement(name);
+                        case "getMetaData":
+                            return mysqlMetaData();
                         case "isClosed":
                             return closed[0];
                         case "close":
@@ -71,6 +74,20 @@ final class ScriptedSessions implements ChunkConnections.Opener {
         return (Connection)
                 Proxy.newProxyInstance(
                         getClass().getClassLoader(), new Class<?>[] {Connection.class}, h);
+    }
+
+    /** A MySQL server's handshake, as {@code ServerDialect.of} reads it. */
+    private DatabaseMetaData mysqlMetaData() {
+        InvocationHandler h =
+                (proxy, method, args) -> {
+                    if (method.getName().equals("getDatabaseProductVersion")) {
+                        return "8.0.15";
+                    }
+                    throw new UnsupportedOperationException(method.getName());
+                };
+        return (DatabaseMetaData)
+                Proxy.newProxyInstance(
+                        getClass().getClassLoader(), new Class<?>[] {DatabaseMetaData.class}, h);
     }
 
     private Statement statement(String session) {
