@@ -20,6 +20,7 @@ import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 
 import java.sql.Connection;
+import java.sql.ResultSet;
 import java.sql.Statement;
 import java.time.Duration;
 import java.util.ArrayList;
@@ -129,6 +130,50 @@ class MariaDbPositionModeStreamIT {
                 .extracting(RowChange::gtid)
                 .containsExactlyElementsOf(
                         rows.subList(3, 8).stream().map(RowChange::gtid).toList());
+    }
+
+    /**
+     * A dropped binlog connection reconnects within the stream: the server identity is read again
+     * (MariaDB has no server_uuid) and the stream resumes at its exact position, each row once.
+     */
+    @Test
+    void aKilledDumpConnectionReconnectsAndResumesExactly() throws Exception {
+        Position start = files().current();
+        sql("INSERT INTO shop.orders VALUES (100, 1)", "INSERT INTO shop.orders VALUES (101, 1)");
+        try (BinlogStreamer s =
+                new BinlogStreamer(
+                        config(server.rootConfig(), ORDERS).build(),
+                        BinlogStartPosition.of(AXIS.before(start)))) {
+            s.start();
+            List<BinlogRecord> out =
+                    new ArrayList<>(drain(s, transactionEnds(2), Duration.ofSeconds(60)));
+            sql("INSERT INTO shop.orders VALUES (102, 1)");
+            killDumpThreads();
+            sql("INSERT INTO shop.orders VALUES (103, 1)", "UPDATE shop.orders SET qty = 2");
+            out.addAll(drain(s, transactionEnds(3), Duration.ofSeconds(60)));
+            assertThat(ids(rows(out)))
+                    .containsExactly(100L, 101L, 102L, 103L, 100L, 101L, 102L, 103L);
+            assertThat(s.metrics().reconnects()).as("it reconnected").isEqualTo(1);
+        }
+    }
+
+    /** Kills the server's binlog dump threads: the connector's binlog connection drops. */
+    private static void killDumpThreads() throws Exception {
+        List<Long> dumps = new ArrayList<>();
+        try (Connection c = JdbcConnections.open(server.rootConfig());
+                Statement st = c.createStatement()) {
+            try (ResultSet rs = st.executeQuery("SHOW PROCESSLIST")) {
+                while (rs.next()) {
+                    if (rs.getString("Command").startsWith("Binlog Dump")) {
+                        dumps.add(rs.getLong("Id"));
+                    }
+                }
+            }
+            assertThat(dumps).as("the connector's dump thread").isNotEmpty();
+            for (long id : dumps) {
+                st.execute("KILL CONNECTION " + id);
+            }
+        }
     }
 
     @Test
