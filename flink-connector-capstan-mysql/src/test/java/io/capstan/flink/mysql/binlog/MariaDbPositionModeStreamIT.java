@@ -13,6 +13,7 @@ import io.capstan.flink.mysql.gtid.BinlogPositionAxis.Position;
 import io.capstan.flink.mysql.gtid.Gtid;
 import io.capstan.flink.mysql.gtid.GtidSet;
 import io.capstan.flink.mysql.schema.TableId;
+import io.capstan.flink.mysql.testing.ConnectorConfigs;
 import io.capstan.flink.mysql.testing.MariaDbServer;
 
 import org.junit.jupiter.api.AfterAll;
@@ -142,7 +143,7 @@ class MariaDbPositionModeStreamIT {
         sql("INSERT INTO shop.orders VALUES (100, 1)", "INSERT INTO shop.orders VALUES (101, 1)");
         try (BinlogStreamer s =
                 new BinlogStreamer(
-                        config(server.rootConfig(), ORDERS).build(),
+                        config(ConnectorConfigs.rootConfig(server), ORDERS).build(),
                         BinlogStartPosition.of(AXIS.before(start)))) {
             s.start();
             List<BinlogRecord> out =
@@ -160,7 +161,7 @@ class MariaDbPositionModeStreamIT {
     /** Kills the server's binlog dump threads: the connector's binlog connection drops. */
     private static void killDumpThreads() throws Exception {
         List<Long> dumps = new ArrayList<>();
-        try (Connection c = JdbcConnections.open(server.rootConfig());
+        try (Connection c = JdbcConnections.open(ConnectorConfigs.rootConfig(server));
                 Statement st = c.createStatement()) {
             try (ResultSet rs = st.executeQuery("SHOW PROCESSLIST")) {
                 while (rs.next()) {
@@ -211,7 +212,7 @@ class MariaDbPositionModeStreamIT {
             throws Exception {
         try (BinlogStreamer s =
                 new BinlogStreamer(
-                        config(server.rootConfig(), ORDERS).build(),
+                        config(ConnectorConfigs.rootConfig(server), ORDERS).build(),
                         BinlogStartPosition.of(processed))) {
             long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(60);
             try {
@@ -246,7 +247,7 @@ class MariaDbPositionModeStreamIT {
     private static List<BinlogRecord> stream(GtidSet processed, int transactions) throws Exception {
         try (BinlogStreamer s =
                 new BinlogStreamer(
-                        config(server.rootConfig(), ORDERS).build(),
+                        config(ConnectorConfigs.rootConfig(server), ORDERS).build(),
                         BinlogStartPosition.of(processed))) {
             s.start(); // the JDBC checks of a real start: identity, files, resume
             List<BinlogRecord> out =
@@ -298,7 +299,7 @@ class MariaDbPositionModeStreamIT {
 
     /** The server's files and current position, as the connector reads them. */
     private static BinlogFiles files() throws Exception {
-        try (Connection c = JdbcConnections.open(server.rootConfig())) {
+        try (Connection c = JdbcConnections.open(ConnectorConfigs.rootConfig(server))) {
             BinlogFiles files = ServerGtidState.read(c).files();
             assertThat(files).as("MariaDB runs on positions").isNotNull();
             return files;
@@ -306,7 +307,7 @@ class MariaDbPositionModeStreamIT {
     }
 
     private static void sql(String... statements) throws Exception {
-        try (Connection c = JdbcConnections.open(server.rootConfig());
+        try (Connection c = JdbcConnections.open(ConnectorConfigs.rootConfig(server));
                 Statement st = c.createStatement()) {
             for (String s : statements) {
                 st.execute(s);

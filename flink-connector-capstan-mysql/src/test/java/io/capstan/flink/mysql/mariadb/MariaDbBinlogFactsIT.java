@@ -2,6 +2,7 @@ package io.capstan.flink.mysql.mariadb;
 
 import io.capstan.flink.mysql.connect.JdbcConnections;
 import io.capstan.flink.mysql.convert.BinlogEventDeserializers;
+import io.capstan.flink.mysql.testing.ConnectorConfigs;
 import io.capstan.flink.mysql.testing.MariaDbServer;
 
 import com.github.shyiko.mysql.binlog.BinaryLogClient;
@@ -354,9 +355,9 @@ class MariaDbBinlogFactsIT {
     @Test
     void aWriteToATableLockedForReadWaitsSoThePositionReadUnderTheLockStaysPut() throws Exception {
         long id = nextId();
-        try (Connection lock = JdbcConnections.open(server.rootConfig());
-                Connection writer = JdbcConnections.open(server.rootConfig());
-                Connection view = JdbcConnections.open(server.rootConfig());
+        try (Connection lock = JdbcConnections.open(ConnectorConfigs.rootConfig(server));
+                Connection writer = JdbcConnections.open(ConnectorConfigs.rootConfig(server));
+                Connection view = JdbcConnections.open(ConnectorConfigs.rootConfig(server));
                 Statement a = lock.createStatement();
                 Statement w = writer.createStatement();
                 Statement b = view.createStatement()) {
@@ -398,7 +399,8 @@ class MariaDbBinlogFactsIT {
             throws Exception {
         Dump dump = new Dump();
         BinaryLogClient client =
-                new BinaryLogClient("127.0.0.1", server.rootConfig().port(), "root", "");
+                new BinaryLogClient(
+                        "127.0.0.1", ConnectorConfigs.rootConfig(server).port(), "root", "");
         client.setServerId(4242);
         client.setGtidSet(position); // a MariaDB position: sent as @slave_connect_state
         client.setKeepAlive(false);
@@ -560,7 +562,7 @@ class MariaDbBinlogFactsIT {
     }
 
     private static void sql(String... statements) throws Exception {
-        try (Connection c = JdbcConnections.open(server.rootConfig());
+        try (Connection c = JdbcConnections.open(ConnectorConfigs.rootConfig(server));
                 Statement st = c.createStatement()) {
             for (String s : statements) {
                 st.execute(s);
@@ -569,7 +571,7 @@ class MariaDbBinlogFactsIT {
     }
 
     private static String query(String q) throws Exception {
-        try (Connection c = JdbcConnections.open(server.rootConfig());
+        try (Connection c = JdbcConnections.open(ConnectorConfigs.rootConfig(server));
                 Statement st = c.createStatement()) {
             return queryOn(st, q);
         }

@@ -4,6 +4,7 @@ import io.capstan.flink.mysql.connect.JdbcConnections;
 import io.capstan.flink.mysql.connect.MySqlConnectionConfig;
 import io.capstan.flink.mysql.error.HaltReason;
 import io.capstan.flink.mysql.schema.TableId;
+import io.capstan.flink.mysql.testing.ConnectorConfigs;
 import io.capstan.flink.mysql.testing.MariaDbServer;
 
 import org.junit.jupiter.api.AfterAll;
@@ -79,7 +80,7 @@ class PreflightMariaDbIT {
     }
 
     private static void execute(MariaDbServer server, String... sql) throws SQLException {
-        try (Connection c = JdbcConnections.open(server.rootConfig());
+        try (Connection c = JdbcConnections.open(ConnectorConfigs.rootConfig(server));
                 Statement st = c.createStatement()) {
             for (String s : sql) {
                 st.execute(s);
@@ -98,7 +99,10 @@ class PreflightMariaDbIT {
     }
 
     private static MySqlConnectionConfig as(MariaDbServer server, String user) {
-        return server.rootConfig().toBuilder().username(user).password(PASSWORD).build();
+        return ConnectorConfigs.rootConfig(server).toBuilder()
+                .username(user)
+                .password(PASSWORD)
+                .build();
     }
 
     @Test
@@ -127,7 +131,7 @@ class PreflightMariaDbIT {
 
     @Test
     void aServerWithMariaDbsDefaultsIsRefusedNamingEachSettingWithItsRemedy() throws Exception {
-        PreflightException e = PreflightIT.refusal(defaults.rootConfig(), TABLES);
+        PreflightException e = PreflightIT.refusal(ConnectorConfigs.rootConfig(defaults), TABLES);
 
         assertThat(e.failures())
                 .extracting(PreflightFailure::reason)

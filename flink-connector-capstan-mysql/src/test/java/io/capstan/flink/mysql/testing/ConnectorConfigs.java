@@ -23,6 +23,11 @@ public final class ConnectorConfigs {
         return connectorConfig(server.connectorAccount());
     }
 
+    /** MariaDB's root on a test server, failing at once when it cannot connect. */
+    public static MySqlConnectionConfig rootConfig(MariaDbServer server) {
+        return connectorConfig(server.rootAccount()).toBuilder().maxRetries(0).build();
+    }
+
     /** The connector's connection settings for this account. */
     public static MySqlConnectionConfig connectorConfig(MySqlAccount account) {
         return MySqlConnectionConfig.builder()

@@ -1,7 +1,5 @@
 package io.capstan.flink.mysql.testing;
 
-import io.capstan.flink.mysql.connect.MySqlConnectionConfig;
-
 import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.net.ServerSocket;
@@ -9,7 +7,6 @@ import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.nio.file.Paths;
-import java.time.Duration;
 import java.util.ArrayList;
 import java.util.Comparator;
 import java.util.List;
@@ -19,15 +16,13 @@ import java.util.stream.Stream;
 /**
  * A throw-away MariaDB server: for preflight's checks ({@code PreflightMariaDbIT}), the binlog
  * facts {@code MariaDbBinlogFactsIT} pins, and, set up for capture ({@link #startForCapture}), the
- * exactly-once tests that run on MariaDB. It lives among the connector's tests (not in {@code
- * capstan-mysql-testing}) because it hands out the connector's connection settings. It runs
- * Debian's {@code mariadbd} (package {@code mariadb-server-core}, binaries only) from {@code
- * target/}: bootstrapped from the packaged system-table scripts, started on a free loopback port,
- * stopped and deleted on {@link #close()} or at JVM exit. Its Unix socket lives in a short {@link
- * SocketDirectory} of its own: beside the data, a deep checkout would pass the 107-byte socket path
- * limit and mariadbd would not start. Both directories are marked with this JVM's pid ({@link
- * OrphanReaper}), so that the next start stops and deletes what a JVM killed before its shutdown
- * hook ran left behind.
+ * exactly-once tests that run on MariaDB. It runs Debian's {@code mariadbd} (package {@code
+ * mariadb-server-core}, binaries only) from {@code target/}: bootstrapped from the packaged
+ * system-table scripts, started on a free loopback port, stopped and deleted on {@link #close()} or
+ * at JVM exit. Its Unix socket lives in a short {@link SocketDirectory} of its own: beside the
+ * data, a deep checkout would pass the 107-byte socket path limit and mariadbd would not start.
+ * Both directories are marked with this JVM's pid ({@link OrphanReaper}), so that the next start
+ * stops and deletes what a JVM killed before its shutdown hook ran left behind.
  */
 public final class MariaDbServer implements AutoCloseable {
 
@@ -204,15 +199,8 @@ public final class MariaDbServer implements AutoCloseable {
     }
 
     /** The bootstrap creates root@127.0.0.1 without a password; fine for a loopback test server. */
-    public MySqlConnectionConfig rootConfig() {
-        return MySqlConnectionConfig.builder()
-                .hostname("127.0.0.1")
-                .port(port)
-                .username("root")
-                .password("")
-                .connectTimeout(Duration.ofSeconds(10))
-                .maxRetries(0)
-                .build();
+    public MySqlAccount rootAccount() {
+        return new MySqlAccount("127.0.0.1", port, "root", "");
     }
 
     private static int freePort() throws IOException {
