@@ -23,21 +23,31 @@ import java.util.function.Supplier;
 public final class MySqlTestDatabase implements BeforeAllCallback, AfterAllCallback {
 
     private final Supplier<MySqlServer> serverSupplier;
+    private final boolean ownsServer;
     private final String name;
     private MySqlServer server;
 
     /** A database on {@link MySqlServer#shared()}. */
     public MySqlTestDatabase() {
-        this(MySqlServer::shared, callerName());
+        this(MySqlServer::shared, false, callerName());
     }
 
     /** A database on the server the supplier returns when the test class starts. */
     public MySqlTestDatabase(Supplier<MySqlServer> server) {
-        this(server, callerName());
+        this(server, false, callerName());
     }
 
-    private MySqlTestDatabase(Supplier<MySqlServer> server, String prefix) {
+    /**
+     * A database on a server of its own, which {@code start} starts when the test class starts; the
+     * server is closed after the database is dropped.
+     */
+    public static MySqlTestDatabase onServerOfItsOwn(Supplier<MySqlServer> start) {
+        return new MySqlTestDatabase(start, true, callerName());
+    }
+
+    private MySqlTestDatabase(Supplier<MySqlServer> server, boolean ownsServer, String prefix) {
         this.serverSupplier = server;
+        this.ownsServer = ownsServer;
         this.name = prefix + "_" + UUID.randomUUID().toString().replace("-", "").substring(0, 8);
     }
 
@@ -50,7 +60,13 @@ public final class MySqlTestDatabase implements BeforeAllCallback, AfterAllCallb
     @Override
     public void afterAll(ExtensionContext context) {
         if (server != null) {
-            server.executeAsRoot("DROP DATABASE IF EXISTS `" + name + "`");
+            try {
+                server.executeAsRoot("DROP DATABASE IF EXISTS `" + name + "`");
+            } finally {
+                if (ownsServer) {
+                    server.close();
+                }
+            }
         }
     }
 

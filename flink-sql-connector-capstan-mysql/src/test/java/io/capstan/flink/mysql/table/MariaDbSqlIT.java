@@ -1,7 +1,6 @@
 package io.capstan.flink.mysql.table;
 
 import io.capstan.flink.mysql.testing.MariaDbServer;
-import io.capstan.flink.mysql.testing.MySqlServer;
 import io.capstan.flink.mysql.testing.MySqlTestDatabase;
 
 import org.apache.flink.runtime.testutils.MiniClusterResourceConfiguration;
@@ -9,9 +8,7 @@ import org.apache.flink.table.api.bridge.java.StreamTableEnvironment;
 import org.apache.flink.test.junit5.MiniClusterExtension;
 import org.apache.flink.types.Row;
 
-import org.junit.jupiter.api.Order;
 import org.junit.jupiter.api.Test;
-import org.junit.jupiter.api.extension.AfterAllCallback;
 import org.junit.jupiter.api.extension.RegisterExtension;
 
 import java.sql.Connection;
@@ -44,22 +41,9 @@ class MariaDbSqlIT {
                             .setNumberSlotsPerTaskManager(2)
                             .build());
 
-    private static MySqlServer server;
-
-    /** Stops the server after its database is dropped (extensions unwind in order). */
     @RegisterExtension
-    @Order(1)
-    static final AfterAllCallback STOP =
-            context -> {
-                if (server != null) {
-                    server.close();
-                }
-            };
-
-    @RegisterExtension
-    @Order(2)
     static final MySqlTestDatabase DB =
-            new MySqlTestDatabase(() -> server = MariaDbServer.startForCapture(51));
+            MySqlTestDatabase.onServerOfItsOwn(() -> MariaDbServer.startForCapture(51));
 
     private static final Duration TIMEOUT = Duration.ofSeconds(120);
 

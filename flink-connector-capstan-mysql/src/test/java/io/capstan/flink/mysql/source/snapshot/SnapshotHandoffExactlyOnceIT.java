@@ -14,10 +14,8 @@ import org.apache.flink.core.execution.JobClient;
 import org.apache.flink.streaming.api.environment.StreamExecutionEnvironment;
 import org.apache.flink.test.junit5.MiniClusterExtension;
 
-import org.junit.jupiter.api.Order;
 import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
-import org.junit.jupiter.api.extension.AfterAllCallback;
 import org.junit.jupiter.api.extension.RegisterExtension;
 import org.junit.jupiter.api.io.TempDir;
 import org.slf4j.Logger;
@@ -58,49 +56,20 @@ class SnapshotHandoffExactlyOnceIT {
 
     @RegisterExtension static final MySqlTestDatabase DB = new MySqlTestDatabase();
 
-    private static MySqlServer withoutGtids;
-
-    /**
-     * Stops the server without GTIDs after its database is dropped (extensions unwind in order).
-     */
-    @RegisterExtension
-    @Order(1)
-    static final AfterAllCallback STOP_WITHOUT_GTIDS =
-            context -> {
-                if (withoutGtids != null) {
-                    withoutGtids.close();
-                }
-            };
-
     /** A server of its own with gtid_mode OFF, started for the position-mode case. */
     @RegisterExtension
-    @Order(2)
     static final MySqlTestDatabase WITHOUT_GTIDS =
-            new MySqlTestDatabase(
+            MySqlTestDatabase.onServerOfItsOwn(
                     () ->
-                            withoutGtids =
-                                    MySqlServer.startEmbedded(
-                                            ServerOptions.defaults()
-                                                    .withFlag(
-                                                            "--gtid-mode=OFF"
-                                                                    + " --enforce-gtid-consistency=OFF")));
-
-    private static MySqlServer mariaDb;
-
-    /** Stops the MariaDB server after its database is dropped. */
-    @RegisterExtension
-    @Order(3)
-    static final AfterAllCallback STOP_MARIADB =
-            context -> {
-                if (mariaDb != null) {
-                    mariaDb.close();
-                }
-            };
+                            MySqlServer.startEmbedded(
+                                    ServerOptions.defaults()
+                                            .withFlag(
+                                                    "--gtid-mode=OFF"
+                                                            + " --enforce-gtid-consistency=OFF")));
 
     @RegisterExtension
-    @Order(4)
     static final MySqlTestDatabase ON_MARIADB =
-            new MySqlTestDatabase(() -> mariaDb = MariaDbServer.startForCapture(21));
+            MySqlTestDatabase.onServerOfItsOwn(() -> MariaDbServer.startForCapture(21));
 
     @RegisterExtension static final MiniClusterExtension FLINK = SourceJobs.miniCluster(2);
 
