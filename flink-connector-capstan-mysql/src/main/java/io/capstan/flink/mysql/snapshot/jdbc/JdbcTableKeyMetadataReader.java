@@ -1,5 +1,6 @@
 package io.capstan.flink.mysql.snapshot.jdbc;
 
+import io.capstan.flink.mysql.connect.ServerDialect;
 import io.capstan.flink.mysql.schema.TableId;
 import io.capstan.flink.mysql.snapshot.key.KeyCollation;
 import io.capstan.flink.mysql.snapshot.key.TableKeyMetadata;
@@ -110,9 +111,11 @@ public final class JdbcTableKeyMetadataReader {
     }
 
     /**
-     * How the server weighs values of {@code collation}: its pad attribute and the weight of one
-     * space; null when the server cannot say (no PAD_ATTRIBUTE before MySQL 8.0, or no weight), and
-     * then a key column in it is refused by name.
+     * How the server weighs values of {@code collation}: its pad attribute (on MariaDB, whose
+     * {@code COLLATIONS} table lacks the column, from the name: its NO PAD collations are the
+     * {@code nopad} ones) and the weight of one space; null when the server cannot say (no
+     * PAD_ATTRIBUTE before MySQL 8.0, or no weight), and then a key column in it is refused by
+     * name.
      */
     @Nullable
     static KeyCollation weighing(Connection conn, String collation, String charset)
@@ -120,8 +123,15 @@ public final class JdbcTableKeyMetadataReader {
         if (!KeyCollation.isPlainName(collation) || !KeyCollation.isPlainName(charset)) {
             return null; // never put into SQL text
         }
+        // MariaDB's COLLATIONS has no PAD_ATTRIBUTE: its NO PAD collations say so in their name
+        String padAttribute =
+                ServerDialect.of(conn) == ServerDialect.MARIADB
+                        ? "IF(COLLATION_NAME LIKE '%nopad%', 'NO PAD', 'PAD SPACE')"
+                        : "PAD_ATTRIBUTE";
         String sql =
-                "SELECT PAD_ATTRIBUTE, "
+                "SELECT "
+                        + padAttribute
+                        + ", "
                         + KeyCollation.weightOf(charset, collation, "' '")
                         + " FROM information_schema.COLLATIONS WHERE COLLATION_NAME = ?";
         try (PreparedStatement ps = conn.prepareStatement(sql)) {

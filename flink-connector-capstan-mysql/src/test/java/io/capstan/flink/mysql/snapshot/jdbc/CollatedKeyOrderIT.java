@@ -16,7 +16,7 @@ import org.apache.flink.table.data.StringData;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.RegisterExtension;
 import org.junit.jupiter.params.ParameterizedTest;
-import org.junit.jupiter.params.provider.ValueSource;
+import org.junit.jupiter.params.provider.MethodSource;
 
 import java.sql.Connection;
 import java.sql.PreparedStatement;
@@ -45,50 +45,67 @@ class CollatedKeyOrderIT {
 
     @RegisterExtension static final MySqlTestDatabase DB = new MySqlTestDatabase();
 
-    private static final int STRINGS = 3000;
-    private static final int ROWS_PER_INSERT = 500;
+    /** The database of the server under test: MySQL's here, MariaDB's in a subclass. */
+    protected MySqlTestDatabase db() {
+        return DB;
+    }
 
-    @ParameterizedTest(name = "{0}")
-    @ValueSource(
-            strings = {
+    /** The collations a collated chunk key may have on MySQL 8.0. */
+    static List<String> collations() {
+        return List.of(
                 "utf8mb4_0900_ai_ci",
                 "utf8mb4_0900_as_cs",
                 "utf8mb4_general_ci",
                 "utf8mb4_unicode_ci",
                 "latin1_swedish_ci",
                 "utf8mb3_general_ci",
-                "ascii_general_ci"
-            })
+                "ascii_general_ci");
+    }
+
+    /** Whether the server documents {@code collation} as PAD SPACE. */
+    protected boolean documentedPadSpace(String collation) {
+        return !collation.contains("_0900_"); // NO PAD exactly for the UCA 9.0.0 collations
+    }
+
+    /** A utf8mb4 NO PAD collation of the server. */
+    protected String noPadCollation() {
+        return "utf8mb4_0900_ai_ci";
+    }
+
+    private static final int STRINGS = 3000;
+    private static final int ROWS_PER_INSERT = 500;
+
+    @ParameterizedTest(name = "{0}")
+    @MethodSource("collations")
     void weightOrderEqualsServerOrder(String wanted) throws Exception {
         String[] found = serverCollation(wanted);
         String collationName = found[0];
         String charset = found[1];
         String table = "t_" + collationName;
-        DB.execute(
-                "CREATE TABLE `"
-                        + table
-                        + "` (id INT AUTO_INCREMENT PRIMARY KEY,"
-                        + " v VARCHAR(64) CHARACTER SET "
-                        + charset
-                        + " COLLATE "
-                        + collationName
-                        + " NOT NULL, c CHAR(64) CHARACTER SET "
-                        + charset
-                        + " COLLATE "
-                        + collationName
-                        + " NOT NULL)",
-                "CREATE TABLE `p_"
-                        + table
-                        + "` (n INT PRIMARY KEY, a INT NOT NULL, b INT NOT NULL)");
+        db().execute(
+                        "CREATE TABLE `"
+                                + table
+                                + "` (id INT AUTO_INCREMENT PRIMARY KEY,"
+                                + " v VARCHAR(64) CHARACTER SET "
+                                + charset
+                                + " COLLATE "
+                                + collationName
+                                + " NOT NULL, c CHAR(64) CHARACTER SET "
+                                + charset
+                                + " COLLATE "
+                                + collationName
+                                + " NOT NULL)",
+                        "CREATE TABLE `p_"
+                                + table
+                                + "` (n INT PRIMARY KEY, a INT NOT NULL, b INT NOT NULL)");
         insertValues(table, CollationTestStrings.generate(wanted.hashCode(), charset, STRINGS));
 
         Disagreements problems = new Disagreements();
-        try (Connection conn = JdbcConnections.open(connectorConfig(DB));
-                Connection root = DB.openRootConnection()) {
+        try (Connection conn = JdbcConnections.open(connectorConfig(db()));
+                Connection root = db().openRootConnection()) {
             KeyCollation collation = columnWeighing(conn, table, "v");
             assertThat(columnWeighing(conn, table, "c")).isEqualTo(collation);
-            // NO PAD exactly for the UCA 9.0.0 collations, as the server documents.
-            assertThat(collation.padSpace()).isEqualTo(!collationName.contains("_0900_"));
+            assertThat(collation.padSpace()).isEqualTo(documentedPadSpace(collationName));
             for (String column : List.of("v", "c")) {
                 readInServerOrder(conn, table, column, collation)
                         .checkAgainstServer(root, table, column, problems);
@@ -108,11 +125,11 @@ class CollatedKeyOrderIT {
     @Test
     void weightsNeedThePadRuleInAPadSpaceCollation() throws Exception {
         List<String> texts = List.of("a", "a\t", "a ", "a\n", "a  ");
-        try (Connection conn = JdbcConnections.open(connectorConfig(DB))) {
+        try (Connection conn = JdbcConnections.open(connectorConfig(db()))) {
             KeyCollation padSpace =
                     JdbcTableKeyMetadataReader.weighing(conn, "utf8mb4_general_ci", "utf8mb4");
             KeyCollation noPad =
-                    JdbcTableKeyMetadataReader.weighing(conn, "utf8mb4_0900_ai_ci", "utf8mb4");
+                    JdbcTableKeyMetadataReader.weighing(conn, noPadCollation(), "utf8mb4");
             assertThat(padSpace.padSpace()).isTrue();
             assertThat(noPad.padSpace()).isFalse();
 
@@ -175,9 +192,9 @@ class CollatedKeyOrderIT {
     }
 
     /** {collation, charset} as this server names them (8.0.15 still says utf8 for utf8mb3). */
-    private static String[] serverCollation(String wanted) throws SQLException {
+    private String[] serverCollation(String wanted) throws SQLException {
         String alias = wanted.startsWith("utf8mb3_") ? "utf8_" + wanted.substring(8) : wanted;
-        try (Connection c = DB.openRootConnection();
+        try (Connection c = db().openRootConnection();
                 PreparedStatement ps =
                         c.prepareStatement(
                                 "SELECT COLLATION_NAME, CHARACTER_SET_NAME"
@@ -195,8 +212,8 @@ class CollatedKeyOrderIT {
     }
 
     /** Both columns get each text; equal values under the collation are separate rows. */
-    private static void insertValues(String table, List<String> texts) throws SQLException {
-        try (Connection c = DB.openRootConnection()) {
+    private void insertValues(String table, List<String> texts) throws SQLException {
+        try (Connection c = db().openRootConnection()) {
             for (int from = 0; from < texts.size(); from += ROWS_PER_INSERT) {
                 List<String> part =
                         texts.subList(from, Math.min(texts.size(), from + ROWS_PER_INSERT));
@@ -216,13 +233,13 @@ class CollatedKeyOrderIT {
     }
 
     /** How the connector weighs the column: its collation as information_schema gives it. */
-    private static KeyCollation columnWeighing(Connection conn, String table, String column)
+    private KeyCollation columnWeighing(Connection conn, String table, String column)
             throws SQLException {
         try (PreparedStatement ps =
                 conn.prepareStatement(
                         "SELECT COLLATION_NAME, CHARACTER_SET_NAME FROM information_schema.COLUMNS"
                                 + " WHERE TABLE_SCHEMA = ? AND TABLE_NAME = ? AND COLUMN_NAME = ?")) {
-            ps.setString(1, DB.name());
+            ps.setString(1, db().name());
             ps.setString(2, table);
             ps.setString(3, column);
             try (ResultSet rs = ps.executeQuery()) {
@@ -240,12 +257,12 @@ class CollatedKeyOrderIT {
      * ChunkKey#selectList()}, {@link JdbcKeyValues#read}), and the same texts weighed again as
      * parameters ({@link JdbcKeyWeights#weigh}).
      */
-    private static ServerOrderedColumn readInServerOrder(
+    private ServerOrderedColumn readInServerOrder(
             Connection conn, String table, String column, KeyCollation collation)
             throws SQLException {
         ChunkKey key =
                 new ChunkKey(
-                        TableId.of(DB.name(), table),
+                        TableId.of(db().name(), table),
                         List.of(
                                 new KeyColumn(
                                         column,
