@@ -64,9 +64,13 @@ public final class BinlogSchemaReader {
     /**
      * Whether a server writes a SIGNEDNESS bit for YEAR columns. MySQL 8.0.15 does not (checked on
      * that server); newer servers do ({@code has_signedess_information_type}, added in 2020: taken
-     * here as 8.0.20, an assumption not checked against 8.0.16..8.0.28 servers).
+     * here as 8.0.20, an assumption not checked against 8.0.16..8.0.28 servers). MariaDB writes one
+     * (checked on 10.11); its handshake version starts {@code 5.5.5-}, which must not read as 5.5.
      */
     public static boolean yearHasSignednessBit(String serverVersion) {
+        if (serverVersion.contains("MariaDB")) {
+            return true;
+        }
         String[] parts = serverVersion.split("[^0-9]+");
         int major = parts.length > 0 && !parts[0].isEmpty() ? Integer.parseInt(parts[0]) : 0;
         int minor = parts.length > 1 ? Integer.parseInt(parts[1]) : 0;
