@@ -88,6 +88,27 @@ public final class BinlogSchemaReader {
      */
     public static TableSchema fromTableMap(
             TableId id, TableMapEventData tableMap, boolean yearHasSignednessBit) {
+        return fromTableMap(id, tableMap, yearHasSignednessBit, false);
+    }
+
+    /**
+     * Whether a server lists GEOMETRY columns among the character columns of a table map's
+     * COLUMN_CHARSET metadata: MariaDB does (binary, its geometry being a BLOB; checked on 10.11),
+     * MySQL does not. Read the wrong way, every later character column takes its neighbour's
+     * charset.
+     */
+    public static boolean geometryHasCharset(String serverVersion) {
+        return serverVersion.contains("MariaDB");
+    }
+
+    /**
+     * @param geometryHasCharset see {@link #geometryHasCharset(String)}
+     */
+    public static TableSchema fromTableMap(
+            TableId id,
+            TableMapEventData tableMap,
+            boolean yearHasSignednessBit,
+            boolean geometryHasCharset) {
         byte[] types = tableMap.getColumnTypes();
         int[] meta = tableMap.getColumnMetadata();
         BitSet nullability = tableMap.getColumnNullability();
@@ -103,7 +124,8 @@ public final class BinlogSchemaReader {
                             + " SET GLOBAL binlog_row_metadata = FULL (and persist it) on the"
                             + " server.");
         }
-        TableMapMetadataReader cursor = new TableMapMetadataReader(md, types, yearHasSignednessBit);
+        TableMapMetadataReader cursor =
+                new TableMapMetadataReader(md, types, yearHasSignednessBit, geometryHasCharset);
         ColumnSchema[] columns = new ColumnSchema[types.length];
         for (int i = 0; i < types.length; i++) {
             String name = checkDecoded(id, i, md.getColumnNames().get(i));
@@ -230,6 +252,7 @@ public final class BinlogSchemaReader {
             case JSON:
                 return simple(id, name, MySqlType.JSON, nullable).build(id);
             case GEOMETRY:
+                cursor.skipGeometryCharset(id, name);
                 return simple(id, name, cursor.nextGeometryType(id, name), nullable).build(id);
             case TIME:
             case DATETIME:
