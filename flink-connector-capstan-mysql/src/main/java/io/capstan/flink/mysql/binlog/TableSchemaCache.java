@@ -34,18 +34,21 @@ final class TableSchemaCache {
         final TableSchema schema; // null when not captured
         final RowConverter converter; // null when not captured
         final boolean yearHasSignednessBit;
+        final boolean geometryHasCharset;
 
         Entry(
                 TableId tableId,
                 boolean captured,
                 TableMapEventData shape,
                 boolean yearHasSignednessBit,
+                boolean geometryHasCharset,
                 TableSchema schema,
                 RowConverter converter) {
             this.tableId = tableId;
             this.captured = captured;
             this.shape = shape;
             this.yearHasSignednessBit = yearHasSignednessBit;
+            this.geometryHasCharset = geometryHasCharset;
             this.schema = schema;
             this.converter = converter;
         }
@@ -54,8 +57,10 @@ final class TableSchemaCache {
             return shape.getColumnTypes().length;
         }
 
-        boolean describes(TableMapEventData tableMap, boolean yearBit) {
-            return yearHasSignednessBit == yearBit && TableMapShapes.sameShape(shape, tableMap);
+        boolean describes(TableMapEventData tableMap, boolean yearBit, boolean geometryCharset) {
+            return yearHasSignednessBit == yearBit
+                    && geometryHasCharset == geometryCharset
+                    && TableMapShapes.sameShape(shape, tableMap);
         }
     }
 
@@ -67,6 +72,7 @@ final class TableSchemaCache {
     // The library's layout until a FORMAT_DESCRIPTION says otherwise (a dump always starts with
     // one).
     private boolean yearHasSignednessBit = true;
+    private boolean geometryHasCharset = false;
 
     TableSchemaCache(TableFilter filter, BinlogStreamerMetrics metrics) {
         this(filter, metrics, SpatialValueForm.WKB);
@@ -110,6 +116,7 @@ final class TableSchemaCache {
      */
     void onServerVersion(String serverVersion) {
         yearHasSignednessBit = BinlogSchemaReader.yearHasSignednessBit(serverVersion);
+        geometryHasCharset = BinlogSchemaReader.geometryHasCharset(serverVersion);
     }
 
     private volatile java.util.function.Predicate<TableId> decodedUncaptured = t -> false;
@@ -129,12 +136,12 @@ final class TableSchemaCache {
     /** Records a table-map event; builds a schema and converter only for a new captured shape. */
     Entry onTableMap(TableMapEventData tableMap) {
         Entry known = byNumericId.get(tableMap.getTableId());
-        if (known != null && known.describes(tableMap, yearHasSignednessBit)) {
+        if (known != null && known.describes(tableMap, yearHasSignednessBit, geometryHasCharset)) {
             return known;
         }
         TableId tableId = TableId.of(tableMap.getDatabase(), tableMap.getTable());
         Entry entry = byTable.get(tableId);
-        if (entry == null || !entry.describes(tableMap, yearHasSignednessBit)) {
+        if (entry == null || !entry.describes(tableMap, yearHasSignednessBit, geometryHasCharset)) {
             entry = build(tableId, tableMap);
             byTable.put(tableId, entry);
         }
@@ -157,12 +164,21 @@ final class TableSchemaCache {
 
     private Entry build(TableId tableId, TableMapEventData tableMap) {
         if (!filter.test(tableId)) {
-            return new Entry(tableId, false, tableMap, yearHasSignednessBit, null, null);
+            return new Entry(
+                    tableId, false, tableMap, yearHasSignednessBit, geometryHasCharset, null, null);
         }
         TableSchema schema =
-                BinlogSchemaReader.fromTableMap(tableId, tableMap, yearHasSignednessBit);
+                BinlogSchemaReader.fromTableMap(
+                        tableId, tableMap, yearHasSignednessBit, geometryHasCharset);
         RowConverter converter = RowConverter.of(schema, spatialForm);
         metrics.schemaBuilt();
-        return new Entry(tableId, true, tableMap, yearHasSignednessBit, schema, converter);
+        return new Entry(
+                tableId,
+                true,
+                tableMap,
+                yearHasSignednessBit,
+                geometryHasCharset,
+                schema,
+                converter);
     }
 }

@@ -145,7 +145,8 @@ class CascadeGuardTest {
     @Test
     void aParentDeleteHaltsUnlessTheSnapshotOfEveryReachedTableShowsIt() {
         TableSchemaCache.Entry parent =
-                new TableSchemaCache.Entry(P, false, new TableMapEventData(), false, null, null);
+                new TableSchemaCache.Entry(
+                        P, false, new TableMapEventData(), false, false, null, null);
         DeleteRowsEventData delete = new DeleteRowsEventData();
         delete.setRows(List.<java.io.Serializable[]>of(new java.io.Serializable[] {1}));
         ReferentialFacts.Source source =

@@ -50,11 +50,29 @@ final class BinlogCapture {
             String gtidSet,
             Predicate<BinlogCapture> done)
             throws Exception {
+        return capture(user, database, new String[] {gtidSet}, done);
+    }
+
+    /**
+     * @param start a GTID set alone, or a binlog file name and offset (a server without GTIDs, such
+     *     as MariaDB in position mode)
+     */
+    static BinlogCapture capture(
+            MySqlConnectionConfig user,
+            String database,
+            String[] start,
+            Predicate<BinlogCapture> done)
+            throws Exception {
         BinlogCapture capture = new BinlogCapture();
         BinaryLogClient client =
                 new BinaryLogClient(user.hostname(), user.port(), user.username(), user.password());
         client.setServerId(100_000 + ThreadLocalRandom.current().nextInt(1_000_000));
-        client.setGtidSet(gtidSet);
+        if (start.length == 1) {
+            client.setGtidSet(start[0]);
+        } else {
+            client.setBinlogFilename(start[0]);
+            client.setBinlogPosition(Long.parseLong(start[1]));
+        }
         client.setKeepAlive(false);
         client.setEventDeserializer(BinlogEventDeserializers.create());
         Map<Long, TableId> ids = new HashMap<>();

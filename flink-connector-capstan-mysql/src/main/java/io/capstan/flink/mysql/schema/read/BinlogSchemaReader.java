@@ -64,9 +64,13 @@ public final class BinlogSchemaReader {
     /**
      * Whether a server writes a SIGNEDNESS bit for YEAR columns. MySQL 8.0.15 does not (checked on
      * that server); newer servers do ({@code has_signedess_information_type}, added in 2020: taken
-     * here as 8.0.20, an assumption not checked against 8.0.16..8.0.28 servers).
+     * here as 8.0.20, an assumption not checked against 8.0.16..8.0.28 servers). MariaDB writes one
+     * (checked on 10.11); its handshake version starts {@code 5.5.5-}, which must not read as 5.5.
      */
     public static boolean yearHasSignednessBit(String serverVersion) {
+        if (serverVersion.contains("MariaDB")) {
+            return true;
+        }
         String[] parts = serverVersion.split("[^0-9]+");
         int major = parts.length > 0 && !parts[0].isEmpty() ? Integer.parseInt(parts[0]) : 0;
         int minor = parts.length > 1 ? Integer.parseInt(parts[1]) : 0;
@@ -84,6 +88,27 @@ public final class BinlogSchemaReader {
      */
     public static TableSchema fromTableMap(
             TableId id, TableMapEventData tableMap, boolean yearHasSignednessBit) {
+        return fromTableMap(id, tableMap, yearHasSignednessBit, false);
+    }
+
+    /**
+     * Whether a server lists GEOMETRY columns among the character columns of a table map's
+     * COLUMN_CHARSET metadata: MariaDB does (binary, its geometry being a BLOB; checked on 10.11),
+     * MySQL does not. Read the wrong way, every later character column takes its neighbour's
+     * charset.
+     */
+    public static boolean geometryHasCharset(String serverVersion) {
+        return serverVersion.contains("MariaDB");
+    }
+
+    /**
+     * @param geometryHasCharset see {@link #geometryHasCharset(String)}
+     */
+    public static TableSchema fromTableMap(
+            TableId id,
+            TableMapEventData tableMap,
+            boolean yearHasSignednessBit,
+            boolean geometryHasCharset) {
         byte[] types = tableMap.getColumnTypes();
         int[] meta = tableMap.getColumnMetadata();
         BitSet nullability = tableMap.getColumnNullability();
@@ -99,7 +124,8 @@ public final class BinlogSchemaReader {
                             + " SET GLOBAL binlog_row_metadata = FULL (and persist it) on the"
                             + " server.");
         }
-        TableMapMetadataReader cursor = new TableMapMetadataReader(md, types, yearHasSignednessBit);
+        TableMapMetadataReader cursor =
+                new TableMapMetadataReader(md, types, yearHasSignednessBit, geometryHasCharset);
         ColumnSchema[] columns = new ColumnSchema[types.length];
         for (int i = 0; i < types.length; i++) {
             String name = checkDecoded(id, i, md.getColumnNames().get(i));
@@ -226,6 +252,7 @@ public final class BinlogSchemaReader {
             case JSON:
                 return simple(id, name, MySqlType.JSON, nullable).build(id);
             case GEOMETRY:
+                cursor.skipGeometryCharset(id, name);
                 return simple(id, name, cursor.nextGeometryType(id, name), nullable).build(id);
             case TIME:
             case DATETIME:

@@ -30,13 +30,19 @@ final class TableMapMetadataReader {
 
     private final TableMapEventMetadata md;
     private final BitSet signedness;
+    private final boolean geometryHasCharset;
     private int characterColumn;
     private int enumColumn;
     private int setColumn;
     private int geometryColumn;
 
-    TableMapMetadataReader(TableMapEventMetadata md, byte[] types, boolean yearHasSignednessBit) {
+    TableMapMetadataReader(
+            TableMapEventMetadata md,
+            byte[] types,
+            boolean yearHasSignednessBit,
+            boolean geometryHasCharset) {
         this.md = md;
+        this.geometryHasCharset = geometryHasCharset;
         BitSet library = md.getSignedness() == null ? new BitSet() : md.getSignedness();
         this.signedness = yearHasSignednessBit ? library : withoutYearBits(library, types);
     }
@@ -68,6 +74,13 @@ final class TableMapMetadataReader {
     /** The library maps the SIGNEDNESS bits onto column indexes; a set bit means UNSIGNED. */
     boolean unsigned(int columnIndex) {
         return signedness.get(columnIndex);
+    }
+
+    /** A GEOMETRY column takes a charset entry (binary) on servers that write one for it. */
+    void skipGeometryCharset(TableId id, String column) {
+        if (geometryHasCharset) {
+            nextCharset(id, column);
+        }
     }
 
     String nextCharset(TableId id, String column) {

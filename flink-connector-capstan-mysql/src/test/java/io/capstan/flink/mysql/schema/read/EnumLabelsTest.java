@@ -30,5 +30,10 @@ class EnumLabelsTest {
         assertThat(BinlogSchemaReader.yearHasSignednessBit("8.0.36")).isTrue();
         assertThat(BinlogSchemaReader.yearHasSignednessBit("8.4.3-log")).isTrue();
         assertThat(BinlogSchemaReader.yearHasSignednessBit("5.7.44")).isFalse();
+        // MariaDB: the binlog's own version, and the handshake's with its "5.5.5-" prefix
+        assertThat(BinlogSchemaReader.yearHasSignednessBit("10.11.19-MariaDB-0+deb12u1-log"))
+                .isTrue();
+        assertThat(BinlogSchemaReader.yearHasSignednessBit("5.5.5-10.11.19-MariaDB-0+deb12u1"))
+                .isTrue();
     }
 }
