@@ -9,12 +9,9 @@ import io.capstan.flink.mysql.schema.TableSchema;
 import io.capstan.flink.mysql.schema.read.BinlogSchemaReader;
 import io.capstan.flink.mysql.schema.read.JdbcSchemaReader;
 import io.capstan.flink.mysql.testing.MariaDbServer;
-import io.capstan.flink.mysql.testing.MySqlServer;
 import io.capstan.flink.mysql.testing.MySqlTestDatabase;
 
-import org.junit.jupiter.api.Order;
 import org.junit.jupiter.api.Test;
-import org.junit.jupiter.api.extension.AfterAllCallback;
 import org.junit.jupiter.api.extension.RegisterExtension;
 
 import java.sql.Connection;
@@ -31,22 +28,9 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
  */
 class MariaDbTypeMatrixIT {
 
-    private static MySqlServer server;
-
-    /** Stops the server after its database is dropped (extensions unwind in order). */
     @RegisterExtension
-    @Order(1)
-    static final AfterAllCallback STOP =
-            context -> {
-                if (server != null) {
-                    server.close();
-                }
-            };
-
-    @RegisterExtension
-    @Order(2)
     static final MySqlTestDatabase DB =
-            new MySqlTestDatabase(() -> server = MariaDbServer.startForCapture(43));
+            MySqlTestDatabase.onServerOfItsOwn(() -> MariaDbServer.startForCapture(43));
 
     @Test
     void jdbcMatchesExpectedAndBinlogMatchesJdbc() throws Exception {
