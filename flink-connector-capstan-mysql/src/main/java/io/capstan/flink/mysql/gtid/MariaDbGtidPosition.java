@@ -2,14 +2,10 @@ package io.capstan.flink.mysql.gtid;
 
 import org.apache.flink.annotation.Internal;
 
-import java.nio.BufferUnderflowException;
-import java.nio.ByteBuffer;
-import java.nio.charset.StandardCharsets;
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.List;
 import java.util.Optional;
-import java.util.UUID;
 
 /**
  * A MariaDB server's position: per replication domain, the last GTID written in it ({@code
@@ -20,22 +16,18 @@ import java.util.UUID;
  * the GTID's; server ids are not compared. They are kept all the same: a dump starts only from the
  * exact GTID of each domain, server id included.
  *
- * <p><b>Not yet wired into the source</b>: ADR 0013 (docs/adr/0013-mariadb-gtid-positions.md)
- * decides how it becomes a position kind beside {@link GtidSet}s and binlog positions; preflight
- * still refuses MariaDB.
+ * <p>The source carries positions as {@link GtidSet}s ({@link MariaDbGtidAxes}); this type is the
+ * per-domain view of one: what a dump starts from, what the user writes as a start position, and
+ * how a position is compared with a server's (docs/adr/0013).
  *
  * <p>Text: entries {@code domain-server-seq} joined by commas, domains in ascending numeric order,
  * the empty text for the empty position ({@link #toString()}). {@link #parse} also takes the
  * entries in any order, with whitespace around them. Domain and server ids are 32-bit unsigned,
  * sequence numbers at most 2^63 - 2, a MySQL transaction number's limit, so that every GTID has its
- * place on the gate's projection ({@link #toGtidSet()}); MariaDB allows 2^64 - 1, no server comes
- * near.
+ * place in a {@link GtidSet}; MariaDB allows 2^64 - 1, no server comes near.
  */
 @Internal
 public final class MariaDbGtidPosition {
-
-    /** The version byte that opens {@link #toBytes()}. */
-    public static final byte FORM_VERSION = 1;
 
     /** The largest domain id and server id: MariaDB keeps both in 32 unsigned bits. */
     public static final long MAX_ID = 0xFFFF_FFFFL;
@@ -43,10 +35,6 @@ public final class MariaDbGtidPosition {
     /** The largest sequence number accepted. */
     public static final long MAX_SEQUENCE = Gtid.MAX_TRANSACTION_ID;
 
-    /** Prefixes the domain id before hashing, so a projection's axis never is a server's uuid. */
-    private static final String AXIS_NAMESPACE = "capstan-mariadb-gtid-domain:";
-
-    private static final int BYTES_PER_DOMAIN = 4 + 4 + 8;
     private static final long[] NONE = new long[0];
     private static final MariaDbGtidPosition EMPTY = new MariaDbGtidPosition(NONE, NONE, NONE);
 
@@ -253,85 +241,6 @@ public final class MariaDbGtidPosition {
             }
         }
         return fromSorted(both.toArray(new DomainGtid[0]));
-    }
-
-    /**
-     * The projection for the gate (ADR 0013): a {@link GtidSet} with one axis per domain ({@link
-     * #axisOf}), holding {@code 1..seq}. Its {@code contains} of {@link #axisGtid} is {@link
-     * #holds}. It has lost the server ids: never turn it back into a position.
-     */
-    public GtidSet toGtidSet() {
-        GtidSet.Builder builder = GtidSet.builder();
-        for (int i = 0; i < domains.length; i++) {
-            if (sequences[i] >= 1) {
-                builder.addRange(axisOf(domains[i]), "", 1, sequences[i]);
-            }
-        }
-        return builder.build();
-    }
-
-    /** The source id of a domain's axis in {@link #toGtidSet()}: never a real server uuid. */
-    public static String axisOf(long domain) {
-        return UUID.nameUUIDFromBytes((AXIS_NAMESPACE + domain).getBytes(StandardCharsets.US_ASCII))
-                .toString();
-    }
-
-    /** A GTID of sequence number 1 or more on its domain's axis of {@link #toGtidSet()}. */
-    public static Gtid axisGtid(DomainGtid gtid) {
-        return Gtid.of(axisOf(gtid.domain()), gtid.sequence());
-    }
-
-    /**
-     * The checkpointed form: {@link #FORM_VERSION}, the number of domains (4 bytes), then per
-     * domain in ascending order its id (4 bytes, unsigned), the server id (4 bytes, unsigned) and
-     * the sequence number (8 bytes), big-endian.
-     */
-    public byte[] toBytes() {
-        ByteBuffer out = ByteBuffer.allocate(1 + 4 + BYTES_PER_DOMAIN * domains.length);
-        out.put(FORM_VERSION).putInt(domains.length);
-        for (int i = 0; i < domains.length; i++) {
-            out.putInt((int) domains[i]).putInt((int) servers[i]).putLong(sequences[i]);
-        }
-        return out.array();
-    }
-
-    /**
-     * Reads {@link #toBytes()}; refuses another version, a wrong length, domains out of order and
-     * numbers out of range. The message names the fault, never the bytes.
-     */
-    public static MariaDbGtidPosition fromBytes(byte[] bytes) {
-        ByteBuffer in = ByteBuffer.wrap(bytes);
-        try {
-            byte version = in.get();
-            if (version != FORM_VERSION) {
-                throw corrupt("version " + version + ", expected " + FORM_VERSION);
-            }
-            int count = in.getInt();
-            if (count < 0 || (long) count * BYTES_PER_DOMAIN != in.remaining()) {
-                throw corrupt(count + " domains in " + bytes.length + " bytes");
-            }
-            long[] d = new long[count];
-            long[] s = new long[count];
-            long[] n = new long[count];
-            for (int i = 0; i < count; i++) {
-                d[i] = Integer.toUnsignedLong(in.getInt());
-                s[i] = Integer.toUnsignedLong(in.getInt());
-                n[i] = in.getLong();
-                if (n[i] < 0 || n[i] > MAX_SEQUENCE) {
-                    throw corrupt("sequence number out of range");
-                }
-                if (i > 0 && d[i] <= d[i - 1]) {
-                    throw corrupt("domains not in ascending order");
-                }
-            }
-            return count == 0 ? EMPTY : new MariaDbGtidPosition(d, s, n);
-        } catch (BufferUnderflowException e) {
-            throw corrupt("truncated at " + bytes.length + " bytes");
-        }
-    }
-
-    private static IllegalArgumentException corrupt(String fault) {
-        return new IllegalArgumentException("Corrupt serialized MariaDB GTID position: " + fault);
     }
 
     @Override
