@@ -1,6 +1,7 @@
 package io.capstan.flink.mysql;
 
 import io.capstan.flink.mysql.gtid.GtidSet;
+import io.capstan.flink.mysql.gtid.MariaDbGtidAxes;
 
 import org.apache.flink.annotation.PublicEvolving;
 import org.apache.flink.configuration.ConfigOption;
@@ -30,6 +31,9 @@ public final class StartupOptions implements Serializable {
      * The modes in the order mysql-cdc's documentation lists {@code scan.startup.mode}'s values.
      */
     private static final Pattern BINLOG_FILE_NAME = Pattern.compile("[A-Za-z0-9._-]+");
+
+    /** MariaDB's GTID position text: numbers and dashes, comma-separated; no uuid's colon. */
+    private static final Pattern MARIADB_POSITION = Pattern.compile("[0-9][0-9\\s,-]*");
 
     private static final List<StartupMode> OPTION_ORDER =
             List.of(
@@ -92,9 +96,11 @@ public final class StartupOptions implements Serializable {
 
     /**
      * Every transaction not in {@code gtidSet} (MySQL's text form, as {@code gtid_executed} prints
-     * it). The server must still hold all transactions outside the set, or the job halts with
-     * {@code data_gap}; a set naming transactions the server never executed halts with {@code
-     * source_identity_mismatch}.
+     * it; on MariaDB its GTID position, as {@code @@gtid_binlog_pos} prints it: {@code 0-1-42}, one
+     * {@code domain-server-sequence} per domain, which holds every transaction of the domain up to
+     * that sequence number). The server must still hold all transactions outside the set, or the
+     * job halts with {@code data_gap}; a set naming transactions the server never executed halts
+     * with {@code source_identity_mismatch}.
      *
      * @throws IllegalArgumentException when the text is not a GTID set
      */
@@ -102,7 +108,12 @@ public final class StartupOptions implements Serializable {
         Objects.requireNonNull(gtidSet, "gtidSet");
         String canonical;
         try {
-            canonical = GtidSet.parse(gtidSet.trim()).toString();
+            String text = gtidSet.trim();
+            canonical =
+                    (MARIADB_POSITION.matcher(text).matches()
+                                    ? MariaDbGtidAxes.ofState(text)
+                                    : GtidSet.parse(text))
+                            .toString();
         } catch (RuntimeException e) {
             IllegalArgumentException invalid =
                     OptionRules.invalid(
@@ -110,7 +121,9 @@ public final class StartupOptions implements Serializable {
                             e.getMessage()
                                     + ". Expected MySQL's GTID set text"
                                     + " (uuid:1-5[:7-9][,uuid2:...]), e.g."
-                                    + " '3E11FA47-71CA-11E1-9E33-C80AA9429562:1-23'.");
+                                    + " '3E11FA47-71CA-11E1-9E33-C80AA9429562:1-23', or on MariaDB"
+                                    + " its GTID position (domain-server-sequence per domain),"
+                                    + " e.g. '0-1-42'.");
             invalid.initCause(e);
             throw invalid;
         }

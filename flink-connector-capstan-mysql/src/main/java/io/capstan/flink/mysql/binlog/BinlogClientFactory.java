@@ -4,6 +4,8 @@ import io.capstan.flink.mysql.connect.MySqlConnectionConfig;
 import io.capstan.flink.mysql.convert.BinlogEventDeserializers;
 import io.capstan.flink.mysql.event.BinlogStartPosition;
 import io.capstan.flink.mysql.gtid.BinlogPositionAxis;
+import io.capstan.flink.mysql.gtid.GtidSet;
+import io.capstan.flink.mysql.gtid.MariaDbGtidAxes;
 
 import com.github.shyiko.mysql.binlog.BinaryLogClient;
 import com.github.shyiko.mysql.binlog.event.EventType;
@@ -12,10 +14,10 @@ import com.github.shyiko.mysql.binlog.network.SSLMode;
 
 /**
  * Builds one {@link BinaryLogClient} per connection attempt: dump by GTID set from our own
- * processed set (by file and offset on a server without GTIDs), our server id, no keep-alive thread
- * (the streamer reconnects itself, from its exact position), heartbeats, TLS per the configured
- * mode, no MariaDB ANNOTATE_ROWS events, and an event deserializer that skips the rows of
- * uncaptured tables, also inside compressed transactions.
+ * processed set (on MariaDB by its GTID position, by file and offset on a server without GTIDs),
+ * our server id, no keep-alive thread (the streamer reconnects itself, from its exact position),
+ * heartbeats, TLS per the configured mode, no MariaDB ANNOTATE_ROWS events, and an event
+ * deserializer that skips the rows of uncaptured tables, also inside compressed transactions.
  */
 final class BinlogClientFactory {
 
@@ -42,8 +44,12 @@ final class BinlogClientFactory {
         client.setSSLMode(SSLMode.valueOf(c.sslMode().name()));
         // MariaDB sends ANNOTATE_ROWS (statement text) only on this dump flag: never ask for it
         client.setUseSendAnnotateRowsEvent(false);
-        if (!BinlogPositionAxis.isPositionSet(position.processed())) {
-            client.setGtidSet(position.processed().toString());
+        GtidSet processed = position.processed();
+        if (MariaDbGtidAxes.isMariaDbSet(processed)) {
+            // the library sends it as the dump's @slave_connect_state: one GTID per domain
+            client.setGtidSet(MariaDbGtidAxes.position(processed).toString());
+        } else if (!BinlogPositionAxis.isPositionSet(processed)) {
+            client.setGtidSet(processed.toString());
         } // else the streamer names the file and offset (PositionModeEvents)
         client.setEventDeserializer(eventDeserializer(tables, metrics));
         client.setThreadFactory(

@@ -46,7 +46,7 @@ public record BinlogFiles(String serverUuid, String gtidMode, List<File> files, 
 
     /** Whether the server writes GTIDs for every transaction: else the job runs on positions. */
     public boolean gtidsOn() {
-        return "ON".equalsIgnoreCase(gtidMode);
+        return ServerDialect.gtidsOn(gtidMode);
     }
 
     /**
@@ -57,19 +57,16 @@ public record BinlogFiles(String serverUuid, String gtidMode, List<File> files, 
         return (mariaDb() ? "server identity " : "server_uuid ") + serverUuid;
     }
 
-    /**
-     * The remedy's way to follow a failover: GTIDs on MySQL; none on MariaDB (its own GTID
-     * positions are not read by the connector).
-     */
+    /** The remedy's way to follow a failover: GTIDs, in the server's own terms. */
     String followFailovers() {
         return mariaDb()
-                ? "on MariaDB a failover cannot be followed: the connector reads binlog positions"
-                        + " only there"
+                ? "run the MariaDB servers with gtid_strict_mode = ON to follow failovers exactly"
+                        + " (a job started then runs on MariaDB's GTIDs)"
                 : "run the servers with gtid_mode = ON to follow failovers exactly";
     }
 
     private boolean mariaDb() {
-        return ServerDialect.MARIADB_GTID_MODE.equals(gtidMode);
+        return ServerDialect.isMariaDb(gtidMode);
     }
 
     public BinlogPositionAxis axis() {

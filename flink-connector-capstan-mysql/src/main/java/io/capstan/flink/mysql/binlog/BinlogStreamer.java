@@ -49,6 +49,7 @@ public final class BinlogStreamer implements AutoCloseable {
     private final SilenceWatchdog watchdog;
     private final CascadeGuard cascades; // null: not checked
     private final PositionModeEvents positions; // null: a server with GTIDs
+    private final GtidModeEvents gtidEvents; // null: a server without GTIDs
     private final CountDownLatch firstConnect = new CountDownLatch(1);
 
     private volatile RuntimeException failure; // a halt, or an internal error of the reader thread
@@ -106,6 +107,7 @@ public final class BinlogStreamer implements AutoCloseable {
             this.cascades = null;
         }
         this.positions = PositionModeEvents.inFrontOf(assembler, start);
+        this.gtidEvents = positions == null ? new GtidModeEvents(assembler) : null;
         if (config.onlineSchemaChanges()) {
             assembler.followOnlineSchemaChanges();
         }
@@ -243,6 +245,8 @@ public final class BinlogStreamer implements AutoCloseable {
                             if (positions != null) {
                                 positions.connect(
                                         c, position, supervisor.checked(), config.connection());
+                            } else {
+                                gtidEvents.connect(position.processed());
                             }
                             c.registerEventListener(BinlogStreamer.this::onEvent);
                             c.registerLifecycleListener(new Lifecycle());
@@ -282,7 +286,7 @@ public final class BinlogStreamer implements AutoCloseable {
             if (positions != null) {
                 positions.onEvent(event);
             } else {
-                assembler.onEvent(event);
+                gtidEvents.onEvent(event);
             }
             handOver.handOver(); // the event's records, at once
         } catch (InterruptedException e) {

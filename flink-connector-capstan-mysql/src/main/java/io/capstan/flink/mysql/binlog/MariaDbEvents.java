@@ -12,8 +12,9 @@ import com.github.shyiko.mysql.binlog.event.MySqlGtid;
 import java.util.UUID;
 
 /**
- * The rules for MariaDB's binlog events in position mode (docs/adr/0012, "MariaDB"; the facts are
- * pinned by {@code MariaDbBinlogFactsIT}).
+ * The rules for MariaDB's binlog events, in position mode ({@link PositionModeEvents},
+ * docs/adr/0012, "MariaDB") and on MariaDB's GTIDs ({@link GtidModeEvents}, docs/adr/0013); the
+ * facts are pinned by {@code MariaDbBinlogFactsIT}.
  *
  * <p>MariaDB starts every transaction with a MARIADB_GTID event and writes no BEGIN: without {@code
  * FL_STANDALONE} the event stands for MySQL's GTID event and its BEGIN (a body that an XID or a
@@ -42,7 +43,8 @@ final class MariaDbEvents {
 
     /**
      * The GTID event the assembler takes for {@code data}, the MARIADB_GTID event of the
-     * transaction {@code at} (its ordinal on the axis {@code axis}); halts on an XA transaction.
+     * transaction {@code at} (on the axis {@code axis}: a position axis or a MariaDB GTID axis);
+     * halts on an XA transaction.
      */
     static GtidEventData transactionStart(MariadbGtidEventData data, UUID axis, Gtid at) {
         int flags = data.getFlags();
@@ -75,12 +77,27 @@ final class MariaDbEvents {
         }
     }
 
-    /** An event the binlog library could not name, on a MariaDB binlog at {@code at}. */
-    static CapstanHaltException unknownEvent(Gtid at) {
+    /**
+     * The server kind a FORMAT_DESCRIPTION's {@code serverVersion} names; the first kind a stream
+     * read ({@code known}, null before) stays, and another is another server.
+     */
+    static boolean serverKind(Boolean known, String serverVersion) {
+        boolean named = isMariaDb(serverVersion);
+        if (known != null && known != named) {
+            throw otherServerKind("the binlog of a " + (named ? "MariaDB" : "MySQL") + " server");
+        }
+        return named;
+    }
+
+    /**
+     * An event the binlog library could not name, on a MariaDB binlog {@code where} ("at
+     * 000003:4711", "after MariaDB GTID position '0-1-42'").
+     */
+    static CapstanHaltException unknownEvent(String where) {
         return new CapstanHaltException(
                 HaltReason.UNKNOWN_BINLOG_EVENT,
-                "the MariaDB binlog holds an event of a type the binlog library does not know at "
-                        + BinlogPositionAxis.readable(at)
+                "the MariaDB binlog holds an event of a type the binlog library does not know "
+                        + where
                         + " (a compressed event under log_bin_compress = ON, an encrypted binlog,"
                         + " or a newer event): its contents cannot be read, and passing it could"
                         + " lose changes. Remedy: SET GLOBAL log_bin_compress = OFF (and do not"

@@ -190,7 +190,8 @@ final class PositionModeEvents implements ProcessedGrowth {
                 return begin(event, header, processed);
             case UNKNOWN:
                 if (!Boolean.FALSE.equals(mariaDb)) { // the library lost what it held
-                    throw MariaDbEvents.unknownEvent(at(header));
+                    throw MariaDbEvents.unknownEvent(
+                            "at " + BinlogPositionAxis.readable(at(header)));
                 }
                 // On MySQL as before: e.g. 8.0.26+'s HEARTBEAT_LOG_EVENT_V2, which holds no change.
                 skipping = false;
@@ -209,14 +210,8 @@ final class PositionModeEvents implements ProcessedGrowth {
         }
     }
 
-    /** The first kind a FORMAT_DESCRIPTION names stays: another is another server. */
     private void serverKind(String serverVersion) {
-        boolean named = MariaDbEvents.isMariaDb(serverVersion);
-        if (mariaDb != null && mariaDb != named) {
-            throw MariaDbEvents.otherServerKind(
-                    "the binlog of a " + (named ? "MariaDB" : "MySQL") + " server");
-        }
-        mariaDb = named;
+        mariaDb = MariaDbEvents.serverKind(mariaDb, serverVersion);
     }
 
     /** The event's start as a transaction on the axis. */
@@ -236,9 +231,11 @@ final class PositionModeEvents implements ProcessedGrowth {
                         ? MariaDbEvents.transactionStart(m, axisUuid, at)
                         : withOrdinal(event.getData(), at.transactionId());
         skipping = processed.contains(at);
-        if (skipping) {
-            return null;
-        }
+        return skipping ? null : gtidEvent(header, d);
+    }
+
+    /** A GTID event of {@code d} in the place of the start event whose header is {@code header}. */
+    static Event gtidEvent(EventHeaderV4 header, GtidEventData d) {
         EventHeaderV4 h = new EventHeaderV4();
         h.setTimestamp(header.getTimestamp());
         h.setEventType(EventType.GTID);

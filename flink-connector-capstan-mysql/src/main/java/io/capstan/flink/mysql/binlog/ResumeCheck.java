@@ -6,6 +6,7 @@ import io.capstan.flink.mysql.event.BinlogStartPosition;
 import io.capstan.flink.mysql.gtid.BinlogPositionAxis;
 import io.capstan.flink.mysql.gtid.GtidModeChange;
 import io.capstan.flink.mysql.gtid.GtidSet;
+import io.capstan.flink.mysql.gtid.MariaDbGtidAxes;
 
 /**
  * Whether a server can serve a resume position, from its {@code gtid_executed} and {@code
@@ -40,11 +41,20 @@ final class ResumeCheck {
                 changed
                         ? " The server at "
                                 + address
-                                + " is now server_uuid "
-                                + now.serverUuid()
-                                + " (the previous connection reached "
-                                + previousUuid
-                                + ")."
+                                + " is now "
+                                + (now.gtids().mariaDb()
+                                        ? "MariaDB server_id "
+                                                + now.serverId()
+                                                + " (server identity "
+                                                + now.serverUuid()
+                                                + "; the previous connection reached "
+                                                + previousUuid
+                                                + ")."
+                                        : "server_uuid "
+                                                + now.serverUuid()
+                                                + " (the previous connection reached "
+                                                + previousUuid
+                                                + ").")
                         : null;
         check(start, now.gtids(), address, failover);
         return changed;
@@ -53,19 +63,23 @@ final class ResumeCheck {
     private static void check(
             BinlogStartPosition start, ServerGtidState server, String address, String failover) {
         if (BinlogPositionAxis.isPositionSet(start.processed())) {
-            if (server.gtidsOn) {
+            if (server.files == null) { // a MariaDB lists its files in either mode
                 throw GtidModeChange.halt(true, "the server at " + address);
             }
             checkPositions(start, server.files, address, failover);
             return;
         }
         if (server.positionMode()) {
-            throw GtidModeChange.halt(false, "the server at " + address);
+            throw GtidModeChange.halt(false, "the server at " + address, server.mariaDb());
+        }
+        GtidSet processed = start.processed();
+        GtidSet held = start.isInsideTransaction() ? processed.add(start.partialGtid()) : processed;
+        if (server.mariaDb() && (held.isEmpty() || MariaDbGtidAxes.isMariaDbSet(held))) {
+            MariaDbResumeCheck.check(held, processed, server, address, failover);
+            return;
         }
         GtidSet executed = server.executed;
         GtidSet purged = server.purged;
-        GtidSet processed = start.processed();
-        GtidSet held = start.isInsideTransaction() ? processed.add(start.partialGtid()) : processed;
         GtidSet foreign = held.subtract(executed);
         if (!foreign.isEmpty()) {
             throw new CapstanHaltException(

@@ -17,7 +17,8 @@ import java.util.Locale;
  * Classifies why a binlog connection ended: a halt (the server refuses to serve our position, or
  * another replica took our server id), or a transient fault worth a reconnect. MySQL reports the
  * dump's fatal conditions as error 1236 (ER_MASTER_FATAL_ERROR_READING_BINLOG) with a message that
- * names the cause; those messages carry positions and file names, never row values.
+ * names the cause (MariaDB too, in its own words); those messages carry positions and file names,
+ * never row values.
  */
 final class ServerFailures {
 
@@ -119,7 +120,10 @@ final class ServerFailures {
                             + " state (a new snapshot), and keep binlogs longer (binlog_expire_logs_seconds)"
                             + " than the job may be down.");
         }
-        if (lower.contains("more gtids than") || lower.contains("has more gtids")) {
+        if (lower.contains("more gtids than")
+                || lower.contains("has more gtids")
+                // MariaDB: a GTID of the position it never wrote, or wrote under another server id
+                || lower.contains("not in the master's binlog")) {
             return new CapstanHaltException(
                     HaltReason.SOURCE_IDENTITY_MISMATCH,
                     "the resume position "

@@ -21,8 +21,9 @@ import java.util.Objects;
 /**
  * The server's {@code gtid_executed} and {@code gtid_purged}, read together with its binary log
  * files ({@link BinlogFiles}), and the start positions they allow: sets of GTIDs on a server with
- * {@code gtid_mode = ON}, sets of binlog positions (docs/adr/0012) on a server without. The reads
- * over JDBC are static; the rest is pure.
+ * {@code gtid_mode = ON} (on MariaDB with {@code gtid_strict_mode}: its GTIDs, docs/adr/0013), sets
+ * of binlog positions (docs/adr/0012) on a server without. The reads over JDBC are static; the rest
+ * is pure.
  */
 @Internal
 public final class ServerGtidState {
@@ -58,7 +59,7 @@ public final class ServerGtidState {
         return !gtidsOn;
     }
 
-    /** The server's binary log files: read on a server without GTIDs, else null. */
+    /** The server's binary log files: read on a server without GTIDs and on MariaDB, else null. */
     @Nullable
     public BinlogFiles files() {
         return files;
@@ -102,15 +103,16 @@ public final class ServerGtidState {
     }
 
     /**
-     * Both sets and the mode in one query, on an open connection; on a server without GTIDs also
-     * its binary log files.
+     * Both sets and the mode in one query, on an open connection; on a server without GTIDs, and on
+     * every MariaDB (whose binlog positions stay readable in either mode), also its binary log
+     * files. A MariaDB's purged set is the binlog state before its oldest listed file.
      */
     public static ServerGtidState read(Connection c) throws SQLException {
+        ServerDialect dialect = ServerDialect.of(c);
         GtidSet executed;
         GtidSet purged;
         String mode;
         String uuid;
-        ServerDialect dialect = ServerDialect.of(c);
         try (Statement s = c.createStatement();
                 ResultSet rs =
                         s.executeQuery(
@@ -123,31 +125,74 @@ public final class ServerGtidState {
                                         + ", "
                                         + dialect.serverIdentityExpression())) {
             rs.next();
-            executed = parse(rs.getString(1));
-            purged = parse(rs.getString(2));
-            mode = rs.getString(3);
+            executed = dialect.gtidSet(rs.getString(1));
+            purged = dialect.gtidSet(rs.getString(2));
+            mode = rs.getString(3) == null ? "OFF" : rs.getString(3);
             uuid = ServerDialect.serverIdentity(rs.getString(4));
         }
-        return "ON".equalsIgnoreCase(mode)
+        boolean gtidsOn = ServerDialect.gtidsOn(mode);
+        if (dialect == ServerDialect.MARIADB) {
+            BinlogFiles files = BinlogFiles.read(c, uuid, mode);
+            return new ServerGtidState(
+                    executed, gtidsOn ? stateBeforeOldestFile(c, files) : purged, gtidsOn, files);
+        }
+        return gtidsOn
                 ? new ServerGtidState(executed, purged, true, null)
-                : of(executed, purged, BinlogFiles.read(c, uuid, mode == null ? "OFF" : mode));
+                : of(executed, purged, BinlogFiles.read(c, uuid, mode));
+    }
+
+    /**
+     * MariaDB's binlog state before its oldest listed binary log file: the Gtid_list event each
+     * file opens with lists it (docs/adr/0013), as {@code SHOW BINLOG EVENTS} prints it in brackets
+     * ({@code [0-1-5,0-2-9]}). Every transaction outside it is still in the binary log.
+     */
+    private static GtidSet stateBeforeOldestFile(Connection c, BinlogFiles files)
+            throws SQLException {
+        if (files.files().isEmpty()) {
+            throw new SQLException("SHOW BINARY LOGS listed no file (binary log off?)");
+        }
+        String oldest = files.files().get(0).name();
+        try (Statement s = c.createStatement();
+                ResultSet rs =
+                        s.executeQuery(
+                                "SHOW BINLOG EVENTS IN '"
+                                        + oldest.replace("\\", "\\\\").replace("'", "''")
+                                        + "' LIMIT 4")) {
+            while (rs.next()) {
+                if ("Gtid_list".equalsIgnoreCase(rs.getString("Event_type"))) {
+                    String info = rs.getString("Info").trim();
+                    if (info.startsWith("[") && info.endsWith("]")) {
+                        info = info.substring(1, info.length() - 1);
+                    }
+                    return ServerDialect.MARIADB.gtidSet(info);
+                }
+            }
+        }
+        throw new SQLException(
+                "the oldest binary log file " + oldest + " opens with no Gtid_list event");
     }
 
     /** The server's {@code gtid_executed}, on an open connection. */
     public static GtidSet executed(Connection c) throws SQLException {
+        ServerDialect dialect = ServerDialect.of(c);
         try (Statement s = c.createStatement();
-                ResultSet rs = s.executeQuery("SELECT " + ServerDialect.of(c).gtidExecuted())) {
+                ResultSet rs = s.executeQuery("SELECT " + dialect.gtidExecuted())) {
             rs.next();
-            return parse(rs.getString(1));
+            return dialect.gtidSet(rs.getString(1));
         }
     }
 
     /**
-     * A GTID set as the server prints it (nullable): MySQL separates the UUIDs of a long set with
-     * ",\n".
+     * A MySQL GTID set as the server prints it (nullable): MySQL separates the UUIDs of a long set
+     * with ",\n".
      */
     public static GtidSet parse(String text) {
-        return GtidSet.parse(text == null ? "" : text.replace("\n", "").trim());
+        return ServerDialect.MYSQL.gtidSet(text);
+    }
+
+    /** Whether the server is a MariaDB. */
+    public boolean mariaDb() {
+        return files != null && ServerDialect.isMariaDb(files.gtidMode());
     }
 
     @Override

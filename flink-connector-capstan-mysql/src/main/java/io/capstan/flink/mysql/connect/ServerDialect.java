@@ -1,5 +1,8 @@
 package io.capstan.flink.mysql.connect;
 
+import io.capstan.flink.mysql.gtid.GtidSet;
+import io.capstan.flink.mysql.gtid.MariaDbGtidAxes;
+
 import org.apache.flink.annotation.Internal;
 
 import java.nio.charset.StandardCharsets;
@@ -13,12 +16,16 @@ import java.util.UUID;
  * The SQL expressions that read who a server is and its GTID state, in the server's own terms.
  *
  * <p>MySQL names itself by {@code server_uuid} and keeps {@code gtid_executed}, {@code gtid_purged}
- * and {@code gtid_mode}. MariaDB has none of these variables: a job on MariaDB runs on binlog
- * positions (position mode, docs/adr/0012), its GTID sets are empty and its gtid mode reads as
- * {@link #MARIADB_GTID_MODE}. Its <i>server identity</i> (the {@code server_uuid} of a MySQL
- * server) is a name-based uuid of {@code server_id} and {@code log_bin_basename}: a replica
- * promoted in a failover has another {@code server_id} (replication requires distinct ones), so its
- * positions lie on another axis and a resume there halts, as on MySQL without GTIDs.
+ * and {@code gtid_mode}. MariaDB has none of these variables. Its GTIDs are exact positions only
+ * under {@code gtid_strict_mode} (docs/adr/0013): with it on, its gtid mode reads as {@link
+ * #MARIADB_STRICT_GTID_MODE} and its executed set is {@code @@gtid_binlog_state} ({@link
+ * MariaDbGtidAxes}); with it off the job runs on binlog positions (position mode, docs/adr/0012)
+ * and the gtid mode reads as {@link #MARIADB_GTID_MODE}. MariaDB's purged set is not a variable
+ * (the position before its oldest binary log file is read apart), so the expression is empty. Its
+ * <i>server identity</i> (the {@code server_uuid} of a MySQL server) is a name-based uuid of {@code
+ * server_id} and {@code log_bin_basename}: a replica promoted in a failover has another {@code
+ * server_id} (replication requires distinct ones), so its binlog positions lie on another axis and
+ * a resume there in position mode halts, as on MySQL without GTIDs.
  *
  * <p>Each query selects these expressions and passes the identity column through {@link
  * #serverIdentity(String)}; the dialect is read from the connection's handshake, without a round
@@ -32,16 +39,26 @@ public enum ServerDialect {
             "@@global.gtid_mode",
             "@@global.server_uuid"),
     MARIADB(
+            "@@global.gtid_binlog_state",
             "''",
-            "''",
-            "'" + ServerDialect.MARIADB_GTID_MODE + "'",
+            "IF(@@global.gtid_strict_mode, '"
+                    + ServerDialect.MARIADB_STRICT_GTID_MODE
+                    + "', '"
+                    + ServerDialect.MARIADB_GTID_MODE
+                    + "')",
             "CONCAT('"
                     + ServerDialect.MARIADB_IDENTITY_PREFIX
                     + "', @@global.server_id, ':',"
                     + " @@global.log_bin_basename)");
 
-    /** What a MariaDB server's gtid mode reads as: not {@code ON}, so the job runs on positions. */
-    public static final String MARIADB_GTID_MODE = "none (MariaDB)";
+    /**
+     * What a MariaDB server's gtid mode reads as without {@code gtid_strict_mode}: not {@code ON},
+     * so the job runs on binlog positions.
+     */
+    public static final String MARIADB_GTID_MODE = "none (MariaDB, gtid_strict_mode OFF)";
+
+    /** What a MariaDB server's gtid mode reads as under {@code gtid_strict_mode}: on GTIDs. */
+    public static final String MARIADB_STRICT_GTID_MODE = "ON (MariaDB, gtid_strict_mode)";
 
     private static final String MARIADB_IDENTITY_PREFIX = "mariadb:";
 
@@ -84,7 +101,7 @@ public enum ServerDialect {
                 : MYSQL;
     }
 
-    /** An expression for {@code gtid_executed} (empty on MariaDB). */
+    /** An expression for {@code gtid_executed} ({@code @@gtid_binlog_state} on MariaDB). */
     public String gtidExecuted() {
         return gtidExecuted;
     }
@@ -94,9 +111,30 @@ public enum ServerDialect {
         return gtidPurged;
     }
 
-    /** An expression for {@code gtid_mode} ({@link #MARIADB_GTID_MODE} on MariaDB). */
+    /** An expression for {@code gtid_mode} (on MariaDB one of its two constants). */
     public String gtidMode() {
         return gtidMode;
+    }
+
+    /** Whether a value of {@link #gtidMode()} means a job runs on GTIDs. */
+    public static boolean gtidsOn(String gtidMode) {
+        return "ON".equalsIgnoreCase(gtidMode) || MARIADB_STRICT_GTID_MODE.equals(gtidMode);
+    }
+
+    /** Whether a value of {@link #gtidMode()} is a MariaDB server's. */
+    public static boolean isMariaDb(String gtidMode) {
+        return MARIADB_GTID_MODE.equals(gtidMode) || MARIADB_STRICT_GTID_MODE.equals(gtidMode);
+    }
+
+    /**
+     * The value of {@link #gtidExecuted()} or {@link #gtidPurged()} as a set (nullable): MySQL's
+     * GTID set text, whose long sets the server separates by ",\n"; MariaDB's binlog state.
+     *
+     * @throws IllegalArgumentException for text that is not such a set
+     */
+    public GtidSet gtidSet(String text) {
+        String t = text == null ? "" : text.replace("\n", "").trim();
+        return this == MARIADB ? MariaDbGtidAxes.ofState(t) : GtidSet.parse(t);
     }
 
     /** An expression whose value {@link #serverIdentity(String)} turns into the server identity. */

@@ -47,6 +47,7 @@ public enum HaltReason {
     UNDECODABLE_COLUMN("undecodable_column"),
     XA_UNSUPPORTED("xa_unsupported"),
     UNKNOWN_BINLOG_EVENT("unknown_binlog_event"),
+    GTID_ORDER_BROKEN("gtid_order_broken"),
     XA_PENDING_ROWS_EXCEEDED("xa_pending_rows_exceeded"),
     XA_PREPARED_BEFORE_START("xa_prepared_before_start"),
     SNAPSHOT_SCHEMA_DRIFTED("snapshot_schema_drifted"),

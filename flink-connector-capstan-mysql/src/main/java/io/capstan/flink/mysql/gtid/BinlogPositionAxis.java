@@ -244,7 +244,8 @@ public final class BinlogPositionAxis {
     /**
      * A transaction for logs, messages and the {@code gtid} metadata of a row: on a position axis
      * {@code <file index>:<offset>} where it starts ({@code 000042:4711} is offset 4711 of {@code
-     * binlog.000042}), a GTID in MySQL's form. Never parsed back ({@link Gtid#toString()} is).
+     * binlog.000042}), a MariaDB GTID as MariaDB prints it ({@code 0-1-42}: {@link
+     * MariaDbGtidAxes}), a GTID in MySQL's form. Never parsed back ({@link Gtid#toString()} is).
      */
     public static String readable(@Nullable Gtid gtid) {
         if (gtid == null) {
@@ -252,17 +253,17 @@ public final class BinlogPositionAxis {
         }
         return isAxisId(gtid.uuid())
                 ? positionText(position(gtid.transactionId()))
-                : gtid.toString();
+                : MariaDbGtidAxes.readable(gtid);
     }
 
     /**
      * A set for logs and messages: for positions, {@code every binlog position before <file
      * index>:<offset>} (where the stream resumes) and the count of later ranges a held XA part
-     * leaves apart; a GTID set in MySQL's form.
+     * leaves apart; a MariaDB GTID set as its position; a GTID set in MySQL's form.
      */
     public static String readable(@Nullable GtidSet set) {
         if (set == null || !isPositionSet(set)) {
-            return String.valueOf(set);
+            return MariaDbGtidAxes.readable(set);
         }
         long[] endAndLater = prefixEnd(set);
         String text = "every binlog position before " + positionText(position(endAndLater[0]));

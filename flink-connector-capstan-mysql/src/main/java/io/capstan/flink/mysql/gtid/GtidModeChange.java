@@ -6,11 +6,12 @@ import io.capstan.flink.mysql.error.HaltReason;
 import org.apache.flink.annotation.Internal;
 
 /**
- * A job runs on GTIDs or, on a server without them, on binlog positions (docs/adr/0012), and stays
- * so: positions of one kind are never compared with the other's (a GTID is never "in" a set of
+ * A job runs on GTIDs (MySQL's, or MariaDB's under {@code gtid_strict_mode}: {@link
+ * MariaDbGtidAxes}) or, on a server without them, on binlog positions (docs/adr/0012), and stays
+ * so: positions of one kind are never compared with another's (a GTID is never "in" a set of
  * positions, so a gate would emit what a chunk holds and a handoff would wait forever). Where a
- * server's set meets the job's, a change of the server's {@code gtid_mode} since the job started
- * halts here. Pure.
+ * server's set meets the job's, a change of the server's {@code gtid_mode} (on MariaDB its {@code
+ * gtid_strict_mode}) since the job started halts here. Pure.
  */
 @Internal
 public final class GtidModeChange {
@@ -28,14 +29,46 @@ public final class GtidModeChange {
             return;
         }
         boolean jobOnPositions = BinlogPositionAxis.isPositionSet(jobs);
-        if (jobOnPositions == BinlogPositionAxis.isPositionSet(servers)) {
+        boolean jobOnMariaDb = MariaDbGtidAxes.isMariaDbSet(jobs);
+        if (jobOnPositions == BinlogPositionAxis.isPositionSet(servers)
+                && jobOnMariaDb == MariaDbGtidAxes.isMariaDbSet(servers)) {
             return;
         }
-        throw halt(jobOnPositions, where);
+        throw halt(jobOnPositions, where, jobOnMariaDb || MariaDbGtidAxes.isMariaDbSet(servers));
     }
 
-    /** The halt when the job runs on {@code positions} (else GTIDs) and the server now does not. */
+    /** {@link #halt(boolean, String, boolean)} on a MySQL server. */
     public static CapstanHaltException halt(boolean positions, String where) {
+        return halt(positions, where, false);
+    }
+
+    /**
+     * The halt when the job runs on {@code positions} (else GTIDs) and the server now does not.
+     *
+     * @param mariaDb whether the server is a MariaDB, whose GTIDs count only under strict mode
+     */
+    public static CapstanHaltException halt(boolean positions, String where, boolean mariaDb) {
+        if (mariaDb) {
+            return new CapstanHaltException(
+                    HaltReason.GTID_MODE_CHANGED,
+                    (positions
+                                    ? "the job runs on binlog positions (its MariaDB server had"
+                                            + " gtid_strict_mode = OFF when it started) but "
+                                    : "the job runs on MariaDB GTIDs (its server had"
+                                            + " gtid_strict_mode = ON when it started) but ")
+                            + where
+                            + " now has "
+                            + (positions ? "gtid_strict_mode = ON" : "gtid_strict_mode = OFF")
+                            + ": the job's positions and the server's cannot be compared."
+                            + " Remedy: "
+                            + (positions
+                                    ? "restart the job without state (a new snapshot) to run on"
+                                            + " MariaDB GTIDs."
+                                    : "SET GLOBAL gtid_strict_mode = ON (and gtid_strict_mode = ON"
+                                            + " under [mariadb] in the server's option file),"
+                                            + " then restart from the last checkpoint; or restart"
+                                            + " the job without state (a new snapshot)."));
+        }
         return new CapstanHaltException(
                 HaltReason.GTID_MODE_CHANGED,
                 (positions

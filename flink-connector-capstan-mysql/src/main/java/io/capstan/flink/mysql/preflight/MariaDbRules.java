@@ -12,9 +12,11 @@ import java.util.Optional;
  * The settings and global grants a MariaDB server needs, judged on {@link ServerFacts}. Pure: no
  * I/O.
  *
- * <p>MariaDB is captured in position mode (binlog file and offset, exact on this one server), so no
- * GTID rule applies. Every remedy is MariaDB's syntax: {@code SET GLOBAL} plus the config line
- * under {@code [mariadb]}, since MariaDB has no {@code SET PERSIST}.
+ * <p>No GTID rule applies: a MariaDB with {@code gtid_strict_mode = ON} is captured on its GTIDs
+ * (docs/adr/0013, a failover is followed), one without in position mode (binlog file and offset,
+ * exact on this one server; docs/adr/0012), and the choice is the server's. Every remedy is
+ * MariaDB's syntax: {@code SET GLOBAL} plus the config line under {@code [mariadb]}, since MariaDB
+ * has no {@code SET PERSIST}.
  */
 @Internal
 final class MariaDbRules {

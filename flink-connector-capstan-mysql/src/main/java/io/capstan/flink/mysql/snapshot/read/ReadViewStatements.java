@@ -1,7 +1,6 @@
 package io.capstan.flink.mysql.snapshot.read;
 
 import io.capstan.flink.mysql.binlog.BinlogFiles;
-import io.capstan.flink.mysql.binlog.ServerGtidState;
 import io.capstan.flink.mysql.connect.ServerDialect;
 import io.capstan.flink.mysql.gtid.BinlogPositionAxis;
 import io.capstan.flink.mysql.gtid.GtidSet;
@@ -26,9 +25,11 @@ import java.util.regex.Pattern;
  * without GTIDs it is every binlog position before {@code SHOW MASTER STATUS}'s, read right after
  * the multi-statement while the lock is still held (docs/adr/0012): under the lock no transaction
  * on the table is open, so each one that changed it lies before that position and is in the read
- * view, each later one lies after it. MariaDB always runs on positions ({@link ServerDialect}); its
- * transactions too are written to the binary log before their engine commit, and a write of the
- * locked table waits for the lock (pinned on a real MariaDB by the connector's tests).
+ * view, each later one lies after it. On MariaDB G is {@code @@gtid_binlog_state} under {@code
+ * gtid_strict_mode} (docs/adr/0013, decision 6), binlog positions without it ({@link
+ * ServerDialect}); its transactions too are written to the binary log before their engine commit,
+ * and a write of the locked table waits for the lock (pinned on a real MariaDB by the connector's
+ * tests).
  */
 @Internal
 public final class ReadViewStatements {
@@ -72,7 +73,8 @@ public final class ReadViewStatements {
     static ReadView open(Connection snapshotConnection, TableId table) throws SQLException {
         try (Statement st = snapshotConnection.createStatement()) {
             st.setEscapeProcessing(false);
-            st.execute(underLock(table, ServerDialect.of(snapshotConnection))); // START: a count
+            ServerDialect dialect = ServerDialect.of(snapshotConnection);
+            st.execute(underLock(table, dialect)); // START: a count
             String executed;
             String mode;
             String uuid;
@@ -85,8 +87,8 @@ public final class ReadViewStatements {
             nextResultSet(st).close(); // SELECT 1 ... LIMIT 0: only its metadata lock matters
             String definition = definition(nextResultSet(st));
             GtidSet gtidSet =
-                    "ON".equalsIgnoreCase(mode)
-                            ? ServerGtidState.parse(executed)
+                    ServerDialect.gtidsOn(mode)
+                            ? dialect.gtidSet(executed)
                             : positionsBefore(snapshotConnection, uuid);
             return new ReadView(gtidSet, definition);
         }

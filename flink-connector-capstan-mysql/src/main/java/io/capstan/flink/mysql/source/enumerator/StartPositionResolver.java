@@ -39,6 +39,25 @@ final class StartPositionResolver {
                                 Math.max(4, options.binlogPosition())));
     }
 
+    /**
+     * A file/position start on a MariaDB that runs on its GTIDs: the server translates it itself,
+     * exactly, so the message says how rather than guessing a transaction boundary here.
+     */
+    private static CapstanHaltException mariaDbFilePosition(StartupOptions options) {
+        return new CapstanHaltException(
+                HaltReason.INVALID_START_POSITION,
+                "scan.startup.specific-offset.file and .pos name a binlog position, but the MariaDB"
+                        + " server has gtid_strict_mode = ON, so the job runs on MariaDB GTIDs and"
+                        + " starts from a GTID position. Remedy: set"
+                        + " 'scan.startup.specific-offset.gtid-set' (DataStream:"
+                        + " StartupOptions.gtidSet) to the position MariaDB gives for it: SELECT"
+                        + " BINLOG_GTID_POS('"
+                        + options.binlogFile()
+                        + "', "
+                        + options.binlogPosition()
+                        + ").");
+    }
+
     static BinlogStartPosition resolve(JdbcProxy mysql, StartupOptions options) throws IOException {
         switch (options.mode()) {
             case LATEST:
@@ -49,6 +68,9 @@ final class StartPositionResolver {
                 ServerGtidState server = mysql.gtidState();
                 if (server.positionMode()) {
                     return server.resumeFrom(positionStart(server, options), mysql.serverAddress());
+                }
+                if (server.mariaDb() && options.binlogFile() != null) {
+                    throw mariaDbFilePosition(options);
                 }
                 // A file/position start is translated here, when a new job plans its split, and
                 // never on restore (a restored split resumes from its own state).

@@ -4,6 +4,7 @@ import io.capstan.flink.mysql.binlog.BinlogStreamerMetrics;
 import io.capstan.flink.mysql.event.Operation;
 import io.capstan.flink.mysql.gtid.BinlogPositionAxis;
 import io.capstan.flink.mysql.gtid.GtidSet;
+import io.capstan.flink.mysql.gtid.MariaDbGtidAxes;
 import io.capstan.flink.mysql.schema.TableId;
 import io.capstan.flink.mysql.source.SnapshotOptions;
 
@@ -142,6 +143,9 @@ public final class CapstanReaderMetrics {
         GtidSet executed = server == null ? null : server.get();
         if (executed == null || done == null || BinlogPositionAxis.isPositionSet(done)) {
             return -1;
+        }
+        if (MariaDbGtidAxes.isMariaDbSet(executed)) {
+            return MariaDbGtidAxes.sequencesAhead(executed, done);
         }
         return executed.subtract(done).transactionCount();
     }
