@@ -52,11 +52,12 @@ public final class MariaDbGtidAxes {
         return new UUID((domain << 32) | MOST_MARK, (LEAST_MARK << 32) | server).toString();
     }
 
-    /** Whether {@code id} is the axis id of a pair. */
-    public static boolean isAxisId(String id) {
+    /** Whether {@code id} is the axis id of a pair (in the 8-4-4-4-12 form, in any case). */
+    public static boolean isAxisId(@Nullable String id) {
         UUID u;
         try {
-            u = UUID.fromString(id);
+            // UUID.fromString alone takes short forms such as 1-ca57-8db0-8db0-7 and signs
+            u = UUID.fromString(Gtid.canonicalUuid(id));
         } catch (IllegalArgumentException e) {
             return false;
         }
