@@ -59,8 +59,9 @@ public final class MariaDbGtidAxes {
      * Whether {@code id} is the axis id of a pair; a text comparison without parsing, as it runs
      * for every row's GTID metadata ({@link BinlogPositionAxis#readable(Gtid)}).
      */
-    public static boolean isAxisId(String id) {
-        return id.length() == 36
+    public static boolean isAxisId(@Nullable String id) {
+        return id != null
+                && id.length() == 36
                 && id.regionMatches(true, 8, MARK_TEXT, 0, MARK_TEXT.length())
                 && hex(id, 0, 8)
                 && hex(id, 28, 36);
@@ -68,7 +69,10 @@ public final class MariaDbGtidAxes {
 
     private static boolean hex(String s, int from, int to) {
         for (int i = from; i < to; i++) {
-            if (Character.digit(s.charAt(i), 16) < 0) {
+            char c = s.charAt(i);
+            boolean hex =
+                    (c >= '0' && c <= '9') || (c >= 'a' && c <= 'f') || (c >= 'A' && c <= 'F');
+            if (!hex) {
                 return false;
             }
         }

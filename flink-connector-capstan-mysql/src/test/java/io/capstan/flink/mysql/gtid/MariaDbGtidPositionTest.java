@@ -8,7 +8,6 @@ import org.junit.jupiter.api.Test;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.CsvSource;
 
-import java.util.HexFormat;
 import java.util.List;
 
 import static org.assertj.core.api.Assertions.assertThat;
@@ -16,8 +15,7 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 /**
  * MariaDB positions: the text as {@code @@gtid_binlog_pos} prints it (the texts are those {@code
- * MariaDbBinlogFactsIT} saw), refusals that name the problem, per-domain holds, advance and meet,
- * and the checkpointed bytes.
+ * MariaDbBinlogFactsIT} saw), refusals that name the problem, per-domain holds, advance and meet.
  */
 @Tag(FlinkLines.NEUTRAL)
 class MariaDbGtidPositionTest {
@@ -50,7 +48,6 @@ class MariaDbGtidPositionTest {
         MariaDbGtidPosition p = MariaDbGtidPosition.parse(text);
 
         assertThat(p).hasToString("0-0-0,4294967295-4294967295-9223372036854775806");
-        assertThat(MariaDbGtidPosition.fromBytes(p.toBytes())).isEqualTo(p);
     }
 
     @ParameterizedTest
@@ -143,69 +140,6 @@ class MariaDbGtidPositionTest {
         assertThat(a.meet(b)).hasToString("1-7-4,2-9-8");
         assertThat(b.meet(a)).isEqualTo(a.meet(b));
         assertThat(a.meet(MariaDbGtidPosition.empty()).isEmpty()).isTrue();
-    }
-
-    @Test
-    void theCheckpointedFormIsVersionedAndStable() {
-        MariaDbGtidPosition p = MariaDbGtidPosition.parse("1-7-4,4294967295-9-2");
-
-        byte[] bytes = p.toBytes();
-
-        assertThat(HexFormat.of().formatHex(bytes))
-                .isEqualTo(
-                        "01"
-                                + "00000002"
-                                + "00000001"
-                                + "00000007"
-                                + "0000000000000004"
-                                + "ffffffff"
-                                + "00000009"
-                                + "0000000000000002");
-        assertThat(MariaDbGtidPosition.fromBytes(bytes)).isEqualTo(p);
-        assertThat(MariaDbGtidPosition.empty().toBytes()).containsExactly(1, 0, 0, 0, 0);
-        assertThat(MariaDbGtidPosition.fromBytes(new byte[] {1, 0, 0, 0, 0}).isEmpty()).isTrue();
-    }
-
-    @ParameterizedTest
-    @CsvSource(
-            delimiter = '|',
-            value = {
-                "020000000100000001000000070000000000000004|version 2, expected 1",
-                "0100000001000000010000000700000000|1 domains in 17 bytes",
-                "0100000001000000010000000700000000000000040a|1 domains in 22 bytes",
-                "0100|truncated at 2 bytes",
-                "|truncated at 0 bytes",
-                "01ffffffff|-1 domains in 5 bytes",
-                "010000000100000001000000078000000000000000|sequence number out of range",
-                "010000000100000001000000077fffffffffffffff|sequence number out of range",
-                "01000000020000000500000007000000000000000400000001000000070000000000000001"
-                        + "|domains not in ascending order",
-                "01000000020000000500000007000000000000000400000005000000090000000000000006"
-                        + "|domains not in ascending order",
-            })
-    void corruptBytesAreRefusedNamingTheFault(String hex, String fault) {
-        byte[] bytes = HexFormat.of().parseHex(hex == null ? "" : hex);
-
-        assertThatThrownBy(() -> MariaDbGtidPosition.fromBytes(bytes))
-                .isInstanceOf(IllegalArgumentException.class)
-                .hasMessage("Corrupt serialized MariaDB GTID position: " + fault);
-    }
-
-    @Test
-    void theGatesProjectionHasOneAxisPerDomainThatIsNoServerUuid() {
-        MariaDbGtidPosition p = MariaDbGtidPosition.parse("1-7-4,2-9-2,3-7-0");
-
-        GtidSet set = p.toGtidSet();
-
-        assertThat(set.sourceIds())
-                .containsExactlyInAnyOrder(
-                        MariaDbGtidPosition.axisOf(1), MariaDbGtidPosition.axisOf(2));
-        assertThat(set.transactionCount()).isEqualTo(6);
-        assertThat(set.contains(MariaDbGtidPosition.axisGtid(new DomainGtid(1, 5, 4)))).isTrue();
-        assertThat(set.contains(MariaDbGtidPosition.axisGtid(new DomainGtid(1, 7, 5)))).isFalse();
-        assertThat(MariaDbGtidPosition.axisOf(1))
-                .isNotEqualTo(MariaDbGtidPosition.axisOf(2))
-                .isEqualTo(MariaDbGtidPosition.axisOf(1));
     }
 
     @Test
