@@ -63,7 +63,8 @@ final class ResumeCheck {
     private static void check(
             BinlogStartPosition start, ServerGtidState server, String address, String failover) {
         if (BinlogPositionAxis.isPositionSet(start.processed())) {
-            if (server.files == null) { // a MariaDB lists its files in either mode
+            // a job on positions continues on a MariaDB that now has strict mode: its files stay
+            if (server.gtidsOn && !server.mariaDb()) {
                 throw GtidModeChange.halt(true, "the server at " + address);
             }
             checkPositions(start, server.files, address, failover);

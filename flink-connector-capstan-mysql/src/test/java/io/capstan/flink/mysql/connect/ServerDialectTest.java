@@ -1,5 +1,8 @@
 package io.capstan.flink.mysql.connect;
 
+import io.capstan.flink.mysql.gtid.GtidSet;
+import io.capstan.flink.mysql.gtid.MariaDbGtidAxes;
+
 import org.junit.jupiter.api.Test;
 
 import java.sql.SQLException;
@@ -40,12 +43,19 @@ class ServerDialectTest {
     }
 
     @Test
-    void mariaDbReadsNoGtidSetsAndAModeOtherThanOn() {
-        assertThat(ServerDialect.MARIADB.gtidExecuted()).isEqualTo("''");
+    void mariaDbReadsItsBinlogStateAndRunsOnGtidsOnlyUnderStrictMode() {
+        assertThat(ServerDialect.MARIADB.gtidExecuted()).isEqualTo("@@global.gtid_binlog_state");
         assertThat(ServerDialect.MARIADB.gtidPurged()).isEqualTo("''");
         assertThat(ServerDialect.MARIADB.gtidMode())
-                .isEqualTo("'" + ServerDialect.MARIADB_GTID_MODE + "'");
-        assertThat(ServerDialect.MARIADB_GTID_MODE).isNotEqualToIgnoringCase("ON");
+                .contains("@@global.gtid_strict_mode")
+                .contains(ServerDialect.MARIADB_STRICT_GTID_MODE, ServerDialect.MARIADB_GTID_MODE);
+        assertThat(ServerDialect.gtidsOn(ServerDialect.MARIADB_STRICT_GTID_MODE)).isTrue();
+        assertThat(ServerDialect.gtidsOn(ServerDialect.MARIADB_GTID_MODE)).isFalse();
+        assertThat(ServerDialect.isMariaDb(ServerDialect.MARIADB_GTID_MODE)).isTrue();
+        assertThat(ServerDialect.isMariaDb("ON")).isFalse();
+        assertThat(ServerDialect.MARIADB.gtidSet("0-1-5,0-2-9"))
+                .isEqualTo(MariaDbGtidAxes.ofState("0-2-9,0-1-5"));
+        assertThat(ServerDialect.MYSQL.gtidSet(null)).isEqualTo(GtidSet.empty());
         assertThat(ServerDialect.MYSQL.serverIdentityExpression())
                 .isEqualTo("@@global.server_uuid");
     }
