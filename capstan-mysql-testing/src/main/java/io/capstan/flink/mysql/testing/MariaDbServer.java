@@ -63,13 +63,13 @@ public final class MariaDbServer implements AutoCloseable {
      * images and metadata), with the harness's connector account, as a {@link MySqlServer} for the
      * tests' databases ({@code MySqlTestDatabase}); closing it stops and deletes the server.
      */
-    public static MySqlServer startForCapture(int serverId) {
+    public static MySqlServer startForCapture(int serverId, String... extraFlags) {
         if (!isInstalled()) {
             throw new IllegalStateException(MISSING);
         }
         try {
-            MariaDbServer m =
-                    start(
+            List<String> flags =
+                    new java.util.ArrayList<>(
                             List.of(
                                     "--log-bin=mariadb-bin",
                                     "--server-id=" + serverId,
@@ -79,6 +79,8 @@ public final class MariaDbServer implements AutoCloseable {
                                     // a test server: durability is not under test, speed is
                                     "--innodb-flush-log-at-trx-commit=2",
                                     "--sync-binlog=0"));
+            flags.addAll(List.of(extraFlags));
+            MariaDbServer m = start(flags);
             return MySqlServer.adopt("127.0.0.1", m.port, "root", "", m);
         } catch (IOException e) {
             throw new UncheckedIOException(e);

@@ -2,6 +2,7 @@ package io.capstan.flink.mysql.source.split;
 
 import io.capstan.flink.mysql.event.BinlogStartPosition;
 import io.capstan.flink.mysql.event.StreamOrigin;
+import io.capstan.flink.mysql.gtid.BinlogPositionAxis;
 import io.capstan.flink.mysql.schema.TableId;
 import io.capstan.flink.mysql.snapshot.gate.CursorGate;
 import io.capstan.flink.mysql.snapshot.gate.CursorGateSerializer;
@@ -142,9 +143,9 @@ public record BinlogSplit(
         return "BinlogSplit{tables="
                 + tables.size()
                 + ", processed="
-                + start.processed()
+                + BinlogPositionAxis.readable(start.processed())
                 + ", partial="
-                + start.partialGtid()
+                + BinlogPositionAxis.readable(start.partialGtid())
                 + ", rowsAlreadyEmitted="
                 + start.rowsAlreadyEmitted()
                 + ", gate="

@@ -181,7 +181,7 @@ public final class BinlogSplitState extends CapstanSplitState {
         return "BinlogSplitState{processed="
                 + BinlogPositionAxis.readable(processed)
                 + ", partial="
-                + partialTransaction
+                + BinlogPositionAxis.readable(partialTransaction)
                 + ", rowsEmitted="
                 + rowsEmitted
                 + ", gate="

@@ -67,9 +67,11 @@ class SnapshotHandoffExactlyOnceIT {
                                                     "--gtid-mode=OFF"
                                                             + " --enforce-gtid-consistency=OFF")));
 
+    /** A MariaDB with gtid_strict_mode: the job runs on MariaDB's GTIDs (docs/adr/0013). */
     @RegisterExtension
     static final MySqlTestDatabase ON_MARIADB =
-            MySqlTestDatabase.onServerOfItsOwn(() -> MariaDbServer.startForCapture(21));
+            MySqlTestDatabase.onServerOfItsOwn(
+                    () -> MariaDbServer.startForCapture(21, "--gtid-strict-mode=ON"));
 
     @RegisterExtension static final MiniClusterExtension FLINK = SourceJobs.miniCluster(2);
 
@@ -92,7 +94,7 @@ class SnapshotHandoffExactlyOnceIT {
     }
 
     @Test
-    void integerKeyOnMariaDbSnapshotThenBinlogExactlyOnceAcrossFiveInjectedFailures()
+    void integerKeyOnMariaDbGtidsSnapshotThenBinlogExactlyOnceAcrossFiveInjectedFailures()
             throws Exception {
         snapshotThenBinlogExactlyOnceAcrossFiveInjectedFailures(ON_MARIADB, false, true);
     }
