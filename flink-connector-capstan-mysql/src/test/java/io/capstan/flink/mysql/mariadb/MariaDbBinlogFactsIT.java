@@ -4,6 +4,8 @@ import io.capstan.flink.mysql.connect.JdbcConnections;
 import io.capstan.flink.mysql.convert.BinlogEventDeserializers;
 import io.capstan.flink.mysql.testing.ConnectorConfigs;
 import io.capstan.flink.mysql.testing.MariaDbServer;
+import io.capstan.flink.mysql.testing.MySqlServer;
+import io.capstan.flink.mysql.testing.ReplicationSetup;
 
 import com.github.shyiko.mysql.binlog.BinaryLogClient;
 import com.github.shyiko.mysql.binlog.event.AnnotateRowsEventData;
@@ -24,6 +26,7 @@ import java.sql.Connection;
 import java.sql.ResultSet;
 import java.sql.SQLException;
 import java.sql.Statement;
+import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
@@ -45,12 +48,18 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
  * <p>One server for the class (server id {@value #SERVER_ID}, default domain 1, strict mode, row
  * binlog with full row metadata). Each method reads the position before it writes and uses
  * replication domains of its own where it needs them, so the methods do not depend on their order.
- * Needs {@code mariadb-server-core}; without it the class fails with the install command.
+ * The facts about replication and purged binary logs start servers of their own ({@link
+ * MariaDbServer#startForCapture}, domain 0, strict mode; {@link ReplicationSetup}). Needs {@code
+ * mariadb-server-core}; without it the class fails with the install command.
  */
 class MariaDbBinlogFactsIT {
 
     private static final long SERVER_ID = 7;
     private static final long OTHER_SERVER_ID = 9;
+    private static final int PRIMARY_SERVER_ID = 11;
+    private static final int REPLICA_SERVER_ID = 12;
+    private static final int PURGING_SERVER_ID = 13;
+    private static final Duration REPLICATION_WAIT = Duration.ofSeconds(30);
     private static final int ER_MASTER_FATAL_ERROR_READING_BINLOG = 1236;
     private static final int ER_LOCK_WAIT_TIMEOUT = 1205;
     private static MariaDbServer server;
@@ -383,7 +392,133 @@ class MariaDbBinlogFactsIT {
         }
     }
 
+    @Test
+    void aReplicaWithLogSlaveUpdatesBinlogsThePrimarysTransactionsUnderThePrimarysServerId()
+            throws Exception {
+        try (MySqlServer primary = startPrimary();
+                MySqlServer replica = startReplica()) {
+            ReplicationSetup.start(primary, replica);
+            primary.executeAsRoot(
+                    "CREATE DATABASE shop",
+                    "CREATE TABLE shop.orders (id BIGINT PRIMARY KEY, note VARCHAR(20), qty INT)");
+            String start = ReplicationSetup.position(primary);
+            primary.executeAsRoot(insertOrder(1), insertOrder(2));
+            ReplicationSetup.awaitCaughtUp(primary, replica, REPLICATION_WAIT);
+
+            String state = "0-" + PRIMARY_SERVER_ID + "-4";
+            assertThat(primary.queryStringAsRoot("SELECT @@global.gtid_binlog_state"))
+                    .isEqualTo(state);
+            assertThat(replica.queryStringAsRoot("SELECT @@global.gtid_binlog_state"))
+                    .isEqualTo(state);
+            assertThat(ReplicationSetup.position(replica))
+                    .isEqualTo(ReplicationSetup.position(primary))
+                    .isEqualTo(state);
+            List<Event> events = afterStart(dump(replica.port(), start, untilRowWith(2)).events);
+            assertThat(gtids(events))
+                    .containsExactly(
+                            "0-" + PRIMARY_SERVER_ID + "-3", "0-" + PRIMARY_SERVER_ID + "-4");
+            assertThat(events)
+                    .allSatisfy(
+                            e ->
+                                    assertThat(e.getHeader().getServerId())
+                                            .isEqualTo(PRIMARY_SERVER_ID));
+        }
+    }
+
+    @Test
+    void
+            aDumpFromAPromotedReplicaAtAPositionReadOnTheOldPrimaryDeliversExactlyTheTransactionsAfterIt()
+                    throws Exception {
+        try (MySqlServer primary = startPrimary();
+                MySqlServer replica = startReplica()) {
+            ReplicationSetup.start(primary, replica);
+            primary.executeAsRoot(
+                    "CREATE DATABASE shop",
+                    "CREATE TABLE shop.orders (id BIGINT PRIMARY KEY, note VARCHAR(20), qty INT)",
+                    insertOrder(1));
+            String onOldPrimary = ReplicationSetup.position(primary);
+            primary.executeAsRoot(insertOrder(2));
+            String second = ReplicationSetup.position(primary);
+            ReplicationSetup.awaitCaughtUp(primary, replica, REPLICATION_WAIT);
+            ReplicationSetup.promote(replica);
+            replica.executeAsRoot(insertOrder(3));
+            String third = ReplicationSetup.position(replica);
+
+            List<Event> events =
+                    afterStart(dump(replica.port(), onOldPrimary, untilRowWith(3)).events);
+
+            // the new primary continues the domain's sequence under its own server id
+            assertThat(third).isEqualTo("0-" + REPLICA_SERVER_ID + "-5");
+            assertThat(gtids(events)).containsExactly(second, third);
+            assertThat(insertedIds(events)).containsExactly(2L, 3L);
+        }
+    }
+
+    @Test
+    void aDumpFromAPositionWhoseBinaryLogsWerePurgedIsRefusedWithError1236() throws Exception {
+        try (MySqlServer purging =
+                MariaDbServer.startForCapture(PURGING_SERVER_ID, "--gtid-strict-mode=ON")) {
+            purging.executeAsRoot(
+                    "CREATE DATABASE shop",
+                    "CREATE TABLE shop.orders (id BIGINT PRIMARY KEY, note VARCHAR(20), qty INT)",
+                    insertOrder(1));
+            String old = ReplicationSetup.position(purging);
+            String beforeLatestFile = old;
+            for (long id = 2; id <= 4; id++) {
+                purging.executeAsRoot(insertOrder(id));
+                beforeLatestFile = ReplicationSetup.position(purging);
+                purging.executeAsRoot("FLUSH BINARY LOGS");
+            }
+            purging.executeAsRoot(insertOrder(5));
+            List<String> files = binaryLogs(purging);
+            String latest = files.get(files.size() - 1);
+            purging.executeAsRoot("PURGE BINARY LOGS TO '" + latest + "'");
+            assertThat(binaryLogs(purging)).containsExactly(latest);
+
+            Dump refused = dump(purging.port(), old, es -> false);
+
+            assertThat(refused.failure).isInstanceOf(ServerException.class);
+            ServerException e = (ServerException) refused.failure;
+            assertThat(e.getErrorCode()).isEqualTo(ER_MASTER_FATAL_ERROR_READING_BINLOG);
+            // unlike a position ahead of the server or diverged from it, the text names no GTID
+            assertThat(e.getMessage())
+                    .startsWith("Could not find GTID state requested by slave in any binlog files")
+                    .contains("required binlog files have been purged")
+                    .doesNotContain(old);
+            assertThat(e.getSqlState()).isEqualTo("HY000");
+
+            // the position before the oldest file: the earliest a dump can still start from
+            assertThat(purging.queryStringAsRoot("SELECT BINLOG_GTID_POS('" + latest + "', 4)"))
+                    .isEqualTo(beforeLatestFile);
+            List<Event> served =
+                    afterStart(dump(purging.port(), beforeLatestFile, untilRowWith(5)).events);
+            assertThat(insertedIds(served)).containsExactly(5L);
+        }
+    }
+
     // ---- helpers
+
+    private static MySqlServer startPrimary() {
+        return MariaDbServer.startForCapture(PRIMARY_SERVER_ID, "--gtid-strict-mode=ON");
+    }
+
+    private static MySqlServer startReplica() {
+        return MariaDbServer.startForCapture(
+                REPLICA_SERVER_ID, "--gtid-strict-mode=ON", "--log-slave-updates=ON");
+    }
+
+    /** SHOW BINARY LOGS: the file names, oldest first. */
+    private static List<String> binaryLogs(MySqlServer s) throws SQLException {
+        List<String> files = new ArrayList<>();
+        try (Connection c = s.openRootConnection();
+                Statement st = c.createStatement();
+                ResultSet rs = st.executeQuery("SHOW BINARY LOGS")) {
+            while (rs.next()) {
+                files.add(rs.getString(1));
+            }
+        }
+        return files;
+    }
 
     /** What one dump delivered until its condition held, or the failure that ended it. */
     private static final class Dump {
@@ -397,10 +532,22 @@ class MariaDbBinlogFactsIT {
      */
     private static Dump dump(String position, boolean annotateRows, Predicate<List<Event>> done)
             throws Exception {
+        return dump(ConnectorConfigs.rootConfig(server).port(), position, annotateRows, done);
+    }
+
+    /**
+     * {@link #dump(String, boolean, Predicate)} from another test server's root, no annotations.
+     */
+    private static Dump dump(int port, String position, Predicate<List<Event>> done)
+            throws Exception {
+        return dump(port, position, false, done);
+    }
+
+    private static Dump dump(
+            int port, String position, boolean annotateRows, Predicate<List<Event>> done)
+            throws Exception {
         Dump dump = new Dump();
-        BinaryLogClient client =
-                new BinaryLogClient(
-                        "127.0.0.1", ConnectorConfigs.rootConfig(server).port(), "root", "");
+        BinaryLogClient client = new BinaryLogClient("127.0.0.1", port, "root", "");
         client.setServerId(4242);
         client.setGtidSet(position); // a MariaDB position: sent as @slave_connect_state
         client.setKeepAlive(false);
