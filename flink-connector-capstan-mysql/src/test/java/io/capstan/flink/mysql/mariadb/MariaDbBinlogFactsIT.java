@@ -458,41 +458,48 @@ class MariaDbBinlogFactsIT {
     void aDumpFromAPositionWhoseBinaryLogsWerePurgedIsRefusedWithError1236() throws Exception {
         try (MySqlServer purging =
                 MariaDbServer.startForCapture(PURGING_SERVER_ID, "--gtid-strict-mode=ON")) {
-            purging.executeAsRoot(
-                    "CREATE DATABASE shop",
-                    "CREATE TABLE shop.orders (id BIGINT PRIMARY KEY, note VARCHAR(20), qty INT)",
-                    insertOrder(1));
-            String old = ReplicationSetup.position(purging);
-            String beforeLatestFile = old;
-            for (long id = 2; id <= 4; id++) {
-                purging.executeAsRoot(insertOrder(id));
-                beforeLatestFile = ReplicationSetup.position(purging);
-                purging.executeAsRoot("FLUSH BINARY LOGS");
-            }
-            purging.executeAsRoot(insertOrder(5));
-            List<String> files = binaryLogs(purging);
-            String latest = files.get(files.size() - 1);
-            purging.executeAsRoot("PURGE BINARY LOGS TO '" + latest + "'");
-            assertThat(binaryLogs(purging)).containsExactly(latest);
+            PurgedHistory history = writeAndPurge(purging);
 
-            Dump refused = dump(purging.port(), old, es -> false);
+            Dump refused = dump(purging.port(), history.first, es -> false);
 
             assertThat(refused.failure).isInstanceOf(ServerException.class);
             ServerException e = (ServerException) refused.failure;
             assertThat(e.getErrorCode()).isEqualTo(ER_MASTER_FATAL_ERROR_READING_BINLOG);
+            assertThat(e.getSqlState()).isEqualTo("HY000");
             // unlike a position ahead of the server or diverged from it, the text names no GTID
             assertThat(e.getMessage())
-                    .startsWith("Could not find GTID state requested by slave in any binlog files")
-                    .contains("required binlog files have been purged")
-                    .doesNotContain(old);
-            assertThat(e.getSqlState()).isEqualTo("HY000");
+                    .isEqualTo(
+                            "Could not find GTID state requested by slave in any binlog files."
+                                    + " Probably the slave state is too old and required binlog"
+                                    + " files have been purged.")
+                    .doesNotContain(history.first);
+        }
+    }
 
-            // the position before the oldest file: the earliest a dump can still start from
-            assertThat(purging.queryStringAsRoot("SELECT BINLOG_GTID_POS('" + latest + "', 4)"))
-                    .isEqualTo(beforeLatestFile);
+    @Test
+    void binlogGtidPosOfTheOldestFileAtOffset4IsThePositionBeforeItFromWhichADumpIsServed()
+            throws Exception {
+        try (MySqlServer purging =
+                MariaDbServer.startForCapture(PURGING_SERVER_ID, "--gtid-strict-mode=ON")) {
+            PurgedHistory history = writeAndPurge(purging);
+
+            String beforeOldest =
+                    purging.queryStringAsRoot(
+                            "SELECT BINLOG_GTID_POS('" + history.oldestFile + "', 4)");
+
+            // one GTID per domain (a position), not the file's GTID list (the binlog state, which
+            // also holds domain 0's GTID from the other server id); not necessarily in domain
+            // order (seen: 3-13-1,0-13-5), so compare it domain by domain, not as text
+            assertThat(byDomain(beforeOldest))
+                    .isEqualTo(byDomain(history.beforeOldestFile))
+                    .containsOnly(
+                            Map.entry(0L, "0-" + PURGING_SERVER_ID + "-5"),
+                            Map.entry(3L, "3-" + PURGING_SERVER_ID + "-1"));
+            assertThat(purging.queryStringAsRoot("SELECT @@global.gtid_binlog_state"))
+                    .contains("0-" + OTHER_SERVER_ID + "-4");
             List<Event> served =
-                    afterStart(dump(purging.port(), beforeLatestFile, untilRowWith(5)).events);
-            assertThat(insertedIds(served)).containsExactly(5L);
+                    afterStart(dump(purging.port(), beforeOldest, untilRowWith(6)).events);
+            assertThat(insertedIds(served)).containsExactly(6L);
         }
     }
 
@@ -505,6 +512,56 @@ class MariaDbBinlogFactsIT {
     private static MySqlServer startReplica() {
         return MariaDbServer.startForCapture(
                 REPLICA_SERVER_ID, "--gtid-strict-mode=ON", "--log-slave-updates=ON");
+    }
+
+    /** Positions of {@link #writeAndPurge}: the oldest file left holds only its last write. */
+    private static final class PurgedHistory {
+        String first;
+        String beforeOldestFile;
+        String oldestFile;
+    }
+
+    /**
+     * Writes in domain 0 under two server ids and in domain 3, across four binary log files, then
+     * purges all but the newest: the position after the first row insert is in a purged file.
+     */
+    private static PurgedHistory writeAndPurge(MySqlServer s) throws Exception {
+        PurgedHistory h = new PurgedHistory();
+        s.executeAsRoot(
+                "CREATE DATABASE shop",
+                "CREATE TABLE shop.orders (id BIGINT PRIMARY KEY, note VARCHAR(20), qty INT)",
+                insertOrder(1));
+        h.first = ReplicationSetup.position(s);
+        // each call is a connection of its own: the session settings last for its statements
+        s.executeAsRoot(
+                "FLUSH BINARY LOGS", "SET SESSION server_id = " + OTHER_SERVER_ID, insertOrder(2));
+        s.executeAsRoot("FLUSH BINARY LOGS", "SET SESSION gtid_domain_id = 3", insertOrder(3));
+        s.executeAsRoot("FLUSH BINARY LOGS", insertOrder(4));
+        h.beforeOldestFile = ReplicationSetup.position(s);
+        s.executeAsRoot("FLUSH BINARY LOGS", insertOrder(6));
+        List<String> files = binaryLogs(s);
+        h.oldestFile = files.get(files.size() - 1);
+        purgeTo(s, h.oldestFile);
+        return h;
+    }
+
+    /**
+     * PURGE BINARY LOGS TO {@code file}, again until only it is left: the server silently keeps a
+     * file its binlog checkpoint still needs for crash recovery, until InnoDB has flushed.
+     */
+    private static void purgeTo(MySqlServer s, String file) throws Exception {
+        long deadline = System.nanoTime() + REPLICATION_WAIT.toNanos();
+        while (true) {
+            s.executeAsRoot("PURGE BINARY LOGS TO '" + file + "'");
+            List<String> left = binaryLogs(s);
+            if (left.equals(List.of(file))) {
+                return;
+            }
+            if (System.nanoTime() > deadline) {
+                throw new AssertionError("PURGE BINARY LOGS kept " + left);
+            }
+            Thread.sleep(100);
+        }
     }
 
     /** SHOW BINARY LOGS: the file names, oldest first. */
