@@ -61,32 +61,48 @@ public final class MariaDbServer implements AutoCloseable {
     /**
      * A server set up as docs/operations.md asks for capture (binary log in ROW format with full
      * images and metadata), with the harness's connector account, as a {@link MySqlServer} for the
-     * tests' databases ({@code MySqlTestDatabase}); closing it stops and deletes the server.
+     * tests' databases ({@code MySqlTestDatabase}); closing it stops and deletes the server. Its
+     * binary log and GTID history start empty, as a fresh embedded MySQL's do (the account's
+     * creation is not in them), so that two such servers can replicate ({@link ReplicationSetup}).
+     *
+     * @param extraFlags {@code mariadbd} options after the capture ones, so that one given here
+     *     wins: e.g. {@code --gtid-strict-mode=ON}, and for a replica whose binary log carries its
+     *     primary's transactions {@code --log-slave-updates=ON}
      */
     public static MySqlServer startForCapture(int serverId, String... extraFlags) {
         if (!isInstalled()) {
             throw new IllegalStateException(MISSING);
         }
+        List<String> flags =
+                new ArrayList<>(
+                        List.of(
+                                "--log-bin=mariadb-bin",
+                                "--server-id=" + serverId,
+                                "--binlog-format=ROW",
+                                "--binlog-row-image=FULL",
+                                "--binlog-row-metadata=FULL",
+                                // a test server: durability is not under test, speed is
+                                "--innodb-flush-log-at-trx-commit=2",
+                                "--sync-binlog=0"));
+        flags.addAll(List.of(extraFlags));
+        MariaDbServer m;
         try {
-            List<String> flags =
-                    new java.util.ArrayList<>(
-                            List.of(
-                                    "--log-bin=mariadb-bin",
-                                    "--server-id=" + serverId,
-                                    "--binlog-format=ROW",
-                                    "--binlog-row-image=FULL",
-                                    "--binlog-row-metadata=FULL",
-                                    // a test server: durability is not under test, speed is
-                                    "--innodb-flush-log-at-trx-commit=2",
-                                    "--sync-binlog=0"));
-            flags.addAll(List.of(extraFlags));
-            MariaDbServer m = start(flags);
-            return MySqlServer.adopt("127.0.0.1", m.port, "root", "", m);
+            m = start(flags);
         } catch (IOException e) {
             throw new UncheckedIOException(e);
         } catch (InterruptedException e) {
             Thread.currentThread().interrupt();
             throw new IllegalStateException("interrupted while starting MariaDB", e);
+        }
+        try {
+            MySqlServer s = MySqlServer.adopt("127.0.0.1", m.port, "root", "", m);
+            // a replica would replay the primary's account creation on top of its own (an error);
+            // and its own, in the primary's domain, would break strict mode's sequence order
+            s.executeAsRoot("RESET MASTER");
+            return s;
+        } catch (RuntimeException e) {
+            m.stopKeepingLogs();
+            throw e;
         }
     }
 

@@ -4,6 +4,8 @@ import io.capstan.flink.mysql.connect.JdbcConnections;
 import io.capstan.flink.mysql.convert.BinlogEventDeserializers;
 import io.capstan.flink.mysql.testing.ConnectorConfigs;
 import io.capstan.flink.mysql.testing.MariaDbServer;
+import io.capstan.flink.mysql.testing.MySqlServer;
+import io.capstan.flink.mysql.testing.ReplicationSetup;
 
 import com.github.shyiko.mysql.binlog.BinaryLogClient;
 import com.github.shyiko.mysql.binlog.event.AnnotateRowsEventData;
@@ -24,6 +26,7 @@ import java.sql.Connection;
 import java.sql.ResultSet;
 import java.sql.SQLException;
 import java.sql.Statement;
+import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
@@ -45,12 +48,18 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
  * <p>One server for the class (server id {@value #SERVER_ID}, default domain 1, strict mode, row
  * binlog with full row metadata). Each method reads the position before it writes and uses
  * replication domains of its own where it needs them, so the methods do not depend on their order.
- * Needs {@code mariadb-server-core}; without it the class fails with the install command.
+ * The facts about replication and purged binary logs start servers of their own ({@link
+ * MariaDbServer#startForCapture}, domain 0, strict mode; {@link ReplicationSetup}). Needs {@code
+ * mariadb-server-core}; without it the class fails with the install command.
  */
 class MariaDbBinlogFactsIT {
 
     private static final long SERVER_ID = 7;
     private static final long OTHER_SERVER_ID = 9;
+    private static final int PRIMARY_SERVER_ID = 11;
+    private static final int REPLICA_SERVER_ID = 12;
+    private static final int PURGING_SERVER_ID = 13;
+    private static final Duration REPLICATION_WAIT = Duration.ofSeconds(30);
     private static final int ER_MASTER_FATAL_ERROR_READING_BINLOG = 1236;
     private static final int ER_LOCK_WAIT_TIMEOUT = 1205;
     private static MariaDbServer server;
@@ -383,7 +392,190 @@ class MariaDbBinlogFactsIT {
         }
     }
 
+    @Test
+    void aReplicaWithLogSlaveUpdatesBinlogsThePrimarysTransactionsUnderThePrimarysServerId()
+            throws Exception {
+        try (MySqlServer primary = startPrimary();
+                MySqlServer replica = startReplica()) {
+            ReplicationSetup.start(primary, replica);
+            primary.executeAsRoot(
+                    "CREATE DATABASE shop",
+                    "CREATE TABLE shop.orders (id BIGINT PRIMARY KEY, note VARCHAR(20), qty INT)");
+            String start = ReplicationSetup.position(primary);
+            primary.executeAsRoot(insertOrder(1), insertOrder(2));
+            ReplicationSetup.awaitCaughtUp(primary, replica, REPLICATION_WAIT);
+
+            String state = "0-" + PRIMARY_SERVER_ID + "-4";
+            assertThat(primary.queryStringAsRoot("SELECT @@global.gtid_binlog_state"))
+                    .isEqualTo(state);
+            assertThat(replica.queryStringAsRoot("SELECT @@global.gtid_binlog_state"))
+                    .isEqualTo(state);
+            assertThat(ReplicationSetup.position(replica))
+                    .isEqualTo(ReplicationSetup.position(primary))
+                    .isEqualTo(state);
+            List<Event> events = afterStart(dump(replica.port(), start, untilRowWith(2)).events);
+            assertThat(gtids(events))
+                    .containsExactly(
+                            "0-" + PRIMARY_SERVER_ID + "-3", "0-" + PRIMARY_SERVER_ID + "-4");
+            assertThat(events)
+                    .allSatisfy(
+                            e ->
+                                    assertThat(e.getHeader().getServerId())
+                                            .isEqualTo(PRIMARY_SERVER_ID));
+        }
+    }
+
+    @Test
+    void
+            aDumpFromAPromotedReplicaAtAPositionReadOnTheOldPrimaryDeliversExactlyTheTransactionsAfterIt()
+                    throws Exception {
+        try (MySqlServer primary = startPrimary();
+                MySqlServer replica = startReplica()) {
+            ReplicationSetup.start(primary, replica);
+            primary.executeAsRoot(
+                    "CREATE DATABASE shop",
+                    "CREATE TABLE shop.orders (id BIGINT PRIMARY KEY, note VARCHAR(20), qty INT)",
+                    insertOrder(1));
+            String onOldPrimary = ReplicationSetup.position(primary);
+            primary.executeAsRoot(insertOrder(2));
+            String second = ReplicationSetup.position(primary);
+            ReplicationSetup.awaitCaughtUp(primary, replica, REPLICATION_WAIT);
+            ReplicationSetup.promote(replica);
+            replica.executeAsRoot(insertOrder(3));
+            String third = ReplicationSetup.position(replica);
+
+            List<Event> events =
+                    afterStart(dump(replica.port(), onOldPrimary, untilRowWith(3)).events);
+
+            // the new primary continues the domain's sequence under its own server id
+            assertThat(third).isEqualTo("0-" + REPLICA_SERVER_ID + "-5");
+            assertThat(gtids(events)).containsExactly(second, third);
+            assertThat(insertedIds(events)).containsExactly(2L, 3L);
+        }
+    }
+
+    @Test
+    void aDumpFromAPositionWhoseBinaryLogsWerePurgedIsRefusedWithError1236() throws Exception {
+        try (MySqlServer purging =
+                MariaDbServer.startForCapture(PURGING_SERVER_ID, "--gtid-strict-mode=ON")) {
+            PurgedHistory history = writeAndPurge(purging);
+
+            Dump refused = dump(purging.port(), history.first, es -> false);
+
+            assertThat(refused.failure).isInstanceOf(ServerException.class);
+            ServerException e = (ServerException) refused.failure;
+            assertThat(e.getErrorCode()).isEqualTo(ER_MASTER_FATAL_ERROR_READING_BINLOG);
+            assertThat(e.getSqlState()).isEqualTo("HY000");
+            // unlike a position ahead of the server or diverged from it, the text names no GTID
+            assertThat(e.getMessage())
+                    .isEqualTo(
+                            "Could not find GTID state requested by slave in any binlog files."
+                                    + " Probably the slave state is too old and required binlog"
+                                    + " files have been purged.")
+                    .doesNotContain(history.first);
+        }
+    }
+
+    @Test
+    void binlogGtidPosOfTheOldestFileAtOffset4IsThePositionBeforeItFromWhichADumpIsServed()
+            throws Exception {
+        try (MySqlServer purging =
+                MariaDbServer.startForCapture(PURGING_SERVER_ID, "--gtid-strict-mode=ON")) {
+            PurgedHistory history = writeAndPurge(purging);
+
+            String beforeOldest =
+                    purging.queryStringAsRoot(
+                            "SELECT BINLOG_GTID_POS('" + history.oldestFile + "', 4)");
+
+            // one GTID per domain (a position), not the file's GTID list (the binlog state, which
+            // also holds domain 0's GTID from the other server id); not necessarily in domain
+            // order (seen: 3-13-1,0-13-5), so compare it domain by domain, not as text
+            assertThat(byDomain(beforeOldest))
+                    .isEqualTo(byDomain(history.beforeOldestFile))
+                    .containsOnly(
+                            Map.entry(0L, "0-" + PURGING_SERVER_ID + "-5"),
+                            Map.entry(3L, "3-" + PURGING_SERVER_ID + "-1"));
+            assertThat(purging.queryStringAsRoot("SELECT @@global.gtid_binlog_state"))
+                    .contains("0-" + OTHER_SERVER_ID + "-4");
+            List<Event> served =
+                    afterStart(dump(purging.port(), beforeOldest, untilRowWith(6)).events);
+            assertThat(insertedIds(served)).containsExactly(6L);
+        }
+    }
+
     // ---- helpers
+
+    private static MySqlServer startPrimary() {
+        return MariaDbServer.startForCapture(PRIMARY_SERVER_ID, "--gtid-strict-mode=ON");
+    }
+
+    private static MySqlServer startReplica() {
+        return MariaDbServer.startForCapture(
+                REPLICA_SERVER_ID, "--gtid-strict-mode=ON", "--log-slave-updates=ON");
+    }
+
+    /** Positions of {@link #writeAndPurge}: the oldest file left holds only its last write. */
+    private static final class PurgedHistory {
+        String first;
+        String beforeOldestFile;
+        String oldestFile;
+    }
+
+    /**
+     * Writes in domain 0 under two server ids and in domain 3, across four binary log files, then
+     * purges all but the newest: the position after the first row insert is in a purged file.
+     */
+    private static PurgedHistory writeAndPurge(MySqlServer s) throws Exception {
+        PurgedHistory h = new PurgedHistory();
+        s.executeAsRoot(
+                "CREATE DATABASE shop",
+                "CREATE TABLE shop.orders (id BIGINT PRIMARY KEY, note VARCHAR(20), qty INT)",
+                insertOrder(1));
+        h.first = ReplicationSetup.position(s);
+        // each call is a connection of its own: the session settings last for its statements
+        s.executeAsRoot(
+                "FLUSH BINARY LOGS", "SET SESSION server_id = " + OTHER_SERVER_ID, insertOrder(2));
+        s.executeAsRoot("FLUSH BINARY LOGS", "SET SESSION gtid_domain_id = 3", insertOrder(3));
+        s.executeAsRoot("FLUSH BINARY LOGS", insertOrder(4));
+        h.beforeOldestFile = ReplicationSetup.position(s);
+        s.executeAsRoot("FLUSH BINARY LOGS", insertOrder(6));
+        List<String> files = binaryLogs(s);
+        h.oldestFile = files.get(files.size() - 1);
+        purgeTo(s, h.oldestFile);
+        return h;
+    }
+
+    /**
+     * PURGE BINARY LOGS TO {@code file}, again until only it is left: the server silently keeps a
+     * file its binlog checkpoint still needs for crash recovery, until InnoDB has flushed.
+     */
+    private static void purgeTo(MySqlServer s, String file) throws Exception {
+        long deadline = System.nanoTime() + REPLICATION_WAIT.toNanos();
+        while (true) {
+            s.executeAsRoot("PURGE BINARY LOGS TO '" + file + "'");
+            List<String> left = binaryLogs(s);
+            if (left.equals(List.of(file))) {
+                return;
+            }
+            if (System.nanoTime() > deadline) {
+                throw new AssertionError("PURGE BINARY LOGS kept " + left);
+            }
+            Thread.sleep(100);
+        }
+    }
+
+    /** SHOW BINARY LOGS: the file names, oldest first. */
+    private static List<String> binaryLogs(MySqlServer s) throws SQLException {
+        List<String> files = new ArrayList<>();
+        try (Connection c = s.openRootConnection();
+                Statement st = c.createStatement();
+                ResultSet rs = st.executeQuery("SHOW BINARY LOGS")) {
+            while (rs.next()) {
+                files.add(rs.getString(1));
+            }
+        }
+        return files;
+    }
 
     /** What one dump delivered until its condition held, or the failure that ended it. */
     private static final class Dump {
@@ -397,10 +589,22 @@ class MariaDbBinlogFactsIT {
      */
     private static Dump dump(String position, boolean annotateRows, Predicate<List<Event>> done)
             throws Exception {
+        return dump(ConnectorConfigs.rootConfig(server).port(), position, annotateRows, done);
+    }
+
+    /**
+     * {@link #dump(String, boolean, Predicate)} from another test server's root, no annotations.
+     */
+    private static Dump dump(int port, String position, Predicate<List<Event>> done)
+            throws Exception {
+        return dump(port, position, false, done);
+    }
+
+    private static Dump dump(
+            int port, String position, boolean annotateRows, Predicate<List<Event>> done)
+            throws Exception {
         Dump dump = new Dump();
-        BinaryLogClient client =
-                new BinaryLogClient(
-                        "127.0.0.1", ConnectorConfigs.rootConfig(server).port(), "root", "");
+        BinaryLogClient client = new BinaryLogClient("127.0.0.1", port, "root", "");
         client.setServerId(4242);
         client.setGtidSet(position); // a MariaDB position: sent as @slave_connect_state
         client.setKeepAlive(false);

@@ -41,6 +41,10 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
  * primary stops, the replica is promoted and the proxy switched to it: the job streams on from the
  * new primary with no change lost or duplicated. A replica that missed delivered transactions, and
  * the old primary after the new one took writes, halt by name instead.
+ *
+ * <p>The servers, the job's start position and the halt's wording of a server's identity are hooks
+ * ({@link #startPrimary()}, {@link #startReplica()}, {@link #startPosition}, {@link #haltDetail}):
+ * a subclass runs the same failovers on another kind of server ({@link MariaDbFailoverIT}).
  */
 class FailoverIT {
 
@@ -58,19 +62,41 @@ class FailoverIT {
     private final String database =
             "failover_" + Long.toHexString(ThreadLocalRandom.current().nextLong() & 0xffffffL);
 
+    /** The primary, with GTIDs and a binary log the connector can capture. */
+    protected MySqlServer startPrimary() {
+        return MySqlServer.startEmbedded(ServerOptions.defaults());
+    }
+
+    /**
+     * The replica-to-be, of the primary's kind, whose binary log carries the primary's transactions
+     * with their GTIDs ({@code log_slave_updates}).
+     */
+    protected MySqlServer startReplica() {
+        return MySqlServer.startEmbedded(
+                ServerOptions.defaults().withFlag("--log-slave-updates=ON"));
+    }
+
+    /** The server's position now, as the job's {@link StartupOptions#gtidSet} start takes it. */
+    protected String startPosition(MySqlServer server) {
+        return server.gtidExecuted();
+    }
+
+    /** The text naming {@code server} a source identity halt must contain when it reaches it. */
+    protected String haltDetail(MySqlServer server) {
+        return "is now server_uuid " + server.serverUuid();
+    }
+
     @BeforeEach
     void startTopology() throws Exception {
-        primary = MySqlServer.startEmbedded(ServerOptions.defaults());
-        replica =
-                MySqlServer.startEmbedded(
-                        ServerOptions.defaults().withFlag("--log-slave-updates=ON"));
+        primary = startPrimary();
+        replica = startReplica();
         ReplicationSetup.start(primary, replica);
         primary.executeAsRoot(
                 "CREATE DATABASE " + database, "USE " + database, Workload.createTable("t"));
         ReplicationSetup.awaitCaughtUp(primary, replica, WAIT);
         proxy = new SwitchableTcpProxy(primary.port());
         writes = new FailoverWrites(database);
-        job = startJob(primary.gtidExecuted());
+        job = startJob(startPosition(primary));
     }
 
     @AfterEach
@@ -137,7 +163,7 @@ class FailoverIT {
         writes.insert(replica, 101, 110);
         proxy.switchTo(replica.port());
 
-        assertHalts("[source_identity_mismatch]", "is now server_uuid " + replica.serverUuid());
+        assertHalts("[source_identity_mismatch]", haltDetail(replica));
         // nothing the replica wrote was taken for the lost changes' continuation
         assertThat(SourceJobs.committed(sinkDir)).noneMatch(line -> line.startsWith("t|c|101|"));
     }
@@ -152,7 +178,7 @@ class FailoverIT {
         awaitCommitted(writes.expected().size()); // the job streamed the new primary's writes
 
         proxy.switchTo(primary.port()); // the address leads back to the old primary
-        assertHalts("[source_identity_mismatch]", "is now server_uuid " + primary.serverUuid());
+        assertHalts("[source_identity_mismatch]", haltDetail(primary));
     }
 
     private JobClient startJob(String startGtids) throws Exception {
