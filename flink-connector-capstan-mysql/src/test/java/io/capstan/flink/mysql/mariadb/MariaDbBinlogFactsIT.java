@@ -1,7 +1,10 @@
 package io.capstan.flink.mysql.mariadb;
 
+import io.capstan.flink.mysql.binlog.ServerGtidState;
 import io.capstan.flink.mysql.connect.JdbcConnections;
 import io.capstan.flink.mysql.convert.BinlogEventDeserializers;
+import io.capstan.flink.mysql.gtid.MariaDbGtidAxes;
+import io.capstan.flink.mysql.gtid.MariaDbGtidPosition;
 import io.capstan.flink.mysql.testing.ConnectorConfigs;
 import io.capstan.flink.mysql.testing.MariaDbServer;
 import io.capstan.flink.mysql.testing.MySqlServer;
@@ -500,6 +503,48 @@ class MariaDbBinlogFactsIT {
             List<Event> served =
                     afterStart(dump(purging.port(), beforeOldest, untilRowWith(6)).events);
             assertThat(insertedIds(served)).containsExactly(6L);
+        }
+    }
+
+    @Test
+    void theOldestFileOpensWithAGtidListOfTheBinlogStateBeforeItWhichTheConnectorReadsAsPurged()
+            throws Exception {
+        try (MySqlServer purging =
+                MariaDbServer.startForCapture(PURGING_SERVER_ID, "--gtid-strict-mode=ON")) {
+            PurgedHistory history = writeAndPurge(purging);
+
+            String gtidList = null;
+            try (Connection c = purging.openRootConnection();
+                    Statement st = c.createStatement();
+                    ResultSet rs =
+                            st.executeQuery(
+                                    "SHOW BINLOG EVENTS IN '" + history.oldestFile + "' LIMIT 4")) {
+                while (rs.next()) {
+                    if (rs.getString("Event_type").equals("Gtid_list")) {
+                        gtidList = rs.getString("Info");
+                    }
+                }
+            }
+            // the binlog state in brackets: every (domain, server id) pair, the other server's too
+            assertThat(gtidList)
+                    .startsWith("[")
+                    .endsWith("]")
+                    .contains("0-" + OTHER_SERVER_ID + "-4");
+            try (Connection c = purging.openRootConnection()) {
+                ServerGtidState state = ServerGtidState.read(c);
+                assertThat(state.positionMode()).isFalse();
+                assertThat(MariaDbGtidAxes.position(state.earliest().processed()).toString())
+                        .isEqualTo(MariaDbGtidPosition.parse(history.beforeOldestFile).toString());
+                assertThat(state.earliest().processed())
+                        .isEqualTo(
+                                MariaDbGtidAxes.ofState(
+                                        gtidList.substring(1, gtidList.length() - 1)));
+                assertThat(state.latest().processed())
+                        .isEqualTo(
+                                MariaDbGtidAxes.ofState(
+                                        purging.queryStringAsRoot(
+                                                "SELECT @@global.gtid_binlog_state")));
+            }
         }
     }
 
