@@ -55,12 +55,22 @@ public final class Preflight {
             throw new PreflightException(serverAddress, failures);
         }
         if (facts.version().isMariaDb()) {
-            LOG.info(
-                    "{} is {}: the job runs on binlog file positions (MariaDB's GTIDs are not used"
-                            + " yet), exact on this server only; a failover, RESET MASTER or a"
-                            + " purged file halts it (docs/operations.md, MariaDB)",
-                    serverAddress,
-                    facts.version());
+            if (PreflightRules.positionMode(facts)) {
+                LOG.info(
+                        "{} is {} with gtid_strict_mode OFF: the job runs on binlog file"
+                                + " positions, exact on this server only; a failover, RESET"
+                                + " MASTER or a purged file halts it. With gtid_strict_mode = ON"
+                                + " a job runs on MariaDB GTIDs and follows a failover"
+                                + " (docs/operations.md, MariaDB)",
+                        serverAddress,
+                        facts.version());
+            } else {
+                LOG.info(
+                        "{} is {} with gtid_strict_mode ON: the job runs on MariaDB GTIDs"
+                                + " (docs/operations.md, MariaDB)",
+                        serverAddress,
+                        facts.version());
+            }
         } else if (PreflightRules.positionMode(facts)) {
             LOG.info(
                     "{} has gtid_mode {}: the job runs on binlog file positions, exact on this"

@@ -150,12 +150,13 @@ public final class PreflightRules {
 
     /**
      * Whether the server writes transactions without GTIDs ({@code gtid_mode} {@code OFF}, {@code
-     * OFF_PERMISSIVE} or {@code ON_PERMISSIVE}): a job started on it runs on binlog positions,
-     * exact on this one server (docs/operations.md, Servers without GTIDs).
+     * OFF_PERMISSIVE} or {@code ON_PERMISSIVE}), or is a MariaDB without {@code gtid_strict_mode}
+     * (whose GTIDs do not order a domain): a job started on it runs on binlog positions, exact on
+     * this one server (docs/operations.md, Servers without GTIDs; MariaDB).
      */
     public static boolean positionMode(ServerFacts facts) {
         if (facts.version().isMariaDb()) {
-            return true; // MariaDB's own GTIDs are not used yet (docs/adr/0013)
+            return !is(facts.variable("gtid_strict_mode"), "ON");
         }
         Optional<String> gtidMode = facts.variable("gtid_mode");
         return gtidMode.isPresent() && !is(gtidMode, "ON");

@@ -32,6 +32,8 @@ public final class ServerFacts {
                     "log_bin_compress",
                     "gtid_mode",
                     "enforce_gtid_consistency",
+                    // MariaDB: with it ON the job runs on MariaDB's GTIDs (docs/adr/0013)
+                    "gtid_strict_mode",
                     "partial_revokes",
                     "lower_case_table_names",
                     // a replica's binary log carries the replicated transactions only with it ON

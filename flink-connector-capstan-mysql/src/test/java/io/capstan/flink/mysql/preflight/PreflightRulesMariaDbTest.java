@@ -72,6 +72,13 @@ class PreflightRulesMariaDbTest {
                 .isEmpty();
         ServerFacts facts = facts(MARIADB_10_11, safeVariables(), false, LEAST_PRIVILEGE);
         assertThat(PreflightRules.positionMode(facts)).isTrue();
+        Map<String, String> strict = new HashMap<>(safeVariables());
+        strict.put("gtid_strict_mode", "ON");
+        assertThat(
+                        PreflightRules.positionMode(
+                                facts(MARIADB_10_11, strict, false, LEAST_PRIVILEGE)))
+                .as("gtid_strict_mode = ON: on MariaDB's GTIDs")
+                .isFalse();
         for (ServerVersion v :
                 List.of(ServerVersion.mariaDb(10, 11, 0), ServerVersion.mariaDb(11, 4, 2))) {
             assertThat(
