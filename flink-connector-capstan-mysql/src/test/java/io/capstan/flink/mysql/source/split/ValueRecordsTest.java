@@ -74,7 +74,7 @@ class ValueRecordsTest {
                 .hasToString(
                         "BinlogSplit{tables=1, processed="
                                 + G
-                                + ", partial=null, rowsAlreadyEmitted=0,"
+                                + ", partial=none, rowsAlreadyEmitted=0,"
                                 + " gate=CursorGate{tables=1, chunks=2},"
                                 + " origin=unknown (a checkpoint of an older version)}");
         for (Object o : List.of(chunk, split, finished, state, binlog)) {
