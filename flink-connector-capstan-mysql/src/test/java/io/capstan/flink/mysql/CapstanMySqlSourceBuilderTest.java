@@ -2,6 +2,7 @@ package io.capstan.flink.mysql;
 
 import io.capstan.flink.mysql.deserializer.JsonDebeziumDeserializer;
 import io.capstan.flink.mysql.deserializer.RowDataDeserializer;
+import io.capstan.flink.mysql.gtid.MariaDbGtidAxes;
 import io.capstan.flink.mysql.schema.TableId;
 
 import org.apache.flink.api.connector.source.Boundedness;
@@ -157,6 +158,29 @@ class CapstanMySqlSourceBuilderTest {
         assertThat(set.mode()).isEqualTo(StartupMode.GTID_SET);
         assertThat(set.gtidSet().toString()).isEqualTo("3e11fa47-71ca-11e1-9e33-c80aa9429562:1-5");
         assertThat(StartupOptions.timestamp(5).timestampMillis()).isEqualTo(5L);
+    }
+
+    @Test
+    void aMariaDbGtidPositionIsAStartSetOnItsAxes() {
+        StartupOptions one = StartupOptions.gtidSet("0-1-42");
+        assertThat(one.mode()).isEqualTo(StartupMode.GTID_SET);
+        assertThat(one.gtidSet()).isEqualTo(MariaDbGtidAxes.ofState("0-1-42"));
+        StartupOptions two = StartupOptions.gtidSet(" 0-1-42, 1-2-7 ");
+        assertThat(two.gtidSet()).isEqualTo(MariaDbGtidAxes.ofState("0-1-42,1-2-7"));
+        assertThat(MariaDbGtidAxes.position(two.gtidSet()).toString()).isEqualTo("0-1-42,1-2-7");
+        assertThat(two).isEqualTo(StartupOptions.gtidSet("1-2-7,0-1-42"));
+    }
+
+    @Test
+    void aMalformedMariaDbPositionIsRefusedNamingTheOptionAndShowingMariaDbsForm() {
+        for (String text : new String[] {"0-1", "0-1-42,", "0-1-42,0-1-43", "0-1-x", "0--42"}) {
+            assertThatThrownBy(() -> StartupOptions.gtidSet(text))
+                    .as(text)
+                    .isInstanceOf(IllegalArgumentException.class)
+                    .hasMessageContaining("'scan.startup.specific-offset.gtid-set'")
+                    .hasMessageContaining("domain-server-sequence")
+                    .hasMessageContaining("'0-1-42'");
+        }
     }
 
     @Test

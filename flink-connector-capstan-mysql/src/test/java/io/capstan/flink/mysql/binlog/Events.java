@@ -5,7 +5,9 @@ import com.github.shyiko.mysql.binlog.event.Event;
 import com.github.shyiko.mysql.binlog.event.EventData;
 import com.github.shyiko.mysql.binlog.event.EventHeaderV4;
 import com.github.shyiko.mysql.binlog.event.EventType;
+import com.github.shyiko.mysql.binlog.event.FormatDescriptionEventData;
 import com.github.shyiko.mysql.binlog.event.GtidEventData;
+import com.github.shyiko.mysql.binlog.event.MariadbGtidEventData;
 import com.github.shyiko.mysql.binlog.event.MySqlGtid;
 import com.github.shyiko.mysql.binlog.event.QueryEventData;
 import com.github.shyiko.mysql.binlog.event.TableMapEventData;
@@ -53,6 +55,31 @@ final class Events {
                         0,
                         0,
                         0));
+    }
+
+    /** MySQL's transaction start without a GTID ({@code gtid_mode} other than ON). */
+    static Event anonymousGtid() {
+        return event(
+                EventType.ANONYMOUS_GTID,
+                new GtidEventData(
+                        new MySqlGtid(new UUID(0, 0), 0), (byte) 0, 0, 0, 1L, 1L, 0, 0, 0));
+    }
+
+    /** The FORMAT_DESCRIPTION a stream opens with: {@code 8.0.36}, {@code 10.11.6-MariaDB-log}. */
+    static Event formatDescription(String serverVersion) {
+        FormatDescriptionEventData d = new FormatDescriptionEventData();
+        d.setServerVersion(serverVersion);
+        return event(EventType.FORMAT_DESCRIPTION, d);
+    }
+
+    /** MariaDB's transaction start {@code domain-server-sequence} with {@code flags}. */
+    static Event mariaDbGtid(long domain, long server, long sequence, int flags) {
+        MariadbGtidEventData d = new MariadbGtidEventData();
+        d.setDomainId(domain);
+        d.setServerId(server);
+        d.setSequence(sequence);
+        d.setFlags(flags);
+        return event(EventType.MARIADB_GTID, d);
     }
 
     static Event query(String sql) {

@@ -8,6 +8,7 @@ import io.capstan.flink.mysql.event.RowChange;
 import io.capstan.flink.mysql.event.TransactionEnd;
 import io.capstan.flink.mysql.gtid.Gtid;
 import io.capstan.flink.mysql.gtid.GtidSet;
+import io.capstan.flink.mysql.gtid.MariaDbGtidAxes;
 import io.capstan.flink.mysql.schema.TableId;
 
 import org.apache.flink.table.data.GenericRowData;
@@ -300,6 +301,36 @@ class PositionAndBackoffTest {
                                 7,
                                 "h:1"))
                 .isNull();
+    }
+
+    @Test
+    void mariaDbsDumpRefusalsMapToTheirHalts() {
+        BinlogStartPosition pos = BinlogStartPosition.of(MariaDbGtidAxes.ofState("0-1-9"));
+        CapstanHaltException foreign =
+                ServerFailures.haltFor(
+                        new ServerException(
+                                "Error: connecting slave requested to start from GTID 0-1-9, which"
+                                        + " is not in the master's binlog",
+                                1236,
+                                "HY000"),
+                        pos,
+                        7,
+                        "maria:3306");
+        assertThat(foreign.reason()).isEqualTo(HaltReason.SOURCE_IDENTITY_MISMATCH);
+        assertThat(foreign.getMessage()).contains("maria:3306").contains("0-1-9");
+        CapstanHaltException purged =
+                ServerFailures.haltFor(
+                        new ServerException(
+                                "Could not find GTID state requested by slave in any binlog files."
+                                        + " Probably the slave state is too old and required binlog"
+                                        + " files have been purged.",
+                                1236,
+                                "HY000"),
+                        pos,
+                        7,
+                        "maria:3306");
+        assertThat(purged.reason()).isEqualTo(HaltReason.DATA_GAP);
+        assertThat(purged.getMessage()).contains("maria:3306").contains("0-1-9");
     }
 
     @Test

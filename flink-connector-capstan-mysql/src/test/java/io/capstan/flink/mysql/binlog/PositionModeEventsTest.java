@@ -16,8 +16,6 @@ import com.github.shyiko.mysql.binlog.BinaryLogClient;
 import com.github.shyiko.mysql.binlog.event.Event;
 import com.github.shyiko.mysql.binlog.event.EventHeaderV4;
 import com.github.shyiko.mysql.binlog.event.EventType;
-import com.github.shyiko.mysql.binlog.event.GtidEventData;
-import com.github.shyiko.mysql.binlog.event.MySqlGtid;
 import com.github.shyiko.mysql.binlog.event.RotateEventData;
 import com.github.shyiko.mysql.binlog.event.XAPrepareEventData;
 import org.junit.jupiter.api.Test;
@@ -25,9 +23,9 @@ import org.junit.jupiter.api.Test;
 import java.nio.charset.StandardCharsets;
 import java.util.ArrayList;
 import java.util.List;
-import java.util.UUID;
 
 import static io.capstan.flink.mysql.binlog.Events.UUID_A;
+import static io.capstan.flink.mysql.binlog.Events.anonymousGtid;
 import static io.capstan.flink.mysql.binlog.Events.insert;
 import static io.capstan.flink.mysql.binlog.Events.query;
 import static io.capstan.flink.mysql.binlog.Events.row;
@@ -90,13 +88,6 @@ class PositionModeEventsTest {
         return Events.event(EventType.ROTATE, d);
     }
 
-    private static Event anonymous() {
-        return Events.event(
-                EventType.ANONYMOUS_GTID,
-                new GtidEventData(
-                        new MySqlGtid(new UUID(0, 0), 0), (byte) 0, 0, 0, 1L, 1L, 0, 0, 0));
-    }
-
     private static Event[] xaPart(String xid, int id) {
         XAPrepareEventData d = new XAPrepareEventData();
         byte[] g = xid.getBytes(StandardCharsets.US_ASCII);
@@ -105,7 +96,7 @@ class PositionModeEventsTest {
         d.setBqualLength(0);
         d.setFormatID(1);
         return new Event[] {
-            anonymous(),
+            anonymousGtid(),
             query("XA START X'" + hex(xid) + "',X'',1"),
             tableMap(T_ORDERS, "shop", "orders", 2),
             insert(T_ORDERS, row(id, 0)),
@@ -124,7 +115,7 @@ class PositionModeEventsTest {
 
     private static Event[] ordinary(int id) {
         return new Event[] {
-            anonymous(),
+            anonymousGtid(),
             query("BEGIN"),
             tableMap(T_ORDERS, "shop", "orders", 2),
             insert(T_ORDERS, row(id, 0)),
@@ -190,7 +181,11 @@ class PositionModeEventsTest {
         assertThat(end).isEqualTo(afterOrdinary);
         assertThat(emittedIds()).as("the processed transaction is dropped").containsExactly(2);
         long afterCommit =
-                feed(a, afterOrdinary, anonymous(), query("XA COMMIT X'" + hex("x1") + "',X'',1"));
+                feed(
+                        a,
+                        afterOrdinary,
+                        anonymousGtid(),
+                        query("XA COMMIT X'" + hex("x1") + "',X'',1"));
 
         assertThat(emittedIds()).containsExactly(2, 1);
         assertThat(a.processed()).isEqualTo(AXIS.before(new Position(3, afterCommit)));
@@ -227,7 +222,7 @@ class PositionModeEventsTest {
     void aDroppedTransactionEndsAtAnEventNoTransactionHolds() throws Exception {
         GtidSet processed = AXIS.before(new Position(3, 900));
         feed(assembler(BinlogStartPosition.of(processed)), 0, rotate(FILE_3, 200));
-        Event start = anonymous();
+        Event start = anonymousGtid();
         EventHeaderV4 h = start.getHeader();
         h.setEventLength(50);
         h.setNextPosition(250);

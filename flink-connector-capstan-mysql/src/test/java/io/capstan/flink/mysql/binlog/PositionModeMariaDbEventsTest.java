@@ -19,20 +19,18 @@ import com.github.shyiko.mysql.binlog.event.AnnotateRowsEventData;
 import com.github.shyiko.mysql.binlog.event.Event;
 import com.github.shyiko.mysql.binlog.event.EventHeaderV4;
 import com.github.shyiko.mysql.binlog.event.EventType;
-import com.github.shyiko.mysql.binlog.event.FormatDescriptionEventData;
-import com.github.shyiko.mysql.binlog.event.GtidEventData;
 import com.github.shyiko.mysql.binlog.event.MariadbGtidEventData;
 import com.github.shyiko.mysql.binlog.event.MariadbGtidListEventData;
-import com.github.shyiko.mysql.binlog.event.MySqlGtid;
 import com.github.shyiko.mysql.binlog.event.RotateEventData;
 import org.junit.jupiter.api.Test;
 
 import java.util.ArrayList;
 import java.util.List;
-import java.util.UUID;
 
 import static io.capstan.flink.mysql.binlog.Events.UUID_A;
+import static io.capstan.flink.mysql.binlog.Events.anonymousGtid;
 import static io.capstan.flink.mysql.binlog.Events.delete;
+import static io.capstan.flink.mysql.binlog.Events.formatDescription;
 import static io.capstan.flink.mysql.binlog.Events.insert;
 import static io.capstan.flink.mysql.binlog.Events.query;
 import static io.capstan.flink.mysql.binlog.Events.row;
@@ -114,26 +112,8 @@ class PositionModeMariaDbEventsTest {
         return Events.event(EventType.ROTATE, d);
     }
 
-    private static Event formatDescription(String serverVersion) {
-        FormatDescriptionEventData d = new FormatDescriptionEventData();
-        d.setServerVersion(serverVersion);
-        return Events.event(EventType.FORMAT_DESCRIPTION, d);
-    }
-
-    static Event mariaDbGtid(long sequence, int flags) {
-        MariadbGtidEventData d = new MariadbGtidEventData();
-        d.setDomainId(0);
-        d.setServerId(7);
-        d.setSequence(sequence);
-        d.setFlags(flags);
-        return Events.event(EventType.MARIADB_GTID, d);
-    }
-
-    private static Event anonymousGtid() {
-        return Events.event(
-                EventType.ANONYMOUS_GTID,
-                new GtidEventData(
-                        new MySqlGtid(new UUID(0, 0), 0), (byte) 0, 0, 0, 1L, 1L, 0, 0, 0));
+    private static Event mariaDbGtid(long sequence, int flags) {
+        return Events.mariaDbGtid(0, 7, sequence, flags);
     }
 
     private static Event annotate() {
