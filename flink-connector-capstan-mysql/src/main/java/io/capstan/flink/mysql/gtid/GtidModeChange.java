@@ -30,9 +30,23 @@ public final class GtidModeChange {
         }
         boolean jobOnPositions = BinlogPositionAxis.isPositionSet(jobs);
         boolean jobOnMariaDb = MariaDbGtidAxes.isMariaDbSet(jobs);
-        if (jobOnPositions == BinlogPositionAxis.isPositionSet(servers)
+        boolean serversOnPositions = BinlogPositionAxis.isPositionSet(servers);
+        if (jobOnPositions == serversOnPositions
                 && jobOnMariaDb == MariaDbGtidAxes.isMariaDbSet(servers)) {
             return;
+        }
+        if (!jobOnPositions && !serversOnPositions) {
+            // GTIDs of MySQL against MariaDB's: no mode changed, the server is another one
+            throw new CapstanHaltException(
+                    HaltReason.SOURCE_IDENTITY_MISMATCH,
+                    "the job's positions are "
+                            + (jobOnMariaDb ? "MariaDB" : "MySQL")
+                            + " GTIDs but "
+                            + where
+                            + " holds "
+                            + (jobOnMariaDb ? "MySQL" : "MariaDB")
+                            + " GTIDs: it is another server. Remedy: point the job at its server"
+                            + " again, or start it without state (a new snapshot).");
         }
         throw halt(jobOnPositions, where, jobOnMariaDb || MariaDbGtidAxes.isMariaDbSet(servers));
     }
