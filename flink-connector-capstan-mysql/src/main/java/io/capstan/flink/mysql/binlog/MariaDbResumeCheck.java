@@ -57,19 +57,7 @@ final class MariaDbResumeCheck {
                             + "'; "
                             + String.join(", ", lacking)
                             + ")"
-                            + (failover == null
-                                    ? ": the position belongs to another server or the server was"
-                                            + " rebuilt. Remedy: point the job at the server the"
-                                            + " position came from, or start without state (a new"
-                                            + " snapshot)."
-                                    : "."
-                                            + failover
-                                            + " It lacks transactions the job already delivered:"
-                                            + " a replica promoted before it caught up, or an old"
-                                            + " primary after the writes moved on. Remedy: point"
-                                            + " the job at a server that holds them (let a replica"
-                                            + " apply everything before promoting it), or start"
-                                            + " without state (a new snapshot)."));
+                            + ResumeCheck.lackingRemedy(failover));
         }
         MariaDbGtidPosition resume = MariaDbGtidAxes.position(processed);
         MariaDbGtidPosition oldest = MariaDbGtidAxes.position(server.purged);
@@ -86,13 +74,7 @@ final class MariaDbResumeCheck {
                             + "'; "
                             + String.join(", ", purged)
                             + ")."
-                            + (failover == null ? "" : failover)
-                            + " Remedy: start without state (a new snapshot), and keep binlogs"
-                            + " longer (binlog_expire_logs_seconds) than the job may be down"
-                            + (failover == null
-                                    ? "."
-                                    : "; a replica to fail over to needs log_slave_updates = ON"
-                                            + " and the same binlog retention."));
+                            + ResumeCheck.purgedRemedy(failover)));
         }
     }
 

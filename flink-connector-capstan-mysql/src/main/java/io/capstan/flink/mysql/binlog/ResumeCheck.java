@@ -8,6 +8,8 @@ import io.capstan.flink.mysql.gtid.GtidModeChange;
 import io.capstan.flink.mysql.gtid.GtidSet;
 import io.capstan.flink.mysql.gtid.MariaDbGtidAxes;
 
+import javax.annotation.Nullable;
+
 /**
  * Whether a server can serve a resume position, from its {@code gtid_executed} and {@code
  * gtid_purged}: the same test as MySQL's {@code GTID_SUBSET(@@global.gtid_purged, start)} and
@@ -92,19 +94,7 @@ final class ResumeCheck {
                             + " never executed (its gtid_executed is "
                             + executed
                             + ")"
-                            + (failover == null
-                                    ? ": the position belongs to another server or the server was"
-                                            + " rebuilt. Remedy: point the job at the server the"
-                                            + " position came from, or start without state (a new"
-                                            + " snapshot)."
-                                    : "."
-                                            + failover
-                                            + " It lacks transactions the job already delivered:"
-                                            + " a replica promoted before it caught up, or an old"
-                                            + " primary after the writes moved on. Remedy: point"
-                                            + " the job at a server that holds them (let a replica"
-                                            + " apply everything before promoting it), or start"
-                                            + " without state (a new snapshot)."));
+                            + lackingRemedy(failover));
         }
         GtidSet missing = purged.subtract(processed);
         if (!missing.isEmpty()) {
@@ -119,14 +109,7 @@ final class ResumeCheck {
                             + " (gtid_purged "
                             + purged
                             + ")."
-                            + (failover == null ? "" : failover)
-                            + " Remedy: start without state (a new snapshot), and keep binlogs"
-                            + " longer (binlog_expire_logs_seconds) than the job may be down"
-                            + (failover == null
-                                    ? "."
-                                    : "; a replica to fail over to needs log_slave_updates ="
-                                            + " ON (log_replica_updates) and the same binlog"
-                                            + " retention."));
+                            + purgedRemedy(failover)));
         }
     }
 
@@ -154,5 +137,32 @@ final class ResumeCheck {
                             + ".");
         }
         files.requireServes(axis.firstMissing(start.processed()), address);
+    }
+
+    /** How a halt for a server that lacks delivered transactions ends: why, and the remedy. */
+    static String lackingRemedy(@Nullable String failover) {
+        return failover == null
+                ? ": the position belongs to another server or the server was rebuilt. Remedy:"
+                        + " point the job at the server the position came from, or start without"
+                        + " state (a new snapshot)."
+                : "."
+                        + failover
+                        + " It lacks transactions the job already delivered: a replica promoted"
+                        + " before it caught up, or an old primary after the writes moved on."
+                        + " Remedy: point the job at a server that holds them (let a replica apply"
+                        + " everything before promoting it), or start without state (a new"
+                        + " snapshot).";
+    }
+
+    /** How a halt for purged transactions ends: the changed server, and the remedy. */
+    static String purgedRemedy(@Nullable String failover) {
+        return (failover == null ? "" : failover)
+                            + " Remedy: start without state (a new snapshot), and keep binlogs"
+                            + " longer (binlog_expire_logs_seconds) than the job may be down"
+                            + (failover == null
+                                    ? "."
+                                    : "; a replica to fail over to needs log_slave_updates ="
+                                            + " ON (log_replica_updates) and the same binlog"
+                                            + " retention.";
     }
 }
