@@ -74,7 +74,7 @@ final class MariaDbResumeCheck {
                             + "'; "
                             + String.join(", ", purged)
                             + ")."
-                            + ResumeCheck.purgedRemedy(failover)));
+                            + ResumeCheck.purgedRemedy(failover));
         }
     }
 

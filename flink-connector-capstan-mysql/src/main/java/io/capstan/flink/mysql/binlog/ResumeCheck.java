@@ -109,7 +109,7 @@ final class ResumeCheck {
                             + " (gtid_purged "
                             + purged
                             + ")."
-                            + purgedRemedy(failover)));
+                            + purgedRemedy(failover));
         }
     }
 
@@ -157,12 +157,12 @@ final class ResumeCheck {
     /** How a halt for purged transactions ends: the changed server, and the remedy. */
     static String purgedRemedy(@Nullable String failover) {
         return (failover == null ? "" : failover)
-                            + " Remedy: start without state (a new snapshot), and keep binlogs"
-                            + " longer (binlog_expire_logs_seconds) than the job may be down"
-                            + (failover == null
-                                    ? "."
-                                    : "; a replica to fail over to needs log_slave_updates ="
-                                            + " ON (log_replica_updates) and the same binlog"
-                                            + " retention.";
+                + " Remedy: start without state (a new snapshot), and keep binlogs"
+                + " longer (binlog_expire_logs_seconds) than the job may be down"
+                + (failover == null
+                        ? "."
+                        : "; a replica to fail over to needs log_slave_updates ="
+                                + " ON (log_replica_updates) and the same binlog"
+                                + " retention.");
     }
 }
