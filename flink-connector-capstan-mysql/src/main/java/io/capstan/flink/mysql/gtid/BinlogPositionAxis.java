@@ -204,15 +204,7 @@ public final class BinlogPositionAxis {
      * generates version 1 uuids; a hand-written one would have to copy an axis id on purpose).
      */
     public static boolean isPositionSet(GtidSet set) {
-        if (set.isEmpty()) {
-            return false;
-        }
-        for (String id : set.sourceIds()) {
-            if (!isAxisId(id)) {
-                return false;
-            }
-        }
-        return true;
+        return set.isNonEmptyWithEverySourceId(BinlogPositionAxis::isAxisId);
     }
 
     private void requireOnAxis(GtidSet set) {

@@ -11,6 +11,7 @@ import java.util.Collections;
 import java.util.List;
 import java.util.Map;
 import java.util.TreeMap;
+import java.util.function.Predicate;
 
 /**
  * An immutable set of GTIDs, as MySQL reports in {@code @@global.gtid_executed}: per source (uuid
@@ -187,6 +188,14 @@ public final class GtidSet implements Serializable {
             hash = h;
         }
         return h;
+    }
+
+    /** Whether the set is not empty and every source id satisfies {@code test}. */
+    public boolean isNonEmptyWithEverySourceId(Predicate<String> test) {
+        for (String u : uuids) {
+            if (!test.test(u)) return false;
+        }
+        return uuids.length > 0;
     }
 
     /**

@@ -81,15 +81,7 @@ public final class MariaDbGtidAxes {
 
     /** Whether {@code set} is a non-empty set of MariaDB GTIDs (every source id an axis id). */
     public static boolean isMariaDbSet(GtidSet set) {
-        if (set.isEmpty()) {
-            return false;
-        }
-        for (String id : set.sourceIds()) {
-            if (!isAxisId(id)) {
-                return false;
-            }
-        }
-        return true;
+        return set.isNonEmptyWithEverySourceId(MariaDbGtidAxes::isAxisId);
     }
 
     /**
