@@ -87,8 +87,9 @@ public final class CapstanMySqlOptions {
                     .noDefaultValue()
                     .withDescription(
                             "GTID set of the transactions already processed, in MySQL's text form"
-                                    + " (as `SELECT @@global.gtid_executed` prints it). The job"
-                                    + " streams every transaction **not** in the set. Not empty (to"
+                                    + " (as `SELECT @@global.gtid_executed` prints it; on MariaDB"
+                                    + " its GTID position, `SELECT @@global.gtid_binlog_pos`). The"
+                                    + " job streams every transaction **not** in the set. Not empty (to"
                                     + " stream everything the server still holds, use"
                                     + " `earliest-offset`). Only with `specific-offset` (ignored in"
                                     + " other modes).");
