@@ -272,4 +272,17 @@ class MariaDbGtidAxesTest {
                                                 .before(new BinlogPositionAxis.Position(1, 400)))))
                 .isFalse();
     }
+
+    @Test
+    void theServerIsAheadByTheSequenceNumbersOfEachDomainBetweenThePositions() {
+        GtidSet server = MariaDbGtidAxes.ofState("0-1-5,0-2-12,3-1-4");
+        // domain 0: 12 - 7 (the job's last is 0-1-7, whatever the server id); domain 3: all 4
+        assertThat(MariaDbGtidAxes.sequencesAhead(server, MariaDbGtidAxes.ofState("0-1-7")))
+                .isEqualTo(9);
+        assertThat(MariaDbGtidAxes.sequencesAhead(server, GtidSet.empty())).isEqualTo(16);
+        assertThat(MariaDbGtidAxes.sequencesAhead(server, server)).isZero();
+        // a job ahead of the server in a domain counts as caught up there, not negative
+        assertThat(MariaDbGtidAxes.sequencesAhead(server, MariaDbGtidAxes.ofState("0-2-20,3-1-4")))
+                .isZero();
+    }
 }
