@@ -136,4 +136,14 @@ final class GtidModeEvents implements ProcessedGrowth {
         // no XA part on MariaDB: MariaDbEvents halts on its flags
         return MariaDbGtidAxes.advance(processed, gtid);
     }
+
+    /**
+     * An end fills its pair's sequence numbers below it ({@link MariaDbGtidAxes#advance}): the
+     * reader checkpoints that set, not the GTID alone, so that after a failover to another server
+     * id of a domain the checkpoint still has a binlog state's shape, as chunks' positions do.
+     */
+    @Override
+    public boolean reportsProcessedSet() {
+        return true;
+    }
 }

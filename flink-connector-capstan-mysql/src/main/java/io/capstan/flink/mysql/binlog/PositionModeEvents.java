@@ -298,7 +298,7 @@ final class PositionModeEvents implements ProcessedGrowth {
     }
 
     @Override
-    public boolean byPosition() {
+    public boolean reportsProcessedSet() {
         return true;
     }
 

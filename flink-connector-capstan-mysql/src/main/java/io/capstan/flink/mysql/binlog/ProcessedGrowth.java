@@ -42,8 +42,11 @@ interface ProcessedGrowth {
         return processed;
     }
 
-    /** Whether each end reports the grown set ({@link TransactionEnd#positionsRead()}). */
-    default boolean byPosition() {
+    /**
+     * Whether each end reports the grown set ({@link TransactionEnd#processedAfter()}), so that the
+     * reader's checkpointed set is the stream's own: where the set grows by more than the GTID.
+     */
+    default boolean reportsProcessedSet() {
         return false;
     }
 

@@ -179,7 +179,7 @@ final class TransactionAssembler {
         this.event = event;
         read(event);
         ProcessedGrowth growth = position.growth();
-        if (!open.isOpen() && growth.byPosition()) { // on GTIDs only an end moves the set
+        if (!open.isOpen() && growth.reportsProcessedSet()) { // else only an end moves the set
             GtidSet processed = position.processed();
             GtidSet grown = growth.between(processed, event, xa.preparedParts());
             if (grown != processed) {
@@ -354,16 +354,16 @@ final class TransactionAssembler {
             return;
         }
         ProcessedGrowth growth = position.growth();
-        boolean byPosition = growth.byPosition();
+        boolean reports = growth.reportsProcessedSet();
         GtidSet grown =
                 growth.ended(
                         position.processed(),
                         gtid,
                         prepared,
                         event,
-                        byPosition ? xa.preparedParts() : List.of());
+                        reports ? xa.preparedParts() : List.of());
         long commitMicros = open.commitMicros();
-        sink.accept(new TransactionEnd(gtid, commitMicros, prepared, byPosition ? grown : null));
+        sink.accept(new TransactionEnd(gtid, commitMicros, prepared, reports ? grown : null));
         position.ended(gtid, grown);
         metrics.transactionSeen();
         if (open.droppedByTimestamp()) {

@@ -20,18 +20,21 @@ import java.util.Objects;
  *
  * <p>On a server without GTIDs (docs/adr/0012) the processed set also holds the positions read past
  * between transactions, so each end carries the set as the stream had it after the end ({@link
- * #positionsRead()}); an event outside any transaction that moves the position (a rotation, the
+ * #processedAfter()}); an event outside any transaction that moves the position (a rotation, the
  * next file's first events) ends with a record of its own, named by the last position it passed.
  *
  * @param preparedGtid the prepared part this XA outcome ends, or null
- * @param positionsRead on a server without GTIDs, the processed set after this end; else null
+ *     <p>On MariaDB's GTIDs (docs/adr/0013) an end fills its sequence numbers up to its own, in the
+ *     shape of a binlog state, so each end carries the set after it too.
+ * @param processedAfter the processed set after this end where it grows by more than the GTID (no
+ *     GTIDs, MariaDB's GTIDs); else null
  */
 @Internal
 public record TransactionEnd(
         Gtid gtid,
         long commitTimestampMicros,
         @Nullable Gtid preparedGtid,
-        @Nullable GtidSet positionsRead)
+        @Nullable GtidSet processedAfter)
         implements BinlogRecord {
 
     public TransactionEnd {
@@ -51,7 +54,7 @@ public record TransactionEnd(
     /** Whether {@code processed} already holds all this end adds to it (a replayed end). */
     public boolean alreadyIn(GtidSet processed) {
         return processed.contains(gtid)
-                && (positionsRead == null || processed.containsAll(positionsRead));
+                && (processedAfter == null || processed.containsAll(processedAfter));
     }
 
     /**
@@ -63,7 +66,7 @@ public record TransactionEnd(
         if (preparedGtid != null) {
             after = after.add(preparedGtid);
         }
-        return positionsRead == null ? after : after.union(positionsRead);
+        return processedAfter == null ? after : after.union(processedAfter);
     }
 
     @Override

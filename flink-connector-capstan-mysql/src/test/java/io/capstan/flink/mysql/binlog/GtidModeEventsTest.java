@@ -289,6 +289,15 @@ class GtidModeEventsTest {
                                 .filter(r -> r instanceof TransactionEnd)
                                 .map(r -> ((TransactionEnd) r).gtid()))
                 .containsExactly(axisGtid(0, 2, 6), axisGtid(0, 2, 9));
+
+        // what the reader checkpoints, applying each end to the start, is the stream's own set
+        GtidSet checkpointed = start;
+        for (BinlogRecord r : out) {
+            if (r instanceof TransactionEnd end) {
+                checkpointed = end.appliedTo(checkpointed);
+            }
+        }
+        assertThat(checkpointed).isEqualTo(assembler.processed());
     }
 
     @Test

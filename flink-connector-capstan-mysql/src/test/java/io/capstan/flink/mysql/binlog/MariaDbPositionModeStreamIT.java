@@ -238,9 +238,9 @@ class MariaDbPositionModeStreamIT {
 
     /** The set the stream had processed when {@code end} was emitted. */
     private static GtidSet processedAfter(List<BinlogRecord> all, TransactionEnd end) {
-        assertThat(end.positionsRead()).as("position mode reports each end's set").isNotNull();
+        assertThat(end.processedAfter()).as("position mode reports each end's set").isNotNull();
         assertThat(all).contains(end);
-        return end.positionsRead();
+        return end.processedAfter();
     }
 
     /** Streams from {@code processed} until {@code transactions} transactions have ended. */
@@ -285,7 +285,7 @@ class MariaDbPositionModeStreamIT {
      * events, heartbeats): those carry the last position passed, just before the set's end.
      */
     private static boolean isTransaction(TransactionEnd e) {
-        GtidSet read = e.positionsRead();
+        GtidSet read = e.processedAfter();
         return read == null
                 || BinlogPositionAxis.ordinal(AXIS.firstMissing(read))
                         != e.gtid().transactionId() + 1;
