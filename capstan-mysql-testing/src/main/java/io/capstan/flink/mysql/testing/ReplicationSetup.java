@@ -86,9 +86,8 @@ public final class ReplicationSetup {
                 : server.gtidExecuted();
     }
 
-    /** Whether the server is a MariaDB, by its {@code VERSION()}. */
-    public static boolean isMariaDb(MySqlServer server) {
-        return String.valueOf(server.queryStringAsRoot("SELECT VERSION()")).contains("MariaDB");
+    private static boolean isMariaDb(MySqlServer server) {
+        return server.isMariaDb();
     }
 
     /**

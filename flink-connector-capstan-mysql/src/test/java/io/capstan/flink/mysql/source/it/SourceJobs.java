@@ -49,9 +49,16 @@ public final class SourceJobs {
     /**
      * Starts where the server's binary log ends now, as a binlog file and position: on a server
      * with GTIDs the job turns it into the GTID set before it; without GTIDs it runs on positions
-     * (so the same test runs on both kinds of server).
+     * (so the same test runs on both kinds of server). A MariaDB in {@code gtid_strict_mode}
+     * refuses a start by file and position: there it is the binlog state
+     * ({@code @@gtid_binlog_pos}).
      */
     public static StartupOptions fromBinlogEnd(MySqlTestDatabase db) {
+        if (db.server().isMariaDb()
+                && "1".equals(db.server().queryStringAsRoot("SELECT @@global.gtid_strict_mode"))) {
+            return StartupOptions.gtidSet(
+                    db.server().queryStringAsRoot("SELECT @@global.gtid_binlog_pos"));
+        }
         try (Connection c = db.server().openRootConnection();
                 Statement s = c.createStatement();
                 ResultSet rs = s.executeQuery("SHOW MASTER STATUS")) {
