@@ -182,6 +182,7 @@ class MariaDbGtidStartsIT {
         String before = position(DB);
         Workload purged = new Workload(DB, "p");
         purged.insert("pg_t", 1, 6, 2);
+        String oldestFileStart = position(DB);
         DB.server().executeAsRoot("FLUSH BINARY LOGS");
         List<String> files = binaryLogs(DB.server());
         purgeTo(DB.server(), files.get(files.size() - 1));
@@ -192,7 +193,12 @@ class MariaDbGtidStartsIT {
         CapstanHaltException halt = haltOf(job);
 
         assertThat(halt.reason()).isEqualTo(HaltReason.DATA_GAP);
-        assertThat(halt.getMessage()).contains("'" + before + "'").contains("purged");
+        // checked before the dump, against the state the server's oldest file starts from (not
+        // only the server's refusal of the dump, which knows no such state)
+        assertThat(halt.getMessage())
+                .contains("'" + before + "'")
+                .contains("purged")
+                .contains("'" + oldestFileStart + "'");
         assertThat(FailAtCounts.seen()).as("records the source emitted").isZero();
         assertThat(SourceJobs.committed(sinkDir)).isEmpty();
     }
