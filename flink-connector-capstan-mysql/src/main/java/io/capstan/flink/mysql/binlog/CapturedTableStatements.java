@@ -6,6 +6,7 @@ import io.capstan.flink.mysql.error.HaltReason;
 import io.capstan.flink.mysql.event.DdlObserver;
 import io.capstan.flink.mysql.gtid.BinlogPositionAxis;
 import io.capstan.flink.mysql.gtid.Gtid;
+import io.capstan.flink.mysql.schema.SystemVersionedTables;
 import io.capstan.flink.mysql.schema.TableId;
 import io.capstan.flink.mysql.snapshot.ddl.SnapshotDdlGuard;
 import io.capstan.flink.mysql.snapshot.ddl.TableArrivals;
@@ -154,6 +155,16 @@ final class CapturedTableStatements {
                                                                 .ifPresent(drops::created)));
         for (String db : removals.get().databases()) {
             droppedDatabase(db, gtid);
+        }
+        for (String[] name : removals.get().versioned()) {
+            // even where the snapshot holds the statement: every later row event is in question
+            Optional<TableId> t = captured(database, name[0], name[1]);
+            if (t.isPresent()) {
+                throw SystemVersionedTables.refused(
+                        List.of(t.get()),
+                        "was made system-versioned in transaction "
+                                + BinlogPositionAxis.readable(gtid));
+            }
         }
         for (String[] name : removals.get().rowsReplaced()) {
             Optional<TableId> t = captured(database, name[0], name[1]);

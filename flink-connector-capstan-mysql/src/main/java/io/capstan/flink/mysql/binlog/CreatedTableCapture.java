@@ -5,6 +5,7 @@ import io.capstan.flink.mysql.error.HaltReason;
 import io.capstan.flink.mysql.gtid.BinlogPositionAxis;
 import io.capstan.flink.mysql.gtid.Gtid;
 import io.capstan.flink.mysql.gtid.GtidSet;
+import io.capstan.flink.mysql.schema.SystemVersionedTables;
 import io.capstan.flink.mysql.schema.TableId;
 import io.capstan.flink.mysql.snapshot.ddl.TableArrivals;
 
@@ -85,6 +86,12 @@ final class CreatedTableCapture {
                 Optional<TableId> existing = c.ifNotExists() ? awaitedAs(t) : Optional.empty();
                 if (existing.isPresent() && !tables.filter().test(existing.get())) {
                     throw existedBeforeCreate(existing.get(), gtid);
+                }
+                if (c.systemVersioned() && selection.test(t)) {
+                    throw SystemVersionedTables.refused(
+                            List.of(t),
+                            "was created WITH SYSTEM VERSIONING in transaction "
+                                    + BinlogPositionAxis.readable(gtid));
                 }
                 if (selection.test(t) && tables.capture(t)) {
                     captured.add(t);

@@ -36,6 +36,7 @@ public enum HaltReason {
     UNSUPPORTED_COLUMN_TYPE("unsupported_column_type"),
     UNSUPPORTED_CHUNK_KEY("unsupported_chunk_key"),
     NON_TRANSACTIONAL_TABLE("non_transactional_table"),
+    SYSTEM_VERSIONED_TABLE("system_versioned_table"),
     LOCK_WAIT_BUDGET_EXHAUSTED("lock_wait_budget_exhausted"),
 
     // While streaming.

@@ -41,6 +41,12 @@ public interface JdbcProxy extends BoundaryQueries, AutoCloseable {
     /** Every base table outside the system schemas (never a view), sorted by database and name. */
     List<TableId> baseTables() throws IOException;
 
+    /**
+     * MariaDB's system-versioned tables ({@code TABLE_TYPE = 'SYSTEM VERSIONED'}) outside the
+     * system schemas, sorted: not among {@link #baseTables()}; none on MySQL.
+     */
+    List<TableId> systemVersionedTables() throws IOException;
+
     /** The server's version, the settings the preflight checks and the account's privileges. */
     ServerFacts serverFacts() throws IOException;
 

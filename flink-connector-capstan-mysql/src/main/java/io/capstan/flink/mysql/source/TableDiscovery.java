@@ -3,6 +3,7 @@ package io.capstan.flink.mysql.source;
 import io.capstan.flink.mysql.error.CapstanHaltException;
 import io.capstan.flink.mysql.error.HaltReason;
 import io.capstan.flink.mysql.proxy.JdbcProxy;
+import io.capstan.flink.mysql.schema.SystemVersionedTables;
 import io.capstan.flink.mysql.schema.TableId;
 
 import org.apache.flink.annotation.Internal;
@@ -24,7 +25,22 @@ public final class TableDiscovery {
      */
     public static List<TableId> resolve(JdbcProxy mysql, TableSelection selection)
             throws IOException {
+        refuseSystemVersioned(mysql.systemVersionedTables(), selection);
         return select(mysql.baseTables(), selection, mysql.serverAddress());
+    }
+
+    /**
+     * Halts when {@code selection} matches one of MariaDB's system-versioned tables: they are not
+     * base tables, so leaving them out would lose their changes without a word. Pure.
+     *
+     * @throws CapstanHaltException {@code system_versioned_table} naming them
+     */
+    public static void refuseSystemVersioned(List<TableId> versioned, TableSelection selection) {
+        List<TableId> matched = versioned.stream().filter(selection::matches).toList();
+        if (!matched.isEmpty()) {
+            throw SystemVersionedTables.refused(
+                    matched, matched.size() == 1 ? "is system-versioned" : "are system-versioned");
+        }
     }
 
     /**

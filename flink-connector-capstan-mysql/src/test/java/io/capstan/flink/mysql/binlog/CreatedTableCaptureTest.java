@@ -126,6 +126,34 @@ class CreatedTableCaptureTest {
     }
 
     @Test
+    void aMatchingTableCreatedSystemVersionedHaltsAndANonMatchingOnePasses() throws Exception {
+        TransactionAssembler a = assembler(true);
+        feed(
+                a,
+                gtid(UUID_A, 2, COMMIT),
+                ddl(2, "shop", "CREATE TABLE audit (id INT) WITH SYSTEM VERSIONING"));
+        assertThatThrownBy(
+                        () ->
+                                feed(
+                                        a,
+                                        gtid(UUID_A, 3, COMMIT),
+                                        ddl(
+                                                3,
+                                                "shop",
+                                                "CREATE TABLE orders_2 (id INT)"
+                                                        + " WITH SYSTEM VERSIONING")))
+                .isInstanceOfSatisfying(
+                        CapstanHaltException.class,
+                        e -> {
+                            assertThat(e.reason()).isEqualTo(HaltReason.SYSTEM_VERSIONED_TABLE);
+                            assertThat(e.getMessage())
+                                    .contains("shop.orders_2")
+                                    .contains("DROP SYSTEM VERSIONING");
+                        });
+        assertThat(summary()).containsExactly("END@2");
+    }
+
+    @Test
     void createLikeAndIfNotExistsOfANewTableAreCaptured() throws Exception {
         TransactionAssembler a = assembler(true);
         feed(

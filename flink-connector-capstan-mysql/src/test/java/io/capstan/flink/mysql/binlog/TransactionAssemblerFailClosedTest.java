@@ -242,6 +242,28 @@ class TransactionAssemblerFailClosedTest {
                 .isEqualTo(HaltReason.CAPTURED_TABLE_REMOVED);
     }
 
+    /** MariaDB's system versioning turns a captured table's row events into history: halt. */
+    @Test
+    void aCapturedTableMadeSystemVersionedHaltsWhateverTheTruncateHandling() throws Exception {
+        HaltReason versioned = HaltReason.SYSTEM_VERSIONED_TABLE;
+        for (TruncateHandling t : TruncateHandling.values()) {
+            assertThat(ddl(t, "shop", "ALTER TABLE orders ADD SYSTEM VERSIONING"))
+                    .isEqualTo(versioned);
+        }
+        assertThat(ddl(TruncateHandling.HALT, "", "alter table shop.orders add system versioning"))
+                .isEqualTo(versioned);
+        assertThat(
+                        ddl(
+                                TruncateHandling.HALT,
+                                "shop",
+                                "ALTER TABLE orders ADD COLUMN x INT WITH SYSTEM VERSIONING"))
+                .isEqualTo(versioned);
+        assertThat(ddl(TruncateHandling.HALT, "shop", "ALTER TABLE audit ADD SYSTEM VERSIONING"))
+                .isNull();
+        assertThat(ddl(TruncateHandling.HALT, "shop", "ALTER TABLE orders DROP SYSTEM VERSIONING"))
+                .isNull();
+    }
+
     /** ALTERs that remove or replace some rows without row events: never passed, never emitted. */
     @Test
     void partitionTablespaceAndEngineChangesThatDropRowsHaltOrAreSkipped() throws Exception {

@@ -89,6 +89,12 @@ public final class FakeJdbcProxy implements JdbcProxy {
     }
 
     @Override
+    public List<TableId> systemVersionedTables() throws IOException {
+        call(FakeMySql.BASE_TABLES);
+        return List.of(); // a fake MySQL: no MariaDB table kinds
+    }
+
+    @Override
     public ServerFacts serverFacts() throws IOException {
         call(FakeMySql.SERVER_FACTS);
         return server.facts();

@@ -11,8 +11,8 @@ import java.util.ArrayList;
 import java.util.List;
 
 /**
- * The server's base tables and storage engines over JDBC, for {@link ServerJdbcProxy}; {@code
- * source.TableDiscovery} picks the selected tables.
+ * The server's base tables (and MariaDB's system-versioned ones) and storage engines over JDBC, for
+ * {@link ServerJdbcProxy}; {@code source.TableDiscovery} picks the selected tables.
  */
 final class JdbcTableDiscovery {
 
@@ -35,13 +35,23 @@ final class JdbcTableDiscovery {
 
     /** Every base table outside the system schemas (never a view), sorted. */
     static List<TableId> baseTables(Connection c) throws SQLException {
+        return tablesOfType(c, "BASE TABLE");
+    }
+
+    /** MariaDB's system-versioned tables outside the system schemas, sorted. */
+    static List<TableId> systemVersionedTables(Connection c) throws SQLException {
+        return tablesOfType(c, "SYSTEM VERSIONED");
+    }
+
+    private static List<TableId> tablesOfType(Connection c, String type) throws SQLException {
         List<TableId> found = new ArrayList<>();
         try (Statement s = c.createStatement();
                 ResultSet rs =
                         s.executeQuery(
                                 "SELECT TABLE_SCHEMA, TABLE_NAME FROM information_schema.TABLES"
-                                        + " WHERE TABLE_TYPE = 'BASE TABLE'"
-                                        + " AND TABLE_SCHEMA NOT IN"
+                                        + " WHERE TABLE_TYPE = '"
+                                        + type
+                                        + "' AND TABLE_SCHEMA NOT IN"
                                         + " ('mysql','information_schema','performance_schema','sys')"
                                         + " ORDER BY TABLE_SCHEMA, TABLE_NAME")) {
             while (rs.next()) {

@@ -91,6 +91,13 @@ public final class ServerJdbcProxy implements JdbcProxy {
     }
 
     @Override
+    public List<TableId> systemVersionedTables() throws IOException {
+        return call(
+                "could not list the system-versioned tables",
+                s -> JdbcTableDiscovery.systemVersionedTables(s.connection()));
+    }
+
+    @Override
     public ServerFacts serverFacts() throws IOException {
         return call(
                 "could not read the server's settings and the account's privileges",

@@ -11,7 +11,6 @@ import java.util.ArrayList;
 import java.util.Collection;
 import java.util.List;
 import java.util.Optional;
-import java.util.Set;
 import java.util.TreeSet;
 
 /**
@@ -28,52 +27,6 @@ import java.util.TreeSet;
  */
 @Internal
 public final class SnapshotDdlGuard {
-
-    private static final Set<String> HARMLESS_LEADING =
-            Set.of(
-                    "GRANT",
-                    "REVOKE",
-                    "FLUSH",
-                    "BEGIN",
-                    "COMMIT",
-                    "ROLLBACK",
-                    "SAVEPOINT",
-                    "RELEASE",
-                    "XA",
-                    "SET",
-                    "INSTALL",
-                    "UNINSTALL",
-                    "ANALYZE",
-                    "USE",
-                    "DO",
-                    "SELECT",
-                    "SHOW",
-                    "CHECK",
-                    "CHECKSUM",
-                    "CALL",
-                    "HELP",
-                    "KILL",
-                    "RESET",
-                    "START",
-                    "STOP");
-
-    /** Objects other than tables, for CREATE / ALTER / DROP. */
-    private static final Set<String> OTHER_OBJECTS =
-            Set.of(
-                    "VIEW",
-                    "TRIGGER",
-                    "FUNCTION",
-                    "PROCEDURE",
-                    "EVENT",
-                    "USER",
-                    "ROLE",
-                    "SERVER",
-                    "TABLESPACE",
-                    "LOGFILE",
-                    "RESOURCE",
-                    "UNDO",
-                    "INSTANCE",
-                    "AGGREGATE");
 
     private SnapshotDdlGuard() {}
 
@@ -149,6 +102,9 @@ public final class SnapshotDdlGuard {
         // rows removed or replaced without row events: ALTER TABLE ... TRUNCATE/DROP/EXCHANGE
         // PARTITION, DISCARD/IMPORT TABLESPACE, ENGINE = BLACKHOLE
         final List<String[]> rowsReplaced = new ArrayList<>();
+        // made system-versioned (MariaDB): CREATE TABLE ... WITH SYSTEM VERSIONING, ALTER TABLE ...
+        // ADD SYSTEM VERSIONING; their row events then hold history rows, not the table's changes
+        final List<String[]> versioned = new ArrayList<>();
         // new under this name: CREATE TABLE, and the new names of RENAME TABLE and ALTER ... RENAME
         final List<TableArrivals.Creation> created = new ArrayList<>();
         final List<String[]> renamedInto = new ArrayList<>();
@@ -193,7 +149,7 @@ public final class SnapshotDdlGuard {
             Targets out = new Targets();
             Token head = next();
             String h = upperWord(head);
-            if (HARMLESS_LEADING.contains(h)) {
+            if (StatementWords.HARMLESS_LEADING.contains(h)) {
                 return Optional.of(out);
             }
             switch (h) {
@@ -252,6 +208,8 @@ public final class SnapshotDdlGuard {
                         out.renamedInto.add(to);
                     } else if (replacesRows(t)) {
                         out.rowsReplaced.add(altered);
+                    } else if (addsSystemVersioning(t)) {
+                        out.versioned.add(altered);
                     } else if (t.isWord("WITH") && skipWord("TABLE")) {
                         // EXCHANGE PARTITION p WITH TABLE u: u's rows are replaced too
                         String[] other = name();
@@ -265,6 +223,18 @@ public final class SnapshotDdlGuard {
                 return Optional.of(out); // defaults for new tables only
             }
             return otherObjectOrUnknown(out);
+        }
+
+        /**
+         * At {@code t}: {@code SYSTEM VERSIONING} other than after {@code DROP} or {@code WITHOUT}
+         * (of the table or of a column: either way the table is versioned after it).
+         */
+        private boolean addsSystemVersioning(Token t) {
+            if (!t.isWord("SYSTEM") || !peekWord("VERSIONING")) {
+                return false;
+            }
+            Token before = pos >= 2 ? tokens.get(pos - 2) : t;
+            return !before.isWord("DROP") && !before.isWord("WITHOUT");
         }
 
         /** At {@code t}: a clause that removes or replaces rows without logging them as rows. */
@@ -324,8 +294,13 @@ public final class SnapshotDdlGuard {
                 }
                 String[] name = name();
                 out.tables.add(name);
+                boolean versioned = false;
+                while (pos < tokens.size()) {
+                    versioned |= addsSystemVersioning(next());
+                }
                 out.created.add(
-                        new TableArrivals.Creation(name[0], name[1], ifNotExists, temporary));
+                        new TableArrivals.Creation(
+                                name[0], name[1], ifNotExists, temporary, versioned));
                 return Optional.of(out);
             }
             if (skipWord("INDEX")) {
@@ -352,7 +327,7 @@ public final class SnapshotDdlGuard {
                 Token t = tokens.get(i);
                 if (t.type == SqlTokenizer.Type.WORD) {
                     String w = upper(t.text);
-                    if (OTHER_OBJECTS.contains(w)) {
+                    if (StatementWords.OTHER_OBJECTS.contains(w)) {
                         return Optional.of(out);
                     }
                     if (w.equals("TABLE") || w.equals("INDEX")) {

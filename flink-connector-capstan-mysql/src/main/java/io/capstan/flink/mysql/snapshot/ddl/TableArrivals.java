@@ -32,9 +32,14 @@ public record TableArrivals(List<Creation> created, List<String[]> renamedInto) 
      * @param database as written, or null for the session's database
      * @param ifNotExists {@code IF NOT EXISTS}: the server logs it also when the table existed
      * @param temporary {@code CREATE TEMPORARY TABLE}: a session's table, never captured
+     * @param systemVersioned {@code WITH SYSTEM VERSIONING} (MariaDB), of the table or a column
      */
     public record Creation(
-            @Nullable String database, String table, boolean ifNotExists, boolean temporary) {}
+            @Nullable String database,
+            String table,
+            boolean ifNotExists,
+            boolean temporary,
+            boolean systemVersioned) {}
 
     /** None: the statement brings no table in. */
     public static final TableArrivals NONE = new TableArrivals(List.of(), List.of());

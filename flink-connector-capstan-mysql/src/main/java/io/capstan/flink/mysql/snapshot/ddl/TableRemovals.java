@@ -11,15 +11,18 @@ import java.util.Optional;
  * What a DDL statement does to existing tables, for the binlog's captured-table check: the tables
  * it empties (TRUNCATE) and removes (DROP TABLE, the old names of RENAME TABLE and ALTER TABLE ...
  * RENAME), the databases it drops, and the tables whose rows it removes or replaces in part (ALTER
- * TABLE ... TRUNCATE/DROP/EXCHANGE PARTITION, DISCARD/IMPORT TABLESPACE, ENGINE=BLACKHOLE). Read by
- * {@link SnapshotDdlGuard}'s parser; each table is {@code {database or null, table}} as written.
+ * TABLE ... TRUNCATE/DROP/EXCHANGE PARTITION, DISCARD/IMPORT TABLESPACE, ENGINE=BLACKHOLE), and
+ * those it makes system-versioned (MariaDB's {@code ADD SYSTEM VERSIONING}: its row events then
+ * hold history rows, and a DELETE arrives as an update). Read by {@link SnapshotDdlGuard}'s parser;
+ * each table is {@code {database or null, table}} as written.
  */
 @Internal
 public record TableRemovals(
         List<String[]> truncated,
         List<String[]> removed,
         List<String> databases,
-        List<String[]> rowsReplaced) {
+        List<String[]> rowsReplaced,
+        List<String[]> versioned) {
 
     /** The removals of {@code sql}; empty when the statement is not understood. */
     public static Optional<TableRemovals> of(String sql) {
@@ -30,9 +33,17 @@ public record TableRemovals(
             return Optional.empty();
         }
         if (tokens.isEmpty()) {
-            return Optional.of(new TableRemovals(List.of(), List.of(), List.of(), List.of()));
+            return Optional.of(
+                    new TableRemovals(List.of(), List.of(), List.of(), List.of(), List.of()));
         }
         return SnapshotDdlGuard.Parser.targets(tokens)
-                .map(t -> new TableRemovals(t.truncated, t.removed, t.databases, t.rowsReplaced));
+                .map(
+                        t ->
+                                new TableRemovals(
+                                        t.truncated,
+                                        t.removed,
+                                        t.databases,
+                                        t.rowsReplaced,
+                                        t.versioned));
     }
 }

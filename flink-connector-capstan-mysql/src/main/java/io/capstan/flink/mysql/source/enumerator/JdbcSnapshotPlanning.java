@@ -162,6 +162,7 @@ public final class JdbcSnapshotPlanning implements SnapshotPlanning {
 
     @Override
     public void checkRestoredTables(List<TableId> inState) throws Exception {
+        TableDiscovery.refuseSystemVersioned(mysql.systemVersionedTables(), config.tables());
         List<TableId> onServer = mysql.baseTables();
         RestoredTableList.check(
                 inState,
@@ -171,6 +172,7 @@ public final class JdbcSnapshotPlanning implements SnapshotPlanning {
 
     @Override
     public RestoredSplitCheck checkRestoredSplit(List<TableId> inSplit) throws Exception {
+        TableDiscovery.refuseSystemVersioned(mysql.systemVersionedTables(), config.tables());
         List<TableId> onServer = mysql.baseTables();
         RestoredTableList.SplitTableChange change =
                 RestoredTableList.splitChange(

@@ -22,23 +22,45 @@ class TableArrivalsTest {
     @Test
     void createTableNamesTheNewTableAsWritten() {
         assertThat(of("CREATE TABLE shop.orders_2 (id INT PRIMARY KEY)").created())
-                .containsExactly(new TableArrivals.Creation("shop", "orders_2", false, false));
+                .containsExactly(
+                        new TableArrivals.Creation("shop", "orders_2", false, false, false));
         assertThat(of("create table `orders_2` like orders_1").created())
-                .containsExactly(new TableArrivals.Creation(null, "orders_2", false, false));
+                .containsExactly(new TableArrivals.Creation(null, "orders_2", false, false, false));
     }
 
     @Test
     void createTableFlagsIfNotExistsAndTemporary() {
         assertThat(of("CREATE TABLE IF NOT EXISTS shop.o (id INT)").created())
-                .containsExactly(new TableArrivals.Creation("shop", "o", true, false));
+                .containsExactly(new TableArrivals.Creation("shop", "o", true, false, false));
         assertThat(of("CREATE TEMPORARY TABLE shop.o (id INT)").created())
-                .containsExactly(new TableArrivals.Creation("shop", "o", false, true));
+                .containsExactly(new TableArrivals.Creation("shop", "o", false, true, false));
     }
 
     @Test
     void atomicCreateSelectAsTheBinlogCarriesItIsACreation() {
         assertThat(of("CREATE TABLE `shop`.`o3` (`id` int NOT NULL) START TRANSACTION").created())
-                .containsExactly(new TableArrivals.Creation("shop", "o3", false, false));
+                .containsExactly(new TableArrivals.Creation("shop", "o3", false, false, false));
+    }
+
+    @Test
+    void mariaDbSystemVersioningOfTheTableOrAColumnIsFlagged() {
+        assertThat(of("CREATE TABLE shop.v (id INT PRIMARY KEY) WITH SYSTEM VERSIONING").created())
+                .containsExactly(new TableArrivals.Creation("shop", "v", false, false, true));
+        assertThat(of("create table v (id int, x int with system versioning)").created())
+                .containsExactly(new TableArrivals.Creation(null, "v", false, false, true));
+        assertThat(of("CREATE TABLE shop.v (id INT, x INT WITHOUT SYSTEM VERSIONING)").created())
+                .containsExactly(new TableArrivals.Creation("shop", "v", false, false, false));
+    }
+
+    @Test
+    void aSequenceIsNoTable() {
+        for (String sql :
+                List.of(
+                        "CREATE SEQUENCE shop.s",
+                        "CREATE OR REPLACE SEQUENCE IF NOT EXISTS s START WITH 10",
+                        "ALTER SEQUENCE shop.s RESTART 5")) {
+            assertThat(of(sql).created()).as(sql).isEmpty();
+        }
     }
 
     @Test

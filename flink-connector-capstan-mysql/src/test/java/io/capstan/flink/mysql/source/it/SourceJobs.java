@@ -2,6 +2,7 @@ package io.capstan.flink.mysql.source.it;
 
 import io.capstan.flink.mysql.CapstanDeserializer;
 import io.capstan.flink.mysql.CapstanMySqlSource;
+import io.capstan.flink.mysql.CapstanMySqlSourceBuilder;
 import io.capstan.flink.mysql.StartupOptions;
 import io.capstan.flink.mysql.testing.MySqlTestDatabase;
 
@@ -33,6 +34,12 @@ public final class SourceJobs {
 
     public static <T> CapstanMySqlSource<T> source(
             MySqlTestDatabase db, StartupOptions start, CapstanDeserializer<T> deserializer) {
+        return builder(db, start, deserializer).build();
+    }
+
+    /** The builder of {@link #source}, for a test that sets more (a narrower table list, say). */
+    public static <T> CapstanMySqlSourceBuilder<T> builder(
+            MySqlTestDatabase db, StartupOptions start, CapstanDeserializer<T> deserializer) {
         return CapstanMySqlSource.<T>builder()
                 .hostname(db.server().host())
                 .port(db.server().port())
@@ -42,8 +49,7 @@ public final class SourceJobs {
                 .serverId(ThreadLocalRandom.current().nextLong(100_000, 200_000))
                 .startupOptions(start)
                 .deserializer(deserializer)
-                .heartbeatInterval(Duration.ofSeconds(1))
-                .build();
+                .heartbeatInterval(Duration.ofSeconds(1));
     }
 
     /**
