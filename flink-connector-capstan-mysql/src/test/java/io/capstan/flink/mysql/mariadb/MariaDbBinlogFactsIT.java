@@ -67,6 +67,11 @@ class MariaDbBinlogFactsIT {
     private static final int ER_LOCK_WAIT_TIMEOUT = 1205;
     private static MariaDbServer server;
 
+    /** The server of the purge facts, which only read it: written and purged once, on first use. */
+    private static MySqlServer purging;
+
+    private static PurgedHistory purgedHistory;
+
     @BeforeAll
     static void startMariaDb() throws Exception {
         if (!MariaDbServer.isInstalled()) {
@@ -95,6 +100,17 @@ class MariaDbBinlogFactsIT {
         if (server != null) {
             server.close();
         }
+        if (purging != null) {
+            purging.close();
+        }
+    }
+
+    private static synchronized PurgedHistory purgedHistory() throws Exception {
+        if (purgedHistory == null) {
+            purging = MariaDbServer.startForCapture(PURGING_SERVER_ID, "--gtid-strict-mode=ON");
+            purgedHistory = writeAndPurge(purging);
+        }
+        return purgedHistory;
     }
 
     @Test
@@ -459,92 +475,78 @@ class MariaDbBinlogFactsIT {
 
     @Test
     void aDumpFromAPositionWhoseBinaryLogsWerePurgedIsRefusedWithError1236() throws Exception {
-        try (MySqlServer purging =
-                MariaDbServer.startForCapture(PURGING_SERVER_ID, "--gtid-strict-mode=ON")) {
-            PurgedHistory history = writeAndPurge(purging);
+        PurgedHistory history = purgedHistory();
 
-            Dump refused = dump(purging.port(), history.first, es -> false);
+        Dump refused = dump(purging.port(), history.first, es -> false);
 
-            assertThat(refused.failure).isInstanceOf(ServerException.class);
-            ServerException e = (ServerException) refused.failure;
-            assertThat(e.getErrorCode()).isEqualTo(ER_MASTER_FATAL_ERROR_READING_BINLOG);
-            assertThat(e.getSqlState()).isEqualTo("HY000");
-            // unlike a position ahead of the server or diverged from it, the text names no GTID
-            assertThat(e.getMessage())
-                    .isEqualTo(
-                            "Could not find GTID state requested by slave in any binlog files."
-                                    + " Probably the slave state is too old and required binlog"
-                                    + " files have been purged.")
-                    .doesNotContain(history.first);
-        }
+        assertThat(refused.failure).isInstanceOf(ServerException.class);
+        ServerException e = (ServerException) refused.failure;
+        assertThat(e.getErrorCode()).isEqualTo(ER_MASTER_FATAL_ERROR_READING_BINLOG);
+        assertThat(e.getSqlState()).isEqualTo("HY000");
+        // unlike a position ahead of the server or diverged from it, the text names no GTID
+        assertThat(e.getMessage())
+                .isEqualTo(
+                        "Could not find GTID state requested by slave in any binlog files."
+                                + " Probably the slave state is too old and required binlog"
+                                + " files have been purged.")
+                .doesNotContain(history.first);
     }
 
     @Test
     void binlogGtidPosOfTheOldestFileAtOffset4IsThePositionBeforeItFromWhichADumpIsServed()
             throws Exception {
-        try (MySqlServer purging =
-                MariaDbServer.startForCapture(PURGING_SERVER_ID, "--gtid-strict-mode=ON")) {
-            PurgedHistory history = writeAndPurge(purging);
+        PurgedHistory history = purgedHistory();
 
-            String beforeOldest =
-                    purging.queryStringAsRoot(
-                            "SELECT BINLOG_GTID_POS('" + history.oldestFile + "', 4)");
+        String beforeOldest =
+                purging.queryStringAsRoot(
+                        "SELECT BINLOG_GTID_POS('" + history.oldestFile + "', 4)");
 
-            // one GTID per domain (a position), not the file's GTID list (the binlog state, which
-            // also holds domain 0's GTID from the other server id); not necessarily in domain
-            // order (seen: 3-13-1,0-13-5), so compare it domain by domain, not as text
-            assertThat(byDomain(beforeOldest))
-                    .isEqualTo(byDomain(history.beforeOldestFile))
-                    .containsOnly(
-                            Map.entry(0L, "0-" + PURGING_SERVER_ID + "-5"),
-                            Map.entry(3L, "3-" + PURGING_SERVER_ID + "-1"));
-            assertThat(purging.queryStringAsRoot("SELECT @@global.gtid_binlog_state"))
-                    .contains("0-" + OTHER_SERVER_ID + "-4");
-            List<Event> served =
-                    afterStart(dump(purging.port(), beforeOldest, untilRowWith(6)).events);
-            assertThat(insertedIds(served)).containsExactly(6L);
-        }
+        // one GTID per domain (a position), not the file's GTID list (the binlog state, which
+        // also holds domain 0's GTID from the other server id); not necessarily in domain
+        // order (seen: 3-13-1,0-13-5), so compare it domain by domain, not as text
+        assertThat(byDomain(beforeOldest))
+                .isEqualTo(byDomain(history.beforeOldestFile))
+                .containsOnly(
+                        Map.entry(0L, "0-" + PURGING_SERVER_ID + "-5"),
+                        Map.entry(3L, "3-" + PURGING_SERVER_ID + "-1"));
+        assertThat(purging.queryStringAsRoot("SELECT @@global.gtid_binlog_state"))
+                .contains("0-" + OTHER_SERVER_ID + "-4");
+        List<Event> served = afterStart(dump(purging.port(), beforeOldest, untilRowWith(6)).events);
+        assertThat(insertedIds(served)).containsExactly(6L);
     }
 
     @Test
     void theOldestFileOpensWithAGtidListOfTheBinlogStateBeforeItWhichTheConnectorReadsAsPurged()
             throws Exception {
-        try (MySqlServer purging =
-                MariaDbServer.startForCapture(PURGING_SERVER_ID, "--gtid-strict-mode=ON")) {
-            PurgedHistory history = writeAndPurge(purging);
+        PurgedHistory history = purgedHistory();
 
-            String gtidList = null;
-            try (Connection c = purging.openRootConnection();
-                    Statement st = c.createStatement();
-                    ResultSet rs =
-                            st.executeQuery(
-                                    "SHOW BINLOG EVENTS IN '" + history.oldestFile + "' LIMIT 4")) {
-                while (rs.next()) {
-                    if (rs.getString("Event_type").equals("Gtid_list")) {
-                        gtidList = rs.getString("Info");
-                    }
+        String gtidList = null;
+        try (Connection c = purging.openRootConnection();
+                Statement st = c.createStatement();
+                ResultSet rs =
+                        st.executeQuery(
+                                "SHOW BINLOG EVENTS IN '" + history.oldestFile + "' LIMIT 4")) {
+            while (rs.next()) {
+                if (rs.getString("Event_type").equals("Gtid_list")) {
+                    gtidList = rs.getString("Info");
                 }
             }
-            // the binlog state in brackets: every (domain, server id) pair, the other server's too
-            assertThat(gtidList)
-                    .startsWith("[")
-                    .endsWith("]")
-                    .contains("0-" + OTHER_SERVER_ID + "-4");
-            try (Connection c = purging.openRootConnection()) {
-                ServerGtidState state = ServerGtidState.read(c);
-                assertThat(state.positionMode()).isFalse();
-                assertThat(MariaDbGtidAxes.position(state.earliest().processed()).toString())
-                        .isEqualTo(MariaDbGtidPosition.parse(history.beforeOldestFile).toString());
-                assertThat(state.earliest().processed())
-                        .isEqualTo(
-                                MariaDbGtidAxes.ofState(
-                                        gtidList.substring(1, gtidList.length() - 1)));
-                assertThat(state.latest().processed())
-                        .isEqualTo(
-                                MariaDbGtidAxes.ofState(
-                                        purging.queryStringAsRoot(
-                                                "SELECT @@global.gtid_binlog_state")));
-            }
+        }
+        // the binlog state in brackets: every (domain, server id) pair, the other server's too
+        assertThat(gtidList).startsWith("[").endsWith("]").contains("0-" + OTHER_SERVER_ID + "-4");
+        try (Connection c = purging.openRootConnection()) {
+            ServerGtidState state = ServerGtidState.read(c);
+            assertThat(state.positionMode()).isFalse();
+            assertThat(MariaDbGtidAxes.position(state.earliest().processed()).toString())
+                    .isEqualTo(MariaDbGtidPosition.parse(history.beforeOldestFile).toString());
+            assertThat(state.earliest().processed())
+                    .isEqualTo(
+                            MariaDbGtidAxes.ofState(gtidList.substring(1, gtidList.length() - 1)));
+            assertThat(state.latest().processed())
+                    .isEqualTo(
+                            MariaDbGtidAxes.ofState(
+                                    purging.queryStringAsRoot(
+                                            "SELECT @@global.gtid_binlog_state")));
         }
     }
 
