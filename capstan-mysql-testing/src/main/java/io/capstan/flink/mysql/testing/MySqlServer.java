@@ -10,6 +10,9 @@ import java.sql.Connection;
 import java.sql.ResultSet;
 import java.sql.SQLException;
 import java.sql.Statement;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicInteger;
 
 /**
@@ -265,21 +268,53 @@ public final class MySqlServer implements AutoCloseable {
      */
     public void purgeBinaryLogs() {
         executeAsRoot("FLUSH BINARY LOGS");
-        String newest = null;
+        List<String> files = binaryLogs();
+        if (files.isEmpty()) {
+            throw new IllegalStateException(
+                    "the binary log is off on " + this + "; nothing to purge");
+        }
+        String newest = files.get(files.size() - 1);
+        executeAsRoot("PURGE BINARY LOGS TO '" + newest.replace("'", "''") + "'");
+    }
+
+    /**
+     * PURGE BINARY LOGS TO {@code file}, again until only it is left (for up to 30 s): a MariaDB
+     * silently keeps a file its binlog checkpoint still needs until InnoDB has flushed, or one the
+     * dump thread of an ended job still reads.
+     */
+    public void purgeBinaryLogsTo(String file) {
+        long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(30);
+        while (true) {
+            executeAsRoot("PURGE BINARY LOGS TO '" + file.replace("'", "''") + "'");
+            List<String> left = binaryLogs();
+            if (left.equals(List.of(file))) {
+                return;
+            }
+            if (System.nanoTime() > deadline) {
+                throw new IllegalStateException("PURGE BINARY LOGS kept " + left + " on " + this);
+            }
+            try {
+                Thread.sleep(100);
+            } catch (InterruptedException e) {
+                Thread.currentThread().interrupt();
+                throw new IllegalStateException("interrupted while purging on " + this, e);
+            }
+        }
+    }
+
+    /** SHOW BINARY LOGS: the file names, oldest first. */
+    public List<String> binaryLogs() {
+        List<String> files = new ArrayList<>();
         try (Connection c = openRootConnection();
                 Statement st = c.createStatement();
                 ResultSet rs = st.executeQuery("SHOW BINARY LOGS")) {
             while (rs.next()) {
-                newest = rs.getString(1);
+                files.add(rs.getString(1));
             }
         } catch (SQLException e) {
             throw new IllegalStateException("SHOW BINARY LOGS failed on " + this, e);
         }
-        if (newest == null) {
-            throw new IllegalStateException(
-                    "the binary log is off on " + this + "; nothing to purge");
-        }
-        executeAsRoot("PURGE BINARY LOGS TO '" + newest.replace("'", "''") + "'");
+        return files;
     }
 
     /** How the connector reaches this server as the least-privileged connector user. */

@@ -586,42 +586,10 @@ class MariaDbBinlogFactsIT {
         s.executeAsRoot("FLUSH BINARY LOGS", insertOrder(4));
         h.beforeOldestFile = ReplicationSetup.position(s);
         s.executeAsRoot("FLUSH BINARY LOGS", insertOrder(6));
-        List<String> files = binaryLogs(s);
+        List<String> files = s.binaryLogs();
         h.oldestFile = files.get(files.size() - 1);
-        purgeTo(s, h.oldestFile);
+        s.purgeBinaryLogsTo(h.oldestFile);
         return h;
-    }
-
-    /**
-     * PURGE BINARY LOGS TO {@code file}, again until only it is left: the server silently keeps a
-     * file its binlog checkpoint still needs for crash recovery, until InnoDB has flushed.
-     */
-    private static void purgeTo(MySqlServer s, String file) throws Exception {
-        long deadline = System.nanoTime() + REPLICATION_WAIT.toNanos();
-        while (true) {
-            s.executeAsRoot("PURGE BINARY LOGS TO '" + file + "'");
-            List<String> left = binaryLogs(s);
-            if (left.equals(List.of(file))) {
-                return;
-            }
-            if (System.nanoTime() > deadline) {
-                throw new AssertionError("PURGE BINARY LOGS kept " + left);
-            }
-            Thread.sleep(100);
-        }
-    }
-
-    /** SHOW BINARY LOGS: the file names, oldest first. */
-    private static List<String> binaryLogs(MySqlServer s) throws SQLException {
-        List<String> files = new ArrayList<>();
-        try (Connection c = s.openRootConnection();
-                Statement st = c.createStatement();
-                ResultSet rs = st.executeQuery("SHOW BINARY LOGS")) {
-            while (rs.next()) {
-                files.add(rs.getString(1));
-            }
-        }
-        return files;
     }
 
     /** What one dump delivered until its condition held, or the failure that ended it. */

@@ -7,6 +7,7 @@ import io.capstan.flink.mysql.error.HaltReason;
 import io.capstan.flink.mysql.source.it.ChangeLineDeserializer;
 import io.capstan.flink.mysql.source.it.ExactlyOnceCheck;
 import io.capstan.flink.mysql.source.it.FailAtCounts;
+import io.capstan.flink.mysql.source.it.RunningJobs;
 import io.capstan.flink.mysql.source.it.SourceJobs;
 import io.capstan.flink.mysql.source.it.Workload;
 import io.capstan.flink.mysql.testing.MariaDbServer;
@@ -17,9 +18,7 @@ import io.capstan.flink.mysql.testing.ReplicationSetup;
 import org.apache.flink.core.execution.JobClient;
 import org.apache.flink.streaming.api.environment.StreamExecutionEnvironment;
 import org.apache.flink.test.junit5.MiniClusterExtension;
-import org.apache.flink.util.ExceptionUtils;
 
-import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Assumptions;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
@@ -29,17 +28,12 @@ import org.junit.jupiter.api.io.TempDir;
 import java.nio.file.Path;
 import java.sql.Connection;
 import java.sql.ResultSet;
-import java.sql.SQLException;
 import java.sql.Statement;
 import java.time.Duration;
-import java.util.ArrayList;
 import java.util.List;
-import java.util.Optional;
-import java.util.concurrent.ThreadLocalRandom;
 import java.util.concurrent.TimeUnit;
 
 import static org.assertj.core.api.Assertions.assertThat;
-import static org.assertj.core.api.Assertions.catchThrowable;
 
 /**
  * The start modes of a job on MariaDB's own GTIDs ({@code gtid_strict_mode = ON}): a start at a
@@ -78,39 +72,22 @@ class MariaDbGtidStartsIT {
 
     @TempDir Path sinkDir;
 
-    private final List<JobClient> jobs = new ArrayList<>();
+    @RegisterExtension final RunningJobs jobs = new RunningJobs();
 
     @BeforeEach
     void noInjectedFailuresAndStrictMode() {
-        FailAtCounts.arm(List.of());
         assertThat(DB.server().queryStringAsRoot("SELECT @@global.gtid_strict_mode"))
                 .isEqualTo("1");
         assertThat(ORDER_DB.server().queryStringAsRoot("SELECT @@global.gtid_strict_mode"))
                 .isEqualTo("1");
     }
 
-    /** A failed case must not leave its job holding the one slot. */
-    @AfterEach
-    void cancelJobsLeftRunning() {
-        for (JobClient job : jobs) {
-            catchThrowable(() -> job.cancel().get(30, TimeUnit.SECONDS));
-        }
-    }
-
     private JobClient start(MySqlTestDatabase db, String table, StartupOptions mode)
             throws Exception {
         StreamExecutionEnvironment env = SourceJobs.env(200, null);
         CapstanMySqlSource<String> source =
-                CapstanMySqlSource.<String>builder()
-                        .hostname(db.server().host())
-                        .port(db.server().port())
-                        .username(db.server().connectorAccount().username())
-                        .password(db.server().connectorAccount().password())
+                SourceJobs.builder(db, mode, new ChangeLineDeserializer())
                         .tableList(db.name() + "\\." + table)
-                        .serverId(ThreadLocalRandom.current().nextLong(100_000, 200_000))
-                        .startupOptions(mode)
-                        .deserializer(new ChangeLineDeserializer())
-                        .heartbeatInterval(Duration.ofSeconds(1))
                         .build();
         SourceJobs.pipeline(env, source, sinkDir);
         JobClient job = env.executeAsync("mariadb-gtid-starts");
@@ -139,17 +116,8 @@ class MariaDbGtidStartsIT {
         return SourceJobs.committed(sinkDir);
     }
 
-    /** The job's halt; a job still running after 60 s is cancelled (it would hold the slot). */
     private static CapstanHaltException haltOf(JobClient job) {
-        Throwable failure =
-                catchThrowable(() -> job.getJobExecutionResult().get(60, TimeUnit.SECONDS));
-        Optional<CapstanHaltException> halt =
-                ExceptionUtils.findThrowable(failure, CapstanHaltException.class);
-        if (halt.isEmpty()) {
-            catchThrowable(() -> job.cancel().get(30, TimeUnit.SECONDS));
-        }
-        assertThat(halt).as(String.valueOf(failure)).isPresent();
-        return halt.get();
+        return RunningJobs.haltOf(job, Duration.ofSeconds(60));
     }
 
     /** The server's MariaDB GTID position, {@code @@gtid_binlog_pos}. */
@@ -184,8 +152,8 @@ class MariaDbGtidStartsIT {
         purged.insert("pg_t", 1, 6, 2);
         String oldestFileStart = position(DB);
         DB.server().executeAsRoot("FLUSH BINARY LOGS");
-        List<String> files = binaryLogs(DB.server());
-        purgeTo(DB.server(), files.get(files.size() - 1));
+        List<String> files = DB.server().binaryLogs();
+        DB.server().purgeBinaryLogsTo(files.get(files.size() - 1));
         Workload kept = new Workload(DB, "p");
         kept.insert("pg_t", 7, 9, 1); // served from the file left: a start would emit them
 
@@ -291,37 +259,5 @@ class MariaDbGtidStartsIT {
         assertThat(FailAtCounts.seen())
                 .as("records the source emitted: the out-of-order row is not one")
                 .isEqualTo(w.expected().size());
-    }
-
-    /**
-     * PURGE BINARY LOGS TO {@code file}, again until only it is left: the server keeps a file its
-     * binlog checkpoint still needs, or one a dump thread of an ended job still reads, for a while.
-     */
-    private static void purgeTo(MySqlServer s, String file) throws Exception {
-        long deadline = System.nanoTime() + Duration.ofSeconds(30).toNanos();
-        while (true) {
-            s.executeAsRoot("PURGE BINARY LOGS TO '" + file + "'");
-            List<String> left = binaryLogs(s);
-            if (left.equals(List.of(file))) {
-                return;
-            }
-            if (System.nanoTime() > deadline) {
-                throw new AssertionError("PURGE BINARY LOGS kept " + left);
-            }
-            Thread.sleep(100);
-        }
-    }
-
-    /** SHOW BINARY LOGS: the file names, oldest first. */
-    private static List<String> binaryLogs(MySqlServer s) throws SQLException {
-        List<String> files = new ArrayList<>();
-        try (Connection c = s.openRootConnection();
-                Statement st = c.createStatement();
-                ResultSet rs = st.executeQuery("SHOW BINARY LOGS")) {
-            while (rs.next()) {
-                files.add(rs.getString(1));
-            }
-        }
-        return files;
     }
 }

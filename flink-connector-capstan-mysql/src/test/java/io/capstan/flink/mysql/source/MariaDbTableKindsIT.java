@@ -5,6 +5,7 @@ import io.capstan.flink.mysql.error.HaltReason;
 import io.capstan.flink.mysql.source.it.ChangeLineDeserializer;
 import io.capstan.flink.mysql.source.it.ExactlyOnceCheck;
 import io.capstan.flink.mysql.source.it.FailAtCounts;
+import io.capstan.flink.mysql.source.it.RunningJobs;
 import io.capstan.flink.mysql.source.it.SourceJobs;
 import io.capstan.flink.mysql.source.it.Workload;
 import io.capstan.flink.mysql.testing.MariaDbServer;
@@ -13,24 +14,18 @@ import io.capstan.flink.mysql.testing.MySqlTestDatabase;
 import org.apache.flink.core.execution.JobClient;
 import org.apache.flink.streaming.api.environment.StreamExecutionEnvironment;
 import org.apache.flink.test.junit5.MiniClusterExtension;
-import org.apache.flink.util.ExceptionUtils;
 
-import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Assumptions;
-import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.RegisterExtension;
 import org.junit.jupiter.api.io.TempDir;
 
 import java.nio.file.Path;
 import java.time.Duration;
-import java.util.ArrayList;
 import java.util.List;
-import java.util.Optional;
 import java.util.concurrent.TimeUnit;
 
 import static org.assertj.core.api.Assertions.assertThat;
-import static org.assertj.core.api.Assertions.catchThrowable;
 
 /**
  * MariaDB's objects that look like tables but are not captured as one (facts pinned on 10.11): a
@@ -55,20 +50,7 @@ class MariaDbTableKindsIT {
 
     @TempDir Path sinkDir;
 
-    private final List<JobClient> jobs = new ArrayList<>();
-
-    @BeforeEach
-    void noInjectedFailures() {
-        FailAtCounts.arm(List.of());
-    }
-
-    /** A failed case must not leave its job holding the one slot. */
-    @AfterEach
-    void cancelJobsLeftRunning() {
-        for (JobClient job : jobs) {
-            catchThrowable(() -> job.cancel().get(30, TimeUnit.SECONDS));
-        }
-    }
+    @RegisterExtension final RunningJobs jobs = new RunningJobs();
 
     /** A job on the tables {@code tables} (a pattern within the test's database) from now. */
     private JobClient stream(String tables) throws Exception {
@@ -85,12 +67,7 @@ class MariaDbTableKindsIT {
     }
 
     private static CapstanHaltException haltOf(JobClient job) {
-        Throwable failure =
-                catchThrowable(() -> job.getJobExecutionResult().get(60, TimeUnit.SECONDS));
-        Optional<CapstanHaltException> halt =
-                ExceptionUtils.findThrowable(failure, CapstanHaltException.class);
-        assertThat(halt).as(String.valueOf(failure)).isPresent();
-        return halt.get();
+        return RunningJobs.haltOf(job, Duration.ofSeconds(60));
     }
 
     private void awaitCommitted(List<String> lines) throws InterruptedException {

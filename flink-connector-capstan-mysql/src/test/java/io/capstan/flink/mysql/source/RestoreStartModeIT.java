@@ -6,7 +6,7 @@ import io.capstan.flink.mysql.error.CapstanHaltException;
 import io.capstan.flink.mysql.error.HaltReason;
 import io.capstan.flink.mysql.source.it.ChangeLineDeserializer;
 import io.capstan.flink.mysql.source.it.ExactlyOnceCheck;
-import io.capstan.flink.mysql.source.it.FailAtCounts;
+import io.capstan.flink.mysql.source.it.RunningJobs;
 import io.capstan.flink.mysql.source.it.SourceJobs;
 import io.capstan.flink.mysql.source.it.Workload;
 import io.capstan.flink.mysql.testing.MySqlTestDatabase;
@@ -15,10 +15,7 @@ import org.apache.flink.core.execution.JobClient;
 import org.apache.flink.core.execution.SavepointFormatType;
 import org.apache.flink.streaming.api.environment.StreamExecutionEnvironment;
 import org.apache.flink.test.junit5.MiniClusterExtension;
-import org.apache.flink.util.ExceptionUtils;
 
-import org.junit.jupiter.api.AfterEach;
-import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.RegisterExtension;
 import org.junit.jupiter.api.io.TempDir;
@@ -27,11 +24,6 @@ import java.nio.file.Path;
 import java.sql.Connection;
 import java.sql.Statement;
 import java.time.Duration;
-import java.util.ArrayList;
-import java.util.List;
-import java.util.Optional;
-import java.util.concurrent.ThreadLocalRandom;
-import java.util.concurrent.TimeUnit;
 
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.catchThrowable;
@@ -52,35 +44,14 @@ class RestoreStartModeIT {
     @TempDir Path sinkDir;
     @TempDir Path savepoints;
 
-    private final List<JobClient> jobs = new ArrayList<>();
-
-    @BeforeEach
-    void noInjectedFailures() {
-        FailAtCounts.arm(List.of());
-    }
-
-    /** A failed case must not leave its job holding the one slot. */
-    @AfterEach
-    void cancelJobsLeftRunning() {
-        for (JobClient job : jobs) {
-            catchThrowable(() -> job.cancel().get(30, TimeUnit.SECONDS));
-        }
-    }
+    @RegisterExtension final RunningJobs jobs = new RunningJobs();
 
     private JobClient start(String tableRegex, StartupOptions mode, String savepoint)
             throws Exception {
         StreamExecutionEnvironment env = SourceJobs.env(300, savepoint);
         CapstanMySqlSource<String> source =
-                CapstanMySqlSource.<String>builder()
-                        .hostname(DB.server().host())
-                        .port(DB.server().port())
-                        .username(DB.server().connectorAccount().username())
-                        .password(DB.server().connectorAccount().password())
+                SourceJobs.builder(DB, mode, new ChangeLineDeserializer())
                         .tableList(DB.name() + "\\." + tableRegex)
-                        .serverId(ThreadLocalRandom.current().nextLong(100_000, 200_000))
-                        .startupOptions(mode)
-                        .deserializer(new ChangeLineDeserializer())
-                        .heartbeatInterval(Duration.ofSeconds(1))
                         .build();
         SourceJobs.pipeline(env, source, sinkDir);
         JobClient job = env.executeAsync("restore-start-mode");
@@ -107,17 +78,8 @@ class RestoreStartModeIT {
                 });
     }
 
-    /** The job's halt; a job still running after 90 s is cancelled (it would hold the slot). */
     private static CapstanHaltException haltOf(JobClient job) {
-        Throwable failure =
-                catchThrowable(() -> job.getJobExecutionResult().get(90, TimeUnit.SECONDS));
-        Optional<CapstanHaltException> halt =
-                ExceptionUtils.findThrowable(failure, CapstanHaltException.class);
-        if (halt.isEmpty()) {
-            catchThrowable(() -> job.cancel().get(30, TimeUnit.SECONDS));
-        }
-        assertThat(halt).as(String.valueOf(failure)).isPresent();
-        return halt.get();
+        return RunningJobs.haltOf(job, Duration.ofSeconds(90));
     }
 
     /**
