@@ -23,9 +23,10 @@ import java.util.Objects;
  * #processedAfter()}); an event outside any transaction that moves the position (a rotation, the
  * next file's first events) ends with a record of its own, named by the last position it passed.
  *
+ * <p>On MariaDB's GTIDs (docs/adr/0013) an end fills its sequence numbers up to its own, in the
+ * shape of a binlog state, so each end carries the set after it too.
+ *
  * @param preparedGtid the prepared part this XA outcome ends, or null
- *     <p>On MariaDB's GTIDs (docs/adr/0013) an end fills its sequence numbers up to its own, in the
- *     shape of a binlog state, so each end carries the set after it too.
  * @param processedAfter the processed set after this end where it grows by more than the GTID (no
  *     GTIDs, MariaDB's GTIDs); else null
  */
