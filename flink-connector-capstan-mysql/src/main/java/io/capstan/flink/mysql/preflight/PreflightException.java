@@ -35,7 +35,7 @@ public final class PreflightException extends CapstanHaltException {
 
     private static String message(String serverAddress, List<PreflightFailure> failures) {
         StringBuilder sb =
-                new StringBuilder("MySQL server ")
+                new StringBuilder("server ")
                         .append(serverAddress)
                         .append(" is not safe to capture from; preflight found ")
                         .append(failures.size())

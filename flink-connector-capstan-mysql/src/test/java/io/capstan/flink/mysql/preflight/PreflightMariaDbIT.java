@@ -141,7 +141,8 @@ class PreflightMariaDbIT {
                         HaltReason.BINLOG_ROW_METADATA_NOT_FULL,
                         HaltReason.BINLOG_COMPRESSION_ON);
         assertThat(e.getMessage())
-                .contains("[binlog_disabled] MySQL server")
+                .contains("[binlog_disabled] server ")
+                .doesNotContain("MySQL server")
                 .contains("under [mariadb] set 'log_bin = mariadb-bin'")
                 .contains("binlog_format: is 'MIXED'", "SET GLOBAL binlog_format = ROW")
                 .contains(

@@ -261,7 +261,7 @@ class PreflightRulesTest {
                 .hasSize(12)
                 .first()
                 .asString()
-                .startsWith("[binlog_disabled] MySQL server db.example:3306 is not safe");
+                .startsWith("[binlog_disabled] server db.example:3306 is not safe");
         for (PreflightFailure f : failures) {
             assertThat(e.getMessage()).contains(f.describe());
         }
