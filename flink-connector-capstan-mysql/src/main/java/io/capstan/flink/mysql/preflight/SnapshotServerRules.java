@@ -93,6 +93,19 @@ public final class SnapshotServerRules {
                         + " primary");
     }
 
+    /**
+     * The replica's {@code gtid_executed} as a set; empty when it is none this connector reads
+     * (then {@link #check} names it).
+     */
+    public static GtidSet executedOrEmpty(ServerFacts replica) {
+        try {
+            return GtidSet.parse(
+                    replica.variable("gtid_executed").orElse("").replace("\n", "").trim());
+        } catch (IllegalArgumentException e) {
+            return GtidSet.empty();
+        }
+    }
+
     /** The replica's transactions the primary has not executed, as a failure; empty if none. */
     static Optional<PreflightFailure> diverged(
             String replicaExecuted, GtidSet primaryExecuted, String primaryAddress) {

@@ -45,6 +45,16 @@ class SnapshotServerRulesTest {
     }
 
     @Test
+    void theReplicasExecutedSetIsReadAcrossLineBreaksAndEmptyWhenUnreadable() {
+        assertThat(
+                        SnapshotServerRules.executedOrEmpty(
+                                replica("ON", PRIMARY_UUID + ":1-40,\n" + REPLICA_UUID + ":1", "")))
+                .isEqualTo(GtidSet.parse(PRIMARY_UUID + ":1-40," + REPLICA_UUID + ":1"));
+        assertThat(SnapshotServerRules.executedOrEmpty(replica("ON", "not a set", "")))
+                .isEqualTo(GtidSet.empty());
+    }
+
+    @Test
     void aLaggingGtidReplicaWithSelectAndLockTablesPasses() {
         assertThat(
                         check(

@@ -3,6 +3,7 @@ package io.capstan.flink.mysql.proxy.server;
 import io.capstan.flink.mysql.preflight.SnapshotServerRules;
 import io.capstan.flink.mysql.proxy.ChunkSession;
 import io.capstan.flink.mysql.proxy.JdbcProxy;
+import io.capstan.flink.mysql.proxy.PrimaryCatchUp;
 import io.capstan.flink.mysql.snapshot.plan.SnapshotChunk;
 import io.capstan.flink.mysql.snapshot.read.ChunkReader;
 import io.capstan.flink.mysql.snapshot.read.ChunkResult;
@@ -12,9 +13,10 @@ import java.io.IOException;
 
 /**
  * {@link ChunkSession} on the snapshot's replica: the {@link ChunkReader}'s lock protocol and read
- * there, then one {@code gtid_executed} read on the primary: the chunk's G must be a set of the
- * primary's transactions ({@link SnapshotServerRules#requireContained}), else the gate would wait
- * for, or misplace, transactions the binlog never shows. Nothing else reaches the primary.
+ * there, then a {@code gtid_executed} read on the primary (again, briefly, while it trails: {@link
+ * PrimaryCatchUp}): the chunk's G must be a set of the primary's transactions ({@link
+ * SnapshotServerRules#requireContained}), else the gate would wait for, or misplace, transactions
+ * the binlog never shows. Nothing else reaches the primary.
  */
 final class ReplicaChunkSession implements ChunkSession {
 
@@ -36,7 +38,8 @@ final class ReplicaChunkSession implements ChunkSession {
         SnapshotServerRules.requireContained(
                 chunk.id(),
                 result.gtidSet(),
-                primary.gtidExecuted(),
+                PrimaryCatchUp.holding(
+                        result.gtidSet(), primary::gtidExecuted, g -> g, PrimaryCatchUp.WAIT),
                 replicaAddress,
                 primary.serverAddress());
         return result;

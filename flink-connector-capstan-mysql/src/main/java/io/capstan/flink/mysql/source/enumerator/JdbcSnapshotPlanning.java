@@ -12,6 +12,7 @@ import io.capstan.flink.mysql.preflight.PreflightRules;
 import io.capstan.flink.mysql.preflight.ServerFacts;
 import io.capstan.flink.mysql.preflight.SnapshotServerRules;
 import io.capstan.flink.mysql.proxy.JdbcProxy;
+import io.capstan.flink.mysql.proxy.PrimaryCatchUp;
 import io.capstan.flink.mysql.schema.TableId;
 import io.capstan.flink.mysql.schema.TableSchema;
 import io.capstan.flink.mysql.snapshot.key.ChunkKey;
@@ -124,8 +125,14 @@ public final class JdbcSnapshotPlanning implements SnapshotPlanning {
     /** The snapshot's replica: GTIDs, grants, and no transaction the primary lacks. */
     private void checkReplica(List<TableId> tables) throws Exception {
         ServerFacts facts = replica.serverFacts();
-        // after the replica's set: a replica in step with the primary is then contained
-        ServerGtidState primary = mysql.gtidState();
+        // after the replica's set: a replica in step with the primary is then contained, once the
+        // primary's commit stage caught up (PrimaryCatchUp)
+        ServerGtidState primary =
+                PrimaryCatchUp.holding(
+                        SnapshotServerRules.executedOrEmpty(facts),
+                        mysql::gtidState,
+                        state -> state.latest().processed(),
+                        PrimaryCatchUp.WAIT);
         if (primary.positionMode()) {
             throw new PreflightException(
                     mysql.serverAddress(),
