@@ -37,7 +37,7 @@ public final class ReplicationSetup {
                         + quote(source.username())
                         + "', MASTER_PASSWORD = '"
                         + quote(source.password());
-        if (isMariaDb(replica)) {
+        if (replica.isMariaDb()) {
             replica.executeAsRoot(channel + "', MASTER_USE_GTID = slave_pos");
         } else {
             replica.executeAsRoot(
@@ -63,7 +63,7 @@ public final class ReplicationSetup {
      * operator (or an orchestrator) does at failover.
      */
     public static void promote(MySqlServer replica) {
-        if (isMariaDb(replica)) {
+        if (replica.isMariaDb()) {
             // MariaDB 10.11 has no super_read_only
             replica.executeAsRoot("STOP SLAVE", "RESET SLAVE ALL", "SET GLOBAL read_only = OFF");
         } else {
@@ -81,13 +81,9 @@ public final class ReplicationSetup {
      * in its binary log, e.g. {@code 0-1-7}).
      */
     public static String position(MySqlServer server) {
-        return isMariaDb(server)
+        return server.isMariaDb()
                 ? server.queryStringAsRoot("SELECT @@global.gtid_binlog_pos")
                 : server.gtidExecuted();
-    }
-
-    private static boolean isMariaDb(MySqlServer server) {
-        return server.isMariaDb();
     }
 
     /**
@@ -96,7 +92,7 @@ public final class ReplicationSetup {
      * @throws IllegalStateException when it has not within {@code timeout}
      */
     public static void awaitCaughtUp(MySqlServer primary, MySqlServer replica, Duration timeout) {
-        if (isMariaDb(replica)) {
+        if (replica.isMariaDb()) {
             awaitCaughtUpMariaDb(primary, replica, timeout);
             return;
         }

@@ -98,23 +98,23 @@ public final class SnapshotServerRules {
      * (then {@link #check} names it).
      */
     public static GtidSet executedOrEmpty(ServerFacts replica) {
+        return parsed(replica.variable("gtid_executed").orElse("")).orElse(GtidSet.empty());
+    }
+
+    /** {@code gtid_executed} text as the server prints it (a line per uuid), if it is a set. */
+    private static Optional<GtidSet> parsed(String executed) {
         try {
-            return GtidSet.parse(
-                    replica.variable("gtid_executed").orElse("").replace("\n", "").trim());
+            return Optional.of(GtidSet.parse(executed.replace("\n", "").trim()));
         } catch (IllegalArgumentException e) {
-            return GtidSet.empty();
+            return Optional.empty();
         }
     }
 
     /** The replica's transactions the primary has not executed, as a failure; empty if none. */
     static Optional<PreflightFailure> diverged(
             String replicaExecuted, GtidSet primaryExecuted, String primaryAddress) {
-        GtidSet extra;
-        try {
-            extra =
-                    GtidSet.parse(replicaExecuted.replace("\n", "").trim())
-                            .subtract(primaryExecuted);
-        } catch (IllegalArgumentException e) {
+        Optional<GtidSet> executed = parsed(replicaExecuted);
+        if (executed.isEmpty()) {
             return Optional.of(
                     new PreflightFailure(
                             HaltReason.SNAPSHOT_SERVER_DIVERGED,
@@ -125,6 +125,7 @@ public final class SnapshotServerRules {
                                     + ";"
                                     + REMOVE_OPTION));
         }
+        GtidSet extra = executed.get().subtract(primaryExecuted);
         if (extra.isEmpty()) {
             return Optional.empty();
         }

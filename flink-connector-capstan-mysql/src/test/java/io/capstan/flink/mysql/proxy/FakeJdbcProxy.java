@@ -91,7 +91,7 @@ public final class FakeJdbcProxy implements JdbcProxy {
     @Override
     public List<TableId> systemVersionedTables() throws IOException {
         call(FakeMySql.BASE_TABLES);
-        return List.of(); // a fake MySQL: no MariaDB table kinds
+        return server.systemVersionedTableIds();
     }
 
     @Override

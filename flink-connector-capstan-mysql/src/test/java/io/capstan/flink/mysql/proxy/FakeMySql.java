@@ -102,6 +102,19 @@ public final class FakeMySql implements MySqlProxies {
 
     // ---- the server's content ----
 
+    /** MariaDB's system-versioned tables on this server: not base tables. */
+    private final List<TableId> systemVersioned = new CopyOnWriteArrayList<>();
+
+    /** Adds {@code id} as a MariaDB system-versioned table (not a base table). */
+    public FakeMySql systemVersionedTable(TableId id) {
+        systemVersioned.add(id);
+        return this;
+    }
+
+    List<TableId> systemVersionedTableIds() {
+        return List.copyOf(systemVersioned);
+    }
+
     /** Gives {@code id} (added before) another storage engine than InnoDB. */
     public FakeMySql engine(TableId id, String engine) {
         table(id).engine = engine;

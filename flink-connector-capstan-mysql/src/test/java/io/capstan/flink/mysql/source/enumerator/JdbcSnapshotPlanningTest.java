@@ -21,6 +21,7 @@ import io.capstan.flink.mysql.source.CapstanSourceConfig;
 
 import org.apache.flink.configuration.Configuration;
 
+import org.assertj.core.api.ThrowableAssert.ThrowingCallable;
 import org.junit.jupiter.api.Test;
 
 import java.io.IOException;
@@ -125,6 +126,26 @@ class JdbcSnapshotPlanningTest {
                                         .containsExactly(HaltReason.INVALID_CONFIGURATION))
                 .hasMessageContaining("scan.snapshot.hostname");
         assertThat(replica.calls(FakeMySql.SERVER_FACTS)).isZero();
+    }
+
+    @Test
+    void aSelectedSystemVersionedTableHaltsAtStartAndAtARestore() {
+        mysql.systemVersionedTable(TableId.of("shop", "prices"));
+        for (ThrowingCallable call :
+                List.<ThrowingCallable>of(
+                        () -> planning(4, "shop\\..*").resolveTables(),
+                        () -> planning(4, "shop\\..*").checkRestoredTables(List.of(ORDERS)),
+                        () -> planning(4, "shop\\..*").checkRestoredSplit(List.of(ORDERS)))) {
+            assertThatThrownBy(call)
+                    .isInstanceOfSatisfying(
+                            CapstanHaltException.class,
+                            e ->
+                                    assertThat(e.reason())
+                                            .isEqualTo(HaltReason.SYSTEM_VERSIONED_TABLE))
+                    .hasMessageContaining("shop.prices");
+        }
+        assertThatCode(() -> planning(4, "shop\\.orders").checkRestoredTables(List.of(ORDERS)))
+                .doesNotThrowAnyException();
     }
 
     @Test
