@@ -6,6 +6,7 @@ import io.capstan.flink.mysql.error.HaltReason;
 import io.capstan.flink.mysql.event.DdlObserver;
 import io.capstan.flink.mysql.gtid.BinlogPositionAxis;
 import io.capstan.flink.mysql.gtid.Gtid;
+import io.capstan.flink.mysql.schema.MariaDbOwnTypes;
 import io.capstan.flink.mysql.schema.SystemVersionedTables;
 import io.capstan.flink.mysql.schema.TableId;
 import io.capstan.flink.mysql.snapshot.ddl.SnapshotDdlGuard;
@@ -27,9 +28,10 @@ import java.util.TreeSet;
  * bookkeeping: a data change logged as a statement (its rows never appear as row events) halts with
  * {@code statement_based_change} when it may write a captured table, and passes otherwise; a
  * TRUNCATE of a captured table halts, is emitted or skipped as configured; a DROP or RENAME of one
- * halts with {@code captured_table_removed}. Tables whose snapshot already shows the statement
- * ({@link DdlObserver#snapshotHolds}) pass. Messages name tables, never the statement (the
- * no-values rule).
+ * halts with {@code captured_table_removed}; an ALTER giving one a column of MariaDB's UUID, INET4
+ * or INET6 halts with {@code unsupported_column_type}. Tables whose snapshot already shows the
+ * statement ({@link DdlObserver#snapshotHolds}) pass. Messages name tables, never the statement
+ * (the no-values rule).
  */
 final class CapturedTableStatements {
 
@@ -132,7 +134,9 @@ final class CapturedTableStatements {
             unreadable(database, sql, gtid);
             return List.of();
         }
-        boolean drop = "DROP".equals(TokenCursor.leadingWord(sql));
+        // MariaDB's CREATE OR REPLACE TABLE removes the table it replaces as a DROP does
+        String head = TokenCursor.leadingWord(sql);
+        boolean drop = "DROP".equals(head) || "CREATE".equals(head);
         for (String[] name : removals.get().removed()) {
             Optional<TableId> t = captured(database, name[0], name[1]);
             if (t.isPresent()
@@ -164,6 +168,13 @@ final class CapturedTableStatements {
                         List.of(t.get()),
                         "was made system-versioned in transaction "
                                 + BinlogPositionAxis.readable(gtid));
+            }
+        }
+        for (String[] name : removals.get().mariaDbTyped()) {
+            Optional<TableId> t = captured(database, name[0], name[1]);
+            if (t.isPresent() && !snapshot.snapshotHolds(t.get(), gtid)) {
+                throw MariaDbOwnTypes.givenInStream(
+                        t.get(), "in transaction " + BinlogPositionAxis.readable(gtid));
             }
         }
         for (String[] name : removals.get().rowsReplaced()) {
@@ -335,7 +346,8 @@ final class CapturedTableStatements {
                 HaltReason.CAPTURED_TABLE_REMOVED,
                 "captured table "
                         + table
-                        + " was dropped in transaction "
+                        + " was dropped (DROP TABLE, or MariaDB's CREATE OR REPLACE TABLE) in"
+                        + " transaction "
                         + BinlogPositionAxis.readable(gtid)
                         + " after rows of it may have been emitted (by a snapshot, or by this stream"
                         + " before the DROP, or before the position it restarted from); MySQL logs no"

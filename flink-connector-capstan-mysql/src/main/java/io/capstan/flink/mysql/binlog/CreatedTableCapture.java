@@ -5,6 +5,7 @@ import io.capstan.flink.mysql.error.HaltReason;
 import io.capstan.flink.mysql.gtid.BinlogPositionAxis;
 import io.capstan.flink.mysql.gtid.Gtid;
 import io.capstan.flink.mysql.gtid.GtidSet;
+import io.capstan.flink.mysql.schema.MariaDbOwnTypes;
 import io.capstan.flink.mysql.schema.SystemVersionedTables;
 import io.capstan.flink.mysql.schema.TableId;
 import io.capstan.flink.mysql.snapshot.ddl.TableArrivals;
@@ -91,6 +92,12 @@ final class CreatedTableCapture {
                     throw SystemVersionedTables.refused(
                             List.of(t),
                             "was created WITH SYSTEM VERSIONING in transaction "
+                                    + BinlogPositionAxis.readable(gtid));
+                }
+                if (c.mariaDbTyped() && selection.test(t)) {
+                    throw MariaDbOwnTypes.givenInStream(
+                            t,
+                            "when it was created in transaction "
                                     + BinlogPositionAxis.readable(gtid));
                 }
                 if (selection.test(t) && tables.capture(t)) {

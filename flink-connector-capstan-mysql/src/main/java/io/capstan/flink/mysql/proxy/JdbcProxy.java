@@ -4,6 +4,7 @@ import io.capstan.flink.mysql.binlog.ServerGtidState;
 import io.capstan.flink.mysql.gtid.GtidSet;
 import io.capstan.flink.mysql.preflight.ServerFacts;
 import io.capstan.flink.mysql.schema.ForeignKey;
+import io.capstan.flink.mysql.schema.MariaDbOwnTypes;
 import io.capstan.flink.mysql.schema.TableId;
 import io.capstan.flink.mysql.schema.TableSchema;
 import io.capstan.flink.mysql.snapshot.key.KeyCollation;
@@ -14,6 +15,7 @@ import io.capstan.flink.mysql.snapshot.read.SnapshotReadOptions;
 import org.apache.flink.annotation.Internal;
 
 import java.io.IOException;
+import java.util.Collection;
 import java.util.List;
 import java.util.Set;
 
@@ -46,6 +48,13 @@ public interface JdbcProxy extends BoundaryQueries, AutoCloseable {
      * system schemas, sorted: not among {@link #baseTables()}; none on MySQL.
      */
     List<TableId> systemVersionedTables() throws IOException;
+
+    /**
+     * The columns of MariaDB's UUID, INET4 and INET6 in {@code databases}, in table and column
+     * order: its binlog writes them as plain binary; none on MySQL (not asked).
+     */
+    List<MariaDbOwnTypes.Column> mariaDbOwnTypeColumns(Collection<String> databases)
+            throws IOException;
 
     /** The server's version, the settings the preflight checks and the account's privileges. */
     ServerFacts serverFacts() throws IOException;

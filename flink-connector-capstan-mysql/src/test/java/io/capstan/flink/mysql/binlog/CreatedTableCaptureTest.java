@@ -154,6 +154,27 @@ class CreatedTableCaptureTest {
     }
 
     @Test
+    void aMatchingTableCreatedWithAMariaDbOwnTypeHalts() throws Exception {
+        TransactionAssembler a = assembler(true);
+        feed(a, gtid(UUID_A, 2, COMMIT), ddl(2, "shop", "CREATE TABLE audit (id INT, u UUID)"));
+        assertThatThrownBy(
+                        () ->
+                                feed(
+                                        a,
+                                        gtid(UUID_A, 3, COMMIT),
+                                        ddl(3, "shop", "CREATE TABLE orders_2 (id INT, a INET4)")))
+                .isInstanceOfSatisfying(
+                        CapstanHaltException.class,
+                        e -> {
+                            assertThat(e.reason()).isEqualTo(HaltReason.UNSUPPORTED_COLUMN_TYPE);
+                            assertThat(e.getMessage())
+                                    .contains("shop.orders_2")
+                                    .contains("CHAR(36)");
+                        });
+        assertThat(summary()).containsExactly("END@2");
+    }
+
+    @Test
     void createLikeAndIfNotExistsOfANewTableAreCaptured() throws Exception {
         TransactionAssembler a = assembler(true);
         feed(

@@ -264,6 +264,29 @@ class TransactionAssemblerFailClosedTest {
                 .isNull();
     }
 
+    /** An ALTER giving a captured table a column of MariaDB's UUID, INET4 or INET6 halts. */
+    @Test
+    void aCapturedTableGivenAMariaDbOwnTypeHalts() throws Exception {
+        HaltReason unsupported = HaltReason.UNSUPPORTED_COLUMN_TYPE;
+        assertThat(ddl(TruncateHandling.HALT, "shop", "ALTER TABLE orders ADD COLUMN u UUID"))
+                .isEqualTo(unsupported);
+        assertThat(ddl(TruncateHandling.HALT, "", "alter table shop.orders modify a inet6"))
+                .isEqualTo(unsupported);
+        assertThat(ddl(TruncateHandling.HALT, "shop", "ALTER TABLE audit ADD COLUMN u UUID"))
+                .isNull();
+        assertThat(ddl(TruncateHandling.HALT, "shop", "ALTER TABLE orders ADD uuid CHAR(36)"))
+                .isNull();
+    }
+
+    /** MariaDB's CREATE OR REPLACE TABLE of a captured table drops it: halt as a DROP does. */
+    @Test
+    void createOrReplaceOfACapturedTableHaltsAsADrop() throws Exception {
+        assertThat(ddl(TruncateHandling.SKIP, "shop", "CREATE OR REPLACE TABLE orders (id INT)"))
+                .isEqualTo(HaltReason.CAPTURED_TABLE_REMOVED);
+        assertThat(ddl(TruncateHandling.HALT, "shop", "CREATE OR REPLACE TABLE audit (id INT)"))
+                .isNull();
+    }
+
     /** ALTERs that remove or replace some rows without row events: never passed, never emitted. */
     @Test
     void partitionTablespaceAndEngineChangesThatDropRowsHaltOrAreSkipped() throws Exception {

@@ -6,6 +6,7 @@ import io.capstan.flink.mysql.error.HaltReason;
 import io.capstan.flink.mysql.gtid.GtidSet;
 import io.capstan.flink.mysql.preflight.ServerFacts;
 import io.capstan.flink.mysql.schema.ForeignKey;
+import io.capstan.flink.mysql.schema.MariaDbOwnTypes;
 import io.capstan.flink.mysql.schema.TableId;
 import io.capstan.flink.mysql.schema.TableSchema;
 import io.capstan.flink.mysql.snapshot.key.ChunkKey;
@@ -24,6 +25,7 @@ import org.apache.flink.table.data.RowData;
 import java.io.IOException;
 import java.nio.charset.StandardCharsets;
 import java.util.ArrayList;
+import java.util.Collection;
 import java.util.Iterator;
 import java.util.List;
 import java.util.Locale;
@@ -92,6 +94,15 @@ public final class FakeJdbcProxy implements JdbcProxy {
     public List<TableId> systemVersionedTables() throws IOException {
         call(FakeMySql.BASE_TABLES);
         return server.systemVersionedTableIds();
+    }
+
+    @Override
+    public List<MariaDbOwnTypes.Column> mariaDbOwnTypeColumns(Collection<String> databases)
+            throws IOException {
+        call(FakeMySql.BASE_TABLES);
+        return server.mariaDbOwnTypeColumns().stream()
+                .filter(c -> databases.contains(c.table().database()))
+                .toList();
     }
 
     @Override

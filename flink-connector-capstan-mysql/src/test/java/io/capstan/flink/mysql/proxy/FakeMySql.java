@@ -13,6 +13,7 @@ import io.capstan.flink.mysql.preflight.ServerFacts;
 import io.capstan.flink.mysql.preflight.ServerVersion;
 import io.capstan.flink.mysql.schema.ColumnSchema;
 import io.capstan.flink.mysql.schema.ForeignKey;
+import io.capstan.flink.mysql.schema.MariaDbOwnTypes;
 import io.capstan.flink.mysql.schema.MySqlType;
 import io.capstan.flink.mysql.schema.TableId;
 import io.capstan.flink.mysql.schema.TableSchema;
@@ -113,6 +114,19 @@ public final class FakeMySql implements MySqlProxies {
 
     List<TableId> systemVersionedTableIds() {
         return List.copyOf(systemVersioned);
+    }
+
+    /** Columns of MariaDB's UUID, INET4 and INET6 on this server. */
+    private final List<MariaDbOwnTypes.Column> ownTypeColumns = new CopyOnWriteArrayList<>();
+
+    /** Adds a column of MariaDB's {@code dataType} ({@code uuid}, ...) to table {@code id}. */
+    public FakeMySql mariaDbOwnTypeColumn(TableId id, String column, String dataType) {
+        ownTypeColumns.add(new MariaDbOwnTypes.Column(id, column, dataType));
+        return this;
+    }
+
+    List<MariaDbOwnTypes.Column> mariaDbOwnTypeColumns() {
+        return List.copyOf(ownTypeColumns);
     }
 
     /** Gives {@code id} (added before) another storage engine than InnoDB. */

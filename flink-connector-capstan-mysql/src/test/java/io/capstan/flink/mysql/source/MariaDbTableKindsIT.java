@@ -35,6 +35,12 @@ import static org.assertj.core.api.Assertions.assertThat;
  * selection at the start, gains versioning while captured, or is created while streaming. A
  * SEQUENCE ({@code NEXTVAL} writes a row event to it) is not a table: in a captured database it is
  * left out, and the tables beside it stream exactly.
+ *
+ * <p>Two statements of MariaDB's DDL that MySQL lacks: an ALTER giving a captured table a column of
+ * MariaDB's UUID (its binlog writes it as plain BINARY(16), so the stream could not tell its values
+ * from bytes) halts {@code unsupported_column_type} before the next row, and {@code CREATE OR
+ * REPLACE TABLE} of a captured table, a DROP and a CREATE in one statement, halts {@code
+ * captured_table_removed} as a DROP does.
  */
 class MariaDbTableKindsIT {
 
@@ -123,6 +129,49 @@ class MariaDbTableKindsIT {
         CapstanHaltException halt = haltOf(job);
         assertThat(halt.reason()).isEqualTo(HaltReason.SYSTEM_VERSIONED_TABLE);
         assertThat(halt.getMessage()).contains(DB.name() + ".cv_later");
+        ExactlyOnceCheck.assertExactlyOnce(w.expected(), SourceJobs.committed(sinkDir));
+    }
+
+    @Test
+    void aCapturedTableGivenAUuidColumnHaltsBeforeItsNextRow() throws Exception {
+        DB.execute(Workload.createTable("uc_t"));
+        Workload w = new Workload(DB, "u");
+        JobClient job = stream("uc_t");
+        w.insert("uc_t", 1, 3, 1);
+        awaitCommitted(w.expected());
+        DB.execute(
+                "ALTER TABLE uc_t ADD COLUMN u UUID",
+                "UPDATE uc_t SET u = UUID(), ver = 2 WHERE id = 1");
+        CapstanHaltException halt = haltOf(job);
+        assertThat(halt.reason()).isEqualTo(HaltReason.UNSUPPORTED_COLUMN_TYPE);
+        assertThat(halt.getMessage()).contains(DB.name() + ".uc_t").contains("CHAR(36)");
+        ExactlyOnceCheck.assertExactlyOnce(w.expected(), SourceJobs.committed(sinkDir));
+    }
+
+    @Test
+    void aStreamOnlyJobOnATableWithAUuidColumnHaltsBeforeAnyRow() throws Exception {
+        DB.execute(Workload.createTable("uo_t").replace("))", "), u UUID)"));
+        JobClient job = stream("uo_t");
+        DB.execute("INSERT INTO uo_t VALUES (1, 1, 1, 'o', UUID())");
+        CapstanHaltException halt = haltOf(job);
+        assertThat(halt.reason()).isEqualTo(HaltReason.UNSUPPORTED_COLUMN_TYPE);
+        assertThat(halt.getMessage()).contains(DB.name() + ".uo_t column u has the type uuid");
+        assertThat(FailAtCounts.seen()).as("records the source emitted").isZero();
+    }
+
+    @Test
+    void createOrReplaceOfACapturedTableHaltsAsItsDrop() throws Exception {
+        DB.execute(Workload.createTable("cr_t"));
+        Workload w = new Workload(DB, "r");
+        JobClient job = stream("cr_t");
+        w.insert("cr_t", 1, 3, 1);
+        awaitCommitted(w.expected());
+        DB.execute(
+                Workload.createTable("cr_t").replace("CREATE TABLE", "CREATE OR REPLACE TABLE"),
+                "INSERT INTO cr_t VALUES (1, 1, 1, 'r')");
+        CapstanHaltException halt = haltOf(job);
+        assertThat(halt.reason()).isEqualTo(HaltReason.CAPTURED_TABLE_REMOVED);
+        assertThat(halt.getMessage()).contains(DB.name() + ".cr_t").contains("CREATE OR REPLACE");
         ExactlyOnceCheck.assertExactlyOnce(w.expected(), SourceJobs.committed(sinkDir));
     }
 

@@ -1,5 +1,6 @@
 package io.capstan.flink.mysql.proxy.server;
 
+import io.capstan.flink.mysql.schema.MariaDbOwnTypes;
 import io.capstan.flink.mysql.schema.TableId;
 
 import java.sql.Connection;
@@ -8,11 +9,13 @@ import java.sql.ResultSet;
 import java.sql.SQLException;
 import java.sql.Statement;
 import java.util.ArrayList;
+import java.util.Collection;
 import java.util.List;
 
 /**
- * The server's base tables (and MariaDB's system-versioned ones) and storage engines over JDBC, for
- * {@link ServerJdbcProxy}; {@code source.TableDiscovery} picks the selected tables.
+ * The server's base tables (and MariaDB's system-versioned ones, and its columns of types the
+ * binlog writes as plain binary) and storage engines over JDBC, for {@link ServerJdbcProxy}; {@code
+ * source.TableDiscovery} picks the selected tables.
  */
 final class JdbcTableDiscovery {
 
@@ -41,6 +44,38 @@ final class JdbcTableDiscovery {
     /** MariaDB's system-versioned tables outside the system schemas, sorted. */
     static List<TableId> systemVersionedTables(Connection c) throws SQLException {
         return tablesOfType(c, "SYSTEM VERSIONED");
+    }
+
+    /**
+     * The columns of MariaDB's UUID, INET4 and INET6 in {@code databases}; on MySQL none, without a
+     * query. One query per database: MariaDB then opens only that database's table definitions.
+     */
+    static List<MariaDbOwnTypes.Column> mariaDbOwnTypeColumns(
+            Connection c, Collection<String> databases) throws SQLException {
+        List<MariaDbOwnTypes.Column> found = new ArrayList<>();
+        if (!c.getMetaData().getDatabaseProductVersion().contains("MariaDB")) {
+            return found;
+        }
+        try (PreparedStatement ps =
+                c.prepareStatement(
+                        "SELECT TABLE_SCHEMA, TABLE_NAME, COLUMN_NAME, DATA_TYPE"
+                                + " FROM information_schema.COLUMNS WHERE TABLE_SCHEMA = ?"
+                                + " AND DATA_TYPE IN ('uuid', 'inet4', 'inet6')"
+                                + " ORDER BY TABLE_NAME, ORDINAL_POSITION")) {
+            for (String database : databases) {
+                ps.setString(1, database);
+                try (ResultSet rs = ps.executeQuery()) {
+                    while (rs.next()) {
+                        found.add(
+                                new MariaDbOwnTypes.Column(
+                                        TableId.of(rs.getString(1), rs.getString(2)),
+                                        rs.getString(3),
+                                        rs.getString(4)));
+                    }
+                }
+            }
+        }
+        return found;
     }
 
     private static List<TableId> tablesOfType(Connection c, String type) throws SQLException {

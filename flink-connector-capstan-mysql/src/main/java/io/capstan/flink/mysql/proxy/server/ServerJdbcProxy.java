@@ -10,6 +10,7 @@ import io.capstan.flink.mysql.preflight.ServerFactsReader;
 import io.capstan.flink.mysql.proxy.ChunkSession;
 import io.capstan.flink.mysql.proxy.JdbcProxy;
 import io.capstan.flink.mysql.schema.ForeignKey;
+import io.capstan.flink.mysql.schema.MariaDbOwnTypes;
 import io.capstan.flink.mysql.schema.TableId;
 import io.capstan.flink.mysql.schema.TableSchema;
 import io.capstan.flink.mysql.schema.read.JdbcSchemaReader;
@@ -30,6 +31,7 @@ import javax.annotation.Nullable;
 import java.io.IOException;
 import java.sql.Connection;
 import java.sql.SQLException;
+import java.util.Collection;
 import java.util.List;
 import java.util.Optional;
 import java.util.Set;
@@ -95,6 +97,14 @@ public final class ServerJdbcProxy implements JdbcProxy {
         return call(
                 "could not list the system-versioned tables",
                 s -> JdbcTableDiscovery.systemVersionedTables(s.connection()));
+    }
+
+    @Override
+    public List<MariaDbOwnTypes.Column> mariaDbOwnTypeColumns(Collection<String> databases)
+            throws IOException {
+        return call(
+                "could not list the columns of MariaDB's own types",
+                s -> JdbcTableDiscovery.mariaDbOwnTypeColumns(s.connection(), databases));
     }
 
     @Override

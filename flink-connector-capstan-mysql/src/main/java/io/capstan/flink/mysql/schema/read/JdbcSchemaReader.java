@@ -3,6 +3,7 @@ package io.capstan.flink.mysql.schema.read;
 import io.capstan.flink.mysql.error.CapstanHaltException;
 import io.capstan.flink.mysql.error.HaltReason;
 import io.capstan.flink.mysql.schema.ColumnSchema;
+import io.capstan.flink.mysql.schema.MariaDbOwnTypes;
 import io.capstan.flink.mysql.schema.MySqlType;
 import io.capstan.flink.mysql.schema.TableId;
 import io.capstan.flink.mysql.schema.TableSchema;
@@ -89,23 +90,6 @@ public final class JdbcSchemaReader {
         return -1;
     }
 
-    /**
-     * MariaDB's own types: its binlog writes them as plain binary, so the stream could not tell
-     * them from BINARY(n) and they are refused rather than delivered as bytes the snapshot never
-     * shows.
-     */
-    private static String mariaDbRemedy(String dataType) {
-        switch (dataType.trim().toLowerCase(Locale.ROOT)) {
-            case "uuid":
-                return ", for example to CHAR(36),";
-            case "inet4":
-            case "inet6":
-                return ", for example to VARCHAR(39),";
-            default:
-                return "";
-        }
-    }
-
     private static ColumnSchema column(TableId id, ResultSet rs) throws SQLException {
         String name = rs.getString(1);
         String dataType = rs.getString(2);
@@ -122,7 +106,7 @@ public final class JdbcSchemaReader {
                             + dataType
                             + " which capstan-mysql does not decode. Remedy: change the column"
                             + " type (see docs/types.md)"
-                            + mariaDbRemedy(dataType)
+                            + MariaDbOwnTypes.remedy(dataType)
                             + " or exclude the table from capture.");
         }
         ColumnSchema.Builder b =

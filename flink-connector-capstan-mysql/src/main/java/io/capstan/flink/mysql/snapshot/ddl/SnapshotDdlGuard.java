@@ -98,13 +98,17 @@ public final class SnapshotDdlGuard {
         final List<String[]> tables = new ArrayList<>(); // {database or null, table}
         final List<String> databases = new ArrayList<>();
         final List<String[]> truncated = new ArrayList<>(); // emptied: TRUNCATE
-        final List<String[]> removed = new ArrayList<>(); // gone under this name: DROP, RENAME
+        // gone under this name: DROP, RENAME, CREATE OR REPLACE
+        final List<String[]> removed = new ArrayList<>();
         // rows removed or replaced without row events: ALTER TABLE ... TRUNCATE/DROP/EXCHANGE
         // PARTITION, DISCARD/IMPORT TABLESPACE, ENGINE = BLACKHOLE
         final List<String[]> rowsReplaced = new ArrayList<>();
         // made system-versioned (MariaDB): CREATE TABLE ... WITH SYSTEM VERSIONING, ALTER TABLE ...
         // ADD SYSTEM VERSIONING; their row events then hold history rows, not the table's changes
         final List<String[]> versioned = new ArrayList<>();
+        // given a column of MariaDB's UUID, INET4 or INET6 (ALTER TABLE), which the binlog writes
+        // as plain BINARY(n)
+        final List<String[]> mariaDbTyped = new ArrayList<>();
         // new under this name: CREATE TABLE, and the new names of RENAME TABLE and ALTER ... RENAME
         final List<TableArrivals.Creation> created = new ArrayList<>();
         final List<String[]> renamedInto = new ArrayList<>();
@@ -210,6 +214,8 @@ public final class SnapshotDdlGuard {
                         out.rowsReplaced.add(altered);
                     } else if (addsSystemVersioning(t)) {
                         out.versioned.add(altered);
+                    } else if (MariaDbTypeWords.isOwnTypeAt(tokens, pos - 1)) {
+                        out.mariaDbTyped.add(altered);
                     } else if (t.isWord("WITH") && skipWord("TABLE")) {
                         // EXCHANGE PARTITION p WITH TABLE u: u's rows are replaced too
                         String[] other = name();
@@ -276,8 +282,7 @@ public final class SnapshotDdlGuard {
         }
 
         private Optional<Targets> create(Targets out) {
-            skipWord("OR");
-            skipWord("REPLACE");
+            boolean orReplace = skipWord("OR") && skipWord("REPLACE");
             boolean temporary = skipWord("TEMPORARY");
             skipWord("UNIQUE", "FULLTEXT");
             if (peekWord("SPATIAL")) {
@@ -294,13 +299,18 @@ public final class SnapshotDdlGuard {
                 }
                 String[] name = name();
                 out.tables.add(name);
+                if (orReplace && !temporary) {
+                    out.removed.add(name); // MariaDB's CREATE OR REPLACE TABLE drops it first
+                }
                 boolean versioned = false;
+                boolean mariaDbTyped = false;
                 while (pos < tokens.size()) {
                     versioned |= addsSystemVersioning(next());
+                    mariaDbTyped |= MariaDbTypeWords.isOwnTypeAt(tokens, pos - 1);
                 }
                 out.created.add(
                         new TableArrivals.Creation(
-                                name[0], name[1], ifNotExists, temporary, versioned));
+                                name[0], name[1], ifNotExists, temporary, versioned, mariaDbTyped));
                 return Optional.of(out);
             }
             if (skipWord("INDEX")) {

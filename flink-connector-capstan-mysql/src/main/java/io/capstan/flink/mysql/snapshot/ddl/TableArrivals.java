@@ -33,13 +33,16 @@ public record TableArrivals(List<Creation> created, List<String[]> renamedInto) 
      * @param ifNotExists {@code IF NOT EXISTS}: the server logs it also when the table existed
      * @param temporary {@code CREATE TEMPORARY TABLE}: a session's table, never captured
      * @param systemVersioned {@code WITH SYSTEM VERSIONING} (MariaDB), of the table or a column
+     * @param mariaDbTyped a column of MariaDB's UUID, INET4 or INET6, which the binlog writes as
+     *     plain BINARY(n)
      */
     public record Creation(
             @Nullable String database,
             String table,
             boolean ifNotExists,
             boolean temporary,
-            boolean systemVersioned) {}
+            boolean systemVersioned,
+            boolean mariaDbTyped) {}
 
     /** None: the statement brings no table in. */
     public static final TableArrivals NONE = new TableArrivals(List.of(), List.of());

@@ -169,24 +169,16 @@ public final class JdbcSnapshotPlanning implements SnapshotPlanning {
 
     @Override
     public void checkRestoredTables(List<TableId> inState) throws Exception {
-        TableDiscovery.refuseSystemVersioned(mysql.systemVersionedTables(), config.tables());
-        List<TableId> onServer = mysql.baseTables();
-        RestoredTableList.check(
-                inState,
-                TableDiscovery.select(onServer, config.tables(), mysql.serverAddress()),
-                onServer);
+        TableDiscovery.Discovered found = TableDiscovery.discover(mysql, config.tables());
+        RestoredTableList.check(inState, found.selected(), found.onServer());
     }
 
     @Override
     public RestoredSplitCheck checkRestoredSplit(List<TableId> inSplit) throws Exception {
-        TableDiscovery.refuseSystemVersioned(mysql.systemVersionedTables(), config.tables());
-        List<TableId> onServer = mysql.baseTables();
+        TableDiscovery.Discovered found = TableDiscovery.discover(mysql, config.tables());
         RestoredTableList.SplitTableChange change =
                 RestoredTableList.splitChange(
-                        inSplit,
-                        TableDiscovery.select(onServer, config.tables(), mysql.serverAddress()),
-                        onServer,
-                        config.newlyAddedTables());
+                        inSplit, found.selected(), found.onServer(), config.newlyAddedTables());
         if (change.added().isEmpty()) {
             return new RestoredSplitCheck(change.removed(), List.of());
         }
