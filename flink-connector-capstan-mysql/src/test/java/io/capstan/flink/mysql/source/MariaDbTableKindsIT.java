@@ -36,11 +36,11 @@ import static org.assertj.core.api.Assertions.assertThat;
  * SEQUENCE ({@code NEXTVAL} writes a row event to it) is not a table: in a captured database it is
  * left out, and the tables beside it stream exactly.
  *
- * <p>Two statements of MariaDB's DDL that MySQL lacks: an ALTER giving a captured table a column of
- * MariaDB's UUID (its binlog writes it as plain BINARY(16), so the stream could not tell its values
- * from bytes) halts {@code unsupported_column_type} before the next row, and {@code CREATE OR
- * REPLACE TABLE} of a captured table, a DROP and a CREATE in one statement, halts {@code
- * captured_table_removed} as a DROP does.
+ * <p>MariaDB's UUID, which its binlog writes as plain BINARY(16), so the stream could not tell its
+ * values from bytes: a table with such a column halts {@code unsupported_column_type} before any
+ * row also in a stream-only job, and an ALTER or a CREATE ... SELECT giving a captured table one
+ * halts at the statement. {@code CREATE OR REPLACE TABLE} of a captured table, a DROP and a CREATE
+ * in one statement, halts {@code captured_table_removed} as a DROP does.
  */
 class MariaDbTableKindsIT {
 
@@ -144,7 +144,29 @@ class MariaDbTableKindsIT {
                 "UPDATE uc_t SET u = UUID(), ver = 2 WHERE id = 1");
         CapstanHaltException halt = haltOf(job);
         assertThat(halt.reason()).isEqualTo(HaltReason.UNSUPPORTED_COLUMN_TYPE);
-        assertThat(halt.getMessage()).contains(DB.name() + ".uc_t").contains("CHAR(36)");
+        assertThat(halt.getMessage())
+                .contains("table " + DB.name() + ".uc_t was given a column")
+                .contains("CHAR(36)");
+        ExactlyOnceCheck.assertExactlyOnce(w.expected(), SourceJobs.committed(sinkDir));
+    }
+
+    /** The binlog writes CREATE ... SELECT as an explicit CREATE TABLE, which names the type. */
+    @Test
+    void aTableCopiedWithAUuidColumnIntoTheSelectionHaltsBeforeItsRows() throws Exception {
+        DB.execute(
+                Workload.createTable("cs_copy_first"),
+                "CREATE TABLE cs_source (id BIGINT PRIMARY KEY, u UUID)",
+                "INSERT INTO cs_source VALUES (1, UUID())");
+        Workload w = new Workload(DB, "s");
+        JobClient job = stream("cs_copy.*");
+        w.insert("cs_copy_first", 1, 2, 1);
+        awaitCommitted(w.expected());
+        DB.execute("CREATE TABLE cs_copy_2 AS SELECT * FROM cs_source");
+        CapstanHaltException halt = haltOf(job);
+        assertThat(halt.reason()).isEqualTo(HaltReason.UNSUPPORTED_COLUMN_TYPE);
+        // the stream's halt at the CREATE, not a restore's after its rows reached the job
+        assertThat(halt.getMessage())
+                .contains("table " + DB.name() + ".cs_copy_2 was given a column");
         ExactlyOnceCheck.assertExactlyOnce(w.expected(), SourceJobs.committed(sinkDir));
     }
 
