@@ -19,16 +19,52 @@ final class MariaDbTypeWords {
     private MariaDbTypeWords() {}
 
     /**
-     * MariaDB's types that its binlog writes as plain binary (10.7+ for UUID, 10.10+ for INET4).
+     * MariaDB's types that its binlog writes as plain binary (UUID since 10.7, INET4 since 10.10,
+     * INET6 since 10.5).
      */
     static final Set<String> OWN_TYPES = Set.of("UUID", "INET4", "INET6");
 
     /** Words after which a column's name, not its type, stands. */
     private static final Set<String> BEFORE_A_NAME =
             Set.of(
-                    "ADD", "COLUMN", "CHANGE", "MODIFY", "DROP", "ALTER", "RENAME", "TO", "AFTER",
-                    "FIRST", "BY", "EXISTS", "TABLE", "KEY", "INDEX", "ON", "USING", "SET", "LIKE",
-                    "SELECT", "WHERE", "AND", "OR", "NOT", "DEFAULT", "CHECK");
+                    "ADD",
+                    "COLUMN",
+                    "CHANGE",
+                    "MODIFY",
+                    "DROP",
+                    "ALTER",
+                    "RENAME",
+                    "TO",
+                    "AFTER",
+                    "FIRST",
+                    "BY",
+                    "EXISTS",
+                    "TABLE",
+                    "KEY",
+                    "INDEX",
+                    "ON",
+                    "USING",
+                    "SET",
+                    "LIKE",
+                    "SELECT",
+                    "WHERE",
+                    "AND",
+                    "OR",
+                    "NOT",
+                    "DEFAULT",
+                    "CHECK",
+                    "CONSTRAINT",
+                    "REFERENCES",
+                    "FOREIGN",
+                    "PRIMARY",
+                    "UNIQUE",
+                    "FULLTEXT",
+                    "SPATIAL",
+                    "PARTITION",
+                    "COMMENT",
+                    "COLLATE",
+                    "CHARSET",
+                    "ENGINE");
 
     /**
      * Data type words: a word followed by one of them is a column's name. Not a closed list of
