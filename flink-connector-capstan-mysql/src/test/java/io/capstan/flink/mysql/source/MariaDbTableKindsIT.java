@@ -83,6 +83,25 @@ class MariaDbTableKindsIT {
                 () -> SourceJobs.committedCount(sinkDir) >= lines.size());
     }
 
+    /**
+     * A job on {@code pattern} streams three rows of {@code table} (created here), then {@code
+     * statements} run: it halts for {@code reason} with exactly those rows committed.
+     */
+    private CapstanHaltException haltsAfterItsRows(
+            String table, String pattern, HaltReason reason, String... statements)
+            throws Exception {
+        DB.execute(Workload.createTable(table));
+        Workload w = new Workload(DB, table);
+        JobClient job = stream(pattern);
+        w.insert(table, 1, 3, 1);
+        awaitCommitted(w.expected());
+        DB.execute(statements);
+        CapstanHaltException halt = haltOf(job);
+        assertThat(halt.reason()).isEqualTo(reason);
+        ExactlyOnceCheck.assertExactlyOnce(w.expected(), SourceJobs.committed(sinkDir));
+        return halt;
+    }
+
     @Test
     void aSystemVersionedTableInTheSelectionHaltsByNameBeforeAnyRow() throws Exception {
         DB.execute(
@@ -100,74 +119,58 @@ class MariaDbTableKindsIT {
 
     @Test
     void aCapturedTableThatGainsSystemVersioningHaltsBeforeItsNextRow() throws Exception {
-        DB.execute(Workload.createTable("gv_t"));
-        Workload w = new Workload(DB, "v");
-        JobClient job = stream("gv_t");
-        w.insert("gv_t", 1, 4, 2);
-        awaitCommitted(w.expected());
-        DB.execute(
-                "ALTER TABLE gv_t ADD SYSTEM VERSIONING",
-                "DELETE FROM gv_t WHERE id = 1",
-                "UPDATE gv_t SET ver = 2 WHERE id = 2");
-        CapstanHaltException halt = haltOf(job);
-        assertThat(halt.reason()).isEqualTo(HaltReason.SYSTEM_VERSIONED_TABLE);
+        CapstanHaltException halt =
+                haltsAfterItsRows(
+                        "gv_t",
+                        "gv_t",
+                        HaltReason.SYSTEM_VERSIONED_TABLE,
+                        "ALTER TABLE gv_t ADD SYSTEM VERSIONING",
+                        "DELETE FROM gv_t WHERE id = 1",
+                        "UPDATE gv_t SET ver = 2 WHERE id = 2");
         assertThat(halt.getMessage()).contains(DB.name() + ".gv_t");
-        ExactlyOnceCheck.assertExactlyOnce(w.expected(), SourceJobs.committed(sinkDir));
     }
 
     @Test
     void aSystemVersionedTableCreatedWhileStreamingHaltsBeforeItsRows() throws Exception {
-        DB.execute(Workload.createTable("cv_first"));
-        Workload w = new Workload(DB, "c");
-        JobClient job = stream("cv_.*");
-        w.insert("cv_first", 1, 2, 1);
-        awaitCommitted(w.expected());
-        DB.execute(
-                Workload.createTable("cv_later") + " WITH SYSTEM VERSIONING",
-                "INSERT INTO cv_later VALUES (1, 1, 1, 'c')",
-                "DELETE FROM cv_later WHERE id = 1");
-        CapstanHaltException halt = haltOf(job);
-        assertThat(halt.reason()).isEqualTo(HaltReason.SYSTEM_VERSIONED_TABLE);
+        CapstanHaltException halt =
+                haltsAfterItsRows(
+                        "cv_first",
+                        "cv_.*",
+                        HaltReason.SYSTEM_VERSIONED_TABLE,
+                        Workload.createTable("cv_later") + " WITH SYSTEM VERSIONING",
+                        "INSERT INTO cv_later VALUES (1, 1, 1, 'c')",
+                        "DELETE FROM cv_later WHERE id = 1");
         assertThat(halt.getMessage()).contains(DB.name() + ".cv_later");
-        ExactlyOnceCheck.assertExactlyOnce(w.expected(), SourceJobs.committed(sinkDir));
     }
 
     @Test
     void aCapturedTableGivenAUuidColumnHaltsBeforeItsNextRow() throws Exception {
-        DB.execute(Workload.createTable("uc_t"));
-        Workload w = new Workload(DB, "u");
-        JobClient job = stream("uc_t");
-        w.insert("uc_t", 1, 3, 1);
-        awaitCommitted(w.expected());
-        DB.execute(
-                "ALTER TABLE uc_t ADD COLUMN u UUID",
-                "UPDATE uc_t SET u = UUID(), ver = 2 WHERE id = 1");
-        CapstanHaltException halt = haltOf(job);
-        assertThat(halt.reason()).isEqualTo(HaltReason.UNSUPPORTED_COLUMN_TYPE);
+        CapstanHaltException halt =
+                haltsAfterItsRows(
+                        "uc_t",
+                        "uc_t",
+                        HaltReason.UNSUPPORTED_COLUMN_TYPE,
+                        "ALTER TABLE uc_t ADD COLUMN u UUID",
+                        "UPDATE uc_t SET u = UUID(), ver = 2 WHERE id = 1");
         assertThat(halt.getMessage())
                 .contains("table " + DB.name() + ".uc_t was given a column")
                 .contains("CHAR(36)");
-        ExactlyOnceCheck.assertExactlyOnce(w.expected(), SourceJobs.committed(sinkDir));
     }
 
     /** The binlog writes CREATE ... SELECT as an explicit CREATE TABLE, which names the type. */
     @Test
     void aTableCopiedWithAUuidColumnIntoTheSelectionHaltsBeforeItsRows() throws Exception {
-        DB.execute(
-                Workload.createTable("cs_copy_first"),
-                "CREATE TABLE cs_source (id BIGINT PRIMARY KEY, u UUID)",
-                "INSERT INTO cs_source VALUES (1, UUID())");
-        Workload w = new Workload(DB, "s");
-        JobClient job = stream("cs_copy.*");
-        w.insert("cs_copy_first", 1, 2, 1);
-        awaitCommitted(w.expected());
-        DB.execute("CREATE TABLE cs_copy_2 AS SELECT * FROM cs_source");
-        CapstanHaltException halt = haltOf(job);
-        assertThat(halt.reason()).isEqualTo(HaltReason.UNSUPPORTED_COLUMN_TYPE);
+        CapstanHaltException halt =
+                haltsAfterItsRows(
+                        "cs_copy_first",
+                        "cs_copy.*",
+                        HaltReason.UNSUPPORTED_COLUMN_TYPE,
+                        "CREATE TABLE cs_source (id BIGINT PRIMARY KEY, u UUID)",
+                        "INSERT INTO cs_source VALUES (1, UUID())",
+                        "CREATE TABLE cs_copy_2 AS SELECT * FROM cs_source");
         // the stream's halt at the CREATE, not a restore's after its rows reached the job
         assertThat(halt.getMessage())
                 .contains("table " + DB.name() + ".cs_copy_2 was given a column");
-        ExactlyOnceCheck.assertExactlyOnce(w.expected(), SourceJobs.committed(sinkDir));
     }
 
     @Test
@@ -183,18 +186,15 @@ class MariaDbTableKindsIT {
 
     @Test
     void createOrReplaceOfACapturedTableHaltsAsItsDrop() throws Exception {
-        DB.execute(Workload.createTable("cr_t"));
-        Workload w = new Workload(DB, "r");
-        JobClient job = stream("cr_t");
-        w.insert("cr_t", 1, 3, 1);
-        awaitCommitted(w.expected());
-        DB.execute(
-                Workload.createTable("cr_t").replace("CREATE TABLE", "CREATE OR REPLACE TABLE"),
-                "INSERT INTO cr_t VALUES (1, 1, 1, 'r')");
-        CapstanHaltException halt = haltOf(job);
-        assertThat(halt.reason()).isEqualTo(HaltReason.CAPTURED_TABLE_REMOVED);
+        CapstanHaltException halt =
+                haltsAfterItsRows(
+                        "cr_t",
+                        "cr_t",
+                        HaltReason.CAPTURED_TABLE_REMOVED,
+                        Workload.createTable("cr_t")
+                                .replace("CREATE TABLE", "CREATE OR REPLACE TABLE"),
+                        "INSERT INTO cr_t VALUES (1, 1, 1, 'r')");
         assertThat(halt.getMessage()).contains(DB.name() + ".cr_t").contains("CREATE OR REPLACE");
-        ExactlyOnceCheck.assertExactlyOnce(w.expected(), SourceJobs.committed(sinkDir));
     }
 
     @Test
