@@ -34,7 +34,9 @@ import java.util.TreeSet;
  * at the stream's start: a plain CREATE of it succeeded, so it did not exist then, but the server
  * logs {@code CREATE TABLE IF NOT EXISTS} also when the table exists, so that one halts with {@code
  * table_entered_selection} (it cannot tell a new table from one with rows no snapshot read). A
- * {@code CREATE TEMPORARY TABLE} is never captured (its rows are not logged as row events).
+ * {@code CREATE TEMPORARY TABLE} is never captured (its rows are not logged as row events). A table
+ * whose statement does not tell its column types (a LIKE of a table not captured, a RENAME) gets
+ * the check of MariaDB's own types at its first table map ({@link TableSchemaCache#typesUntold}).
  *
  * <p>A table renamed into the selection ({@code RENAME TABLE x TO db.t}, {@code ALTER TABLE x
  * RENAME TO db.t}) holds rows no snapshot read: after a snapshot it halts with {@code
@@ -102,6 +104,10 @@ final class CreatedTableCapture {
                 }
                 if (selection.test(t) && tables.capture(t)) {
                     captured.add(t);
+                    if (c.likeSource() != null
+                            && !capturedSource(database, c.likeSource(), tables)) {
+                        tables.typesUntold(t);
+                    }
                 }
             }
         }
@@ -119,6 +125,7 @@ final class CreatedTableCapture {
                         t,
                         BinlogPositionAxis.readable(gtid));
                 tables.capture(t);
+                tables.typesUntold(t);
                 captured.add(t);
             }
         }
@@ -166,6 +173,16 @@ final class CreatedTableCapture {
     }
 
     /** The names a table written as {@code db.table} (db may be null) has in the catalogue. */
+    /**
+     * Whether a LIKE's {@code source} is captured, its column types then told: checked at the start
+     * and by every statement since.
+     */
+    private static boolean capturedSource(
+            String database, TableArrivals.Name source, TableSchemaCache tables) {
+        return spellings(database, source.database(), source.table()).stream()
+                .anyMatch(t -> tables.filter().test(t) && tables.typesTold(t));
+    }
+
     private static Set<TableId> spellings(String sessionDb, String db, String table) {
         String d = db != null ? db : sessionDb;
         Set<TableId> out = new LinkedHashSet<>();

@@ -2,6 +2,9 @@ package io.capstan.flink.mysql.binlog;
 
 import io.capstan.flink.mysql.convert.RowConverter;
 import io.capstan.flink.mysql.convert.SpatialValueForm;
+import io.capstan.flink.mysql.schema.ColumnSchema;
+import io.capstan.flink.mysql.schema.MariaDbOwnTypes;
+import io.capstan.flink.mysql.schema.MySqlType;
 import io.capstan.flink.mysql.schema.TableId;
 import io.capstan.flink.mysql.schema.TableSchema;
 import io.capstan.flink.mysql.schema.read.BinlogSchemaReader;
@@ -9,7 +12,9 @@ import io.capstan.flink.mysql.schema.read.BinlogSchemaReader;
 import com.github.shyiko.mysql.binlog.event.TableMapEventData;
 
 import java.util.HashMap;
+import java.util.HashSet;
 import java.util.Map;
+import java.util.Set;
 
 /**
  * The tables announced by table-map events, by the binlog's numeric table id: whether each is
@@ -73,6 +78,10 @@ final class TableSchemaCache {
     // one).
     private boolean yearHasSignednessBit = true;
     private boolean geometryHasCharset = false;
+    private boolean mariaDb;
+    // captured from a statement that does not tell the columns' types (CREATE ... LIKE, RENAME):
+    // their first table map must not hold what may be a MariaDB UUID, INET4 or INET6
+    private final Set<TableId> typesUntold = new HashSet<>();
 
     TableSchemaCache(TableFilter filter, BinlogStreamerMetrics metrics) {
         this(filter, metrics, SpatialValueForm.WKB);
@@ -112,9 +121,24 @@ final class TableSchemaCache {
     }
 
     /**
+     * {@code table}, captured just now, came in by a statement that does not tell its columns'
+     * types: on MariaDB its first table map halts if it holds a column of BINARY(4) or BINARY(16),
+     * which may be a UUID, INET4 or INET6 ({@link MariaDbOwnTypes}).
+     */
+    void typesUntold(TableId table) {
+        typesUntold.add(table);
+    }
+
+    /** Whether {@code table}'s column types are told: not {@link #typesUntold} or seen since. */
+    boolean typesTold(TableId table) {
+        return !typesUntold.contains(table);
+    }
+
+    /**
      * The version of the server that wrote the following events (from a FORMAT_DESCRIPTION event).
      */
     void onServerVersion(String serverVersion) {
+        mariaDb = MariaDbEvents.isMariaDb(serverVersion);
         yearHasSignednessBit = BinlogSchemaReader.yearHasSignednessBit(serverVersion);
         geometryHasCharset = BinlogSchemaReader.geometryHasCharset(serverVersion);
     }
@@ -170,6 +194,13 @@ final class TableSchemaCache {
         TableSchema schema =
                 BinlogSchemaReader.fromTableMap(
                         tableId, tableMap, yearHasSignednessBit, geometryHasCharset);
+        if (typesUntold.remove(tableId) && mariaDb) {
+            for (ColumnSchema c : schema.columns()) {
+                if (c.type() == MySqlType.BINARY && (c.length() == 4 || c.length() == 16)) {
+                    throw MariaDbOwnTypes.untold(tableId, c.name(), c.length());
+                }
+            }
+        }
         RowConverter converter = RowConverter.of(schema, spatialForm);
         metrics.schemaBuilt();
         return new Entry(

@@ -75,4 +75,26 @@ public final class MariaDbOwnTypes {
                         + " VARCHAR(39) for an address, or exclude the table from capture; then"
                         + " start the job without state.");
     }
+
+    /**
+     * The halt for captured table {@code table}, which came into the stream by a statement that
+     * does not tell its columns' types (CREATE TABLE ... LIKE, RENAME TABLE), when its first row
+     * event shows a BINARY({@code length}) column, which may be one of these types.
+     */
+    public static CapstanHaltException untold(TableId table, String column, int length) {
+        return new CapstanHaltException(
+                HaltReason.UNSUPPORTED_COLUMN_TYPE,
+                "captured table "
+                        + table
+                        + " came into the stream by CREATE TABLE ... LIKE or RENAME TABLE, which do"
+                        + " not name its column types, and its column "
+                        + column
+                        + " is written as BINARY("
+                        + length
+                        + "): on MariaDB that may be a UUID, INET4 or INET6, which the binlog cannot"
+                        + " tell from bytes. The stream halts before its first row. Remedy: create"
+                        + " the table with its columns written out (CREATE TABLE t (...), or CREATE"
+                        + " TABLE t AS SELECT), or exclude it from capture; then start the job"
+                        + " without state.");
+    }
 }

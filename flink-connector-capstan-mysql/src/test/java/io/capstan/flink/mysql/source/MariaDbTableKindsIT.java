@@ -173,6 +173,25 @@ class MariaDbTableKindsIT {
                 .contains("table " + DB.name() + ".cs_copy_2 was given a column");
     }
 
+    /**
+     * CREATE TABLE ... LIKE names no types: a table copied from an uncaptured one halts at its
+     * first row when that shows a BINARY(16), which may be a UUID.
+     */
+    @Test
+    void aTableCopiedByLikeWithAUuidColumnHaltsBeforeItsFirstRow() throws Exception {
+        CapstanHaltException halt =
+                haltsAfterItsRows(
+                        "lk_first",
+                        "lk_.*",
+                        HaltReason.UNSUPPORTED_COLUMN_TYPE,
+                        Workload.createTable("src_lk").replace("))", "), u UUID)"),
+                        "CREATE TABLE lk_copy LIKE src_lk",
+                        "INSERT INTO lk_copy VALUES (1, 1, 1, 'k', UUID())");
+        assertThat(halt.getMessage())
+                .contains("table " + DB.name() + ".lk_copy came into the stream")
+                .contains("column u is written as BINARY(16)");
+    }
+
     @Test
     void aStreamOnlyJobOnATableWithAUuidColumnHaltsBeforeAnyRow() throws Exception {
         DB.execute(Workload.createTable("uo_t").replace("))", "), u UUID)"));

@@ -302,6 +302,13 @@ public final class SnapshotDdlGuard {
                 if (orReplace && !temporary) {
                     out.removed.add(name); // MariaDB's CREATE OR REPLACE TABLE drops it first
                 }
+                TableArrivals.Name likeSource = null;
+                int like = peekSymbol('(') ? pos + 1 : pos; // LIKE s, or (LIKE s)
+                if (peekWordAt(like, "LIKE")) {
+                    pos = like + 1;
+                    String[] source = name();
+                    likeSource = new TableArrivals.Name(source[0], source[1]);
+                }
                 boolean versioned = false;
                 boolean mariaDbTyped = false;
                 while (pos < tokens.size()) {
@@ -310,7 +317,13 @@ public final class SnapshotDdlGuard {
                 }
                 out.created.add(
                         new TableArrivals.Creation(
-                                name[0], name[1], ifNotExists, temporary, versioned, mariaDbTyped));
+                                name[0],
+                                name[1],
+                                ifNotExists,
+                                temporary,
+                                versioned,
+                                mariaDbTyped,
+                                likeSource));
                 return Optional.of(out);
             }
             if (skipWord("INDEX")) {

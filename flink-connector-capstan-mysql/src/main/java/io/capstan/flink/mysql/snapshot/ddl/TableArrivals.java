@@ -35,6 +35,8 @@ public record TableArrivals(List<Creation> created, List<String[]> renamedInto) 
      * @param systemVersioned {@code WITH SYSTEM VERSIONING} (MariaDB), of the table or a column
      * @param mariaDbTyped a column of MariaDB's UUID, INET4 or INET6, which the binlog writes as
      *     plain BINARY(n)
+     * @param likeSource the table a {@code CREATE TABLE ... LIKE} copies, null for another CREATE:
+     *     the statement does not tell the columns' types
      */
     public record Creation(
             @Nullable String database,
@@ -42,7 +44,15 @@ public record TableArrivals(List<Creation> created, List<String[]> renamedInto) 
             boolean ifNotExists,
             boolean temporary,
             boolean systemVersioned,
-            boolean mariaDbTyped) {}
+            boolean mariaDbTyped,
+            @Nullable Name likeSource) {}
+
+    /**
+     * A table's name as a statement writes it.
+     *
+     * @param database as written, or null for the session's database
+     */
+    public record Name(@Nullable String database, String table) {}
 
     /** None: the statement brings no table in. */
     public static final TableArrivals NONE = new TableArrivals(List.of(), List.of());

@@ -23,39 +23,50 @@ class TableArrivalsTest {
     void createTableNamesTheNewTableAsWritten() {
         assertThat(of("CREATE TABLE shop.orders_2 (id INT PRIMARY KEY)").created())
                 .containsExactly(
-                        new TableArrivals.Creation("shop", "orders_2", false, false, false, false));
+                        new TableArrivals.Creation(
+                                "shop", "orders_2", false, false, false, false, null));
         assertThat(of("create table `orders_2` like orders_1").created())
                 .containsExactly(
-                        new TableArrivals.Creation(null, "orders_2", false, false, false, false));
+                        new TableArrivals.Creation(
+                                null,
+                                "orders_2",
+                                false,
+                                false,
+                                false,
+                                false,
+                                new TableArrivals.Name(null, "orders_1")));
+        assertThat(of("CREATE TABLE IF NOT EXISTS o2 (LIKE shop.o1)").created().get(0).likeSource())
+                .isEqualTo(new TableArrivals.Name("shop", "o1"));
     }
 
     @Test
     void createTableFlagsIfNotExistsAndTemporary() {
         assertThat(of("CREATE TABLE IF NOT EXISTS shop.o (id INT)").created())
                 .containsExactly(
-                        new TableArrivals.Creation("shop", "o", true, false, false, false));
+                        new TableArrivals.Creation("shop", "o", true, false, false, false, null));
         assertThat(of("CREATE TEMPORARY TABLE shop.o (id INT)").created())
                 .containsExactly(
-                        new TableArrivals.Creation("shop", "o", false, true, false, false));
+                        new TableArrivals.Creation("shop", "o", false, true, false, false, null));
     }
 
     @Test
     void atomicCreateSelectAsTheBinlogCarriesItIsACreation() {
         assertThat(of("CREATE TABLE `shop`.`o3` (`id` int NOT NULL) START TRANSACTION").created())
                 .containsExactly(
-                        new TableArrivals.Creation("shop", "o3", false, false, false, false));
+                        new TableArrivals.Creation("shop", "o3", false, false, false, false, null));
     }
 
     @Test
     void mariaDbSystemVersioningOfTheTableOrAColumnIsFlagged() {
         assertThat(of("CREATE TABLE shop.v (id INT PRIMARY KEY) WITH SYSTEM VERSIONING").created())
                 .containsExactly(
-                        new TableArrivals.Creation("shop", "v", false, false, true, false));
+                        new TableArrivals.Creation("shop", "v", false, false, true, false, null));
         assertThat(of("create table v (id int, x int with system versioning)").created())
-                .containsExactly(new TableArrivals.Creation(null, "v", false, false, true, false));
+                .containsExactly(
+                        new TableArrivals.Creation(null, "v", false, false, true, false, null));
         assertThat(of("CREATE TABLE shop.v (id INT, x INT WITHOUT SYSTEM VERSIONING)").created())
                 .containsExactly(
-                        new TableArrivals.Creation("shop", "v", false, false, false, false));
+                        new TableArrivals.Creation("shop", "v", false, false, false, false, null));
     }
 
     /** MariaDB's UUID, INET4 and INET6 as a column's type; a column named so is not one. */
