@@ -172,7 +172,6 @@ final class CreatedTableCapture {
         return awaited.stream().filter(a -> a.equals(t) || sameIgnoringCase(a, t)).findFirst();
     }
 
-    /** The names a table written as {@code db.table} (db may be null) has in the catalogue. */
     /**
      * Whether a LIKE's {@code source} is captured, its column types then told: checked at the start
      * and by every statement since.
@@ -183,6 +182,7 @@ final class CreatedTableCapture {
                 .anyMatch(t -> tables.filter().test(t) && tables.typesTold(t));
     }
 
+    /** The names a table written as {@code db.table} (db may be null) has in the catalogue. */
     private static Set<TableId> spellings(String sessionDb, String db, String table) {
         String d = db != null ? db : sessionDb;
         Set<TableId> out = new LinkedHashSet<>();
