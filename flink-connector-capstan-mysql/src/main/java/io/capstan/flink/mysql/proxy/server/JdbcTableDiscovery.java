@@ -1,5 +1,6 @@
 package io.capstan.flink.mysql.proxy.server;
 
+import io.capstan.flink.mysql.preflight.ServerVersion;
 import io.capstan.flink.mysql.schema.MariaDbOwnTypes;
 import io.capstan.flink.mysql.schema.TableId;
 
@@ -53,7 +54,7 @@ final class JdbcTableDiscovery {
     static List<MariaDbOwnTypes.Column> mariaDbOwnTypeColumns(
             Connection c, Collection<String> databases) throws SQLException {
         List<MariaDbOwnTypes.Column> found = new ArrayList<>();
-        if (!c.getMetaData().getDatabaseProductVersion().contains("MariaDB")) {
+        if (!ServerVersion.parse(c.getMetaData().getDatabaseProductVersion(), null).isMariaDb()) {
             return found;
         }
         try (PreparedStatement ps =
